@@ -1,0 +1,123 @@
+"""Lookup tables for games.engine.evaluation, built once at import (about a tenth of a second).
+
+Strength encoding (shared with evaluation.py): ``category << CATEGORY_SHIFT`` plus up to five tie-break ranks packed
+four bits each, most significant first, e.g. two pair kings and sixes with an ace kicker is
+``3 << 20 | 13 << 16 | 6 << 12 | 14 << 8``. Straights carry only their top card, 5 for 5-4-3-2-A (CARD-03, CARD-06).
+
+* ``NON_FLUSH_BY_RANK_KEY[rank_key]`` — best hand ignoring suits for every multiset of 5, 6 or 7 ranks (no rank more
+  than four times), keyed by the sum of the cards' ``rank_key`` (5 ** (rank - 2)).
+* ``FLUSH_BY_RANK_MASK[mask]`` — best flush or straight flush for a 13-bit mask of ranks of one suit (5 to 7 bits set;
+  other entries are 0).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement
+from typing import Final
+
+from games.engine.cards import SUITS, Card
+
+CATEGORY_SHIFT: Final[int] = 20
+
+_HIGH_CARD: Final[int] = 1
+_PAIR: Final[int] = 2
+_TWO_PAIR: Final[int] = 3
+_THREE_OF_A_KIND: Final[int] = 4
+_STRAIGHT: Final[int] = 5
+_FLUSH: Final[int] = 6
+_FULL_HOUSE: Final[int] = 7
+_FOUR_OF_A_KIND: Final[int] = 8
+_STRAIGHT_FLUSH: Final[int] = 9
+
+_ALL_RANKS: Final[tuple[int, ...]] = tuple(range(2, 15))
+_RANK_KEY: Final[dict[int, int]] = {rank: Card(rank, SUITS[0]).rank_key for rank in _ALL_RANKS}
+
+# (top card, rank set) of every straight, highest first; 5-4-3-2-A is the lowest and its ace plays low (CARD-03).
+# No wrap-around (AMB-49): only A-K-Q-J-T and 5-4-3-2-A use the ace.
+_STRAIGHTS: Final[tuple[tuple[int, frozenset[int]], ...]] = (
+    *((top, frozenset(range(top - 4, top + 1))) for top in range(14, 5, -1)),
+    (5, frozenset((14, 2, 3, 4, 5))),
+)
+
+
+def pack(category: int, ranks: tuple[int, ...]) -> int:
+    """Encode a category and its tie-break ranks (most significant first, at most five) as one integer."""
+    strength = category << CATEGORY_SHIFT
+    shift = 16
+    for rank in ranks:
+        strength |= rank << shift
+        shift -= 4
+    return strength
+
+
+def _straight_top(ranks: frozenset[int]) -> int:
+    """Top card of the highest straight within ``ranks``, or 0."""
+    for top, straight in _STRAIGHTS:
+        if straight <= ranks:
+            return top
+    return 0
+
+
+def five_card_strength_ignoring_suits(ranks: tuple[int, ...]) -> int:
+    """Strength of five cards with these ranks when they are not all of one suit."""
+    counts: dict[int, int] = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
+    groups = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
+    shape = tuple(count for _, count in groups)
+    group_ranks = tuple(rank for rank, _ in groups)
+    if shape == (4, 1):
+        return pack(_FOUR_OF_A_KIND, group_ranks)
+    if shape == (3, 2):
+        return pack(_FULL_HOUSE, group_ranks)
+    if shape == (3, 1, 1):
+        return pack(_THREE_OF_A_KIND, group_ranks)
+    if shape == (2, 2, 1):
+        return pack(_TWO_PAIR, group_ranks)
+    if shape == (2, 1, 1, 1):
+        return pack(_PAIR, group_ranks)
+    if shape == (1, 1, 1, 1, 1):
+        top = _straight_top(frozenset(group_ranks))
+        if top:
+            return pack(_STRAIGHT, (top,))
+        return pack(_HIGH_CARD, group_ranks)
+    raise ValueError(f"not five cards of a standard deck: {ranks}")
+
+
+def flush_strength(ranks: frozenset[int]) -> int:
+    """Best straight flush or flush among five or more distinct ranks of one suit."""
+    top = _straight_top(ranks)
+    if top:
+        return pack(_STRAIGHT_FLUSH, (top,))
+    return pack(_FLUSH, tuple(sorted(ranks, reverse=True)[:5]))
+
+
+def _build_non_flush_table() -> dict[int, int]:
+    table: dict[int, int] = {}
+    for five in combinations_with_replacement(_ALL_RANKS, 5):
+        if five[0] == five[4]:
+            continue  # five of a kind does not exist in one deck
+        table[sum(_RANK_KEY[rank] for rank in five)] = five_card_strength_ignoring_suits(five)
+    # The best hand of n cards is the best hand of one of its (n - 1)-card subsets.
+    for size in (6, 7):
+        for ranks in combinations_with_replacement(_ALL_RANKS, size):
+            if any(ranks[start] == ranks[start + 4] for start in range(size - 4)):
+                continue
+            key = sum(_RANK_KEY[rank] for rank in ranks)
+            table[key] = max(table[key - _RANK_KEY[rank]] for rank in set(ranks))
+    return table
+
+
+def _build_flush_table() -> list[int]:
+    table = [0] * (1 << 13)
+    for size in (5, 6, 7):
+        for ranks in combinations(_ALL_RANKS, size):
+            mask = 0
+            for rank in ranks:
+                mask |= 1 << (rank - 2)
+            table[mask] = flush_strength(frozenset(ranks))
+    return table
+
+
+NON_FLUSH_BY_RANK_KEY: Final[dict[int, int]] = _build_non_flush_table()
+FLUSH_BY_RANK_MASK: Final[list[int]] = _build_flush_table()
