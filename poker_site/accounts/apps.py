@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    """Players and staff: the user model, sign-up and log-in, and the staff roles."""
+
+    name = "poker_site.accounts"
+    label = "accounts"
+    verbose_name = "Accounts"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
+        from poker_site.accounts import roles, signals  # noqa: F401  (connects the failed-log-in receiver)
+
+        post_migrate.connect(roles.ensure_role_groups, dispatch_uid="accounts.ensure_role_groups")

@@ -1,0 +1,16 @@
+"""``manage.py seed_demo``: load the demo data of every app (idempotent) and print the credentials."""
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from poker_site.core.demo import seed_all
+
+
+class Command(BaseCommand):
+    help = "Create demo players, staff and each app's demo data; safe to run repeatedly."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        with transaction.atomic():
+            seed_all(self.stdout.write)

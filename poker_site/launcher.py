@@ -1,0 +1,160 @@
+"""The two commands a new machine needs: ``run`` (the whole site) and ``test`` (the suite).
+
+    python -m poker_site.launcher run            # make run
+    python -m poker_site.launcher test -- ARGS   # make test ARGS=...
+
+Both provide PostgreSQL and Redis through ``embedded_services()`` when DATABASE_URL / REDIS_URL are
+unset. ``run`` migrates, loads the demo data, then supervises daphne, a Celery worker, Celery beat
+and the deadline ticker; Ctrl-C (SIGINT) or SIGTERM stops every child, then the embedded servers.
+If any child dies, the others are stopped too, so the site is never half up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from poker_site.embedded import PROJECT_DIRECTORY, embedded_services
+
+PYTHON = sys.executable
+BIN_DIRECTORY = Path(PYTHON).parent
+STOP_GRACE_SECONDS = 10.0
+
+
+@dataclass
+class Child:
+    name: str
+    command: list[str]
+    process: subprocess.Popen[bytes] | None = None
+
+
+def site_processes(host: str, port: int) -> list[Child]:
+    """Every process the site needs, in start order."""
+    manage = [PYTHON, str(PROJECT_DIRECTORY / "manage.py")]
+    celery = [str(BIN_DIRECTORY / "celery"), "-A", "poker_site"]
+    return [
+        Child("web", [str(BIN_DIRECTORY / "daphne"), "-b", host, "-p", str(port), "poker_site.asgi:application"]),
+        Child("worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2", "--pool", "prefork"]),
+        Child("beat", [*celery, "beat", "--loglevel", "INFO"]),
+        Child("ticker", [*manage, "run_ticker"]),
+    ]
+
+
+class Supervisor:
+    """Starts children in their own process groups and stops all of them together."""
+
+    def __init__(self, children: list[Child]) -> None:
+        self.children = children
+        self.stopping = False
+
+    def start(self) -> None:
+        for child in self.children:
+            # A new session: Ctrl-C reaches only the supervisor, which then stops children in order.
+            child.process = subprocess.Popen(child.command, cwd=PROJECT_DIRECTORY, start_new_session=True)
+            print(f"[launcher] started {child.name} (pid {child.process.pid})", flush=True)
+
+    def request_stop(self, signal_number: int, _frame: object) -> None:
+        print(f"[launcher] received {signal.Signals(signal_number).name}, stopping", flush=True)
+        self.stopping = True
+
+    def wait(self) -> int:
+        """Block until a stop is requested or a child exits; return the launcher's exit status."""
+        while not self.stopping:
+            for child in self.children:
+                assert child.process is not None
+                code = child.process.poll()
+                if code is not None:
+                    print(f"[launcher] {child.name} exited with status {code}; stopping the site", flush=True)
+                    return 1
+            time.sleep(0.2)
+        return 0
+
+    def stop(self) -> None:
+        running = [child for child in self.children if child.process and child.process.poll() is None]
+        for child in running:
+            assert child.process is not None
+            os.killpg(child.process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE_SECONDS
+        for child in running:
+            assert child.process is not None
+            try:
+                child.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                print(f"[launcher] {child.name} did not stop in time; killing it", flush=True)
+                os.killpg(child.process.pid, signal.SIGKILL)
+                child.process.wait()
+            # Celery's prefork pool children share the group; make sure none is left.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.process.pid, signal.SIGKILL)
+        print("[launcher] all site processes stopped", flush=True)
+
+
+def wait_for_port(host: str, port: int, supervisor: Supervisor, timeout: float = 120.0) -> bool:
+    """Wait until the web server accepts connections, so the printed URL works when it is printed."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not supervisor.stopping:
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
+                return True
+        except OSError:
+            time.sleep(0.2)
+    print(f"[launcher] the web server did not listen on {host}:{port}", flush=True)
+    return False
+
+
+def manage(*arguments: str) -> None:
+    subprocess.run([PYTHON, str(PROJECT_DIRECTORY / "manage.py"), *arguments], cwd=PROJECT_DIRECTORY, check=True)
+
+
+def run_site() -> int:
+    host = os.environ.get("HOST", "127.0.0.1")
+    port = int(os.environ.get("PORT", "8000"))
+    supervisor = Supervisor(site_processes(host, port))
+    signal.signal(signal.SIGINT, supervisor.request_stop)
+    signal.signal(signal.SIGTERM, supervisor.request_stop)
+    with embedded_services() as services:
+        print(f"[launcher] PostgreSQL: {services['DATABASE_URL']}", flush=True)
+        print(f"[launcher] Redis: {services['REDIS_URL']}", flush=True)
+        manage("migrate", "--no-input")
+        manage("seed_demo")
+        if supervisor.stopping:
+            return 0
+        try:
+            supervisor.start()
+            if not wait_for_port(host, port, supervisor):
+                return 1
+            print(f"[launcher] lobby: http://{host}:{port}/  (Ctrl-C stops everything)", flush=True)
+            status = supervisor.wait()
+        finally:
+            supervisor.stop()
+    print("[launcher] embedded services stopped; bye", flush=True)
+    return status
+
+
+def run_tests(arguments: list[str]) -> int:
+    with embedded_services():
+        completed = subprocess.run([PYTHON, "-m", "pytest", *arguments], cwd=PROJECT_DIRECTORY)
+    return completed.returncode
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in {"run", "test"}:
+        print("usage: python -m poker_site.launcher run | test [-- pytest arguments]", file=sys.stderr)
+        return 2
+    if argv[0] == "run":
+        return run_site()
+    rest = argv[1:]
+    if rest and rest[0] == "--":
+        rest = rest[1:]
+    return run_tests(rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

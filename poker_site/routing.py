@@ -1,0 +1,19 @@
+"""WebSocket routes: each app that serves sockets lists its routes in ``<app>/routing.py``."""
+
+from importlib import import_module
+from importlib.util import find_spec
+
+from django.urls import URLPattern, URLResolver
+
+SOCKET_APPS = ("games", "tournaments", "compliance")
+
+
+def _collect() -> list[URLPattern | URLResolver]:
+    patterns: list[URLPattern | URLResolver] = []
+    for app in SOCKET_APPS:
+        if find_spec(f"{app}.routing") is not None:
+            patterns.extend(import_module(f"{app}.routing").websocket_urlpatterns)
+    return patterns
+
+
+websocket_urlpatterns = _collect()

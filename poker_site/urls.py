@@ -1,0 +1,31 @@
+"""URL routes. Each app adds its pages under its own prefix and its API under /api/<app>/."""
+
+from importlib.util import find_spec
+
+from django.contrib import admin
+from django.urls import URLPattern, URLResolver, include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from poker_site.core.health import healthz
+from poker_site.core.views import home
+
+admin.site.site_header = "Poker operator back office"
+admin.site.site_title = "Back office"
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", home, name="home"),
+    path("healthz", healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("poker_site.accounts.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+]
+
+# Apps publish pages in <app>/urls.py and API endpoints in <app>/api_urls.py.
+for app in ("games", "tournaments", "wallet", "compliance"):
+    if find_spec(f"{app}.urls") is not None:
+        urlpatterns.append(path(f"{app}/", include(f"{app}.urls")))
+    if find_spec(f"{app}.api_urls") is not None:
+        urlpatterns.append(path(f"api/{app}/", include(f"{app}.api_urls")))

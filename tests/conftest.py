@@ -1,0 +1,44 @@
+"""Test-wide set-up: every pytest run gets its own test database and Redis key prefix.
+
+Several runs may share one PostgreSQL and Redis (developers in parallel, CI beside a running site),
+so names carry the process id. The launcher (``make test``) provides DATABASE_URL and REDIS_URL.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+os.environ.setdefault("ENVIRONMENT", "test")
+os.environ.setdefault("REDIS_KEY_PREFIX", f"test-{os.getpid()}")
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings() -> None:
+    from django.conf import settings
+
+    settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = f"test_poker_{os.getpid()}"
+
+
+def delete_redis_keys_of_this_run() -> None:
+    """Delete this run's keys only; FLUSHDB would also wipe other runs and a running site."""
+    import redis
+    from django.conf import settings
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        keys = list(client.scan_iter(match=f"{settings.REDIS_KEY_PREFIX}*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+@pytest.fixture
+def clean_cache() -> Iterator[None]:
+    """An empty cache namespace for the test (log-in counters and throttles live there)."""
+    delete_redis_keys_of_this_run()
+    yield
+    delete_redis_keys_of_this_run()
