@@ -5,7 +5,7 @@ from importlib.util import find_spec
 
 from django.urls import URLPattern, URLResolver
 
-SOCKET_APPS = ("games", "tournaments", "compliance")
+SOCKET_APPS = ("games", "games.uth", "tournaments", "compliance")
 
 
 def _collect() -> list[URLPattern | URLResolver]:

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "poker_site.accounts",
     "wallet",
     "games",
+    "games.uth",
     "tournaments",
     "compliance",
 ]

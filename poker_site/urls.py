@@ -24,8 +24,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
 ]
 
 # Apps publish pages in <app>/urls.py and API endpoints in <app>/api_urls.py.
-for app in ("games", "tournaments", "wallet", "compliance"):
+for app, prefix in (("games", "games"), ("games.uth", "uth"), ("tournaments", "tournaments"),
+                    ("wallet", "wallet"), ("compliance", "compliance")):
     if find_spec(f"{app}.urls") is not None:
-        urlpatterns.append(path(f"{app}/", include(f"{app}.urls")))
+        urlpatterns.append(path(f"{prefix}/", include(f"{app}.urls")))
     if find_spec(f"{app}.api_urls") is not None:
-        urlpatterns.append(path(f"api/{app}/", include(f"{app}.api_urls")))
+        urlpatterns.append(path(f"api/{prefix}/", include(f"{app}.api_urls")))

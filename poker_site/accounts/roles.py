@@ -18,6 +18,7 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
     SUPPORT_STAFF: {
         "accounts": ("view", "change"),
         "games": ("view", "add", "change"),
+        "uth": ("view", "add", "change"),
         "tournaments": ("view", "add", "change"),
         "wallet": ("view",),
         "compliance": ("view",),
@@ -26,6 +27,7 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
     COMPLIANCE_REVIEWERS: {
         "accounts": ("view",),
         "games": ("view",),
+        "uth": ("view",),
         "tournaments": ("view",),
         "wallet": ("view",),
         "compliance": ("view", "add", "change"),

@@ -1,0 +1,1 @@
+"""Models of Ultimate Texas Hold'em tables and rounds."""
