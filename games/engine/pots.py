@@ -1,0 +1,132 @@
+"""Main and side pots (ENG-22) and splitting a pot between tied winners with odd chips (ENG-27).
+
+Pure functions over plain integers so the state machine, the table service (which re-splits a pot after rake) and
+tests share one implementation.
+
+* :func:`layer_pots` turns each player's total contribution (antes, blinds, bets; uncalled bets already returned,
+  ENG-23) into the main pot and side pots. A pot is open to the players still holding cards who contributed at least
+  its level; folded players' money is in the pots but they are eligible for none.
+* :func:`split_pot` divides an amount equally between winners and hands out the chips (cents) that do not divide
+  evenly one at a time in clockwise order starting with the first seat clockwise from the button (ENG-27). The caller
+  passes the winners already in that order.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """A main or side pot: its amount and the seats that can win it (clockwise from the button).
+
+    ``winners`` and ``shares`` are filled in once the pot is awarded: the winning seats in ENG-27 order (first seat
+    clockwise from the button first) and ``(seat, amount)`` for each of them. The table service re-splits the pot
+    after rake with ``split_pot(amount - rake, winners)``.
+    """
+
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...] = ()
+    shares: tuple[tuple[int, int], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "amount": self.amount,
+            "eligible": list(self.eligible),
+            "winners": list(self.winners),
+            "shares": [list(share) for share in self.shares],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Pot:
+        return cls(
+            amount=data["amount"],
+            eligible=tuple(data["eligible"]),
+            winners=tuple(data.get("winners", ())),
+            shares=tuple((seat, amount) for seat, amount in data.get("shares", ())),
+        )
+
+
+def layer_pots(contributions: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
+    """Main pot first, then side pots, as ``(amount, eligible player indexes)``.
+
+    ``contributions[i]`` is everything player ``i`` put in this hand; ``folded[i]`` whether they gave up. Levels are
+    the distinct contributions of players still in the hand: each pot holds, from every player, the part of their
+    contribution between the previous level and this one. Money above the highest level (only possible from a player
+    who folded) joins the last pot. The amounts always add up to the sum of the contributions.
+
+    [seed example, ENG-22] A and B put in 1000 each, C is all-in for 100: main pot 300 (A, B, C), side pot 1800 (A, B).
+    """
+    count = len(contributions)
+    levels = sorted({contributions[i] for i in range(count) if not folded[i] and contributions[i] > 0})
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    previous = 0
+    for level in levels:
+        amount = 0
+        for contribution in contributions:
+            if contribution > previous:
+                amount += (level if contribution > level else contribution) - previous
+        eligible = tuple(i for i in range(count) if not folded[i] and contributions[i] >= level)
+        pots.append((amount, eligible))
+        previous = level
+    leftover = sum(contribution - previous for contribution in contributions if contribution > previous)
+    if leftover:
+        if pots:
+            amount, eligible = pots[-1]
+            pots[-1] = (amount + leftover, eligible)
+        else:
+            pots.append((leftover, tuple(i for i in range(count) if not folded[i])))
+    return pots
+
+
+def split_pot(amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
+    """Split ``amount`` equally between ``winners`` (given in ENG-27 order) as ``[(winner, share), ...]``.
+
+    The remainder of the division is given one chip at a time to the first winners in the order given, so callers pass
+    the winners clockwise starting from the first seat clockwise from the button.
+
+    [derived example, ENG-27] 101 cents between seats 5 and 2 with the button at seat 4 (order: 5, 2) -> seat 5 gets
+    51, seat 2 gets 50.
+    """
+    if not winners:
+        raise ValueError("a pot needs at least one winner")
+    if amount < 0:
+        raise ValueError(f"cannot split a negative amount ({amount})")
+    share, odd = divmod(amount, len(winners))
+    return [(winner, share + 1 if position < odd else share) for position, winner in enumerate(winners)]
+
+
+def split_amount(amount: int, winners: Sequence[int], *, button_seat: int, seat_count: int) -> dict[int, int]:
+    """Split ``amount`` between the winning ``seats`` by ENG-27, ordering them clockwise from ``button_seat`` first.
+
+    Returns ``{seat: share}`` in clockwise order starting with the first seat clockwise from the button. Seats are
+    table seat numbers (1..``seat_count``; 0 is accepted as another name for ``seat_count`` for 0-based callers).
+    Raises ``ValueError`` for a negative or non-integer amount, no winners, a repeated or out-of-range seat, or a
+    table of fewer than two seats.
+    """
+    if type(amount) is not int or amount < 0:
+        raise ValueError(f"the amount to split must be a non-negative whole number, not {amount!r}")
+    if type(seat_count) is not int or seat_count < 2:
+        raise ValueError(f"a table has at least two seats, not {seat_count!r}")
+    if not winners:
+        raise ValueError("a pot needs at least one winner")
+    for seat in (*winners, button_seat):
+        if type(seat) is not int or not 0 <= seat <= seat_count:
+            raise ValueError(f"seat {seat!r} is not a seat of a {seat_count}-seat table")
+    if len({seat % seat_count for seat in winners}) != len(winners):
+        raise ValueError(f"a winner is listed twice: {list(winners)}")
+    ordered = sorted(winners, key=lambda seat: (seat - button_seat - 1) % seat_count)
+    return dict(split_pot(amount, ordered))
+
+
+def clockwise_from_button(seats: Sequence[int], button: int, table_size: int) -> list[int]:
+    """``seats`` ordered clockwise starting with the first seat clockwise from ``button`` (the button seat last)."""
+    return sorted(seats, key=lambda seat: (seat - button - 1) % table_size)
+
+
+__all__ = ["Pot", "clockwise_from_button", "layer_pots", "split_amount", "split_pot"]
