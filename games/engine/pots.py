@@ -8,7 +8,8 @@ tests share one implementation.
   its level; folded players' money is in the pots but they are eligible for none.
 * :func:`split_pot` divides an amount equally between winners and hands out the chips (cents) that do not divide
   evenly one at a time in clockwise order starting with the first seat clockwise from the button (ENG-27). The caller
-  passes the winners already in that order.
+  passes the winners already in that order; :func:`games.engine.odd_chips.split_amount` is the same rule for callers
+  holding seat numbers and the button.
 
 Standard library only.
 """
@@ -101,32 +102,9 @@ def split_pot(amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
     return [(winner, share + 1 if position < odd else share) for position, winner in enumerate(winners)]
 
 
-def split_amount(amount: int, winners: Sequence[int], *, button_seat: int, seat_count: int) -> dict[int, int]:
-    """Split ``amount`` between the winning ``seats`` by ENG-27, ordering them clockwise from ``button_seat`` first.
-
-    Returns ``{seat: share}`` in clockwise order starting with the first seat clockwise from the button. Seats are
-    table seat numbers (1..``seat_count``; 0 is accepted as another name for ``seat_count`` for 0-based callers).
-    Raises ``ValueError`` for a negative or non-integer amount, no winners, a repeated or out-of-range seat, or a
-    table of fewer than two seats.
-    """
-    if type(amount) is not int or amount < 0:
-        raise ValueError(f"the amount to split must be a non-negative whole number, not {amount!r}")
-    if type(seat_count) is not int or seat_count < 2:
-        raise ValueError(f"a table has at least two seats, not {seat_count!r}")
-    if not winners:
-        raise ValueError("a pot needs at least one winner")
-    for seat in (*winners, button_seat):
-        if type(seat) is not int or not 0 <= seat <= seat_count:
-            raise ValueError(f"seat {seat!r} is not a seat of a {seat_count}-seat table")
-    if len({seat % seat_count for seat in winners}) != len(winners):
-        raise ValueError(f"a winner is listed twice: {list(winners)}")
-    ordered = sorted(winners, key=lambda seat: (seat - button_seat - 1) % seat_count)
-    return dict(split_pot(amount, ordered))
-
-
 def clockwise_from_button(seats: Sequence[int], button: int, table_size: int) -> list[int]:
     """``seats`` ordered clockwise starting with the first seat clockwise from ``button`` (the button seat last)."""
     return sorted(seats, key=lambda seat: (seat - button - 1) % table_size)
 
 
-__all__ = ["Pot", "clockwise_from_button", "layer_pots", "split_amount", "split_pot"]
+__all__ = ["Pot", "clockwise_from_button", "layer_pots", "split_pot"]
