@@ -1,0 +1,150 @@
+"""Live fan-out of committed table changes to WebSocket clients (the domain services call these after commit).
+
+Contract with the services (they call both inside ``transaction.on_commit``, never inside a transaction):
+
+* :func:`table_events_committed` — hand/table events ``first_sequence..last_sequence`` of one table are committed.
+  The events are loaded once, in the committing process, through the domain read-side
+  ``table_events_since(table, sequence, viewer)``:
+
+  - the spectator view (no hidden card) goes to the group ``table.<id>``, with the list of users who receive a
+    private copy of the same range (``private_user_ids``);
+  - each player who owns a private event in the range (their hole cards) gets *their* view of the whole range on the
+    group ``user.<user_id>.table.<id>``, which only that user's sockets join. Their consumers ignore the spectator copy
+    of that range, so every viewer receives every sequence number exactly once and hole cards reach their owner alone.
+
+  When there is nothing to send by value (an empty range, e.g. a seat change without a hand event, or a range too
+  long for one channel message) the table group gets a ``table.refresh`` notice and each consumer reads what it is
+  missing (events or a snapshot) for its own viewer.
+
+* :func:`lobby_table_changed` — the lobby row of a table changed (players, stacks, waiting list, average pot). At most
+  one notice per table per :data:`LOBBY_NOTICE_WINDOW_MS` goes to the group ``lobby`` (a Redis ``SET NX PX`` key);
+  each lobby consumer then reloads the row no earlier than one window after the notice, so a change that fell inside
+  a window is still pushed (see :class:`games.consumers.LobbyConsumer`).
+
+Both functions only *publish*: they never raise into the service that called them (the change is already committed;
+a client that misses a push sees a sequence gap and resyncs), they log instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any, Final
+
+import redis
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+LOBBY_GROUP: Final[str] = "lobby"
+LOBBY_NOTICE_WINDOW_MS: Final[int] = 500
+"""At most one lobby notice per table per this many milliseconds."""
+
+MAXIMUM_EVENTS_PER_MESSAGE: Final[int] = 200
+"""Longer ranges are announced with ``table.refresh`` and read by each consumer (channel messages stay small)."""
+
+
+def table_group(table_id: int) -> str:
+    """The channel-layer group every socket watching the table joins (spectator view only)."""
+    return f"table.{int(table_id)}"
+
+
+def user_table_group(user_id: int, table_id: int) -> str:
+    """The group only ``user_id``'s sockets on ``table_id`` join: private views (their hole cards) go here."""
+    return f"user.{int(user_id)}.table.{int(table_id)}"
+
+
+def group_send(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to ``group`` from synchronous code (services, the ticker, management commands)."""
+    layer = get_channel_layer()
+    if layer is None:  # pragma: no cover - CHANNEL_LAYERS is always configured in this project
+        return
+    async_to_sync(layer.group_send)(group, message)
+
+
+# --- Table events ----------------------------------------------------------------------------------------
+
+
+def table_events_committed(table_id: int, first_sequence: int, last_sequence: int) -> None:
+    """Publish the committed events ``first_sequence..last_sequence`` of table ``table_id`` (see module docstring)."""
+    try:
+        _publish_table_events(int(table_id), int(first_sequence), int(last_sequence))
+    except Exception:
+        logger.exception("could not publish events %s..%s of table %s", first_sequence, last_sequence, table_id)
+
+
+def table_refresh(table_id: int, reason: str = "changed") -> None:
+    """Tell every socket on the table to re-read what it is missing (events since its last sequence, or a snapshot)."""
+    try:
+        group_send(table_group(table_id), {"type": "table.refresh", "table_id": int(table_id), "reason": reason})
+    except Exception:
+        logger.exception("could not publish a refresh of table %s", table_id)
+
+
+def _publish_table_events(table_id: int, first_sequence: int, last_sequence: int) -> None:
+    if last_sequence < first_sequence or last_sequence - first_sequence + 1 > MAXIMUM_EVENTS_PER_MESSAGE:
+        table_refresh(table_id, "seats" if last_sequence < first_sequence else "many_events")
+        return
+    from games import readside  # the domain read side; imported late so this module imports early and cheaply
+
+    table = readside.table_by_id(table_id)
+    if table is None:
+        return
+    public = _in_range(readside.events_since(table, first_sequence - 1, None), first_sequence, last_sequence)
+    recipients = sorted(set(readside.private_recipients(table, first_sequence, last_sequence)))
+    # Private copies first: a recipient's consumer ignores the spectator copy of this range either way.
+    for user_id in recipients:
+        viewer = readside.user_by_id(user_id)
+        private = _in_range(readside.events_since(table, first_sequence - 1, viewer), first_sequence, last_sequence)
+        group_send(
+            user_table_group(user_id, table_id),
+            _events_message(table_id, first_sequence, last_sequence, private, private=True),
+        )
+    message = _events_message(table_id, first_sequence, last_sequence, public, private=False)
+    message["private_user_ids"] = recipients
+    group_send(table_group(table_id), message)
+
+
+def _in_range(events: Iterable[dict[str, Any]], first_sequence: int, last_sequence: int) -> list[dict[str, Any]]:
+    return [event for event in events if first_sequence <= int(event["sequence"]) <= last_sequence]
+
+
+def _events_message(
+    table_id: int, first_sequence: int, last_sequence: int, events: list[dict[str, Any]], *, private: bool
+) -> dict[str, Any]:
+    return {
+        "type": "table.events",
+        "table_id": table_id,
+        "first_sequence": first_sequence,
+        "last_sequence": last_sequence,
+        "events": events,
+        "private": private,
+    }
+
+
+# --- Lobby -----------------------------------------------------------------------------------------------
+
+_redis_client: redis.Redis | None = None
+
+
+def _redis() -> redis.Redis:
+    global _redis_client
+    if _redis_client is None:
+        _redis_client = redis.Redis.from_url(settings.REDIS_URL)
+    return _redis_client
+
+
+def lobby_notice_key(table_id: int) -> str:
+    return f"{settings.REDIS_KEY_PREFIX}:lobby:notice:{int(table_id)}"
+
+
+def lobby_table_changed(table_id: int) -> None:
+    """Announce that the lobby row of ``table_id`` changed, at most once per table per notice window."""
+    try:
+        if not _redis().set(lobby_notice_key(table_id), b"1", nx=True, px=LOBBY_NOTICE_WINDOW_MS):
+            return  # a notice went out less than a window ago; consumers reload after that window anyway
+        group_send(LOBBY_GROUP, {"type": "lobby.changed", "table_id": int(table_id)})
+    except Exception:
+        logger.exception("could not announce a lobby change of table %s", table_id)
