@@ -98,13 +98,20 @@ def _build_non_flush_table() -> dict[int, int]:
         if five[0] == five[4]:
             continue  # five of a kind does not exist in one deck
         table[sum(_RANK_KEY[rank] for rank in five)] = five_card_strength_ignoring_suits(five)
-    # The best hand of n cards is the best hand of one of its (n - 1)-card subsets.
-    for size in (6, 7):
-        for ranks in combinations_with_replacement(_ALL_RANKS, size):
-            if any(ranks[start] == ranks[start + 4] for start in range(size - 4)):
-                continue
-            key = sum(_RANK_KEY[rank] for rank in ranks)
-            table[key] = max(table[key - _RANK_KEY[rank]] for rank in set(ranks))
+    # The best hand of n cards is the best hand of one of its (n - 1)-card subsets. Ranks are indexed 0..12 here
+    # (rank - 2) so the weights are a list; sorted tuples with a rank five times are skipped.
+    weights = [_RANK_KEY[rank] for rank in _ALL_RANKS]
+    weight_of = weights.__getitem__
+    for ranks in combinations_with_replacement(range(13), 6):
+        if ranks[0] == ranks[4] or ranks[1] == ranks[5]:
+            continue
+        key = sum(map(weight_of, ranks))
+        table[key] = max([table[key - weights[index]] for index in set(ranks)])
+    for ranks in combinations_with_replacement(range(13), 7):
+        if ranks[0] == ranks[4] or ranks[1] == ranks[5] or ranks[2] == ranks[6]:
+            continue
+        key = sum(map(weight_of, ranks))
+        table[key] = max([table[key - weights[index]] for index in set(ranks)])
     return table
 
 

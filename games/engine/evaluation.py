@@ -83,9 +83,14 @@ _RANK_KEY_MASK: Final[int] = (1 << SUIT_COUNTER_SHIFT) - 1
 # Adding 3 to a suit counter makes its top bit (value 8) set exactly when the suit has 5..12 cards.
 _FLUSH_PROBE: Final[int] = sum(3 << (SUIT_COUNTER_SHIFT + SUIT_COUNTER_BITS * suit) for suit in range(4))
 _FLUSH_MASK: Final[int] = sum(8 << (SUIT_COUNTER_SHIFT + SUIT_COUNTER_BITS * suit) for suit in range(4))
-_FLUSH_SUIT_BY_BIT: Final[dict[int, int]] = {
-    8 << (SUIT_COUNTER_SHIFT + SUIT_COUNTER_BITS * suit): suit for suit in range(4)
-}
+_FLUSH_BIT_OF_SUIT: Final[tuple[int, ...]] = tuple(
+    8 << (SUIT_COUNTER_SHIFT + SUIT_COUNTER_BITS * suit) for suit in range(4)
+)
+_FLUSH_SUIT_BY_BIT: Final[dict[int, int]] = {bit: suit for suit, bit in enumerate(_FLUSH_BIT_OF_SUIT)}
+# Omaha: a suit can make a flush only with two or more of it in the hand and three or more on the board (counts stay
+# below 8 + 8, so adding 6 or 5 sets a counter's top bit exactly at those thresholds).
+_TWO_OR_MORE_PROBE: Final[int] = sum(6 << (SUIT_COUNTER_SHIFT + SUIT_COUNTER_BITS * suit) for suit in range(4))
+_THREE_OR_MORE_PROBE: Final[int] = sum(5 << (SUIT_COUNTER_SHIFT + SUIT_COUNTER_BITS * suit) for suit in range(4))
 
 _code_of = attrgetter("code")
 _rank_key_of = attrgetter("rank_key")
@@ -132,24 +137,38 @@ def omaha_strength(hole: Sequence[Card], board: Sequence[Card]) -> int:
     6 x 10 = 60 combinations are considered). Bigger is better; equal values are tied. The caller guarantees distinct
     cards.
     """
-    hole_keys = {first.rank_key + second.rank_key for first, second in combinations(hole, 2)}
-    board_keys = {a.rank_key + b.rank_key + c.rank_key for a, b, c in combinations(board, 3)}
+    if len(hole) == 4 and len(board) == 5:
+        # The usual case, unrolled: six hole pairs and ten board triples (as sets, so repeated rank sums count once).
+        a, b, c, d = [card.rank_key for card in hole]
+        hole_keys = {a + b, a + c, a + d, b + c, b + d, c + d}
+        p, q, r, s, t = [card.rank_key for card in board]
+        pq, pr, qr = p + q, p + r, q + r
+        board_keys = {pq + r, pq + s, pq + t, pr + s, pr + t, p + s + t, qr + s, qr + t, q + s + t, r + s + t}
+    else:
+        hole_keys = {first.rank_key + second.rank_key for first, second in combinations(hole, 2)}
+        board_keys = {x.rank_key + y.rank_key + z.rank_key for x, y, z in combinations(board, 3)}
     table = NON_FLUSH_BY_RANK_KEY
     best = max([table[hole_key + board_key] for hole_key in hole_keys for board_key in board_keys])
     # A flush needs two hole cards and three board cards of one suit. (Even when the best non-flush hand is a full
-    # house or quads, another choice of cards may still make a straight flush.)
+    # house or quads, another choice of cards may still make a straight flush.) The suit counters in the card codes
+    # tell at once whether any suit qualifies.
+    flush_suits = (
+        (sum(map(_code_of, hole)) + _TWO_OR_MORE_PROBE)
+        & (sum(map(_code_of, board)) + _THREE_OR_MORE_PROBE)
+        & _FLUSH_MASK
+    )
+    if not flush_suits:
+        return best
+    flush_table = FLUSH_BY_RANK_MASK
     for suit_index in range(4):
-        suited_board = [card.rank_bit for card in board if card.suit_index == suit_index]
-        if len(suited_board) < 3:
+        if not flush_suits & _FLUSH_BIT_OF_SUIT[suit_index]:
             continue
         suited_hole = [card.rank_bit for card in hole if card.suit_index == suit_index]
-        if len(suited_hole) < 2:
-            continue
-        flush_table = FLUSH_BY_RANK_MASK
+        suited_board = [card.rank_bit for card in board if card.suit_index == suit_index]
         for first, second in combinations(suited_hole, 2):
             hole_mask = first | second
-            for a, b, c in combinations(suited_board, 3):
-                strength = flush_table[hole_mask | a | b | c]
+            for x, y, z in combinations(suited_board, 3):
+                strength = flush_table[hole_mask | x | y | z]
                 if strength > best:
                     best = strength
     return best
