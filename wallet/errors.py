@@ -1,0 +1,105 @@
+"""Errors the wallet raises. Every one is a ``WalletError`` whose message says what was refused and why.
+
+Callers (views, APIs, table and UTH services) catch ``WalletError`` and show ``str(error)`` to the person who asked;
+``code`` is a stable machine-readable name for JSON answers. Nothing is written when one of these is raised.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from wallet.models import Account
+
+
+def format_cents(cents: int, currency: str = "EUR") -> str:
+    """``1234`` → ``"€12.34"``; ``-5`` → ``"-€0.05"``. Exact (integer arithmetic), for messages and pages."""
+    sign = "-" if cents < 0 else ""
+    whole, fraction = divmod(abs(cents), 100)
+    symbol = "€" if currency == "EUR" else f"{currency} "
+    return f"{sign}{symbol}{whole:,}.{fraction:02d}"
+
+
+class WalletError(Exception):
+    """Base class: a money movement was refused and nothing was written."""
+
+    code = "wallet_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidAmount(WalletError):
+    """An amount is not a usable number of cents (zero, wrong sign, not an int, fractional, too large, malformed)."""
+
+    code = "invalid_amount"
+
+
+class InsufficientFunds(WalletError):
+    """An account that may not go negative would drop below zero. Names the account and the shortfall."""
+
+    code = "insufficient_funds"
+
+    def __init__(self, account: Account, shortfall_cents: int, message: str | None = None) -> None:
+        self.account_id = account.pk
+        self.shortfall_cents = shortfall_cents
+        super().__init__(
+            message
+            or f"Insufficient funds in {account.label}: {format_cents(shortfall_cents, account.currency)} short "
+            f"(balance {format_cents(account.balance, account.currency)})."
+        )
+
+
+class UnbalancedTransfer(WalletError):
+    """The legs of a transfer do not sum to zero, there are fewer than two, or an account appears twice."""
+
+    code = "unbalanced_transfer"
+
+
+class IdempotencyConflict(WalletError):
+    """The idempotency key was already used for a transfer with different content."""
+
+    code = "idempotency_conflict"
+
+
+class UnknownAccount(WalletError):
+    """An account is unsaved, does not exist, or is not the kind of account the operation needs."""
+
+    code = "unknown_account"
+
+
+class CurrencyMismatch(WalletError):
+    """The legs of a transfer (or an amount and an account) are in different currencies."""
+
+    code = "currency_mismatch"
+
+
+class InvalidTransfer(WalletError):
+    """A transfer's kind, idempotency key or reference is missing or malformed."""
+
+    code = "invalid_transfer"
+
+
+class CashierLimitExceeded(WalletError):
+    """A deposit or withdrawal is outside the cashier's per-transaction or daily limits."""
+
+    code = "cashier_limit_exceeded"
+
+
+class HoldAlreadyDecided(WalletError):
+    """A hold was already released or seized; a hold is decided exactly once."""
+
+    code = "hold_already_decided"
+
+
+class ReasonRequired(WalletError):
+    """A staff action (adjustment, hold decision) needs a written reason for the audit trail."""
+
+    code = "reason_required"
+
+
+class PaymentProviderError(WalletError):
+    """The payment provider refused or failed a deposit or payout."""
+
+    code = "payment_provider_error"

@@ -1,0 +1,115 @@
+"""Finding and creating accounts. Every helper is get-or-create and safe under concurrent calls."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from django.db.models import Sum
+
+from wallet.errors import CurrencyMismatch, UnknownAccount
+from wallet.models import (
+    DEFAULT_CURRENCY,
+    NEGATIVE_BALANCE_KINDS,
+    SYSTEM_KINDS,
+    SYSTEM_REFERENCE,
+    Account,
+    AccountKind,
+)
+
+if TYPE_CHECKING:
+    from poker_site.accounts.models import User
+
+_CURRENCY_PATTERN = re.compile(r"^[A-Z]{3}$")
+
+
+def check_currency(currency: object) -> str:
+    if not isinstance(currency, str) or not _CURRENCY_PATTERN.match(currency):
+        raise CurrencyMismatch(f"{currency!r} is not a three-letter currency code such as 'EUR'.")
+    return currency
+
+
+def _player_reference(user: User) -> str:
+    if user is None or user.pk is None:
+        raise UnknownAccount("A wallet account needs a saved user.")
+    return f"player:{user.pk}"
+
+
+def player_cash_account(user: User, currency: str = DEFAULT_CURRENCY) -> Account:
+    """The player's cash balance (deposits, withdrawals, buy-ins come from and go back to it)."""
+    account, _created = Account.objects.get_or_create(
+        kind=AccountKind.PLAYER_CASH,
+        currency=check_currency(currency),
+        reference=_player_reference(user),
+        defaults={"owner": user, "may_go_negative": False},
+    )
+    return account
+
+
+def system_account(kind: str, currency: str = DEFAULT_CURRENCY) -> Account:
+    """The single house/outside/charity account of ``kind`` in ``currency`` (see ``wallet.models.SYSTEM_KINDS``)."""
+    if kind not in SYSTEM_KINDS:
+        raise UnknownAccount(
+            f"{kind!r} is not a system account kind; use player_cash_account or reference_account for it."
+        )
+    account, _created = Account.objects.get_or_create(
+        kind=kind,
+        currency=check_currency(currency),
+        reference=SYSTEM_REFERENCE,
+        defaults={"owner": None, "may_go_negative": kind in NEGATIVE_BALANCE_KINDS},
+    )
+    return account
+
+
+def reference_account(
+    kind: str, reference: str, owner: User | None = None, currency: str = DEFAULT_CURRENCY
+) -> Account:
+    """The account of ``kind`` for ``reference`` (e.g. ``"table-session:123"``, ``"uth-round:55"``,
+    ``"tournament:7"``), created on first use with ``owner``. Asking again with another owner is refused."""
+    if kind == AccountKind.PLAYER_CASH or kind in SYSTEM_KINDS or kind not in AccountKind.values:
+        raise UnknownAccount(f"{kind!r} is not a per-reference account kind.")
+    if not isinstance(reference, str) or not reference.strip() or len(reference) > 200:
+        raise UnknownAccount("A reference account needs a non-empty reference of at most 200 characters.")
+    if owner is not None and owner.pk is None:
+        raise UnknownAccount("A wallet account needs a saved owner.")
+    account, _created = Account.objects.get_or_create(
+        kind=kind,
+        currency=check_currency(currency),
+        reference=reference,
+        defaults={"owner": owner, "may_go_negative": kind in NEGATIVE_BALANCE_KINDS},
+    )
+    wanted_owner = owner.pk if owner is not None else None
+    if account.owner_id != wanted_owner:
+        raise UnknownAccount(f"The {kind} account {reference!r} belongs to another owner.")
+    return account
+
+
+def withheld_account(user: User, currency: str = DEFAULT_CURRENCY) -> Account:
+    """Where the player's withheld funds wait for a review decision (one per player and currency)."""
+    return reference_account(AccountKind.WITHHELD, _player_reference(user), owner=user, currency=currency)
+
+
+def balance_of(account: Account) -> int:
+    """The account's balance in cents as committed (or as written by the current transaction), read afresh."""
+    if account.pk is None:
+        raise UnknownAccount("The account is not saved.")
+    try:
+        return Account.objects.values_list("balance", flat=True).get(pk=account.pk)
+    except Account.DoesNotExist:
+        raise UnknownAccount(f"No wallet account with id #{account.pk}.") from None
+
+
+def money_at_tables(user: User, currency: str = DEFAULT_CURRENCY) -> int:
+    """Cents the player has at cash tables right now (the balances of their table-session accounts)."""
+    total = Account.objects.filter(owner=user, kind=AccountKind.TABLE_SESSION, currency=currency).aggregate(
+        total=Sum("balance")
+    )["total"]
+    return int(total or 0)
+
+
+def withheld_total(user: User, currency: str = DEFAULT_CURRENCY) -> int:
+    """Cents of the player's funds withheld pending review."""
+    total = Account.objects.filter(owner=user, kind=AccountKind.WITHHELD, currency=currency).aggregate(
+        total=Sum("balance")
+    )["total"]
+    return int(total or 0)
