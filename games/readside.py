@@ -13,9 +13,9 @@ from django.contrib.auth import get_user_model
 
 def table_by_id(table_id: int) -> Any | None:
     """The cash table ``table_id``, or ``None`` when there is no such table."""
-    from games import models
+    from games.models import CashTable
 
-    return models.CashTable.objects.filter(pk=table_id).first()  # type: ignore[attr-defined]
+    return CashTable.objects.filter(pk=table_id).select_related("stake__game_type").first()
 
 
 def user_by_id(user_id: int) -> Any | None:
@@ -35,17 +35,34 @@ def snapshot(table: Any, viewer: Any | None) -> dict[str, Any]:
     return dict(services.table_snapshot(table, viewer))  # type: ignore[attr-defined]
 
 
+def snapshot_sequence(snapshot: dict[str, Any]) -> int:
+    """The last event sequence a snapshot includes (events after it follow on the socket)."""
+    value = snapshot.get("sequence", snapshot.get("last_sequence", 0))
+    return int(value or 0)
+
+
 def private_recipients(table: Any, first_sequence: int, last_sequence: int) -> list[int]:
     """Ids of the users who own a private event (their hole cards) among the table's events in the range."""
-    from games import models
+    from games.models import EventAudience, HandEvent, HandPlayer
 
-    return list(
-        models.HandEvent.objects.filter(  # type: ignore[attr-defined]
-            hand__table=table,
-            sequence__gte=first_sequence,
-            sequence__lte=last_sequence,
-            private_to_user__isnull=False,
-        )
-        .values_list("private_to_user_id", flat=True)
-        .distinct()
+    rows = list(
+        HandEvent.objects.filter(
+            table=table, sequence__gte=first_sequence, sequence__lte=last_sequence, audience=EventAudience.SEAT
+        ).values_list("hand_id", "private_to_seat", "private_to_user_id")
     )
+    users = {user_id for _hand, _seat, user_id in rows if user_id is not None}
+    by_seat = {(hand_id, seat) for hand_id, seat, user_id in rows if user_id is None and hand_id is not None}
+    if by_seat:
+        hands = {hand_id for hand_id, _seat in by_seat}
+        for hand_id, seat, user_id in HandPlayer.objects.filter(hand__in=hands).values_list(
+            "hand_id", "seat_number", "user_id"
+        ):
+            if (hand_id, seat) in by_seat:
+                users.add(user_id)
+    return sorted(users)
+
+
+def lobby_rows(table_ids: list[int] | None) -> list[dict[str, Any]]:
+    from games.lobby import lobby_rows as rows
+
+    return rows(table_ids)

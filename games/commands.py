@@ -1,0 +1,111 @@
+"""Validated client commands → domain services, and domain refusals → protocol error codes.
+
+Used by the table socket (:mod:`games.consumers`) and the REST API (:mod:`games.api`) so both speak the same error
+codes. No rule lives here: every decision (whose turn, what is legal, buy-in limits, sitting out) is the service's;
+this module only picks the service for a message and turns what it refuses into ``CommandRefused``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from games.protocol import ClientMessage
+
+logger = logging.getLogger(__name__)
+
+
+class CommandRefused(Exception):
+    """A command the domain (or the protocol) refused. ``code``/``message`` go to the client; nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def refusal_from(error: Exception) -> CommandRefused:
+    """The client-facing form of a domain, wallet or engine refusal (they all carry a readable message)."""
+    from games.engine.actions import IllegalAction
+
+    if isinstance(error, IllegalAction):
+        return CommandRefused("illegal_action", str(error))
+    code = getattr(error, "code", None)
+    message = getattr(error, "message", None) or str(error)
+    return CommandRefused(code if isinstance(code, str) and code else "refused", message)
+
+
+def _refusable_errors() -> tuple[type[Exception], ...]:
+    """Exception classes that mean "refused, nothing written" (as opposed to a server bug)."""
+    from games.engine.actions import IllegalAction
+    from wallet.errors import WalletError
+
+    classes: list[type[Exception]] = [IllegalAction, WalletError]
+    try:
+        from games.services import errors as game_errors  # the domain's refusal hierarchy
+    except ImportError:  # pragma: no cover - only while the domain services are being written
+        return tuple(classes)
+    base = getattr(game_errors, "TableError", None) or getattr(game_errors, "GameError", None)
+    if isinstance(base, type) and issubclass(base, Exception):
+        classes.append(base)
+    return tuple(classes)
+
+
+def _call(service: Callable[..., Any], *arguments: Any, **keywords: Any) -> Any:
+    try:
+        return service(*arguments, **keywords)
+    except _refusable_errors() as error:
+        raise refusal_from(error) from error
+
+
+def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
+    """Run one validated table-socket command for ``user`` at ``table``; returns extra fields for the ``ok`` reply."""
+    from games import services
+
+    fields = message.fields
+    if message.type == "act":
+        _call(services.hand_act, table, user, fields["action"], fields.get("amount"))
+        return {}
+    if message.type == "take_seat":
+        _call(services.seat_take, user, table, buy_in=fields["buy_in"], seat_number=fields.get("seat"))
+        return {}
+    if message.type == "leave":
+        _call(services.seat_leave, user, table)
+        return {}
+    if message.type == "top_up":
+        _call(services.seat_top_up, user, table, fields["amount"])
+        return {}
+    if message.type == "sit_out":
+        _call(services.seat_sit_out, user, table)
+        return {}
+    if message.type == "sit_in":
+        _call(services.seat_sit_in, user, table, post_big_blind=fields.get("post_big_blind", False))
+        return {}
+    if message.type == "sit_out_next_big_blind":
+        _call(services.seat_sit_out_next_big_blind, user, table, fields["enabled"])
+        return {}
+    if message.type == "auto_top_up":
+        _call(services.player_auto_top_up_set, user, fields["enabled"])
+        return {}
+    raise CommandRefused("unknown_type", f"unknown message type {message.type!r}")
+
+
+def connection_restored(user: Any, table: Any) -> None:
+    """Tell the domain the player has a socket on the table again (ends a disconnection grace, CASH-22)."""
+    from games import services
+
+    try:
+        services.player_connection_restored(user, table)
+    except _refusable_errors():
+        logger.debug("connection restored for %s at %s refused (not seated)", user, table)
+
+
+def connection_lost(user: Any, table: Any) -> None:
+    """Tell the domain the player's last socket on the table closed (starts the disconnection grace, CASH-22)."""
+    from games import services
+
+    try:
+        services.player_connection_lost(user, table)
+    except _refusable_errors():
+        logger.debug("connection lost for %s at %s refused (not seated)", user, table)

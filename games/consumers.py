@@ -1,0 +1,277 @@
+"""WebSocket consumers for the lobby (``/ws/lobby/``) and one cash table (``/ws/tables/<id>/``); see docs/protocol.md.
+
+The consumers are thin: they validate each frame (:mod:`games.protocol`), rate-limit the connection, call the domain
+services through :mod:`games.commands` and :mod:`games.readside` in a worker thread, and relay what
+:mod:`games.realtime` publishes after each commit. They hold no game state beyond the last sequence number they sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any, ClassVar, Final
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.core.serializers.json import DjangoJSONEncoder
+
+from games import commands, presence, readside, realtime
+from games.protocol import (
+    LOBBY_MESSAGES,
+    TABLE_MESSAGES,
+    ClientMessage,
+    FieldRule,
+    ProtocolError,
+    TokenBucket,
+    parse_client_message,
+)
+
+logger = logging.getLogger(__name__)
+
+RATE_CAPACITY: Final[float] = 20.0
+"""Messages a client may send in a burst."""
+RATE_PER_SECOND: Final[float] = 10.0
+"""Sustained messages per second a client may send."""
+FLOOD_REFUSALS: Final[int] = 20
+"""Refused messages after which the socket is closed (close code 4008)."""
+
+CLOSE_TABLE_NOT_FOUND: Final[int] = 4404
+CLOSE_FLOOD: Final[int] = 4008
+CLOSE_TOO_LARGE: Final[int] = 4009
+
+_json_encoder = DjangoJSONEncoder(separators=(",", ":"))
+
+
+def encode(message: dict[str, Any]) -> str:
+    return _json_encoder.encode(message)
+
+
+class ProtocolConsumer(AsyncWebsocketConsumer):
+    """Shared frame handling: size limit, JSON validation, rate limit, error replies."""
+
+    allowed_messages: ClassVar[dict[str, dict[str, FieldRule]]] = {}
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        self.bucket = TokenBucket(RATE_CAPACITY, RATE_PER_SECOND, time.monotonic())
+        await super().websocket_connect(message)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.bucket.take(time.monotonic()):
+            if self.bucket.refusals >= FLOOD_REFUSALS:
+                await self.send_error("flood", "too many messages; closing the connection")
+                await self.close(code=CLOSE_FLOOD)
+            elif self.bucket.refusals == 1:
+                await self.send_error("rate_limited", f"at most {RATE_PER_SECOND:g} messages per second")
+            return
+        try:
+            parsed = parse_client_message(text_data, self.allowed_messages)
+        except ProtocolError as error:
+            await self.send_error(error.code, error.message, error.request_id)
+            if error.code == "message_too_large":
+                await self.close(code=CLOSE_TOO_LARGE)
+            return
+        try:
+            await self.handle(parsed)
+        except commands.CommandRefused as refusal:
+            await self.send_error(refusal.code, refusal.message, parsed.request_id)
+        except Exception:
+            logger.exception("socket message %s failed", parsed.type)
+            await self.send_error("server_error", "the server could not handle this message", parsed.request_id)
+
+    async def handle(self, message: ClientMessage) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    async def send_message(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=encode(message))
+
+    async def send_error(self, code: str, message: str, request_id: str | None = None) -> None:
+        await self.send_message({"type": "error", "code": code, "message": message, "request_id": request_id})
+
+
+class TableConsumer(ProtocolConsumer):
+    """One socket watching (and, for a logged-in player, playing at) one cash table."""
+
+    allowed_messages = TABLE_MESSAGES
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.user_id: int | None = self.user.pk if self.user is not None and self.user.is_authenticated else None
+        self.viewer = self.user if self.user_id is not None else None
+        self.last_sequence = 0
+        self.groups_joined: list[str] = []
+        self.heartbeat: asyncio.Task[None] | None = None
+        self.table = await database_sync_to_async(readside.table_by_id)(self.table_id)
+        await self.accept()
+        if self.table is None:
+            await self.send_error("table_not_found", f"there is no table {self.table_id}")
+            await self.close(code=CLOSE_TABLE_NOT_FOUND)
+            return
+        # Join before reading the snapshot: an event committed in between arrives by the group and is deduplicated
+        # by its sequence number, so nothing falls between the snapshot and the stream.
+        groups = [realtime.table_group(self.table_id)]
+        if self.user_id is not None:
+            groups.append(realtime.user_table_group(self.user_id, self.table_id))
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+        await self.send_snapshot()
+        if self.user_id is not None:
+            await presence.connected(self.user_id, self.table_id, self.channel_name)
+            self.heartbeat = asyncio.ensure_future(self._heartbeat())
+            await database_sync_to_async(commands.connection_restored)(self.user, self.table)
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if getattr(self, "heartbeat", None) is not None:
+            assert self.heartbeat is not None
+            self.heartbeat.cancel()
+        if getattr(self, "user_id", None) is not None and getattr(self, "table", None) is not None:
+            assert self.user_id is not None
+            if await presence.disconnected(self.user_id, self.table_id, self.channel_name):
+                # This was the player's last socket on the table: the domain starts its disconnection grace.
+                await database_sync_to_async(commands.connection_lost)(self.user, self.table)
+
+    async def _heartbeat(self) -> None:
+        assert self.user_id is not None
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+            await presence.connected(self.user_id, self.table_id, self.channel_name)
+
+    # --- Client messages ------------------------------------------------------------------------------------
+
+    async def handle(self, message: ClientMessage) -> None:
+        if message.type == "ping":
+            await self.send_message({"type": "pong", "request_id": message.request_id})
+        elif message.type == "snapshot":
+            await self.send_snapshot(message.request_id)
+        elif message.type == "resync":
+            await self.resync(message.fields["since"], message.request_id)
+        else:
+            if self.user_id is None:
+                raise commands.CommandRefused("not_authenticated", "log in to play; spectators may only watch")
+            result = await database_sync_to_async(commands.execute)(self.user, self.table, message)
+            await self.send_message({"type": "ok", "request_id": message.request_id, "of": message.type, **result})
+
+    async def send_snapshot(self, request_id: str | None = None) -> None:
+        snapshot = await database_sync_to_async(readside.snapshot)(self.table, self.viewer)
+        self.last_sequence = readside.snapshot_sequence(snapshot)
+        await self.send_message(
+            {
+                "type": "snapshot",
+                "table_id": self.table_id,
+                "sequence": self.last_sequence,
+                "snapshot": snapshot,
+                "request_id": request_id,
+            }
+        )
+
+    async def resync(self, since: int, request_id: str | None) -> None:
+        """Send every event after ``since`` the client may see, or a snapshot when they are too many or gone."""
+        events = await database_sync_to_async(readside.events_since)(self.table, since, self.viewer)
+        contiguous = all(int(event["sequence"]) == since + index + 1 for index, event in enumerate(events))
+        if len(events) > realtime.MAXIMUM_EVENTS_PER_MESSAGE or not contiguous:
+            await self.send_snapshot(request_id)
+            return
+        self.last_sequence = max(self.last_sequence, since + len(events))
+        await self.send_message(
+            {"type": "events", "table_id": self.table_id, "events": events, "resync": True, "request_id": request_id}
+        )
+
+    # --- Channel-layer messages (from games.realtime) -------------------------------------------------------
+
+    async def table_events(self, message: dict[str, Any]) -> None:
+        if not message.get("private") and self.user_id is not None and self.user_id in message["private_user_ids"]:
+            return  # this user's own copy of the range (with their hole cards) comes on their private group
+        fresh = [event for event in message["events"] if int(event["sequence"]) > self.last_sequence]
+        if not fresh:
+            return
+        if int(fresh[0]["sequence"]) != self.last_sequence + 1:
+            await self.catch_up()  # a message went missing: read the gap ourselves rather than leave the client stuck
+            return
+        self.last_sequence = int(fresh[-1]["sequence"])
+        await self.send_message({"type": "events", "table_id": self.table_id, "events": fresh})
+
+    async def table_refresh(self, message: dict[str, Any]) -> None:
+        await self.catch_up()
+
+    async def catch_up(self) -> None:
+        events = await database_sync_to_async(readside.events_since)(self.table, self.last_sequence, self.viewer)
+        if not events:
+            # Nothing new in the log (a seat change, say): the table's state moved, so send a fresh snapshot.
+            await self.send_snapshot()
+            return
+        contiguous = all(int(event["sequence"]) == self.last_sequence + i + 1 for i, event in enumerate(events))
+        if len(events) > realtime.MAXIMUM_EVENTS_PER_MESSAGE or not contiguous:
+            await self.send_snapshot()
+            return
+        self.last_sequence = int(events[-1]["sequence"])
+        await self.send_message({"type": "events", "table_id": self.table_id, "events": events})
+
+
+class LobbyConsumer(ProtocolConsumer):
+    """The cash-game lobby: the full list on connect, then coalesced updates of the rows that changed.
+
+    Coalescing: :func:`games.realtime.lobby_table_changed` sends at most one notice per table per window. On a notice
+    the consumer schedules a reload of that row one window later (so changes inside the window are included); a
+    notice that arrives while a reload is scheduled extends the need past its own window and the row is reloaded
+    again after the first push, never more often than once per window.
+    """
+
+    allowed_messages = LOBBY_MESSAGES
+
+    async def connect(self) -> None:
+        self.window = realtime.LOBBY_NOTICE_WINDOW_MS / 1000
+        self.due_after: dict[int, float] = {}
+        self.timers: dict[int, asyncio.TimerHandle] = {}
+        self.flushes: set[asyncio.Task[None]] = set()
+        await self.channel_layer.group_add(realtime.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.send_full_list()
+
+    async def disconnect(self, code: int) -> None:
+        for timer in getattr(self, "timers", {}).values():
+            timer.cancel()
+        await self.channel_layer.group_discard(realtime.LOBBY_GROUP, self.channel_name)
+
+    async def handle(self, message: ClientMessage) -> None:
+        if message.type == "ping":
+            await self.send_message({"type": "pong", "request_id": message.request_id})
+        elif message.type == "refresh":
+            await self.send_full_list(message.request_id)
+
+    async def send_full_list(self, request_id: str | None = None) -> None:
+        tables = await database_sync_to_async(readside.lobby_rows)(None)
+        await self.send_message({"type": "lobby", "tables": tables, "request_id": request_id})
+
+    async def lobby_changed(self, message: dict[str, Any]) -> None:
+        table_id = int(message["table_id"])
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self.due_after[table_id] = max(self.due_after.get(table_id, 0.0), now + self.window)
+        if table_id not in self.timers:
+            self.timers[table_id] = loop.call_at(now + self.window, self._flush_soon, table_id)
+
+    def _flush_soon(self, table_id: int) -> None:
+        task = asyncio.ensure_future(self._flush(table_id))
+        self.flushes.add(task)  # keep a reference until it finishes (the loop holds tasks only weakly)
+        task.add_done_callback(self.flushes.discard)
+
+    async def _flush(self, table_id: int) -> None:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        rows = await database_sync_to_async(readside.lobby_rows)([table_id])
+        if rows:
+            await self.send_message({"type": "lobby_update", "tables": rows, "removed": []})
+        else:
+            await self.send_message({"type": "lobby_update", "tables": [], "removed": [table_id]})
+        if self.due_after.get(table_id, 0.0) > started:
+            # A notice arrived whose window had not closed when we read: read again after it, once per window.
+            self.timers[table_id] = loop.call_at(
+                max(self.due_after[table_id], started + self.window), self._flush_soon, table_id
+            )
+        else:
+            self.timers.pop(table_id, None)
+            self.due_after.pop(table_id, None)
