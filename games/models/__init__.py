@@ -1,0 +1,57 @@
+"""Models of the cash tables: catalogue (game types, stakes, rules data), tables and seats, hands and their events."""
+
+from games.models.catalog import BuyInRule, GameRules, GameType, RakeTableType, Stake, StakeTerms, Variant
+from games.models.hands import (
+    AppendOnlyError,
+    ClockPhase,
+    EventAudience,
+    Hand,
+    HandEvent,
+    HandPlayer,
+    HandStatus,
+)
+from games.models.tables import (
+    BuyInKind,
+    CashTable,
+    DailyCounterKind,
+    LeaveReason,
+    PlayerDailyCounter,
+    PlayerTableSettings,
+    Seat,
+    SeatingRequest,
+    SeatingRequestStatus,
+    SeatStatus,
+    SitOutReason,
+    TableSession,
+    TableStatus,
+)
+
+__all__ = [
+    "AppendOnlyError",
+    "BuyInKind",
+    "BuyInRule",
+    "CashTable",
+    "ClockPhase",
+    "DailyCounterKind",
+    "EventAudience",
+    "GameRules",
+    "GameType",
+    "Hand",
+    "HandEvent",
+    "HandPlayer",
+    "HandStatus",
+    "LeaveReason",
+    "PlayerDailyCounter",
+    "PlayerTableSettings",
+    "RakeTableType",
+    "Seat",
+    "SeatStatus",
+    "SeatingRequest",
+    "SeatingRequestStatus",
+    "SitOutReason",
+    "Stake",
+    "StakeTerms",
+    "TableSession",
+    "TableStatus",
+    "Variant",
+]
