@@ -68,10 +68,16 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
         _call(services.hand_act, table, user, fields["action"], fields.get("amount"))
         return {}
     if message.type == "take_seat":
-        _call(services.seat_take, user, table, buy_in=fields["buy_in"], seat_number=fields.get("seat"))
+        join_table(
+            user,
+            table,
+            fields["buy_in"],
+            seat_number=fields.get("seat"),
+            post_big_blind=fields.get("post_big_blind", False),
+        )
         return {}
     if message.type == "leave":
-        _call(services.seat_leave, user, table)
+        leave_table(user, table)
         return {}
     if message.type == "top_up":
         _call(services.seat_top_up, user, table, fields["amount"])
@@ -89,6 +95,22 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
         _call(services.player_auto_top_up_set, user, fields["enabled"])
         return {}
     raise CommandRefused("unknown_type", f"unknown message type {message.type!r}")
+
+
+def join_table(
+    user: Any, table: Any, buy_in: int, *, seat_number: int | None = None, post_big_blind: bool = False
+) -> None:
+    """Seat ``user`` at ``table`` with ``buy_in`` cents (the REST join; the socket's ``take_seat``)."""
+    from games import services
+
+    _call(services.seat_take, user, table, buy_in=buy_in, seat_number=seat_number, post_big_blind=post_big_blind)
+
+
+def leave_table(user: Any, table: Any) -> None:
+    """Leave ``table``: at once between hands, otherwise when the hand ends (the domain decides)."""
+    from games import services
+
+    _call(services.seat_leave, user, table)
 
 
 def connection_restored(user: Any, table: Any) -> None:

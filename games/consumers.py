@@ -170,12 +170,19 @@ class TableConsumer(ProtocolConsumer):
 
     async def resync(self, since: int, request_id: str | None) -> None:
         """Send every event after ``since`` the client may see, or a snapshot when they are too many or gone."""
-        events = await database_sync_to_async(readside.events_since)(self.table, since, self.viewer)
+        if since > self.last_sequence:
+            # The client claims events this socket never sent: start it afresh rather than trust the number.
+            await self.send_snapshot(request_id)
+            return
+        events = await database_sync_to_async(readside.events_since)(
+            self.table, since, self.viewer, realtime.MAXIMUM_EVENTS_PER_MESSAGE + 1
+        )
         contiguous = all(int(event["sequence"]) == since + index + 1 for index, event in enumerate(events))
         if len(events) > realtime.MAXIMUM_EVENTS_PER_MESSAGE or not contiguous:
             await self.send_snapshot(request_id)
             return
-        self.last_sequence = max(self.last_sequence, since + len(events))
+        if events:
+            self.last_sequence = max(self.last_sequence, int(events[-1]["sequence"]))
         await self.send_message(
             {"type": "events", "table_id": self.table_id, "events": events, "resync": True, "request_id": request_id}
         )
@@ -198,7 +205,9 @@ class TableConsumer(ProtocolConsumer):
         await self.catch_up()
 
     async def catch_up(self) -> None:
-        events = await database_sync_to_async(readside.events_since)(self.table, self.last_sequence, self.viewer)
+        events = await database_sync_to_async(readside.events_since)(
+            self.table, self.last_sequence, self.viewer, realtime.MAXIMUM_EVENTS_PER_MESSAGE + 1
+        )
         if not events:
             # Nothing new in the log (a seat change, say): the table's state moved, so send a fresh snapshot.
             await self.send_snapshot()

@@ -62,7 +62,11 @@ class FieldRule:
 
 TABLE_MESSAGES: Final[dict[str, dict[str, FieldRule]]] = {
     "act": {"action": FieldRule("action"), "amount": FieldRule("amount", required=False)},
-    "take_seat": {"seat": FieldRule("seat", required=False), "buy_in": FieldRule("amount")},
+    "take_seat": {
+        "seat": FieldRule("seat", required=False),
+        "buy_in": FieldRule("amount"),
+        "post_big_blind": FieldRule("boolean", required=False),
+    },
     "leave": {},
     "top_up": {"amount": FieldRule("amount")},
     "sit_out": {},

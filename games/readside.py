@@ -22,17 +22,17 @@ def user_by_id(user_id: int) -> Any | None:
     return get_user_model().objects.filter(pk=user_id).first()
 
 
-def events_since(table: Any, sequence: int, viewer: Any | None) -> list[dict[str, Any]]:
-    """The table's events after ``sequence`` as ``viewer`` may see them (``None``: a spectator)."""
-    from games import services
+def events_since(table: Any, sequence: int, viewer: Any | None, limit: int | None = None) -> list[dict[str, Any]]:
+    """The table's events after ``sequence`` (at most ``limit``) as ``viewer`` may see them (``None``: a spectator)."""
+    from games.services import table_events_since
 
-    return list(services.table_events_since(table, sequence, viewer))  # type: ignore[attr-defined]
+    return table_events_since(table, sequence, viewer, limit=limit)
 
 
 def snapshot(table: Any, viewer: Any | None) -> dict[str, Any]:
-    from games import services
+    from games.services import table_snapshot
 
-    return dict(services.table_snapshot(table, viewer))  # type: ignore[attr-defined]
+    return table_snapshot(table, viewer)
 
 
 def snapshot_sequence(snapshot: dict[str, Any]) -> int:

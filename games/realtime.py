@@ -92,12 +92,15 @@ def _publish_table_events(table_id: int, first_sequence: int, last_sequence: int
     table = readside.table_by_id(table_id)
     if table is None:
         return
-    public = _in_range(readside.events_since(table, first_sequence - 1, None), first_sequence, last_sequence)
+    count = last_sequence - first_sequence + 1
+    public = _in_range(readside.events_since(table, first_sequence - 1, None, count), first_sequence, last_sequence)
     recipients = sorted(set(readside.private_recipients(table, first_sequence, last_sequence)))
     # Private copies first: a recipient's consumer ignores the spectator copy of this range either way.
     for user_id in recipients:
         viewer = readside.user_by_id(user_id)
-        private = _in_range(readside.events_since(table, first_sequence - 1, viewer), first_sequence, last_sequence)
+        private = _in_range(
+            readside.events_since(table, first_sequence - 1, viewer, count), first_sequence, last_sequence
+        )
         group_send(
             user_table_group(user_id, table_id),
             _events_message(table_id, first_sequence, last_sequence, private, private=True),

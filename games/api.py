@@ -1,0 +1,163 @@
+"""REST API of the cash tables, mounted at /api/games/: the lobby, joining and leaving tables, own hand histories.
+
+Thin views: they validate input with the serializers in games/serializers.py and call the domain services through
+:mod:`games.commands` (the same error codes as the table socket) or the read models (:mod:`games.lobby`,
+:mod:`games.history`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.generics import ListAPIView
+from rest_framework.pagination import CursorPagination
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.views import APIView
+
+from games import commands, history, lobby, readside
+from games.serializers import (
+    CommandResultSerializer,
+    ErrorSerializer,
+    HandReplaySerializer,
+    HandSummarySerializer,
+    JoinTableSerializer,
+    LobbyTableSerializer,
+)
+
+REFUSAL_STATUS = {
+    "not_found": status.HTTP_404_NOT_FOUND,
+    "not_authenticated": status.HTTP_401_UNAUTHORIZED,
+}
+"""HTTP status of a refused command by its code; any other refusal is a 409 Conflict (the request was understood
+but the table's state or the rules do not allow it)."""
+
+
+def refusal_response(refusal: commands.CommandRefused) -> Response:
+    return Response(
+        {"code": refusal.code, "message": refusal.message},
+        status=REFUSAL_STATUS.get(refusal.code, status.HTTP_409_CONFLICT),
+    )
+
+
+class LobbyView(APIView):
+    """The cash-game lobby: every open table with its stake, players, average pot and waiting list."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle, UserRateThrottle]
+
+    @extend_schema(
+        operation_id="games_lobby",
+        parameters=[
+            OpenApiParameter("game", OpenApiTypes.STR, description="Game type code, e.g. holdem, omaha, banzai."),
+            OpenApiParameter("stake", OpenApiTypes.STR, description="Stake label, e.g. NL10."),
+        ],
+        responses={200: LobbyTableSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        game = request.query_params.get("game") or None
+        stake = request.query_params.get("stake") or None
+        rows = lobby.lobby_rows(game=game[:30] if game else None, stake=stake[:12] if stake else None)
+        return Response(LobbyTableSerializer(rows, many=True).data)
+
+
+class TableCommandView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [UserRateThrottle]
+
+    def table(self, table_id: int) -> Any:
+        table = readside.table_by_id(table_id)
+        if table is None:
+            raise Http404("no such table")
+        return table
+
+
+class JoinTableView(TableCommandView):
+    """Take a seat at a table with a buy-in from the player's balance (CASH-07, CASH-10..14, CASH-26..31)."""
+
+    @extend_schema(
+        operation_id="games_table_join",
+        request=JoinTableSerializer,
+        responses={200: CommandResultSerializer, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        table = self.table(table_id)
+        serializer = JoinTableSerializer(data=request.data)
+        if not serializer.is_valid():
+            return Response(
+                {"code": "invalid", "message": "invalid request", "errors": serializer.errors},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        data = serializer.validated_data
+        try:
+            commands.join_table(
+                request.user, table, data["buy_in"], seat_number=data.get("seat"), post_big_blind=data["post_big_blind"]
+            )
+        except commands.CommandRefused as refusal:
+            return refusal_response(refusal)
+        return Response({"ok": True, "table_id": table.pk})
+
+
+class LeaveTableView(TableCommandView):
+    """Leave the table: at once between hands, otherwise when the current hand ends (CASH-08)."""
+
+    @extend_schema(
+        operation_id="games_table_leave",
+        request=None,
+        responses={200: CommandResultSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        table = self.table(table_id)
+        try:
+            commands.leave_table(request.user, table)
+        except commands.CommandRefused as refusal:
+            return refusal_response(refusal)
+        return Response({"ok": True, "table_id": table.pk})
+
+
+class HandPagination(CursorPagination):
+    ordering = "-hand_id"
+    page_size = 50
+
+
+class HandListView(ListAPIView):
+    """The player's own finished and cancelled cash hands, newest first."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [UserRateThrottle]
+    pagination_class = HandPagination
+    serializer_class = HandSummarySerializer
+
+    def get_queryset(self) -> Any:
+        return history.hands_of(self.request.user)
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        assert page is not None
+        rows = [history.hand_summary(row) for row in page]
+        return self.get_paginated_response(HandSummarySerializer(rows, many=True).data)
+
+    @extend_schema(operation_id="games_hands_list")
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class HandReplayView(APIView):
+    """One of the player's hands, replayable step by step; others' hole cards only if shown at showdown."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [UserRateThrottle]
+
+    @extend_schema(operation_id="games_hand_replay", responses={200: HandReplaySerializer, 404: ErrorSerializer})
+    def get(self, request: Request, hand_id: int) -> Response:
+        seat_row = history.hands_of(request.user).filter(hand_id=hand_id).first()
+        if seat_row is None:
+            # Not the player's hand (or still in play): the same answer as a hand that does not exist.
+            return Response({"code": "not_found", "message": "no such hand in your history"}, status=404)
+        return Response(history.hand_replay(seat_row.hand, request.user))

@@ -1,0 +1,15 @@
+"""Cash-table API routes, mounted at /api/games/ (see games/api.py)."""
+
+from django.urls import path
+
+from games import api
+
+app_name = "games-api"
+
+urlpatterns = [
+    path("tables/", api.LobbyView.as_view(), name="lobby"),
+    path("tables/<int:table_id>/join/", api.JoinTableView.as_view(), name="table-join"),
+    path("tables/<int:table_id>/leave/", api.LeaveTableView.as_view(), name="table-leave"),
+    path("hands/", api.HandListView.as_view(), name="hands"),
+    path("hands/<int:hand_id>/", api.HandReplayView.as_view(), name="hand-replay"),
+]

@@ -1,0 +1,96 @@
+"""Serializers of the cash-table REST API (games/api.py): input validation and the documented response shapes."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.protocol import MAXIMUM_AMOUNT, MAXIMUM_SEAT
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer that must arrive as a JSON integer: booleans, floats and strings ("100", "1e3") are refused."""
+
+    default_error_messages = {"strict": "Must be a whole number (a JSON integer), not {kind}."}
+
+    def to_internal_value(self, data: object) -> int:
+        if type(data) is not int:
+            self.fail("strict", kind=type(data).__name__)
+        return int(super().to_internal_value(data))
+
+
+class LobbyTableSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField(help_text="Game type code, e.g. holdem, omaha, banzai.")
+    game_name = serializers.CharField()
+    variant = serializers.CharField(help_text="NT (No-Limit Hold'em) or PO (Pot-Limit Omaha).")
+    stake = serializers.CharField(help_text="Stake label, e.g. NL10.")
+    stake_id = serializers.IntegerField()
+    small_blind = serializers.IntegerField(allow_null=True, help_text="Cents.")
+    big_blind = serializers.IntegerField(allow_null=True, help_text="Cents.")
+    min_buy_in = serializers.IntegerField(allow_null=True, help_text="Cents (the table's default range).")
+    max_buy_in = serializers.IntegerField(allow_null=True, help_text="Cents.")
+    seats = serializers.IntegerField()
+    players = serializers.IntegerField(help_text="Players seated now.")
+    average_pot = serializers.IntegerField(allow_null=True, help_text="Cents, hands finished in the last hour.")
+    hands_per_hour = serializers.IntegerField()
+    waiting = serializers.IntegerField(help_text="Players queued for this stake (CASH-05).")
+
+
+class JoinTableSerializer(serializers.Serializer):
+    buy_in = StrictIntegerField(min_value=1, max_value=MAXIMUM_AMOUNT, help_text="Buy-in in cents.")
+    seat = StrictIntegerField(
+        min_value=1, max_value=MAXIMUM_SEAT, required=False, help_text="Preferred seat; any free seat if omitted."
+    )
+    post_big_blind = serializers.BooleanField(
+        required=False, default=False, help_text="Post a big blind out of position to be dealt in at once (CASH-07)."
+    )
+
+
+class CommandResultSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    table_id = serializers.IntegerField()
+    detail = serializers.CharField(required=False)
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class HandSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table_id = serializers.IntegerField()
+    table_name = serializers.CharField()
+    game = serializers.CharField()
+    stake = serializers.CharField()
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+    seat = serializers.IntegerField()
+    start_stack = serializers.IntegerField()
+    end_stack = serializers.IntegerField(allow_null=True)
+    net = serializers.IntegerField(allow_null=True)
+    pot_total = serializers.IntegerField(allow_null=True)
+    rake = serializers.IntegerField(allow_null=True)
+
+
+class ReplayStepSerializer(serializers.Serializer):
+    kind = serializers.CharField(
+        help_text="hand_started, forced_bet_posted, action_taken, uncalled_bet_returned, street_dealt, hand_shown, "
+        "pot_awarded, hand_ended, result"
+    )
+    stacks = serializers.DictField(child=serializers.IntegerField(), help_text="Seat → stack (cents) after the step.")
+    bets = serializers.DictField(child=serializers.IntegerField(), help_text="Seat → bet in this betting round.")
+    pot = serializers.IntegerField(help_text="Chips in the middle (pots and bets) after the step.")
+    pots = serializers.ListField(child=serializers.DictField())
+    board = serializers.ListField(child=serializers.CharField())
+    shown = serializers.DictField(help_text="Seat → cards shown at showdown and the hand's name.")
+    folded = serializers.ListField(child=serializers.IntegerField())
+    result = serializers.DictField(required=False, help_text="Last step only: rake, pot total, each player's result.")
+
+
+class HandReplaySerializer(serializers.Serializer):
+    hand = serializers.DictField(help_text="Table, stake, blinds, button, seats, my seat and my hole cards.")
+    steps = ReplayStepSerializer(many=True)
