@@ -106,21 +106,34 @@ def holdem_strength(cards: Sequence[Card]) -> int:
     Bigger is better; equal values are tied (suits never count, CARD-07). The caller guarantees distinct cards; use
     :func:`evaluate_holdem` for validated input and display. More than seven cards are accepted (slower path).
     """
-    total = sum(map(_code_of, cards))
-    flush_bits = (total + _FLUSH_PROBE) & _FLUSH_MASK
-    if flush_bits:
-        if len(cards) <= 7:
-            suit_index = _FLUSH_SUIT_BY_BIT[flush_bits]
-            rank_mask = 0
-            for card in cards:
-                if card.suit_index == suit_index:
-                    rank_mask |= card.rank_bit
-            return FLUSH_BY_RANK_MASK[rank_mask]
-        return _strength_by_combinations(cards)
+    if len(cards) == 7:
+        # Unrolled for the common case (Hold'em and UTH showdowns): about a third faster than sum(map(...)).
+        first, second, third, fourth, fifth, sixth, seventh = cards
+        total = first.code + second.code + third.code + fourth.code + fifth.code + sixth.code + seventh.code
+    else:
+        total = sum(map(_code_of, cards))
+    if (total + _FLUSH_PROBE) & _FLUSH_MASK:
+        return _flush_strength(cards, total)
     try:
         return NON_FLUSH_BY_RANK_KEY[total & _RANK_KEY_MASK]
     except KeyError:
         return _strength_by_combinations(cards)
+
+
+def _flush_strength(cards: Sequence[Card], total: int) -> int:
+    """Strength of up to seven cards with five or more of one suit: their best flush or straight flush.
+
+    With at most seven cards, five of one suit leave too few others for quads or a full house, so the flush suit's
+    best hand is the best hand overall.
+    """
+    if len(cards) > 7:
+        return _strength_by_combinations(cards)
+    suit_index = _FLUSH_SUIT_BY_BIT[(total + _FLUSH_PROBE) & _FLUSH_MASK]
+    rank_mask = 0
+    for card in cards:
+        if card.suit_index == suit_index:
+            rank_mask |= card.rank_bit
+    return FLUSH_BY_RANK_MASK[rank_mask]
 
 
 def _strength_by_combinations(cards: Sequence[Card]) -> int:
