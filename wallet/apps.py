@@ -6,3 +6,10 @@ class WalletConfig(AppConfig):
 
     name = "wallet"
     verbose_name = "Wallet"
+
+    def ready(self) -> None:
+        from poker_site.core.ticker import register
+        from wallet.services.unresolved import unresolved_games_void_expired
+
+        # CASH-25: unresolved games still open after 90 days are void and their funds go to charity.
+        register("wallet.void_unresolved_games")(unresolved_games_void_expired)

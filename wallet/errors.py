@@ -103,3 +103,15 @@ class PaymentProviderError(WalletError):
     """The payment provider refused or failed a deposit or payout."""
 
     code = "payment_provider_error"
+
+
+class NotPermitted(WalletError):
+    """The staff member lacks the permission the action needs."""
+
+    code = "not_permitted"
+
+
+class CaseAlreadyClosed(WalletError):
+    """An unresolved-game case was already resolved or voided to charity."""
+
+    code = "case_already_closed"

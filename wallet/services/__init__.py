@@ -1,6 +1,10 @@
 """The wallet's public services. Import from here: ``from wallet.services import transfer_create, TransferLeg``.
 
-Sign convention for every leg: positive amount credits the account (balance up), negative debits it (balance down).
+Sign convention for every leg: a positive amount credits the account (its balance goes up), a negative amount
+debits it (its balance goes down); the legs of a transfer sum to zero. Amounts are plain ``int`` cents.
+
+``TransferLeg`` is the input type (also exported as ``Leg`` and ``LegSpec``; the model ``wallet.models.Leg`` is
+the stored row). Errors are ``wallet.errors.WalletError`` subclasses.
 """
 
 from wallet.services.accounts import (
@@ -13,6 +17,24 @@ from wallet.services.accounts import (
     withheld_account,
     withheld_total,
 )
+from wallet.services.adjustments import staff_adjustment_create
+from wallet.services.audit import audit_record
+from wallet.services.cashier import (
+    DEFAULT_LIMITS,
+    Limits,
+    cashier_limits,
+    check_deposit_limits,
+    check_idempotency_key,
+    check_withdrawal_limits,
+    deposit_create,
+    deposit_through_provider,
+    deposited_today,
+    withdrawal_complete,
+    withdrawal_create,
+    withdrawal_fail,
+    withdrawal_request,
+)
+from wallet.services.holds import hold_create, hold_release, hold_seize
 from wallet.services.ledger import (
     MAX_AMOUNT_CENTS,
     TransferKind,
@@ -22,27 +44,73 @@ from wallet.services.ledger import (
     transfer_create,
     transfer_reverse,
 )
+from wallet.services.money_input import parse_euros_to_cents
+from wallet.services.providers import (
+    DepositSession,
+    PaymentProvider,
+    ProviderResult,
+    SandboxPaymentProvider,
+    default_payment_provider,
+)
+from wallet.services.reconcile import ledger_reconcile, ledger_summary
+from wallet.services.unresolved import (
+    VOID_AFTER,
+    unresolved_game_open,
+    unresolved_game_resolve,
+    unresolved_game_void,
+    unresolved_games_void_expired,
+)
 
-# ``Leg`` is the input type's short name for callers who prefer it; the model of the same name is wallet.models.Leg.
 Leg = TransferLeg
 LegSpec = TransferLeg
 
 __all__ = [
+    "DEFAULT_LIMITS",
     "MAX_AMOUNT_CENTS",
+    "VOID_AFTER",
+    "DepositSession",
     "Leg",
     "LegSpec",
+    "Limits",
+    "PaymentProvider",
+    "ProviderResult",
+    "SandboxPaymentProvider",
     "TransferKind",
     "TransferLeg",
+    "audit_record",
     "balance_of",
+    "cashier_limits",
     "check_amount",
     "check_currency",
+    "check_deposit_limits",
+    "check_idempotency_key",
     "check_positive_amount",
+    "check_withdrawal_limits",
+    "default_payment_provider",
+    "deposit_create",
+    "deposit_through_provider",
+    "deposited_today",
+    "hold_create",
+    "hold_release",
+    "hold_seize",
+    "ledger_reconcile",
+    "ledger_summary",
     "money_at_tables",
+    "parse_euros_to_cents",
     "player_cash_account",
     "reference_account",
+    "staff_adjustment_create",
     "system_account",
     "transfer_create",
     "transfer_reverse",
+    "unresolved_game_open",
+    "unresolved_game_resolve",
+    "unresolved_game_void",
+    "unresolved_games_void_expired",
+    "withdrawal_complete",
+    "withdrawal_create",
+    "withdrawal_fail",
+    "withdrawal_request",
     "withheld_account",
     "withheld_total",
 ]

@@ -1,0 +1,25 @@
+"""The wallet's audit trail: who did what to whose money, when and why (GEN-01, FRD-18, LOB-10)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from wallet.models import AuditEntry, Transfer
+
+if TYPE_CHECKING:
+    from poker_site.accounts.models import User
+
+
+def audit_record(
+    *,
+    action: str,
+    actor: User | None,
+    player: User | None = None,
+    transfer: Transfer | None = None,
+    reason: str = "",
+    details: dict[str, Any] | None = None,
+) -> AuditEntry:
+    """Write one append-only audit entry. Call it inside the transaction that does the audited thing."""
+    return AuditEntry.objects.create(
+        action=action, actor=actor, player=player, transfer=transfer, reason=reason, details=details or {}
+    )

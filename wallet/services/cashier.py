@@ -1,0 +1,376 @@
+"""The cashier: deposits and withdrawals through a payment provider, within limits, idempotent per player and key.
+
+Deposits: ``deposit_through_provider`` checks the limits, has the provider take the money, then calls
+``deposit_create`` to credit the player's cash account from the outside world.
+
+Withdrawals: ``withdrawal_create`` reserves the money (cash → pending withdrawals) with ``withdrawal_request``, asks
+the provider to pay, then books the payout (pending → outside world, ``withdrawal_complete``) or returns the money
+(pending → cash, ``withdrawal_fail``). A crash between the steps leaves a pending withdrawal that staff finish.
+Only the cash balance can be withdrawn: money at tables must be cashed out first, withheld money waits for review.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+from typing import TYPE_CHECKING
+
+from django.db import connection, transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from wallet.errors import (
+    CashierLimitExceeded,
+    IdempotencyConflict,
+    InsufficientFunds,
+    InvalidTransfer,
+    PaymentProviderError,
+    format_cents,
+)
+from wallet.models import (
+    DEFAULT_CURRENCY,
+    AccountKind,
+    CashierDirection,
+    CashierLimits,
+    CashierStatus,
+    CashierTransaction,
+)
+from wallet.services.accounts import check_currency, money_at_tables, player_cash_account, system_account
+from wallet.services.audit import audit_record
+from wallet.services.ledger import TransferKind, TransferLeg, check_positive_amount, transfer_create
+from wallet.services.providers import PaymentProvider, default_payment_provider
+
+if TYPE_CHECKING:
+    from poker_site.accounts.models import User
+
+_KEY_PATTERN = re.compile(r"^[A-Za-z0-9._:-]{1,100}$")
+_CASHIER_LOCK_CLASS = zlib.crc32(b"wallet-cashier") & 0x7FFFFFFF
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The cashier limits in force, in cents."""
+
+    minimum_deposit: int
+    maximum_deposit: int
+    daily_deposit_limit: int
+    minimum_withdrawal: int
+    maximum_withdrawal: int
+
+
+DEFAULT_LIMITS = Limits(
+    minimum_deposit=1_000,
+    maximum_deposit=500_000,
+    daily_deposit_limit=1_000_000,
+    minimum_withdrawal=1_000,
+    maximum_withdrawal=1_000_000,
+)
+
+
+def cashier_limits(at: datetime | None = None) -> Limits:
+    """The latest ``CashierLimits`` row effective at ``at`` (now by default); ``DEFAULT_LIMITS`` if there is none."""
+    row = (
+        CashierLimits.objects.filter(effective_from__lte=at or timezone.now()).order_by("-effective_from").first()
+    )
+    if row is None:
+        return DEFAULT_LIMITS
+    return Limits(
+        minimum_deposit=row.minimum_deposit,
+        maximum_deposit=row.maximum_deposit,
+        daily_deposit_limit=row.daily_deposit_limit,
+        minimum_withdrawal=row.minimum_withdrawal,
+        maximum_withdrawal=row.maximum_withdrawal,
+    )
+
+
+def check_idempotency_key(key: object) -> str:
+    """Keys from clients: 1–100 characters of letters, digits and ``. _ : -`` (a UUID fits)."""
+    if not isinstance(key, str) or not _KEY_PATTERN.match(key):
+        raise InvalidTransfer(
+            "An idempotency key of 1 to 100 letters, digits, '.', '_', ':' or '-' is required (a UUID will do)."
+        )
+    return key
+
+
+def _utc_day_start(moment: datetime) -> datetime:
+    return datetime.combine(moment.astimezone(UTC).date(), time.min, tzinfo=UTC)
+
+
+def deposited_today(user: User, currency: str = DEFAULT_CURRENCY, now: datetime | None = None) -> int:
+    """Cents the player deposited since 00:00 UTC today."""
+    start = _utc_day_start(now or timezone.now())
+    total = CashierTransaction.objects.filter(
+        player=user,
+        direction=CashierDirection.DEPOSIT,
+        currency=currency,
+        status=CashierStatus.COMPLETED,
+        created_at__gte=start,
+        created_at__lt=start + timedelta(days=1),
+    ).aggregate(total=Sum("amount"))["total"]
+    return int(total or 0)
+
+
+def check_deposit_limits(user: User, amount: int, currency: str = DEFAULT_CURRENCY) -> None:
+    """Raise ``CashierLimitExceeded`` if a deposit of ``amount`` cents is outside the limits now."""
+    limits = cashier_limits()
+    if amount < limits.minimum_deposit:
+        raise CashierLimitExceeded(f"The minimum deposit is {format_cents(limits.minimum_deposit, currency)}.")
+    if amount > limits.maximum_deposit:
+        raise CashierLimitExceeded(f"The maximum deposit is {format_cents(limits.maximum_deposit, currency)}.")
+    already = deposited_today(user, currency)
+    if already + amount > limits.daily_deposit_limit:
+        room = max(0, limits.daily_deposit_limit - already)
+        raise CashierLimitExceeded(
+            f"The daily deposit limit is {format_cents(limits.daily_deposit_limit, currency)}; you have deposited "
+            f"{format_cents(already, currency)} today (UTC), so at most {format_cents(room, currency)} more."
+        )
+
+
+def check_withdrawal_limits(amount: int, currency: str = DEFAULT_CURRENCY) -> None:
+    limits = cashier_limits()
+    if amount < limits.minimum_withdrawal:
+        raise CashierLimitExceeded(f"The minimum withdrawal is {format_cents(limits.minimum_withdrawal, currency)}.")
+    if amount > limits.maximum_withdrawal:
+        raise CashierLimitExceeded(f"The maximum withdrawal is {format_cents(limits.maximum_withdrawal, currency)}.")
+
+
+def _lock_cashier_of(user: User) -> None:
+    """Serialise one player's cashier operations (daily limit, same-key retries) until the transaction ends.
+
+    An advisory lock rather than a row lock: the ledger locks accounts in primary-key order, and holding the cash
+    account while it takes the outside-world account could deadlock against that order.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_CASHIER_LOCK_CLASS, user.pk])
+
+
+def _existing(user: User, direction: str, key: str) -> CashierTransaction | None:
+    return CashierTransaction.objects.filter(player=user, direction=direction, idempotency_key=key).first()
+
+
+def _same_request_or_conflict(existing: CashierTransaction, amount: int, currency: str, key: str) -> None:
+    if existing.amount != amount or existing.currency != currency:
+        raise IdempotencyConflict(
+            f"The idempotency key {key!r} was already used for {existing.direction} #{existing.pk} of "
+            f"{format_cents(existing.amount, existing.currency)}; use a new key for a new {existing.direction}."
+        )
+
+
+@transaction.atomic(durable=True)
+def deposit_create(
+    user: User,
+    amount: int,
+    provider_reference: str,
+    idempotency_key: str,
+    *,
+    provider_name: str = "sandbox",
+    currency: str = DEFAULT_CURRENCY,
+) -> CashierTransaction:
+    """Credit a deposit the provider has confirmed: outside world → the player's cash account.
+
+    Idempotent per (player, key): a repeat with the same amount returns the first deposit; a different amount raises
+    ``IdempotencyConflict``. Enforces the per-transaction and daily limits (``CashierLimitExceeded``).
+    """
+    amount = check_positive_amount(amount, what="deposit amount")
+    key = check_idempotency_key(idempotency_key)
+    currency = check_currency(currency)
+    if not isinstance(provider_reference, str) or not provider_reference.strip():
+        raise PaymentProviderError("A deposit needs the payment provider's reference.")
+    _lock_cashier_of(user)
+    existing = _existing(user, CashierDirection.DEPOSIT, key)
+    if existing is not None:
+        _same_request_or_conflict(existing, amount, currency, key)
+        if existing.provider_reference != provider_reference:
+            raise IdempotencyConflict(f"The idempotency key {key!r} was already used for another payment.")
+        return existing
+    check_deposit_limits(user, amount, currency)
+    cash = player_cash_account(user, currency)
+    transfer = transfer_create(
+        kind=TransferKind.DEPOSIT,
+        legs=[TransferLeg(system_account(AccountKind.OUTSIDE_WORLD, currency), -amount), TransferLeg(cash, amount)],
+        idempotency_key=f"deposit:{user.pk}:{key}",
+        reference=f"deposit:{provider_name}:{provider_reference}",
+        description=f"Deposit via {provider_name}",
+        created_by=user,
+    )
+    now = timezone.now()
+    deposit = CashierTransaction.objects.create(
+        player=user,
+        direction=CashierDirection.DEPOSIT,
+        amount=amount,
+        currency=currency,
+        status=CashierStatus.COMPLETED,
+        provider=provider_name,
+        provider_reference=provider_reference,
+        idempotency_key=key,
+        created_at=now,
+        completed_at=now,
+        transfer=transfer,
+    )
+    audit_record(action="deposit", actor=user, player=user, transfer=transfer,
+                 details={"amount": amount, "currency": currency, "provider": provider_name,
+                          "provider_reference": provider_reference, "cashier_transaction": deposit.pk})
+    return deposit
+
+
+def deposit_through_provider(
+    user: User,
+    amount: int,
+    idempotency_key: str,
+    *,
+    provider: PaymentProvider | None = None,
+    currency: str = DEFAULT_CURRENCY,
+) -> CashierTransaction:
+    """The whole deposit: limits checked before the provider takes any money, then confirmed and credited.
+
+    A retry with the same key returns the first deposit without asking the provider again.
+    """
+    amount = check_positive_amount(amount, what="deposit amount")
+    key = check_idempotency_key(idempotency_key)
+    currency = check_currency(currency)
+    existing = _existing(user, CashierDirection.DEPOSIT, key)
+    if existing is not None:
+        _same_request_or_conflict(existing, amount, currency, key)
+        return existing
+    check_deposit_limits(user, amount, currency)
+    provider = provider or default_payment_provider()
+    session = provider.start_deposit(player=user, amount=amount, currency=currency, idempotency_key=key)
+    result = provider.confirm_deposit(session)
+    if not result.succeeded:
+        raise PaymentProviderError(result.failure_reason or "The payment provider declined the deposit.")
+    return deposit_create(
+        user, amount, result.provider_reference, key, provider_name=provider.name, currency=currency
+    )
+
+
+@transaction.atomic(durable=True)
+def withdrawal_request(
+    user: User,
+    amount: int,
+    idempotency_key: str,
+    *,
+    provider_name: str = "sandbox",
+    currency: str = DEFAULT_CURRENCY,
+) -> CashierTransaction:
+    """Reserve a withdrawal: the player's cash → pending withdrawals, recorded as a pending cashier transaction.
+
+    Only the cash balance can be withdrawn (``InsufficientFunds`` says how much is at tables). Idempotent per
+    (player, key) like ``deposit_create``.
+    """
+    amount = check_positive_amount(amount, what="withdrawal amount")
+    key = check_idempotency_key(idempotency_key)
+    currency = check_currency(currency)
+    _lock_cashier_of(user)
+    existing = _existing(user, CashierDirection.WITHDRAWAL, key)
+    if existing is not None:
+        _same_request_or_conflict(existing, amount, currency, key)
+        return existing
+    check_withdrawal_limits(amount, currency)
+    cash = player_cash_account(user, currency)
+    try:
+        transfer = transfer_create(
+            kind=TransferKind.WITHDRAWAL,
+            legs=[TransferLeg(cash, -amount), TransferLeg(system_account(AccountKind.PENDING_WITHDRAWALS, currency),
+                                                          amount)],
+            idempotency_key=f"withdrawal:{user.pk}:{key}",
+            reference=f"withdrawal:{user.pk}:{key}",
+            description=f"Withdrawal via {provider_name}",
+            created_by=user,
+        )
+    except InsufficientFunds as error:
+        cash.refresh_from_db(fields=["balance"])
+        at_tables = money_at_tables(user, currency)
+        message = (
+            f"You can withdraw at most your cash balance of {format_cents(cash.balance, currency)}; "
+            f"this is {format_cents(error.shortfall_cents, currency)} more."
+        )
+        if at_tables:
+            message += f" {format_cents(at_tables, currency)} is at tables: leave the table to cash it out first."
+        raise InsufficientFunds(cash, error.shortfall_cents, message) from None
+    withdrawal = CashierTransaction.objects.create(
+        player=user,
+        direction=CashierDirection.WITHDRAWAL,
+        amount=amount,
+        currency=currency,
+        status=CashierStatus.PENDING,
+        provider=provider_name,
+        idempotency_key=key,
+        transfer=transfer,
+    )
+    audit_record(action="withdrawal_requested", actor=user, player=user, transfer=transfer,
+                 details={"amount": amount, "currency": currency, "cashier_transaction": withdrawal.pk})
+    return withdrawal
+
+
+def _settle_withdrawal(
+    withdrawal: CashierTransaction, *, paid: bool, provider_reference: str, reason: str, actor: User | None
+) -> CashierTransaction:
+    locked = CashierTransaction.objects.select_for_update().get(pk=withdrawal.pk)
+    if locked.direction != CashierDirection.WITHDRAWAL:
+        raise InvalidTransfer(f"Cashier transaction #{locked.pk} is not a withdrawal.")
+    if locked.status != CashierStatus.PENDING:
+        return locked
+    pending = system_account(AccountKind.PENDING_WITHDRAWALS, locked.currency)
+    if paid:
+        destination = system_account(AccountKind.OUTSIDE_WORLD, locked.currency)
+        kind, status, action = TransferKind.WITHDRAWAL_PAYOUT, CashierStatus.COMPLETED, "withdrawal_paid"
+    else:
+        destination = player_cash_account(locked.player, locked.currency)
+        kind, status, action = TransferKind.WITHDRAWAL_RETURNED, CashierStatus.FAILED, "withdrawal_returned"
+    transfer = transfer_create(
+        kind=kind,
+        legs=[TransferLeg(pending, -locked.amount), TransferLeg(destination, locked.amount)],
+        idempotency_key=f"{kind}:{locked.pk}",
+        reference=f"withdrawal:{locked.pk}",
+        description=reason,
+        created_by=actor,
+    )
+    locked.status = status
+    locked.completed_at = timezone.now()
+    locked.settlement_transfer = transfer
+    locked.provider_reference = provider_reference or locked.provider_reference
+    locked.failure_reason = "" if paid else reason
+    locked.save(update_fields=["status", "completed_at", "settlement_transfer", "provider_reference",
+                               "failure_reason"])
+    audit_record(action=action, actor=actor, player=locked.player, transfer=transfer, reason=reason,
+                 details={"cashier_transaction": locked.pk, "provider_reference": provider_reference})
+    return locked
+
+
+@transaction.atomic(durable=True)
+def withdrawal_complete(
+    withdrawal: CashierTransaction, *, provider_reference: str, actor: User | None = None
+) -> CashierTransaction:
+    """The provider paid: pending withdrawals → outside world. A decided withdrawal is returned unchanged."""
+    return _settle_withdrawal(withdrawal, paid=True, provider_reference=provider_reference,
+                              reason="Paid out by the payment provider", actor=actor)
+
+
+@transaction.atomic(durable=True)
+def withdrawal_fail(withdrawal: CashierTransaction, *, reason: str, actor: User | None = None) -> CashierTransaction:
+    """The payout failed: the money goes back to the player's cash. A decided withdrawal is returned unchanged."""
+    return _settle_withdrawal(withdrawal, paid=False, provider_reference="",
+                              reason=reason or "The payout failed", actor=actor)
+
+
+def withdrawal_create(
+    user: User,
+    amount: int,
+    idempotency_key: str,
+    *,
+    provider: PaymentProvider | None = None,
+    currency: str = DEFAULT_CURRENCY,
+) -> CashierTransaction:
+    """The whole withdrawal: reserve (durable), pay through the provider (no transaction open), then book the
+    payout or return the money (durable). A retry with the same key finishes a pending one or returns it as is."""
+    provider = provider or default_payment_provider()
+    withdrawal = withdrawal_request(user, amount, idempotency_key, provider_name=provider.name, currency=currency)
+    if withdrawal.status != CashierStatus.PENDING:
+        return withdrawal
+    result = provider.payout(player=user, amount=withdrawal.amount, currency=withdrawal.currency,
+                             reference=f"withdrawal:{withdrawal.pk}")
+    if result.succeeded:
+        return withdrawal_complete(withdrawal, provider_reference=result.provider_reference)
+    return withdrawal_fail(withdrawal, reason=result.failure_reason or "The payment provider refused the payout.")

@@ -1,0 +1,132 @@
+"""Withheld winnings (FRD-04): funds set aside while compliance reviews a player's game play, then released to the
+player or seized (FRD-02, FRD-06, FRD-10).
+
+The money really moves: from the account it was taken from to the player's WITHHELD account, so it can be neither
+played nor withdrawn meanwhile. Release pays it to the player's cash account (the table session it may have come
+from can be long closed); seizure moves it to the house's seized-funds account. Each step is audited.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.utils import timezone
+
+from wallet.errors import HoldAlreadyDecided, UnknownAccount
+from wallet.models import Account, AccountKind, Hold, HoldStatus
+from wallet.services.accounts import player_cash_account, system_account, withheld_account
+from wallet.services.audit import audit_record
+from wallet.services.ledger import TransferKind, TransferLeg, check_positive_amount, transfer_create
+from wallet.services.permissions import (
+    RELEASE_HOLD,
+    SEIZE_HOLD,
+    WITHHOLD_WINNINGS,
+    require_permission,
+    require_reason,
+)
+
+if TYPE_CHECKING:
+    from poker_site.accounts.models import User
+
+
+@transaction.atomic(durable=True)
+def hold_create(
+    account: Account,
+    amount: int,
+    reason: str,
+    review_reference: str,
+    *,
+    created_by: User | None = None,
+    idempotency_key: str | None = None,
+) -> Hold:
+    """Withhold ``amount`` cents of the player owning ``account`` pending the review ``review_reference``.
+
+    ``created_by`` must hold ``wallet.withhold_winnings``; ``None`` means an automated rule withheld it. Give an
+    ``idempotency_key`` to make retries safe (the same key returns the same hold). ``InsufficientFunds`` if the
+    account holds less than ``amount``.
+    """
+    amount = check_positive_amount(amount, what="amount to withhold")
+    reason = require_reason(reason, "withhold funds")
+    review_reference = require_reason(review_reference, "withhold funds without a review case reference")
+    if created_by is not None:
+        require_permission(created_by, WITHHOLD_WINNINGS, "withhold a player's funds")
+    if account.pk is None or account.owner_id is None:
+        raise UnknownAccount("Funds can be withheld only from a saved account that belongs to a player.")
+    player = account.owner
+    assert player is not None
+    key = f"hold:{idempotency_key or uuid.uuid4().hex}"
+    withheld = withheld_account(player, account.currency)
+    transfer = transfer_create(
+        kind=TransferKind.HOLD,
+        legs=[TransferLeg(account, -amount), TransferLeg(withheld, amount)],
+        idempotency_key=key,
+        reference=review_reference,
+        description=reason,
+        created_by=created_by,
+    )
+    existing = Hold.objects.filter(hold_transfer=transfer).first()
+    if existing is not None:
+        return existing
+    hold = Hold.objects.create(
+        player=player,
+        amount=amount,
+        currency=account.currency,
+        source_account=account,
+        withheld_account=withheld,
+        reason=reason,
+        review_reference=review_reference,
+        created_by=created_by,
+        hold_transfer=transfer,
+    )
+    audit_record(action="hold_created", actor=created_by, player=player, transfer=transfer, reason=reason,
+                 details={"hold": hold.pk, "amount": amount, "review_reference": review_reference})
+    return hold
+
+
+def _decide(hold: Hold, *, decided_by: User, reason: str, seize: bool) -> Hold:
+    locked = Hold.objects.select_for_update().get(pk=hold.pk)
+    if locked.status != HoldStatus.HELD:
+        raise HoldAlreadyDecided(
+            f"Hold #{locked.pk} was already {locked.get_status_display()} on "
+            f"{locked.decided_at:%Y-%m-%d %H:%M} UTC; a hold is decided once."
+        )
+    if seize:
+        destination = system_account(AccountKind.HOUSE_SEIZED, locked.currency)
+        kind, status, action = TransferKind.HOLD_SEIZURE, HoldStatus.SEIZED, "hold_seized"
+    else:
+        destination = player_cash_account(locked.player, locked.currency)
+        kind, status, action = TransferKind.HOLD_RELEASE, HoldStatus.RELEASED, "hold_released"
+    transfer = transfer_create(
+        kind=kind,
+        legs=[TransferLeg(locked.withheld_account, -locked.amount), TransferLeg(destination, locked.amount)],
+        idempotency_key=f"{kind}:{locked.pk}",
+        reference=f"hold:{locked.pk}",
+        description=reason,
+        created_by=decided_by,
+    )
+    locked.status = status
+    locked.decided_by = decided_by
+    locked.decided_at = timezone.now()
+    locked.decision_reason = reason
+    locked.decision_transfer = transfer
+    locked.save(update_fields=["status", "decided_by", "decided_at", "decision_reason", "decision_transfer"])
+    audit_record(action=action, actor=decided_by, player=locked.player, transfer=transfer, reason=reason,
+                 details={"hold": locked.pk, "amount": locked.amount, "review_reference": locked.review_reference})
+    return locked
+
+
+@transaction.atomic(durable=True)
+def hold_release(hold: Hold, decided_by: User, reason: str) -> Hold:
+    """The review cleared the player: the withheld funds go to their cash account. Needs ``wallet.release_hold``."""
+    require_permission(decided_by, RELEASE_HOLD, "release withheld funds")
+    return _decide(hold, decided_by=decided_by, reason=require_reason(reason, "release withheld funds"), seize=False)
+
+
+@transaction.atomic(durable=True)
+def hold_seize(hold: Hold, decided_by: User, reason: str) -> Hold:
+    """The review found fraud (FRD-10 (1)): the withheld funds go to the house's seized-funds account.
+    Needs ``wallet.seize_hold``."""
+    require_permission(decided_by, SEIZE_HOLD, "seize withheld funds")
+    return _decide(hold, decided_by=decided_by, reason=require_reason(reason, "seize withheld funds"), seize=True)

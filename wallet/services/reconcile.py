@@ -1,0 +1,95 @@
+"""Reconciliation: prove the ledger adds up. Every problem is named so someone can go and look.
+
+Checks, each one aggregate query (fine on millions of legs; run it off-peak on a replica if it ever is not):
+1. every account's balance equals the sum of its legs;
+2. the balances of all accounts of a currency sum to zero (double entry);
+3. every transfer has at least two legs and its legs sum to zero;
+4. every leg is in its transfer's currency;
+5. no account that may not go negative is below zero;
+6. every WITHHELD account holds exactly the funds of its undecided holds, every open unresolved-game account
+   exactly its case's funds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+
+from wallet.errors import format_cents
+from wallet.models import Account
+
+
+def _rows(sql: str) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return list(cursor.fetchall())
+
+
+def _account_name(pk: int) -> str:
+    account = Account.objects.select_related("owner").filter(pk=pk).first()
+    return account.label if account is not None else f"account #{pk}"
+
+
+def ledger_reconcile(*, limit: int = 100) -> list[str]:
+    """Every inconsistency in the ledger as a sentence (at most ``limit`` per check); empty when all is well."""
+    problems: list[str] = []
+    for pk, balance, legs_sum in _rows(
+        "SELECT a.id, a.balance, COALESCE(l.total, 0) FROM wallet_account a "
+        "LEFT JOIN (SELECT account_id, SUM(amount) AS total FROM wallet_leg GROUP BY account_id) l "
+        "ON l.account_id = a.id WHERE a.balance <> COALESCE(l.total, 0) ORDER BY a.id "
+        f"LIMIT {int(limit)}"
+    ):
+        problems.append(f"{_account_name(pk)} has balance {balance} cents but its legs sum to {legs_sum} cents.")
+    for currency, total in _rows(
+        "SELECT currency, SUM(balance) FROM wallet_account GROUP BY currency HAVING SUM(balance) <> 0 "
+        "ORDER BY currency"
+    ):
+        problems.append(f"The {currency} accounts sum to {total} cents instead of zero.")
+    for pk, legs_sum, legs in _rows(
+        "SELECT t.id, COALESCE(SUM(l.amount), 0), COUNT(l.id) FROM wallet_transfer t "
+        "LEFT JOIN wallet_leg l ON l.transfer_id = t.id GROUP BY t.id "
+        f"HAVING COALESCE(SUM(l.amount), 0) <> 0 OR COUNT(l.id) < 2 ORDER BY t.id LIMIT {int(limit)}"
+    ):
+        problems.append(f"Transfer #{pk} does not balance: {legs} legs summing to {legs_sum} cents.")
+    for leg_pk, transfer_pk, account_currency, transfer_currency in _rows(
+        "SELECT l.id, t.id, a.currency, t.currency FROM wallet_leg l "
+        "JOIN wallet_transfer t ON t.id = l.transfer_id JOIN wallet_account a ON a.id = l.account_id "
+        f"WHERE a.currency <> t.currency ORDER BY l.id LIMIT {int(limit)}"
+    ):
+        problems.append(
+            f"Leg #{leg_pk} of transfer #{transfer_pk} is on a {account_currency} account in a {transfer_currency} "
+            "transfer."
+        )
+    for pk, balance, currency in _rows(
+        "SELECT id, balance, currency FROM wallet_account WHERE NOT may_go_negative AND balance < 0 "
+        f"ORDER BY id LIMIT {int(limit)}"
+    ):
+        problems.append(f"{_account_name(pk)} is negative ({format_cents(balance, currency)}) but may not be.")
+    for pk, balance, held in _rows(
+        "SELECT a.id, a.balance, COALESCE(h.total, 0) FROM wallet_account a "
+        "LEFT JOIN (SELECT withheld_account_id, SUM(amount) AS total FROM wallet_hold WHERE status = 'held' "
+        "GROUP BY withheld_account_id) h ON h.withheld_account_id = a.id "
+        f"WHERE a.kind = 'withheld' AND a.balance <> COALESCE(h.total, 0) ORDER BY a.id LIMIT {int(limit)}"
+    ):
+        problems.append(f"{_account_name(pk)} holds {balance} cents but its undecided holds total {held} cents.")
+    for pk, balance, expected in _rows(
+        "SELECT a.id, a.balance, CASE WHEN u.status = 'open' THEN u.amount ELSE 0 END "
+        "FROM wallet_account a JOIN wallet_unresolvedgamefunds u ON u.account_id = a.id "
+        "WHERE a.balance <> CASE WHEN u.status = 'open' THEN u.amount ELSE 0 END "
+        f"ORDER BY a.id LIMIT {int(limit)}"
+    ):
+        problems.append(f"{_account_name(pk)} holds {balance} cents but its case should hold {expected} cents.")
+    return problems
+
+
+def ledger_summary() -> str:
+    """A one-line count of what was reconciled."""
+    ((accounts, transfers, legs),) = _rows(
+        "SELECT (SELECT COUNT(*) FROM wallet_account), (SELECT COUNT(*) FROM wallet_transfer), "
+        "(SELECT COUNT(*) FROM wallet_leg)"
+    )
+    return (
+        f"Ledger reconciled: {accounts} accounts, {transfers} transfers, {legs} legs; every balance equals its legs, "
+        "every transfer balances, every currency sums to zero."
+    )

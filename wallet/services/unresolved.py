@@ -1,0 +1,166 @@
+"""Unresolved games and the 90-day void to charity (CASH-25, HEX-17, AMB-45).
+
+Automatic refunds (CASH-23) happen at once in the table services. Bets of an incomplete game that cannot be
+settled automatically are moved into a case account with ``unresolved_game_open``; staff resolve the case with
+``unresolved_game_resolve`` (paying the funds to whom they decide). A case still open 90 days after it was opened
+is void: ``unresolved_games_void_expired`` (run by the deadline ticker) moves its funds to the charity account with
+an audit entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.utils import timezone
+
+from wallet.errors import CaseAlreadyClosed, InvalidTransfer, UnbalancedTransfer
+from wallet.models import AccountKind, Transfer, UnresolvedGameFunds, UnresolvedGameStatus
+from wallet.services.accounts import reference_account, system_account
+from wallet.services.audit import audit_record
+from wallet.services.ledger import TransferKind, TransferLeg, check_positive_amount, transfer_create
+from wallet.services.permissions import ADJUST_BALANCE, require_permission, require_reason
+
+if TYPE_CHECKING:
+    from poker_site.accounts.models import User
+
+VOID_AFTER = timedelta(days=90)
+
+
+def unresolved_game_open(
+    *,
+    game_reference: str,
+    contributions: Sequence[TransferLeg],
+    idempotency_key: str,
+    description: str = "",
+    created_by: User | None = None,
+) -> UnresolvedGameFunds:
+    """Park the bets of an incomplete game: each contribution takes its (positive) ``amount`` from its account.
+
+    Not durable: the table service calls it inside its own transaction when it gives up settling a hand. The same
+    ``idempotency_key`` returns the same case. The case is void 90 days from now.
+    """
+    if not isinstance(game_reference, str) or not game_reference.strip():
+        raise InvalidTransfer("An unresolved game needs its game reference, e.g. 'hand:991'.")
+    contributions = tuple(contributions)
+    if not contributions:
+        raise UnbalancedTransfer("An unresolved game needs at least one contribution.")
+    for leg in contributions:
+        check_positive_amount(leg.amount, what="contribution")
+    total = sum(leg.amount for leg in contributions)
+    currency = contributions[0].account.currency
+    with transaction.atomic():
+        account = reference_account(AccountKind.UNRESOLVED_GAME, f"unresolved:{idempotency_key}", currency=currency)
+        transfer = transfer_create(
+            kind=TransferKind.UNRESOLVED_GAME,
+            legs=[*(TransferLeg(leg.account, -leg.amount) for leg in contributions), TransferLeg(account, total)],
+            idempotency_key=f"unresolved-game:{idempotency_key}",
+            reference=game_reference,
+            description=description or f"Bets of the incomplete game {game_reference}",
+            created_by=created_by,
+        )
+        existing = UnresolvedGameFunds.objects.filter(opening_transfer=transfer).first()
+        if existing is not None:
+            return existing
+        opened_at = timezone.now()
+        case = UnresolvedGameFunds.objects.create(
+            game_reference=game_reference,
+            account=account,
+            amount=total,
+            currency=currency,
+            description=description,
+            opened_at=opened_at,
+            deadline=opened_at + VOID_AFTER,
+            opening_transfer=transfer,
+        )
+        audit_record(action="unresolved_game_opened", actor=created_by, transfer=transfer,
+                     details={"case": case.pk, "game": game_reference, "amount": total,
+                              "deadline": case.deadline.isoformat()})
+        return case
+
+
+@transaction.atomic(durable=True)
+def unresolved_game_resolve(
+    case: UnresolvedGameFunds, *, payouts: Sequence[TransferLeg], decided_by: User, reason: str
+) -> UnresolvedGameFunds:
+    """Staff decide an open case: ``payouts`` (positive amounts to each account) must add up to the case's funds.
+    Needs ``wallet.adjust_balance`` and a reason. ``CaseAlreadyClosed`` once resolved or voided."""
+    require_permission(decided_by, ADJUST_BALANCE, "resolve an unresolved game")
+    reason = require_reason(reason, "resolve an unresolved game")
+    payouts = tuple(payouts)
+    for leg in payouts:
+        check_positive_amount(leg.amount, what="payout")
+    locked = UnresolvedGameFunds.objects.select_for_update().select_related("account").get(pk=case.pk)
+    if locked.status != UnresolvedGameStatus.OPEN:
+        raise CaseAlreadyClosed(f"The unresolved game {locked.game_reference} is already {locked.status}.")
+    paid = sum(leg.amount for leg in payouts)
+    if paid != locked.amount:
+        raise UnbalancedTransfer(
+            f"The payouts add up to {paid} cents but the case holds {locked.amount} cents; pay out all of it."
+        )
+    transfer = transfer_create(
+        kind=TransferKind.UNRESOLVED_GAME_RESOLUTION,
+        legs=[TransferLeg(locked.account, -locked.amount), *payouts],
+        idempotency_key=f"unresolved-game-resolution:{locked.pk}",
+        reference=locked.game_reference,
+        description=reason,
+        created_by=decided_by,
+    )
+    return _close(locked, status=UnresolvedGameStatus.RESOLVED, actor=decided_by, reason=reason, transfer=transfer,
+                  action="unresolved_game_resolved")
+
+
+def _close(case: UnresolvedGameFunds, *, status: str, actor: User | None, reason: str,
+           transfer: Transfer, action: str) -> UnresolvedGameFunds:
+    case.status = status
+    case.closed_at = timezone.now()
+    case.closed_by = actor
+    case.closing_reason = reason
+    case.closing_transfer = transfer
+    case.save(update_fields=["status", "closed_at", "closed_by", "closing_reason", "closing_transfer"])
+    audit_record(action=action, actor=actor, transfer=transfer, reason=reason,
+                 details={"case": case.pk, "game": case.game_reference, "amount": case.amount})
+    return case
+
+
+@transaction.atomic(durable=True)
+def unresolved_game_void(case: UnresolvedGameFunds, *, now: datetime | None = None) -> UnresolvedGameFunds | None:
+    """Void one case whose 90-day deadline has passed: its funds go to charity. Returns ``None`` (and does nothing)
+    when the case is already closed, not yet due, or being voided by another ticker right now."""
+    moment = now or timezone.now()
+    locked = (
+        UnresolvedGameFunds.objects.select_for_update(skip_locked=True)
+        .select_related("account")
+        .filter(pk=case.pk, status=UnresolvedGameStatus.OPEN, deadline__lte=moment)
+        .first()
+    )
+    if locked is None:
+        return None
+    transfer = transfer_create(
+        kind=TransferKind.CHARITY_VOID,
+        legs=[TransferLeg(locked.account, -locked.amount),
+              TransferLeg(system_account(AccountKind.CHARITY, locked.currency), locked.amount)],
+        idempotency_key=f"charity-void:{locked.pk}",
+        reference=locked.game_reference,
+        description=f"Unresolved for 90 days since {locked.opened_at:%Y-%m-%d}: void and forfeited to charity "
+        f"(CASH-25).",
+    )
+    return _close(locked, status=UnresolvedGameStatus.VOIDED, actor=None,
+                  reason="Void after 90 days unresolved; forfeited to charity (CASH-25).", transfer=transfer,
+                  action="unresolved_game_voided")
+
+
+def unresolved_games_void_expired(now: datetime, *, batch_size: int = 100) -> int:
+    """The ticker handler: void every open case past its deadline (up to ``batch_size`` per tick). Idempotent."""
+    due = list(
+        UnresolvedGameFunds.objects.filter(status=UnresolvedGameStatus.OPEN, deadline__lte=now)
+        .order_by("deadline", "pk")
+        .values_list("pk", flat=True)[:batch_size]
+    )
+    voided = 0
+    for pk in due:
+        if unresolved_game_void(UnresolvedGameFunds(pk=pk), now=now) is not None:
+            voided += 1
+    return voided
