@@ -1,0 +1,73 @@
+"""Player-facing pages of the cash tables: the live table, the player's hand history and the hand replayer.
+
+Thin views: the table page renders the viewer's first snapshot (the domain's ``table_snapshot`` through
+:mod:`games.readside`, exactly what the table socket sends on connect) so the table is drawn before the socket opens;
+static/js/table.js keeps it live over ``/ws/tables/<id>/`` (docs/protocol.md). The history pages read
+:mod:`games.history`, the same read model as ``/api/games/hands/``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games import history, readside
+
+HANDS_PER_PAGE = 50
+
+
+@require_GET
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The live table for a player or a spectator (no hole card of anyone else ever reaches a spectator)."""
+    table = readside.table_by_id(table_id)
+    if table is None:
+        raise Http404("No such table.")
+    viewer = request.user if request.user.is_authenticated else None
+    snapshot = readside.snapshot(table, viewer)
+    return render(
+        request,
+        "games/table.html",
+        {
+            "table": table,
+            "snapshot": snapshot,
+            "snapshot_sequence": readside.snapshot_sequence(snapshot),
+            "auto_top_up": _auto_top_up(request),
+        },
+    )
+
+
+def _auto_top_up(request: HttpRequest) -> bool:
+    """The player's auto top-up setting (CASH-15, off by default) for the toggle's first state."""
+    if not request.user.is_authenticated:
+        return False
+    from games.models import PlayerTableSettings
+
+    return bool(
+        PlayerTableSettings.objects.filter(user_id=request.user.pk).values_list("auto_top_up", flat=True).first()
+    )
+
+
+@login_required
+@require_GET
+def hand_history(request: HttpRequest) -> HttpResponse:
+    """The player's finished and cancelled hands, newest first, fifty per page."""
+    paginator = Paginator(history.hands_of(request.user), HANDS_PER_PAGE)
+    page = paginator.get_page(request.GET.get("page"))
+    rows: list[dict[str, Any]] = [history.hand_summary(row) for row in page.object_list]
+    return render(request, "games/hand_history.html", {"page": page, "hands": rows})
+
+
+@login_required
+@require_GET
+def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """One of the player's hands with the step-by-step replayer; another player's hand is "not found"."""
+    seat_row = history.hands_of(request.user).filter(hand_id=hand_id).first()
+    if seat_row is None:
+        raise Http404("No such hand in your history.")
+    replay = history.hand_replay(seat_row.hand, request.user)
+    return render(request, "games/hand_replay.html", {"replay": replay, "hand": replay["hand"]})
