@@ -1,0 +1,147 @@
+"""Helpers for the socket tests: tables, logged-in sockets over the real ASGI stack and the real Redis channel layer.
+
+Sockets go through ``poker_site.asgi.application`` (origin check, session authentication, routing), so a test's
+socket is what a browser's would be. Tests run their async part with :func:`run` (one event loop per test).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from tests.conftest import delete_redis_keys_of_this_run
+
+T = TypeVar("T")
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+@pytest.fixture(autouse=True)
+def fresh_redis_namespace() -> Iterator[None]:
+    """Channel groups, presence and lobby keys of one test never leak into the next."""
+    delete_redis_keys_of_this_run()
+    yield
+    delete_redis_keys_of_this_run()
+
+
+def run(coroutine_function: Callable[[], Awaitable[T]]) -> T:
+    return asyncio.run(_with_timeout(coroutine_function))
+
+
+async def _with_timeout(coroutine_function: Callable[[], Awaitable[T]]) -> T:
+    return await asyncio.wait_for(coroutine_function(), timeout=60)
+
+
+def session_cookie(user: Any) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+def headers_for(user: Any | None) -> list[tuple[bytes, bytes]]:
+    headers = [ORIGIN]
+    if user is not None:
+        headers.append((b"cookie", session_cookie(user)))
+    return headers
+
+
+class Socket:
+    """A test client socket that remembers every frame it received (for privacy scans)."""
+
+    def __init__(self, path: str, headers: list[tuple[bytes, bytes]]) -> None:
+        from poker_site.asgi import application
+
+        self.communicator = WebsocketCommunicator(application, path, headers=headers)
+        self.received: list[str] = []
+        self.closed_with: int | None = None
+
+    async def connect(self) -> bool:
+        connected, _ = await self.communicator.connect(timeout=10)
+        return bool(connected)
+
+    async def send(self, message: Any) -> None:
+        await self.communicator.send_to(text_data=message if isinstance(message, str) else json.dumps(message))
+
+    async def receive(self, timeout: float = 5) -> dict[str, Any]:
+        frame = await self.communicator.receive_output(timeout)
+        if frame["type"] == "websocket.close":
+            self.closed_with = frame.get("code", 1000)
+            raise ConnectionClosed(self.closed_with)
+        text = frame["text"]
+        self.received.append(text)
+        return json.loads(text)
+
+    async def receive_until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError(f"no matching message within {timeout} s; got {self.received[-5:]}")
+            message = await self.receive(remaining)
+            if predicate(message):
+                return message
+
+    async def drain(self, quiet: float = 0.3) -> list[dict[str, Any]]:
+        """Every message that arrives until the socket has been quiet for ``quiet`` seconds."""
+        messages = []
+        while True:
+            try:
+                messages.append(await self.receive(quiet))
+            except TimeoutError:
+                return messages
+
+    async def nothing_more(self, wait: float = 0.3) -> bool:
+        return await self.communicator.receive_nothing(wait)
+
+    async def close(self) -> None:
+        await self.communicator.disconnect()
+
+
+class ConnectionClosed(Exception):
+    def __init__(self, code: int) -> None:
+        super().__init__(f"socket closed with code {code}")
+        self.code = code
+
+
+async def open_socket(path: str, user: Any | None = None) -> Socket:
+    from channels.db import database_sync_to_async
+
+    headers = await database_sync_to_async(headers_for)(user)
+    socket = Socket(path, headers)
+    assert await socket.connect(), f"could not connect to {path}"
+    return socket
+
+
+def seed_catalog() -> None:
+    """The catalogue rows (a transactional test's flush removes what the migration seeded)."""
+    from games.catalog_seed import seed_catalog as seed
+    from games.models import GameRules, GameType, Stake, StakeTerms
+
+    seed(GameType, GameRules, Stake, StakeTerms)
+
+
+def make_table(game: str = "holdem", stake: str | None = None, name: str = "Test table") -> Any:
+    """An open cash table of a seeded stake, with its empty seats."""
+    from games.models import CashTable, Seat, Stake
+
+    seed_catalog()
+    stakes = Stake.objects.filter(game_type__code=game).order_by("display_order")
+    chosen = stakes.get(label=stake) if stake else stakes.first()
+    assert chosen is not None
+    seat_count = chosen.terms_at().seats
+    table = CashTable.objects.create(stake=chosen, name=name, seat_count=seat_count)
+    Seat.objects.bulk_create(Seat(table=table, number=number) for number in range(1, seat_count + 1))
+    return table
+
+
+def make_user(username: str) -> Any:
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(username=username, password="not-used-in-tests-0")
