@@ -58,3 +58,30 @@ def alice(make_player: Callable[..., User]) -> User:
 def bob(make_player: Callable[..., User]) -> User:
     """A player with €50.00 in his cash account."""
     return make_player("bob", 5_000)
+
+
+def _staff(username: str, role: str) -> User:
+    from django.contrib.auth.models import Group
+
+    from poker_site.accounts.roles import ensure_role_groups
+
+    ensure_role_groups()
+    user = User.objects.create_user(username=username, password="x-unused-password", is_staff=True)
+    user.groups.add(Group.objects.get(name=role))
+    return User.objects.get(pk=user.pk)  # fresh instance: no cached permissions
+
+
+@pytest.fixture
+def support(db: None) -> User:
+    """A member of the "Support staff" group (may adjust balances)."""
+    from poker_site.accounts.roles import SUPPORT_STAFF
+
+    return _staff("support-agent", SUPPORT_STAFF)
+
+
+@pytest.fixture
+def reviewer(db: None) -> User:
+    """A member of the "Compliance reviewers" group (may withhold, release and seize)."""
+    from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
+
+    return _staff("compliance-reviewer", COMPLIANCE_REVIEWERS)
