@@ -121,6 +121,8 @@ def connection_restored(user: Any, table: Any) -> None:
         services.player_connection_restored(user, table)
     except _refusable_errors():
         logger.debug("connection restored for %s at %s refused (not seated)", user, table)
+    except Exception:  # the socket still serves the player; the domain's clock decides without this report
+        logger.exception("could not report the connection of %s at %s", user, table)
 
 
 def connection_lost(user: Any, table: Any) -> None:
@@ -131,3 +133,5 @@ def connection_lost(user: Any, table: Any) -> None:
         services.player_connection_lost(user, table)
     except _refusable_errors():
         logger.debug("connection lost for %s at %s refused (not seated)", user, table)
+    except Exception:
+        logger.exception("could not report the disconnection of %s at %s", user, table)

@@ -89,13 +89,14 @@ class Socket:
                 return message
 
     async def drain(self, quiet: float = 0.3) -> list[dict[str, Any]]:
-        """Every message that arrives until the socket has been quiet for ``quiet`` seconds."""
+        """Every message that arrives until the socket has been quiet for ``quiet`` seconds.
+
+        (``receive_nothing`` waits without consuming; a timed-out ``receive_output`` would cancel the application.)
+        """
         messages = []
-        while True:
-            try:
-                messages.append(await self.receive(quiet))
-            except TimeoutError:
-                return messages
+        while not await self.communicator.receive_nothing(quiet):
+            messages.append(await self.receive())
+        return messages
 
     async def nothing_more(self, wait: float = 0.3) -> bool:
         return await self.communicator.receive_nothing(wait)
