@@ -86,13 +86,13 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
         _call(services.seat_sit_out, user, table)
         return {}
     if message.type == "sit_in":
-        _call(services.seat_sit_in, user, table, post_big_blind=fields.get("post_big_blind", False))
+        _call(services.seat_sit_in, user, table, post_out_of_position=fields.get("post_big_blind", False))
         return {}
     if message.type == "sit_out_next_big_blind":
         _call(services.seat_sit_out_next_big_blind, user, table, fields["enabled"])
         return {}
     if message.type == "auto_top_up":
-        _call(services.player_auto_top_up_set, user, fields["enabled"])
+        _call(services.player_settings_update, user, auto_top_up=fields["enabled"])
         return {}
     raise CommandRefused("unknown_type", f"unknown message type {message.type!r}")
 
@@ -103,7 +103,20 @@ def join_table(
     """Seat ``user`` at ``table`` with ``buy_in`` cents (the REST join; the socket's ``take_seat``)."""
     from games import services
 
-    _call(services.seat_take, user, table, buy_in=buy_in, seat_number=seat_number, post_big_blind=post_big_blind)
+    _call(services.seat_take, user, table, buy_in, seat_number=seat_number, post_out_of_position=post_big_blind)
+
+
+def join_stake_queue(user: Any, stake: Any, buy_in: int, *, post_big_blind: bool = False) -> Any:
+    """Ask to play ``stake`` (CASH-04/05): seated at an assigned table, or queued; returns the seating request."""
+    from games import services
+
+    return _call(services.table_join_queue, user, stake, buy_in, post_out_of_position=post_big_blind)
+
+
+def leave_stake_queue(user: Any, stake: Any) -> int:
+    from games import services
+
+    return int(_call(services.table_leave_queue, user, stake))
 
 
 def leave_table(user: Any, table: Any) -> None:

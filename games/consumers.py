@@ -36,6 +36,8 @@ RATE_PER_SECOND: Final[float] = 10.0
 FLOOD_REFUSALS: Final[int] = 20
 """Refused messages after which the socket is closed (close code 4008)."""
 
+SEAT_CHANGING_COMMANDS: Final[frozenset[str]] = frozenset({"take_seat", "leave", "sit_in", "sit_out", "top_up"})
+
 CLOSE_TABLE_NOT_FOUND: Final[int] = 4404
 CLOSE_FLOOD: Final[int] = 4008
 CLOSE_TOO_LARGE: Final[int] = 4009
@@ -100,6 +102,7 @@ class TableConsumer(ProtocolConsumer):
         self.user_id: int | None = self.user.pk if self.user is not None and self.user.is_authenticated else None
         self.viewer = self.user if self.user_id is not None else None
         self.last_sequence = 0
+        self.viewer_seat: int | None = None
         self.groups_joined: list[str] = []
         self.heartbeat: asyncio.Task[None] | None = None
         self.table = await database_sync_to_async(readside.table_by_id)(self.table_id)
@@ -154,10 +157,14 @@ class TableConsumer(ProtocolConsumer):
                 raise commands.CommandRefused("not_authenticated", "log in to play; spectators may only watch")
             result = await database_sync_to_async(commands.execute)(self.user, self.table, message)
             await self.send_message({"type": "ok", "request_id": message.request_id, "of": message.type, **result})
+            if message.type in SEAT_CHANGING_COMMANDS:
+                await self.send_snapshot()  # the player's own view changed (their seat, stack, legal actions)
 
     async def send_snapshot(self, request_id: str | None = None) -> None:
         snapshot = await database_sync_to_async(readside.snapshot)(self.table, self.viewer)
         self.last_sequence = readside.snapshot_sequence(snapshot)
+        viewer = snapshot.get("viewer") or {}
+        self.viewer_seat = viewer.get("seat") if self.user_id is not None else None
         await self.send_message(
             {
                 "type": "snapshot",
@@ -198,8 +205,50 @@ class TableConsumer(ProtocolConsumer):
         if int(fresh[0]["sequence"]) != self.last_sequence + 1:
             await self.catch_up()  # a message went missing: read the gap ourselves rather than leave the client stuck
             return
-        self.last_sequence = int(fresh[-1]["sequence"])
-        await self.send_message({"type": "events", "table_id": self.table_id, "events": fresh})
+        await self.forward(fresh)
+
+    async def forward(self, events: list[dict[str, Any]]) -> None:
+        """Send contiguous new events; then, if the last turn in them is this player's, their legal actions."""
+        self.last_sequence = int(events[-1]["sequence"])
+        await self.send_message({"type": "events", "table_id": self.table_id, "events": events})
+        if self.user_id is None:
+            return
+        turn: dict[str, Any] | None = None
+        for event in events:
+            self.track_viewer_seat(event)
+            if event.get("type") == "turn":
+                turn = event
+        if turn is not None and self.viewer_seat is not None and turn.get("seat") == self.viewer_seat:
+            await self.send_your_turn()
+
+    def track_viewer_seat(self, event: dict[str, Any]) -> None:
+        """Follow the player's own seat through seat events (they carry ``user_id`` while occupied)."""
+        seat = event.get("seat")
+        if "status" not in event or not isinstance(seat, int):
+            return
+        if event.get("user_id") == self.user_id and event["status"] != "empty":
+            self.viewer_seat = seat
+        elif seat == self.viewer_seat and (event["status"] == "empty" or event.get("user_id") != self.user_id):
+            self.viewer_seat = None
+
+    async def send_your_turn(self) -> None:
+        """Tell the player it is their turn, with what they may do (read once, for the acting player only)."""
+        snapshot = await database_sync_to_async(readside.snapshot)(self.table, self.viewer)
+        viewer = snapshot.get("viewer") or {}
+        hand = snapshot.get("hand") or {}
+        if not viewer.get("legal_actions"):
+            return  # the turn already moved on (acted in another tab, timed out)
+        await self.send_message(
+            {
+                "type": "your_turn",
+                "table_id": self.table_id,
+                "sequence": readside.snapshot_sequence(snapshot),
+                "hand_id": hand.get("id"),
+                "seat": viewer.get("seat"),
+                "legal_actions": viewer["legal_actions"],
+                "deadline": hand.get("action_deadline"),
+            }
+        )
 
     async def table_refresh(self, message: dict[str, Any]) -> None:
         await self.catch_up()
@@ -216,8 +265,7 @@ class TableConsumer(ProtocolConsumer):
         if len(events) > realtime.MAXIMUM_EVENTS_PER_MESSAGE or not contiguous:
             await self.send_snapshot()
             return
-        self.last_sequence = int(events[-1]["sequence"])
-        await self.send_message({"type": "events", "table_id": self.table_id, "events": events})
+        await self.forward(events)
 
 
 class LobbyConsumer(ProtocolConsumer):
