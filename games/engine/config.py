@@ -208,9 +208,7 @@ def _validate(config: HandConfig) -> None:
             raise ConfigurationError(f"{name} must be a non-negative whole number, not {value!r}")
     if config.big_blind <= 0:
         raise ConfigurationError("the big blind must be positive")
-    if config.min_bet is not None and (
-        not is_whole_number(config.min_bet) or not 0 < config.min_bet <= MAXIMUM_AMOUNT
-    ):
+    if config.min_bet is not None and (not is_whole_number(config.min_bet) or not 0 < config.min_bet <= MAXIMUM_AMOUNT):
         raise ConfigurationError(f"min_bet must be a positive whole number, not {config.min_bet!r}")
     if config.big_blind_seat not in dealt_in:
         raise ConfigurationError(f"the big blind seat {config.big_blind_seat!r} is not dealt in")

@@ -452,8 +452,7 @@ class HandState:
             return "your stack only covers a call"
         if self._acted[index] == self._marker:
             return (
-                "the betting was not reopened since you acted"
-                " (an all-in for less than a full raise does not reopen it)"
+                "the betting was not reopened since you acted (an all-in for less than a full raise does not reopen it)"
             )
         stacks = self._stacks
         bets = self._bets
@@ -845,9 +844,7 @@ class HandState:
         seat clockwise from the button; then clockwise (ENG-26)."""
         count = self._player_count
         start = self._last_aggressor if self._last_aggressor >= 0 and not self._folded[self._last_aggressor] else 0
-        return [
-            (start + step) % count for step in range(count) if not self._folded[(start + step) % count]
-        ]
+        return [(start + step) % count for step in range(count) if not self._folded[(start + step) % count]]
 
     def _strength(self, index: int) -> int:
         if self._pot_limit:
@@ -899,9 +896,7 @@ class HandState:
     def _finish(self) -> None:
         self._phase = Phase.COMPLETE
         self._actor = -1
-        self._emit(
-            HandEnded, tuple(zip(self._seats, self._stacks, strict=True)), self._street.label, self._showdown
-        )
+        self._emit(HandEnded, tuple(zip(self._seats, self._stacks, strict=True)), self._street.label, self._showdown)
 
 
 def replay(config: HandConfig | None, events: Iterable[Event]) -> HandState:
