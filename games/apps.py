@@ -6,3 +6,7 @@ class GamesConfig(AppConfig):
 
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        # Registers the "cash_tables" ticker handler; it touches the database only when the ticker calls it.
+        from games import ticks  # noqa: F401

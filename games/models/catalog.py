@@ -73,9 +73,7 @@ class GameRules(models.Model):
     )
     timebank_first_hand_seconds = models.PositiveSmallIntegerField(_("timebank at first hand (s)"), default=15)
     timebank_replenish_seconds = models.PositiveSmallIntegerField(_("timebank replenishment (s)"), default=5)
-    timebank_replenish_every_hands = models.PositiveSmallIntegerField(
-        _("replenish every N hands dealt in"), default=10
-    )
+    timebank_replenish_every_hands = models.PositiveSmallIntegerField(_("replenish every N hands dealt in"), default=10)
     timebank_cap_seconds = models.PositiveSmallIntegerField(_("timebank cap (s)"), default=30)
     reconnect_grace_seconds = models.PositiveSmallIntegerField(
         _("reconnection grace (s)"), default=20, help_text=_("CASH-22 / TB-07: after the normal decision time.")

@@ -110,6 +110,11 @@ class Seat(models.Model):
         _("reason for sitting out after the hand"), max_length=16, choices=SitOutReason.choices, blank=True, default=""
     )
     sit_out_next_big_blind = models.BooleanField(_("sit out at the next big blind (CASH-19)"), default=False)
+    missed_big_blind = models.BooleanField(
+        _("missed the big blind while sitting out"),
+        default=False,
+        help_text=_("CASH-21: on returning, wait for the big blind or post one out of position."),
+    )
     leave_after_hand = models.BooleanField(_("leave when the hand ends"), default=False)
     disconnected_since = models.DateTimeField(_("disconnected since"), null=True, blank=True)
     timebank_milliseconds = models.PositiveIntegerField(_("timebank left (ms)"), default=0)

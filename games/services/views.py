@@ -136,9 +136,7 @@ def _table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
         hand = None
     state = hand_engine_state(hand) if hand is not None else None
     participants: dict[str, Any] = hand.participants if hand is not None else {}
-    seats = list(
-        Seat.objects.filter(table=table).select_related("user", "session__account").order_by("number")
-    )
+    seats = list(Seat.objects.filter(table=table).select_related("user", "session__account").order_by("number"))
     seat_views = [_seat_view(seat, state, participants, viewer_id, now) for seat in seats]
     viewer_seat = next((seat for seat in seats if viewer_id is not None and seat.user_id == viewer_id), None)
 

@@ -1,0 +1,76 @@
+"""Money between a player's cash account and their table account, always through the wallet ledger.
+
+Internal helpers: they run inside a table service's transaction (the table row locked) and never open their own
+durable transaction. Wallet errors are turned into table errors with the same message.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+
+from games.models import CashTable, TableSession
+from games.services.errors import InsufficientBalance
+from wallet.errors import InsufficientFunds
+from wallet.models import Account, AccountKind
+from wallet.services import (
+    TransferKind,
+    TransferLeg,
+    balance_of,
+    player_cash_account,
+    reference_account,
+    transfer_create,
+)
+
+
+def table_account_create(table: CashTable, user_id: int) -> Account:
+    """A new TABLE_SESSION account for the player's next stay at ``table`` (the table row must be locked)."""
+    stays = TableSession.objects.filter(table_id=table.pk, user_id=user_id).count()
+    user = get_user_model().objects.get(pk=user_id)
+    return reference_account(
+        AccountKind.TABLE_SESSION,
+        f"table-session:t{table.pk}:u{user_id}:{stays + 1}",
+        owner=user,
+    )
+
+
+def _cash_account(user_id: int) -> Account:
+    user = get_user_model().objects.get(pk=user_id)
+    return player_cash_account(user)
+
+
+def money_to_table(
+    session_account: Account, user_id: int, amount: int, *, kind: str, idempotency_key: str, reference: str
+) -> None:
+    """Move ``amount`` cents from the player's cash account to their table account (buy-in or top-up)."""
+    cash = _cash_account(user_id)
+    try:
+        transfer_create(
+            kind=kind,
+            legs=[TransferLeg(cash, -amount), TransferLeg(session_account, amount)],
+            idempotency_key=idempotency_key,
+            reference=reference,
+            description=f"{kind.replace('_', ' ')} to {reference}",
+        )
+    except InsufficientFunds as error:
+        raise InsufficientBalance(
+            f"Your balance is too low for this: you need €{amount // 100}.{amount % 100:02d} ({error.message})"
+        ) from error
+
+
+def cash_balance(user_id: int) -> int:
+    """The player's cash balance in cents (read afresh)."""
+    return balance_of(_cash_account(user_id))
+
+
+def money_from_table(session: TableSession) -> int:
+    """Move everything in the session's table account back to the player's cash account; return the amount."""
+    amount = balance_of(session.account)
+    if amount > 0:
+        transfer_create(
+            kind=TransferKind.CASH_OUT,
+            legs=[TransferLeg(session.account, -amount), TransferLeg(_cash_account(session.user_id), amount)],
+            idempotency_key=f"table-session:{session.pk}:cash-out",
+            reference=f"table-session:{session.pk}",
+            description=f"cash-out from {session.table.name}",
+        )
+    return amount

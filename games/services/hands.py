@@ -1,0 +1,594 @@
+"""Playing hands: ``hand_start``, ``hand_act``, ``hand_timeout`` and the settlement at the end of a hand.
+
+Money (RAKE-01..08, CASH-23/24): during a hand the players' table accounts keep their start-of-hand balances; when the
+hand ends, its result and rake move in ONE balanced wallet transfer (idempotency key ``cash-hand:<id>:settlement``),
+so a hand that never finishes moves no money.
+
+Clocks (TB-01..07, CASH-22): the player to act has the normal decision time; when it runs out the timebank runs (if
+any is left); a player who is disconnected when the decision time runs out gets the reconnection grace instead, and
+the timebank is not used. When the last allowance runs out the engine's ``Timeout`` checks if possible, otherwise
+folds; a player who timed out while disconnected sits out when the hand ends.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from random import Random
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine.actions import Fold, IllegalAction, Timeout, action_from_dict
+from games.engine.cards import Shuffler
+from games.engine.config import HandConfig
+from games.engine.config import Variant as EngineVariant
+from games.engine.events import Event
+from games.engine.pots import split_pot
+from games.engine.rake import RakeResult, RakeRow, compute_rake
+from games.engine.state import HandState
+from games.models import (
+    CashTable,
+    ClockPhase,
+    GameRules,
+    Hand,
+    HandPlayer,
+    HandStatus,
+    LeaveReason,
+    Seat,
+    SeatStatus,
+    SitOutReason,
+    StakeTerms,
+    TableStatus,
+)
+from games.services.cashier import cash_balance, money_to_table
+from games.services.engine_state import hand_engine_state
+from games.services.errors import ActionRefused, NotSeated, NotYourTurn
+from games.services.events import NewEvent, engine_event, events_append
+from games.services.locking import player_settings, seats_lock, table_lock, table_terms
+from games.services.positions import Candidate, Entry, HandPositions, PreviousHand, next_positions, strictly_between
+from games.services.seat_state import seat_event, seat_save, seat_sit_out_now, seat_vacate, table_touch
+from wallet.models import AccountKind
+from wallet.services import TransferKind, TransferLeg, balance_of, system_account, transfer_create
+
+PLAYER_ACTION_TYPES = frozenset({"fold", "check", "call", "bet", "raise_to", "all_in"})
+"""The actions a player may send; forced bets and timeouts are the server's."""
+
+_ENTRY_BY_STATUS = {
+    SeatStatus.PLAYING: Entry.PLAYING,
+    SeatStatus.WAITING_FOR_BIG_BLIND: Entry.WAITING_FOR_BIG_BLIND,
+    SeatStatus.POSTING_OUT_OF_POSITION: Entry.POSTING,
+}
+
+
+class HandContext:
+    """What a hand service works on inside its transaction: the locked table and seats, the hand and its engine
+    state, the rules in force, the time, and the events to append."""
+
+    def __init__(self, table: CashTable, seats: dict[int, Seat], now: datetime) -> None:
+        self.table = table
+        self.seats = seats
+        self.now = now
+        self.events: list[NewEvent] = []
+
+    def engine_events(self, hand: Hand, events: Sequence[Event]) -> None:
+        self.events.extend(engine_event(hand, event) for event in events)
+
+    def commit_events(self) -> None:
+        events_append(self.table, self.events)
+        self.events = []
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Starting a hand
+
+
+def _available(seats: dict[int, Seat]) -> list[Seat]:
+    """Seats that can be dealt in: occupied, not sitting out, with chips (CASH-06 counts these)."""
+    return [
+        seat
+        for seat in seats.values()
+        if seat.session_id is not None
+        and seat.status in _ENTRY_BY_STATUS
+        and not seat.leave_after_hand
+        and balance_of(seat.session.account) > 0  # type: ignore[union-attr]
+    ]
+
+
+def may_start(available_count: int, table: CashTable, rules: GameRules) -> bool:
+    """CASH-06 / AMB-11: three players not sitting out; two only right after a hand dealt to three or more (or while
+    the back-office flag "continue heads-up" is on and the last hand was heads-up)."""
+    if available_count >= max(2, rules.minimum_players_to_start):
+        return True
+    if available_count < 2:
+        return False
+    previous_count = len(table.previous_dealt_in_seats or [])
+    return previous_count >= 3 or (rules.continue_heads_up and previous_count >= 2)
+
+
+def _previous_hand(table: CashTable) -> PreviousHand | None:
+    if table.previous_big_blind_seat is None or table.previous_button_seat is None:
+        return None
+    dealt_in = {int(seat): int(user) for seat, user in table.previous_dealt_in_seats or []}
+    return PreviousHand(table.previous_button_seat, table.previous_big_blind_seat, dealt_in)
+
+
+def _choose_positions(
+    context: HandContext, rules: GameRules, rng: Random | secrets.SystemRandom
+) -> HandPositions | None:
+    """Positions for the next hand, sitting out players whose "sit out next big blind" comes due (CASH-19)."""
+    table = context.table
+    previous = _previous_hand(table)
+    while True:
+        available = _available(context.seats)
+        if not may_start(len(available), table, rules):
+            return None
+        candidates = [
+            Candidate(seat.number, int(seat.user_id or 0), _ENTRY_BY_STATUS[SeatStatus(seat.status)])
+            for seat in available
+        ]
+        positions = next_positions(candidates, previous, table.seat_count, rng)
+        big_blind = context.seats[positions.big_blind_seat]
+        if not big_blind.sit_out_next_big_blind:
+            return positions
+        context.events.append(seat_sit_out_now(big_blind, SitOutReason.NEXT_BIG_BLIND, context.now, rules))
+
+
+def _mark_missed_big_blinds(context: HandContext, positions: HandPositions) -> None:
+    """Players sitting out whose seat the big blind passed must wait for it or post when they return (CASH-21)."""
+    previous = context.table.previous_big_blind_seat
+    if previous is None or positions.fresh_start:
+        return
+    passed = strictly_between(previous, positions.big_blind_seat, context.table.seat_count) | {positions.big_blind_seat}
+    for number in sorted(passed):
+        seat = context.seats.get(number)
+        if seat is not None and seat.status == SeatStatus.SITTING_OUT and not seat.missed_big_blind:
+            seat.missed_big_blind = True
+            seat_save(seat, "missed_big_blind")
+
+
+@transaction.atomic(durable=True)
+def hand_start(table: CashTable, *, now: datetime | None = None, shuffler: Shuffler | None = None) -> Hand | None:
+    """Deal the next hand at ``table`` if it can start (CASH-06); return it, or None when it cannot start now.
+
+    ``shuffler`` (tests: a seeded ``random.Random``) shuffles the deck and places the first button; production uses
+    ``secrets.SystemRandom`` (GEN-08).
+    """
+    moment = now or timezone.now()
+    locked = table_lock(table.pk)
+    if locked.status != TableStatus.OPEN or locked.current_hand_id is not None:
+        return None
+    context = HandContext(locked, seats_lock(locked), moment)
+    hand = _hand_start_locked(context, shuffler)
+    if hand is None:
+        table_touch(locked, next_hand_at=None)
+    context.commit_events()
+    return hand
+
+
+def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand | None:
+    table, seats, now = context.table, context.seats, context.now
+    terms, rules = table_terms(table, now)
+    rng = shuffler if shuffler is not None else secrets.SystemRandom()
+    positions = _choose_positions(context, rules, rng)  # type: ignore[arg-type]
+    if positions is None:
+        return None
+    _mark_missed_big_blinds(context, positions)
+    stacks = {number: balance_of(seats[number].session.account) for number in positions.dealt_in}  # type: ignore[union-attr]
+    config = HandConfig.create(
+        variant=EngineVariant(table.stake.game_type.variant),
+        stacks=stacks,
+        button=positions.button,
+        big_blind_seat=positions.big_blind_seat,
+        small_blind_seat=positions.small_blind_seat,
+        small_blind=terms.small_blind,
+        big_blind=terms.big_blind,
+        table_size=table.seat_count,
+        out_of_position_seats=positions.out_of_position,
+    )
+    state = HandState.create(config, shuffler=rng)
+    participants = {
+        str(number): {"user": seats[number].user_id, "session": seats[number].session_id, "stack": stacks[number]}
+        for number in positions.dealt_in
+    }
+    hand = Hand.objects.create(
+        table=table,
+        number=table.hands_played + 1,
+        stake_terms=terms,
+        game_rules=rules,
+        started_at=now,
+        config=config.to_dict(),
+        deck=[str(card) for card in state.deck],
+        participants=participants,
+        players_dealt_in=len(positions.dealt_in),
+    )
+    HandPlayer.objects.bulk_create(
+        HandPlayer(
+            hand=hand,
+            user_id=int(seats[number].user_id or 0),
+            session_id=int(seats[number].session_id or 0),
+            seat_number=number,
+            start_stack=stacks[number],
+        )
+        for number in positions.dealt_in
+    )
+    for number in positions.dealt_in:
+        seat = seats[number]
+        if seat.status != SeatStatus.PLAYING or seat.missed_big_blind:
+            seat.status = SeatStatus.PLAYING
+            seat.missed_big_blind = False
+            seat_save(seat, "status", "missed_big_blind")
+    table_touch(
+        table,
+        current_hand=hand,
+        hands_played=table.hands_played + 1,
+        previous_button_seat=positions.button,
+        previous_small_blind_seat=positions.small_blind_seat,
+        previous_big_blind_seat=positions.big_blind_seat,
+        previous_dealt_in_seats=[[number, seats[number].user_id] for number in positions.dealt_in],
+        next_hand_at=None,
+    )
+    context.engine_events(hand, state.events)
+    _advance(context, hand, state, rules)
+    return hand
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Acting
+
+
+def _clock_start(context: HandContext, hand: Hand, seat_number: int, rules: GameRules) -> None:
+    """The player in ``seat_number`` is to act: their normal decision time starts now (TB-05)."""
+    hand.acting_seat = seat_number
+    hand.clock_phase = ClockPhase.DECISION
+    hand.clock_started_at = context.now
+    hand.action_deadline = context.now + timedelta(seconds=rules.decision_seconds)
+    _hand_save(hand, "acting_seat", "clock_phase", "clock_started_at", "action_deadline")
+    context.events.append(_turn_event(context, hand))
+
+
+def _turn_event(context: HandContext, hand: Hand) -> NewEvent:
+    seat = context.seats[hand.acting_seat] if hand.acting_seat is not None else None
+    return NewEvent(
+        "turn",
+        {
+            "seat": hand.acting_seat,
+            "clock": hand.clock_phase,
+            "deadline": hand.action_deadline.isoformat() if hand.action_deadline else None,
+            "timebank_seconds": seat.timebank_milliseconds / 1000 if seat is not None else None,
+        },
+        hand,
+    )
+
+
+def _hand_save(hand: Hand, *fields: str) -> None:
+    hand.version += 1
+    hand.save(update_fields=[*fields, "version"])
+
+
+def _spend_timebank(context: HandContext, hand: Hand) -> None:
+    """Deduct the timebank seconds the player to act used (TB-01: what is used is gone)."""
+    if hand.clock_phase != ClockPhase.TIMEBANK or hand.acting_seat is None or hand.clock_started_at is None:
+        return
+    seat = context.seats[hand.acting_seat]
+    used = max(0, int((context.now - hand.clock_started_at).total_seconds() * 1000))
+    seat.timebank_milliseconds = max(0, seat.timebank_milliseconds - used)
+    seat_save(seat, "timebank_milliseconds")
+
+
+def _advance(context: HandContext, hand: Hand, state: HandState, rules: GameRules) -> None:
+    """After a change: fold players who left mid-hand when their turn comes, start the next clock, or finish."""
+    while not state.is_complete:
+        actor = state.actor
+        assert actor is not None
+        seat = context.seats[actor]
+        if seat.leave_after_hand or seat.user_id != hand.participants[str(actor)]["user"]:
+            context.engine_events(hand, state.apply(Fold(actor)))
+            continue
+        _clock_start(context, hand, actor, rules)
+        return
+    _finish(context, hand, state)
+
+
+@transaction.atomic(durable=True)
+def hand_act(
+    table: CashTable,
+    user: Any,
+    action_type: str,
+    amount: Any = None,
+    *,
+    hand_id: int | None = None,
+    now: datetime | None = None,
+) -> Hand:
+    """The player ``user`` acts at ``table``: ``action_type`` is fold, check, call, bet, raise_to or all_in; ``amount``
+    is the "to" total for bet and raise_to (integer cents), omitted otherwise.
+
+    Refused with a :class:`~games.services.errors.TableError` — and nothing changes — when the user has no seat here,
+    is not in the hand, it is not their turn (or ``hand_id`` names another hand), or the engine finds the action or
+    amount illegal (:class:`ActionRefused` carries the engine's reason).
+    """
+    moment = now or timezone.now()
+    locked = table_lock(table.pk)
+    seats = seats_lock(locked)
+    seat = next((seat for seat in seats.values() if seat.user_id == getattr(user, "pk", None)), None)
+    if seat is None:
+        raise NotSeated("You do not have a seat at this table.")
+    hand = (
+        Hand.objects.select_for_update().filter(pk=locked.current_hand_id).first()
+        if locked.current_hand_id is not None
+        else None
+    )
+    if hand is None or hand.status != HandStatus.RUNNING:
+        raise NotYourTurn("No hand is in play at this table.")
+    if hand_id is not None and hand_id != hand.pk:
+        raise NotYourTurn("That hand is over.")
+    participant = hand.participants.get(str(seat.number))
+    if participant is None or participant["user"] != seat.user_id:
+        raise NotYourTurn("You are not dealt into this hand.")
+    if hand.acting_seat != seat.number:
+        raise NotYourTurn(f"It is not your turn: seat {hand.acting_seat} is to act.")
+    if not isinstance(action_type, str) or action_type not in PLAYER_ACTION_TYPES:
+        raise ActionRefused(
+            f"Unknown action {action_type!r}; expected one of {', '.join(sorted(PLAYER_ACTION_TYPES))}."
+        )
+    data: dict[str, Any] = {"type": action_type, "seat": seat.number}
+    if amount is not None:
+        data["amount"] = amount
+    try:
+        action = action_from_dict(data)
+    except IllegalAction as error:
+        raise ActionRefused(str(error)) from error
+    state = hand_engine_state(hand)
+    if state.actor != seat.number:
+        raise NotYourTurn("It is not your turn.")
+    try:
+        state.verify(action)
+    except IllegalAction as error:
+        raise ActionRefused(str(error)) from error
+    context = HandContext(locked, seats, moment)
+    _spend_timebank(context, hand)
+    context.engine_events(hand, state.apply(action))
+    _advance(context, hand, state, hand.game_rules)
+    context.commit_events()
+    return hand
+
+
+@transaction.atomic(durable=True)
+def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
+    """Advance the clock of hand ``hand_id`` if its deadline has passed; return whether anything changed.
+
+    Idempotent (the ticker may call it twice, or from two processes): under the table lock it re-reads the hand and
+    does nothing unless the hand is running and ``action_deadline <= now``.
+
+    * Normal time over, player disconnected: the reconnection grace starts (CASH-22, TB-07; timebank untouched).
+    * Normal time over, timebank left: the timebank runs from the end of the normal time (TB-04).
+    * Otherwise (or at the end of the timebank or grace): ``Timeout`` — check if possible, else fold; a player still
+      disconnected then sits out at the end of the hand (CASH-22).
+    """
+    moment = now or timezone.now()
+    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return False
+    locked = table_lock(table_id)
+    hand = Hand.objects.select_for_update().filter(pk=hand_id).first()
+    if (
+        hand is None
+        or hand.status != HandStatus.RUNNING
+        or locked.current_hand_id != hand.pk
+        or hand.action_deadline is None
+        or hand.action_deadline > moment
+        or hand.acting_seat is None
+    ):
+        return False
+    context = HandContext(locked, seats_lock(locked), moment)
+    rules = hand.game_rules
+    seat = context.seats[hand.acting_seat]
+    deadline = hand.action_deadline
+    if hand.clock_phase == ClockPhase.DECISION and seat.disconnected_since is not None:
+        _clock_switch(
+            context, hand, ClockPhase.RECONNECT, deadline, deadline + timedelta(seconds=rules.reconnect_grace_seconds)
+        )
+    elif hand.clock_phase == ClockPhase.DECISION and seat.timebank_milliseconds > 0:
+        _clock_switch(
+            context, hand, ClockPhase.TIMEBANK, deadline, deadline + timedelta(milliseconds=seat.timebank_milliseconds)
+        )
+    else:
+        if hand.clock_phase == ClockPhase.TIMEBANK:
+            _spend_timebank(context, hand)
+        if seat.disconnected_since is not None:
+            seat.sit_out_after_hand = True
+            seat.sit_out_reason_after_hand = SitOutReason.DISCONNECTED
+            seat_save(seat, "sit_out_after_hand", "sit_out_reason_after_hand")
+        state = hand_engine_state(hand)
+        context.engine_events(hand, state.apply(Timeout(seat.number)))
+        _advance(context, hand, state, rules)
+    context.commit_events()
+    return True
+
+
+def _clock_switch(context: HandContext, hand: Hand, phase: str, started: datetime, deadline: datetime) -> None:
+    hand.clock_phase = phase
+    hand.clock_started_at = started
+    hand.action_deadline = deadline
+    _hand_save(hand, "clock_phase", "clock_started_at", "action_deadline")
+    context.events.append(_turn_event(context, hand))
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Finishing: rake, settlement, and what happens to the seats between hands
+
+
+def rake_row(terms: StakeTerms) -> RakeRow:
+    """The engine's rake row for the stake terms a hand was dealt under."""
+    game_type = terms.stake.game_type
+    return RakeRow(
+        game="omaha" if game_type.variant == "PO" else "holdem",  # type: ignore[arg-type]
+        table_type=game_type.rake_table_type,  # type: ignore[arg-type]
+        stake=terms.stake.label,
+        small_blind=terms.small_blind,
+        big_blind=terms.big_blind,
+        rate_basis_points=terms.rake_rate_basis_points,
+        cap=terms.rake_cap,
+        small_hand_cap=terms.rake_small_hand_cap,
+    )
+
+
+def final_stacks_after_rake(state: HandState, rake: RakeResult) -> dict[int, int]:
+    """Each seat's stack at the end of the hand after the rake is taken out of the pots (RAKE-07): each raked pot's
+    remainder is split again between its winners, odd cents clockwise from the button (ENG-27)."""
+    result = state.result
+    final = dict(result.final_stacks)
+    for index, pot in enumerate(result.pots):
+        taken = rake.per_pot[index] if index < len(rake.per_pot) else 0
+        if not taken or not pot.winners:
+            continue
+        before = dict(pot.shares)
+        after = dict(split_pot(pot.amount - taken, pot.winners))
+        for seat in pot.winners:
+            final[seat] += after.get(seat, 0) - before.get(seat, 0)
+    return final
+
+
+def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
+    """Settle a completed hand in one balanced transfer, record it, and prepare the table for the next hand."""
+    result = state.result
+    terms = StakeTerms.objects.select_related("stake__game_type").get(pk=hand.stake_terms_id)
+    rake = compute_rake(
+        rake_row(terms), result.pot_amounts, flop_dealt=result.flop_dealt, players_dealt_in=len(result.dealt_in)
+    )
+    final = final_stacks_after_rake(state, rake)
+    starting = {int(seat): data["stack"] for seat, data in hand.participants.items()}
+    net = {seat: final[seat] - starting[seat] for seat in starting}
+    if sum(net.values()) + rake.total != 0:
+        raise AssertionError(f"hand {hand.pk} does not balance: net {net}, rake {rake.total}")
+    sessions = {
+        player.seat_number: player.session
+        for player in HandPlayer.objects.filter(hand=hand).select_related("session__account")
+    }
+    legs = [TransferLeg(sessions[seat].account, amount) for seat, amount in sorted(net.items()) if amount]
+    if rake.total:
+        legs.append(TransferLeg(system_account(AccountKind.HOUSE_RAKE), rake.total))
+    settlement = None
+    if len(legs) >= 2:
+        settlement = transfer_create(
+            kind=TransferKind.HAND_SETTLEMENT,
+            legs=legs,
+            idempotency_key=f"cash-hand:{hand.pk}:settlement",
+            reference=f"hand:{hand.pk}",
+            description=f"{context.table.name} hand {hand.number}: result and rake",
+        )
+    hand.status = HandStatus.FINISHED
+    hand.ended_at = context.now
+    hand.street_reached = result.street_reached.label
+    hand.pot_total = rake.pot_total
+    hand.rake = rake.total
+    hand.rake_rate_basis_points = rake.rate_basis_points
+    hand.rake_cap_applied = rake.cap_applied
+    hand.settlement = settlement
+    hand.acting_seat = None
+    hand.clock_phase = ClockPhase.NONE
+    hand.clock_started_at = None
+    hand.action_deadline = None
+    _hand_save(
+        hand,
+        "status",
+        "ended_at",
+        "street_reached",
+        "pot_total",
+        "rake",
+        "rake_rate_basis_points",
+        "rake_cap_applied",
+        "settlement",
+        "acting_seat",
+        "clock_phase",
+        "clock_started_at",
+        "action_deadline",
+    )
+    for player in HandPlayer.objects.filter(hand=hand):
+        HandPlayer.objects.filter(pk=player.pk).update(end_stack=final[player.seat_number])
+    context.events.append(
+        NewEvent(
+            "hand_settled",
+            {
+                "hand_number": hand.number,
+                "pot_total": rake.pot_total,
+                "rake": rake.total,
+                "rake_per_pot": list(rake.per_pot),
+                "stacks": {str(seat): stack for seat, stack in sorted(final.items())},
+                "net": {str(seat): amount for seat, amount in sorted(net.items())},
+            },
+            hand,
+        )
+    )
+    between_hands(context, hand, counted=True)
+
+
+def between_hands(context: HandContext, hand: Hand, *, counted: bool) -> None:
+    """After a hand (finished, or cancelled when ``counted`` is False): timebank replenishment (TB-03), departures,
+    auto top-up (CASH-15), players without chips, pending sit-outs (CASH-18, CASH-22); then the table waits for the
+    pause before the next hand."""
+    table, now = context.table, context.now
+    terms, rules = table_terms(table, now)
+    game_rules = hand.game_rules
+    for seat_key, data in sorted(hand.participants.items(), key=lambda item: int(item[0])):
+        seat = context.seats.get(int(seat_key))
+        if seat is None or seat.session_id != data["session"]:
+            continue
+        if counted:
+            seat.hands_dealt_in += 1
+            if seat.hands_dealt_in % game_rules.timebank_replenish_every_hands == 0:
+                seat.timebank_milliseconds = min(
+                    game_rules.timebank_cap_seconds * 1000,
+                    seat.timebank_milliseconds + game_rules.timebank_replenish_seconds * 1000,
+                )
+            seat_save(seat, "hands_dealt_in", "timebank_milliseconds")
+    for seat in sorted(context.seats.values(), key=lambda seat: seat.pk):
+        if seat.session_id is None:
+            continue
+        if seat.leave_after_hand:
+            context.events.append(seat_vacate(seat, table, LeaveReason.PLAYER, now, terms))
+            continue
+        _auto_top_up(context, seat, hand, terms)
+        if seat.sit_out_after_hand:
+            reason = seat.sit_out_reason_after_hand or SitOutReason.PLAYER
+            context.events.append(seat_sit_out_now(seat, reason, now, rules))
+        elif balance_of(seat.session.account) == 0 and seat.status != SeatStatus.SITTING_OUT:  # type: ignore[union-attr]
+            context.events.append(seat_sit_out_now(seat, SitOutReason.NO_CHIPS, now, rules))
+    table_touch(
+        table, current_hand=None, next_hand_at=now + timedelta(milliseconds=rules.pause_between_hands_milliseconds)
+    )
+
+
+def auto_top_up_amount(stack: int, initial_buy_in: int, terms: StakeTerms, banzai: bool, balance: int) -> int:
+    """CASH-15 / AMB-29: up to the initial buy-in (Banzai: 10 BB), never above the table maximum, as far as the
+    balance allows; nothing when the stack is not below the target."""
+    target = terms.max_buy_in if banzai else min(initial_buy_in, terms.max_buy_in)
+    if stack >= target:
+        return 0
+    return max(0, min(target - stack, balance))
+
+
+def _auto_top_up(context: HandContext, seat: Seat, hand: Hand, terms: StakeTerms) -> None:
+    session = seat.session
+    if session is None or not player_settings(int(seat.user_id)).auto_top_up:  # type: ignore[arg-type]
+        return
+    stack = balance_of(session.account)
+    banzai = context.table.stake.game_type.buy_in_rule == "banzai"
+    amount = auto_top_up_amount(stack, session.initial_buy_in, terms, banzai, cash_balance(int(seat.user_id)))  # type: ignore[arg-type]
+    if amount <= 0:
+        return
+    money_to_table(
+        session.account,
+        int(seat.user_id),  # type: ignore[arg-type]
+        amount,
+        kind=TransferKind.CASH_TOP_UP,
+        idempotency_key=f"table-session:{session.pk}:auto-top-up:hand:{hand.pk}",
+        reference=f"table-session:{session.pk}",
+    )
+    context.events.append(seat_event(seat, "seat_topped_up", amount=amount, automatic=True))
+    if seat.status == SeatStatus.SITTING_OUT and seat.sit_out_reason == SitOutReason.NO_CHIPS:
+        from games.services.seat_state import seat_return
+
+        context.events.append(seat_return(seat, context.table, post_out_of_position=False))

@@ -1,0 +1,48 @@
+"""Row locks in the one order every table service uses: the table row, then its seats in primary-key order.
+
+Wallet accounts are locked afterwards by ``transfer_create`` (primary-key order too), so two services never wait on
+each other in opposite orders.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from games.models import CashTable, GameRules, PlayerTableSettings, Seat, StakeTerms
+from games.services.errors import NotFound
+
+
+def table_lock(table_id: int) -> CashTable:
+    """Lock and return the table (with its stake and game type); :class:`NotFound` if there is no such table."""
+    try:
+        return CashTable.objects.select_for_update(of=("self",)).select_related("stake__game_type").get(pk=table_id)
+    except CashTable.DoesNotExist:
+        raise NotFound(f"There is no table {table_id}.") from None
+
+
+def seats_lock(table: CashTable) -> dict[int, Seat]:
+    """Lock the table's seats in primary-key order; return them by seat number (occupant and account loaded)."""
+    seats = (
+        Seat.objects.select_for_update(of=("self",))
+        .filter(table_id=table.pk)
+        .select_related("user", "session__account")
+        .order_by("pk")
+    )
+    return {seat.number: seat for seat in seats}
+
+
+def table_terms(table: CashTable, now: datetime) -> tuple[StakeTerms, GameRules]:
+    """The stake terms and game rules in force at ``now``."""
+    return table.stake.terms_at(now), table.stake.game_type.rules_at(now)
+
+
+def player_settings(user_id: int) -> PlayerTableSettings:
+    """The player's table settings row (created with the defaults on first use)."""
+    settings_row, _created = PlayerTableSettings.objects.get_or_create(user_id=user_id)
+    return settings_row
+
+
+def player_settings_lock(user_id: int) -> PlayerTableSettings:
+    """Lock the player's settings row (cross-table state: global sit out); created first if missing."""
+    PlayerTableSettings.objects.get_or_create(user_id=user_id)
+    return PlayerTableSettings.objects.select_for_update().get(user_id=user_id)

@@ -1,0 +1,36 @@
+"""Fixtures for the cash-table tests: the catalogue seeded, and the realtime announcements recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from games.services import seed_stakes
+
+
+@pytest.fixture(autouse=True)
+def catalogue(db: Any) -> None:
+    """The seeded catalogue (transactional tests flush the data migration's rows, so seed again)."""
+    seed_stakes()
+
+
+@pytest.fixture
+def announcements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Any, ...]]]:
+    """Record what the services tell ``games.realtime`` after commit instead of publishing it."""
+    from games import realtime
+
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(realtime, "table_events_committed", lambda *args: calls.append(("events", *args)))
+    monkeypatch.setattr(realtime, "lobby_table_changed", lambda *args: calls.append(("lobby", *args)))
+    yield calls
+
+
+@pytest.fixture(autouse=True)
+def quiet_realtime(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests of the domain do not publish to Redis (the realtime tests cover publishing)."""
+    from games import realtime
+
+    monkeypatch.setattr(realtime, "table_events_committed", lambda *args: None)
+    monkeypatch.setattr(realtime, "lobby_table_changed", lambda *args: None)
