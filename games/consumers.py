@@ -274,7 +274,9 @@ class LobbyConsumer(ProtocolConsumer):
     Coalescing: :func:`games.realtime.lobby_table_changed` sends at most one notice per table per window. On a notice
     the consumer schedules a reload of that row one window later (so changes inside the window are included); a
     notice that arrives while a reload is scheduled extends the need past its own window and the row is reloaded
-    again after the first push, never more often than once per window.
+    again after the first push, never more often than once per window. One window after connecting, the whole list
+    is read again, for changes whose notice went out just before this socket joined. Only rows that differ from what
+    this socket last sent are pushed.
     """
 
     allowed_messages = LOBBY_MESSAGES
@@ -282,11 +284,14 @@ class LobbyConsumer(ProtocolConsumer):
     async def connect(self) -> None:
         self.window = realtime.LOBBY_NOTICE_WINDOW_MS / 1000
         self.due_after: dict[int, float] = {}
-        self.timers: dict[int, asyncio.TimerHandle] = {}
+        self.timers: dict[int | None, asyncio.TimerHandle] = {}
         self.flushes: set[asyncio.Task[None]] = set()
+        self.sent: dict[int, dict[str, Any]] = {}
         await self.channel_layer.group_add(realtime.LOBBY_GROUP, self.channel_name)
         await self.accept()
         await self.send_full_list()
+        loop = asyncio.get_running_loop()
+        self.timers[None] = loop.call_at(loop.time() + self.window, self._flush_soon, None)
 
     async def disconnect(self, code: int) -> None:
         for timer in getattr(self, "timers", {}).values():
@@ -301,6 +306,7 @@ class LobbyConsumer(ProtocolConsumer):
 
     async def send_full_list(self, request_id: str | None = None) -> None:
         tables = await database_sync_to_async(readside.lobby_rows)(None)
+        self.sent = {row["id"]: row for row in tables}
         await self.send_message({"type": "lobby", "tables": tables, "request_id": request_id})
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
@@ -311,20 +317,29 @@ class LobbyConsumer(ProtocolConsumer):
         if table_id not in self.timers:
             self.timers[table_id] = loop.call_at(now + self.window, self._flush_soon, table_id)
 
-    def _flush_soon(self, table_id: int) -> None:
+    def _flush_soon(self, table_id: int | None) -> None:
         task = asyncio.ensure_future(self._flush(table_id))
         self.flushes.add(task)  # keep a reference until it finishes (the loop holds tasks only weakly)
         task.add_done_callback(self.flushes.discard)
 
-    async def _flush(self, table_id: int) -> None:
+    async def _flush(self, table_id: int | None) -> None:
+        """Push the changed rows of ``table_id`` (``None``: every table), then re-arm if a notice came meanwhile."""
         loop = asyncio.get_running_loop()
         started = loop.time()
-        rows = await database_sync_to_async(readside.lobby_rows)([table_id])
-        if rows:
-            await self.send_message({"type": "lobby_update", "tables": rows, "removed": []})
-        else:
-            await self.send_message({"type": "lobby_update", "tables": [], "removed": [table_id]})
-        if self.due_after.get(table_id, 0.0) > started:
+        rows = await database_sync_to_async(readside.lobby_rows)(None if table_id is None else [table_id])
+        current = {row["id"]: row for row in rows}
+        expected = set(self.sent) if table_id is None else {table_id}
+        changed = [row for row_id, row in current.items() if self.sent.get(row_id) != row]
+        removed = sorted(row_id for row_id in expected if row_id in self.sent and row_id not in current)
+        for row in changed:
+            self.sent[row["id"]] = row
+        for row_id in removed:
+            self.sent.pop(row_id, None)
+        if changed or removed:
+            await self.send_message({"type": "lobby_update", "tables": changed, "removed": removed})
+        if table_id is None:
+            self.timers.pop(None, None)
+        elif self.due_after.get(table_id, 0.0) > started:
             # A notice arrived whose window had not closed when we read: read again after it, once per window.
             self.timers[table_id] = loop.call_at(
                 max(self.due_after[table_id], started + self.window), self._flush_soon, table_id

@@ -129,17 +129,22 @@ def seed_catalog() -> None:
 
 
 def make_table(game: str = "holdem", stake: str | None = None, name: str = "Test table") -> Any:
-    """An open cash table of a seeded stake, with its empty seats."""
-    from games.models import CashTable, Seat, Stake
+    """An open cash table of a seeded stake (through the domain's ``table_open``)."""
+    from games.models import Stake
+    from games.services import table_open
 
     seed_catalog()
     stakes = Stake.objects.filter(game_type__code=game).order_by("display_order")
     chosen = stakes.get(label=stake) if stake else stakes.first()
     assert chosen is not None
-    seat_count = chosen.terms_at().seats
-    table = CashTable.objects.create(stake=chosen, name=name, seat_count=seat_count)
-    Seat.objects.bulk_create(Seat(table=table, number=number) for number in range(1, seat_count + 1))
-    return table
+    return table_open(chosen, name=name)
+
+
+def deposit(user: Any, cents: int) -> None:
+    """Sandbox money on the player's cash account, through the wallet's cashier."""
+    from wallet.services.cashier import deposit_create
+
+    deposit_create(user, cents, f"test-{user.pk}-{cents}", f"test-deposit-{user.pk}-{cents}")
 
 
 def make_user(username: str) -> Any:

@@ -25,11 +25,12 @@ def test_a_lost_broadcast_is_filled_in_before_newer_events(monkeypatch: pytest.M
         await socket.receive()
         await database_sync_to_async(append_events)(table.pk, public("seat_taken", seat=1))
         first = await socket.receive_until(lambda m: m["type"] == "events")
-        assert [event["sequence"] for event in first["events"]] == [1]
+        base = table.last_sequence
+        assert [event["sequence"] for event in first["events"]] == [base + 1]
         await database_sync_to_async(append_without_broadcast)()  # events 2 and 3 are never broadcast
         await database_sync_to_async(append_events)(table.pk, public("sat_out", seat=1))
         caught_up = await socket.receive_until(lambda m: m["type"] == "events")
-        assert [event["sequence"] for event in caught_up["events"]] == [2, 3, 4]
+        assert [event["sequence"] for event in caught_up["events"]] == [base + 2, base + 3, base + 4]
         assert await socket.nothing_more()
         await socket.close()
 
@@ -38,17 +39,18 @@ def test_a_lost_broadcast_is_filled_in_before_newer_events(monkeypatch: pytest.M
 
 def test_resync_returns_the_events_after_the_given_sequence() -> None:
     table = make_table()
+    base = table.last_sequence
     append_events(table.pk, *(public("seat_taken", seat=seat) for seat in (1, 2, 3, 4)))
 
     async def scenario() -> None:
         socket = await open_socket(f"/ws/tables/{table.pk}/")
-        assert (await socket.receive())["sequence"] == 4
-        await socket.send({"type": "resync", "since": 1, "request_id": "gap-1"})
+        assert (await socket.receive())["sequence"] == base + 4
+        await socket.send({"type": "resync", "since": base + 1, "request_id": "gap-1"})
         answer = await socket.receive()
         assert answer["type"] == "events"
         assert answer["resync"] is True
         assert answer["request_id"] == "gap-1"
-        assert [event["sequence"] for event in answer["events"]] == [2, 3, 4]
+        assert [event["sequence"] for event in answer["events"]] == [base + 2, base + 3, base + 4]
         await socket.close()
 
     run(scenario)
@@ -56,6 +58,7 @@ def test_resync_returns_the_events_after_the_given_sequence() -> None:
 
 def test_resync_from_a_sequence_never_sent_answers_with_a_snapshot() -> None:
     table = make_table()
+    base = table.last_sequence
     append_events(table.pk, public("seat_taken", seat=1))
 
     async def scenario() -> None:
@@ -64,7 +67,7 @@ def test_resync_from_a_sequence_never_sent_answers_with_a_snapshot() -> None:
         await socket.send({"type": "resync", "since": 500})
         answer = await socket.receive()
         assert answer["type"] == "snapshot"
-        assert answer["sequence"] == 1
+        assert answer["sequence"] == base + 1
         await socket.close()
 
     run(scenario)
@@ -72,6 +75,7 @@ def test_resync_from_a_sequence_never_sent_answers_with_a_snapshot() -> None:
 
 def test_resync_over_too_many_events_answers_with_a_snapshot() -> None:
     table = make_table()
+    base = table.last_sequence
     append_events(table.pk, *(public("note", index=index) for index in range(realtime.MAXIMUM_EVENTS_PER_MESSAGE + 5)))
 
     async def scenario() -> None:
@@ -80,7 +84,7 @@ def test_resync_over_too_many_events_answers_with_a_snapshot() -> None:
         await socket.send({"type": "resync", "since": 0})
         answer = await socket.receive()
         assert answer["type"] == "snapshot"
-        assert answer["sequence"] == snapshot["sequence"] == realtime.MAXIMUM_EVENTS_PER_MESSAGE + 5
+        assert answer["sequence"] == snapshot["sequence"] == base + realtime.MAXIMUM_EVENTS_PER_MESSAGE + 5
         await socket.close()
 
     run(scenario)
