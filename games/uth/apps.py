@@ -7,3 +7,7 @@ class UltimateTexasHoldemConfig(AppConfig):
     name = "games.uth"
     label = "uth"
     verbose_name = "Ultimate Texas Hold'em"
+
+    def ready(self) -> None:
+        # Registers the "uth" deadline handler with the ticker (poker_site.core.ticker).
+        from games.uth import ticks  # noqa: F401

@@ -1,0 +1,95 @@
+"""A player's PLAY / CHECK / FOLD decision in the current decision phase (UTH-09..UTH-12, AMB-39)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+
+from games.engine.uth.round import Decision, IllegalDecision
+from games.uth.errors import DecisionRefused, NoBetsInRound
+from games.uth.models import HandStatus, RecordKind, UthHand
+from games.uth.services.common import (
+    active_round,
+    add_record,
+    decision_json,
+    engine_hand,
+    next_record_number,
+    notify_decision_stats,
+    notify_player,
+    now_or,
+    record_key,
+    share_lock_round,
+    stake_money,
+    table_or_refuse,
+)
+from poker_site.accounts.models import User
+from wallet.services import player_cash_account
+
+
+def parse_decision(value: object) -> Decision:
+    try:
+        return Decision(str(value)) if isinstance(value, str) else Decision("")
+    except ValueError:
+        choices = ", ".join(decision.value for decision in Decision)
+        raise DecisionRefused(f"Unknown decision; choose one of {choices}.") from None
+
+
+@transaction.atomic(durable=True)
+def uth_decide(user: User, table_id: int, decision: object, *, now: datetime | None = None) -> UthHand:
+    """Take ``decision`` for the player's own hand in the current phase. A PLAY bet moves ``multiple × Ante`` to the
+    round's bets in play; options the balance cannot cover are refused (AMB-39)."""
+    moment = now_or(now)
+    chosen = parse_decision(decision)
+    table = table_or_refuse(table_id)
+    current = active_round(table.pk)
+    if current is None:
+        raise NoBetsInRound("No round is in play at this table right now.")
+    round_ = share_lock_round(current.pk)
+    hand = UthHand.objects.select_for_update().filter(round=round_, player=user).first()
+    if hand is None or hand.status not in (HandStatus.IN_PLAY, HandStatus.BETTING):
+        raise NoBetsInRound("You have no bets in this round, so there is nothing to decide.")
+    phase = round_.engine_phase
+    if phase.is_decision:
+        if round_.paused_at is not None:
+            raise DecisionRefused("The round is paused while an issue is investigated; decide when it resumes.")
+        if round_.phase_deadline is not None and moment >= round_.phase_deadline:
+            raise DecisionRefused("The decision time for this phase has run out.")
+    available = player_cash_account(user).balance
+    try:
+        decided = engine_hand(hand).decide(phase, chosen, available)
+    except IllegalDecision as error:
+        raise DecisionRefused(str(error)) from None
+    record = decided.decisions[-1]
+    number = next_record_number(hand)
+    cost = decided.play - int(hand.play)
+    transfer = None
+    if cost:
+        transfer = stake_money(
+            round_=round_,
+            player=user,
+            amount=cost,
+            idempotency_key=record_key(hand, number),
+            kind="uth_bet",
+            description=f"UTH game {round_.game_number}: {chosen.label}",
+        )
+    add_record(
+        hand,
+        RecordKind.DECISION,
+        number=number,
+        at=moment,
+        play_delta=cost,
+        amount=-cost,
+        decision=chosen.value,
+        phase=phase.value,
+        transfer=transfer,
+    )
+    hand.play = decided.play
+    hand.folded = decided.folded
+    hand.decisions = [*hand.decisions, decision_json(record, moment)]
+    hand.awaiting_decision = False
+    hand.version += 1
+    hand.save(update_fields=["play", "folded", "decisions", "awaiting_decision", "version"])
+    notify_player(table.pk, user.pk)
+    notify_decision_stats(table.pk, round_.pk)
+    return hand

@@ -1,0 +1,267 @@
+"""The round's life, driven by the ticker on persisted deadlines (UTH-07, UTH-08, UTH-10..UTH-20, UTH-34).
+
+* :func:`uth_round_open` — the table's ``next_round_at`` has passed: a new round opens its betting time.
+* :func:`uth_betting_close` — betting time is over: the deck is shuffled and recorded, the cards dealt, the decision
+  before the flop begins. A round nobody bet on is not dealt; its betting time starts again.
+* :func:`uth_phase_end` — a decision phase's time is over (or everyone has decided and the cards have been on the
+  table for :data:`REVEAL_PAUSE`): undecided players get AUTO CHECKED / AUTO FOLDED, the next cards are revealed, and
+  after the river every hand is settled through the wallet.
+
+Each claims its row with a compare-and-swap ``UPDATE`` on ``version`` (plus the expected phase and deadline), so two
+tickers, or a retried tick, advance a round once. Each is its own durable transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Final
+
+from django.db import transaction
+from django.db.models import F
+
+from games.engine.cards import PRODUCTION_SHUFFLER, Shuffler, shuffled_deck
+from games.engine.uth.round import Phase, RoundCards, RoundState
+from games.uth.models import HandStatus, RecordKind, UthHand, UthRound, UthSeat, UthTable
+from games.uth.readside import decision_stats, result_summary, round_public
+from games.uth.services.common import (
+    EventLog,
+    active_round,
+    add_record,
+    bets_in_play_account,
+    decision_json,
+    engine_hand,
+    lock_accounts,
+    next_record_number,
+    settle_money,
+)
+from wallet.models import AccountKind
+from wallet.services import balance_of, player_cash_account, system_account
+
+REVEAL_PAUSE: Final[timedelta] = timedelta(seconds=2)
+"""Least time new cards stay on the table before the next phase, even when nobody has a decision to make."""
+
+
+def game_number(table_id: int, started_at: datetime, number: int) -> str:
+    """Unique game number: table, UTC date and time the betting opened, the table's round number (AMB-36)."""
+    return f"{table_id}-{started_at:%Y%m%d-%H%M%S}-{number}"
+
+
+@transaction.atomic(durable=True)
+def uth_round_open(table_id: int, *, now: datetime) -> UthRound | None:
+    """Open the table's next round if its ``next_round_at`` has passed; None when there is nothing to do."""
+    if active_round(table_id) is not None:
+        return None
+    claimed = UthTable.objects.filter(pk=table_id, is_open=True, next_round_at__lte=now).update(
+        next_round_at=None, rounds_started=F("rounds_started") + 1
+    )
+    if not claimed:
+        return None
+    table = UthTable.objects.get(pk=table_id)
+    number = int(table.rounds_started)
+    round_ = UthRound.objects.create(
+        table=table,
+        number=number,
+        game_number=game_number(table.pk, now, number),
+        phase=Phase.BETTING.value,
+        started_at=now,
+        phase_started_at=now,
+        phase_deadline=now + timedelta(seconds=table.betting_seconds),
+        ante_minimum=table.ante_minimum,
+        ante_maximum=table.ante_maximum,
+        trips_minimum=table.trips_minimum,
+        trips_maximum=table.trips_maximum,
+        rules_version=table.rules_version,
+    )
+    EventLog(table.pk).add("round_opened", {"round": round_public(round_)}, round_=round_, at=now)
+    return round_
+
+
+def _claim(round_: UthRound, now: datetime, **changes: object) -> bool:
+    """Compare-and-swap: take the round if nobody changed it since it was read."""
+    return bool(
+        UthRound.objects.filter(pk=round_.pk, version=round_.version, phase=round_.phase, paused_at=None).update(
+            version=F("version") + 1, **changes
+        )
+    )
+
+
+@transaction.atomic(durable=True)
+def uth_betting_close(round_id: int, *, now: datetime, shuffler: Shuffler = PRODUCTION_SHUFFLER) -> bool:
+    """Close the betting time of a round whose deadline has passed and deal (UTH-07, UTH-08). Returns whether the
+    round was advanced."""
+    round_ = UthRound.objects.select_related("table").get(pk=round_id)
+    if round_.engine_phase is not Phase.BETTING or round_.paused_at is not None:
+        return False
+    if round_.phase_deadline is None or round_.phase_deadline > now or not _claim(round_, now):
+        return False
+    round_.refresh_from_db()
+    table = round_.table
+    hands = list(UthHand.objects.select_for_update().filter(round=round_, status=HandStatus.BETTING).order_by("pk"))
+    staked = [hand for hand in hands if hand.stake > 0]
+    events = EventLog(table.pk)
+    if not staked:
+        # Nobody bet: a new betting time instead of a deal to an empty table. Nothing refers to the round yet, so it
+        # takes the new start time and game number.
+        round_.started_at = round_.phase_started_at = now
+        round_.phase_deadline = now + timedelta(seconds=table.betting_seconds)
+        round_.game_number = game_number(table.pk, now, round_.number)
+        round_.save(update_fields=["started_at", "phase_started_at", "phase_deadline", "game_number"])
+        events.add("round_opened", {"round": round_public(round_)}, round_=round_, at=now)
+        return True
+    deck = shuffled_deck(shuffler)
+    round_.deck = "".join(str(card) for card in deck)
+    round_.phase = Phase.PREFLOP.value
+    round_.dealt_at = round_.phase_started_at = now
+    round_.phase_deadline = now + timedelta(seconds=table.decision_seconds)
+    round_.save(update_fields=["deck", "phase", "dealt_at", "phase_started_at", "phase_deadline"])
+    for hand in hands:
+        if hand.stake > 0:
+            hand.status = HandStatus.IN_PLAY
+            hand.awaiting_decision = True
+        else:
+            hand.status = HandStatus.EMPTY
+        hand.version += 1
+    UthHand.objects.bulk_update(hands, ["status", "awaiting_decision", "version"])
+    seats = list(UthSeat.objects.filter(pk__in=[hand.seat_id for hand in staked]).order_by("pk"))
+    bets_by_seat = {hand.seat_id: hand for hand in staked}
+    for seat in seats:
+        seat.previous_ante = bets_by_seat[seat.pk].ante
+        seat.previous_trips = bets_by_seat[seat.pk].trips
+    UthSeat.objects.bulk_update(seats, ["previous_ante", "previous_trips"])
+    events.add(
+        "dealt",
+        {"round": round_public(round_), "players": len(staked), "stats": decision_stats(round_)},
+        round_=round_,
+        at=now,
+    )
+    return True
+
+
+def _phase_due(round_: UthRound, now: datetime) -> bool:
+    if round_.phase_deadline is not None and round_.phase_deadline <= now:
+        return True
+    if round_.phase_started_at + REVEAL_PAUSE > now:
+        return False
+    return not UthHand.objects.filter(round=round_, status=HandStatus.IN_PLAY, awaiting_decision=True).exists()
+
+
+@transaction.atomic(durable=True)
+def uth_phase_end(round_id: int, *, now: datetime) -> bool:
+    """End a decision phase that is due: automatic decisions for whoever has not decided (UTH-10..UTH-12), then the
+    next cards, or settlement after the river. Returns whether the round was advanced."""
+    round_ = UthRound.objects.select_related("table").get(pk=round_id)
+    phase = round_.engine_phase
+    if not phase.is_decision or round_.paused_at is not None or not _phase_due(round_, now):
+        return False
+    if not _claim(round_, now):
+        return False
+    round_.refresh_from_db()
+    table = round_.table
+    hands = list(
+        UthHand.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .filter(round=round_, status=HandStatus.IN_PLAY)
+        .order_by("pk")
+    )
+    ended_stats = decision_stats(round_)
+    state = RoundState(
+        phase=phase, hands={hand.pk: engine_hand(hand) for hand in hands}, cards=RoundCards(round_.deck_cards)
+    )
+    state, automatic = state.advance()
+    for hand in hands:
+        record = automatic.get(hand.pk)
+        if record is None:
+            continue
+        add_record(
+            hand,
+            RecordKind.AUTOMATIC_DECISION,
+            number=next_record_number(hand),
+            at=now,
+            decision=record.decision.value,
+            phase=phase.value,
+        )
+        hand.decisions = [*hand.decisions, decision_json(record, now)]
+        hand.folded = state.hands[hand.pk].folded
+    events = EventLog(table.pk)
+    if state.phase is Phase.SETTLED:
+        _settle(round_, hands, state, now)
+        round_.refresh_from_db()
+        events.add(
+            "settled",
+            {"round": round_public(round_), "ended_phase_stats": ended_stats, "auto_decisions": len(automatic)},
+            round_=round_,
+            at=now,
+        )
+        return True
+    pending = set(state.pending())
+    for hand in hands:
+        hand.awaiting_decision = hand.pk in pending
+        hand.version += 1
+    UthHand.objects.bulk_update(hands, ["decisions", "folded", "awaiting_decision", "version"])
+    round_.phase = state.phase.value
+    round_.phase_started_at = now
+    round_.phase_deadline = now + (timedelta(seconds=table.decision_seconds) if pending else REVEAL_PAUSE)
+    round_.save(update_fields=["phase", "phase_started_at", "phase_deadline"])
+    events.add(
+        state.phase.value,
+        {
+            "round": round_public(round_),
+            "ended_phase_stats": ended_stats,
+            "auto_decisions": len(automatic),
+            "stats": decision_stats(round_),
+        },
+        round_=round_,
+        at=now,
+    )
+    return True
+
+
+def _settle(round_: UthRound, hands: list[UthHand], state: RoundState, now: datetime) -> None:
+    """Pay every hand (UTH-13..UTH-20) and close the round; the round's bets in play must end at exactly zero."""
+    results = state.settlements()
+    players = {hand.player_id: hand.player for hand in hands}
+    lock_accounts(
+        [bets_in_play_account(round_), system_account(AccountKind.HOUSE_UTH_RESULT)]
+        + [player_cash_account(player) for player in players.values()]
+    )
+    for hand in hands:
+        settlement = results[hand.pk]
+        returns = {bet.spot.value: bet.returned for bet in settlement.bets}
+        returned = settlement.total_returned
+        transfer = settle_money(round_=round_, hand=hand, returned=returned)
+        add_record(
+            hand, RecordKind.SETTLEMENT, number=next_record_number(hand), at=now, amount=returned, transfer=transfer
+        )
+        hand.status = HandStatus.SETTLED
+        hand.awaiting_decision = False
+        hand.result_row = settlement.row.value
+        hand.ante_return = returns.get("ante", 0)
+        hand.blind_return = returns.get("blind", 0)
+        hand.play_return = returns.get("play", 0)
+        hand.trips_return = returns.get("trips", 0)
+        hand.version += 1
+    UthHand.objects.bulk_update(
+        hands,
+        [
+            "decisions",
+            "folded",
+            "status",
+            "awaiting_decision",
+            "result_row",
+            "ante_return",
+            "blind_return",
+            "play_return",
+            "trips_return",
+            "version",
+        ],
+    )
+    if hands and balance_of(bets_in_play_account(round_)) != 0:
+        raise RuntimeError(f"UTH round {round_.game_number} did not settle every cent of its bets in play")
+    round_.phase = Phase.SETTLED.value
+    round_.finished_at = round_.phase_started_at = now
+    round_.phase_deadline = None
+    round_.result = result_summary(round_.deck)
+    round_.save(update_fields=["phase", "finished_at", "phase_started_at", "phase_deadline", "result"])
+    UthTable.objects.filter(pk=round_.table_id).update(
+        next_round_at=now + timedelta(seconds=round_.table.result_seconds)
+    )

@@ -1,0 +1,52 @@
+"""The ``uth`` ticker handler: opens betting times, closes them, ends decision phases (poker_site.core.ticker).
+
+Each step is a separate durable transaction claimed by compare-and-swap, so running the handler twice, or in two ticker
+processes at once, advances every round exactly once. Deadlines live in PostgreSQL; a restarted ticker loses none.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from django.db.models import Exists, OuterRef, Q
+
+from games.engine.cards import PRODUCTION_SHUFFLER, Shuffler
+from games.engine.uth.round import Phase
+from games.uth.models import HandStatus, UthHand, UthRound, UthTable
+from games.uth.services import REVEAL_PAUSE, uth_betting_close, uth_phase_end, uth_round_open
+from poker_site.core.ticker import register
+
+logger = logging.getLogger(__name__)
+
+DECISION_PHASES = (Phase.PREFLOP.value, Phase.FLOP.value, Phase.RIVER.value)
+
+
+@register("uth")
+def advance_uth_tables(now: datetime, shuffler: Shuffler = PRODUCTION_SHUFFLER) -> int:
+    """Advance every due UTH deadline once; returns how many were advanced. ``shuffler`` is injected by tests."""
+    advanced = 0
+    for table_id in UthTable.objects.filter(is_open=True, next_round_at__lte=now).values_list("pk", flat=True):
+        advanced += _safely(lambda table_id=table_id: uth_round_open(table_id, now=now) is not None, "open", table_id)
+    betting_over = UthRound.objects.filter(phase=Phase.BETTING.value, paused_at=None, phase_deadline__lte=now)
+    for round_id in betting_over.values_list("pk", flat=True):
+        advanced += _safely(
+            lambda round_id=round_id: uth_betting_close(round_id, now=now, shuffler=shuffler), "close", round_id
+        )
+    awaiting = UthHand.objects.filter(round=OuterRef("pk"), status=HandStatus.IN_PLAY, awaiting_decision=True)
+    phases_over = UthRound.objects.filter(phase__in=DECISION_PHASES, paused_at=None).filter(
+        Q(phase_deadline__lte=now) | (Q(phase_started_at__lte=now - REVEAL_PAUSE) & ~Exists(awaiting))
+    )
+    for round_id in phases_over.values_list("pk", flat=True):
+        advanced += _safely(lambda round_id=round_id: uth_phase_end(round_id, now=now), "phase end", round_id)
+    return advanced
+
+
+def _safely(step: object, what: str, identifier: int) -> int:
+    """Run one step; a failure is logged and does not stop the other tables (it is retried on the next tick)."""
+    assert callable(step)
+    try:
+        return 1 if step() else 0
+    except Exception:
+        logger.exception("UTH %s failed for %s", what, identifier)
+        return 0
