@@ -9,6 +9,21 @@ from wallet.models import AuditEntry, Transfer
 if TYPE_CHECKING:
     from poker_site.accounts.models import User
 
+# Every action the wallet records (the admin filters on these without scanning the table).
+AUDIT_ACTIONS = (
+    "deposit",
+    "withdrawal_requested",
+    "withdrawal_paid",
+    "withdrawal_returned",
+    "hold_created",
+    "hold_released",
+    "hold_seized",
+    "staff_adjustment",
+    "unresolved_game_opened",
+    "unresolved_game_resolved",
+    "unresolved_game_voided",
+)
+
 
 def audit_record(
     *,

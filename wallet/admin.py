@@ -1,0 +1,387 @@
+"""Back office for the ledger. Ledger rows are read-only here: money moves only through the wallet services.
+
+Built for tables of millions of rows: no full COUNT(*) (``show_full_result_count = False`` and a paginator that
+counts at most ``CappedCountPaginator.cap`` rows), exact-match searches that use indexes, related rows fetched in
+the same query, raw-id widgets instead of giant drop-downs. Staff adjustments and hold decisions are made through
+forms that require a reason and call the services.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Exists, OuterRef, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.functional import cached_property
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from wallet.errors import WalletError, format_cents
+from wallet.forms import HoldDecisionForm, StaffAdjustmentForm
+from wallet.models import (
+    Account,
+    AuditEntry,
+    CashierLimits,
+    CashierTransaction,
+    Hold,
+    HoldStatus,
+    Leg,
+    StaffAdjustment,
+    Transfer,
+    UnresolvedGameFunds,
+)
+from wallet.services import TransferKind, hold_release, hold_seize, staff_adjustment_create
+from wallet.services.audit import AUDIT_ACTIONS
+
+
+class CappedCountPaginator(Paginator):
+    """Counts at most ``cap`` rows (``SELECT COUNT(*) FROM (... LIMIT cap)``), so paging a huge table stays cheap.
+    Beyond the cap, narrow the list with a filter or search."""
+
+    cap = 10_000
+
+    @cached_property
+    def count(self) -> int:
+        object_list: Any = self.object_list
+        if isinstance(object_list, QuerySet):
+            return object_list[: self.cap].count()
+        return min(len(object_list), self.cap)
+
+
+class LedgerAdmin(admin.ModelAdmin):
+    """Read-only listing tuned for large tables."""
+
+    show_full_result_count = False
+    paginator = CappedCountPaginator
+    list_per_page = 100
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _cents(value: int, currency: str) -> str:
+    return format_cents(value, currency)
+
+
+class TransferKindFilter(admin.SimpleListFilter):
+    """Kinds from ``TransferKind`` (no SELECT DISTINCT over millions of transfers)."""
+
+    title = _("kind")
+    parameter_name = "kind"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return sorted((value, value.replace("_", " ")) for name, value in vars(TransferKind).items()
+                      if name.isupper())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value():
+            return queryset.filter(kind=self.value())
+        return queryset
+
+
+class AuditActionFilter(admin.SimpleListFilter):
+    title = _("action")
+    parameter_name = "action"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(action, action.replace("_", " ")) for action in AUDIT_ACTIONS]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value():
+            return queryset.filter(action=self.value())
+        return queryset
+
+
+class PlayerSearchMixin:
+    """Search ``player:<username>`` for a player's rows; other terms use the admin's exact-match search fields."""
+
+    player_lookup = ""
+
+    def player_filter(self, queryset: QuerySet[Any], username: str) -> QuerySet[Any]:
+        return queryset.filter(**{self.player_lookup: username})
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Any],
+                           search_term: str) -> tuple[QuerySet[Any], bool]:
+        term = search_term.strip()
+        if term.lower().startswith("player:"):
+            return self.player_filter(queryset, term.split(":", 1)[1].strip()), False
+        return super().get_search_results(request, queryset, search_term)  # type: ignore[misc]
+
+
+@admin.register(Account)
+class AccountAdmin(PlayerSearchMixin, LedgerAdmin):
+    list_display = ("id", "kind", "currency", "owner", "reference", "balance_display", "may_go_negative",
+                    "created_at")
+    list_filter = ("kind", "currency", "may_go_negative")
+    search_fields = ("=reference",)
+    search_help_text = _('Exact reference (e.g. "table-session:123"), or player:<username>.')
+    player_lookup = "owner__username"
+    list_select_related = ("owner",)
+    raw_id_fields = ("owner",)
+    readonly_fields = ("balance_display", "legs_link")
+    actions = ["adjust_balance"]
+
+    @admin.display(description=_("balance"), ordering="balance")
+    def balance_display(self, account: Account) -> str:
+        return _cents(account.balance, account.currency)
+
+    @admin.display(description=_("movements"))
+    def legs_link(self, account: Account) -> str:
+        url = reverse("admin:wallet_leg_changelist") + f"?account__id__exact={account.pk}"
+        return format_html('<a href="{}">{}</a>', url, _("All movements of this account"))
+
+    @admin.action(description=_("Adjust the balance of the selected account (reason required)"),
+                  permissions=["adjust"])
+    def adjust_balance(self, request: HttpRequest, queryset: QuerySet[Account]) -> HttpResponseRedirect | None:
+        accounts = list(queryset.values_list("pk", flat=True)[:2])
+        if len(accounts) != 1:
+            self.message_user(request, _("Select exactly one account to adjust."), messages.WARNING)
+            return None
+        return redirect(reverse("admin:wallet_staffadjustment_add") + f"?account={accounts[0]}")
+
+    def has_adjust_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("wallet.adjust_balance")
+
+
+class LegInline(admin.TabularInline):
+    model = Leg
+    fields = ("account", "amount", "balance_after")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Leg]:
+        return super().get_queryset(request).select_related("account", "account__owner")
+
+
+@admin.register(Transfer)
+class TransferAdmin(PlayerSearchMixin, LedgerAdmin):
+    list_display = ("id", "kind", "reference", "currency", "created_at", "created_by")
+    list_filter = (TransferKindFilter, "currency")
+    search_fields = ("=reference", "=idempotency_key")
+    search_help_text = _('Exact reference (e.g. "hand:991") or idempotency key, or player:<username>.')
+    list_select_related = ("created_by",)
+    inlines = [LegInline]
+
+    def player_filter(self, queryset: QuerySet[Any], username: str) -> QuerySet[Any]:
+        return queryset.filter(
+            Exists(Leg.objects.filter(transfer=OuterRef("pk"), account__owner__username=username))
+        )
+
+
+@admin.register(Leg)
+class LegAdmin(PlayerSearchMixin, LedgerAdmin):
+    list_display = ("id", "transfer_link", "transfer_kind", "account", "amount_display", "balance_after_display",
+                    "created_at")
+    list_filter = ("account__kind",)
+    search_fields = ("=transfer__reference",)
+    search_help_text = _("Exact transfer reference, or player:<username>.")
+    player_lookup = "account__owner__username"
+    list_select_related = ("transfer", "account", "account__owner")
+
+    @admin.display(description=_("transfer"))
+    def transfer_link(self, leg: Leg) -> str:
+        return format_html('<a href="{}">#{}</a>', reverse("admin:wallet_transfer_change", args=[leg.transfer_id]),
+                           leg.transfer_id)
+
+    @admin.display(description=_("kind"))
+    def transfer_kind(self, leg: Leg) -> str:
+        return leg.transfer.kind
+
+    @admin.display(description=_("amount"))
+    def amount_display(self, leg: Leg) -> str:
+        return _cents(leg.amount, leg.account.currency)
+
+    @admin.display(description=_("balance after"))
+    def balance_after_display(self, leg: Leg) -> str:
+        return _cents(leg.balance_after, leg.account.currency)
+
+    @admin.display(description=_("at"))
+    def created_at(self, leg: Leg) -> Any:
+        return leg.transfer.created_at
+
+
+@admin.register(Hold)
+class HoldAdmin(PlayerSearchMixin, LedgerAdmin):
+    list_display = ("id", "player", "amount_display", "status", "review_reference", "created_at", "created_by",
+                    "decided_at", "decided_by")
+    list_filter = ("status", "currency")
+    search_fields = ("=review_reference",)
+    search_help_text = _("Exact review reference, or player:<username>.")
+    player_lookup = "player__username"
+    list_select_related = ("player", "created_by", "decided_by")
+    readonly_fields = ("decide_link",)
+
+    @admin.display(description=_("amount"), ordering="amount")
+    def amount_display(self, hold: Hold) -> str:
+        return _cents(hold.amount, hold.currency)
+
+    @admin.display(description=_("decision"))
+    def decide_link(self, hold: Hold) -> str:
+        if hold.status != HoldStatus.HELD:
+            return str(hold.get_status_display())
+        return format_html('<a href="{}">{}</a>', reverse("admin:wallet_hold_decide", args=[hold.pk]),
+                           _("Release or seize…"))
+
+    def get_urls(self) -> list[URLPattern]:
+        decide = path("<int:hold_id>/decide/", self.admin_site.admin_view(self.decide_view),
+                      name="wallet_hold_decide")
+        return [decide, *super().get_urls()]
+
+    def decide_view(self, request: HttpRequest, hold_id: int) -> HttpResponse:
+        if not (request.user.has_perm("wallet.release_hold") or request.user.has_perm("wallet.seize_hold")):
+            raise PermissionDenied
+        hold = get_object_or_404(Hold.objects.select_related("player"), pk=hold_id)
+        form = HoldDecisionForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            decide = hold_release if form.cleaned_data["decision"] == "release" else hold_seize
+            try:
+                decide(hold, request.user, form.cleaned_data["reason"])  # type: ignore[arg-type]
+            except WalletError as error:
+                form.add_error(None, str(error))
+            else:
+                self.message_user(request, _("Hold #%(id)s decided.") % {"id": hold.pk}, messages.SUCCESS)
+                return redirect(reverse("admin:wallet_hold_change", args=[hold.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Decide hold #%(id)s") % {"id": hold.pk},
+            "hold": hold,
+            "amount": _cents(hold.amount, hold.currency),
+            "form": form,
+        }
+        return TemplateResponse(request, "wallet/admin/hold_decision_form.html", context)
+
+
+@admin.register(StaffAdjustment)
+class StaffAdjustmentAdmin(PlayerSearchMixin, LedgerAdmin):
+    list_display = ("id", "account", "amount_display", "staff", "created_at", "reason")
+    search_fields = ("=staff__username",)
+    search_help_text = _("Exact staff username, or player:<username> for adjustments of a player's accounts.")
+    player_lookup = "account__owner__username"
+    list_select_related = ("account", "account__owner", "staff")
+
+    @admin.display(description=_("amount"), ordering="amount")
+    def amount_display(self, adjustment: StaffAdjustment) -> str:
+        return _cents(adjustment.amount, adjustment.account.currency)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm("wallet.adjust_balance")
+
+    def add_view(self, request: HttpRequest, form_url: str = "",
+                 extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        """Adjust a balance: amount, account and a required reason, booked by ``staff_adjustment_create``."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        initial = {"account": request.GET.get("account", ""), "idempotency_key": uuid.uuid4().hex}
+        form = StaffAdjustmentForm(request.POST or None, initial=initial)
+        if request.method == "POST" and form.is_valid():
+            account = Account.objects.filter(pk=form.cleaned_data["account"]).first()
+            if account is None:
+                form.add_error("account", _("No account with this id."))
+            else:
+                try:
+                    adjustment = staff_adjustment_create(
+                        request.user,  # type: ignore[arg-type]
+                        account,
+                        form.cleaned_data["amount"],
+                        form.cleaned_data["reason"],
+                        form.cleaned_data["idempotency_key"],
+                    )
+                except WalletError as error:
+                    form.add_error(None, str(error))
+                else:
+                    self.message_user(request, _("Adjustment #%(id)s booked.") % {"id": adjustment.pk},
+                                      messages.SUCCESS)
+                    return redirect(reverse("admin:wallet_staffadjustment_change", args=[adjustment.pk]))
+        account_id = form["account"].value()
+        account = Account.objects.select_related("owner").filter(pk=account_id).first() if str(
+            account_id).isdigit() else None
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Adjust a balance"),
+            "form": form,
+            "account": account,
+        }
+        return TemplateResponse(request, "wallet/admin/staff_adjustment_form.html", context)
+
+
+@admin.register(CashierTransaction)
+class CashierTransactionAdmin(PlayerSearchMixin, LedgerAdmin):
+    list_display = ("id", "player", "direction", "amount_display", "status", "provider", "provider_reference",
+                    "created_at", "completed_at")
+    list_filter = ("direction", "status", "provider")
+    search_fields = ("=provider_reference",)
+    search_help_text = _("Exact provider reference, or player:<username>.")
+    player_lookup = "player__username"
+    list_select_related = ("player",)
+
+    @admin.display(description=_("amount"), ordering="amount")
+    def amount_display(self, cashier_transaction: CashierTransaction) -> str:
+        return _cents(cashier_transaction.amount, cashier_transaction.currency)
+
+
+@admin.register(CashierLimits)
+class CashierLimitsAdmin(admin.ModelAdmin):
+    """New limits are a new row with its effective time; past rows stay as they were (history)."""
+
+    list_display = ("effective_from", "minimum_deposit", "maximum_deposit", "daily_deposit_limit",
+                    "minimum_withdrawal", "maximum_withdrawal", "created_by")
+    exclude = ("created_by",)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: CashierLimits, form: Any, change: bool) -> None:
+        obj.created_by = request.user  # type: ignore[assignment]
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(UnresolvedGameFunds)
+class UnresolvedGameFundsAdmin(LedgerAdmin):
+    """CASH-25 queue: open cases by deadline; on expiry the ticker voids them to charity."""
+
+    list_display = ("id", "game_reference", "amount_display", "status", "opened_at", "deadline", "closed_at",
+                    "closed_by")
+    list_filter = ("status",)
+    search_fields = ("=game_reference",)
+    list_select_related = ("closed_by",)
+    ordering = ("status", "deadline")
+
+    @admin.display(description=_("amount"), ordering="amount")
+    def amount_display(self, case: UnresolvedGameFunds) -> str:
+        return _cents(case.amount, case.currency)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(PlayerSearchMixin, LedgerAdmin):
+    list_display = ("id", "created_at", "action", "actor", "player", "transfer", "reason")
+    list_filter = (AuditActionFilter,)
+    search_fields = ("=actor__username",)
+    search_help_text = _("Exact staff username, or player:<username>.")
+    player_lookup = "player__username"
+    list_select_related = ("actor", "player", "transfer")

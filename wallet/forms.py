@@ -1,0 +1,79 @@
+"""Forms of the cashier pages and the admin."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from wallet.errors import InvalidAmount
+from wallet.services import check_idempotency_key, parse_euros_to_cents
+
+
+class AmountForm(forms.Form):
+    """An amount in euros typed by the player, and the idempotency key the page was rendered with."""
+
+    amount = forms.CharField(
+        label=_("Amount in euros"),
+        max_length=32,
+        help_text=_("For example 25 or 12.50."),
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+    )
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # A fresh key per rendered form: resubmitting the same page never moves money twice.
+        kwargs.setdefault("initial", {"idempotency_key": uuid.uuid4().hex})
+        super().__init__(*args, **kwargs)
+
+    def clean_amount(self) -> int:
+        try:
+            return parse_euros_to_cents(self.cleaned_data["amount"])
+        except InvalidAmount as error:
+            raise forms.ValidationError(str(error)) from error
+
+    def clean_idempotency_key(self) -> str:
+        try:
+            return check_idempotency_key(self.cleaned_data["idempotency_key"])
+        except Exception as error:
+            raise forms.ValidationError(_("The form expired; please submit it again.")) from error
+
+
+class SignedEurosField(forms.CharField):
+    """Euros with an optional leading minus: "-12.50" debits, "12.50" credits (staff adjustments)."""
+
+    def clean(self, value: Any) -> int:
+        text = super().clean(value).strip()
+        negative = text.startswith("-")
+        try:
+            cents = parse_euros_to_cents(text[1:] if negative else text)
+        except InvalidAmount as error:
+            raise forms.ValidationError(str(error)) from error
+        return -cents if negative else cents
+
+
+class StaffAdjustmentForm(forms.Form):
+    account = forms.IntegerField(label=_("Account id"), min_value=1)
+    amount = SignedEurosField(
+        label=_("Amount in euros"),
+        max_length=33,
+        help_text=_("Positive credits the account, negative (e.g. -5.00) debits it; the house adjustments account "
+                    "takes the other side."),
+    )
+    reason = forms.CharField(
+        label=_("Reason"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Required: why, with the hand, tournament or ticket it concerns. Kept in the audit trail."),
+    )
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+
+
+class HoldDecisionForm(forms.Form):
+    decision = forms.ChoiceField(
+        label=_("Decision"),
+        choices=[("release", _("Release to the player")), ("seize", _("Seize (to the house)"))],
+        widget=forms.RadioSelect,
+    )
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))

@@ -1,0 +1,99 @@
+"""The cashier page (/wallet/): balance, deposit and withdrawal forms, and the cash account history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from wallet.api import player_balance
+from wallet.errors import WalletError, format_cents
+from wallet.forms import AmountForm
+from wallet.models import CashierTransaction, Leg
+from wallet.services import deposit_through_provider, player_cash_account, withdrawal_create
+
+HISTORY_PAGE_SIZE = 25
+
+
+def _history(request: HttpRequest) -> dict[str, Any]:
+    """One page of the cash account's legs, newest first, paged by id (no COUNT, fast on long histories)."""
+    account = player_cash_account(request.user)  # type: ignore[arg-type]
+    legs = Leg.objects.filter(account=account).select_related("transfer").order_by("-id")
+    before = request.GET.get("before", "")
+    if before.isdigit():
+        legs = legs.filter(id__lt=int(before))
+    page = list(legs[: HISTORY_PAGE_SIZE + 1])
+    rows = [
+        {"leg": leg, "amount": format_cents(leg.amount, account.currency),
+         "balance_after": format_cents(leg.balance_after, account.currency)}
+        for leg in page[:HISTORY_PAGE_SIZE]
+    ]
+    older = page[HISTORY_PAGE_SIZE - 1].pk if len(page) > HISTORY_PAGE_SIZE else None
+    return {"history": rows, "older_than": older, "is_first_page": not before.isdigit()}
+
+
+def _render(request: HttpRequest, *, deposit_form: AmountForm | None = None,
+            withdraw_form: AmountForm | None = None, status: int = 200) -> HttpResponse:
+    context = {
+        "balance": player_balance(request.user),
+        "deposit_form": deposit_form or AmountForm(prefix="deposit"),
+        "withdraw_form": withdraw_form or AmountForm(prefix="withdraw"),
+        **_history(request),
+    }
+    return render(request, "wallet/cashier.html", context, status=status)
+
+
+@login_required
+@require_GET
+def cashier(request: HttpRequest) -> HttpResponse:
+    return _render(request)
+
+
+def _done(request: HttpRequest, cashier_transaction: CashierTransaction) -> HttpResponseRedirect:
+    amount = format_cents(cashier_transaction.amount, cashier_transaction.currency)
+    if cashier_transaction.status == "failed":
+        messages.error(request, _("Your withdrawal of %(amount)s was refused by the bank and returned to your "
+                                  "balance: %(reason)s") % {"amount": amount,
+                                                            "reason": cashier_transaction.failure_reason})
+    elif cashier_transaction.direction == "deposit":
+        messages.success(request, _("Deposited %(amount)s.") % {"amount": amount})
+    else:
+        messages.success(request, _("Withdrawal of %(amount)s: %(status)s.")
+                         % {"amount": amount, "status": cashier_transaction.get_status_display()})
+    return redirect(reverse("wallet:cashier"))
+
+
+@login_required
+@require_POST
+def deposit(request: HttpRequest) -> HttpResponse:
+    form = AmountForm(request.POST, prefix="deposit")
+    if form.is_valid():
+        try:
+            done = deposit_through_provider(request.user, form.cleaned_data["amount"],  # type: ignore[arg-type]
+                                            form.cleaned_data["idempotency_key"])
+        except WalletError as error:
+            form.add_error(None, str(error))
+        else:
+            return _done(request, done)
+    return _render(request, deposit_form=form, status=400)
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest) -> HttpResponse:
+    form = AmountForm(request.POST, prefix="withdraw")
+    if form.is_valid():
+        try:
+            done = withdrawal_create(request.user, form.cleaned_data["amount"],  # type: ignore[arg-type]
+                                     form.cleaned_data["idempotency_key"])
+        except WalletError as error:
+            form.add_error(None, str(error))
+        else:
+            return _done(request, done)
+    return _render(request, withdraw_form=form, status=400)
