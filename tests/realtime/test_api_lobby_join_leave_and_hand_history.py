@@ -1,0 +1,168 @@
+"""The REST API at /api/games/: lobby filters, joining and leaving through the services, own hand histories.
+
+Privacy (architecture rule 4): a replay shows another player's hole cards only when they were shown at showdown; a
+hand the user did not play is not found.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tests.realtime.conftest import deposit, make_table, make_user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def client_for(user: Any | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def post_json(client: Client, path: str, body: Any) -> Any:
+    return client.post(path, data=json.dumps(body), content_type="application/json")
+
+
+def test_the_lobby_is_public_and_filters_by_game_and_stake(clean_cache: None) -> None:
+    holdem = make_table("holdem", "NL10", name="H1")
+    make_table("holdem", "NL25", name="H2")
+    omaha = make_table("omaha", "PL25", name="O1")
+    anonymous = client_for(None)
+    everything = anonymous.get("/api/games/tables/")
+    assert everything.status_code == 200
+    assert {row["name"] for row in everything.json()} == {"H1", "H2", "O1"}
+    assert [row["id"] for row in anonymous.get("/api/games/tables/?game=omaha").json()] == [omaha.pk]
+    assert [row["id"] for row in anonymous.get("/api/games/tables/?game=holdem&stake=NL10").json()] == [holdem.pk]
+    assert anonymous.get("/api/games/tables/?game=nothing").json() == []
+
+
+def test_joining_and_leaving_need_a_logged_in_player(clean_cache: None) -> None:
+    table = make_table()
+    anonymous = client_for(None)
+    assert post_json(anonymous, f"/api/games/tables/{table.pk}/join/", {"buy_in": 1000}).status_code == 403
+    assert post_json(anonymous, f"/api/games/tables/{table.pk}/leave/", {}).status_code == 403
+
+
+@pytest.mark.parametrize("buy_in", ["1000", 1000.0, True, -1000, 0, None, 10**20])
+def test_a_buy_in_must_be_a_positive_json_integer(buy_in: object, clean_cache: None) -> None:
+    from games.models import Seat
+
+    table = make_table()
+    player = make_user("alice")
+    deposit(player, 5000)
+    response = post_json(client_for(player), f"/api/games/tables/{table.pk}/join/", {"buy_in": buy_in})
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert not Seat.objects.filter(table=table, user=player).exists()
+
+
+def test_a_player_joins_then_leaves_and_refusals_carry_the_domain_code(clean_cache: None) -> None:
+    from games.models import Seat
+    from wallet.services.accounts import balance_of, player_cash_account
+
+    table = make_table("holdem", "NL10")
+    player = make_user("alice")
+    deposit(player, 5000)
+    client = client_for(player)
+    too_small = post_json(client, f"/api/games/tables/{table.pk}/join/", {"buy_in": 100})
+    assert too_small.status_code == 409
+    assert too_small.json()["code"] == "buy_in_refused"
+    assert balance_of(player_cash_account(player)) == 5000
+
+    joined = post_json(client, f"/api/games/tables/{table.pk}/join/", {"buy_in": 1000, "seat": 4})
+    assert joined.status_code == 200, joined.content
+    assert joined.json() == {"ok": True, "table_id": table.pk}
+    assert Seat.objects.get(table=table, number=4).user_id == player.pk
+    assert balance_of(player_cash_account(player)) == 4000
+    again = post_json(client, f"/api/games/tables/{table.pk}/join/", {"buy_in": 1000})
+    assert again.status_code == 409
+    assert again.json()["code"] == "already_seated"
+
+    left = post_json(client, f"/api/games/tables/{table.pk}/leave/", {})
+    assert left.status_code == 200
+    assert not Seat.objects.filter(table=table, user=player).exists()
+    assert balance_of(player_cash_account(player)) == 5000
+    assert post_json(client, f"/api/games/tables/{table.pk}/leave/", {}).json()["code"] == "not_seated"
+    assert post_json(client, "/api/games/tables/999999/join/", {"buy_in": 1000}).status_code == 404
+
+
+def play_to_showdown(table_id: int, users: dict[int, Any], folder_seat: int) -> int:
+    """Deal a hand; ``folder_seat`` folds at its first turn, the others check or call to the showdown."""
+    from games.models import CashTable
+    from games.services import hand_act, hand_start
+
+    table = CashTable.objects.get(pk=table_id)
+    hand = hand_start(table, shuffler=random.Random(5))
+    assert hand is not None
+    for _ in range(100):
+        hand.refresh_from_db()
+        if hand.status != "running":
+            return hand.pk
+        seat = hand.acting_seat
+        snapshot_user = users[seat]
+        if seat == folder_seat:
+            hand_act(table, snapshot_user, "fold")
+            continue
+        try:
+            hand_act(table, snapshot_user, "check")
+        except Exception:
+            hand_act(table, snapshot_user, "call")
+    raise AssertionError("the hand did not finish")
+
+
+def test_hand_history_replays_step_by_step_and_shows_only_showdown_cards(clean_cache: None) -> None:
+    from games.models import HandEvent, HandPlayer
+    from games.services import seat_take
+
+    table = make_table("holdem", "NL10")
+    users = {seat: make_user(name) for seat, name in ((1, "alice"), (2, "bob"), (3, "carol"))}
+    for seat, user in users.items():
+        deposit(user, 5000)
+        seat_take(user, table, 1000, seat_number=seat)
+    outsider = make_user("mallory")
+    hand_id = play_to_showdown(table.pk, users, folder_seat=3)
+
+    hole = {
+        row.private_to_seat: row.payload["cards"]
+        for row in HandEvent.objects.filter(hand_id=hand_id, kind="hole_cards_dealt")
+    }
+    shown = HandEvent.objects.filter(hand_id=hand_id, kind="hand_shown")
+    shown_seats = set(shown.values_list("payload__seat", flat=True))
+    assert shown_seats == {1, 2}
+
+    alice = client_for(users[1])
+    listing = alice.get("/api/games/hands/").json()["results"]
+    assert [row["id"] for row in listing] == [hand_id]
+    assert listing[0]["seat"] == 1
+    response = alice.get(f"/api/games/hands/{hand_id}/")
+    assert response.status_code == 200
+    replay = response.json()
+    body = response.content.decode()
+    assert replay["hand"]["my_cards"] == hole[1]
+    assert all(f'"{card}"' not in body for card in hole[3]), "carol folded: her cards were never shown"
+    assert set(replay["steps"][-1]["shown"]) == {"1", "2"}
+    assert replay["steps"][-1]["shown"]["2"]["cards"] == hole[2]
+    assert replay["steps"][0]["kind"] == "hand_started"
+    assert [step["kind"] for step in replay["steps"]].count("action_taken") >= 3
+    assert len(replay["steps"][-1]["board"]) == 5
+    result = replay["steps"][-1]["result"]
+    starts = sum(player["start_stack"] for player in result["players"])
+    ends = sum(player["end_stack"] for player in result["players"])
+    assert starts == ends + result["rake"]
+    assert result["rake"] > 0  # the hand saw a flop (RAKE-03)
+    assert {player["seat"]: player["end_stack"] for player in result["players"]} == {
+        row.seat_number: row.end_stack for row in HandPlayer.objects.filter(hand_id=hand_id)
+    }
+
+    carol_replay = client_for(users[3]).get(f"/api/games/hands/{hand_id}/").content.decode()
+    assert all(f'"{card}"' in carol_replay for card in hole[1] + hole[2] + hole[3])
+
+    assert client_for(outsider).get(f"/api/games/hands/{hand_id}/").status_code == 404
+    assert client_for(outsider).get("/api/games/hands/").json()["results"] == []
+    assert client_for(None).get(f"/api/games/hands/{hand_id}/").status_code == 403
