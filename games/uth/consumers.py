@@ -1,0 +1,192 @@
+"""The UTH table socket ``/ws/uth/<table_id>/`` (docs/uth-protocol.md). Thin: validate, rate-limit, call a service
+in a worker thread, relay what games.uth.realtime publishes after each commit."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any, Final
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.core.serializers.json import DjangoJSONEncoder
+
+from games.protocol import ProtocolError, TokenBucket
+from games.uth import commands, presence, readside, realtime
+from games.uth.errors import UthRefused
+from games.uth.models import UthTable
+from games.uth.protocol import COMMANDS, UthMessage, parse_uth_message
+from games.uth.services import uth_player_disconnected
+
+logger = logging.getLogger(__name__)
+
+RATE_CAPACITY: Final[float] = 20.0
+RATE_PER_SECOND: Final[float] = 10.0
+FLOOD_REFUSALS: Final[int] = 20
+CLOSE_TABLE_NOT_FOUND: Final[int] = 4404
+CLOSE_FLOOD: Final[int] = 4008
+CLOSE_TOO_LARGE: Final[int] = 4009
+
+_encoder = DjangoJSONEncoder(separators=(",", ":"))
+
+
+class UthTableConsumer(AsyncWebsocketConsumer):
+    """One socket watching (and, for a logged-in player, playing at) one UTH table."""
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        user = self.scope.get("user")
+        self.user = user if user is not None and user.is_authenticated else None
+        self.last_sequence = 0
+        self.groups_joined: list[str] = []
+        self.heartbeat: asyncio.Task[None] | None = None
+        self.bucket = TokenBucket(RATE_CAPACITY, RATE_PER_SECOND, time.monotonic())
+        self.table = await database_sync_to_async(UthTable.objects.filter(pk=self.table_id).first)()
+        await self.accept()
+        if self.table is None:
+            await self.send_error("table_not_found", f"There is no Ultimate Texas Hold'em table {self.table_id}.")
+            await self.close(code=CLOSE_TABLE_NOT_FOUND)
+            return
+        # Join before reading the snapshot: an event committed in between arrives by the group and is skipped by its
+        # sequence number, so nothing falls between the snapshot and the stream.
+        groups = [realtime.table_group(self.table_id)]
+        if self.user is not None:
+            groups.append(realtime.user_group(self.user.pk, self.table_id))
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+        await self.send_snapshot()
+        if self.user is not None:
+            await presence.connected(self.user.pk, self.table_id, self.channel_name)
+            self.heartbeat = asyncio.ensure_future(self._heartbeat())
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if getattr(self, "heartbeat", None) is not None:
+            assert self.heartbeat is not None
+            self.heartbeat.cancel()
+        if getattr(self, "user", None) is not None and getattr(self, "table", None) is not None:
+            assert self.user is not None
+            if await presence.disconnected(self.user.pk, self.table_id, self.channel_name):
+                # The player's last socket on this table: bets still in betting time are void (UTH-38).
+                await database_sync_to_async(uth_player_disconnected)(self.user, self.table_id)
+
+    async def _heartbeat(self) -> None:
+        assert self.user is not None
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+            await presence.connected(self.user.pk, self.table_id, self.channel_name)
+
+    # --- client messages --------------------------------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.bucket.take(time.monotonic()):
+            if self.bucket.refusals >= FLOOD_REFUSALS:
+                await self.send_error("flood", "Too many messages; closing the connection.")
+                await self.close(code=CLOSE_FLOOD)
+            elif self.bucket.refusals == 1:
+                await self.send_error("rate_limited", f"At most {RATE_PER_SECOND:g} messages per second, please.")
+            return
+        try:
+            message = parse_uth_message(text_data)
+        except ProtocolError as error:
+            await self.send_error(error.code, error.message, error.request_id)
+            if error.code == "message_too_large":
+                await self.close(code=CLOSE_TOO_LARGE)
+            return
+        try:
+            await self.handle(message)
+        except UthRefused as refusal:
+            await self.send_error(refusal.code, refusal.message, message.request_id)
+        except Exception:
+            logger.exception("UTH socket message %s failed", message.type)
+            await self.send_error("server_error", "The server could not handle this; nothing was changed.",
+                                  message.request_id)
+
+    async def handle(self, message: UthMessage) -> None:
+        if message.type == "ping":
+            await self.send_json({"type": "pong", "request_id": message.request_id})
+        elif message.type == "snapshot":
+            await self.send_snapshot(message.request_id)
+        elif message.type == "resync":
+            await self.resync(message.fields["since"], message.request_id)
+        elif message.type in COMMANDS:
+            if self.user is None:
+                raise UthRefused("Log in to play; visitors may only watch.", code="not_authenticated")
+            result = await database_sync_to_async(commands.execute)(self.user, self.table_id, message)
+            await self.send_json({"type": "ok", "request_id": message.request_id, "of": message.type, **result})
+            await self.send_me()
+
+    # --- sending ----------------------------------------------------------------------------------------------------
+
+    async def send_json(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=_encoder.encode(message))
+
+    async def send_error(self, code: str, message: str, request_id: str | None = None) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message, "request_id": request_id})
+
+    async def send_snapshot(self, request_id: str | None = None) -> None:
+        assert self.table is not None
+        snapshot = await database_sync_to_async(readside.snapshot)(self.table, self.user)
+        self.last_sequence = int(snapshot["sequence"])
+        await self.send_json(
+            {"type": "snapshot", "sequence": self.last_sequence, "snapshot": snapshot, "request_id": request_id}
+        )
+
+    async def send_me(self) -> None:
+        """The player's own view (bets, balance, options, results); a full replacement, so it needs no sequence."""
+        if self.user is None or self.table is None:
+            return
+        view = await database_sync_to_async(readside.player_view)(self.table, self.user)
+        await self.send_json({"type": "you", "me": view})
+
+    async def resync(self, since: int, request_id: str | None) -> None:
+        """The events after ``since``, or a snapshot when they are too many, gone, or ``since`` is not believable."""
+        if since > self.last_sequence:
+            await self.send_snapshot(request_id)
+            return
+        limit = realtime.MAXIMUM_EVENTS_PER_MESSAGE
+        events = await database_sync_to_async(readside.events_since)(self.table_id, since, limit + 1)
+        contiguous = all(int(event["sequence"]) == since + index + 1 for index, event in enumerate(events))
+        if len(events) > limit or not contiguous:
+            await self.send_snapshot(request_id)
+            return
+        if events:
+            self.last_sequence = max(self.last_sequence, int(events[-1]["sequence"]))
+        await self.send_json({"type": "events", "events": events, "resync": True, "request_id": request_id})
+
+    # --- channel-layer messages (games.uth.realtime) ----------------------------------------------------------------
+
+    async def uth_events(self, message: dict[str, Any]) -> None:
+        fresh = [event for event in message["events"] if int(event["sequence"]) > self.last_sequence]
+        if not fresh:
+            return
+        if int(fresh[0]["sequence"]) != self.last_sequence + 1:
+            await self.catch_up()  # something went missing: read the gap ourselves
+        else:
+            self.last_sequence = int(fresh[-1]["sequence"])
+            await self.send_json({"type": "events", "events": fresh})
+        await self.send_me()
+
+    async def uth_refresh(self, message: dict[str, Any]) -> None:
+        await self.catch_up()
+        await self.send_me()
+
+    async def uth_player(self, message: dict[str, Any]) -> None:
+        await self.send_me()
+
+    async def uth_stats(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "stats", "round_id": message["round_id"], "stats": message["stats"]})
+
+    async def catch_up(self) -> None:
+        limit = realtime.MAXIMUM_EVENTS_PER_MESSAGE
+        events = await database_sync_to_async(readside.events_since)(self.table_id, self.last_sequence, limit + 1)
+        contiguous = all(int(event["sequence"]) == self.last_sequence + i + 1 for i, event in enumerate(events))
+        if len(events) > limit or not contiguous:
+            await self.send_snapshot()
+            return
+        if events:
+            self.last_sequence = int(events[-1]["sequence"])
+            await self.send_json({"type": "events", "events": events})
