@@ -26,6 +26,7 @@ from games.engine.cards import Shuffler
 from games.engine.config import HandConfig
 from games.engine.config import Variant as EngineVariant
 from games.engine.events import Event
+from games.engine.positions import HandPositions, PositionError, PreviousHand, cash_hand_may_start, next_hand_positions
 from games.engine.pots import split_pot
 from games.engine.rake import RakeResult, RakeRow, compute_rake
 from games.engine.state import HandState
@@ -48,7 +49,6 @@ from games.services.engine_state import hand_engine_state
 from games.services.errors import ActionRefused, NotSeated, NotYourTurn
 from games.services.events import NewEvent, engine_event, events_append
 from games.services.locking import player_settings, seats_lock, table_lock, table_terms
-from games.services.positions import Candidate, Entry, HandPositions, PreviousHand, next_positions, strictly_between
 from games.services.seat_state import seat_event, seat_save, seat_sit_out_now, seat_vacate, table_touch
 from wallet.models import AccountKind
 from wallet.services import TransferKind, TransferLeg, balance_of, system_account, transfer_create
@@ -56,11 +56,9 @@ from wallet.services import TransferKind, TransferLeg, balance_of, system_accoun
 PLAYER_ACTION_TYPES = frozenset({"fold", "check", "call", "bet", "raise_to", "all_in"})
 """The actions a player may send; forced bets and timeouts are the server's."""
 
-_ENTRY_BY_STATUS = {
-    SeatStatus.PLAYING: Entry.PLAYING,
-    SeatStatus.WAITING_FOR_BIG_BLIND: Entry.WAITING_FOR_BIG_BLIND,
-    SeatStatus.POSTING_OUT_OF_POSITION: Entry.POSTING,
-}
+_IN_PLAY_STATUSES = frozenset(
+    {SeatStatus.PLAYING, SeatStatus.WAITING_FOR_BIG_BLIND, SeatStatus.POSTING_OUT_OF_POSITION}
+)
 
 
 class HandContext:
@@ -91,33 +89,61 @@ def _available(seats: dict[int, Seat]) -> list[Seat]:
         seat
         for seat in seats.values()
         if seat.session_id is not None
-        and seat.status in _ENTRY_BY_STATUS
+        and seat.status in _IN_PLAY_STATUSES
         and not seat.leave_after_hand
         and balance_of(seat.session.account) > 0  # type: ignore[union-attr]
     ]
 
 
 def may_start(available_count: int, table: CashTable, rules: GameRules) -> bool:
-    """CASH-06 / AMB-11: three players not sitting out; two only right after a hand dealt to three or more (or while
-    the back-office flag "continue heads-up" is on and the last hand was heads-up)."""
-    if available_count >= max(2, rules.minimum_players_to_start):
+    """CASH-06 / AMB-11 (games.engine.positions.cash_hand_may_start): three players not sitting out; two only right
+    after a hand dealt to three or more, or while the back-office flag "continue heads-up" is on. The rules row may
+    lower the number of players a hand needs (``minimum_players_to_start``, never below two)."""
+    previous_count = len(table.previous_dealt_in_seats or []) or None
+    if cash_hand_may_start(available_count, previous_count, continue_heads_up=rules.continue_heads_up):
         return True
-    if available_count < 2:
-        return False
-    previous_count = len(table.previous_dealt_in_seats or [])
-    return previous_count >= 3 or (rules.continue_heads_up and previous_count >= 2)
+    return available_count >= max(2, rules.minimum_players_to_start)
 
 
 def _previous_hand(table: CashTable) -> PreviousHand | None:
     if table.previous_big_blind_seat is None or table.previous_button_seat is None:
         return None
-    dealt_in = {int(seat): int(user) for seat, user in table.previous_dealt_in_seats or []}
-    return PreviousHand(table.previous_button_seat, table.previous_big_blind_seat, dealt_in)
+    dealt_in = frozenset(int(seat) for seat, _user in table.previous_dealt_in_seats or [])
+    return PreviousHand(
+        table.previous_button_seat, table.previous_small_blind_seat, table.previous_big_blind_seat, dealt_in
+    )
+
+
+def hand_positions(
+    seats: list[Seat], previous: PreviousHand | None, table_size: int, rng: Random | secrets.SystemRandom
+) -> tuple[HandPositions, bool]:
+    """Button, blinds and who is dealt in (games.engine.positions, ENG-04..06, CASH-07, CASH-21, AMB-46), and whether
+    the table starts afresh. Players dealt into the last hand (or present at the first) are ``ready``; new and
+    returning players wait for the big blind or post out of position. When fewer than two players could be dealt in
+    that way — everyone from the last hand has gone — the table starts afresh like a new table (ENG-06)."""
+    ready = [seat.number for seat in seats if seat.status == SeatStatus.PLAYING]
+    waiting = [seat.number for seat in seats if seat.status == SeatStatus.WAITING_FOR_BIG_BLIND]
+    posting = [seat.number for seat in seats if seat.status == SeatStatus.POSTING_OUT_OF_POSITION]
+    if previous is not None:
+        try:
+            positions = next_hand_positions(
+                table_size=table_size,
+                previous=previous,
+                ready=ready,
+                waiting_for_big_blind=waiting,
+                posting_out_of_position=posting,
+                chooser=rng,
+            )
+            return positions, False
+        except PositionError:
+            pass
+    everyone = [seat.number for seat in seats]
+    return next_hand_positions(table_size=table_size, previous=None, ready=everyone, chooser=rng), True
 
 
 def _choose_positions(
     context: HandContext, rules: GameRules, rng: Random | secrets.SystemRandom
-) -> HandPositions | None:
+) -> tuple[HandPositions, bool] | None:
     """Positions for the next hand, sitting out players whose "sit out next big blind" comes due (CASH-19)."""
     table = context.table
     previous = _previous_hand(table)
@@ -125,23 +151,29 @@ def _choose_positions(
         available = _available(context.seats)
         if not may_start(len(available), table, rules):
             return None
-        candidates = [
-            Candidate(seat.number, int(seat.user_id or 0), _ENTRY_BY_STATUS[SeatStatus(seat.status)])
-            for seat in available
-        ]
-        positions = next_positions(candidates, previous, table.seat_count, rng)
-        big_blind = context.seats[positions.big_blind_seat]
+        positions, fresh_start = hand_positions(available, previous, table.seat_count, rng)
+        big_blind = context.seats[positions.big_blind]
         if not big_blind.sit_out_next_big_blind:
-            return positions
+            return positions, fresh_start
         context.events.append(seat_sit_out_now(big_blind, SitOutReason.NEXT_BIG_BLIND, context.now, rules))
 
 
-def _mark_missed_big_blinds(context: HandContext, positions: HandPositions) -> None:
+def strictly_between(start: int, end: int, table_size: int) -> set[int]:
+    """Seats met going clockwise from ``start`` to ``end``, both excluded."""
+    between: set[int] = set()
+    seat = start % table_size + 1
+    while seat != end and seat != start:
+        between.add(seat)
+        seat = seat % table_size + 1
+    return between
+
+
+def _mark_missed_big_blinds(context: HandContext, positions: HandPositions, fresh_start: bool) -> None:
     """Players sitting out whose seat the big blind passed must wait for it or post when they return (CASH-21)."""
     previous = context.table.previous_big_blind_seat
-    if previous is None or positions.fresh_start:
+    if previous is None or fresh_start:
         return
-    passed = strictly_between(previous, positions.big_blind_seat, context.table.seat_count) | {positions.big_blind_seat}
+    passed = strictly_between(previous, positions.big_blind, context.table.seat_count) | {positions.big_blind}
     for number in sorted(passed):
         seat = context.seats.get(number)
         if seat is not None and seat.status == SeatStatus.SITTING_OUT and not seat.missed_big_blind:
@@ -172,17 +204,18 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
     table, seats, now = context.table, context.seats, context.now
     terms, rules = table_terms(table, now)
     rng = shuffler if shuffler is not None else secrets.SystemRandom()
-    positions = _choose_positions(context, rules, rng)  # type: ignore[arg-type]
-    if positions is None:
+    chosen = _choose_positions(context, rules, rng)  # type: ignore[arg-type]
+    if chosen is None:
         return None
-    _mark_missed_big_blinds(context, positions)
+    positions, fresh_start = chosen
+    _mark_missed_big_blinds(context, positions, fresh_start)
     stacks = {number: balance_of(seats[number].session.account) for number in positions.dealt_in}  # type: ignore[union-attr]
     config = HandConfig.create(
         variant=EngineVariant(table.stake.game_type.variant),
         stacks=stacks,
         button=positions.button,
-        big_blind_seat=positions.big_blind_seat,
-        small_blind_seat=positions.small_blind_seat,
+        big_blind_seat=positions.big_blind,
+        small_blind_seat=positions.small_blind,
         small_blind=terms.small_blind,
         big_blind=terms.big_blind,
         table_size=table.seat_count,
@@ -225,8 +258,8 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
         current_hand=hand,
         hands_played=table.hands_played + 1,
         previous_button_seat=positions.button,
-        previous_small_blind_seat=positions.small_blind_seat,
-        previous_big_blind_seat=positions.big_blind_seat,
+        previous_small_blind_seat=positions.small_blind,
+        previous_big_blind_seat=positions.big_blind,
         previous_dealt_in_seats=[[number, seats[number].user_id] for number in positions.dealt_in],
         next_hand_at=None,
     )

@@ -109,3 +109,45 @@ def money_in_table_accounts() -> int:
 
 def later(seconds: float, base: datetime = START) -> datetime:
     return base + timedelta(seconds=seconds)
+
+
+def left_table_earlier(user: Any, table: CashTable, stack_cents: int, left_at: datetime) -> TableSession:
+    """Record that ``user`` left ``table`` at ``left_at`` with ``stack_cents`` (as ``seat_leave`` records it)."""
+    from wallet.services import reference_account
+
+    account = reference_account(
+        AccountKind.TABLE_SESSION, f"test-earlier-stay:{table.pk}:{user.pk}:{next(_names)}", owner=user
+    )
+    return TableSession.objects.create(
+        user=user,
+        table=table,
+        seat_number=1,
+        account=account,
+        initial_buy_in=stack_cents,
+        started_at=left_at - timedelta(hours=1),
+        ended_at=left_at,
+        leave_reason="player",
+        leave_stack=stack_cents,
+        leave_big_blind=table.stake.terms_at(left_at).big_blind,
+    )
+
+
+def user_in_seat(table: CashTable, number: int) -> Any:
+    return Seat.objects.get(table=table, number=number).user
+
+
+def fold_to_the_end(table: CashTable, now: datetime = START) -> Hand:
+    """Everyone to act folds (checks when checking is free) until the hand is over."""
+    while True:
+        hand = current_hand(table)
+        if hand is None or hand.status != HandStatus.RUNNING:
+            return Hand.objects.filter(table=table).order_by("-number").first()  # type: ignore[return-value]
+        legal = hand_engine_state(hand).legal_actions()
+        assert legal is not None
+        act(table, "check" if legal.check else "fold", now=now)
+
+
+def seat_at(table: CashTable, seats: dict[int, Any], buy_in: int, now: datetime = START, **options: Any) -> None:
+    """Seat each user at the given seat number."""
+    for number, user in seats.items():
+        seat_take(user, table, buy_in, seat_number=number, now=now, **options)
