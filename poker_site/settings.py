@@ -80,6 +80,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "poker_site.core.context_processors.header_balance",
             ],
         },
     },

@@ -1,0 +1,271 @@
+/* The cash-game lobby: the table list from the lobby socket (/ws/lobby/, docs/protocol.md), updated live without a
+   reload, filterable by game, stake and free seats; joining a table through the REST join endpoint. */
+(function () {
+  "use strict";
+  var P = window.Poker;
+  var gettext = P.t;
+
+  var root = document.getElementById("cash-lobby");
+  if (!root) { return; }
+  var rowsBody = document.getElementById("cash-table-rows");
+  var empty = document.getElementById("cash-empty");
+  var gameFilter = document.getElementById("filter-game");
+  var stakeFilter = document.getElementById("filter-stake");
+  var seatsFilter = document.getElementById("filter-seats");
+  var status = document.getElementById("lobby-status");
+  var notices = document.getElementById("page-notices");
+  var authenticated = root.getAttribute("data-authenticated") === "true";
+  var tables = {};          // id -> lobby row
+  var received = false;
+  var pollTimer = null;
+
+  var params = new URLSearchParams(window.location.search);
+  var wanted = { game: params.get("game") || "", stake: params.get("stake") || "", seats: params.get("seats") || "" };
+
+  function urlFor(template, id) { return template.replace(/0\/$/, id + "/").replace(/\/0\//, "/" + id + "/"); }
+  function tableUrl(id) { return urlFor(root.getAttribute("data-table-url"), id); }
+  function joinUrl(id) { return urlFor(root.getAttribute("data-join-url"), id); }
+
+  function blinds(row) {
+    if (row.small_blind === null || row.big_blind === null) { return "–"; }
+    return P.money(row.small_blind) + " / " + P.money(row.big_blind);
+  }
+
+  function sortRows(list) {
+    return list.sort(function (a, b) {
+      return String(a.game_name).localeCompare(String(b.game_name)) ||
+        (a.big_blind || 0) - (b.big_blind || 0) || String(a.stake).localeCompare(String(b.stake)) ||
+        String(a.name).localeCompare(String(b.name)) || a.id - b.id;
+    });
+  }
+
+  function option(select, value, label) {
+    var element = document.createElement("option");
+    element.value = value;
+    element.textContent = label;
+    select.appendChild(element);
+  }
+
+  /* Game and stake choices come from the open tables; the stake list follows the chosen game. */
+  function rebuildFilters() {
+    var all = Object.keys(tables).map(function (id) { return tables[id]; });
+    var games = {};
+    all.forEach(function (row) { games[row.game] = row.game_name; });
+    var selectedGame = gameFilter.value || wanted.game;
+    gameFilter.length = 1;
+    Object.keys(games).sort(function (a, b) { return games[a].localeCompare(games[b]); }).forEach(function (code) {
+      option(gameFilter, code, games[code]);
+    });
+    if (selectedGame && !games[selectedGame]) { option(gameFilter, selectedGame, selectedGame); }
+    gameFilter.value = selectedGame;
+    var stakes = {};
+    all.forEach(function (row) {
+      if (!selectedGame || row.game === selectedGame) {
+        var label = row.stake + (row.small_blind !== null ? " (" + blinds(row) + ")" : "");
+        if (!stakes[row.stake] || row.big_blind < stakes[row.stake].bigBlind) {
+          stakes[row.stake] = { label: label, bigBlind: row.big_blind || 0 };
+        }
+      }
+    });
+    var selectedStake = stakeFilter.value || wanted.stake;
+    stakeFilter.length = 1;
+    Object.keys(stakes).sort(function (a, b) { return stakes[a].bigBlind - stakes[b].bigBlind || a.localeCompare(b); })
+      .forEach(function (stake) { option(stakeFilter, stake, stakes[stake].label); });
+    if (selectedStake && !stakes[selectedStake]) { option(stakeFilter, selectedStake, selectedStake); }
+    stakeFilter.value = selectedStake;
+    seatsFilter.value = seatsFilter.value || wanted.seats;
+  }
+
+  function matches(row) {
+    if (gameFilter.value && row.game !== gameFilter.value) { return false; }
+    if (stakeFilter.value && row.stake !== stakeFilter.value) { return false; }
+    if (seatsFilter.value === "free" && row.players >= row.seats) { return false; }
+    if (seatsFilter.value === "playing" && row.players < 2) { return false; }
+    return true;
+  }
+
+  function cell(row, label, content, className) {
+    var td = document.createElement("td");
+    td.setAttribute("data-label", label);
+    if (className) { td.className = className; }
+    if (content instanceof Node) { td.appendChild(content); } else { td.textContent = content; }
+    row.appendChild(td);
+    return td;
+  }
+
+  function renderRow(data, flash) {
+    var tr = document.createElement("tr");
+    tr.id = "lobby-table-" + data.id;
+    tr.setAttribute("data-table-id", data.id);
+    tr.setAttribute("data-game", data.game);
+    tr.setAttribute("data-stake", data.stake);
+    if (flash) { tr.className = "flash"; }
+    var name = document.createElement("a");
+    name.href = tableUrl(data.id);
+    name.textContent = data.name;
+    cell(tr, gettext("Table"), name);
+    cell(tr, gettext("Game"), data.game_name, "optional");
+    cell(tr, gettext("Stake"), data.stake);
+    cell(tr, gettext("Blinds"), blinds(data), "money");
+    cell(tr, gettext("Buy-in"), data.min_buy_in !== null ? P.money(data.min_buy_in) + " – " + P.money(data.max_buy_in) : "–", "money");
+    var seats = cell(tr, gettext("Seats taken"), data.players + " / " + data.seats, "numeric seats-taken");
+    seats.setAttribute("data-players", data.players);
+    var pot = cell(tr, gettext("Average pot"), data.average_pot === null ? "–" : P.money(data.average_pot), "money average-pot");
+    if (data.average_pot !== null) { pot.setAttribute("data-cents", data.average_pot); }
+    cell(tr, gettext("Hands/hour"), String(data.hands_per_hour || 0), "numeric optional");
+    cell(tr, gettext("Waiting"), String(data.waiting || 0), "numeric waiting");
+
+    var actions = document.createElement("div");
+    actions.className = "lobby-row-actions";
+    var watch = document.createElement("a");
+    watch.className = "button secondary small";
+    watch.href = tableUrl(data.id);
+    watch.textContent = gettext("Watch");
+    watch.setAttribute("aria-label", P.format(gettext("Watch table %(name)s"), { name: data.name }, true));
+    actions.appendChild(watch);
+    var full = data.players >= data.seats;
+    var join = document.createElement("button");
+    join.type = "button";
+    join.className = "small";
+    join.setAttribute("data-action", full ? "wait" : "join");
+    join.textContent = full ? gettext("Join waiting list") : gettext("Join");
+    join.setAttribute("aria-label", P.format(full ? gettext("Join the waiting list for %(stake)s %(game)s") :
+      gettext("Join table %(name)s"), { name: data.name, stake: data.stake, game: data.game_name }, true));
+    join.addEventListener("click", function () { (full ? joinWaitingList : joinTable)(data.id); });
+    actions.appendChild(join);
+    var td = cell(tr, gettext("Actions"), actions, "lobby-row-actions-cell");
+    td.removeAttribute("data-label");
+    return tr;
+  }
+
+  function render(changedIds) {
+    var changed = {};
+    (changedIds || []).forEach(function (id) { changed[id] = true; });
+    var list = sortRows(Object.keys(tables).map(function (id) { return tables[id]; })).filter(matches);
+    var focusedId = document.activeElement && document.activeElement.closest &&
+      document.activeElement.closest("tr[data-table-id]") ? document.activeElement.closest("tr").getAttribute("data-table-id") : null;
+    var focusedAction = focusedId ? document.activeElement.getAttribute("data-action") || "link" : null;
+    rowsBody.innerHTML = "";
+    list.forEach(function (row) { rowsBody.appendChild(renderRow(row, changed[row.id])); });
+    empty.hidden = !received || list.length > 0;
+    if (focusedId) {
+      // Keep keyboard focus on the same control when a live update redraws the rows.
+      var again = document.getElementById("lobby-table-" + focusedId);
+      var target = again && (focusedAction === "link" ? again.querySelector("a") : again.querySelector("[data-action]"));
+      if (target) { target.focus(); }
+    }
+  }
+
+  function rememberFilters() {
+    var query = new URLSearchParams(window.location.search);
+    ["game", "stake", "seats"].forEach(function (name) {
+      var value = { game: gameFilter, stake: stakeFilter, seats: seatsFilter }[name].value;
+      if (value) { query.set(name, value); } else { query.delete(name); }
+    });
+    var text = query.toString();
+    window.history.replaceState(null, "", window.location.pathname + (text ? "?" + text : "") + window.location.hash);
+  }
+
+  gameFilter.addEventListener("change", function () {
+    stakeFilter.value = "";
+    wanted.stake = "";
+    wanted.game = gameFilter.value;
+    rebuildFilters();
+    rememberFilters();
+    render();
+  });
+  stakeFilter.addEventListener("change", function () { wanted.stake = stakeFilter.value; rememberFilters(); render(); });
+  seatsFilter.addEventListener("change", function () { wanted.seats = seatsFilter.value; rememberFilters(); render(); });
+
+  function replaceAll(rows) {
+    tables = {};
+    rows.forEach(function (row) { tables[row.id] = row; });
+    received = true;
+    rebuildFilters();
+    render();
+  }
+
+  function update(rows, removed) {
+    var changed = [];
+    rows.forEach(function (row) { tables[row.id] = row; changed.push(row.id); });
+    (removed || []).forEach(function (id) { delete tables[id]; });
+    rebuildFilters();
+    render(changed);
+  }
+
+  var STATUS_TEXT = {
+    connecting: gettext("Connecting…"),
+    live: gettext("Live"),
+    reconnecting: gettext("Reconnecting…"),
+    closed: gettext("Not updating")
+  };
+  function showStatus(state) {
+    status.setAttribute("data-state", state);
+    status.textContent = STATUS_TEXT[state] || state;
+    if (state === "live") {
+      stopPolling();
+    } else if (!pollTimer) {
+      // The socket is down: keep the list fresh over HTTP until it is back.
+      pollTimer = setInterval(poll, 10000);
+      if (!received) { poll(); }
+    }
+  }
+  function stopPolling() { clearInterval(pollTimer); pollTimer = null; }
+  function poll() {
+    P.api(root.getAttribute("data-lobby-api")).then(function (rows) { if (Array.isArray(rows)) { replaceAll(rows); } },
+      function () { /* the status line already says we are not live */ });
+  }
+
+  var socket = new P.Socket(root.getAttribute("data-lobby-socket"), {
+    onStatus: showStatus,
+    onMessage: function (message) {
+      if (message.type === "lobby") { replaceAll(message.tables || []); }
+      else if (message.type === "lobby_update") { update(message.tables || [], message.removed || []); }
+      else if (message.type === "error") { P.notify(notices, P.errorText(message.code, message.message), "error"); }
+    }
+  });
+  window.lobbySocket = socket;
+
+  function balance() {
+    var element = document.getElementById("header-balance");
+    return element ? Number(element.getAttribute("data-cents")) : undefined;
+  }
+
+  function joinTable(id) {
+    var row = tables[id];
+    if (!row) { return; }
+    if (!authenticated) {
+      window.location.href = root.getAttribute("data-login-url") + "?next=" + encodeURIComponent(tableUrl(id));
+      return;
+    }
+    window.BuyIn.open({
+      title: row.name + " · " + row.game_name + " " + row.stake + " (" + blinds(row) + ")",
+      minimum: row.min_buy_in,
+      maximum: row.max_buy_in,
+      balance: balance(),
+      submit: function (cents, postBigBlind) {
+        return P.api(joinUrl(id), { method: "POST", body: { buy_in: cents, post_big_blind: postBigBlind } })
+          .then(function () { window.location.href = tableUrl(id); });
+      }
+    });
+  }
+
+  function joinWaitingList(id) {
+    var row = tables[id];
+    if (!row) { return; }
+    if (!authenticated) {
+      window.location.href = root.getAttribute("data-login-url") + "?next=" + encodeURIComponent(window.location.pathname);
+      return;
+    }
+    var url = root.getAttribute("data-waiting-url");
+    if (!url) {
+      // Until the queue endpoint exists: open the table so the player can take the first seat that frees up.
+      window.location.href = tableUrl(id);
+      return;
+    }
+    P.api(url, { method: "POST", body: { stake_id: row.stake_id } }).then(function () {
+      P.notify(notices, P.format(gettext("You are on the waiting list for %(stake)s %(game)s. You will be seated when a seat is free."),
+        { stake: row.stake, game: row.game_name }, true), "ok");
+    }, function (error) { P.notify(notices, error.text, "error"); });
+  }
+}());

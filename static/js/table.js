@@ -1,0 +1,1001 @@
+/* The live cash table: draws the domain's snapshot, follows the sequence-numbered events of /ws/tables/<id>/
+   (docs/protocol.md), and sends the player's commands. The server decides everything (legal actions, amounts,
+   whose turn): after each batch of events the page asks for a fresh snapshot, so the buttons always show exactly the
+   legal actions the engine reports. A dropped connection reconnects and starts again from a snapshot; a gap in the
+   sequence numbers asks the server to resync. */
+(function () {
+  "use strict";
+  var P = window.Poker;
+  var Cards = window.Cards;
+  var gettext = P.t;
+  var f = function (text, values) { return P.format(text, values, true); };
+
+  var app = document.getElementById("table-app");
+  if (!app) { return; }
+  var tableId = Number(app.getAttribute("data-table-id"));
+  var authenticated = app.getAttribute("data-authenticated") === "true";
+  var elements = {
+    seats: document.getElementById("seats"),
+    community: document.getElementById("community-cards"),
+    pots: document.getElementById("pots"),
+    handInfo: document.getElementById("hand-info"),
+    notices: document.getElementById("table-notices"),
+    status: document.getElementById("table-status"),
+    banner: document.getElementById("connection-banner"),
+    prompt: document.getElementById("action-prompt"),
+    actionBar: document.getElementById("action-bar"),
+    buttons: document.getElementById("action-buttons"),
+    betControl: document.getElementById("bet-control"),
+    betAmount: document.getElementById("bet-amount"),
+    betSlider: document.getElementById("bet-slider"),
+    betLimits: document.getElementById("bet-limits"),
+    myClock: document.getElementById("my-clock"),
+    myClockBar: document.getElementById("my-clock-bar"),
+    myClockText: document.getElementById("my-clock-text"),
+    seatControls: document.getElementById("seat-controls"),
+    sitOut: document.getElementById("toggle-sit-out"),
+    sitOutNextBigBlind: document.getElementById("toggle-sit-out-next-big-blind"),
+    autoTopUp: document.getElementById("toggle-auto-top-up"),
+    sitInPost: document.getElementById("sit-in-post"),
+    sitOutInfo: document.getElementById("sit-out-info"),
+    topUp: document.getElementById("top-up-button"),
+    leave: document.getElementById("leave-button"),
+    results: document.getElementById("results"),
+    resultsEmpty: document.getElementById("results-empty"),
+    log: document.getElementById("action-log")
+  };
+
+  var state = {
+    snapshot: null,
+    sequence: 0,
+    clockOffset: 0,          // server time minus browser time, milliseconds
+    clockBase: {},           // "seat:deadline" -> milliseconds the bar started from
+    finished: null,          // the last finished hand, drawn until the next one starts
+    current: null,           // the hand being followed from events (for results)
+    results: [],
+    pending: false,
+    historyLoaded: false,
+    lastTurnKey: null,
+    resyncing: false
+  };
+
+  // --- Helpers -------------------------------------------------------------------------------------------
+
+  function snapshot() { return state.snapshot || {}; }
+  function hand() { return snapshot().hand || null; }
+  function viewer() { return snapshot().viewer || {}; }
+  function tableInfo() { return snapshot().table || {}; }
+  function seats() { return snapshot().seats || []; }
+  function seatByNumber(number) {
+    return seats().filter(function (seat) { return seat.number === Number(number); })[0] || null;
+  }
+  function nameOf(number) {
+    var seat = seatByNumber(number);
+    if (seat && seat.occupied) { return seat.is_viewer ? gettext("You") : seat.name; }
+    return f(gettext("Seat %(number)s"), { number: number });
+  }
+  function holeCardCount() { return tableInfo().variant === "PO" ? 4 : 2; }
+  function mySeat() { return viewer().seat ? seatByNumber(viewer().seat) : null; }
+  function serverNow() { return Date.now() + state.clockOffset; }
+
+  function notify(text, kind) { return P.notify(elements.notices, text, kind || "error"); }
+  function errorFrom(message) { return P.errorText(message && message.code, message && message.message); }
+
+  // --- Drawing -------------------------------------------------------------------------------------------
+
+  /* Seats sit on an ellipse, the viewer at the bottom, clockwise; a portrait (phone) table is narrower and taller. */
+  function seatPosition(index, count) {
+    var angle = Math.PI / 2 + (2 * Math.PI * index) / count;
+    var felt = document.getElementById("felt");
+    var portrait = felt && felt.clientWidth < felt.clientHeight;
+    var radiusX = portrait ? 34 : 42, radiusY = portrait ? 42 : 40;
+    return { x: 50 + radiusX * Math.cos(angle), y: 50 + radiusY * Math.sin(angle),
+      betX: 50 + radiusX * 0.58 * Math.cos(angle), betY: 50 + radiusY * 0.6 * Math.sin(angle) };
+  }
+
+  function statusText(seat, currentHand) {
+    if (seat.disconnected) { return gettext("Disconnected"); }
+    if (seat.sitting_out) { return gettext("Sitting out"); }
+    if (seat.leaving_after_hand) { return gettext("Leaving after this hand"); }
+    if (currentHand && seat.in_hand) {
+      if (seat.folded) { return gettext("Folded"); }
+      if (seat.all_in) { return gettext("All-in"); }
+      return "";
+    }
+    if (seat.status === "waiting_big_blind") { return gettext("Waiting for the big blind"); }
+    if (seat.status === "posting") { return gettext("Posts a big blind next hand"); }
+    return "";
+  }
+
+  function drawSeats() {
+    var table = tableInfo();
+    var count = table.seat_count || seats().length || 6;
+    var currentHand = hand();
+    var finished = !currentHand ? state.finished : null;
+    var anchor = viewer().seat || 1;
+    var canSit = authenticated && !viewer().seat;
+    var fragment = document.createDocumentFragment();
+    seats().forEach(function (seat) {
+      var index = ((seat.number - anchor) % count + count) % count;
+      var position = seatPosition(index, count);
+      var wrapper = document.createElement("div");
+      wrapper.className = "seat";
+      wrapper.setAttribute("data-seat", seat.number);
+      wrapper.style.left = position.x + "%";
+      wrapper.style.top = position.y + "%";
+      var box = document.createElement("div");
+      box.className = "seat-box";
+      box.setAttribute("role", "group");
+      if (!seat.occupied) {
+        wrapper.className += " empty";
+        box.setAttribute("aria-label", f(gettext("Seat %(number)s, empty"), { number: seat.number }));
+        var label = document.createElement("div");
+        label.className = "name";
+        label.textContent = f(gettext("Seat %(number)s"), { number: seat.number });
+        box.appendChild(label);
+        if (canSit) {
+          var sit = document.createElement("button");
+          sit.type = "button";
+          sit.className = "take-seat";
+          sit.textContent = gettext("Sit here");
+          sit.setAttribute("aria-label", f(gettext("Sit in seat %(number)s"), { number: seat.number }));
+          sit.setAttribute("data-take-seat", seat.number);
+          sit.addEventListener("click", function () { openBuyIn(seat.number); });
+          box.appendChild(sit);
+        }
+        wrapper.appendChild(box);
+        fragment.appendChild(wrapper);
+        return;
+      }
+      if (seat.is_viewer) { wrapper.className += " me"; }
+      if (currentHand && currentHand.acting_seat === seat.number) { wrapper.className += " to-act"; }
+      if (currentHand && seat.in_hand && seat.folded) { wrapper.className += " folded"; }
+      if (seat.sitting_out) { wrapper.className += " sitting-out"; }
+
+      // Cards above the box.
+      var hole = document.createElement("div");
+      hole.className = "hole";
+      hole.setAttribute("data-hole-seat", seat.number);
+      var cards = [];
+      var shown = currentHand && currentHand.shown ? currentHand.shown[String(seat.number)] : null;
+      if (currentHand && seat.in_hand && !seat.folded) {
+        if (seat.is_viewer && viewer().hole_cards && viewer().hole_cards.length) {
+          cards = viewer().hole_cards;
+        } else if (shown && shown.cards) {
+          cards = shown.cards;
+        } else {
+          for (var i = 0; i < holeCardCount(); i += 1) { cards.push(null); }
+        }
+      } else if (finished && finished.shown[seat.number]) {
+        cards = finished.shown[seat.number];
+      } else if (finished && seat.is_viewer && finished.myCards && finished.myCards.length) {
+        cards = finished.myCards;
+      }
+      cards.forEach(function (code) { hole.appendChild(Cards.element(code, true)); });
+      if (seat.is_viewer && cards.length && cards[0]) {
+        hole.setAttribute("aria-label", f(gettext("Your cards: %(cards)s"), { cards: cards.map(Cards.describe).join(", ") }));
+        hole.setAttribute("role", "group");
+        hole.id = "my-cards";
+      }
+      wrapper.appendChild(hole);
+
+      box.setAttribute("aria-label", f(gettext("Seat %(number)s: %(name)s"), { number: seat.number, name: seat.name }));
+      var markers = document.createElement("div");
+      markers.className = "markers";
+      var button = currentHand ? currentHand.button : snapshot().button;
+      if (button === seat.number) { markers.appendChild(marker("dealer", "D", gettext("Dealer button"))); }
+      if (currentHand && currentHand.small_blind_seat === seat.number) { markers.appendChild(marker("small-blind", "SB", gettext("Small blind"))); }
+      if (currentHand && currentHand.big_blind_seat === seat.number) { markers.appendChild(marker("big-blind", "BB", gettext("Big blind"))); }
+      box.appendChild(markers);
+      var name = document.createElement("div");
+      name.className = "name";
+      name.textContent = seat.name + (seat.is_viewer ? " (" + gettext("you") + ")" : "");
+      box.appendChild(name);
+      var stack = document.createElement("div");
+      stack.className = "stack";
+      stack.setAttribute("data-cents", seat.stack);
+      stack.textContent = P.money(seat.stack);
+      stack.setAttribute("aria-label", f(gettext("Stack %(amount)s"), { amount: P.money(seat.stack) }));
+      box.appendChild(stack);
+      var status = document.createElement("div");
+      status.className = "status";
+      status.textContent = statusText(seat, currentHand);
+      if (finished && finished.won[seat.number]) {
+        var won = document.createElement("div");
+        won.className = "result";
+        won.textContent = f(gettext("Won %(amount)s"), { amount: P.money(finished.won[seat.number]) });
+        box.appendChild(won);
+      } else if (finished && finished.handNames[seat.number]) {
+        status.textContent = finished.handNames[seat.number];
+      }
+      box.appendChild(status);
+      if (currentHand && currentHand.acting_seat === seat.number) {
+        var clock = document.createElement("div");
+        clock.className = "clock" + (currentHand.clock === "timebank" ? " timebank" : "");
+        clock.setAttribute("data-clock-seat", seat.number);
+        clock.appendChild(document.createElement("span"));
+        var clockText = document.createElement("div");
+        clockText.className = "clock-text";
+        clockText.setAttribute("data-clock-text", seat.number);
+        box.appendChild(clock);
+        box.appendChild(clockText);
+      }
+      wrapper.appendChild(box);
+      fragment.appendChild(wrapper);
+
+      if (currentHand && seat.in_hand && seat.bet) {
+        var bet = document.createElement("div");
+        bet.className = "seat-bet";
+        bet.setAttribute("data-bet-seat", seat.number);
+        bet.setAttribute("data-cents", seat.bet);
+        bet.style.left = position.betX + "%";
+        bet.style.top = position.betY + "%";
+        bet.textContent = P.money(seat.bet);
+        bet.setAttribute("aria-label", f(gettext("%(name)s bets %(amount)s"), { name: seat.name, amount: P.money(seat.bet) }));
+        fragment.appendChild(bet);
+      }
+    });
+    elements.seats.innerHTML = "";
+    elements.seats.appendChild(fragment);
+  }
+
+  function marker(kind, text, label) {
+    var element = document.createElement("span");
+    element.className = "marker " + kind;
+    element.textContent = text;
+    element.title = label;
+    element.setAttribute("role", "img");
+    element.setAttribute("aria-label", label);
+    return element;
+  }
+
+  function drawBoard() {
+    var currentHand = hand();
+    var board = currentHand ? currentHand.board : (state.finished ? state.finished.board : []);
+    elements.community.innerHTML = "";
+    for (var i = 0; i < 5; i += 1) {
+      elements.community.appendChild(Cards.element(board && board[i] ? board[i] : "placeholder"));
+    }
+    elements.community.setAttribute("aria-label", board && board.length ?
+      f(gettext("Community cards: %(cards)s"), { cards: board.map(Cards.describe).join(", ") }) : gettext("No community cards yet"));
+    elements.pots.innerHTML = "";
+    if (currentHand) {
+      var total = document.createElement("span");
+      total.className = "pot pot-total";
+      total.id = "pot-total";
+      total.setAttribute("data-cents", currentHand.pot_total);
+      total.textContent = f(gettext("Pot %(amount)s"), { amount: P.money(currentHand.pot_total) });
+      elements.pots.appendChild(total);
+      // While nobody is all-in the layered pots are only the uneven bets of the round: show the total alone.
+      var pots = currentHand.pots || [];
+      var someoneAllIn = seats().some(function (seat) { return seat.in_hand && seat.all_in; });
+      if (pots.length > 1 && someoneAllIn) {
+        pots.forEach(function (pot, index) {
+          var element = document.createElement("span");
+          element.className = "pot";
+          element.setAttribute("data-pot-index", index);
+          element.setAttribute("data-cents", pot.amount);
+          element.textContent = (index === 0 ? gettext("Main pot") : f(gettext("Side pot %(number)s"), { number: index })) +
+            " " + P.money(pot.amount);
+          elements.pots.appendChild(element);
+        });
+      }
+      elements.handInfo.textContent = f(gettext("Hand #%(number)s · %(street)s"), { number: currentHand.number, street: streetName(currentHand.street) });
+    } else if (state.finished) {
+      state.finished.awards.forEach(function (award) {
+        var element = document.createElement("span");
+        element.className = "pot pot-awarded";
+        element.setAttribute("data-cents", award.amount);
+        element.textContent = awardText(award);
+        elements.pots.appendChild(element);
+      });
+      elements.handInfo.textContent = state.finished.cancelled ? gettext("The hand was cancelled and every bet returned.") : gettext("Hand over. The next hand starts shortly.");
+    } else {
+      var seated = seats().filter(function (seat) { return seat.occupied && !seat.sitting_out; }).length;
+      elements.handInfo.textContent = seated >= 2 ? gettext("The next hand starts shortly.") : gettext("Waiting for players.");
+    }
+  }
+
+  function streetName(street) {
+    return { preflop: gettext("Pre-flop"), flop: gettext("Flop"), turn: gettext("Turn"), river: gettext("River"), showdown: gettext("Showdown") }[street] || street || "";
+  }
+
+  function awardText(award) {
+    var winners = award.shares.map(function (share) { return nameOf(share[0]) + " " + P.money(share[1]); }).join(", ");
+    var pot = award.potIndex === 0 ? gettext("Main pot") : f(gettext("Side pot %(number)s"), { number: award.potIndex });
+    return pot + ": " + winners + (award.handName ? " (" + award.handName + ")" : "");
+  }
+
+  // --- The player's actions ------------------------------------------------------------------------------
+
+  function legal() {
+    var currentHand = hand();
+    var actions = viewer().legal_actions;
+    if (!currentHand || !actions || currentHand.acting_seat !== viewer().seat || actions.forced) { return null; }
+    return actions;
+  }
+
+  function betRange(actions) { return actions.raise_range || actions.bet_range || null; }
+
+  function potSizedTo(fraction) {
+    var currentHand = hand();
+    var me = mySeat();
+    var myBet = me && me.bet ? me.bet : 0;
+    var toCall = Math.max(0, (currentHand.current_bet || 0) - myBet);
+    var potAfterCall = (currentHand.pot_total || 0) + toCall;
+    return (currentHand.current_bet || 0) + Math.floor(potAfterCall * fraction);
+  }
+
+  function clampToRange(value, range) { return Math.max(range[0], Math.min(range[1], value)); }
+
+  function chosenAmount() {
+    return P.parseMoney(elements.betAmount ? elements.betAmount.value : "");
+  }
+
+  function setAmount(cents) {
+    elements.betAmount.value = P.centsToInput(cents);
+    elements.betSlider.value = String(cents);
+    updateBetLabels();
+  }
+
+  function updateBetLabels() {
+    var actions = legal();
+    if (!actions) { return; }
+    var cents = chosenAmount();
+    var shown = cents === null ? "" : " " + P.money(cents);
+    var betButton = elements.buttons.querySelector("[data-act=bet]");
+    var raiseButton = elements.buttons.querySelector("[data-act=raise]");
+    betButton.textContent = gettext("Bet") + shown;
+    raiseButton.textContent = gettext("Raise to") + shown;
+    var range = betRange(actions);
+    var invalid = cents === null || !range || cents < range[0] || cents > range[1];
+    elements.betAmount.setAttribute("aria-invalid", invalid ? "true" : "false");
+  }
+
+  function drawActions() {
+    if (!elements.actionBar) { return; }
+    var actions = legal();
+    var currentHand = hand();
+    var me = mySeat();
+    elements.buttons.querySelectorAll("[data-act]").forEach(function (button) {
+      button.hidden = true;
+      button.disabled = state.pending;
+    });
+    elements.betControl.hidden = true;
+    if (!actions) {
+      if (!me) {
+        elements.prompt.textContent = authenticated ? gettext("Choose an empty seat to sit down.") : "";
+      } else if (currentHand && currentHand.acting_seat) {
+        elements.prompt.textContent = currentHand.acting_seat === me.number ? gettext("Your turn…") :
+          f(gettext("Waiting for %(name)s to act."), { name: nameOf(currentHand.acting_seat) });
+      } else if (me.sitting_out) {
+        elements.prompt.textContent = gettext("You are sitting out. Untick “Sit out” to play the next hand.");
+      } else {
+        elements.prompt.textContent = gettext("Waiting for the next hand.");
+      }
+      state.lastTurnKey = null;
+      return;
+    }
+    var kinds = actions.kinds || [];
+    var show = function (act, label) {
+      var button = elements.buttons.querySelector("[data-act=" + act + "]");
+      button.hidden = false;
+      if (label) { button.textContent = label; }
+      return button;
+    };
+    if (kinds.indexOf("fold") !== -1) { show("fold"); }
+    if (kinds.indexOf("check") !== -1) { show("check"); }
+    if (kinds.indexOf("call") !== -1 && actions.call_amount !== null) {
+      show("call", f(gettext("Call %(amount)s"), { amount: P.money(actions.call_amount) }));
+    }
+    var range = betRange(actions);
+    if (range) {
+      show(actions.raise_range ? "raise" : "bet");
+      elements.betControl.hidden = false;
+      elements.betSlider.min = String(range[0]);
+      elements.betSlider.max = String(range[1]);
+      elements.betSlider.step = String(Math.max(1, Math.min(tableInfo().small_blind || 1, range[1] - range[0] || 1)));
+      elements.betAmount.min = P.centsToInput(range[0]);
+      elements.betAmount.max = P.centsToInput(range[1]);
+      elements.betLimits.textContent = f(gettext("Minimum %(minimum)s, maximum %(maximum)s."),
+        { minimum: P.money(range[0]), maximum: P.money(range[1]) });
+      // A new decision starts at the minimum; redraws during the same decision keep what the player chose.
+      var decision = currentHand.id + ":" + currentHand.street + ":" + currentHand.current_bet + ":" + (state.turnCounter || 0);
+      if (state.amountKey !== decision) {
+        state.amountKey = decision;
+        setAmount(range[0]);
+      } else {
+        var cents = chosenAmount();
+        setAmount(cents === null ? range[0] : clampToRange(cents, range));
+      }
+    } else if (actions.all_in_amount !== null && actions.all_in_amount !== undefined) {
+      show("all_in", f(gettext("All-in %(amount)s"), { amount: P.money(actions.all_in_amount) }));
+    }
+    elements.prompt.textContent = actions.call_amount ?
+      f(gettext("Your turn: %(amount)s to call."), { amount: P.money(actions.call_amount) }) : gettext("Your turn.");
+    var turnKey = currentHand.id + ":" + currentHand.street + ":" + (state.turnCounter || 0);
+    if (state.lastTurnKey !== turnKey) {
+      state.lastTurnKey = turnKey;
+      focusActions();
+    }
+  }
+
+  function focusActions() {
+    var active = document.activeElement;
+    var busy = active && active !== document.body && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName) &&
+      !elements.actionBar.contains(active);
+    if (busy || document.querySelector("dialog[open]")) { return; }
+    var first = elements.buttons.querySelector("[data-act=check]:not([hidden]), [data-act=call]:not([hidden])") ||
+      elements.buttons.querySelector("[data-act]:not([hidden])");
+    if (first) { first.focus({ preventScroll: true }); }
+  }
+
+  function act(kind) {
+    var actions = legal();
+    if (!actions || state.pending) { return; }
+    var message = { type: "act", action: kind };
+    if (kind === "bet" || kind === "raise") {
+      var range = betRange(actions);
+      var cents = chosenAmount();
+      if (cents === null) {
+        notify(gettext("Please enter an amount in euros, for example 0.40."));
+        elements.betAmount.focus();
+        return;
+      }
+      if (cents < range[0] || cents > range[1]) {
+        notify(f(gettext("The amount must be between %(minimum)s and %(maximum)s."), { minimum: P.money(range[0]), maximum: P.money(range[1]) }));
+        elements.betAmount.focus();
+        return;
+      }
+      message.amount = cents;
+    }
+    send(message).then(function () { /* the events that follow redraw the table */ });
+  }
+
+  /* Send a command; show the server's refusal in plain words. Resolves with the ok message, or null if refused. */
+  function send(message) {
+    state.pending = true;
+    drawActions();
+    return socket.request(message).then(function (ok) {
+      state.pending = false;
+      drawActions();
+      return ok;
+    }, function (error) {
+      state.pending = false;
+      notify(errorFrom(error));
+      requestSnapshot();
+      return null;
+    });
+  }
+
+  // --- Seat controls -------------------------------------------------------------------------------------
+
+  function drawSeatControls() {
+    if (!elements.seatControls) { return; }
+    var me = mySeat();
+    elements.seatControls.hidden = !me;
+    if (!me) { return; }
+    elements.sitOut.checked = !!me.sitting_out;
+    elements.sitOutNextBigBlind.checked = !!viewer().sit_out_next_big_blind;
+    elements.sitInPost.hidden = !(me.sitting_out || me.status === "waiting_big_blind");
+    if (me.sit_out_deadline) {
+      var deadline = new Date(me.sit_out_deadline);
+      elements.sitOutInfo.textContent = f(gettext("You will be removed from the table at %(time)s unless you come back."),
+        { time: deadline.toLocaleTimeString(document.documentElement.lang) });
+    } else if (me.leaving_after_hand) {
+      elements.sitOutInfo.textContent = gettext("You will leave the table when this hand ends.");
+    } else if (me.status === "waiting_big_blind") {
+      elements.sitOutInfo.textContent = gettext("You will be dealt in when the big blind reaches you, or post a big blind now.");
+    } else {
+      elements.sitOutInfo.textContent = "";
+    }
+  }
+
+  if (elements.seatControls) {
+    elements.sitOut.addEventListener("change", function () {
+      var wanted = elements.sitOut.checked;
+      send(wanted ? { type: "sit_out" } : { type: "sit_in" }).then(function (ok) {
+        if (!ok) { elements.sitOut.checked = !wanted; }
+        else { P.notify(elements.notices, wanted ? gettext("You are sitting out from the next hand.") : gettext("You are back in the game."), "ok"); }
+      });
+    });
+    elements.sitOutNextBigBlind.addEventListener("change", function () {
+      var wanted = elements.sitOutNextBigBlind.checked;
+      send({ type: "sit_out_next_big_blind", enabled: wanted }).then(function (ok) {
+        if (!ok) { elements.sitOutNextBigBlind.checked = !wanted; }
+      });
+    });
+    elements.autoTopUp.addEventListener("change", function () {
+      var wanted = elements.autoTopUp.checked;
+      send({ type: "auto_top_up", enabled: wanted }).then(function (ok) {
+        if (!ok) { elements.autoTopUp.checked = !wanted; }
+        else { P.notify(elements.notices, wanted ? gettext("Auto top-up is on: your stack is topped up to your first buy-in after every hand.") : gettext("Auto top-up is off."), "ok"); }
+      });
+    });
+    elements.sitInPost.addEventListener("click", function () {
+      send({ type: "sit_in", post_big_blind: true }).then(function (ok) {
+        if (ok) { P.notify(elements.notices, gettext("You will post a big blind and be dealt into the next hand."), "ok"); }
+      });
+    });
+    elements.leave.addEventListener("click", function () {
+      var me = mySeat();
+      var question = me && me.in_hand && !me.folded ? gettext("Leave the table? You will leave when this hand ends; your chips go back to your balance.") :
+        gettext("Leave the table? Your chips go back to your balance.");
+      if (!window.confirm(question)) { return; }
+      send({ type: "leave" }).then(function (ok) {
+        if (!ok) { return; }
+        P.notify(elements.notices, gettext("You are leaving the table. Your chips go back to your balance."), "ok");
+        setTimeout(P.refreshHeaderBalance, 800);
+      });
+    });
+    elements.topUp.addEventListener("click", openTopUp);
+  }
+
+  var topUpDialog = document.getElementById("top-up-dialog");
+  function openTopUp() {
+    var me = mySeat();
+    if (!me || !topUpDialog) { return; }
+    var room = Math.max(0, (tableInfo().max_buy_in || 0) - (me.stack || 0));
+    var notices = document.getElementById("top-up-notices");
+    P.clearNotices(notices);
+    document.getElementById("top-up-limits").textContent = room > 0 ?
+      f(gettext("You can add up to %(amount)s (table maximum %(maximum)s). Chips are added between hands."),
+        { amount: P.money(room), maximum: P.money(tableInfo().max_buy_in) }) :
+      gettext("Your stack is at the table maximum.");
+    var input = document.getElementById("top-up-amount");
+    input.value = room > 0 ? P.centsToInput(room) : "";
+    topUpDialog.showModal();
+    input.focus();
+  }
+  if (topUpDialog) {
+    document.getElementById("top-up-cancel").addEventListener("click", function () { topUpDialog.close(); });
+    document.getElementById("top-up-form").addEventListener("submit", function (event) {
+      event.preventDefault();
+      var notices = document.getElementById("top-up-notices");
+      P.clearNotices(notices);
+      var cents = P.parseMoney(document.getElementById("top-up-amount").value);
+      if (cents === null || cents <= 0) {
+        P.notify(notices, gettext("Please enter an amount in euros, for example 5 or 5.50."), "error");
+        return;
+      }
+      var button = document.getElementById("top-up-confirm");
+      button.disabled = true;
+      socket.request({ type: "top_up", amount: cents }).then(function () {
+        button.disabled = false;
+        topUpDialog.close();
+        P.notify(elements.notices, f(gettext("%(amount)s will be added to your stack."), { amount: P.money(cents) }), "ok");
+        setTimeout(P.refreshHeaderBalance, 800);
+      }, function (error) {
+        button.disabled = false;
+        P.notify(notices, errorFrom(error), "error");
+      });
+    });
+  }
+
+  function openBuyIn(seatNumber) {
+    var table = tableInfo();
+    var balanceElement = document.getElementById("header-balance");
+    window.BuyIn.open({
+      title: f(gettext("%(table)s, seat %(seat)s"), { table: table.name, seat: seatNumber }),
+      minimum: table.min_buy_in,
+      maximum: table.max_buy_in,
+      balance: balanceElement ? Number(balanceElement.getAttribute("data-cents")) : undefined,
+      submit: function (cents, postBigBlind) {
+        return P.api(app.getAttribute("data-join-url"), { method: "POST", body: { buy_in: cents, seat: seatNumber, post_big_blind: postBigBlind } })
+          .then(function () {
+            P.notify(elements.notices, gettext("You are seated. Good luck!"), "ok");
+            requestSnapshot();
+            setTimeout(P.refreshHeaderBalance, 300);
+          });
+      }
+    });
+  }
+
+  // --- Clocks --------------------------------------------------------------------------------------------
+
+  function tickClocks() {
+    var currentHand = hand();
+    if (!currentHand || !currentHand.acting_seat || !currentHand.action_deadline) {
+      if (elements.myClock) { elements.myClock.hidden = true; }
+      return;
+    }
+    var deadline = Date.parse(currentHand.action_deadline);
+    var remaining = Math.max(0, deadline - serverNow());
+    var key = currentHand.acting_seat + ":" + currentHand.action_deadline;
+    if (!state.clockBase[key]) { state.clockBase[key] = Math.max(remaining, 1000); }
+    var fraction = Math.max(0, Math.min(1, remaining / state.clockBase[key]));
+    var seconds = Math.ceil(remaining / 1000);
+    var actingSeat = seatByNumber(currentHand.acting_seat);
+    var phase = currentHand.clock === "timebank" ? gettext("timebank") : currentHand.clock === "reconnect" ? gettext("reconnecting") : "";
+    var text = f(gettext("%(seconds)s s"), { seconds: seconds }) + (phase ? " · " + phase : "");
+    if (currentHand.clock !== "timebank" && actingSeat && actingSeat.timebank_seconds) {
+      text += " · " + f(gettext("timebank %(seconds)s s"), { seconds: Math.round(actingSeat.timebank_seconds) });
+    }
+    var bar = elements.seats.querySelector("[data-clock-seat='" + currentHand.acting_seat + "'] span");
+    if (bar) { bar.style.width = (fraction * 100).toFixed(1) + "%"; }
+    var label = elements.seats.querySelector("[data-clock-text='" + currentHand.acting_seat + "']");
+    if (label) { label.textContent = text; }
+    if (elements.myClock) {
+      var mine = viewer().seat && currentHand.acting_seat === viewer().seat;
+      elements.myClock.hidden = !mine;
+      if (mine) {
+        elements.myClockBar.className = "clock" + (currentHand.clock === "timebank" ? " timebank" : "");
+        elements.myClockBar.firstElementChild.style.width = (fraction * 100).toFixed(1) + "%";
+        elements.myClockText.textContent = f(gettext("Time left: %(text)s"), { text: text });
+      }
+    }
+  }
+  setInterval(tickClocks, 250);
+  window.addEventListener("resize", function () { if (state.snapshot) { drawSeats(); tickClocks(); } });
+
+  // --- Events --------------------------------------------------------------------------------------------
+
+  function logLine(text) {
+    if (!text) { return; }
+    var item = document.createElement("li");
+    item.textContent = text;
+    elements.log.appendChild(item);
+    while (elements.log.children.length > 40) { elements.log.removeChild(elements.log.firstElementChild); }
+    elements.log.scrollTop = elements.log.scrollHeight;
+  }
+
+  function actionText(event) {
+    var name = nameOf(event.seat);
+    var amount = P.money(event.total_bet);
+    var text = {
+      fold: f(gettext("%(name)s folds"), { name: name }),
+      check: f(gettext("%(name)s checks"), { name: name }),
+      call: f(gettext("%(name)s calls %(amount)s"), { name: name, amount: P.money(event.amount) }),
+      bet: f(gettext("%(name)s bets %(amount)s"), { name: name, amount: amount }),
+      raise: f(gettext("%(name)s raises to %(amount)s"), { name: name, amount: amount })
+    }[event.resolved] || f(gettext("%(name)s acts"), { name: name });
+    if (event.all_in) { text += " " + gettext("(all-in)"); }
+    if (event.action && event.action.type === "timeout") { text += " " + gettext("(time ran out)"); }
+    return text;
+  }
+
+  var BLIND_NAMES = {
+    small_blind: gettext("small blind"), big_blind: gettext("big blind"), ante: gettext("ante"),
+    out_of_position_big_blind: gettext("big blind out of position")
+  };
+
+  /* Fold one event into the hand being followed; `live` is false for events read back for the results list. */
+  function applyEvent(event, live) {
+    var kind = event.type || event.kind;
+    if (kind === "hand_started") {
+      state.current = { handId: event.hand_id, number: event.number || (event.config && event.config.hand_number) || null,
+        board: [], shown: {}, handNames: {}, awards: [], won: {}, myCards: [], cancelled: false };
+      if (live) { state.finished = null; state.turnCounter = 0; logLine(gettext("A new hand starts.")); }
+      return;
+    }
+    var current = state.current;
+    if (kind === "hole_cards_dealt") {
+      if (current && event.cards) { current.myCards = event.cards.slice(); if (live) { logLine(f(gettext("You are dealt %(cards)s"), { cards: Cards.list(event.cards) })); } }
+      return;
+    }
+    if (kind === "forced_bet_posted") {
+      if (live) { logLine(f(gettext("%(name)s posts the %(blind)s %(amount)s"), { name: nameOf(event.seat), blind: BLIND_NAMES[event.blind] || event.blind, amount: P.money(event.amount) })); }
+      return;
+    }
+    if (kind === "action_taken") {
+      state.turnCounter = (state.turnCounter || 0) + 1;
+      if (live) { logLine(actionText(event)); }
+      return;
+    }
+    if (kind === "street_dealt") {
+      if (current) { current.board = (event.board || []).slice(); }
+      if (live) { logLine(f(gettext("%(street)s: %(cards)s"), { street: streetName(event.street), cards: Cards.list(event.board) })); }
+      return;
+    }
+    if (kind === "uncalled_bet_returned") {
+      if (live) { logLine(f(gettext("%(amount)s returned to %(name)s"), { amount: P.money(event.amount), name: nameOf(event.seat) })); }
+      return;
+    }
+    if (kind === "hand_shown") {
+      if (current) { current.shown[event.seat] = (event.cards || []).slice(); }
+      if (live) { logLine(f(gettext("%(name)s shows %(cards)s"), { name: nameOf(event.seat), cards: Cards.list(event.cards) })); }
+      return;
+    }
+    if (kind === "hand_evaluated") {
+      if (current) { current.handNames[event.seat] = event.hand_name; }
+      if (live) { logLine(f(gettext("%(name)s has %(hand)s"), { name: nameOf(event.seat), hand: event.hand_name })); }
+      return;
+    }
+    if (kind === "pot_awarded") {
+      if (current && event.pot) {
+        var award = { potIndex: event.pot_index, amount: event.pot.amount, shares: event.pot.shares || [], handName: event.hand_name };
+        current.awards.push(award);
+        award.shares.forEach(function (share) { current.won[share[0]] = (current.won[share[0]] || 0) + share[1]; });
+        if (live) { logLine(awardText(award)); }
+      }
+      return;
+    }
+    if (kind === "turn") {
+      var playing = hand();
+      if (live && playing && event.hand_id === playing.id) {
+        playing.acting_seat = event.seat;
+        playing.action_deadline = event.deadline;
+        playing.clock = event.clock;
+      }
+      return;
+    }
+    if (kind === "hand_settled") {
+      var settled = state.results.filter(function (record) { return record.handId === event.hand_id; })[0];
+      if (settled) {
+        settled.number = event.hand_number || settled.number;
+        settled.rake = event.rake;
+        settled.potTotal = event.pot_total;
+        settled.net = event.net || {};
+        drawResults();
+      }
+      return;
+    }
+    if (kind === "hand_ended" || kind === "hand_cancelled") {
+      if (kind === "hand_cancelled" && current) { current.number = event.hand_number || current.number; }
+      if (current) {
+        current.cancelled = kind === "hand_cancelled";
+        current.names = {};
+        seats().forEach(function (seat) { if (seat.occupied) { current.names[seat.number] = seat.name; } });
+        addResult(current);
+        if (live) {
+          state.finished = current;
+          if (current.cancelled) { logLine(gettext("The hand was cancelled; every bet was returned.")); }
+        }
+      }
+      state.current = null;
+      return;
+    }
+    if (live) { tableEventLine(kind, event); }
+  }
+
+  function tableEventLine(kind, event) {
+    var name = event.name || (event.seat ? nameOf(event.seat) : "");
+    var lines = {
+      seat_taken: f(gettext("%(name)s sits down with %(amount)s"), { name: name, amount: P.money(event.stack) }),
+      seat_left: f(gettext("%(name)s leaves the table"), { name: name }),
+      seat_leaving: f(gettext("%(name)s will leave after this hand"), { name: name }),
+      seat_sat_out: f(gettext("%(name)s sits out"), { name: name }),
+      seat_sat_in: f(gettext("%(name)s is back"), { name: name }),
+      seat_topped_up: f(gettext("%(name)s adds %(amount)s"), { name: name, amount: P.money(event.amount) }),
+      seat_disconnected: f(gettext("%(name)s lost the connection"), { name: name }),
+      seat_reconnected: f(gettext("%(name)s is connected again"), { name: name })
+    };
+    if (lines[kind]) { logLine(lines[kind]); }
+  }
+
+  function addResult(record) {
+    if (state.results.some(function (other) { return other.handId === record.handId; })) { return; }
+    state.results.unshift(record);
+    state.results = state.results.slice(0, 10);
+    drawResults();
+  }
+
+  function drawResults() {
+    elements.results.innerHTML = "";
+    state.results.forEach(function (record) {
+      var item = document.createElement("li");
+      item.setAttribute("data-hand-id", record.handId);
+      var title = record.number ? f(gettext("Hand #%(number)s"), { number: record.number }) : gettext("Hand");
+      var text;
+      if (record.cancelled) {
+        text = gettext("cancelled, bets returned");
+      } else {
+        text = record.awards.map(function (award) {
+          var winners = award.shares.map(function (share) {
+            var name = (record.names && record.names[share[0]]) || nameOf(share[0]);
+            return f(gettext("%(name)s won %(amount)s"), { name: name, amount: P.money(share[1]) });
+          }).join(", ");
+          return winners + (award.handName ? " – " + award.handName : "");
+        }).join("; ");
+      }
+      var strong = document.createElement("strong");
+      strong.textContent = title + ": ";
+      item.appendChild(strong);
+      item.appendChild(document.createTextNode(text));
+      if (record.myCards && record.myCards.length && record.handId) {
+        var link = document.createElement("a");
+        link.href = app.getAttribute("data-hand-url").replace(/0\/$/, record.handId + "/");
+        link.textContent = gettext("Replay");
+        link.setAttribute("aria-label", f(gettext("Replay %(hand)s"), { hand: title }));
+        item.appendChild(document.createTextNode(" "));
+        item.appendChild(link);
+      }
+      elements.results.appendChild(item);
+    });
+    elements.resultsEmpty.hidden = state.results.length > 0;
+  }
+
+  // --- Messages ------------------------------------------------------------------------------------------
+
+  var snapshotTimer = null;
+  function requestSnapshot() {
+    clearTimeout(snapshotTimer);
+    snapshotTimer = setTimeout(function () { socket.send({ type: "snapshot" }); }, 120);
+  }
+
+  function applySnapshot(message) {
+    var data = message.snapshot || {};
+    state.snapshot = data;
+    state.sequence = Number(message.sequence !== undefined ? message.sequence : (data.last_sequence || 0));
+    if (data.server_time) { state.clockOffset = Date.parse(data.server_time) - Date.now(); }
+    if (data.hand) {
+      if (state.current && state.current.handId === data.hand.id && !state.current.number) {
+        state.current.number = data.hand.number;
+      }
+      if (!state.current || state.current.handId !== data.hand.id) {
+        state.current = { handId: data.hand.id, number: data.hand.number, board: (data.hand.board || []).slice(), shown: {},
+          handNames: {}, awards: [], won: {}, myCards: (data.viewer && data.viewer.hole_cards) || [], cancelled: false };
+      }
+      state.finished = null;
+    }
+    draw();
+    if (!state.historyLoaded) {
+      state.historyLoaded = true;
+      loadRecentResults();
+    }
+  }
+
+  /* The last hands' results on first load: the table's recent events, read once through resync. */
+  function loadRecentResults() {
+    var upTo = state.sequence;
+    var since = Math.max(0, upTo - 150);
+    if (upTo === 0) { return; }
+    var saved = state.current;
+    socket.request({ type: "resync", since: since }).then(function (message) {
+      if (message.type !== "events") { return; }
+      state.current = null;
+      (message.events || []).forEach(function (event) {
+        if (Number(event.sequence) <= upTo) { applyEvent(event, false); }
+      });
+      state.current = saved;
+    }, function () { state.current = saved; });
+  }
+
+  function applyEvents(message) {
+    var events = message.events || [];
+    var applied = 0;
+    for (var i = 0; i < events.length; i += 1) {
+      var event = events[i];
+      var sequence = Number(event.sequence);
+      if (sequence <= state.sequence) { continue; }
+      if (sequence > state.sequence + 1) {
+        resync();
+        break;
+      }
+      applyEvent(event, true);
+      state.sequence = sequence;
+      applied += 1;
+    }
+    if (applied) {
+      draw();
+      requestSnapshot();
+    }
+  }
+
+  function resync() {
+    if (state.resyncing) { return; }
+    state.resyncing = true;
+    socket.request({ type: "resync", since: state.sequence }).then(function () {
+      state.resyncing = false;
+    }, function () {
+      state.resyncing = false;
+      socket.send({ type: "snapshot" });
+    });
+  }
+
+  function onMessage(message) {
+    if (message.type === "snapshot") {
+      applySnapshot(message);
+    } else if (message.type === "events") {
+      applyEvents(message);
+    } else if (message.type === "your_turn") {
+      var playing = hand();
+      if (playing && playing.id === message.hand_id && state.snapshot.viewer) {
+        state.snapshot.viewer.legal_actions = message.legal_actions;
+        playing.acting_seat = message.seat;
+        if (message.deadline) { playing.action_deadline = message.deadline; }
+        draw();
+      }
+    } else if (message.type === "error" && !message.request_id) {
+      notify(errorFrom(message));
+    }
+  }
+
+  var STATUS_TEXT = { connecting: gettext("Connecting…"), live: gettext("Live"), reconnecting: gettext("Reconnecting…"), closed: gettext("Disconnected") };
+  function onStatus(socketState) {
+    elements.status.setAttribute("data-state", socketState);
+    elements.status.textContent = STATUS_TEXT[socketState] || socketState;
+    elements.banner.hidden = socketState === "live" || socketState === "connecting";
+    app.setAttribute("data-connection", socketState);
+  }
+
+  function draw() {
+    drawSeats();
+    drawBoard();
+    drawActions();
+    drawSeatControls();
+    tickClocks();
+    app.setAttribute("data-sequence", String(state.sequence));
+  }
+
+  // --- Wiring --------------------------------------------------------------------------------------------
+
+  if (elements.buttons) {
+    elements.buttons.addEventListener("click", function (event) {
+      var button = event.target.closest("[data-act]");
+      if (button && !button.hidden && !button.disabled) { act(button.getAttribute("data-act")); }
+    });
+    elements.betAmount.addEventListener("input", function () {
+      var cents = chosenAmount();
+      if (cents !== null) { elements.betSlider.value = String(cents); }
+      updateBetLabels();
+    });
+    elements.betAmount.addEventListener("keydown", function (event) {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        var actions = legal();
+        if (actions) { act(actions.raise_range ? "raise" : "bet"); }
+      }
+    });
+    elements.betSlider.addEventListener("input", function () { setAmount(Number(elements.betSlider.value)); });
+    elements.betControl.querySelectorAll("[data-preset]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var actions = legal();
+        var range = actions && betRange(actions);
+        if (!range) { return; }
+        var preset = button.getAttribute("data-preset");
+        var value = preset === "min" ? range[0] : preset === "max" ? range[1] :
+          potSizedTo(preset === "half" ? 0.5 : 1);
+        setAmount(clampToRange(value, range));
+      });
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.ctrlKey || event.metaKey || event.altKey || document.querySelector("dialog[open]")) { return; }
+      var target = event.target;
+      if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) { return; }
+      var actions = legal();
+      if (!actions) { return; }
+      var key = event.key.toLowerCase();
+      var visible = function (act) {
+        var button = elements.buttons.querySelector("[data-act=" + act + "]");
+        return button && !button.hidden ? button : null;
+      };
+      if (key === "f" && visible("fold")) { event.preventDefault(); act("fold"); }
+      else if (key === "c" && (visible("check") || visible("call"))) { event.preventDefault(); act(visible("check") ? "check" : "call"); }
+      else if ((key === "b" || key === "r") && !elements.betControl.hidden) { event.preventDefault(); elements.betAmount.focus(); elements.betAmount.select(); }
+      else if (key === "a" && !elements.betControl.hidden) {
+        event.preventDefault();
+        setAmount(betRange(actions)[1]);
+        (visible("raise") || visible("bet")).focus();
+      } else if (key === "a" && visible("all_in")) { event.preventDefault(); act("all_in"); }
+    });
+  }
+  document.getElementById("reconnect-now").addEventListener("click", function () { socket.reconnectNow(); });
+
+  var socket = new P.Socket(app.getAttribute("data-socket"), {
+    onMessage: onMessage,
+    onStatus: onStatus,
+    onClose: function (event) {
+      if (event.code === 4404) {
+        notify(gettext("This table does not exist or has been closed."));
+        return false;
+      }
+      return true;
+    }
+  });
+
+  // The page was drawn from the server's snapshot; the socket's own snapshot replaces it when it opens.
+  var initial = document.getElementById("initial-snapshot");
+  if (initial) {
+    try {
+      var data = JSON.parse(initial.textContent);
+      var sequence = JSON.parse(document.getElementById("initial-sequence").textContent);
+      state.historyLoaded = true;  // the socket's first snapshot loads the results
+      applySnapshot({ snapshot: data, sequence: sequence });
+      state.historyLoaded = false;
+    } catch (ignored) { /* the socket's snapshot follows */ }
+  }
+
+  // For people debugging and for the browser tests.
+  window.tableApp = { state: state, socket: socket, onMessage: onMessage, tableId: tableId, draw: draw };
+}());
