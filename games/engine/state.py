@@ -62,7 +62,6 @@ from games.engine.actions import (
 from games.engine.cards import FULL_DECK, Card, Shuffler, shuffled_deck
 from games.engine.config import HandConfig
 from games.engine.evaluation import (
-    evaluate_holdem,
     evaluate_omaha,
     holdem_strength,
     omaha_strength,
@@ -84,6 +83,7 @@ from games.engine.events import (
     UncalledBetReturned,
 )
 from games.engine.pots import Pot, layer_pots, split_pot
+from games.engine.showdown import best_five_holdem
 
 
 class Street(IntEnum):
@@ -119,6 +119,7 @@ _BET = 3
 _RAISE = 4
 _POST = 5
 _RESOLVED_NAMES = ("fold", "check", "call", "bet", "raise")
+_ACTION_CLASSES = frozenset({Fold, Check, Call, Bet, RaiseTo, AllIn, PostAnte, PostBlind, Timeout})
 _BOARD_SIZES = (0, 3, 4, 5)
 _BLIND_NAMES = {
     "ante": "ante",
@@ -551,9 +552,10 @@ class HandState:
         phase = self._phase
         if phase is Phase.COMPLETE:
             raise IllegalAction("the hand is over")
-        seat = getattr(action, "seat", None)
-        if not isinstance(action, Fold | Check | Call | Bet | RaiseTo | AllIn | PostAnte | PostBlind | Timeout):
+        action_type = type(action)
+        if action_type not in _ACTION_CLASSES:
             raise IllegalAction(f"not an action: {action!r}")
+        seat = action.seat
         if not is_whole_number(seat):
             raise IllegalAction(f"seat must be a whole number, not {seat!r}")
         assert isinstance(seat, int)
@@ -567,12 +569,12 @@ class HandState:
                 raise IllegalAction(
                     f"seat {self._seats[post_index]} must post the {_BLIND_NAMES[blind].replace('_', ' ')} first"
                 )
-            if isinstance(action, PostAnte) and expected == "ante":
+            if action_type is PostAnte and expected == "ante":
                 return _POST, 0
-            if isinstance(action, PostBlind) and expected == "blind":
+            if action_type is PostBlind and expected == "blind":
                 return _POST, 0
             raise IllegalAction(f"seat {seat} must post the {_BLIND_NAMES[blind].replace('_', ' ')} first")
-        if isinstance(action, PostAnte | PostBlind):
+        if action_type is PostAnte or action_type is PostBlind:
             raise IllegalAction("forced bets have already been posted")
         actor = self._actor
         if index != actor:
@@ -583,20 +585,20 @@ class HandState:
         stack = self._stacks[index]
         target = self._call_target(index)
         owed = target - bet
-        if isinstance(action, Fold):
+        if action_type is Fold:
             return _FOLD, bet
-        if isinstance(action, Check):
+        if action_type is Check:
             if owed > 0:
                 raise IllegalAction(f"cannot check facing a bet of {target}; call {min(owed, stack)}, raise or fold")
             return _CHECK, bet
-        if isinstance(action, Call):
+        if action_type is Call:
             if owed <= 0:
                 raise IllegalAction("there is no bet to call; check instead")
             return _CALL, bet + (owed if owed < stack else stack)
-        if isinstance(action, Timeout):
+        if action_type is Timeout:
             return (_CHECK, bet) if owed <= 0 else (_FOLD, bet)
         all_in_total = bet + stack
-        if isinstance(action, AllIn):
+        if action_type is AllIn:
             if owed >= stack:
                 return _CALL, all_in_total
             reason = self._may_raise(index, owed)
@@ -606,11 +608,12 @@ class HandState:
             if all_in_total > maximum:
                 raise IllegalAction(f"cannot go all-in for {all_in_total}: pot-limit maximum is {maximum}")
             return (_BET if self._current_bet == 0 else _RAISE), all_in_total
-        amount = action.amount
+        amount = getattr(action, "amount", None)  # Bet or RaiseTo: the only kinds left
         problem = describe_bad_amount(amount)
         if problem is not None:
             raise IllegalAction(problem)
-        if isinstance(action, Bet):
+        assert isinstance(amount, int)
+        if action_type is Bet:
             if self._current_bet > 0:
                 raise IllegalAction(f"there is already a bet of {self._current_bet} in this round; raise instead")
             noun = "bet"
@@ -846,11 +849,6 @@ class HandState:
         start = self._last_aggressor if self._last_aggressor >= 0 and not self._folded[self._last_aggressor] else 0
         return [(start + step) % count for step in range(count) if not self._folded[(start + step) % count]]
 
-    def _strength(self, index: int) -> int:
-        if self._pot_limit:
-            return omaha_strength(self._hole[index], self._board)
-        return holdem_strength(self._hole[index] + tuple(self._board))
-
     def _show_hands(self) -> None:
         """Turn every remaining hand face up that is not shown yet, in showing order (ENG-26, AMB-51)."""
         seats = self._seats
@@ -870,11 +868,16 @@ class HandState:
         pot_limit = self._pot_limit
         seats = self._seats
         for index in self._show_order():
-            strength = self._strength(index)
-            strengths[index] = strength
             hole = self._hole[index]
-            value = evaluate_omaha(hole, board) if pot_limit else evaluate_holdem(hole, board)
-            self._emit(HandEvaluated, seats[index], strength_name(strength), value.cards, strength)
+            if pot_limit:
+                strength = omaha_strength(hole, board)
+                best_cards = evaluate_omaha(hole, board).cards
+            else:
+                cards = hole + board
+                strength = holdem_strength(cards)
+                best_cards = best_five_holdem(cards, strength)
+            strengths[index] = strength
+            self._emit(HandEvaluated, seats[index], strength_name(strength), best_cards, strength)
         pots: list[Pot] = []
         for pot_index, (amount, eligible) in enumerate(layer_pots(self._contributed, self._folded)):
             best = max(strengths[index] for index in eligible)
