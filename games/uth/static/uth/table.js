@@ -1,0 +1,454 @@
+/* Ultimate Texas Hold'em table page: plain JavaScript over the table socket (see docs/uth-protocol.md).
+ *
+ * State comes from the server only: a snapshot on connect, then sequenced public events (a gap makes us ask for the
+ * missing ones with "resync"), "you" messages that replace the player's own view, and "stats" for the decision
+ * statistics. Every button sends one command; the server's answer ("ok" or "error" in plain words) is shown.
+ */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("uth");
+  if (!root) { return; }
+  var snapshotElement = document.getElementById("uth-snapshot");
+  var state = {
+    snapshot: JSON.parse(snapshotElement.textContent),
+    sequence: 0,
+    clockOffset: 0,
+    socket: null,
+    retryDelay: 1000,
+    requestCounter: 0,
+    undoTimer: null,
+    undoHeld: false,
+    spaceRepeats: false
+  };
+  state.sequence = state.snapshot.sequence || 0;
+
+  var SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+  var SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
+  var RANK_NAMES = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", "9": "Nine", "8": "Eight", "7": "Seven",
+    "6": "Six", "5": "Five", "4": "Four", "3": "Three", "2": "Two" };
+  var PHASES = {
+    betting: "Place your bets",
+    preflop: "Decide: PLAY 4x, PLAY 3x or CHECK",
+    flop: "Flop: PLAY 2x or CHECK",
+    river: "Turn and river: PLAY 1x or FOLD",
+    settled: "Result",
+    cancelled: "Round cancelled"
+  };
+  var DECISION_LABELS = { play_4x: "PLAY 4x", play_3x: "PLAY 3x", play_2x: "PLAY 2x", play_1x: "PLAY 1x",
+    check: "CHECK", fold: "FOLD" };
+  var MULTIPLIERS = { play_4x: 4, play_3x: 3, play_2x: 2, play_1x: 1, check: 0, fold: 0 };
+
+  function $(id) { return document.getElementById(id); }
+
+  function euros(cents) {
+    var sign = cents < 0 ? "-" : "";
+    var value = Math.abs(cents);
+    var whole = Math.floor(value / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    return sign + "€" + whole + "." + String(value % 100).padStart(2, "0");
+  }
+
+  function setText(id, text) { var element = $(id); if (element) { element.textContent = text; } }
+
+  function showError(message) {
+    var box = $("uth-error");
+    box.textContent = message;
+    box.hidden = false;
+  }
+
+  function clearError() { var box = $("uth-error"); box.hidden = true; box.textContent = ""; }
+
+  function showNotice(message) {
+    var box = $("uth-notice");
+    box.textContent = message || "";
+    box.hidden = !message;
+  }
+
+  // --- the socket --------------------------------------------------------------------------------------------------
+
+  function connect() {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + window.location.host + root.dataset.socketPath);
+    state.socket = socket;
+    setText("uth-connection", "Connecting…");
+    socket.addEventListener("open", function () {
+      state.retryDelay = 1000;
+      setText("uth-connection", "Connected");
+    });
+    socket.addEventListener("message", function (frame) {
+      var message;
+      try { message = JSON.parse(frame.data); } catch (error) { return; }
+      receive(message);
+    });
+    socket.addEventListener("close", function () {
+      setText("uth-connection", "Disconnected — reconnecting…");
+      window.setTimeout(connect, state.retryDelay);
+      state.retryDelay = Math.min(state.retryDelay * 2, 15000);
+    });
+  }
+
+  function send(message) {
+    if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
+      showError("Not connected to the table; reconnecting. Try again in a moment.");
+      return;
+    }
+    state.requestCounter += 1;
+    message.request_id = "c" + state.requestCounter;
+    state.socket.send(JSON.stringify(message));
+  }
+
+  function receive(message) {
+    switch (message.type) {
+      case "snapshot":
+        state.snapshot = message.snapshot;
+        state.sequence = message.sequence;
+        state.clockOffset = Date.parse(message.snapshot.server_time) - Date.now();
+        renderAll();
+        break;
+      case "events":
+        applyEvents(message.events);
+        break;
+      case "you":
+        state.snapshot.me = message.me;
+        renderMe();
+        break;
+      case "stats":
+        if (state.snapshot.round && state.snapshot.round.id === message.round_id) {
+          state.snapshot.stats = message.stats;
+          renderStats();
+        }
+        break;
+      case "ok":
+        clearError();
+        break;
+      case "error":
+        showError(message.message);
+        break;
+      default:
+        break;
+    }
+  }
+
+  function applyEvents(events) {
+    for (var index = 0; index < events.length; index += 1) {
+      var event = events[index];
+      if (event.sequence <= state.sequence) { continue; }
+      if (event.sequence !== state.sequence + 1) {
+        // A message went missing: ask for what we lack (the server answers with the events or a snapshot).
+        send({ type: "resync", since: state.sequence });
+        return;
+      }
+      state.sequence = event.sequence;
+      if (event.round) { state.snapshot.round = event.round; }
+      if (event.stats) { state.snapshot.stats = event.stats; }
+      if (event.ended_phase_stats) { state.snapshot.endedStats = event.ended_phase_stats; }
+      if (event.kind === "round_opened") { state.snapshot.endedStats = null; showNotice(""); }
+      if (event.kind === "round_paused") {
+        showNotice("The round is paused while an issue is investigated. Please wait.");
+      }
+      if (event.kind === "round_resumed") { showNotice("The round continues."); }
+      if (event.kind === "round_cancelled") {
+        showNotice("This round was cancelled (" + (event.round.cancel_reason || "malfunction") +
+          "). Every bet placed in it has been refunded.");
+      }
+    }
+    renderRound();
+    renderMe();
+  }
+
+  // --- rendering ---------------------------------------------------------------------------------------------------
+
+  function cardElement(text) {
+    var element = document.createElement("span");
+    element.className = "uth-card";
+    if (!text) {
+      element.className += " back";
+      element.setAttribute("aria-label", "face-down card");
+      element.textContent = "?";
+      return element;
+    }
+    var rank = text.charAt(0);
+    var suit = text.charAt(1);
+    if (suit === "h" || suit === "d") { element.className += " red"; }
+    element.textContent = (rank === "T" ? "10" : rank) + SUITS[suit];
+    element.setAttribute("role", "img");
+    element.setAttribute("aria-label", RANK_NAMES[rank] + " of " + SUIT_NAMES[suit]);
+    return element;
+  }
+
+  function renderCards(id, cards, faceDownCount) {
+    var container = $(id);
+    container.replaceChildren();
+    cards.forEach(function (card) { container.appendChild(cardElement(card)); });
+    for (var index = cards.length; index < faceDownCount; index += 1) { container.appendChild(cardElement(null)); }
+  }
+
+  function renderAll() {
+    renderRound();
+    renderMe();
+    setText("uth-players", String(state.snapshot.players));
+  }
+
+  function renderRound() {
+    var round = state.snapshot.round;
+    if (!round) {
+      setText("uth-phase", "Waiting for the first round");
+      return;
+    }
+    var gameNumber = $("uth-game-number");
+    gameNumber.textContent = round.display_number;
+    gameNumber.title = "Game number " + round.game_number + " (quote it to Customer Service)";
+    setText("uth-phase", round.paused ? "Paused" : PHASES[round.phase] || round.phase);
+    var dealt = round.player_cards.length > 0;
+    renderCards("uth-player-cards", round.player_cards, 0);
+    renderCards("uth-community", round.community, 0);
+    renderCards("uth-dealer-cards", round.dealer_cards, dealt ? 2 : 0);
+    setText("uth-player-hand", round.player_hand_name || "");
+    var result = round.result;
+    setText("uth-dealer-hand", result ? result.dealer_hand + (result.dealer_qualifies ? " — qualifies" :
+      " — does not qualify") : "");
+    renderStats();
+    renderTimer();
+  }
+
+  function renderStats() {
+    var stats = state.snapshot.stats;
+    var ended = state.snapshot.endedStats;
+    var shown = stats && stats.asked ? stats : ended;
+    if (!shown || !shown.asked) { setText("uth-stats", "Shown while players decide."); return; }
+    var parts = Object.keys(shown.percent).map(function (name) {
+      return (DECISION_LABELS[name] || name) + " " + shown.percent[name] + "%";
+    });
+    setText("uth-stats", parts.join(" · ") + " (of " + shown.asked + " players)");
+  }
+
+  function renderTimer() {
+    var round = state.snapshot.round;
+    var light = $("uth-light");
+    if (!round || !round.phase_deadline || round.paused) {
+      setText("uth-timer", round && round.paused ? "paused" : "—");
+      light.dataset.light = round && round.phase === "betting" ? "yellow" : "red";
+      light.setAttribute("aria-label", "Betting closed");
+      return;
+    }
+    var remaining = Math.max(0, Date.parse(round.phase_deadline) - (Date.now() + state.clockOffset));
+    var seconds = Math.ceil(remaining / 1000);
+    setText("uth-timer", seconds + " s");
+    var color = "red";
+    if (round.phase === "betting" && remaining > 0) { color = seconds > 5 ? "green" : "yellow"; }
+    light.dataset.light = color;
+    light.setAttribute("aria-label", color === "green" ? "Betting open" : color === "yellow" ?
+      "Betting time nearly over" : "Betting closed");
+  }
+
+  function selectedChip() {
+    var checked = root.querySelector("input[name='uth-chip']:checked");
+    return checked ? parseInt(checked.value, 10) : 0;
+  }
+
+  function renderMe() {
+    var me = state.snapshot.me;
+    if (!me) { return; }
+    setText("uth-balance", euros(me.balance));
+    var takeSeat = $("uth-take-seat");
+    var leave = $("uth-leave");
+    if (takeSeat) { takeSeat.hidden = me.seated; leave.hidden = !me.seated; }
+    var round = state.snapshot.round;
+    var hand = me.hand && round && me.hand.round_id === round.id ? me.hand : null;
+    var amounts = { ante: 0, blind: 0, trips: 0, play: 0 };
+    if (hand) { amounts = { ante: hand.ante, blind: hand.blind, trips: hand.trips, play: hand.play }; }
+    Object.keys(amounts).forEach(function (spot) {
+      var element = root.querySelector("[data-amount='" + spot + "']");
+      if (element) { element.textContent = euros(amounts[spot]); }
+    });
+    setText("uth-total-bet", euros(hand ? hand.total_bet : 0));
+    var limits = round ? round.limits : state.snapshot.table.limits;
+    setNote("ante", amounts.ante >= limits.ante_maximum ? "Maximum bet" : "");
+    setNote("trips", amounts.trips >= limits.trips_maximum ? "Maximum bet" : "");
+    var controls = me.controls || { bet: false, repeat: false, double: false, undo: false };
+    var ante = $("uth-spot-ante");
+    var trips = $("uth-spot-trips");
+    if (ante) {
+      ante.disabled = !controls.bet;
+      trips.disabled = !controls.bet || amounts.ante === 0;
+      trips.classList.toggle("blink", controls.bet && amounts.ante > 0 && amounts.trips === 0);
+      $("uth-repeat").disabled = !controls.repeat;
+      $("uth-double").disabled = !controls.double;
+      $("uth-undo").disabled = !controls.undo;
+      $("uth-clear").disabled = !controls.undo;
+      root.querySelectorAll("input[name='uth-chip']").forEach(function (input) {
+        input.disabled = parseInt(input.value, 10) > me.balance;
+      });
+    }
+    renderDecisions(hand);
+    renderResult(hand);
+    renderHistory(me.history || []);
+  }
+
+  function setNote(spot, text) {
+    var element = root.querySelector("[data-note='" + spot + "']");
+    if (element) { element.textContent = text; }
+  }
+
+  function renderDecisions(hand) {
+    var options = hand ? hand.options : [];
+    root.querySelectorAll("[data-decision]").forEach(function (button) {
+      var name = button.dataset.decision;
+      var offered = options.indexOf(name) !== -1;
+      button.hidden = !offered;
+      button.disabled = !offered;
+      if (offered && MULTIPLIERS[name]) {
+        button.textContent = DECISION_LABELS[name] + " (" + euros(hand.ante * MULTIPLIERS[name]) + ")";
+      }
+    });
+    var help = $("uth-decision-help");
+    var last = hand && hand.decisions.length ? hand.decisions[hand.decisions.length - 1] : "";
+    setText("uth-last-decision", last);
+    if (!help) { return; }
+    if (!hand) {
+      help.textContent = "Place an Ante during the betting time to play this round.";
+    } else if (options.length) {
+      help.textContent = "Choose before the time runs out; otherwise you are " +
+        (options.indexOf("fold") !== -1 ? "folded automatically (AUTO FOLDED)." : "checked automatically (AUTO CHECKED).");
+    } else if (hand.folded) {
+      help.textContent = "You folded (" + last + ").";
+    } else if (hand.play) {
+      help.textContent = "Your PLAY bet is " + euros(hand.play) + ".";
+    } else if (last) {
+      help.textContent = "Your decision: " + last + ".";
+    } else {
+      help.textContent = "Decisions are offered after the cards are dealt.";
+    }
+  }
+
+  function renderResult(hand) {
+    var box = $("uth-result");
+    var round = state.snapshot.round;
+    if (!hand || !hand.result) {
+      box.textContent = round && round.phase === "settled" && round.result ?
+        "Player hand: " + round.result.player_hand + "; dealer: " + round.result.dealer_hand + "." : "No result yet.";
+      return;
+    }
+    var result = hand.result;
+    box.replaceChildren();
+    var heading = document.createElement("p");
+    if (result.refunded !== undefined) {
+      heading.textContent = result.description + " (" + euros(result.refunded) + ")";
+      box.appendChild(heading);
+      return;
+    }
+    heading.textContent = result.description + ": " + (result.net > 0 ? "you win " + euros(result.net) :
+      result.net < 0 ? "you lose " + euros(-result.net) : "your bets are returned") + ".";
+    heading.className = result.net > 0 ? "win" : result.net < 0 ? "lose" : "";
+    box.appendChild(heading);
+    var table = document.createElement("table");
+    var header = table.createTHead().insertRow();
+    ["Bet", "Stake", "Outcome", "Paid back"].forEach(function (title) {
+      var cell = document.createElement("th");
+      cell.scope = "col";
+      cell.textContent = title;
+      header.appendChild(cell);
+    });
+    var body = table.createTBody();
+    result.bets.forEach(function (bet) {
+      var row = body.insertRow();
+      row.insertCell().textContent = bet.spot.toUpperCase();
+      row.insertCell().textContent = euros(bet.stake);
+      var outcome = row.insertCell();
+      outcome.textContent = bet.outcome === "win" ? "Win " + euros(bet.net) : bet.outcome === "push" ? "Push" : "Lose";
+      outcome.className = bet.outcome;
+      row.insertCell().textContent = euros(bet.returned);
+    });
+    box.appendChild(table);
+  }
+
+  function renderHistory(rows) {
+    var body = $("uth-history");
+    if (!body) { return; }
+    body.replaceChildren();
+    if (!rows.length) {
+      var empty = body.insertRow().insertCell();
+      empty.colSpan = 5;
+      empty.textContent = "No finished rounds yet.";
+      return;
+    }
+    rows.forEach(function (item) {
+      var row = body.insertRow();
+      var game = row.insertCell();
+      game.textContent = item.display_number;
+      game.title = item.game_number;
+      row.insertCell().textContent = item.player_cards.join(" ") +
+        (item.dealer_cards.length ? " vs " + item.dealer_cards.join(" ") + " | " + item.community.join(" ") : "");
+      row.insertCell().textContent = item.decisions.join(", ");
+      row.insertCell().textContent = euros(item.total_bet);
+      var outcome = row.insertCell();
+      if (item.result && item.result.refunded !== undefined) {
+        outcome.textContent = "Cancelled, refunded";
+      } else if (item.result) {
+        outcome.textContent = (item.result.net > 0 ? "+" : "") + euros(item.result.net);
+        outcome.className = item.result.net > 0 ? "win" : item.result.net < 0 ? "lose" : "";
+      }
+    });
+  }
+
+  // --- controls ----------------------------------------------------------------------------------------------------
+
+  function bind(id, handler) { var element = $(id); if (element) { element.addEventListener("click", handler); } }
+
+  bind("uth-take-seat", function () { send({ type: "take_seat" }); });
+  bind("uth-leave", function () { send({ type: "leave" }); });
+  bind("uth-spot-ante", function () { send({ type: "bet", spot: "ante", amount: selectedChip() }); });
+  bind("uth-spot-trips", function () { send({ type: "bet", spot: "trips", amount: selectedChip() }); });
+  bind("uth-repeat", function () { send({ type: "repeat" }); });
+  bind("uth-double", function () { send({ type: "double" }); });
+  bind("uth-clear", function () { send({ type: "clear" }); });
+  root.querySelectorAll("[data-decision]").forEach(function (button) {
+    button.addEventListener("click", function () { send({ type: "decide", decision: button.dataset.decision }); });
+  });
+
+  // UNDO: a click removes the last bet; holding it for three seconds removes every bet (UTH-30).
+  var undo = $("uth-undo");
+  if (undo) {
+    var startHold = function () {
+      state.undoHeld = false;
+      state.undoTimer = window.setTimeout(function () { state.undoHeld = true; send({ type: "clear" }); }, 3000);
+    };
+    var endHold = function () { window.clearTimeout(state.undoTimer); };
+    undo.addEventListener("pointerdown", startHold);
+    undo.addEventListener("pointerup", endHold);
+    undo.addEventListener("pointerleave", endHold);
+    undo.addEventListener("click", function () {
+      if (!state.undoHeld) { send({ type: "undo" }); }
+      state.undoHeld = false;
+    });
+  }
+
+  // Shortcut keys (UTH-25, UTH-28..30, UTH-35), not while typing or when a button has the focus.
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (target && /^(INPUT|TEXTAREA|SELECT|BUTTON|SUMMARY)$/.test(target.tagName)) {
+      if (event.key === "Escape") { $("uth-help").open = false; }
+      return;
+    }
+    var me = state.snapshot.me;
+    if (event.key === "Escape") { $("uth-help").open = false; return; }
+    if (!me || !me.controls) { return; }
+    if (/^[1-9]$/.test(event.key)) {
+      var chips = root.querySelectorAll("input[name='uth-chip']");
+      var chip = chips[parseInt(event.key, 10) - 1];
+      if (chip && !chip.disabled) { chip.checked = true; }
+      event.preventDefault();
+    } else if (event.key === " ") {
+      event.preventDefault();
+      if (me.controls.repeat) { send({ type: "repeat" }); } else if (me.controls.double) { send({ type: "double" }); }
+    } else if (event.key === "Delete" || event.key === "Backspace" ||
+      ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z")) {
+      event.preventDefault();
+      if (me.controls.undo) { send({ type: "undo" }); }
+    }
+  });
+
+  window.setInterval(renderTimer, 250);
+  renderAll();
+  connect();
+}());
