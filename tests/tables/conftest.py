@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,14 +16,14 @@ def catalogue(db: Any) -> None:
 
 
 @pytest.fixture
-def announcements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Any, ...]]]:
+def announcements(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     """Record what the services tell ``games.realtime`` after commit instead of publishing it."""
     from games import realtime
 
     calls: list[tuple[Any, ...]] = []
     monkeypatch.setattr(realtime, "table_events_committed", lambda *args: calls.append(("events", *args)))
     monkeypatch.setattr(realtime, "lobby_table_changed", lambda *args: calls.append(("lobby", *args)))
-    yield calls
+    return calls
 
 
 @pytest.fixture(autouse=True)

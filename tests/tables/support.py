@@ -33,7 +33,10 @@ def player(name: str | None = None, cash: int = 100_000) -> Any:
 def fund(user: Any, cents: int) -> None:
     transfer_create(
         kind="deposit",
-        legs=[TransferLeg(system_account(AccountKind.OUTSIDE_WORLD), -cents), TransferLeg(player_cash_account(user), cents)],
+        legs=[
+            TransferLeg(system_account(AccountKind.OUTSIDE_WORLD), -cents),
+            TransferLeg(player_cash_account(user), cents),
+        ],
         idempotency_key=f"test-deposit:{user.pk}:{next(_names)}",
         reference=f"test:{user.pk}",
     )

@@ -36,7 +36,7 @@ TEN_O_CLOCK = START.replace(hour=10, minute=0)
 def test_cash_26_sitting_down_needs_exactly_10_big_blinds() -> None:
     table = open_table("banzai", "NL5")
     user = player()
-    with pytest.raises(BuyInRefused, match="€5.00"):
+    with pytest.raises(BuyInRefused, match=r"€5\.00"):
         seat_take(user, table, 499, now=START)
     with pytest.raises(BuyInRefused):
         seat_take(user, table, 501, now=START)
@@ -75,7 +75,9 @@ def test_cash_29_banzai_tables_are_five_handed() -> None:
     assert table.seats.count() == 5
 
 
-def test_cash_30_leaving_with_more_than_10_big_blinds_means_resuming_with_that_stack_on_any_table_of_the_stake() -> None:
+def test_cash_30_leaving_with_more_than_10_big_blinds_means_resuming_with_that_stack_at_any_table_of_the_stake() -> (
+    None
+):
     """[derived, NL5] left with €12.00 at 10:00; opens a Banzai NL5 table at 10:20 → Resume €12.00 or Reset €5.00;
     at 10:31 → the normal €5.00 buy-in. AMB-62: any Banzai table of the stake."""
     left = open_table("banzai", "NL5")

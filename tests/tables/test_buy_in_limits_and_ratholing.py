@@ -81,7 +81,7 @@ def test_cash_11_a_buy_in_outside_the_limits_is_refused_and_nothing_changes() ->
     table = open_table("holdem", "NL10")
     user = player(cash=10_000)
     left_table_earlier(user, table, 730, START)
-    with pytest.raises(BuyInRefused, match="€7.30 to €10.00") as refusal:
+    with pytest.raises(BuyInRefused, match=r"€7\.30 to €10\.00") as refusal:
         seat_take(user, table, 600, now=TWENTY_MINUTES_LATER)
     assert (refusal.value.minimum, refusal.value.maximum) == (730, 1000)
     assert cash(user) == 10_000
