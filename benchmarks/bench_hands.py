@@ -20,12 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pokerkit import Automation, NoLimitTexasHoldem, PotLimitOmahaHoldem  # noqa: E402
-from pokerkit import State as PokerkitState  # noqa: E402
+from pokerkit import Automation, NoLimitTexasHoldem, PotLimitOmahaHoldem
+from pokerkit import State as PokerkitState
 
-from games.engine.actions import AllIn, Bet, Check, Fold, LegalActions, RaiseTo  # noqa: E402
-from games.engine.config import HandConfig, Variant  # noqa: E402
-from games.engine.simulation import choose_random_action, play_random_hand  # noqa: E402
+from games.engine.actions import AllIn, Bet, Check, Fold, LegalActions, RaiseTo
+from games.engine.config import HandConfig, Variant
+from games.engine.simulation import choose_random_action, play_random_hand
 
 PLAYERS = 6
 STACK = 200
@@ -77,7 +77,8 @@ def pokerkit_legal_actions(state: PokerkitState) -> LegalActions:
     if state.can_complete_bet_or_raise_to():
         low = state.min_completion_betting_or_raising_to_amount
         high = state.max_completion_betting_or_raising_to_amount
-        assert low is not None and high is not None
+        assert low is not None
+        assert high is not None
         if max(state.bets) == 0:
             bet_range = (low, high)
         else:
@@ -109,20 +110,31 @@ def play_pokerkit(variant: Variant) -> Callable[[random.Random], None]:
     return play
 
 
-def hands_per_second(play: Callable[[random.Random], None], seconds: float, seed: int) -> tuple[float, int]:
-    rng = random.Random(seed)
-    for _ in range(20):  # warm up (lookup tables, caches)
-        play(rng)
-    hands = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(50):
+def interleaved_rates(
+    engines: list[Callable[[random.Random], None]], seconds: float, slice_seconds: float = 0.5
+) -> list[tuple[float, int]]:
+    """Hands per second of each engine, measured in alternating slices so that load from other processes on this
+    shared machine falls on all engines alike. Returns ``(hands per second, hands played)`` per engine."""
+    generators = [random.Random(1) for _ in engines]
+    for play, rng in zip(engines, generators, strict=True):
+        for _ in range(10):  # warm up (lookup tables, caches)
             play(rng)
-        hands += 50
-        now = time.perf_counter()
-        if now >= deadline:
-            return hands / (now - start), hands
+    hands = [0] * len(engines)
+    elapsed = [0.0] * len(engines)
+    while min(elapsed) < seconds:
+        for position, (play, rng) in enumerate(zip(engines, generators, strict=True)):
+            start = time.perf_counter()
+            stop = start + slice_seconds
+            played = 0
+            while True:
+                play(rng)
+                played += 1
+                now = time.perf_counter()
+                if now >= stop:
+                    break
+            hands[position] += played
+            elapsed[position] += now - start
+    return [(count / duration, count) for count, duration in zip(hands, elapsed, strict=True)]
 
 
 def main() -> None:
@@ -141,11 +153,14 @@ def main() -> None:
         profiler.runcall(lambda: [play(rng) for _ in range(5000)])
         pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
         return
-    print(f"Random {PLAYERS}-max hands played to the end ({arguments.seconds:g} s per engine and variant, Python "
-          f"{sys.version.split()[0]}):")
+    print(
+        f"Random {PLAYERS}-max hands played to the end ({arguments.seconds:g} s per engine and variant,"
+        f" in alternating 0.5 s slices; Python {sys.version.split()[0]}):"
+    )
     for variant, name in ((Variant.NO_LIMIT_HOLDEM, "NLHE"), (Variant.POT_LIMIT_OMAHA, "PLO")):
-        ours, our_hands = hands_per_second(play_ours(variant), arguments.seconds, seed=1)
-        theirs, their_hands = hands_per_second(play_pokerkit(variant), arguments.seconds, seed=1)
+        (ours, our_hands), (theirs, their_hands) = interleaved_rates(
+            [play_ours(variant), play_pokerkit(variant)], arguments.seconds
+        )
         print(f"  {name:4}  games.engine {ours:10,.0f} hands/s ({our_hands:,} hands)   "
               f"pokerkit {theirs:8,.0f} hands/s ({their_hands:,} hands)   ratio {ours / theirs:5.1f}x")
 
