@@ -27,7 +27,7 @@ doing method returns a new value (everything here is immutable).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Final
@@ -280,21 +280,26 @@ class PlayerHand:
         return self._with(DecisionRecord(phase, TIMEOUT_DECISIONS[phase], automatic=True))
 
     def _with(self, record: DecisionRecord) -> PlayerHand:
-        return replace(
-            self,
-            play=self.play + self.play_cost(record.decision),
-            folded=self.folded or record.decision is Decision.FOLD,
-            decisions=(*self.decisions, record),
+        return PlayerHand(
+            self.ante,
+            self.trips,
+            self.play + self.play_cost(record.decision),
+            self.folded or record.decision is Decision.FOLD,
+            (*self.decisions, record),
         )
 
     def settle(self, cards: RoundCards) -> HandSettlement:
+        return self.settle_strengths(cards.player_strength, cards.dealer_strength)
+
+    def settle_strengths(self, player_strength: int, dealer_strength: int) -> HandSettlement:
+        """Settle against already evaluated hands (a round evaluates its two hands once for all players)."""
         return settle_hand(
             ante=self.ante,
             trips=self.trips,
             play=self.play,
             folded=self.folded,
-            player_strength=cards.player_strength,
-            dealer_strength=cards.dealer_strength,
+            player_strength=player_strength,
+            dealer_strength=dealer_strength,
         )
 
 
@@ -308,6 +313,24 @@ class RoundState:
     hands: Mapping[int, PlayerHand] = field(default_factory=dict)
     cards: RoundCards | None = None
     cancelled_in: Phase | None = None
+
+    def _evolve(
+        self,
+        *,
+        phase: Phase | None = None,
+        slips: Mapping[int, BetSlip] | None = None,
+        hands: Mapping[int, PlayerHand] | None = None,
+        cards: RoundCards | None = None,
+        cancelled_in: Phase | None = None,
+    ) -> RoundState:
+        # Explicit rather than dataclasses.replace, which inspects the fields on every call (hot in simulations).
+        return RoundState(
+            self.phase if phase is None else phase,
+            self.slips if slips is None else slips,
+            self.hands if hands is None else hands,
+            self.cards if cards is None else cards,
+            self.cancelled_in if cancelled_in is None else cancelled_in,
+        )
 
     # --- betting ----------------------------------------------------------------------------------------------------
 
@@ -324,7 +347,7 @@ class RoundState:
             slips.pop(key, None)
         else:
             slips[key] = slip
-        return replace(self, slips=slips)
+        return self._evolve(slips=slips)
 
     def place_chip(self, key: int, spot: BetSpot, chip: object, limits: BetLimits) -> tuple[RoundState, BetStep]:
         self._require_betting()
@@ -365,7 +388,7 @@ class RoundState:
         if not self.slips:
             raise RoundError("nobody has placed a bet")
         hands = {key: PlayerHand(ante=slip.ante, trips=slip.trips) for key, slip in self.slips.items()}
-        return replace(self, phase=Phase.PREFLOP, hands=hands, cards=RoundCards.from_deck(deck))
+        return self._evolve(phase=Phase.PREFLOP, hands=hands, cards=RoundCards.from_deck(deck))
 
     # --- decisions --------------------------------------------------------------------------------------------------
 
@@ -384,7 +407,7 @@ class RoundState:
 
     def decide(self, key: int, decision: Decision, available: int | None = None) -> RoundState:
         hand = self.hand(key).decide(self.phase, decision, available)
-        return replace(self, hands={**self.hands, key: hand})
+        return self._evolve(hands={**self.hands, key: hand})
 
     def advance(self) -> tuple[RoundState, dict[int, DecisionRecord]]:
         """End the current decision phase: decide for everyone still pending (AUTO CHECKED / AUTO FOLDED) and move to
@@ -396,7 +419,7 @@ class RoundState:
         for key in self.pending():
             hands[key] = hands[key].time_out(self.phase)
             automatic[key] = hands[key].decisions[-1]
-        return replace(self, phase=_NEXT_PHASE[self.phase], hands=hands), automatic
+        return self._evolve(phase=_NEXT_PHASE[self.phase], hands=hands), automatic
 
     # --- the end ----------------------------------------------------------------------------------------------------
 
@@ -404,14 +427,14 @@ class RoundState:
         """Every hand settled against the dealer; only once the round is SETTLED."""
         if self.phase is not Phase.SETTLED or self.cards is None:
             raise RoundError("the round is not settled yet")
-        cards = self.cards
-        return {key: hand.settle(cards) for key, hand in self.hands.items()}
+        player, dealer = self.cards.player_strength, self.cards.dealer_strength
+        return {key: hand.settle_strengths(player, dealer) for key, hand in self.hands.items()}
 
     def cancel(self) -> RoundState:
         """A malfunction voids the round (UTH-36, UTH-37, GEN-04); see :meth:`refunds`."""
         if self.phase.is_over:
             raise RoundError(f"a {self.phase} round cannot be cancelled")
-        return replace(self, phase=Phase.CANCELLED, cancelled_in=self.phase)
+        return self._evolve(phase=Phase.CANCELLED, cancelled_in=self.phase)
 
     def refunds(self) -> dict[int, int]:
         """What a cancelled round gives back: every stake placed in it — ANTE, BLIND, TRIPS and any PLAY (AMB-37)."""
