@@ -97,7 +97,10 @@ class AuditActionFilter(admin.SimpleListFilter):
     parameter_name = "action"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [(action, action.replace("_", " ")) for action in AUDIT_ACTIONS]
+        # The wallet's own actions plus those other apps recorded lately (no DISTINCT over the whole table).
+        recent = AuditEntry.objects.order_by("-id").values_list("action", flat=True)[:1000]
+        actions = sorted(set(AUDIT_ACTIONS) | set(recent))
+        return [(action, action.replace("_", " ")) for action in actions]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value():

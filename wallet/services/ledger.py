@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db import IntegrityError, models, transaction
-from django.db.models import Case, F, Value, When
+from django.db import connection, transaction
+from django.utils import timezone
 
 from wallet.errors import (
     CurrencyMismatch,
@@ -26,7 +26,7 @@ from wallet.errors import (
     UnbalancedTransfer,
     UnknownAccount,
 )
-from wallet.models import Account, Leg, Transfer
+from wallet.models import Account, Transfer
 
 if TYPE_CHECKING:
     from poker_site.accounts.models import User
@@ -128,6 +128,28 @@ def _replay(idempotency_key: str, fingerprint: str) -> Transfer | None:
     return existing
 
 
+# One statement books the transfer: insert it (unless its idempotency key exists), add each leg to its account's
+# balance, and record the legs with the balance each account has after it. If the key exists nothing is written
+# (the UPDATE and the leg INSERT join the empty new_transfer) and no row comes back.
+_BOOK_TRANSFER_SQL = """
+WITH new_transfer AS (
+    INSERT INTO wallet_transfer
+        (kind, idempotency_key, reference, description, currency, fingerprint, created_by_id, created_at)
+    VALUES (%s, %s, %s, %s, %s, %s, %s, %s)
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING id
+), moved AS (
+    UPDATE wallet_account AS account SET balance = account.balance + leg.amount
+    FROM unnest(%s::bigint[], %s::bigint[]) AS leg (account_id, amount), new_transfer
+    WHERE account.id = leg.account_id
+    RETURNING new_transfer.id AS transfer_id, account.id AS account_id, leg.amount, account.balance
+)
+INSERT INTO wallet_leg (transfer_id, account_id, amount, balance_after)
+SELECT transfer_id, account_id, amount, balance FROM moved ORDER BY account_id
+RETURNING transfer_id
+"""
+
+
 def transfer_create(
     *,
     kind: str,
@@ -147,7 +169,11 @@ def transfer_create(
     * No account that may not go negative ends below zero (``InsufficientFunds`` names the account and the shortfall;
       the database CHECK constraint backs this up).
     * The same ``idempotency_key`` with the same content (kind, reference, accounts and amounts) returns the first
-      transfer without moving money again; with different content it raises ``IdempotencyConflict``.
+      transfer without moving money again; with different content it raises ``IdempotencyConflict``. Concurrent
+      calls with one key create one transfer: the insert is ``ON CONFLICT (idempotency_key) DO NOTHING``, which
+      waits for a concurrent holder of the key to commit, and the loser reads the winner's transfer back.
+    * Balances and legs are written by one statement after the locks (``_BOOK_TRANSFER_SQL``); each leg records
+      the balance its account has after it.
     * Runs in ``transaction.atomic()`` (a savepoint when the caller already has a transaction, e.g. a table service
       settling a hand), deliberately not durable: it commits with the caller's transaction or rolls back with it.
       On any ``WalletError`` nothing is written.
@@ -182,53 +208,58 @@ def transfer_create(
     account_ids = sorted(amounts)
 
     with transaction.atomic():
-        locked = list(Account.objects.select_for_update().filter(pk__in=account_ids).order_by("pk"))
+        # Lock first, in primary-key order, so that concurrent transfers queue instead of deadlocking, and no
+        # balance is read before it is locked.
+        locked = list(
+            Account.objects.select_for_update()
+            .filter(pk__in=account_ids)
+            .order_by("pk")
+            .values_list("pk", "currency", "balance", "may_go_negative")
+        )
         if len(locked) != len(account_ids):
-            missing = sorted(set(account_ids) - {account.pk for account in locked})
+            missing = sorted(set(account_ids) - {row[0] for row in locked})
             raise UnknownAccount(f"No wallet account with id {', '.join(f'#{pk}' for pk in missing)}.")
-        currencies = sorted({account.currency for account in locked})
+        currencies = sorted({row[1] for row in locked})
         if len(currencies) > 1:
             raise CurrencyMismatch(
                 f"All legs of a transfer must be in one currency; these accounts are in {', '.join(currencies)}."
             )
-        # Checked under the locks: a concurrent request with this key has committed or has not started.
-        replay = _replay(idempotency_key, fingerprint)
-        if replay is not None:
-            return replay
-        for account in locked:
-            after = account.balance + amounts[account.pk]
-            if after < 0 and not account.may_go_negative:
-                raise InsufficientFunds(account, -after)
-        try:
-            with transaction.atomic():
-                transfer = Transfer.objects.create(
-                    kind=kind,
-                    idempotency_key=idempotency_key,
-                    reference=reference,
-                    description=description,
-                    currency=currencies[0],
-                    fingerprint=fingerprint,
-                    created_by=created_by,
-                )
-        except IntegrityError:
-            # Same key inserted by a transaction that touched other accounts (so did not wait on our locks).
-            with transaction.atomic():
+        for pk, _currency, balance, may_go_negative in locked:
+            after = balance + amounts[pk]
+            if after < 0 and not may_go_negative:
+                # A retry of a transfer that already spent this money must get that transfer back, not an error.
                 replay = _replay(idempotency_key, fingerprint)
-            if replay is None:
-                raise
-            return replay
-        Account.objects.filter(pk__in=account_ids).update(
-            balance=F("balance")
-            + Case(
-                *(When(pk=pk, then=Value(amount)) for pk, amount in amounts.items()),
-                output_field=models.BigIntegerField(),
+                if replay is not None:
+                    return replay
+                raise InsufficientFunds(Account.objects.select_related("owner").get(pk=pk), -after)
+        created_at = timezone.now()
+        created_by_id = created_by.pk if created_by is not None else None
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _BOOK_TRANSFER_SQL,
+                [kind, idempotency_key, reference, description, currencies[0], fingerprint, created_by_id,
+                 created_at, account_ids, [amounts[pk] for pk in account_ids]],
             )
-        )
-        Leg.objects.bulk_create(
-            Leg(transfer=transfer, account=account, amount=amounts[account.pk],
-                balance_after=account.balance + amounts[account.pk])
-            for account in locked
-        )
+            booked = cursor.fetchall()
+        if not booked:
+            # The key exists: committed by an earlier call, or by a concurrent one that ON CONFLICT waited for.
+            replay = _replay(idempotency_key, fingerprint)
+            if replay is None:  # pragma: no cover - ON CONFLICT only skips rows that exist once it returns
+                raise IdempotencyConflict(f"The idempotency key {idempotency_key!r} is in use; retry the request.")
+            return replay
+    transfer = Transfer(
+        pk=booked[0][0],
+        kind=kind,
+        idempotency_key=idempotency_key,
+        reference=reference,
+        description=description,
+        currency=currencies[0],
+        fingerprint=fingerprint,
+        created_by=created_by,
+        created_at=created_at,
+    )
+    transfer._state.adding = False
+    transfer._state.db = connection.alias
     return transfer
 
 
