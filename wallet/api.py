@@ -24,8 +24,8 @@ from wallet.serializers import (
     BalanceSerializer,
     CashierRequestSerializer,
     CashierTransactionSerializer,
-    ErrorSerializer,
     LegHistorySerializer,
+    WalletErrorSerializer,
 )
 from wallet.services import (
     balance_of,
@@ -133,8 +133,8 @@ class DepositsView(_CashierView):
         summary="Deposit through the sandbox payment provider",
         parameters=[IDEMPOTENCY_KEY_HEADER],
         request=CashierRequestSerializer,
-        responses={201: CashierTransactionSerializer, 400: ErrorSerializer, 409: ErrorSerializer,
-                   502: ErrorSerializer},
+        responses={201: CashierTransactionSerializer, 400: WalletErrorSerializer, 409: WalletErrorSerializer,
+                   502: WalletErrorSerializer},
     )
     def post(self, request: Request) -> Response:
         return self.handle_cashier(request)
@@ -150,8 +150,8 @@ class WithdrawalsView(_CashierView):
         summary="Withdraw from the cash balance through the sandbox payment provider",
         parameters=[IDEMPOTENCY_KEY_HEADER],
         request=CashierRequestSerializer,
-        responses={201: CashierTransactionSerializer, 400: ErrorSerializer, 409: ErrorSerializer,
-                   502: ErrorSerializer},
+        responses={201: CashierTransactionSerializer, 400: WalletErrorSerializer, 409: WalletErrorSerializer,
+                   502: WalletErrorSerializer},
     )
     def post(self, request: Request) -> Response:
         return self.handle_cashier(request)

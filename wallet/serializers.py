@@ -87,6 +87,6 @@ class CashierTransactionSerializer(serializers.ModelSerializer):
         return balance_of(player_cash_account(cashier_transaction.player, cashier_transaction.currency))
 
 
-class ErrorSerializer(serializers.Serializer):
+class WalletErrorSerializer(serializers.Serializer):
     error = serializers.CharField(help_text='A stable code, e.g. "insufficient_funds".')
     detail = serializers.CharField(help_text="What was refused and why, for the player.")
