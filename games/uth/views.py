@@ -24,7 +24,7 @@ def uth_table(request: HttpRequest, table_id: int) -> HttpResponse:
     if table is None:
         raise Http404("There is no such Ultimate Texas Hold'em table.")
     user = request.user if request.user.is_authenticated else None
-    snapshot = readside.snapshot(table, user)  # type: ignore[arg-type]
+    snapshot = readside.snapshot(table, user)
     return render(
         request,
         "uth/table.html",
