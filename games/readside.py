@@ -41,25 +41,27 @@ def snapshot_sequence(snapshot: dict[str, Any]) -> int:
     return int(value or 0)
 
 
-def private_recipients(table: Any, first_sequence: int, last_sequence: int) -> list[int]:
-    """Ids of the users who own a private event (their hole cards) among the table's events in the range."""
-    from games.models import EventAudience, HandEvent, HandPlayer
+def range_views(
+    table_id: int, first_sequence: int, last_sequence: int
+) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+    """The events ``first..last`` of a table as a spectator sees them, and as each owner of a private event sees them.
+
+    One query: the rows are read once and each view is made by the domain's ``event_view`` (its privacy rules).
+    """
+    from games.models import EventAudience, HandEvent
+    from games.services.views import event_view
 
     rows = list(
-        HandEvent.objects.filter(
-            table=table, sequence__gte=first_sequence, sequence__lte=last_sequence, audience=EventAudience.SEAT
-        ).values_list("hand_id", "private_to_seat", "private_to_user_id")
+        HandEvent.objects.filter(table_id=table_id, sequence__gte=first_sequence, sequence__lte=last_sequence).order_by(
+            "sequence"
+        )
     )
-    users = {user_id for _hand, _seat, user_id in rows if user_id is not None}
-    by_seat = {(hand_id, seat) for hand_id, seat, user_id in rows if user_id is None and hand_id is not None}
-    if by_seat:
-        hands = {hand_id for hand_id, _seat in by_seat}
-        for hand_id, seat, user_id in HandPlayer.objects.filter(hand__in=hands).values_list(
-            "hand_id", "seat_number", "user_id"
-        ):
-            if (hand_id, seat) in by_seat:
-                users.add(user_id)
-    return sorted(users)
+    owners = sorted(
+        {row.private_to_user_id for row in rows if row.audience == EventAudience.SEAT and row.private_to_user_id}
+    )
+    public = [event_view(row, None) for row in rows]
+    private = {owner: [event_view(row, owner) for row in rows] for owner in owners}
+    return public, private
 
 
 def lobby_rows(table_ids: list[int] | None) -> list[dict[str, Any]]:

@@ -3,8 +3,8 @@
 Contract with the services (they call both inside ``transaction.on_commit``, never inside a transaction):
 
 * :func:`table_events_committed` — hand/table events ``first_sequence..last_sequence`` of one table are committed.
-  The events are loaded once, in the committing process, through the domain read-side
-  ``table_events_since(table, sequence, viewer)``:
+  The rows are loaded once, in the committing process, and each view is made by the domain's ``event_view`` (the
+  same rules as ``table_events_since(table, sequence, viewer)``):
 
   - the spectator view (no hidden card) goes to the group ``table.<id>``, with the list of users who receive a
     private copy of the same range (``private_user_ids``);
@@ -28,7 +28,6 @@ a client that misses a push sees a sequence gap and resyncs), they log instead.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 from typing import Any, Final
 
 import redis
@@ -89,29 +88,18 @@ def _publish_table_events(table_id: int, first_sequence: int, last_sequence: int
         return
     from games import readside  # the domain read side; imported late so this module imports early and cheaply
 
-    table = readside.table_by_id(table_id)
-    if table is None:
+    public, private = readside.range_views(table_id, first_sequence, last_sequence)
+    if not public:
         return
-    count = last_sequence - first_sequence + 1
-    public = _in_range(readside.events_since(table, first_sequence - 1, None, count), first_sequence, last_sequence)
-    recipients = sorted(set(readside.private_recipients(table, first_sequence, last_sequence)))
     # Private copies first: a recipient's consumer ignores the spectator copy of this range either way.
-    for user_id in recipients:
-        viewer = readside.user_by_id(user_id)
-        private = _in_range(
-            readside.events_since(table, first_sequence - 1, viewer, count), first_sequence, last_sequence
-        )
+    for user_id, events in private.items():
         group_send(
             user_table_group(user_id, table_id),
-            _events_message(table_id, first_sequence, last_sequence, private, private=True),
+            _events_message(table_id, first_sequence, last_sequence, events, private=True),
         )
     message = _events_message(table_id, first_sequence, last_sequence, public, private=False)
-    message["private_user_ids"] = recipients
+    message["private_user_ids"] = sorted(private)
     group_send(table_group(table_id), message)
-
-
-def _in_range(events: Iterable[dict[str, Any]], first_sequence: int, last_sequence: int) -> list[dict[str, Any]]:
-    return [event for event in events if first_sequence <= int(event["sequence"]) <= last_sequence]
 
 
 def _events_message(

@@ -1,0 +1,315 @@
+"""One bot player: logs in over HTTP, opens the table socket and plays with the random legal-action policy.
+
+The bot is an ordinary client of docs/protocol.md: it takes a seat with ``take_seat``, acts on ``your_turn`` with
+an action from :func:`games.bots.policy.choose_action`, resyncs on a sequence gap, and (when asked to) leaves and
+rejoins between hands or drops its connection mid-hand to exercise the disconnection rules. It records what it saw
+in a shared :class:`BotStats`. No Django import: bots run in any process that can reach the site.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from http.cookiejar import CookieJar
+from random import Random
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+from urllib.request import HTTPCookieProcessor, Request, build_opener
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+from games.bots.policy import choose_action
+
+CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+class LoginFailed(Exception):
+    pass
+
+
+def http_login(base_url: str, username: str, password: str, timeout: float = 30) -> str:
+    """Log in through the site's log-in form; return the ``sessionid`` cookie value."""
+    jar = CookieJar()
+    opener = build_opener(HTTPCookieProcessor(jar))
+    url = f"{base_url.rstrip('/')}/accounts/log-in/"
+    with opener.open(url, timeout=timeout) as response:
+        page = response.read().decode()
+    token = CSRF_FIELD.search(page)
+    if token is None:
+        raise LoginFailed("the log-in page has no CSRF token")
+    body = urlencode({"username": username, "password": password, "csrfmiddlewaretoken": token.group(1)}).encode()
+    request = Request(url, data=body, headers={"Referer": url, "Content-Type": "application/x-www-form-urlencoded"})
+    with opener.open(request, timeout=timeout):
+        pass
+    for cookie in jar:
+        if cookie.name == "sessionid":
+            return str(cookie.value)
+    raise LoginFailed(f"{username} could not log in")
+
+
+def socket_url(base_url: str, table_id: int) -> str:
+    parts = urlsplit(base_url)
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return f"{scheme}://{parts.netloc}/ws/tables/{table_id}/"
+
+
+@dataclass
+class BotSettings:
+    base_url: str
+    think_seconds: tuple[float, float] = (0.3, 1.2)
+    leave_probability: float = 0.0
+    """After each hand the bot played: leave the table, then rejoin after ``rejoin_seconds``."""
+    disconnect_probability: float = 0.0
+    """On each turn: drop the connection instead of acting, reconnect after ``rejoin_seconds``."""
+    rejoin_seconds: tuple[float, float] = (1.0, 4.0)
+
+
+@dataclass
+class BotStats:
+    """Counters shared by all bots of a run (one event loop, so no locking)."""
+
+    actions: int = 0
+    acknowledged: int = 0
+    hands_ended: int = 0
+    joins: int = 0
+    leaves: int = 0
+    disconnects: int = 0
+    resyncs: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    latencies: list[float] = field(default_factory=list)
+    """Seconds from sending ``act`` to receiving the broadcast that contains the action."""
+    connect_failures: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        ordered = sorted(self.latencies)
+
+        def percentile(share: float) -> float | None:
+            if not ordered:
+                return None
+            return round(ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000, 1)
+
+        return {
+            "actions": self.actions,
+            "acknowledged": self.acknowledged,
+            "hands_ended_seen": self.hands_ended,
+            "joins": self.joins,
+            "leaves": self.leaves,
+            "disconnects": self.disconnects,
+            "resyncs": self.resyncs,
+            "connect_failures": self.connect_failures,
+            "errors": dict(self.errors),
+            "latency_ms_p50": percentile(0.50),
+            "latency_ms_p99": percentile(0.99),
+        }
+
+
+class Bot:
+    """A bot seated (or trying to sit) at one table until ``deadline`` (``time.monotonic()`` seconds)."""
+
+    def __init__(
+        self,
+        name: str,
+        session_cookie: str,
+        table_id: int,
+        buy_in: int,
+        settings: BotSettings,
+        stats: BotStats,
+        rng: Random,
+    ) -> None:
+        self.name = name
+        self.cookie = session_cookie
+        self.table_id = table_id
+        self.buy_in = buy_in
+        self.settings = settings
+        self.stats = stats
+        self.rng = rng
+        self.ws: Any = None
+        self.reset_connection_state()
+
+    def reset_connection_state(self) -> None:
+        self.last_sequence: int | None = None
+        self.seat: int | None = None
+        self.user_id: int | None = None
+        self.join_pending = False
+        self.wants_seat = True
+        self.rejoin_at = 0.0
+        self.act_due: float | None = None
+        self.act_legal: dict[str, Any] | None = None
+        self.act_hand: int | None = None
+        self.act_sent_at: float | None = None
+        self.in_hand = False
+        self.drop_connection = False
+        self.sit_in_needed = False
+        self.join_request_id: str | None = None
+        self.request_number = 0
+
+    async def run(self, deadline: float) -> None:
+        """Play until the deadline; reconnect after a dropped connection (deliberate or not)."""
+        while time.monotonic() < deadline:
+            try:
+                await self.session(deadline)
+            except (ConnectionClosed, OSError, InvalidHandshake, InvalidStatus, TimeoutError):
+                self.stats.connect_failures += 1
+            if time.monotonic() < deadline:
+                await asyncio.sleep(min(self.rng.uniform(*self.settings.rejoin_seconds), deadline - time.monotonic()))
+
+    async def session(self, deadline: float) -> None:
+        self.reset_connection_state()
+        async with connect(
+            socket_url(self.settings.base_url, self.table_id),
+            origin=self.settings.base_url.rstrip("/"),  # type: ignore[arg-type]
+            additional_headers={"Cookie": f"sessionid={self.cookie}"},
+            open_timeout=60,
+            ping_interval=None,
+            max_size=2**22,
+            compression=None,
+        ) as ws:
+            self.ws = ws
+            while True:
+                now = time.monotonic()
+                if now >= deadline:
+                    await self.leave_politely(ws)
+                    return
+                if self.drop_connection:
+                    self.stats.disconnects += 1
+                    return  # leaving the block closes the socket: the server reports a lost connection
+                await self.maybe_act_or_join(now)
+                wait = min(deadline - now, 2.0)
+                if self.act_due is not None:
+                    wait = max(0.0, min(wait, self.act_due - now))
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=wait)
+                except TimeoutError:
+                    continue
+                await self.on_message(json.loads(raw))
+
+    async def send(self, message: dict[str, Any]) -> str:
+        self.request_number += 1
+        request_id = f"{self.name}-{self.request_number}"
+        message.setdefault("request_id", request_id)
+        await self.ws.send(json.dumps(message))
+        return request_id
+
+    async def maybe_act_or_join(self, now: float) -> None:
+        if self.act_due is not None and now >= self.act_due and self.act_legal is not None:
+            if self.rng.random() < self.settings.disconnect_probability:
+                self.drop_connection = True
+                return
+            message = choose_action(self.act_legal, self.rng)
+            self.act_due = None
+            self.act_legal = None
+            self.act_sent_at = time.monotonic()
+            self.stats.actions += 1
+            await self.send(message)
+        if self.seat is None and self.wants_seat and not self.join_pending and now >= self.rejoin_at:
+            self.join_pending = True
+            self.stats.joins += 1
+            self.join_request_id = await self.send({"type": "take_seat", "buy_in": self.buy_in})
+        if self.sit_in_needed:
+            self.sit_in_needed = False
+            await self.send({"type": "sit_in"})
+
+    async def leave_politely(self, ws: Any) -> None:
+        if self.seat is None:
+            return
+        self.stats.leaves += 1
+        await self.send({"type": "leave"})
+        try:
+            end = time.monotonic() + 5
+            while time.monotonic() < end:
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=end - time.monotonic()))
+                if message.get("type") in {"ok", "error"} and message.get("of", "leave") == "leave":
+                    return
+        except (TimeoutError, ConnectionClosed):
+            return
+
+    async def on_message(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "snapshot":
+            self.on_snapshot(message)
+        elif kind == "events":
+            await self.on_events(message)
+        elif kind == "your_turn":
+            if message.get("seat") == self.seat or self.seat is None:
+                self.schedule_act(message["legal_actions"], message.get("hand_id"))
+        elif kind == "ok":
+            self.stats.acknowledged += 1  # after take_seat the seat arrives with the snapshot that follows
+        elif kind == "error":
+            self.on_error(message)
+
+    def on_snapshot(self, message: dict[str, Any]) -> None:
+        self.last_sequence = int(message["sequence"])
+        snapshot = message["snapshot"]
+        viewer = snapshot.get("viewer") or {}
+        self.user_id = viewer.get("user_id")
+        self.seat = viewer.get("seat")
+        if self.seat is not None:
+            self.join_pending = False
+            table = snapshot.get("table") or {}
+            if table.get("max_buy_in") and table.get("min_buy_in"):
+                self.buy_in = max(int(table["min_buy_in"]), min(self.buy_in, int(table["max_buy_in"])))
+            seats: list[dict[str, Any]] = snapshot.get("seats", [])
+            own: dict[str, Any] = next((seat for seat in seats if seat.get("number") == self.seat), {})
+            if own.get("sitting_out"):
+                self.sit_in_needed = True
+        if viewer.get("legal_actions"):
+            hand = snapshot.get("hand") or {}
+            self.schedule_act(viewer["legal_actions"], hand.get("id"))
+
+    def schedule_act(self, legal: dict[str, Any], hand_id: int | None) -> None:
+        self.act_legal = legal
+        self.act_hand = hand_id
+        self.act_due = time.monotonic() + self.rng.uniform(*self.settings.think_seconds)
+
+    async def on_events(self, message: dict[str, Any]) -> None:
+        events = message["events"]
+        if not events:
+            return
+        first = int(events[0]["sequence"])
+        if self.last_sequence is not None and first > self.last_sequence + 1 and not message.get("resync"):
+            self.stats.resyncs += 1
+            await self.send({"type": "resync", "since": self.last_sequence})
+        self.last_sequence = max(self.last_sequence or 0, int(events[-1]["sequence"]))
+        for event in events:
+            kind = event.get("type")
+            if kind == "action_taken" and event.get("seat") == self.seat and self.act_sent_at is not None:
+                self.stats.latencies.append(time.monotonic() - self.act_sent_at)
+                self.act_sent_at = None
+            elif kind == "hand_started":
+                self.in_hand = True
+            elif kind == "hand_ended":
+                self.stats.hands_ended += 1
+                self.in_hand = False
+                self.act_due = None
+                self.act_legal = None
+                if self.seat is not None and self.rng.random() < self.settings.leave_probability:
+                    self.stats.leaves += 1
+                    self.wants_seat = True
+                    self.rejoin_at = time.monotonic() + self.rng.uniform(*self.settings.rejoin_seconds)
+                    await self.send({"type": "leave"})
+            self.follow_seat(event)
+
+    def follow_seat(self, event: dict[str, Any]) -> None:
+        seat = event.get("seat")
+        if "status" not in event or not isinstance(seat, int):
+            return
+        if self.user_id is not None and event.get("user_id") == self.user_id and event["status"] != "empty":
+            self.seat = seat
+            self.join_pending = False
+        elif seat == self.seat and (event["status"] == "empty" or event.get("user_id") != self.user_id):
+            self.seat = None
+
+    def on_error(self, message: dict[str, Any]) -> None:
+        code = str(message.get("code"))
+        self.stats.errors[code] += 1
+        request_id = str(message.get("request_id") or "")
+        if code in {"not_your_turn", "illegal_action"}:
+            self.act_sent_at = None
+        if self.join_pending and request_id == self.join_request_id:
+            self.join_pending = False
+            self.rejoin_at = time.monotonic() + 5.0  # refused (limits, balance, a taken seat): try again later

@@ -1,0 +1,101 @@
+"""``manage.py run_bots``: bot players on live tables over the real sockets (demo and load tests).
+
+    python manage.py run_bots --tables 2 --bots-per-table 4 --duration 60 --base-url http://127.0.0.1:8000
+
+Creates (or reuses) bot users with sandbox deposits and bot tables, logs each bot in through the log-in page, then
+every bot connects to its table socket, takes a seat and plays random legal actions until the duration is over, when
+it leaves the table (its stack goes back to its balance). Prints a JSON summary (hands, actions, errors, latency).
+The site (daphne) and the ticker (``manage.py run_ticker``, which deals the hands) must be running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from random import Random
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from games.bots.client import Bot, BotSettings, BotStats, http_login
+from games.bots.setup import buy_in_for, ensure_bot_users, ensure_tables, session_for
+
+LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+
+class Command(BaseCommand):
+    help = "Run bot players that play random legal actions on live tables over the real WebSockets."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--tables", type=int, default=1)
+        parser.add_argument("--bots-per-table", type=int, default=4)
+        parser.add_argument("--duration", type=float, default=60.0, help="seconds to play")
+        parser.add_argument("--base-url", default="http://127.0.0.1:8000")
+        parser.add_argument("--game", default="holdem", help="game type code")
+        parser.add_argument("--stake", default="NL10", help="stake label")
+        parser.add_argument("--think", type=float, nargs=2, default=(0.3, 1.2), metavar=("MIN", "MAX"))
+        parser.add_argument("--leave-probability", type=float, default=0.0, help="leave and rejoin after a hand")
+        parser.add_argument("--disconnect-probability", type=float, default=0.0, help="drop the socket on a turn")
+        parser.add_argument("--seed", type=int, default=None)
+        parser.add_argument("--prefix", default="bot", help="bot user name prefix")
+        parser.add_argument(
+            "--login",
+            choices=("form", "session"),
+            default="form",
+            help="form: log in through the log-in page (default); session: mint sessions directly (large load tests)",
+        )
+        parser.add_argument("--allow-remote", action="store_true", help="allow a base URL that is not loopback")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        tables_count = int(options["tables"])
+        per_table = int(options["bots_per_table"])
+        if not 1 <= tables_count <= 1000 or not 1 <= per_table <= 10:
+            raise CommandError("--tables must be 1..1000 and --bots-per-table 1..10")
+        duration = float(options["duration"])
+        if not 0 < duration <= 24 * 3600:
+            raise CommandError("--duration must be between 0 and 86400 seconds")
+        base_url = str(options["base_url"]).rstrip("/")
+        host = urlsplit(base_url).hostname or ""
+        if host not in LOOPBACK_HOSTS and not options["allow_remote"]:
+            raise CommandError(f"{base_url} is not a loopback address; pass --allow-remote to play elsewhere")
+        tables = ensure_tables(tables_count, game=options["game"], stake=options["stake"])
+        buy_ins = {table.pk: buy_in_for(table) for table in tables}
+        users, password = ensure_bot_users(
+            tables_count * per_table, prefix=options["prefix"], balance=3 * max(buy_ins.values())
+        )
+        self.stdout.write(f"{len(users)} bots on {len(tables)} tables: {', '.join(str(t.pk) for t in tables)}")
+        if options["login"] == "session":
+            cookies = [session_for(user) for user in users]
+        else:
+            cookies = [http_login(base_url, user.username, password) for user in users]
+        settings = BotSettings(
+            base_url=base_url,
+            think_seconds=(float(options["think"][0]), float(options["think"][1])),
+            leave_probability=float(options["leave_probability"]),
+            disconnect_probability=float(options["disconnect_probability"]),
+        )
+        rng = Random(options["seed"])
+        stats = BotStats()
+        bots = [
+            Bot(
+                user.username,
+                cookie,
+                tables[index // per_table].pk,
+                buy_ins[tables[index // per_table].pk],
+                settings,
+                stats,
+                Random(rng.random()),
+            )
+            for index, (user, cookie) in enumerate(zip(users, cookies, strict=True))
+        ]
+        started = time.monotonic()
+        asyncio.run(play(bots, started + duration))
+        summary = {"tables": len(tables), "bots": len(bots), "seconds": round(time.monotonic() - started, 1)}
+        summary.update(stats.summary())
+        self.stdout.write(json.dumps(summary, sort_keys=True))
+
+
+async def play(bots: list[Bot], deadline: float) -> None:
+    await asyncio.gather(*(bot.run(deadline) for bot in bots))
