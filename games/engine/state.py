@@ -82,7 +82,8 @@ from games.engine.events import (
     StreetDealt,
     UncalledBetReturned,
 )
-from games.engine.pots import Pot, layer_pots, split_pot
+from games.engine.odd_chips import split_amount
+from games.engine.pots import Pot, layer_pots
 from games.engine.showdown import best_five_holdem
 
 
@@ -879,18 +880,17 @@ class HandState:
             strengths[index] = strength
             self._emit(HandEvaluated, seats[index], strength_name(strength), best_cards, strength)
         pots: list[Pot] = []
+        button = self.config.button
+        table_size = self.config.table_size
+        index_of = self._index_of
         for pot_index, (amount, eligible) in enumerate(layer_pots(self._contributed, self._folded)):
             best = max(strengths[index] for index in eligible)
-            winners = [index for index in eligible if strengths[index] == best]
-            shares = split_pot(amount, winners)
-            for index, share in shares:
-                self._stacks[index] += share
-            pot = Pot(
-                amount,
-                tuple(seats[index] for index in eligible),
-                tuple(seats[index] for index in winners),
-                tuple((seats[index], share) for index, share in shares),
-            )
+            winners = tuple(seats[index] for index in eligible if strengths[index] == best)
+            # ENG-27: odd chips one at a time clockwise from the first seat after the button (shared with rake code).
+            shares = split_amount(amount, winners, button_seat=button, seat_count=table_size)
+            for seat, share in shares.items():
+                self._stacks[index_of[seat]] += share
+            pot = Pot(amount, tuple(seats[index] for index in eligible), tuple(shares), tuple(shares.items()))
             pots.append(pot)
             self._emit(PotAwarded, pot_index, pot, strength_name(best))
         self._result_pots = tuple(pots)

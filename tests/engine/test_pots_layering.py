@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.engine.odd_chips import split_amount
 from games.engine.pots import clockwise_from_button, layer_pots, split_pot
 
 
@@ -53,3 +54,14 @@ def test_pots_always_hold_exactly_the_contributions(contributions: list[int], da
         assert all(not folded[index] for index in eligible)
     eligible_sets = [set(eligible) for _, eligible in pots]
     assert all(later < earlier for earlier, later in itertools.pairwise(eligible_sets))
+
+
+@given(amount=st.integers(0, 10**6), table_size=st.integers(2, 10), data=st.data())
+def test_eng_27_split_pot_in_button_order_agrees_with_odd_chips_split_amount(
+    amount: int, table_size: int, data: st.DataObject
+) -> None:
+    winners = data.draw(st.lists(st.integers(1, table_size), min_size=1, max_size=table_size, unique=True))
+    button = data.draw(st.integers(1, table_size))
+    ordered = clockwise_from_button(winners, button=button, table_size=table_size)
+    assert dict(split_pot(amount, ordered)) == split_amount(amount, winners, button_seat=button, seat_count=table_size)
+    assert list(split_amount(amount, winners, button_seat=button, seat_count=table_size)) == ordered
