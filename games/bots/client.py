@@ -81,6 +81,7 @@ class BotStats:
     disconnects: int = 0
     resyncs: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    """Refusals by ``<message type>:<error code>``."""
     latencies: list[float] = field(default_factory=list)
     """Seconds from sending ``act`` to receiving the broadcast that contains the action."""
     connect_failures: int = 0
@@ -147,6 +148,7 @@ class Bot:
         self.sit_in_needed = False
         self.join_request_id: str | None = None
         self.request_number = 0
+        self.request_types: dict[str, str] = {}
 
     async def run(self, deadline: float) -> None:
         """Play until the deadline; reconnect after a dropped connection (deliberate or not)."""
@@ -192,6 +194,7 @@ class Bot:
         self.request_number += 1
         request_id = f"{self.name}-{self.request_number}"
         message.setdefault("request_id", request_id)
+        self.request_types[request_id] = str(message.get("type"))
         await self.ws.send(json.dumps(message))
         return request_id
 
@@ -206,7 +209,8 @@ class Bot:
             self.act_sent_at = time.monotonic()
             self.stats.actions += 1
             await self.send(message)
-        if self.seat is None and self.wants_seat and not self.join_pending and now >= self.rejoin_at:
+        ready = self.last_sequence is not None  # the first snapshot says whether we are seated already
+        if ready and self.seat is None and self.wants_seat and not self.join_pending and now >= self.rejoin_at:
             self.join_pending = True
             self.stats.joins += 1
             self.join_request_id = await self.send({"type": "take_seat", "buy_in": self.buy_in})
@@ -306,8 +310,8 @@ class Bot:
 
     def on_error(self, message: dict[str, Any]) -> None:
         code = str(message.get("code"))
-        self.stats.errors[code] += 1
         request_id = str(message.get("request_id") or "")
+        self.stats.errors[f"{self.request_types.get(request_id, 'unknown')}:{code}"] += 1
         if code in {"not_your_turn", "illegal_action"}:
             self.act_sent_at = None
         if self.join_pending and request_id == self.join_request_id:

@@ -1,0 +1,105 @@
+"""A live site for end-to-end tests: daphne and the ticker in subprocesses on this run's test database and Redis.
+
+The processes listen on 127.0.0.1 only, on a free port, and are stopped (their own process groups) at teardown.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+PROJECT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def site_environment() -> dict[str, str]:
+    """The environment of this test run, pointed at the test database (which the tests commit to)."""
+    database = connection.settings_dict
+    user = database["USER"] or "postgres"
+    password = f":{database['PASSWORD']}" if database["PASSWORD"] else ""
+    host = database["HOST"] or "127.0.0.1"
+    url = f"postgresql://{user}{password}@{host}:{database['PORT'] or 5432}/{database['NAME']}"
+    if host.startswith("/"):
+        url = f"postgresql://{user}{password}@/{database['NAME']}?host={host}"
+    environment = dict(os.environ)
+    environment.update(
+        {
+            "DATABASE_URL": url,
+            "REDIS_URL": settings.REDIS_URL,
+            "REDIS_KEY_PREFIX": settings.REDIS_KEY_PREFIX,
+            "ENVIRONMENT": "test",
+            "DATABASE_CONN_MAX_AGE": "60",
+            "LOG_LEVEL": "WARNING",
+        }
+    )
+    return environment
+
+
+@contextmanager
+def live_site(log_directory: Path) -> Iterator[str]:
+    """Start daphne and ``run_ticker``; yield the base URL; stop both."""
+    port = free_port()
+    environment = site_environment()
+    log_directory.mkdir(parents=True, exist_ok=True)
+    processes: list[subprocess.Popen[bytes]] = []
+    commands = {
+        "daphne": [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "poker_site.asgi:application"],
+        "ticker": [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--interval", "0.2"],
+    }
+    try:
+        for name, command in commands.items():
+            log = (log_directory / f"{name}.log").open("wb")
+            processes.append(
+                subprocess.Popen(
+                    command, cwd=PROJECT, env=environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                )
+            )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            raise RuntimeError(f"daphne did not listen on 127.0.0.1:{port}; see {log_directory}")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def run_bots(base_url: str, *arguments: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``manage.py run_bots`` against ``base_url`` in a subprocess of this run's environment."""
+    return subprocess.run(
+        [sys.executable, str(PROJECT / "manage.py"), "run_bots", "--base-url", base_url, *arguments],
+        cwd=PROJECT,
+        env=site_environment(),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
