@@ -3,11 +3,12 @@
 Run it standalone (it creates and drops its own scratch database next to the one DATABASE_URL names):
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/poker REDIS_URL=redis://127.0.0.1:6379/0 \\
-        .venv/bin/python benchmarks/bench_wallet.py [--seconds 10] [--clients 8] [--keep-database]
+        .venv/bin/python benchmarks/bench_wallet.py [--seconds 20] [--clients 8] [--keep-database]
 
 Without DATABASE_URL / REDIS_URL it starts the embedded servers like ``make run`` does.
 
-Workloads, each timed for ``--seconds``:
+Workloads, each timed for ``--seconds`` in one-second slices that alternate between the workloads (so load from
+other processes falls on all of them alike):
 * ``transfer_create`` between random player cash accounts (two legs, little contention);
 * ``transfer_create`` of a hand settlement (three legs, every transfer also credits the one house rake account,
   the hottest row in the product);
@@ -100,11 +101,9 @@ def _run_clients(clients: int, seconds: float, work: Callable[[random.Random, in
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=10.0, help="duration of each timed run")
+    parser.add_argument("--seconds", type=float, default=20.0,
+                        help="time per workload and client count, run in alternating one-second slices")
     parser.add_argument("--clients", type=int, default=8, help="concurrent clients in the concurrent runs")
-    parser.add_argument("--rounds", type=int, default=2,
-                        help="repeat every run this many times, interleaved, and keep the best (other load on the "
-                        "machine only ever slows a run down)")
     parser.add_argument("--keep-database", action="store_true", help="do not drop the scratch database")
     options = parser.parse_args()
 
@@ -120,7 +119,7 @@ def main() -> int:
             os.environ["DATABASE_URL"] = _scratch_url(base_url, scratch)
             os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poker_site.settings")
             os.environ.setdefault("LOG_LEVEL", "WARNING")
-            return _benchmark(options.seconds, options.clients, options.rounds)
+            return _benchmark(options.seconds, options.clients)
         finally:
             from django.db import connections
 
@@ -129,7 +128,7 @@ def main() -> int:
                 _admin(base_url, f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
 
 
-def _benchmark(seconds: float, clients: int, rounds: int) -> int:
+def _benchmark(seconds: float, clients: int) -> int:
     import django
 
     django.setup()
@@ -215,18 +214,22 @@ def _benchmark(seconds: float, clients: int, rounds: int) -> int:
         ("transfer_create, hand settlement (3 legs, hot rake account)", hand_settlement),
         ("peer floor: raw SQL UPDATE + INSERT, no locks/checks", floor),
     ]
-    best: dict[tuple[str, int], Result] = {}
+    # The workloads run in alternating one-second slices, so that load from other processes on a shared machine
+    # falls on all of them alike and the ratios stay comparable.
+    totals: dict[tuple[str, int], Result] = {}
     run = 0
-    for round_number in range(1, rounds + 1):
-        for name, work in workloads:
-            for count in (1, clients):
+    slices = max(1, round(seconds))
+    for count in (1, clients):
+        for _slice in range(slices):
+            for name, work in workloads:
                 run += 1
-                result = Result(name, count, _run_clients(count, seconds, work, run=run), seconds)
-                print(f"round {round_number}: {name:<62} {count:>2} client(s): {result.per_second:>8.0f} "
-                      "transfers/s", flush=True)
-                if (name, count) not in best or result.per_second > best[name, count].per_second:
-                    best[name, count] = result
-    results = list(best.values())
+                done = _run_clients(count, seconds / slices, work, run=run)
+                total = totals.setdefault((name, count), Result(name, count, 0, 0.0))
+                total.transfers += done
+                total.seconds += seconds / slices
+        for name, _work in workloads:
+            print(f"{name:<62} {count:>2} client(s): {totals[name, count].per_second:>8.0f} transfers/s", flush=True)
+    results = list(totals.values())
 
     problems = ledger_reconcile()
     print()
@@ -237,8 +240,8 @@ def _benchmark(seconds: float, clients: int, rounds: int) -> int:
         return 1
     print(ledger_summary())
     print()
-    print(f"PostgreSQL {connection.pg_version // 10000}, {os.cpu_count()} CPU(s), {seconds:.0f} s per run, "
-          f"best of {rounds} round(s), load average {os.getloadavg()[0]:.1f}")
+    print(f"PostgreSQL {connection.pg_version // 10000}, {os.cpu_count()} CPU(s), {seconds:.0f} s per workload in "
+          f"1 s slices alternating between workloads, load average {os.getloadavg()[0]:.1f}")
     print("| workload | clients | transfers/s |")
     print("|---|---:|---:|")
     for result in results:

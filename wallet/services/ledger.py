@@ -128,6 +128,11 @@ def _replay(idempotency_key: str, fingerprint: str) -> Transfer | None:
     return existing
 
 
+_LOCK_ACCOUNTS_SQL = (
+    "SELECT id, currency, balance, may_go_negative FROM wallet_account "
+    "WHERE id = ANY(%s::bigint[]) ORDER BY id FOR UPDATE"
+)
+
 # One statement books the transfer: insert it (unless its idempotency key exists), add each leg to its account's
 # balance, and record the legs with the balance each account has after it. If the key exists nothing is written
 # (the UPDATE and the leg INSERT join the empty new_transfer) and no row comes back.
@@ -210,12 +215,9 @@ def transfer_create(
     with transaction.atomic():
         # Lock first, in primary-key order, so that concurrent transfers queue instead of deadlocking, and no
         # balance is read before it is locked.
-        locked = list(
-            Account.objects.select_for_update()
-            .filter(pk__in=account_ids)
-            .order_by("pk")
-            .values_list("pk", "currency", "balance", "may_go_negative")
-        )
+        with connection.cursor() as cursor:
+            cursor.execute(_LOCK_ACCOUNTS_SQL, [account_ids])
+            locked: list[tuple[int, str, int, bool]] = cursor.fetchall()
         if len(locked) != len(account_ids):
             missing = sorted(set(account_ids) - {row[0] for row in locked})
             raise UnknownAccount(f"No wallet account with id {', '.join(f'#{pk}' for pk in missing)}.")
