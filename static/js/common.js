@@ -346,8 +346,7 @@
     var url = document.body.getAttribute("data-balance-url");
     if (!url || document.body.getAttribute("data-authenticated") !== "true") { return Promise.resolve(null); }
     return api(url).then(function (body) {
-      var cents = body && (body.balance_cents !== undefined ? body.balance_cents :
-        body.balance !== undefined ? body.balance : body.available);
+      var cents = body && body.cash_cents;
       if (typeof cents === "number") { setHeaderBalance(cents); }
       return body;
     }, function () { return null; });

@@ -71,7 +71,7 @@
   }
   function nameOf(number) {
     var seat = seatByNumber(number);
-    if (seat && seat.occupied) { return seat.is_viewer ? gettext("You") : seat.name; }
+    if (seat && seat.occupied) { return seat.name; }
     return f(gettext("Seat %(number)s"), { number: number });
   }
   function holeCardCount() { return tableInfo().variant === "PO" ? 4 : 2; }
@@ -88,9 +88,9 @@
     var angle = Math.PI / 2 + (2 * Math.PI * index) / count;
     var felt = document.getElementById("felt");
     var portrait = felt && felt.clientWidth < felt.clientHeight;
-    var radiusX = portrait ? 34 : 42, radiusY = portrait ? 42 : 40;
+    var radiusX = portrait ? 34 : 42, radiusY = portrait ? 41 : 37;
     return { x: 50 + radiusX * Math.cos(angle), y: 50 + radiusY * Math.sin(angle),
-      betX: 50 + radiusX * 0.58 * Math.cos(angle), betY: 50 + radiusY * 0.6 * Math.sin(angle) };
+      betX: 50 + radiusX * 0.6 * Math.cos(angle), betY: 50 + radiusY * 0.42 * Math.sin(angle) };
   }
 
   function statusText(seat, currentHand) {
@@ -282,13 +282,33 @@
       }
       elements.handInfo.textContent = f(gettext("Hand #%(number)s · %(street)s"), { number: currentHand.number, street: streetName(currentHand.street) });
     } else if (state.finished) {
-      state.finished.awards.forEach(function (award) {
-        var element = document.createElement("span");
-        element.className = "pot pot-awarded";
-        element.setAttribute("data-cents", award.amount);
-        element.textContent = awardText(award);
-        elements.pots.appendChild(element);
-      });
+      var finished = state.finished;
+      if (finished.settled) {
+        // After settlement: what each winner collected (after rake), and the rake, as the ledger moved it.
+        Object.keys(finished.won).forEach(function (seat) {
+          var element = document.createElement("span");
+          element.className = "pot pot-awarded";
+          element.setAttribute("data-seat", seat);
+          element.setAttribute("data-cents", finished.won[seat]);
+          element.textContent = f(gettext("%(name)s wins %(amount)s"), { name: (finished.names && finished.names[seat]) || nameOf(seat), amount: P.money(finished.won[seat]) });
+          elements.pots.appendChild(element);
+        });
+        if (finished.rake) {
+          var rake = document.createElement("span");
+          rake.className = "pot pot-rake";
+          rake.setAttribute("data-cents", finished.rake);
+          rake.textContent = f(gettext("Rake %(amount)s"), { amount: P.money(finished.rake) });
+          elements.pots.appendChild(rake);
+        }
+      } else {
+        finished.awards.forEach(function (award) {
+          var element = document.createElement("span");
+          element.className = "pot pot-awarded";
+          element.setAttribute("data-cents", award.amount);
+          element.textContent = awardText(award);
+          elements.pots.appendChild(element);
+        });
+      }
       elements.handInfo.textContent = state.finished.cancelled ? gettext("The hand was cancelled and every bet returned.") : gettext("Hand over. The next hand starts shortly.");
     } else {
       var seated = seats().filter(function (seat) { return seat.occupied && !seat.sitting_out; }).length;
@@ -352,67 +372,76 @@
     elements.betAmount.setAttribute("aria-invalid", invalid ? "true" : "false");
   }
 
+  function setPrompt(text) {
+    if (elements.prompt.textContent !== text) { elements.prompt.textContent = text; }
+  }
+
+  /* Show exactly the legal actions. Buttons are shown and hidden individually (never all hidden and re-shown) and
+     never disabled, so keyboard focus stays on the button the player is on while the table redraws. */
   function drawActions() {
     if (!elements.actionBar) { return; }
     var actions = legal();
     var currentHand = hand();
     var me = mySeat();
+    var wanted = {};
+    if (actions) {
+      var kinds = actions.kinds || [];
+      if (kinds.indexOf("fold") !== -1) { wanted.fold = gettext("Fold"); }
+      if (kinds.indexOf("check") !== -1) { wanted.check = gettext("Check"); }
+      if (kinds.indexOf("call") !== -1 && actions.call_amount !== null) {
+        wanted.call = f(gettext("Call %(amount)s"), { amount: P.money(actions.call_amount) });
+      }
+      if (betRange(actions)) {
+        wanted[actions.raise_range ? "raise" : "bet"] = null;  // labelled with the chosen amount below
+      } else if (actions.all_in_amount !== null && actions.all_in_amount !== undefined) {
+        wanted.all_in = f(gettext("All-in %(amount)s"), { amount: P.money(actions.all_in_amount) });
+      }
+    }
     elements.buttons.querySelectorAll("[data-act]").forEach(function (button) {
-      button.hidden = true;
-      button.disabled = state.pending;
+      var act = button.getAttribute("data-act");
+      var show = Object.prototype.hasOwnProperty.call(wanted, act);
+      if (button.hidden === show) { button.hidden = !show; }
+      if (show && wanted[act] && button.textContent !== wanted[act]) { button.textContent = wanted[act]; }
+      button.setAttribute("aria-disabled", state.pending ? "true" : "false");
     });
-    elements.betControl.hidden = true;
+    var range = actions ? betRange(actions) : null;
+    if (elements.betControl.hidden === !!range) { elements.betControl.hidden = !range; }
     if (!actions) {
       if (!me) {
-        elements.prompt.textContent = authenticated ? gettext("Choose an empty seat to sit down.") : "";
+        setPrompt(authenticated ? gettext("Choose an empty seat to sit down.") : "");
       } else if (currentHand && currentHand.acting_seat) {
-        elements.prompt.textContent = currentHand.acting_seat === me.number ? gettext("Your turn…") :
-          f(gettext("Waiting for %(name)s to act."), { name: nameOf(currentHand.acting_seat) });
+        setPrompt(currentHand.acting_seat === me.number ? gettext("Your turn…") :
+          f(gettext("Waiting for %(name)s to act."), { name: nameOf(currentHand.acting_seat) }));
       } else if (me.sitting_out) {
-        elements.prompt.textContent = gettext("You are sitting out. Untick “Sit out” to play the next hand.");
+        setPrompt(gettext("You are sitting out. Untick “Sit out” to play the next hand."));
       } else {
-        elements.prompt.textContent = gettext("Waiting for the next hand.");
+        setPrompt(gettext("Waiting for the next hand."));
       }
       state.lastTurnKey = null;
       return;
     }
-    var kinds = actions.kinds || [];
-    var show = function (act, label) {
-      var button = elements.buttons.querySelector("[data-act=" + act + "]");
-      button.hidden = false;
-      if (label) { button.textContent = label; }
-      return button;
-    };
-    if (kinds.indexOf("fold") !== -1) { show("fold"); }
-    if (kinds.indexOf("check") !== -1) { show("check"); }
-    if (kinds.indexOf("call") !== -1 && actions.call_amount !== null) {
-      show("call", f(gettext("Call %(amount)s"), { amount: P.money(actions.call_amount) }));
-    }
-    var range = betRange(actions);
     if (range) {
-      show(actions.raise_range ? "raise" : "bet");
-      elements.betControl.hidden = false;
       elements.betSlider.min = String(range[0]);
       elements.betSlider.max = String(range[1]);
       elements.betSlider.step = String(Math.max(1, Math.min(tableInfo().small_blind || 1, range[1] - range[0] || 1)));
       elements.betAmount.min = P.centsToInput(range[0]);
       elements.betAmount.max = P.centsToInput(range[1]);
-      elements.betLimits.textContent = f(gettext("Minimum %(minimum)s, maximum %(maximum)s."),
-        { minimum: P.money(range[0]), maximum: P.money(range[1]) });
+      var limits = f(gettext("Minimum %(minimum)s, maximum %(maximum)s."), { minimum: P.money(range[0]), maximum: P.money(range[1]) });
+      if (elements.betLimits.textContent !== limits) { elements.betLimits.textContent = limits; }
       // A new decision starts at the minimum; redraws during the same decision keep what the player chose.
       var decision = currentHand.id + ":" + currentHand.street + ":" + currentHand.current_bet + ":" + (state.turnCounter || 0);
       if (state.amountKey !== decision) {
         state.amountKey = decision;
         setAmount(range[0]);
-      } else {
+      } else if (document.activeElement !== elements.betAmount) {
         var cents = chosenAmount();
         setAmount(cents === null ? range[0] : clampToRange(cents, range));
+      } else {
+        updateBetLabels();
       }
-    } else if (actions.all_in_amount !== null && actions.all_in_amount !== undefined) {
-      show("all_in", f(gettext("All-in %(amount)s"), { amount: P.money(actions.all_in_amount) }));
     }
-    elements.prompt.textContent = actions.call_amount ?
-      f(gettext("Your turn: %(amount)s to call."), { amount: P.money(actions.call_amount) }) : gettext("Your turn.");
+    setPrompt(actions.call_amount ?
+      f(gettext("Your turn: %(amount)s to call."), { amount: P.money(actions.call_amount) }) : gettext("Your turn."));
     var turnKey = currentHand.id + ":" + currentHand.street + ":" + (state.turnCounter || 0);
     if (state.lastTurnKey !== turnKey) {
       state.lastTurnKey = turnKey;
@@ -659,12 +688,22 @@
     out_of_position_big_blind: gettext("big blind out of position")
   };
 
+  function newRecord(handId, number) {
+    return { handId: handId, number: number, board: [], shown: {}, handNames: {}, awards: [], won: {}, contributed: {},
+      myCards: [], cancelled: false, settled: false, rake: null, potTotal: null, net: {} };
+  }
+
   /* Fold one event into the hand being followed; `live` is false for events read back for the results list. */
   function applyEvent(event, live) {
     var kind = event.type || event.kind;
+    if (live && state.snapshot && state.snapshot.viewer &&
+        (kind === "action_taken" || kind === "street_dealt" || kind === "hand_ended" || kind === "hand_cancelled" ||
+         kind === "hand_started" || (kind === "turn" && event.seat !== viewer().seat))) {
+      // The turn moved: the legal actions we hold are stale until the next snapshot or your_turn message.
+      state.snapshot.viewer.legal_actions = null;
+    }
     if (kind === "hand_started") {
-      state.current = { handId: event.hand_id, number: event.number || (event.config && event.config.hand_number) || null,
-        board: [], shown: {}, handNames: {}, awards: [], won: {}, myCards: [], cancelled: false };
+      state.current = newRecord(event.hand_id, null);
       if (live) { state.finished = null; state.turnCounter = 0; logLine(gettext("A new hand starts.")); }
       return;
     }
@@ -672,6 +711,10 @@
     if (kind === "hole_cards_dealt") {
       if (current && event.cards) { current.myCards = event.cards.slice(); if (live) { logLine(f(gettext("You are dealt %(cards)s"), { cards: Cards.list(event.cards) })); } }
       return;
+    }
+    if (current && (kind === "forced_bet_posted" || kind === "action_taken" || kind === "uncalled_bet_returned")) {
+      var sign = kind === "uncalled_bet_returned" ? -1 : 1;
+      current.contributed[event.seat] = (current.contributed[event.seat] || 0) + sign * (event.amount || 0);
     }
     if (kind === "forced_bet_posted") {
       if (live) { logLine(f(gettext("%(name)s posts the %(blind)s %(amount)s"), { name: nameOf(event.seat), blind: BLIND_NAMES[event.blind] || event.blind, amount: P.money(event.amount) })); }
@@ -705,7 +748,9 @@
       if (current && event.pot) {
         var award = { potIndex: event.pot_index, amount: event.pot.amount, shares: event.pot.shares || [], handName: event.hand_name };
         current.awards.push(award);
-        award.shares.forEach(function (share) { current.won[share[0]] = (current.won[share[0]] || 0) + share[1]; });
+        if (!current.settled) {
+          award.shares.forEach(function (share) { current.won[share[0]] = (current.won[share[0]] || 0) + share[1]; });
+        }
         if (live) { logLine(awardText(award)); }
       }
       return;
@@ -726,7 +771,15 @@
         settled.rake = event.rake;
         settled.potTotal = event.pot_total;
         settled.net = event.net || {};
+        settled.settled = true;
+        // What each player collected after rake: their result plus what they had put in.
+        settled.won = {};
+        Object.keys(settled.net).forEach(function (seat) {
+          var collected = settled.net[seat] + (settled.contributed[seat] || 0);
+          if (collected > 0) { settled.won[seat] = collected; }
+        });
         drawResults();
+        if (live && state.finished === settled) { drawSeats(); drawBoard(); }
       }
       return;
     }
@@ -780,14 +833,16 @@
       if (record.cancelled) {
         text = gettext("cancelled, bets returned");
       } else {
-        text = record.awards.map(function (award) {
-          var winners = award.shares.map(function (share) {
-            var name = (record.names && record.names[share[0]]) || nameOf(share[0]);
-            return f(gettext("%(name)s won %(amount)s"), { name: name, amount: P.money(share[1]) });
-          }).join(", ");
-          return winners + (award.handName ? " – " + award.handName : "");
-        }).join("; ");
+        var nameFor = function (seat) { return (record.names && record.names[seat]) || nameOf(seat); };
+        var handName = record.awards.map(function (award) { return award.handName; }).filter(Boolean)[0];
+        text = Object.keys(record.won).map(function (seat) {
+          return f(gettext("%(name)s won %(amount)s"), { name: nameFor(seat), amount: P.money(record.won[seat]) });
+        }).join(", ") + (handName ? " – " + handName : "");
+        if (record.settled && record.potTotal !== null) {
+          text += " " + f(gettext("(pot %(pot)s, rake %(rake)s)"), { pot: P.money(record.potTotal), rake: P.money(record.rake || 0) });
+        }
       }
+      item.setAttribute("data-won", JSON.stringify(record.won));
       var strong = document.createElement("strong");
       strong.textContent = title + ": ";
       item.appendChild(strong);
@@ -823,8 +878,10 @@
         state.current.number = data.hand.number;
       }
       if (!state.current || state.current.handId !== data.hand.id) {
-        state.current = { handId: data.hand.id, number: data.hand.number, board: (data.hand.board || []).slice(), shown: {},
-          handNames: {}, awards: [], won: {}, myCards: (data.viewer && data.viewer.hole_cards) || [], cancelled: false };
+        state.current = newRecord(data.hand.id, data.hand.number);
+        state.current.board = (data.hand.board || []).slice();
+        state.current.myCards = ((data.viewer && data.viewer.hole_cards) || []).slice();
+        seats().forEach(function (seat) { if (seat.in_hand) { state.current.contributed[seat.number] = seat.contributed || 0; } });
       }
       state.finished = null;
     }
@@ -923,7 +980,7 @@
   if (elements.buttons) {
     elements.buttons.addEventListener("click", function (event) {
       var button = event.target.closest("[data-act]");
-      if (button && !button.hidden && !button.disabled) { act(button.getAttribute("data-act")); }
+      if (button && !button.hidden && button.getAttribute("aria-disabled") !== "true") { act(button.getAttribute("data-act")); }
     });
     elements.betAmount.addEventListener("input", function () {
       var cents = chosenAmount();

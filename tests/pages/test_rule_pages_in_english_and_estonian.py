@@ -47,8 +47,10 @@ def test_the_betting_example_is_the_seed_example_in_both_languages(client: Clien
     """ENG-15 / SX-01: bet 5, raise to 15, next raise to at least 25; SX-02 side pot 300 / 1800."""
     for language in ("en", "et"):
         body = client.get(reverse("rules:page", args=["texas-holdem"]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
-        assert "25" in body and "15" in body
-        assert "300" in body and "1800" in body
+        assert "15" in body
+        assert "25" in body
+        assert "300" in body
+        assert "1800" in body
 
 
 def test_the_rules_index_opens_the_first_page(client: Client) -> None:

@@ -1,0 +1,254 @@
+"""End-to-end tests in headless Debian Chromium against a live site (daphne + the deadline ticker in subprocesses).
+
+The site processes use this run's test database and Redis key prefix, so what the browser does is committed there and
+the tests read the ledger directly afterwards (tests use ``transactional_db``: the data must be committed to be seen by
+the other processes). Screenshots go to ``test-artifacts/`` (gitignored).
+
+Chromium: ``/usr/bin/chromium`` (Debian package; Playwright cannot download browsers here). Without it the tests are
+skipped with a reason, except in CI (``CI`` set), where a missing browser is an error: ``.ci/run`` installs it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connections
+
+from tests.conftest import delete_redis_keys_of_this_run
+
+PROJECT = Path(__file__).resolve().parents[2]
+ARTIFACTS = PROJECT / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGUMENTS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+IN_CI = bool(os.environ.get("CI"))
+
+requires_chromium = pytest.mark.skipif(
+    not CHROMIUM.exists() and not IN_CI,
+    reason="Debian chromium is not installed at /usr/bin/chromium (apt-get install -y chromium); "
+    "CI installs it and runs these tests",
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def database_url() -> str:
+    """The test database (pytest-django has renamed ``NAME`` by the time the site starts)."""
+    from urllib.parse import quote
+
+    from django.conf import settings
+
+    database: dict[str, Any] = dict(settings.DATABASES["default"])
+    credentials = quote(str(database.get("USER") or ""))
+    if database.get("PASSWORD"):
+        credentials += ":" + quote(str(database["PASSWORD"]))
+    host = str(database.get("HOST") or "127.0.0.1")
+    port = database.get("PORT") or 5432
+    if host.startswith("/"):
+        return f"postgresql://{credentials}@/{database['NAME']}?host={quote(host)}&port={port}"
+    return f"postgresql://{credentials}@{host}:{port}/{database['NAME']}"
+
+
+class LiveSite:
+    """The site's web server and ticker, started once per test session on a free loopback port."""
+
+    def __init__(self) -> None:
+        from django.conf import settings
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        ARTIFACTS.mkdir(exist_ok=True)
+        self.log = (ARTIFACTS / "browser-site.log").open("wb")
+        environment = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "poker_site.settings",
+            "ENVIRONMENT": "test",
+            "DATABASE_URL": database_url(),
+            "REDIS_URL": settings.REDIS_URL,
+            "REDIS_KEY_PREFIX": settings.REDIS_KEY_PREFIX,
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "PYTHONUNBUFFERED": "1",
+        }
+        binaries = Path(sys.executable).parent
+        self.processes: list[subprocess.Popen[bytes]] = [
+            subprocess.Popen(
+                [str(binaries / "daphne"), "-b", "127.0.0.1", "-p", str(self.port), "poker_site.asgi:application"],
+                cwd=PROJECT, env=environment, stdout=self.log, stderr=subprocess.STDOUT,
+            ),
+            subprocess.Popen(
+                [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--interval", "0.2"],
+                cwd=PROJECT, env=environment, stdout=self.log, stderr=subprocess.STDOUT,
+            ),
+        ]
+        self.wait_until_up()
+
+    def wait_until_up(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for process in self.processes:
+                if process.poll() is not None:
+                    raise RuntimeError(
+                        f"a site process exited with {process.returncode}; see test-artifacts/browser-site.log"
+                    )
+            try:
+                with urllib.request.urlopen(self.url + "/rules/cash-games/", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.25)
+        raise RuntimeError("the live site did not answer within a minute; see test-artifacts/browser-site.log")
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self.log.close()
+        self.wait_for_database_sessions_to_end()
+
+    @staticmethod
+    def wait_for_database_sessions_to_end(timeout: float = 15) -> None:
+        """PostgreSQL ends a backend a moment after its client goes; the test database is dropped only then."""
+        from django.conf import settings
+        from django.db import connection
+
+        name = str(settings.DATABASES["default"]["NAME"])
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()", [name]
+                )
+                (others,) = cursor.fetchone()
+            if not others:
+                return
+            time.sleep(0.2)
+
+
+@pytest.fixture(scope="session")
+def live_site(django_db_setup: Any, django_db_blocker: Any) -> Iterator[LiveSite]:
+    if not CHROMIUM.exists():
+        pytest.fail("CI must run the browser tests: install Debian chromium (.ci/run runs apt-get install -y chromium)")
+    site = LiveSite()
+    try:
+        yield site
+    finally:
+        with django_db_blocker.unblock():
+            site.stop()
+
+
+@pytest.fixture
+def browser(live_site: LiveSite, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Chromium for one test. Playwright's sync API runs an event loop in this thread while it is open, so the test's
+    own ORM reads need Django's async-safety check lifted for exactly that long (never for other tests)."""
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+            # Queries made while Playwright's loop ran used connections of that context; close them here.
+            connections.close_all()
+
+
+@pytest.fixture
+def site(live_site: LiveSite, transactional_db: Any) -> Iterator[LiveSite]:
+    """The live site with an empty database (flushed after the test) and this test's Redis keys cleared."""
+    from games.services import seed_stakes
+
+    delete_redis_keys_of_this_run()
+    seed_stakes()  # transactional tests flush the catalogue the data migration seeded
+    yield live_site
+    delete_redis_keys_of_this_run()
+
+
+class Pages:
+    """Browser contexts of one test: each a separate person (own cookies), with console errors collected."""
+
+    def __init__(self, browser: Any, site: LiveSite, test_name: str) -> None:
+        self.browser = browser
+        self.site = site
+        self.test_name = re.sub(r"[^A-Za-z0-9_.-]+", "-", test_name)
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def new(self, *, width: int = 1280, height: int = 900, language: str = "en") -> Any:
+        context = self.browser.new_context(
+            viewport={"width": width, "height": height}, locale=language, base_url=self.site.url,
+            extra_http_headers={"Accept-Language": language},
+        )
+        context.set_default_timeout(20_000)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        return page
+
+    def screenshot(self, page: Any, label: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{self.test_name}-{label}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+    def screenshot_all(self, label: str) -> None:
+        """Every open page as it is now (kept when a test fails, to see what the player saw)."""
+        for context_number, context in enumerate(self.contexts, start=1):
+            for page_number, page in enumerate(context.pages, start=1):
+                try:
+                    self.screenshot(page, f"{label}-{context_number}-{page_number}")
+                except Exception:  # a page that is gone cannot be photographed; the others still are
+                    continue
+
+
+@pytest.fixture
+def pages(browser: Any, site: LiveSite, request: pytest.FixtureRequest) -> Iterator[Pages]:
+    opened = Pages(browser, site, request.node.name)
+    failed_before = request.session.testsfailed
+    try:
+        yield opened
+        assert not opened.errors, f"JavaScript errors in the pages: {opened.errors}"
+    finally:
+        if request.session.testsfailed > failed_before or getattr(request.node, "call_failed", False):
+            opened.screenshot_all("at-failure")
+        opened.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.when == "call" and report.failed:
+        item.call_failed = True  # type: ignore[attr-defined]

@@ -1,0 +1,103 @@
+"""What a person does in the browser, step by step, through the real pages and buttons."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+PASSWORD = "a-long-enough-passphrase-42"
+
+
+def sign_up(page: Any, username: str) -> None:
+    page.goto("/accounts/sign-up/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Email").fill(f"{username}@example.com")
+    page.locator("#id_password1").fill(PASSWORD)
+    page.locator("#id_password2").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    page.wait_for_url("**/")
+    assert page.locator("[data-testid=player-name]").text_content() == username
+
+
+def log_in(page: Any, username: str) -> None:
+    page.goto("/accounts/log-in/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.locator("form.stacked button[type=submit]").click()
+    page.wait_for_url("**/")
+
+
+def deposit(page: Any, euros: str) -> None:
+    """A sandbox deposit through the cashier page's form."""
+    page.goto("/wallet/")
+    page.locator("#id_deposit-amount").fill(euros)
+    page.get_by_role("button", name="Deposit", exact=True).click()
+    page.wait_for_url("**/wallet/")
+
+
+def header_balance(page: Any) -> int:
+    return int(page.locator("#header-balance").get_attribute("data-cents"))
+
+
+def join_from_lobby(page: Any, table_id: int, euros: str) -> None:
+    """Join a table from the lobby's row: the buy-in dialog, then the table page."""
+    page.goto("/")
+    row = page.locator(f"#lobby-table-{table_id}")
+    row.get_by_role("button", name="Join table").click()
+    page.locator("#buy-in-amount").fill(euros)
+    page.locator("#buy-in-confirm").click()
+    page.wait_for_url(f"**/games/tables/{table_id}/")
+    wait_live(page)
+
+
+def wait_live(page: Any) -> None:
+    page.wait_for_function("document.getElementById('table-app').getAttribute('data-connection') === 'live'")
+
+
+def visible_actions(page: Any) -> list[str]:
+    """The action buttons the player can press now (shown and not waiting for the server's answer)."""
+    return list(
+        page.locator("#action-buttons [data-act]:visible:not([aria-disabled=true])").evaluate_all(
+            "buttons => buttons.map(button => button.dataset.act)"
+        )
+    )
+
+
+def my_cards(page: Any) -> list[str]:
+    return list(page.locator("#my-cards [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)"))
+
+
+def board(page: Any) -> list[str]:
+    return list(page.locator("#community-cards [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)"))
+
+
+def seat_stacks(page: Any) -> dict[str, int]:
+    return {
+        name: int(cents)
+        for name, cents in page.locator("#seats .seat:not(.empty)").evaluate_all(
+            "seats => seats.map(s => [s.querySelector('.name').textContent.replace(' (you)', ''),"
+            " s.querySelector('.stack').dataset.cents])"
+        )
+    }
+
+
+class FrameRecorder:
+    """Every WebSocket frame a page receives (to prove what a spectator was sent)."""
+
+    def __init__(self, page: Any) -> None:
+        self.frames: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []
+        page.on("websocket", self._attach)
+
+    def _attach(self, socket: Any) -> None:
+        socket.on("framereceived", lambda payload: self._keep(self.frames, payload))
+        socket.on("framesent", lambda payload: self._keep(self.sent, payload))
+
+    @staticmethod
+    def _keep(into: list[dict[str, Any]], payload: Any) -> None:
+        text = payload if isinstance(payload, str) else payload.decode() if isinstance(payload, bytes) else None
+        if text is None:
+            return
+        with contextlib.suppress(ValueError):
+            into.append(json.loads(text))
