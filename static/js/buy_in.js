@@ -52,18 +52,8 @@
       amount.focus();
       return;
     }
-    if (cents < current.minimum || cents > current.maximum) {
-      P.notify(notices, P.format(gettext("The buy-in must be between %(minimum)s and %(maximum)s."),
-        { minimum: P.money(current.minimum), maximum: P.money(current.maximum) }, true), "error");
-      amount.focus();
-      return;
-    }
-    if (typeof current.balance === "number" && cents > current.balance) {
-      P.notify(notices, P.format(gettext("Your balance is %(balance)s. Deposit in the cashier or choose a smaller buy-in."),
-        { balance: P.money(current.balance) }, true), "error");
-      amount.focus();
-      return;
-    }
+    // The limits shown are the table's usual range; the server applies the exact rules (ratholing, Banzai carry-over)
+    // and says in words what it refuses, so nothing else is second-guessed here.
     confirm.disabled = true;
     var request = current;
     request.submit(cents, !!(postBigBlind && postBigBlind.checked)).then(function () {

@@ -81,6 +81,14 @@
     throttled: gettext("Too many requests. Please wait a moment and try again."),
     server_error: gettext("Something went wrong on our side. Nothing was changed; please try again."),
     insufficient_funds: gettext("Your balance is too low for that."),
+    insufficient_balance: gettext("Your balance is too low for that buy-in. Deposit in the cashier or choose a smaller amount."),
+    buy_in_refused: gettext("That amount is outside the buy-in limits for this table."),
+    seat_unavailable: gettext("That seat is not free. Please choose another."),
+    not_allowed_now: gettext("That is not possible right now. Please try again when the hand ends."),
+    table_limit_reached: gettext("You already play as many tables of this kind as allowed."),
+    banzai_excluded: gettext("You are excluded from Banzai games. Please contact support."),
+    invalid: gettext("One of the values was not valid. Please try again."),
+    refused: gettext("That request was refused."),
     invalid_amount: gettext("Please enter a valid amount in euros and cents."),
     cashier_limit_exceeded: gettext("That amount is above the cashier limit."),
     not_your_turn: gettext("It is not your turn."),
@@ -101,7 +109,8 @@
       // The server's sentence may carry the specifics (limits, amounts); keep it when it adds something.
       if (message && language() === "en" && message.length < 240 && message !== known &&
           ["server_error", "bad_json", "not_an_object", "binary_not_supported", "unknown_type", "unexpected_field",
-           "missing_type", "bad_request_id", "network", "csrf", "flood"].indexOf(code) === -1) {
+           "missing_type", "bad_request_id", "network", "csrf", "flood", "invalid", "throttled", "not_authenticated",
+           "authentication_failed", "permission_denied"].indexOf(code) === -1) {
         return capitalise(message);
       }
       return known;

@@ -183,6 +183,7 @@
     received = true;
     rebuildFilters();
     render();
+    if (typeof updatePlayButton === "function") { updatePlayButton(); }
   }
 
   function update(rows, removed) {
@@ -250,22 +251,106 @@
     });
   }
 
-  function joinWaitingList(id) {
-    var row = tables[id];
-    if (!row) { return; }
+  // --- Seating queue (CASH-04/05): "seat me at this stake", and the waiting list of a full table. ---------
+
+  var playStake = document.getElementById("play-stake");
+  var queueBox = document.getElementById("queue-status");
+  var queueText = document.getElementById("queue-text");
+  var queueLeave = document.getElementById("queue-leave");
+  var queued = null;          // {stakeId, label}
+  var queueTimer = null;
+
+  function queueUrl(stakeId) { return urlFor(root.getAttribute("data-queue-url"), stakeId); }
+
+  /* The row that stands for the chosen game and stake (its stake id, blinds and buy-in range). */
+  function chosenStakeRow() {
+    if (!gameFilter.value || !stakeFilter.value) { return null; }
+    var rows = Object.keys(tables).map(function (id) { return tables[id]; }).filter(function (row) {
+      return row.game === gameFilter.value && row.stake === stakeFilter.value;
+    });
+    return rows[0] || null;
+  }
+
+  function updatePlayButton() {
+    var row = chosenStakeRow();
+    playStake.disabled = !row;
+    playStake.textContent = row ? P.format(gettext("Seat me at %(game)s %(stake)s"), { game: row.game_name, stake: row.stake }, true) :
+      gettext("Seat me at this stake");
+  }
+  [gameFilter, stakeFilter].forEach(function (select) { select.addEventListener("change", updatePlayButton); });
+
+  function showQueue(answer, label) {
+    if (answer.status === "seated" && answer.table_id) {
+      window.location.href = tableUrl(answer.table_id);
+      return;
+    }
+    clearTimeout(queueTimer);
+    if (answer.status === "waiting") {
+      queueBox.hidden = false;
+      queueText.textContent = P.format(gettext("You are on the waiting list for %(stake)s (number %(position)s). You will be seated as soon as a table can take you; keep this page open."),
+        { stake: label, position: answer.position || 1 }, true);
+      queueTimer = setTimeout(pollQueue, 3000);
+      return;
+    }
+    queueBox.hidden = true;
+    queued = null;
+    if (answer.status === "failed") {
+      P.notify(notices, answer.message ? P.format(gettext("You could not be seated: %(reason)s"), { reason: answer.message }, true) :
+        gettext("You could not be seated."), "error");
+    }
+  }
+
+  function pollQueue() {
+    if (!queued) { return; }
+    var current = queued;
+    P.api(queueUrl(current.stakeId)).then(function (answer) {
+      if (queued === current) { showQueue(answer, current.label); }
+    }, function () { queueTimer = setTimeout(pollQueue, 6000); });
+  }
+
+  function joinQueue(row) {
     if (!authenticated) {
       window.location.href = root.getAttribute("data-login-url") + "?next=" + encodeURIComponent(window.location.pathname);
       return;
     }
-    var url = root.getAttribute("data-waiting-url");
-    if (!url) {
-      // Until the queue endpoint exists: open the table so the player can take the first seat that frees up.
-      window.location.href = tableUrl(id);
-      return;
-    }
-    P.api(url, { method: "POST", body: { stake_id: row.stake_id } }).then(function () {
-      P.notify(notices, P.format(gettext("You are on the waiting list for %(stake)s %(game)s. You will be seated when a seat is free."),
-        { stake: row.stake, game: row.game_name }, true), "ok");
-    }, function (error) { P.notify(notices, error.text, "error"); });
+    var label = row.game_name + " " + row.stake;
+    window.BuyIn.open({
+      title: P.format(gettext("Play %(stake)s (%(blinds)s)"), { stake: label, blinds: blinds(row) }, true),
+      minimum: row.min_buy_in,
+      maximum: row.max_buy_in,
+      balance: balance(),
+      submit: function (cents, postBigBlind) {
+        return P.api(queueUrl(row.stake_id), { method: "POST", body: { buy_in: cents, post_big_blind: postBigBlind } })
+          .then(function (answer) {
+            queued = { stakeId: row.stake_id, label: label };
+            showQueue(answer, label);
+            if (answer.status === "failed") {
+              var error = new Error(answer.message);
+              error.text = P.format(gettext("You could not be seated: %(reason)s"), { reason: answer.message }, true);
+              throw error;
+            }
+          });
+      }
+    });
   }
+
+  function joinWaitingList(id) {
+    var row = tables[id];
+    if (row) { joinQueue(row); }
+  }
+
+  playStake.addEventListener("click", function () {
+    var row = chosenStakeRow();
+    if (row) { joinQueue(row); }
+  });
+  queueLeave.addEventListener("click", function () {
+    if (!queued) { queueBox.hidden = true; return; }
+    var current = queued;
+    P.api(queueUrl(current.stakeId), { method: "DELETE" }).then(function () {
+      queued = null;
+      clearTimeout(queueTimer);
+      queueBox.hidden = true;
+      P.notify(notices, gettext("You left the waiting list."), "ok");
+    }, function (error) { P.notify(notices, error.text, "error"); });
+  });
 }());
