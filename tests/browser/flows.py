@@ -15,8 +15,8 @@ def sign_up(page: Any, username: str) -> None:
     page.get_by_label("Email").fill(f"{username}@example.com")
     page.locator("#id_password1").fill(PASSWORD)
     page.locator("#id_password2").fill(PASSWORD)
-    page.get_by_role("button", name="Create account").click()
-    page.wait_for_url("**/")
+    with page.expect_navigation(wait_until="domcontentloaded"):
+        page.get_by_role("button", name="Create account").click()
     assert page.locator("[data-testid=player-name]").text_content() == username
 
 
@@ -24,16 +24,17 @@ def log_in(page: Any, username: str) -> None:
     page.goto("/accounts/log-in/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
-    page.locator("form.stacked button[type=submit]").click()
-    page.wait_for_url("**/")
+    with page.expect_navigation(wait_until="domcontentloaded"):
+        page.locator("form.stacked button[type=submit]").click()
+    assert page.locator("[data-testid=player-name]").text_content() == username
 
 
 def deposit(page: Any, euros: str) -> None:
     """A sandbox deposit through the cashier page's form."""
     page.goto("/wallet/")
     page.locator("#id_deposit-amount").fill(euros)
-    page.get_by_role("button", name="Deposit", exact=True).click()
-    page.wait_for_url("**/wallet/")
+    with page.expect_navigation(wait_until="domcontentloaded"):
+        page.get_by_role("button", name="Deposit", exact=True).click()
 
 
 def header_balance(page: Any) -> int:

@@ -1,0 +1,99 @@
+"""Server-side set-up for the browser tests, done through the domain and wallet services before a browser opens.
+
+Services publish to the channel layer after commit with ``async_to_sync``, which cannot run in the thread where
+Playwright's loop runs; :func:`in_thread` runs a service call in a worker thread once the browser is open.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.utils import timezone
+
+from games.models import CashTable, Hand, HandStatus, Stake
+from games.services import hand_act, seat_take, table_open
+from games.services.engine_state import hand_engine_state
+from tests.browser.flows import PASSWORD
+from wallet.services import deposit_through_provider
+
+T = TypeVar("T")
+
+
+def player(username: str, cash_cents: int = 5000) -> Any:
+    """A signed-up player with a sandbox deposit of ``cash_cents``."""
+    user = get_user_model().objects.create_user(username, f"{username}@example.com", PASSWORD)
+    if cash_cents:
+        deposit_through_provider(user, cash_cents, f"browser-test-{uuid.uuid4().hex}")
+    return user
+
+
+def heads_up_table(
+    game: str = "holdem", label: str = "NL10", *, decision_seconds: int = 90, pause_milliseconds: int = 120_000
+) -> CashTable:
+    """A table whose rules (back-office data, catalog 0.3) deal as soon as two players sit, give each decision
+    ``decision_seconds`` and wait ``pause_milliseconds`` between hands (two minutes: the finished hand stays on
+    screen while a test reads it)."""
+    stake = Stake.objects.select_related("game_type").get(game_type__code=game, label=label)
+    rules = stake.game_type.rules_at()
+    rules.pk = None
+    rules.effective_from = timezone.now()
+    rules.minimum_players_to_start = 2
+    rules.continue_heads_up = True
+    rules.decision_seconds = decision_seconds
+    rules.pause_between_hands_milliseconds = pause_milliseconds
+    rules.save()
+    return table_open(stake)
+
+
+def seat(user: Any, table: CashTable, cents: int = 1000, number: int | None = None) -> None:
+    seat_take(user, table, cents, seat_number=number)
+
+
+def running_hand(table: CashTable, timeout: float = 20) -> Hand:
+    """The hand the ticker deals once the players sit (waits for it)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        hand = Hand.objects.filter(table=table, status=HandStatus.RUNNING).first()
+        if hand is not None and hand.acting_seat is not None:
+            return hand
+        time.sleep(0.1)
+    raise AssertionError("no hand started")
+
+
+def check_or_call_down(table: CashTable, users: dict[int, Any]) -> Hand:
+    """Play the running hand to its end with every player checking or calling (through ``hand_act``)."""
+    hand = running_hand(table)
+    while True:
+        hand.refresh_from_db()
+        if hand.status != HandStatus.RUNNING:
+            return hand
+        legal = hand_engine_state(hand).legal_actions()
+        assert legal is not None
+        assert hand.acting_seat is not None
+        hand_act(table, users[hand.acting_seat], "check" if legal.check else "call")
+
+
+def in_thread(call: Callable[[], T]) -> T:
+    """Run ``call`` in a worker thread (its own database connection) and return its result."""
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as error:  # handed back to the test thread
+            outcome["error"] = error
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join(60)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]  # type: ignore[no-any-return]

@@ -1,0 +1,85 @@
+"""A dropped connection restores the table from a snapshot; a gap in the event sequence asks the server to resync
+(docs/protocol.md "Sequence numbers"; CASH-22 is the server's side of a disconnection)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.models import CashTable
+from games.services import seat_take
+from tests.browser.conftest import Pages, requires_chromium
+from tests.browser.flows import FrameRecorder, log_in, seat_stacks, wait_live
+from tests.browser.setup import in_thread, player, seat
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
+
+
+@pytest.fixture
+def table_with_alice(site: Any) -> tuple[CashTable, Any]:
+    from games.models import Stake
+    from games.services import table_open
+
+    table = table_open(Stake.objects.get(game_type__code="holdem", label="NL10"))
+    alice = player("alice")
+    seat(alice, table, 1000, number=1)
+    return table, player("bob")
+
+
+def test_a_dropped_connection_comes_back_with_the_table_as_it_is_now(
+    table_with_alice: tuple[CashTable, Any], pages: Pages
+) -> None:
+    table, bob = table_with_alice
+    page = pages.new()
+    log_in(page, "alice")
+    page.goto(f"/games/tables/{table.pk}/")
+    wait_live(page)
+    assert seat_stacks(page) == {"alice": 1000}
+
+    # The network goes away: the page says so and keeps trying; meanwhile Bob sits down.
+    page.context.set_offline(True)
+    page.evaluate("window.tableApp.socket.drop()")
+    page.wait_for_selector("#connection-banner", state="visible")
+    assert page.locator("#table-status").get_attribute("data-state") == "reconnecting"
+    pages.screenshot(page, "connection-lost")
+    in_thread(lambda: seat_take(bob, table, 800, seat_number=4))
+
+    page.context.set_offline(False)
+    page.evaluate("window.tableApp.socket.reconnectNow()")
+    wait_live(page)
+    page.wait_for_selector("#connection-banner", state="hidden")
+    page.wait_for_function("document.querySelectorAll('#seats .seat:not(.empty)').length === 2")
+    assert seat_stacks(page) == {"alice": 1000, "bob": 800}
+    pages.screenshot(page, "connection-restored")
+
+
+def test_a_gap_in_the_sequence_numbers_asks_the_server_to_resync(
+    table_with_alice: tuple[CashTable, Any], pages: Pages
+) -> None:
+    table, _bob = table_with_alice
+    page = pages.new()
+    recorder = FrameRecorder(page)
+    log_in(page, "alice")
+    page.goto(f"/games/tables/{table.pk}/")
+    wait_live(page)
+    sequence = int(page.locator("#table-app").get_attribute("data-sequence"))
+
+    # An event three numbers ahead arrives (as if two frames were lost): nothing is applied out of order.
+    page.evaluate(
+        "sequence => window.tableApp.onMessage({type: 'events', table_id: window.tableApp.tableId,"
+        " events: [{sequence: sequence + 3, type: 'seat_sat_out', seat: 1}]})",
+        sequence,
+    )
+    resyncs: list[dict[str, Any]] = []
+    for _ in range(50):
+        resyncs = [frame for frame in recorder.sent if frame.get("type") == "resync" and frame.get("since") == sequence]
+        if resyncs:
+            break
+        page.wait_for_timeout(100)
+    assert resyncs, recorder.sent
+    page.wait_for_timeout(500)
+    assert int(page.locator("#table-app").get_attribute("data-sequence")) == sequence
+    answers = [frame for frame in recorder.frames if frame.get("request_id") == resyncs[0]["request_id"]]
+    assert answers
+    assert answers[0]["type"] in {"events", "snapshot"}
