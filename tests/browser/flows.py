@@ -22,8 +22,8 @@ def sign_up(page: Any, username: str) -> None:
 
 def log_in(page: Any, username: str) -> None:
     page.goto("/accounts/log-in/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
+    page.locator("#id_username").fill(username)
+    page.locator("#id_password").fill(PASSWORD)
     with page.expect_navigation(wait_until="domcontentloaded"):
         page.locator("form.stacked button[type=submit]").click()
     assert page.locator("[data-testid=player-name]").text_content() == username
