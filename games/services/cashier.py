@@ -33,16 +33,10 @@ def table_account_create(table: CashTable, user_id: int) -> Account:
     )
 
 
-def _cash_account(user_id: int) -> Account:
-    user = get_user_model().objects.get(pk=user_id)
-    return player_cash_account(user)
-
-
 def money_to_table(
-    session_account: Account, user_id: int, amount: int, *, kind: str, idempotency_key: str, reference: str
+    session_account: Account, cash: Account, amount: int, *, kind: str, idempotency_key: str, reference: str
 ) -> None:
-    """Move ``amount`` cents from the player's cash account to their table account (buy-in or top-up)."""
-    cash = _cash_account(user_id)
+    """Move ``amount`` cents from the player's cash account ``cash`` to their table account (buy-in or top-up)."""
     try:
         transfer_create(
             kind=kind,
@@ -57,18 +51,13 @@ def money_to_table(
         ) from error
 
 
-def cash_balance(user_id: int) -> int:
-    """The player's cash balance in cents (read afresh)."""
-    return balance_of(_cash_account(user_id))
-
-
 def money_from_table(session: TableSession) -> int:
     """Move everything in the session's table account back to the player's cash account; return the amount."""
     amount = balance_of(session.account)
     if amount > 0:
         transfer_create(
             kind=TransferKind.CASH_OUT,
-            legs=[TransferLeg(session.account, -amount), TransferLeg(_cash_account(session.user_id), amount)],
+            legs=[TransferLeg(session.account, -amount), TransferLeg(player_cash_account(session.user), amount)],
             idempotency_key=f"table-session:{session.pk}:cash-out",
             reference=f"table-session:{session.pk}",
             description=f"cash-out from {session.table.name}",

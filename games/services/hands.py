@@ -38,20 +38,21 @@ from games.models import (
     HandPlayer,
     HandStatus,
     LeaveReason,
+    PlayerTableSettings,
     Seat,
     SeatStatus,
     SitOutReason,
     StakeTerms,
     TableStatus,
 )
-from games.services.cashier import cash_balance, money_to_table
+from games.services.cashier import money_to_table
 from games.services.engine_state import hand_engine_state
 from games.services.errors import ActionRefused, NotSeated, NotYourTurn
 from games.services.events import NewEvent, engine_event, events_append
-from games.services.locking import player_settings, seats_lock, table_lock, table_terms
+from games.services.locking import seats_lock, table_lock, table_lock_with_hand, table_terms
 from games.services.seat_state import seat_event, seat_save, seat_sit_out_now, seat_vacate, table_touch
-from wallet.models import AccountKind
-from wallet.services import TransferKind, TransferLeg, balance_of, system_account, transfer_create
+from wallet.models import Account, AccountKind
+from wallet.services import TransferKind, TransferLeg, player_cash_account, system_account, transfer_create
 
 PLAYER_ACTION_TYPES = frozenset({"fold", "check", "call", "bet", "raise_to", "all_in"})
 """The actions a player may send; forced bets and timeouts are the server's."""
@@ -83,6 +84,20 @@ class HandContext:
 # Starting a hand
 
 
+def table_stack(seat: Seat) -> int:
+    """The occupant's chips as loaded with the locked seats. Table accounts change only under the table lock, and
+    :func:`refresh_table_stacks` re-reads them after this transaction moves money."""
+    assert seat.session is not None
+    return seat.session.account.balance
+
+
+def refresh_table_stacks(seats: dict[int, Seat]) -> None:
+    """Re-read the balances of the occupied seats' table accounts (one query)."""
+    accounts = {seat.session.account.pk: seat.session.account for seat in seats.values() if seat.session is not None}
+    for account_id, balance in Account.objects.filter(pk__in=accounts).values_list("pk", "balance"):
+        accounts[account_id].balance = balance
+
+
 def _available(seats: dict[int, Seat]) -> list[Seat]:
     """Seats that can be dealt in: occupied, not sitting out, with chips (CASH-06 counts these)."""
     return [
@@ -91,7 +106,7 @@ def _available(seats: dict[int, Seat]) -> list[Seat]:
         if seat.session_id is not None
         and seat.status in _IN_PLAY_STATUSES
         and not seat.leave_after_hand
-        and balance_of(seat.session.account) > 0  # type: ignore[union-attr]
+        and table_stack(seat) > 0
     ]
 
 
@@ -202,6 +217,8 @@ def hand_start(table: CashTable, *, now: datetime | None = None, shuffler: Shuff
 
 def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand | None:
     table, seats, now = context.table, context.seats, context.now
+    if len(_available(seats)) < 2:
+        return None  # no rule lets a hand start: skip reading the rules in force
     terms, rules = table_terms(table, now)
     rng = shuffler if shuffler is not None else secrets.SystemRandom()
     chosen = _choose_positions(context, rules, rng)  # type: ignore[arg-type]
@@ -209,7 +226,7 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
         return None
     positions, fresh_start = chosen
     _mark_missed_big_blinds(context, positions, fresh_start)
-    stacks = {number: balance_of(seats[number].session.account) for number in positions.dealt_in}  # type: ignore[union-attr]
+    stacks = {number: table_stack(seats[number]) for number in positions.dealt_in}
     config = HandConfig.create(
         variant=EngineVariant(table.stake.game_type.variant),
         stacks=stacks,
@@ -343,16 +360,12 @@ def hand_act(
     amount illegal (:class:`ActionRefused` carries the engine's reason).
     """
     moment = now or timezone.now()
-    locked = table_lock(table.pk)
+    locked = table_lock_with_hand(table.pk)
     seats = seats_lock(locked)
     seat = next((seat for seat in seats.values() if seat.user_id == getattr(user, "pk", None)), None)
     if seat is None:
         raise NotSeated("You do not have a seat at this table.")
-    hand = (
-        Hand.objects.select_for_update().filter(pk=locked.current_hand_id).first()
-        if locked.current_hand_id is not None
-        else None
-    )
+    hand = locked.current_hand
     if hand is None or hand.status != HandStatus.RUNNING:
         raise NotYourTurn("No hand is in play at this table.")
     if hand_id is not None and hand_id != hand.pk:
@@ -405,7 +418,12 @@ def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
     if table_id is None:
         return False
     locked = table_lock(table_id)
-    hand = Hand.objects.select_for_update().filter(pk=hand_id).first()
+    hand = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("game_rules", "stake_terms__stake__game_type")
+        .filter(pk=hand_id)
+        .first()
+    )
     if (
         hand is None
         or hand.status != HandStatus.RUNNING
@@ -487,7 +505,7 @@ def final_stacks_after_rake(state: HandState, rake: RakeResult) -> dict[int, int
 def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
     """Settle a completed hand in one balanced transfer, record it, and prepare the table for the next hand."""
     result = state.result
-    terms = StakeTerms.objects.select_related("stake__game_type").get(pk=hand.stake_terms_id)
+    terms = hand.stake_terms
     rake = compute_rake(
         rake_row(terms), result.pot_amounts, flop_dealt=result.flop_dealt, players_dealt_in=len(result.dealt_in)
     )
@@ -496,10 +514,8 @@ def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
     net = {seat: final[seat] - starting[seat] for seat in starting}
     if sum(net.values()) + rake.total != 0:
         raise AssertionError(f"hand {hand.pk} does not balance: net {net}, rake {rake.total}")
-    sessions = {
-        player.seat_number: player.session
-        for player in HandPlayer.objects.filter(hand=hand).select_related("session__account")
-    }
+    players = list(HandPlayer.objects.filter(hand=hand).select_related("session__account"))
+    sessions = {player.seat_number: player.session for player in players}
     legs = [TransferLeg(sessions[seat].account, amount) for seat, amount in sorted(net.items()) if amount]
     if rake.total:
         legs.append(TransferLeg(system_account(AccountKind.HOUSE_RAKE), rake.total))
@@ -539,8 +555,9 @@ def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
         "clock_started_at",
         "action_deadline",
     )
-    for player in HandPlayer.objects.filter(hand=hand):
-        HandPlayer.objects.filter(pk=player.pk).update(end_stack=final[player.seat_number])
+    for player in players:
+        player.end_stack = final[player.seat_number]
+    HandPlayer.objects.bulk_update(players, ["end_stack"])
     context.events.append(
         NewEvent(
             "hand_settled",
@@ -563,31 +580,39 @@ def between_hands(context: HandContext, hand: Hand, *, counted: bool) -> None:
     auto top-up (CASH-15), players without chips, pending sit-outs (CASH-18, CASH-22); then the table waits for the
     pause before the next hand."""
     table, now = context.table, context.now
-    terms, rules = table_terms(table, now)
-    game_rules = hand.game_rules
+    # The terms and rules the hand was dealt under: a change that takes effect meanwhile applies from the next hand.
+    terms, rules = hand.stake_terms, hand.game_rules
+    refresh_table_stacks(context.seats)
+    counted_seats = []
     for seat_key, data in sorted(hand.participants.items(), key=lambda item: int(item[0])):
         seat = context.seats.get(int(seat_key))
-        if seat is None or seat.session_id != data["session"]:
+        if seat is None or seat.session_id != data["session"] or not counted:
             continue
-        if counted:
-            seat.hands_dealt_in += 1
-            if seat.hands_dealt_in % game_rules.timebank_replenish_every_hands == 0:
-                seat.timebank_milliseconds = min(
-                    game_rules.timebank_cap_seconds * 1000,
-                    seat.timebank_milliseconds + game_rules.timebank_replenish_seconds * 1000,
-                )
-            seat_save(seat, "hands_dealt_in", "timebank_milliseconds")
-    for seat in sorted(context.seats.values(), key=lambda seat: seat.pk):
-        if seat.session_id is None:
-            continue
+        seat.hands_dealt_in += 1
+        if seat.hands_dealt_in % rules.timebank_replenish_every_hands == 0:
+            seat.timebank_milliseconds = min(
+                rules.timebank_cap_seconds * 1000,
+                seat.timebank_milliseconds + rules.timebank_replenish_seconds * 1000,
+            )
+        seat.version += 1
+        counted_seats.append(seat)
+    Seat.objects.bulk_update(counted_seats, ["hands_dealt_in", "timebank_milliseconds", "version"])
+    occupied = [seat for seat in sorted(context.seats.values(), key=lambda seat: seat.pk) if seat.session_id]
+    topping_up = set(
+        PlayerTableSettings.objects.filter(
+            user_id__in=[seat.user_id for seat in occupied if not seat.leave_after_hand], auto_top_up=True
+        ).values_list("user_id", flat=True)
+    )
+    for seat in occupied:
         if seat.leave_after_hand:
             context.events.append(seat_vacate(seat, table, LeaveReason.PLAYER, now, terms))
             continue
-        _auto_top_up(context, seat, hand, terms)
+        if seat.user_id in topping_up:
+            _auto_top_up(context, seat, hand, terms)
         if seat.sit_out_after_hand:
             reason = seat.sit_out_reason_after_hand or SitOutReason.PLAYER
             context.events.append(seat_sit_out_now(seat, reason, now, rules))
-        elif balance_of(seat.session.account) == 0 and seat.status != SeatStatus.SITTING_OUT:  # type: ignore[union-attr]
+        elif table_stack(seat) == 0 and seat.status != SeatStatus.SITTING_OUT:
             context.events.append(seat_sit_out_now(seat, SitOutReason.NO_CHIPS, now, rules))
     table_touch(
         table, current_hand=None, next_hand_at=now + timedelta(milliseconds=rules.pause_between_hands_milliseconds)
@@ -605,21 +630,25 @@ def auto_top_up_amount(stack: int, initial_buy_in: int, terms: StakeTerms, banza
 
 def _auto_top_up(context: HandContext, seat: Seat, hand: Hand, terms: StakeTerms) -> None:
     session = seat.session
-    if session is None or not player_settings(int(seat.user_id)).auto_top_up:  # type: ignore[arg-type]
-        return
-    stack = balance_of(session.account)
+    assert session is not None
+    assert seat.user is not None
+    stack = table_stack(seat)
     banzai = context.table.stake.game_type.buy_in_rule == "banzai"
-    amount = auto_top_up_amount(stack, session.initial_buy_in, terms, banzai, cash_balance(int(seat.user_id)))  # type: ignore[arg-type]
+    if stack >= (terms.max_buy_in if banzai else min(session.initial_buy_in, terms.max_buy_in)):
+        return
+    cash = player_cash_account(seat.user)
+    amount = auto_top_up_amount(stack, session.initial_buy_in, terms, banzai, cash.balance)
     if amount <= 0:
         return
     money_to_table(
         session.account,
-        int(seat.user_id),  # type: ignore[arg-type]
+        cash,
         amount,
         kind=TransferKind.CASH_TOP_UP,
         idempotency_key=f"table-session:{session.pk}:auto-top-up:hand:{hand.pk}",
         reference=f"table-session:{session.pk}",
     )
+    session.account.balance = stack + amount
     context.events.append(seat_event(seat, "seat_topped_up", amount=amount, automatic=True))
     if seat.status == SeatStatus.SITTING_OUT and seat.sit_out_reason == SitOutReason.NO_CHIPS:
         from games.services.seat_state import seat_return

@@ -20,6 +20,21 @@ def table_lock(table_id: int) -> CashTable:
         raise NotFound(f"There is no table {table_id}.") from None
 
 
+def table_lock_with_hand(table_id: int) -> CashTable:
+    """Like :func:`table_lock`, also loading the hand in play with its rules and terms (one query). The hand row itself
+    needs no lock of its own: every service that changes a hand holds its table's lock."""
+    try:
+        return (
+            CashTable.objects.select_for_update(of=("self",))
+            .select_related(
+                "stake__game_type", "current_hand__game_rules", "current_hand__stake_terms__stake__game_type"
+            )
+            .get(pk=table_id)
+        )
+    except CashTable.DoesNotExist:
+        raise NotFound(f"There is no table {table_id}.") from None
+
+
 def seats_lock(table: CashTable) -> dict[int, Seat]:
     """Lock the table's seats in primary-key order; return them by seat number (occupant and account loaded)."""
     seats = (

@@ -51,7 +51,7 @@ from games.services.events import NewEvent, events_append
 from games.services.hands import HandContext, _advance, _spend_timebank
 from games.services.locking import seats_lock, table_lock, table_terms
 from games.services.seat_state import entry_status_after_absence, seat_event, seat_return, seat_save, seat_vacate
-from wallet.services import TransferKind, balance_of, check_positive_amount
+from wallet.services import TransferKind, balance_of, check_positive_amount, player_cash_account
 
 ASSIGNMENT_MEMORY = timedelta(hours=24)
 """AMB-63: tables played at within the last 24 hours are preferred."""
@@ -184,7 +184,7 @@ def _seat_take_locked(
     )
     money_to_table(
         account,
-        user_id,
+        player_cash_account(user),
         amount,
         kind=TransferKind.CASH_BUY_IN,
         idempotency_key=f"table-session:{session.pk}:buy-in",
@@ -322,7 +322,7 @@ def seat_top_up(
         )
     money_to_table(
         session.account,
-        int(user.pk),
+        player_cash_account(user),
         value,
         kind=TransferKind.CASH_TOP_UP,
         idempotency_key=f"table-session:{session.pk}:top-up:{idempotency_key or uuid.uuid4().hex}",
