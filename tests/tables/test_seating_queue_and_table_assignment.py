@@ -1,0 +1,97 @@
+"""Choosing a game and stake, not a table: assignment and the seating queue (CASH-04, CASH-05, CASH-09, AMB-63)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from games.models import CashTable, Seat, SeatingRequestStatus
+from games.services import table_join_queue, table_leave_queue
+from games.ticks import cash_tables_tick
+from tests.tables.support import START, cash, left_table_earlier, open_table, player, seat_at, stake
+
+pytestmark = pytest.mark.django_db
+
+
+def test_cash_05_players_wait_in_the_queue_until_three_can_open_a_table() -> None:
+    nl10 = stake("holdem", "NL10")
+    first, second, third = player(), player(), player()
+    assert table_join_queue(first, nl10, 1000, now=START).status == SeatingRequestStatus.WAITING
+    assert table_join_queue(second, nl10, 800, now=START).status == SeatingRequestStatus.WAITING
+    assert not Seat.objects.filter(user__in=[first, second]).exists()
+    request = table_join_queue(third, nl10, 600, now=START)
+    assert request.status == SeatingRequestStatus.SEATED
+    table = request.table
+    assert table is not None
+    assert set(Seat.objects.filter(table=table, user__isnull=False).values_list("user", flat=True)) == {
+        first.pk,
+        second.pk,
+        third.pk,
+    }
+    assert cash(second) == 100_000 - 800
+    cash_tables_tick(START)
+    table.refresh_from_db()
+    assert table.current_hand is not None  # CASH-05: "a hand will start"
+
+
+def test_cash_05_asking_again_while_queued_keeps_the_same_place_and_leaving_the_queue_is_allowed() -> None:
+    nl10 = stake("holdem", "NL10")
+    user = player()
+    first = table_join_queue(user, nl10, 1000, now=START)
+    again = table_join_queue(user, nl10, 900, now=START + timedelta(seconds=5))
+    assert again.pk == first.pk
+    assert table_leave_queue(user, nl10, now=START) == 1
+    first.refresh_from_db()
+    assert first.status == SeatingRequestStatus.CANCELLED
+
+
+def test_cash_04_a_player_joins_a_running_table_with_a_free_seat_at_once() -> None:
+    table = open_table("holdem", "NL10")
+    seat_at(table, {1: player(), 2: player(), 3: player()}, 1000)
+    request = table_join_queue(player(), table.stake, 1000, now=START)
+    assert request.status == SeatingRequestStatus.SEATED
+    assert request.table == table
+
+
+def test_cash_04_amb_63_tables_played_at_recently_come_first_then_the_emptiest() -> None:
+    nl10 = stake("holdem", "NL10")
+    crowded_known = open_table("holdem", "NL10")
+    seat_at(crowded_known, {1: player(), 2: player(), 3: player(), 4: player()}, 1000)
+    quiet = open_table("holdem", "NL10")
+    seat_at(quiet, {1: player()}, 1000)
+    busier = open_table("holdem", "NL10")
+    seat_at(busier, {1: player(), 2: player()}, 1000)
+    returning = player()
+    left_table_earlier(returning, crowded_known, 1000, START - timedelta(hours=3))
+    assert table_join_queue(returning, nl10, 1000, now=START).table == crowded_known
+    stranger = player()
+    assert table_join_queue(stranger, nl10, 1000, now=START).table == quiet
+    long_ago = player()
+    left_table_earlier(long_ago, busier, 1000, START - timedelta(hours=25))
+    assert table_join_queue(long_ago, nl10, 1000, now=START).table == quiet  # 25 hours ago no longer counts
+
+
+def test_cash_04_a_buy_in_the_assigned_table_refuses_is_reported_on_the_request() -> None:
+    table = open_table("holdem", "NL10")
+    seat_at(table, {1: player(), 2: player()}, 1000)
+    user = player()
+    request = table_join_queue(user, table.stake, 50_000, now=START)
+    assert request.status == SeatingRequestStatus.FAILED
+    assert "€5.00 to €10.00" in request.message
+    assert not Seat.objects.filter(user=user).exists()
+
+
+def test_cash_09_a_player_may_play_several_tables_of_the_same_stake() -> None:
+    nl10 = stake("holdem", "NL10")
+    user = player()
+    for _ in range(3):
+        table = open_table("holdem", "NL10")
+        seat_at(table, {1: player(), 2: player()}, 1000)
+    first = table_join_queue(user, nl10, 1000, now=START).table
+    second = table_join_queue(user, nl10, 1000, now=START).table
+    assert first is not None
+    assert second is not None
+    assert first != second
+    assert Seat.objects.filter(user=user).count() == 2
+    assert CashTable.objects.filter(stake=nl10).count() == 3
