@@ -1,4 +1,5 @@
-"""The published poker rules (LOB-06, GEN-09): a summary of rules v2.7 in English and Estonian.
+"""The published rules (LOB-06, GEN-09): a summary of the poker rules v2.7 (seeds 002/004) and of the Ultimate Texas
+Hold'em rules (seed 003), in English and Estonian.
 
 Each page is one template per language, ``templates/rules/<language>/<slug>.html``: long legal-style prose reads
 better (and is reviewed more easily) as a whole page per language than as hundreds of translated sentences. The page
@@ -24,6 +25,8 @@ RULES_DATE = "2023-07-30"
 class RulePage:
     slug: str
     title: str | Promise
+    poker_rules: bool = True
+    """Part of the poker rules document (v2.7); the UTH rules are a document of their own."""
 
 
 PAGES: tuple[RulePage, ...] = (
@@ -35,6 +38,7 @@ PAGES: tuple[RulePage, ...] = (
     RulePage("hexapro", _("HexaPro")),
     RulePage("poker-hands", _("Poker hands")),
     RulePage("rake-and-fees", _("Rake and fees")),
+    RulePage("ultimate-texas-holdem", _("Ultimate Texas Hold'em"), poker_rules=False),
 )
 PAGES_BY_SLUG = {page.slug: page for page in PAGES}
 

@@ -108,6 +108,12 @@
       var stack = document.createElement("div");
       stack.className = "stack";
       var cents = step.stacks ? step.stacks[String(seat)] : null;
+      if (step.kind === "result" && step.result) {
+        // The final step shows the settled stacks (after rake), as the ledger holds them.
+        (step.result.players || []).forEach(function (entry) {
+          if (Number(entry.seat) === seat && entry.end_stack !== null && entry.end_stack !== undefined) { cents = entry.end_stack; }
+        });
+      }
       stack.setAttribute("data-cents", cents);
       stack.textContent = P.money(cents);
       box.appendChild(stack);
