@@ -69,7 +69,7 @@ def test_an_unknown_rule_page_is_not_found(client: Client) -> None:
 
 
 def test_the_ultimate_texas_holdem_rules_carry_the_pay_tables_in_both_languages(client: Client) -> None:
-    """LOB-06 with seed 003: Blind 500:1 (royal flush), Trips 3:1 (three of a kind), the dealer qualifies with a pair."""
+    """LOB-06 with seed 003: Blind 500:1 (royal flush), Trips 3:1 (three of a kind), dealer qualifies with a pair."""
     for language, qualify in (("en", "pair or better"), ("et", "paari või parema")):
         body = client.get(
             reverse("rules:page", args=["ultimate-texas-holdem"]), HTTP_ACCEPT_LANGUAGE=language
