@@ -1,0 +1,102 @@
+"""The lobby (LOB-01): cash tables filtered by game and stake, updated live without a reload, tabs for tournaments,
+HexaPro and Ultimate Texas Hold'em; the header switches the site between English and Estonian (GEN-09)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.models import CashTable, Stake
+from games.services import table_open
+from tests.browser.conftest import Pages, requires_chromium
+from tests.browser.flows import log_in
+from tests.browser.setup import in_thread, player, seat
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
+
+
+def stake(game: str, label: str) -> Stake:
+    return Stake.objects.get(game_type__code=game, label=label)
+
+
+@pytest.fixture
+def tables(site: Any) -> dict[str, CashTable]:
+    opened = {
+        "holdem NL10": table_open(stake("holdem", "NL10")),
+        "holdem NL4": table_open(stake("holdem", "NL4")),
+        "omaha PL10": table_open(stake("omaha", "PL10")),
+    }
+    seat(player("alice"), opened["holdem NL10"], 700)
+    return opened
+
+
+def row_ids(page: Any) -> set[int]:
+    ids = page.locator("#cash-table-rows tr").evaluate_all("rows => rows.map(row => row.dataset.tableId)")
+    return {int(value) for value in ids}
+
+
+def test_cash_tables_filter_by_game_and_stake_and_update_live(tables: dict[str, CashTable], pages: Pages) -> None:
+    page = pages.new()
+    page.goto("/")
+    page.wait_for_function("document.querySelectorAll('#cash-table-rows tr').length === 3")
+    nl10 = tables["holdem NL10"]
+    row = page.locator(f"#lobby-table-{nl10.pk}")
+    assert row.locator(".seats-taken").text_content() == "1 / 6"
+    assert row.locator("td.money").nth(0).text_content() == "€0.05 / €0.10"
+    assert row.locator("td.money").nth(1).text_content() == "€5.00 – €10.00"
+    pages.screenshot(page, "all-tables")
+
+    page.locator("#filter-game").select_option("omaha")
+    assert row_ids(page) == {tables["omaha PL10"].pk}
+    assert page.locator("#filter-stake option").all_text_contents()[1:] == ["PL10 (€0.05 / €0.10)"]
+    page.locator("#filter-game").select_option("holdem")
+    page.locator("#filter-stake").select_option("NL4")
+    assert row_ids(page) == {tables["holdem NL4"].pk}
+    # The filter is in the address, so a reload or a shared link keeps it.
+    page.reload()
+    page.wait_for_function("document.querySelectorAll('#cash-table-rows tr').length === 1")
+    assert page.locator("#filter-stake").input_value() == "NL4"
+    page.locator("#filter-game").select_option("")
+    page.locator("#filter-seats").select_option("free")
+    assert len(row_ids(page)) == 3
+
+    # A table opened and a player sitting down elsewhere reach the page without a reload.
+    new_table = in_thread(lambda: table_open(stake("holdem", "NL10")))
+    page.wait_for_selector(f"#lobby-table-{new_table.pk}", timeout=15_000)
+    in_thread(lambda: seat(player("bob"), new_table, 1000))
+    page.wait_for_function(
+        f"document.querySelector('#lobby-table-{new_table.pk} .seats-taken')?.dataset.players === '1'", timeout=15_000
+    )
+    pages.screenshot(page, "after-live-updates")
+
+
+def test_the_other_tabs_show_what_exists(tables: dict[str, CashTable], pages: Pages) -> None:
+    page = pages.new()
+    page.goto("/")
+    page.get_by_role("tab", name="Tournaments").click()
+    assert "No tournaments scheduled" in str(page.locator("#panel-tournaments").text_content())
+    page.get_by_role("tab", name="HexaPro").click()
+    assert page.locator("#panel-hexapro").is_visible()
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#panel-uth").is_visible()
+    assert page.evaluate("document.activeElement.id") == "tab-uth"
+    pages.screenshot(page, "uth-tab")
+
+
+def test_the_language_switch_turns_the_site_estonian(tables: dict[str, CashTable], pages: Pages) -> None:
+    page = pages.new()
+    log_in(page, "alice")
+    page.locator("#language-select").select_option("et")
+    page.wait_for_function("document.documentElement.lang === 'et'")
+    page.wait_for_selector("#cash-table-rows tr")
+    assert page.get_by_role("tab", name="Rahamängud").is_visible()
+    assert page.locator("#lobby-status").text_content() == "Otse"
+    assert page.locator(f"#lobby-table-{tables['holdem NL10'].pk} a.button").text_content() == "Vaata"
+    assert page.locator("#header-balance").text_content() == "43,00\u00a0€"
+    pages.screenshot(page, "lobby-estonian")
+    page.get_by_role("link", name="Reeglid").first.click()
+    assert "Reeglite versioon 2.7" in str(page.locator("main").text_content())
+    page.locator("#language-select").select_option("en")
+    page.wait_for_function("document.documentElement.lang === 'en'")
+    assert "Rules version 2.7" in str(page.locator("main").text_content())
