@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, ClassVar, Final
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar, Final, TypeVar
 
-from channels.db import database_sync_to_async
+from channels.db import database_sync_to_async as _database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
 
@@ -28,6 +29,7 @@ from games.protocol import (
 )
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 RATE_CAPACITY: Final[float] = 20.0
 """Messages a client may send in a burst."""
@@ -43,6 +45,16 @@ CLOSE_FLOOD: Final[int] = 4008
 CLOSE_TOO_LARGE: Final[int] = 4009
 
 _json_encoder = DjangoJSONEncoder(separators=(",", ":"))
+
+
+def database_sync_to_async(function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """Run ``function`` in the worker thread pool with its own database connection.
+
+    Not thread-sensitive on purpose: the default would run every socket's database work of the process one call at a
+    time in a single thread, so one slow snapshot would hold up every table. Each call is a self-contained service
+    call (its own transaction), so they may run side by side; per socket, calls still happen one after another.
+    """
+    return _database_sync_to_async(function, thread_sensitive=False)
 
 
 def encode(message: dict[str, Any]) -> str:

@@ -84,6 +84,8 @@ class BotStats:
     """Refusals by ``<message type>:<error code>``."""
     latencies: list[float] = field(default_factory=list)
     """Seconds from sending ``act`` to receiving the broadcast that contains the action."""
+    latency_times: list[float] = field(default_factory=list)
+    """``time.monotonic()`` when each latency was measured (windows in load tests)."""
     connect_failures: int = 0
 
     def summary(self) -> dict[str, Any]:
@@ -282,7 +284,9 @@ class Bot:
         for event in events:
             kind = event.get("type")
             if kind == "action_taken" and event.get("seat") == self.seat and self.act_sent_at is not None:
-                self.stats.latencies.append(time.monotonic() - self.act_sent_at)
+                now = time.monotonic()
+                self.stats.latencies.append(now - self.act_sent_at)
+                self.stats.latency_times.append(now)
                 self.act_sent_at = None
             elif kind == "hand_started":
                 self.in_hand = True

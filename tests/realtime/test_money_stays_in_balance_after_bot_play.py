@@ -47,7 +47,7 @@ def test_ledger_reconciles_and_table_chips_match_table_accounts_after_bot_play(t
     assert summary["leaves"] > 0
     assert summary["disconnects"] > 0
     finished = Hand.objects.filter(status=HandStatus.FINISHED)
-    assert finished.count() >= 10
+    assert finished.count() >= 6, summary
 
     assert ledger_reconcile() == []
 

@@ -1,0 +1,346 @@
+"""Live tables under load: bots over real sockets against the full stack, beside a bare Channels echo server.
+
+    .venv/bin/python benchmarks/bench_tables.py [--levels 50,100,200,300] [--level-seconds 20]
+                                               [--closed-loop-tables 30] [--closed-loop-seconds 20]
+
+Everything runs on this machine over 127.0.0.1: the site (daphne, ``poker_site.asgi``) with the Redis channel layer
+and PostgreSQL, the ticker that deals hands, the echo server (daphne, ``benchmarks/echo_server.py``) and the bots
+(this process, the ``websockets`` client). The benchmark uses its own database (created and dropped here) on the
+server in DATABASE_URL (or the embedded one) and its own Redis key prefix.
+
+Figures printed:
+
+1. **Echo, closed loop**: N sockets each send a frame and wait for it to come back, for the same number of seconds;
+   frames per second and round-trip p50/p99. N = the closed-loop table count (the same number of requests in flight).
+2. **Tables, closed loop**: N 6-max tables with six bots each that act as soon as it is their turn; actions per
+   second (an action counts when its broadcast reaches the bot that acted) and action-to-broadcast p50/p99.
+3. **Tables, held**: levels of 6-max tables with six bots each, one action every 2 s per table (bots think 2 s);
+   for each level the action-to-broadcast p50/p99 over a measuring window. A level is held when p99 < 100 ms.
+
+Bots log in with sessions created directly in the database (the log-in form's PBKDF2 would cost the 2-core machine
+minutes for 1,800 bots); everything after that is the real protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from random import Random
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))
+BIN = Path(sys.executable).parent
+SEATS = 6
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for_port(port: int, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
+
+
+def percentile(values: list[float], share: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000
+
+
+def with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
+
+
+class Stack:
+    """The bench database and the server processes (daphne site, ticker, daphne echo)."""
+
+    def __init__(self, log_directory: Path) -> None:
+        self.log_directory = log_directory
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.database_name = f"poker_bench_{os.getpid()}"
+        self.admin_url = ""
+        self.environment: dict[str, str] = {}
+        self.site_port = free_port()
+        self.echo_port = free_port()
+
+    def create_database(self) -> None:
+        import psycopg
+
+        base = os.environ["DATABASE_URL"]
+        self.admin_url = with_database(base, "postgres")
+        with psycopg.connect(self.admin_url, autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{self.database_name}"')
+        self.environment = dict(os.environ)
+        self.environment.update(
+            {
+                "DATABASE_URL": with_database(base, self.database_name),
+                "REDIS_KEY_PREFIX": f"bench-{os.getpid()}",
+                "DATABASE_CONN_MAX_AGE": "60",
+                "LOG_LEVEL": "WARNING",
+                "ENVIRONMENT": "development",
+                "DEBUG": "false",
+            }
+        )
+        os.environ.update(self.environment)
+        subprocess.run(
+            [sys.executable, str(PROJECT / "manage.py"), "migrate", "--no-input", "-v0"],
+            cwd=PROJECT,
+            env=self.environment,
+            check=True,
+        )
+
+    def start(self, name: str, command: list[str]) -> None:
+        log = (self.log_directory / f"{name}.log").open("wb")
+        self.processes.append(
+            subprocess.Popen(
+                command, cwd=PROJECT, env=self.environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        )
+
+    def start_servers(self) -> None:
+        daphne = str(BIN / "daphne")
+        self.start("site", [daphne, "-b", "127.0.0.1", "-p", str(self.site_port), "poker_site.asgi:application"])
+        self.start("ticker", [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--interval", "0.1"])
+        self.start("echo", [daphne, "-b", "127.0.0.1", "-p", str(self.echo_port), "benchmarks.echo_server:application"])
+        wait_for_port(self.site_port)
+        wait_for_port(self.echo_port)
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        if self.admin_url:
+            import psycopg
+            from django.db import connections
+
+            connections.close_all()
+            with psycopg.connect(self.admin_url, autocommit=True) as connection:
+                connection.execute(f'DROP DATABASE IF EXISTS "{self.database_name}" WITH (FORCE)')
+
+
+def prepare_players(tables: int) -> tuple[list[Any], list[Any], list[str], int]:
+    """Bot users with money, tables and a session per bot (in this process, through the services)."""
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poker_site.settings")
+    django.setup()
+    from games.bots.setup import buy_in_for, ensure_bot_users, ensure_tables, session_for
+
+    table_rows = ensure_tables(tables, prefix="Bench")
+    buy_in = buy_in_for(table_rows[0])
+    users, _password = ensure_bot_users(tables * SEATS, prefix="benchbot", balance=3 * buy_in)
+    sessions = [session_for(user) for user in users]
+    return table_rows, users, sessions, buy_in
+
+
+# --- Echo ------------------------------------------------------------------------------------------------------
+
+
+async def echo_closed_loop(port: int, connections: int, seconds: float) -> dict[str, Any]:
+    from websockets.asyncio.client import connect
+
+    url = f"ws://127.0.0.1:{port}/ws/echo/"
+    round_trips: list[float] = []
+
+    async def client(number: int, start: float, deadline: float) -> None:
+        async with connect(url, open_timeout=60, ping_interval=None, compression=None) as ws:
+            payload = json.dumps({"type": "act", "action": "call", "request_id": f"echo-{number}"})
+            while time.monotonic() < start:
+                await asyncio.sleep(0.01)
+            while time.monotonic() < deadline:
+                sent = time.monotonic()
+                await ws.send(payload)
+                await ws.recv()
+                round_trips.append(time.monotonic() - sent)
+
+    start = time.monotonic() + 2.0
+    await asyncio.gather(*(client(number, start, start + seconds) for number in range(connections)))
+    return {
+        "connections": connections,
+        "frames_per_second": round(len(round_trips) / seconds, 1),
+        "p50_ms": round(percentile(round_trips, 0.5) or 0, 1),
+        "p99_ms": round(percentile(round_trips, 0.99) or 0, 1),
+    }
+
+
+# --- Tables ----------------------------------------------------------------------------------------------------
+
+
+def bots_for(
+    tables: list[Any], sessions: list[str], buy_in: int, base_url: str, think: tuple[float, float], stats: Any
+) -> list[Any]:
+    from games.bots.client import Bot, BotSettings
+
+    settings = BotSettings(base_url=base_url, think_seconds=think)
+    rng = Random(20230730)
+    bots = []
+    for table_index, table in enumerate(tables):
+        for seat in range(SEATS):
+            index = table_index * SEATS + seat
+            bots.append(Bot(f"b{index}", sessions[index], table.pk, buy_in, settings, stats, Random(rng.random())))
+    return bots
+
+
+def window(stats: Any, start: float, end: float) -> list[float]:
+    return [
+        latency
+        for latency, at in zip(stats.latencies, stats.latency_times, strict=True)
+        if start <= at < end
+    ]
+
+
+async def tables_closed_loop(
+    tables: list[Any], sessions: list[str], buy_in: int, base_url: str, seconds: float
+) -> dict[str, Any]:
+    from games.bots.client import BotStats
+
+    stats = BotStats()
+    bots = bots_for(tables, sessions, buy_in, base_url, (0.0, 0.0), stats)
+    warm_up = 15.0
+    deadline = time.monotonic() + warm_up + seconds
+    runner = asyncio.gather(*(bot.run(deadline) for bot in bots))
+    await asyncio.sleep(warm_up)
+    start = time.monotonic()
+    await asyncio.sleep(seconds)
+    end = time.monotonic()
+    await runner
+    measured = window(stats, start, end)
+    return {
+        "tables": len(tables),
+        "actions_per_second": round(len(measured) / (end - start), 1),
+        "p50_ms": round(percentile(measured, 0.5) or 0, 1),
+        "p99_ms": round(percentile(measured, 0.99) or 0, 1),
+        "errors": dict(stats.errors),
+    }
+
+
+async def tables_held(
+    tables: list[Any], sessions: list[str], buy_in: int, base_url: str, levels: list[int], seconds: float
+) -> list[dict[str, Any]]:
+    """Add tables level by level (bots keep playing); measure each level after a warm-up."""
+    from games.bots.client import BotStats
+
+    stats = BotStats()
+    results = []
+    running: list[asyncio.Future[Any]] = []
+    seated = 0
+    final_deadline = time.monotonic() + 24 * 3600
+    for level in levels:
+        new_tables = tables[seated:level]
+        bots = bots_for(new_tables, sessions[seated * SEATS : level * SEATS], buy_in, base_url, (1.9, 2.1), stats)
+        # Stagger the new bots' connections over a few seconds, as players arrive, not all in one instant.
+        for index, bot in enumerate(bots):
+            running.append(asyncio.ensure_future(bot.run(final_deadline)))
+            if index % 50 == 49:
+                await asyncio.sleep(0.5)
+        seated = level
+        await asyncio.sleep(20.0)  # warm-up: seats taken, hands dealt
+        errors_before = sum(stats.errors.values())
+        start = time.monotonic()
+        await asyncio.sleep(seconds)
+        end = time.monotonic()
+        measured = window(stats, start, end)
+        p99 = percentile(measured, 0.99)
+        results.append(
+            {
+                "tables": level,
+                "bots": level * SEATS,
+                "actions_per_second": round(len(measured) / (end - start), 1),
+                "expected_actions_per_second": round(level / 2.0, 1),
+                "p50_ms": round(percentile(measured, 0.5) or 0, 1),
+                "p99_ms": round(p99 or 0, 1),
+                "held": p99 is not None and p99 < 100.0,
+                "errors_in_window": sum(stats.errors.values()) - errors_before,
+            }
+        )
+        print(json.dumps({"held_level": results[-1]}), flush=True)
+    for task in running:
+        task.cancel()
+    await asyncio.gather(*running, return_exceptions=True)
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--levels", default="50,100,200,300", help="table counts for the held test")
+    parser.add_argument("--level-seconds", type=float, default=20.0)
+    parser.add_argument("--closed-loop-tables", type=int, default=30)
+    parser.add_argument("--closed-loop-seconds", type=float, default=20.0)
+    arguments = parser.parse_args()
+    levels = sorted({int(level) for level in arguments.levels.split(",") if level.strip()})
+    if not levels or levels[0] < 1 or levels[-1] > 500:
+        parser.error("levels must be between 1 and 500 tables")
+
+    from poker_site.embedded import embedded_services
+
+    with embedded_services():
+        stack = Stack(PROJECT / "var" / "bench-tables")
+        stack.log_directory.mkdir(parents=True, exist_ok=True)
+        try:
+            stack.create_database()
+            total_tables = max(levels[-1], arguments.closed_loop_tables)
+            print(f"preparing {total_tables} tables and {total_tables * SEATS} bots ...", flush=True)
+            tables, _users, sessions, buy_in = prepare_players(total_tables)
+            stack.start_servers()
+            base_url = f"http://127.0.0.1:{stack.site_port}"
+            print(f"site on {base_url}, echo on 127.0.0.1:{stack.echo_port}", flush=True)
+            report: dict[str, Any] = {"machine": {"cores": os.cpu_count(), "load_average": os.getloadavg()}}
+            closed_count = arguments.closed_loop_tables
+            report["echo_closed_loop"] = asyncio.run(
+                echo_closed_loop(stack.echo_port, closed_count, arguments.closed_loop_seconds)
+            )
+            print(json.dumps({"echo_closed_loop": report["echo_closed_loop"]}), flush=True)
+            report["tables_closed_loop"] = asyncio.run(
+                tables_closed_loop(tables[:closed_count], sessions, buy_in, base_url, arguments.closed_loop_seconds)
+            )
+            print(json.dumps({"tables_closed_loop": report["tables_closed_loop"]}), flush=True)
+            # Let the closed-loop bots' last hands finish before the held test reuses the tables.
+            time.sleep(15)
+            report["tables_held"] = asyncio.run(
+                tables_held(tables, sessions, buy_in, base_url, levels, arguments.level_seconds)
+            )
+            held = [level["tables"] for level in report["tables_held"] if level["held"]]
+            echo_rate = report["echo_closed_loop"]["frames_per_second"]
+            table_rate = report["tables_closed_loop"]["actions_per_second"]
+            report["summary"] = {
+                "most_tables_held_with_p99_under_100ms": max(held) if held else 0,
+                "closed_loop_actions_per_second": table_rate,
+                "echo_frames_per_second": echo_rate,
+                "tables_over_echo": round(table_rate / echo_rate, 3) if echo_rate else None,
+            }
+            report["machine"]["load_average_after"] = os.getloadavg()
+            print(json.dumps(report, indent=2), flush=True)
+        finally:
+            stack.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""A bare Channels echo server: the peer the live-table benchmark compares against (benchmarks/bench_tables.py).
+
+Served by daphne (``daphne benchmarks.echo_server:application``) over the same Redis channel layer as the site: each
+frame a client sends goes into the channel layer (``group_send`` to the socket's own group) and comes back out to the
+socket, so it pays daphne, the consumer machinery and a Redis round trip, but no database and no game logic.
+
+Environment: ``REDIS_URL`` (required) and ``REDIS_KEY_PREFIX`` (default ``bench``).
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from typing import Any
+
+import django
+from django.conf import settings
+
+if not settings.configured:
+    settings.configure(
+        DEBUG=False,
+        INSTALLED_APPS=["channels"],
+        CHANNEL_LAYERS={
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {
+                    "hosts": [os.environ["REDIS_URL"]],
+                    "prefix": f"{os.environ.get('REDIS_KEY_PREFIX', 'bench')}:echo",
+                    "capacity": 1000,
+                    "expiry": 30,
+                },
+            }
+        },
+    )
+    django.setup()
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.routing import ProtocolTypeRouter, URLRouter
+from django.urls import path
+
+
+class EchoConsumer(AsyncWebsocketConsumer):
+    """Echoes every text frame through the channel layer."""
+
+    async def connect(self) -> None:
+        self.group = f"echo.{uuid.uuid4().hex}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.channel_layer.group_send(self.group, {"type": "echo.message", "text": text_data or ""})
+
+    async def echo_message(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=message["text"])
+
+
+application = ProtocolTypeRouter({"websocket": URLRouter([path("ws/echo/", EchoConsumer.as_asgi())])})
