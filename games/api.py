@@ -27,8 +27,10 @@ from games.serializers import (
     ErrorSerializer,
     HandReplaySerializer,
     HandSummarySerializer,
+    JoinStakeSerializer,
     JoinTableSerializer,
     LobbyTableSerializer,
+    SeatingRequestSerializer,
 )
 
 REFUSAL_STATUS = {
@@ -119,6 +121,62 @@ class LeaveTableView(TableCommandView):
         except commands.CommandRefused as refusal:
             return refusal_response(refusal)
         return Response({"ok": True, "table_id": table.pk})
+
+
+class StakeQueueView(APIView):
+    """Play a stake without picking a table (CASH-04): seated at an assigned table at once, or queued (CASH-05)."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [UserRateThrottle]
+
+    def stake(self, stake_id: int) -> Any:
+        from games.models import Stake
+
+        stake = Stake.objects.select_related("game_type").filter(pk=stake_id).first()
+        if stake is None:
+            raise Http404("no such stake")
+        return stake
+
+    @extend_schema(
+        operation_id="games_stake_join",
+        request=JoinStakeSerializer,
+        responses={200: SeatingRequestSerializer, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def post(self, request: Request, stake_id: int) -> Response:
+        stake = self.stake(stake_id)
+        serializer = JoinStakeSerializer(data=request.data)
+        if not serializer.is_valid():
+            return Response(
+                {"code": "invalid", "message": "invalid request", "errors": serializer.errors},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        data = serializer.validated_data
+        try:
+            seating = commands.join_stake_queue(
+                request.user, stake, data["buy_in"], post_big_blind=data["post_big_blind"]
+            )
+        except commands.CommandRefused as refusal:
+            return refusal_response(refusal)
+        return Response(
+            SeatingRequestSerializer(
+                {
+                    "id": seating.pk,
+                    "stake_id": seating.stake_id,
+                    "status": seating.status,
+                    "table_id": seating.table_id,
+                    "message": seating.message,
+                }
+            ).data
+        )
+
+    @extend_schema(operation_id="games_stake_leave_queue", request=None, responses={200: CommandResultSerializer})
+    def delete(self, request: Request, stake_id: int) -> Response:
+        stake = self.stake(stake_id)
+        try:
+            ended = commands.leave_stake_queue(request.user, stake)
+        except commands.CommandRefused as refusal:
+            return refusal_response(refusal)
+        return Response({"ok": True, "detail": f"{ended} request(s) left the queue"})
 
 
 class HandPagination(CursorPagination):

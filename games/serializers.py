@@ -47,9 +47,24 @@ class JoinTableSerializer(serializers.Serializer):
     )
 
 
+class JoinStakeSerializer(serializers.Serializer):
+    buy_in = StrictIntegerField(min_value=1, max_value=MAXIMUM_AMOUNT, help_text="Buy-in in cents.")
+    post_big_blind = serializers.BooleanField(
+        required=False, default=False, help_text="Post a big blind out of position to be dealt in at once (CASH-07)."
+    )
+
+
+class SeatingRequestSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    stake_id = serializers.IntegerField()
+    status = serializers.CharField(help_text="waiting, seated, cancelled or failed.")
+    table_id = serializers.IntegerField(allow_null=True, help_text="The table assigned when seated.")
+    message = serializers.CharField(allow_blank=True)
+
+
 class CommandResultSerializer(serializers.Serializer):
     ok = serializers.BooleanField()
-    table_id = serializers.IntegerField()
+    table_id = serializers.IntegerField(required=False)
     detail = serializers.CharField(required=False)
 
 

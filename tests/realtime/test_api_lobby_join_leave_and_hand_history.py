@@ -166,3 +166,22 @@ def test_hand_history_replays_step_by_step_and_shows_only_showdown_cards(clean_c
     assert client_for(outsider).get(f"/api/games/hands/{hand_id}/").status_code == 404
     assert client_for(outsider).get("/api/games/hands/").json()["results"] == []
     assert client_for(None).get(f"/api/games/hands/{hand_id}/").status_code == 403
+
+
+def test_a_player_asks_for_a_stake_and_waits_in_the_queue_until_leaving_it(clean_cache: None) -> None:
+    """CASH-04/05: players choose game and stake; with nobody to play, the request waits and may be withdrawn."""
+    from games.models import SeatingRequest, Stake
+
+    make_table("holdem", "NL10")  # an empty table: nobody to play with yet
+    stake = Stake.objects.get(game_type__code="holdem", label="NL10")
+    player = make_user("alice")
+    deposit(player, 5000)
+    client = client_for(player)
+    response = post_json(client, f"/api/games/stakes/{stake.pk}/queue/", {"buy_in": 1000})
+    assert response.status_code == 200, response.content
+    assert response.json()["status"] == "waiting"
+    assert post_json(client, f"/api/games/stakes/{stake.pk}/queue/", {"buy_in": "1000"}).status_code == 400
+    left = client.delete(f"/api/games/stakes/{stake.pk}/queue/")
+    assert left.status_code == 200
+    assert SeatingRequest.objects.get(user=player).status == "cancelled"
+    assert post_json(client_for(None), f"/api/games/stakes/{stake.pk}/queue/", {"buy_in": 1000}).status_code == 403
