@@ -61,7 +61,7 @@ def test_cash_04_amb_63_tables_played_at_recently_come_first_then_the_emptiest()
     quiet = open_table("holdem", "NL10")
     seat_at(quiet, {1: player()}, 1000)
     busier = open_table("holdem", "NL10")
-    seat_at(busier, {1: player(), 2: player()}, 1000)
+    seat_at(busier, {1: player(), 2: player(), 3: player()}, 1000)
     returning = player()
     left_table_earlier(returning, crowded_known, 1000, START - timedelta(hours=3))
     assert table_join_queue(returning, nl10, 1000, now=START).table == crowded_known
