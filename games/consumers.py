@@ -245,20 +245,18 @@ class TableConsumer(ProtocolConsumer):
 
     async def send_your_turn(self) -> None:
         """Tell the player it is their turn, with what they may do (read once, for the acting player only)."""
-        snapshot = await database_sync_to_async(readside.snapshot)(self.table, self.viewer)
-        viewer = snapshot.get("viewer") or {}
-        hand = snapshot.get("hand") or {}
-        if not viewer.get("legal_actions"):
+        turn = await database_sync_to_async(readside.turn_of)(self.table, self.viewer)
+        if turn is None:
             return  # the turn already moved on (acted in another tab, timed out)
         await self.send_message(
             {
                 "type": "your_turn",
                 "table_id": self.table_id,
-                "sequence": readside.snapshot_sequence(snapshot),
-                "hand_id": hand.get("id"),
-                "seat": viewer.get("seat"),
-                "legal_actions": viewer["legal_actions"],
-                "deadline": hand.get("action_deadline"),
+                "sequence": self.last_sequence,
+                "hand_id": turn["hand_id"],
+                "seat": turn["seat"],
+                "legal_actions": turn["legal_actions"],
+                "deadline": turn["deadline"],
             }
         )
 

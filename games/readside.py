@@ -35,6 +35,43 @@ def snapshot(table: Any, viewer: Any | None) -> dict[str, Any]:
     return table_snapshot(table, viewer)
 
 
+def turn_of(table: Any, viewer: Any) -> dict[str, Any] | None:
+    """What ``viewer`` may do now if it is their turn at ``table`` (else ``None``): the ``viewer.legal_actions`` of
+    the domain's snapshot without reading the rest of the table.
+
+    Same rule as ``table_snapshot``: the viewer is the participant dealt into the running hand at the acting seat, and
+    the engine state (the domain's ``hand_engine_state``) agrees it is that seat's turn. Two queries; a read that
+    races a new action finds the turn moved on and returns ``None`` (the next ``turn`` event asks again).
+    """
+    from games.models import Hand, HandStatus
+    from games.services.engine_state import hand_engine_state
+
+    viewer_id = getattr(viewer, "pk", None)
+    if viewer_id is None:
+        return None
+    hand = (
+        Hand.objects.filter(table_id=table.pk, status=HandStatus.RUNNING, acting_seat__isnull=False)
+        .order_by("-pk")
+        .first()
+    )
+    if hand is None:
+        return None
+    seat = hand.acting_seat
+    participant = hand.participants.get(str(seat))
+    if participant is None or participant.get("user") != viewer_id:
+        return None
+    state = hand_engine_state(hand)
+    legal = state.legal_actions() if state.actor == seat else None
+    if legal is None:
+        return None
+    return {
+        "hand_id": hand.pk,
+        "seat": seat,
+        "legal_actions": legal.to_dict(),
+        "deadline": hand.action_deadline.isoformat() if hand.action_deadline else None,
+    }
+
+
 def snapshot_sequence(snapshot: dict[str, Any]) -> int:
     """The last event sequence a snapshot includes (events after it follow on the socket)."""
     value = snapshot.get("sequence", snapshot.get("last_sequence", 0))
