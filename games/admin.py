@@ -127,8 +127,16 @@ class SeatInline(admin.TabularInline):
     extra = 0
     can_delete = False
     raw_id_fields = ("user", "session")
-    fields = ("number", "user", "status", "sit_out_reason", "sit_out_deadline", "disconnected_since",
-              "timebank_milliseconds", "hands_dealt_in")
+    fields = (
+        "number",
+        "user",
+        "status",
+        "sit_out_reason",
+        "sit_out_deadline",
+        "disconnected_since",
+        "timebank_milliseconds",
+        "hands_dealt_in",
+    )
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -168,7 +176,14 @@ class SeatAdmin(ReadOnlyAdmin):
 @admin.register(TableSession)
 class TableSessionAdmin(ReadOnlyAdmin):
     list_display = (
-        "user", "table", "seat_number", "initial_buy_in", "buy_in_kind", "started_at", "ended_at", "leave_reason",
+        "user",
+        "table",
+        "seat_number",
+        "initial_buy_in",
+        "buy_in_kind",
+        "started_at",
+        "ended_at",
+        "leave_reason",
         "leave_stack",
     )
     list_filter = ("buy_in_kind", "leave_reason", "table__stake__game_type")
@@ -192,7 +207,15 @@ class HandPlayerInline(admin.TabularInline):
 @admin.register(Hand)
 class HandAdmin(ReadOnlyAdmin):
     list_display = (
-        "id", "table", "number", "status", "started_at", "players_dealt_in", "street_reached", "pot_total", "rake",
+        "id",
+        "table",
+        "number",
+        "status",
+        "started_at",
+        "players_dealt_in",
+        "street_reached",
+        "pot_total",
+        "rake",
     )
     list_filter = ("status", "street_reached", "table__stake__game_type", "players_dealt_in")
     search_fields = ("=id", "table__name")

@@ -64,6 +64,9 @@ class Hand(models.Model):
     rake_rate_basis_points = models.PositiveIntegerField(_("rake rate (basis points)"), null=True, blank=True)
     rake_cap_applied = models.BigIntegerField(_("rake cap applied (cents)"), null=True, blank=True)
     players_dealt_in = models.PositiveSmallIntegerField(_("players dealt in"))
+    rules_version = models.CharField(
+        _("rules version"), max_length=20, blank=True, help_text=_("GEN-02: the published rules in force.")
+    )
     settlement = models.OneToOneField(
         "wallet.Transfer",
         null=True,

@@ -38,7 +38,7 @@ def player_connection_lost(user: Any, table: Any, *, now: datetime | None = None
     seat.disconnected_since = moment
     seat_save(seat, "disconnected_since")
     context = HandContext(locked, seats, moment)
-    context.events.append(seat_event(seat, "seat_disconnected"))
+    context.events.append(seat_event(seat, "seat_disconnected", with_stack=False))
     hand = _running_hand_for_update(locked.pk, locked.current_hand_id)
     if hand is not None and hand.acting_seat == seat.number and hand.clock_phase == ClockPhase.TIMEBANK:
         _spend_timebank(context, hand)
@@ -66,7 +66,7 @@ def player_connection_restored(user: Any, table: Any, *, now: datetime | None = 
     seat.disconnected_since = None
     seat_save(seat, "disconnected_since")
     context = HandContext(locked, seats, moment)
-    context.events.append(seat_event(seat, "seat_reconnected"))
+    context.events.append(seat_event(seat, "seat_reconnected", with_stack=False))
     hand = _running_hand_for_update(locked.pk, locked.current_hand_id)
     if (
         hand is not None

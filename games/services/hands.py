@@ -51,6 +51,7 @@ from games.services.errors import ActionRefused, NotSeated, NotYourTurn
 from games.services.events import NewEvent, engine_event, events_append
 from games.services.locking import seats_lock, table_lock, table_lock_with_hand, table_terms
 from games.services.seat_state import seat_event, seat_save, seat_sit_out_now, seat_vacate, table_touch
+from poker_site.core.rules import RULES_VERSION
 from wallet.models import Account, AccountKind
 from wallet.services import TransferKind, TransferLeg, player_cash_account, system_account, transfer_create
 
@@ -253,6 +254,7 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
         deck=[str(card) for card in state.deck],
         participants=participants,
         players_dealt_in=len(positions.dealt_in),
+        rules_version=RULES_VERSION,
     )
     HandPlayer.objects.bulk_create(
         HandPlayer(

@@ -27,17 +27,19 @@ from games.services.events import NewEvent
 from wallet.services import balance_of
 
 
-def seat_payload(seat: Seat, **extra: Any) -> dict[str, Any]:
-    """The public description of a seat carried by seat events."""
+def seat_payload(seat: Seat, *, with_stack: bool = True, **extra: Any) -> dict[str, Any]:
+    """The public description of a seat carried by seat events. ``with_stack`` is False for events that may happen
+    while the player is in a hand, when the table account still holds the start-of-hand stack."""
     payload: dict[str, Any] = {"seat": seat.number, "status": seat.status}
     if seat.session_id is not None:
         assert seat.user is not None
         assert seat.session is not None
+        if with_stack:
+            payload["stack"] = balance_of(seat.session.account)
         payload.update(
             {
                 "user_id": seat.user_id,
                 "name": getattr(seat.user, "table_name", seat.user.get_username()),
-                "stack": balance_of(seat.session.account),
                 "sit_out_reason": seat.sit_out_reason,
                 "sit_out_deadline": seat.sit_out_deadline.isoformat() if seat.sit_out_deadline else None,
                 "sit_out_after_hand": seat.sit_out_after_hand,
@@ -56,8 +58,8 @@ def seat_save(seat: Seat, *fields: str) -> None:
     seat.save(update_fields=[*fields, "version"])
 
 
-def seat_event(seat: Seat, kind: str, **extra: Any) -> NewEvent:
-    return NewEvent(kind, seat_payload(seat, **extra))
+def seat_event(seat: Seat, kind: str, *, with_stack: bool = True, **extra: Any) -> NewEvent:
+    return NewEvent(kind, seat_payload(seat, with_stack=with_stack, **extra))
 
 
 def sit_out_deadline_for(seat: Seat, reason: str, now: datetime, rules: GameRules) -> datetime:

@@ -353,7 +353,7 @@ def seat_leave(user: Any, table: CashTable, *, now: datetime | None = None) -> S
         seat.leave_after_hand = True
         seat_save(seat, "leave_after_hand")
     context = HandContext(locked, seats, moment)
-    context.events.append(seat_event(seat, "seat_leaving"))
+    context.events.append(seat_event(seat, "seat_leaving", with_stack=False))
     hand = Hand.objects.select_for_update().get(pk=hand.pk)
     if hand.acting_seat == seat.number:
         state = hand_engine_state(hand)

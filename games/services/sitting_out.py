@@ -55,7 +55,7 @@ def _sit_out(table: CashTable, seat: Seat, reason: str, now: datetime, events: l
         seat.sit_out_after_hand = True
         seat.sit_out_reason_after_hand = reason
         seat_save(seat, "sit_out_after_hand", "sit_out_reason_after_hand")
-        events.append(seat_event(seat, "seat_sitting_out_after_hand"))
+        events.append(seat_event(seat, "seat_sitting_out_after_hand", with_stack=False))
     else:
         events.append(seat_sit_out_now(seat, reason, now, rules))
 
@@ -118,7 +118,7 @@ def seat_sit_in(
         seat.sit_out_after_hand = False
         seat.sit_out_reason_after_hand = ""
         seat_save(seat, "sit_out_after_hand", "sit_out_reason_after_hand")
-        events.append(seat_event(seat, "seat_changed"))
+        events.append(seat_event(seat, "seat_changed", with_stack=False))
     if seat.status == SeatStatus.SITTING_OUT:
         if balance_of(seat.session.account) == 0:
             raise NotAllowedNow("You have no chips: top up to play again.")
@@ -128,7 +128,7 @@ def seat_sit_in(
         if seat.status != wanted:
             seat.status = wanted
             seat_save(seat, "status")
-            events.append(seat_event(seat, "seat_changed"))
+            events.append(seat_event(seat, "seat_changed", with_stack=False))
     global_sit_out_settle(int(user.pk))
     _start_soon(locked, moment)
     events_append(locked, events)
@@ -162,7 +162,7 @@ def player_settings_update(
         if seat is not None and seat.sit_out_next_big_blind != bool(sit_out_next_big_blind):
             seat.sit_out_next_big_blind = bool(sit_out_next_big_blind)
             seat_save(seat, "sit_out_next_big_blind")
-            events_append(table, [seat_event(seat, "seat_changed")])
+            events_append(table, [seat_event(seat, "seat_changed", with_stack=False)])
 
 
 @transaction.atomic(durable=True)
@@ -176,7 +176,7 @@ def seat_sit_out_next_big_blind(user: Any, table: CashTable, enabled: bool, *, n
     if seat.sit_out_next_big_blind != bool(enabled):
         seat.sit_out_next_big_blind = bool(enabled)
         seat_save(seat, "sit_out_next_big_blind")
-        events_append(locked, [seat_event(seat, "seat_changed")])
+        events_append(locked, [seat_event(seat, "seat_changed", with_stack=False)])
     return seat
 
 
