@@ -504,13 +504,16 @@
     var me = mySeat();
     elements.seatControls.hidden = !me;
     if (!me) { return; }
-    elements.sitOut.checked = !!me.sitting_out;
+    if (me.sitting_out) { state.sitOutPending = false; }
+    elements.sitOut.checked = !!me.sitting_out || !!state.sitOutPending;
     elements.sitOutNextBigBlind.checked = !!viewer().sit_out_next_big_blind;
     elements.sitInPost.hidden = !(me.sitting_out || me.status === "waiting_big_blind");
     if (me.sit_out_deadline) {
       var deadline = new Date(me.sit_out_deadline);
       elements.sitOutInfo.textContent = f(gettext("You will be removed from the table at %(time)s unless you come back."),
         { time: deadline.toLocaleTimeString(document.documentElement.lang) });
+    } else if (state.sitOutPending) {
+      elements.sitOutInfo.textContent = gettext("You will sit out when this hand ends.");
     } else if (me.leaving_after_hand) {
       elements.sitOutInfo.textContent = gettext("You will leave the table when this hand ends.");
     } else if (me.status === "waiting_big_blind") {
@@ -524,6 +527,7 @@
     elements.sitOut.addEventListener("change", function () {
       var wanted = elements.sitOut.checked;
       send(wanted ? { type: "sit_out" } : { type: "sit_in" }).then(function (ok) {
+        if (ok) { state.sitOutPending = wanted; drawSeatControls(); }
         if (!ok) { elements.sitOut.checked = !wanted; }
         else { P.notify(elements.notices, wanted ? gettext("You are sitting out from the next hand.") : gettext("You are back in the game."), "ok"); }
       });
