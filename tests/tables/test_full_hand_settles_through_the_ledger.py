@@ -30,6 +30,7 @@ def test_a_hand_checked_down_to_showdown_is_raked_and_settled_in_one_transfer() 
     hand = check_or_call_down(table)
     hand.refresh_from_db()
     assert hand.status == HandStatus.FINISHED
+    assert hand.rules_version == "2.7"  # GEN-02
     assert hand.street_reached == "river"
     assert hand.pot_total == 30
     assert hand.rake == 1
