@@ -8,18 +8,15 @@ static/js/table.js keeps it live over ``/ws/tables/<id>/`` (docs/protocol.md). T
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET
 
 from games import history, readside
-from games.protocol import MAXIMUM_AMOUNT
-from wallet.errors import WalletError
 
 HANDS_PER_PAGE = 50
 
@@ -99,36 +96,16 @@ def _queue_answer(seating_request: Any | None) -> dict[str, Any]:
 
 
 @login_required
-@require_http_methods(["GET", "POST", "DELETE"])
+@require_GET
 def stake_queue(request: HttpRequest, stake_id: int) -> JsonResponse:
-    """The seating queue of a stake (CASH-04/05) for the lobby.
-
-    GET: the player's latest request. POST ``{"buy_in": cents, "post_big_blind": bool}``: seated at once at an assigned
-    table, or queued. DELETE: leave the queue. Refusals answer 409 with ``code`` and a ``message`` in words; nothing
-    changed then."""
-    from games import services
+    """Where the player stands in the seating queue of a stake (CASH-04/05), for the lobby to poll while waiting:
+    the latest request's ``status`` (waiting, seated, cancelled, failed), the ``table_id`` when seated, the refusal
+    ``message`` when failed and the ``position`` in the queue while waiting. Joining and leaving the queue are the
+    API's (``/api/games/stakes/<id>/queue/``)."""
     from games.models import SeatingRequest, Stake
 
     stake = Stake.objects.filter(pk=stake_id).first()
     if stake is None:
         return JsonResponse({"code": "not_found", "message": "There is no such stake."}, status=404)
-    if request.method == "GET":
-        mine = SeatingRequest.objects.filter(user=request.user, stake=stake)  # type: ignore[misc]
-        return JsonResponse(_queue_answer(mine.order_by("-created_at", "-pk").first()))
-    if request.method == "DELETE":
-        services.table_leave_queue(request.user, stake)
-        return JsonResponse({"status": "cancelled", "table_id": None, "message": "", "position": None})
-    try:
-        body = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        return JsonResponse({"code": "bad_json", "message": "The request was not valid JSON."}, status=400)
-    buy_in = body.get("buy_in") if isinstance(body, dict) else None
-    post_big_blind = body.get("post_big_blind", False) if isinstance(body, dict) else False
-    if type(buy_in) is not int or not 0 < buy_in <= MAXIMUM_AMOUNT or not isinstance(post_big_blind, bool):
-        message = "The buy-in must be a whole number of cents."
-        return JsonResponse({"code": "bad_amount", "message": message}, status=400)
-    try:
-        seating_request = services.table_join_queue(request.user, stake, buy_in, post_out_of_position=post_big_blind)
-    except (services.TableError, WalletError) as error:
-        return JsonResponse({"code": error.code, "message": error.message}, status=409)
-    return JsonResponse(_queue_answer(seating_request))
+    mine = SeatingRequest.objects.filter(user=request.user, stake=stake)  # type: ignore[misc]
+    return JsonResponse(_queue_answer(mine.order_by("-created_at", "-pk").first()))

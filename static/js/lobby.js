@@ -19,6 +19,10 @@
   var received = false;
   var pollTimer = null;
 
+  // The offered stakes (also those with no open table yet), for the game and stake choices and "seat me".
+  var catalogue = [];
+  try { catalogue = JSON.parse(document.getElementById("stake-catalogue").textContent) || []; } catch (ignored) { catalogue = []; }
+
   var params = new URLSearchParams(window.location.search);
   var wanted = { game: params.get("game") || "", stake: params.get("stake") || "", seats: params.get("seats") || "" };
 
@@ -48,7 +52,7 @@
 
   /* Game and stake choices come from the open tables; the stake list follows the chosen game. */
   function rebuildFilters() {
-    var all = Object.keys(tables).map(function (id) { return tables[id]; });
+    var all = catalogue.concat(Object.keys(tables).map(function (id) { return tables[id]; }));
     var games = {};
     all.forEach(function (row) { games[row.game] = row.game_name; });
     var selectedGame = gameFilter.value || wanted.game;
@@ -260,12 +264,14 @@
   var queued = null;          // {stakeId, label}
   var queueTimer = null;
 
+  /* Joining and leaving go to the API; the page endpoint tells where the player stands while waiting. */
   function queueUrl(stakeId) { return urlFor(root.getAttribute("data-queue-url"), stakeId); }
+  function queueApiUrl(stakeId) { return urlFor(root.getAttribute("data-queue-api-url"), stakeId); }
 
   /* The row that stands for the chosen game and stake (its stake id, blinds and buy-in range). */
   function chosenStakeRow() {
     if (!gameFilter.value || !stakeFilter.value) { return null; }
-    var rows = Object.keys(tables).map(function (id) { return tables[id]; }).filter(function (row) {
+    var rows = catalogue.concat(Object.keys(tables).map(function (id) { return tables[id]; })).filter(function (row) {
       return row.game === gameFilter.value && row.stake === stakeFilter.value;
     });
     return rows[0] || null;
@@ -288,7 +294,7 @@
     if (answer.status === "waiting") {
       queueBox.hidden = false;
       queueText.textContent = P.format(gettext("You are on the waiting list for %(stake)s (number %(position)s). You will be seated as soon as a table can take you; keep this page open."),
-        { stake: label, position: answer.position || 1 }, true);
+        { stake: label, position: answer.position || "…" }, true);
       queueTimer = setTimeout(pollQueue, 3000);
       return;
     }
@@ -320,10 +326,11 @@
       maximum: row.max_buy_in,
       balance: balance(),
       submit: function (cents, postBigBlind) {
-        return P.api(queueUrl(row.stake_id), { method: "POST", body: { buy_in: cents, post_big_blind: postBigBlind } })
+        return P.api(queueApiUrl(row.stake_id), { method: "POST", body: { buy_in: cents, post_big_blind: postBigBlind } })
           .then(function (answer) {
             queued = { stakeId: row.stake_id, label: label };
             showQueue(answer, label);
+            if (answer.status === "waiting") { pollQueue(); }
             if (answer.status === "failed") {
               var error = new Error(answer.message);
               error.text = P.format(gettext("You could not be seated: %(reason)s"), { reason: answer.message }, true);
@@ -346,7 +353,7 @@
   queueLeave.addEventListener("click", function () {
     if (!queued) { queueBox.hidden = true; return; }
     var current = queued;
-    P.api(queueUrl(current.stakeId), { method: "DELETE" }).then(function () {
+    P.api(queueApiUrl(current.stakeId), { method: "DELETE" }).then(function () {
       queued = null;
       clearTimeout(queueTimer);
       queueBox.hidden = true;

@@ -10,7 +10,7 @@ import pytest
 from games.models import CashTable, Stake
 from games.services import table_open
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in
+from tests.browser.flows import log_in, wait_live
 from tests.browser.setup import in_thread, player, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -49,7 +49,10 @@ def test_cash_tables_filter_by_game_and_stake_and_update_live(tables: dict[str, 
 
     page.locator("#filter-game").select_option("omaha")
     assert row_ids(page) == {tables["omaha PL10"].pk}
-    assert page.locator("#filter-stake option").all_text_contents()[1:] == ["PL10 (€0.05 / €0.10)"]
+    # Every Omaha stake on offer is a choice, open table or not (the queue opens one), cheapest first.
+    choices = page.locator("#filter-stake option").all_text_contents()[1:]
+    assert choices[:2] == ["PL4 (€0.02 / €0.04)", "PL10 (€0.05 / €0.10)"]
+    assert len(choices) == Stake.objects.filter(game_type__code="omaha").count()
     page.locator("#filter-game").select_option("holdem")
     page.locator("#filter-stake").select_option("NL4")
     assert row_ids(page) == {tables["holdem NL4"].pk}
@@ -100,3 +103,28 @@ def test_the_language_switch_turns_the_site_estonian(tables: dict[str, CashTable
     page.locator("#language-select").select_option("en")
     page.wait_for_function("document.documentElement.lang === 'en'")
     assert "Rules version 2.7" in str(page.locator("main").text_content())
+
+
+def test_a_player_waits_in_the_queue_and_is_taken_to_the_table_when_seated(
+    tables: dict[str, CashTable], pages: Pages
+) -> None:
+    """CASH-04/05: "seat me" at a stake with no table to join queues the player; when enough players wait, a table
+    opens and the waiting page goes to it by itself."""
+    from games.services import table_join_queue
+
+    others = [player("carol"), player("dave")]
+    page = pages.new()
+    log_in(page, "alice")
+    page.goto("/?game=omaha&stake=PL4")
+    page.locator("#play-stake").click()
+    page.locator("#buy-in-amount").fill("4")
+    page.locator("#buy-in-confirm").click()
+    page.wait_for_selector("#queue-status:not([hidden])")
+    assert "waiting list" in str(page.locator("#queue-text").text_content())
+    pages.screenshot(page, "waiting-list")
+    omaha_pl4 = stake("omaha", "PL4")
+    for other in others:
+        in_thread(lambda other=other: table_join_queue(other, omaha_pl4, 400))
+    page.wait_for_url("**/games/tables/*/", timeout=20_000)
+    wait_live(page)
+    page.wait_for_selector("#seat-controls:not([hidden])")

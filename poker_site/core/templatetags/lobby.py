@@ -20,3 +20,39 @@ def open_uth_tables() -> list[Any]:
         .annotate(players=Count("seats", filter=Q(seats__left_at__isnull=True)))
         .order_by("name")
     )
+
+
+@register.simple_tag
+def offered_stakes() -> list[dict[str, Any]]:
+    """Every stake the lobby offers now (CASH-02), with its game, blinds and default buy-in range in cents: the
+    lobby's game and stake choices, including stakes with no open table yet (the seating queue opens one)."""
+    from django.utils import timezone
+
+    from games.models import Stake, StakeTerms
+
+    now = timezone.now()
+    stakes = list(Stake.objects.filter(game_type__enabled=True).select_related("game_type"))
+    terms: dict[int, Any] = {}
+    for row in StakeTerms.objects.filter(stake__in=stakes, effective_from__lte=now).order_by(
+        "stake", "-effective_from", "-pk"
+    ):
+        terms.setdefault(row.stake_id, row)
+    offered = []
+    for stake in stakes:
+        stake_terms = terms.get(stake.pk)
+        if stake_terms is None or not stake_terms.enabled:
+            continue
+        offered.append(
+            {
+                "stake_id": stake.pk,
+                "game": stake.game_type.code,
+                "game_name": stake.game_type.name,
+                "game_order": stake.game_type.display_order,
+                "stake": stake.label,
+                "small_blind": stake_terms.small_blind,
+                "big_blind": stake_terms.big_blind,
+                "min_buy_in": stake_terms.min_buy_in,
+                "max_buy_in": stake_terms.max_buy_in,
+            }
+        )
+    return offered
