@@ -24,7 +24,7 @@ if not settings.configured:
             "default": {
                 "BACKEND": "channels_redis.core.RedisChannelLayer",
                 "CONFIG": {
-                    "hosts": [os.environ["REDIS_URL"]],
+                    "hosts": [{"address": os.environ["REDIS_URL"], "socket_timeout": 30}],  # as the site's
                     "prefix": f"{os.environ.get('REDIS_KEY_PREFIX', 'bench')}:echo",
                     "capacity": 1000,
                     "expiry": 30,

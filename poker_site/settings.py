@@ -120,7 +120,9 @@ CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
-            "hosts": [REDIS_URL],
+            # redis-py 8 reads with a 5 s socket timeout by default, the same length as channels_redis's blocking
+            # BZPOPMIN: an idle socket's receive then raises TimeoutError and the consumer dies (redis-py #4091).
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
             "prefix": f"{REDIS_KEY_PREFIX}:channels",
             "capacity": 1000,
             "expiry": 30,

@@ -90,3 +90,22 @@ def test_ping_is_answered_with_pong() -> None:
         await socket.close()
 
     run(scenario)
+
+
+def test_a_socket_idle_longer_than_the_channel_layers_blocking_read_still_gets_events() -> None:
+    """Regression: with redis-py 8's default 5 s socket timeout an idle consumer died after 5 s (settings fix)."""
+    import asyncio
+
+    table = make_table()
+
+    async def scenario() -> None:
+        socket = await open_socket(f"/ws/tables/{table.pk}/")
+        await socket.receive()
+        await asyncio.sleep(7)
+        assert await socket.nothing_more(0.1)  # still open: no close frame, no error
+        await database_sync_to_async(append_events)(table.pk, public("seat_taken", seat=1))
+        message = await socket.receive_until(lambda m: m["type"] == "events")
+        assert message["events"][0]["type"] == "seat_taken"
+        await socket.close()
+
+    run(scenario)
