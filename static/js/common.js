@@ -262,7 +262,13 @@
       self.status("live");
       if (self.handlers.onOpen) { self.handlers.onOpen(); }
       clearInterval(self.pingTimer);
-      self.pingTimer = setInterval(function () { self.send({ type: "ping" }); }, 25000);
+      // A connection that no longer answers (a server-side consumer gone, a half-open TCP link) is replaced.
+      self.pingTimer = setInterval(function () {
+        if (!self.isOpen()) { return; }
+        self.request({ type: "ping" }, 10000).catch(function () {
+          if (self.ws === ws) { self.reconnectNow(); }
+        });
+      }, 20000);
     };
     ws.onmessage = function (event) {
       var message;

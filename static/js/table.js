@@ -46,6 +46,7 @@
   };
 
   var state = {
+    freshConnection: true,
     snapshot: null,
     sequence: 0,
     clockOffset: 0,          // server time minus browser time, milliseconds
@@ -485,9 +486,11 @@
   function send(message) {
     state.pending = true;
     drawActions();
+    var sequenceBefore = state.sequence;
     return socket.request(message).then(function (ok) {
       state.pending = false;
       drawActions();
+      watchForProgress(sequenceBefore);
       return ok;
     }, function (error) {
       state.pending = false;
@@ -496,6 +499,32 @@
       return null;
     });
   }
+
+  /* After an accepted command the table's log moves on; if nothing arrives (a message lost on the way), read the
+     table again, and if even that goes unanswered, reconnect. */
+  function watchForProgress(sequenceBefore) {
+    setTimeout(function () {
+      if (state.sequence !== sequenceBefore || !socket.isOpen()) { return; }
+      socket.request({ type: "snapshot" }, 5000).catch(function () { socket.reconnectNow(); });
+    }, 2500);
+  }
+
+  /* The last message of a burst can be lost on the way (no later event then reveals the gap), so the page asks
+     now and then for anything after its last sequence: every few seconds while a hand is in play, rarely between
+     hands. The answer is usually an empty list. A clock that ran out long ago asks for the table as it is. */
+  var lastCheck = Date.now();
+  setInterval(function () {
+    if (!socket.isOpen() || state.resyncing || document.visibilityState === "hidden") { return; }
+    var currentHand = hand();
+    if (currentHand && currentHand.action_deadline && serverNow() - Date.parse(currentHand.action_deadline) > 5000) {
+      socket.send({ type: "snapshot" });
+      lastCheck = Date.now();
+      return;
+    }
+    if (Date.now() - lastCheck < (currentHand ? 4000 : 20000)) { return; }
+    lastCheck = Date.now();
+    resync();
+  }, 1000);
 
   // --- Seat controls -------------------------------------------------------------------------------------
 
@@ -874,8 +903,17 @@
 
   function applySnapshot(message) {
     var data = message.snapshot || {};
+    var previous = state.sequence;
+    var incoming = Number(message.sequence !== undefined ? message.sequence : (data.last_sequence || 0));
+    if (!state.freshConnection && incoming < previous) { return; }  // older than what this page already shows
+    state.freshConnection = false;
     state.snapshot = data;
     state.sequence = Number(message.sequence !== undefined ? message.sequence : (data.last_sequence || 0));
+    if (state.historyLoaded && previous > 0 && state.sequence > previous) {
+      // The snapshot skipped events this page never saw (a reconnect, a lost message): read them back for the
+      // last hands' results.
+      readBackResults(previous, state.sequence);
+    }
     if (data.server_time) { state.clockOffset = Date.parse(data.server_time) - Date.now(); }
     if (data.hand) {
       if (state.current && state.current.handId === data.hand.id && !state.current.number) {
@@ -898,18 +936,20 @@
 
   /* The last hands' results on first load: the table's recent events, read once through resync. */
   function loadRecentResults() {
-    var upTo = state.sequence;
-    var since = Math.max(0, upTo - 150);
-    if (upTo === 0) { return; }
-    var saved = state.current;
+    if (state.sequence === 0) { return; }
+    readBackResults(Math.max(0, state.sequence - 150), state.sequence);
+  }
+
+  function readBackResults(since, upTo) {
     socket.request({ type: "resync", since: since }).then(function (message) {
       if (message.type !== "events") { return; }
+      var following = state.current;  // the hand followed live stays as it is
       state.current = null;
       (message.events || []).forEach(function (event) {
         if (Number(event.sequence) <= upTo) { applyEvent(event, false); }
       });
-      state.current = saved;
-    }, function () { state.current = saved; });
+      state.current = following;
+    }, function () { /* the results list just stays shorter */ });
   }
 
   function applyEvents(message) {
@@ -1036,6 +1076,7 @@
   var socket = new P.Socket(app.getAttribute("data-socket"), {
     onMessage: onMessage,
     onStatus: onStatus,
+    onOpen: function () { state.freshConnection = true; },
     onClose: function (event) {
       if (event.code === 4404) {
         notify(gettext("This table does not exist or has been closed."));
