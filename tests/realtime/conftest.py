@@ -35,7 +35,7 @@ def run(coroutine_function: Callable[[], Awaitable[T]]) -> T:
 
 
 async def _with_timeout(coroutine_function: Callable[[], Awaitable[T]]) -> T:
-    return await asyncio.wait_for(coroutine_function(), timeout=60)
+    return await asyncio.wait_for(coroutine_function(), timeout=180)
 
 
 def session_cookie(user: Any) -> bytes:
@@ -62,13 +62,13 @@ class Socket:
         self.closed_with: int | None = None
 
     async def connect(self) -> bool:
-        connected, _ = await self.communicator.connect(timeout=10)
+        connected, _ = await self.communicator.connect(timeout=30)
         return bool(connected)
 
     async def send(self, message: Any) -> None:
         await self.communicator.send_to(text_data=message if isinstance(message, str) else json.dumps(message))
 
-    async def receive(self, timeout: float = 5) -> dict[str, Any]:
+    async def receive(self, timeout: float = 15) -> dict[str, Any]:
         frame = await self.communicator.receive_output(timeout)
         if frame["type"] == "websocket.close":
             self.closed_with = frame.get("code", 1000)
@@ -77,7 +77,7 @@ class Socket:
         self.received.append(text)
         return json.loads(text)
 
-    async def receive_until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5) -> dict[str, Any]:
+    async def receive_until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 15) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
