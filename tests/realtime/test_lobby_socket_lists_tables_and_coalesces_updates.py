@@ -69,14 +69,14 @@ def test_a_change_inside_the_window_is_still_pushed_afterwards() -> None:
         await socket.receive()
         await database_sync_to_async(rename)(table.pk, "First")
         await database_sync_to_async(realtime.lobby_table_changed)(table.pk)
-        first = await socket.receive(timeout=3)
+        first = await socket.receive(timeout=15)
         assert first["tables"][0]["name"] == "First"
         # The notice window may still be open: this change sends no notice of its own, yet must be pushed.
         await database_sync_to_async(rename)(table.pk, "Second")
         await database_sync_to_async(realtime.lobby_table_changed)(table.pk)
         await asyncio_sleep(0.6)
         await database_sync_to_async(realtime.lobby_table_changed)(table.pk)
-        second = await socket.receive(timeout=3)
+        second = await socket.receive(timeout=15)
         assert second["tables"][0]["name"] == "Second"
         await socket.close()
 
@@ -102,7 +102,7 @@ def test_a_closed_table_is_announced_as_removed() -> None:
         socket = await open_socket("/ws/lobby/")
         await socket.receive()
         await database_sync_to_async(close_table)()
-        update = await socket.receive(timeout=3)
+        update = await socket.receive(timeout=15)
         assert update == {"type": "lobby_update", "tables": [], "removed": [table.pk]}
         await socket.close()
 
