@@ -285,6 +285,7 @@ class UthHand(models.Model):
     play_return = models.BigIntegerField(_("Play returned"), null=True, blank=True)
     trips_return = models.BigIntegerField(_("Trips returned"), null=True, blank=True)
     refunded = models.BigIntegerField(_("refunded"), default=0)
+    last_record_number = models.PositiveIntegerField(_("last bet record number"), default=0, editable=False)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     version = models.PositiveBigIntegerField(_("version"), default=0)
 

@@ -108,12 +108,20 @@ def decision_stats(round_: UthRound) -> dict[str, Any]:
     """UTH-32: how the players at the table decided in the current decision phase, in percent of those asked."""
     phase = round_.engine_phase
     if not phase.is_decision:
-        return {"phase": phase.value, "asked": 0, "decided": {}}
+        return stats_of(phase, [])
+    hands = UthHand.objects.filter(round=round_, status=HandStatus.IN_PLAY).values_list(
+        "decisions", "awaiting_decision"
+    )
+    return stats_of(phase, list(hands))
+
+
+def stats_of(phase: Phase, hands: list[tuple[list[dict[str, Any]], bool]]) -> dict[str, Any]:
+    """Decision statistics of ``phase`` from the hands in play as (decisions, awaiting a decision) pairs."""
+    if not phase.is_decision:
+        return {"phase": phase.value, "asked": 0, "counts": {}, "percent": {}}
     counts = {decision.value: 0 for decision in DECISION_OPTIONS[phase]}
     asked = 0
-    for decisions, awaiting in UthHand.objects.filter(round=round_, status=HandStatus.IN_PLAY).values_list(
-        "decisions", "awaiting_decision"
-    ):
+    for decisions, awaiting in hands:
         in_phase = [item for item in decisions if item["phase"] == phase.value]
         if awaiting or in_phase:
             asked += 1

@@ -18,18 +18,17 @@ from games.engine.uth.settlement import BetSpot
 from games.uth.errors import BetRefused, BettingClosed, NotSeated
 from games.uth.models import HandStatus, RecordKind, UthHand, UthRound, UthSeat
 from games.uth.services.common import (
-    active_round,
     add_record,
     next_record_number,
     notify_player,
     now_or,
     record_key,
+    refuse_unknown_table,
     return_money,
-    share_lock_round,
+    share_locked_active_round,
     slip_of,
     stake_money,
     steps_of,
-    table_or_refuse,
 )
 from poker_site.accounts.models import User
 
@@ -39,14 +38,13 @@ SlipOperation = Callable[[BetSlip, BetLimits, UthSeat], tuple[BetSlip, BetStep]]
 
 
 def _open_round(user: User, table_id: int, moment: datetime) -> tuple[UthSeat, UthRound]:
-    table = table_or_refuse(table_id)
-    seat = UthSeat.objects.filter(table=table, player=user, left_at__isnull=True).first()
+    seat = UthSeat.objects.filter(table_id=table_id, player=user, left_at__isnull=True).first()
     if seat is None:
+        refuse_unknown_table(table_id)
         raise NotSeated("Take a seat at the table before betting.")
-    current = active_round(table.pk)
-    if current is None:
+    round_ = share_locked_active_round(seat.table_id)
+    if round_ is None:
         raise BettingClosed("No round is open for betting yet; the next betting time starts shortly.")
-    round_ = share_lock_round(current.pk)
     if round_.engine_phase is not Phase.BETTING or round_.phase_deadline is None or moment >= round_.phase_deadline:
         raise BettingClosed("Betting is closed for this round; wait for the next round.")
     if round_.paused_at is not None:
@@ -106,7 +104,7 @@ def _save_slip(hand: UthHand, slip: BetSlip) -> None:
     hand.ante = slip.ante
     hand.trips = slip.trips
     hand.version += 1
-    hand.save(update_fields=["steps", "ante", "trips", "status", "version"])
+    hand.save(update_fields=["steps", "ante", "trips", "status", "version", "last_record_number"])
 
 
 def _parse_spot(spot: object) -> BetSpot:

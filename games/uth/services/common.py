@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from games.engine.uth.betting import BetSlip, BetStep, StepKind
@@ -47,11 +46,22 @@ def active_round(table_id: int) -> UthRound | None:
     return UthRound.objects.filter(table_id=table_id).exclude(phase__in=FINISHED_PHASES).first()
 
 
-def share_lock_round(round_id: int) -> UthRound:
-    """Lock the round row FOR SHARE (players in parallel; the ticker's phase change waits) and read it afresh."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT id FROM uth_uthround WHERE id = %s FOR SHARE", [round_id])
-    return UthRound.objects.get(pk=round_id)
+def share_locked_active_round(table_id: int) -> UthRound | None:
+    """The table's active round, read and locked FOR SHARE in one query: players' requests run in parallel, while the
+    ticker's compare-and-swap phase change waits for them (and later requests then see the new phase)."""
+    rows = list(
+        UthRound.objects.raw(
+            "SELECT * FROM uth_uthround WHERE table_id = %s AND phase NOT IN (%s, %s) FOR SHARE",
+            [table_id, *FINISHED_PHASES],
+        )
+    )
+    return rows[0] if rows else None
+
+
+def refuse_unknown_table(table_id: object) -> None:
+    """Raise :class:`TableNotFound` unless ``table_id`` names a table (used to word a refusal precisely)."""
+    if type(table_id) is not int or not UthTable.objects.filter(pk=table_id).exists():
+        raise TableNotFound("There is no such Ultimate Texas Hold'em table.")
 
 
 # --- conversions between rows and engine values ----------------------------------------------------------------------
@@ -103,10 +113,17 @@ def lock_accounts(accounts: list[Account]) -> None:
 
 
 def stake_money(
-    *, round_: UthRound, player: User, amount: int, idempotency_key: str, kind: str, description: str
+    *,
+    round_: UthRound,
+    player: User,
+    amount: int,
+    idempotency_key: str,
+    kind: str,
+    description: str,
+    cash: Account | None = None,
 ) -> Transfer:
     """Move ``amount`` cents from the player's cash to the round's bets in play (placing a bet or a PLAY)."""
-    cash = player_cash_account(player)
+    cash = cash if cash is not None else player_cash_account(player)
     try:
         return transfer_create(
             kind=kind,
@@ -135,23 +152,47 @@ def return_money(
     )
 
 
-def settle_money(*, round_: UthRound, hand: UthHand, returned: int) -> Transfer:
-    """Settle a hand: its whole stake leaves the bets in play; ``returned`` goes to the player, the rest (negative
-    when the player won more than they staked) to the house's UTH result."""
-    stake = hand.stake
-    house = stake - returned
-    legs = [TransferLeg(bets_in_play_account(round_), -stake)]
-    if returned:
-        legs.append(TransferLeg(player_cash_account(hand.player), returned))
-    if house:
-        legs.append(TransferLeg(system_account(AccountKind.HOUSE_UTH_RESULT), house))
-    return transfer_create(
-        kind="uth_settlement",
-        legs=legs,
-        idempotency_key=f"uth-settle:{hand.pk}",
-        reference=round_.wallet_reference,
-        description=f"UTH game {round_.game_number}: settlement of {hand.player}",
-    )
+SETTLEMENT_CHUNK = 900
+"""Hands per settlement transfer (the wallet takes up to 1,000 legs: one per player plus bets in play and house)."""
+
+
+def round_accounts(round_: UthRound, hands: list[UthHand]) -> tuple[Account, Account, dict[int, Account]]:
+    """(bets in play, house UTH result, each hand's player cash by player id), all locked in primary-key order."""
+    bets = bets_in_play_account(round_)
+    house = system_account(AccountKind.HOUSE_UTH_RESULT)
+    cash = {hand.player_id: player_cash_account(hand.player) for hand in hands}
+    lock_accounts([bets, house, *cash.values()])
+    return bets, house, cash
+
+
+def pay_out(
+    *, round_: UthRound, payouts: list[tuple[UthHand, int]], kind: str, key: str, description: str
+) -> list[tuple[UthHand, Transfer]]:
+    """Empty the hands' stakes out of the round's bets in play: each player gets their amount (settlement returns or a
+    refund), the house's UTH result takes the difference (negative when players won more than they staked). One
+    transfer per :data:`SETTLEMENT_CHUNK` hands; a player has one hand per round, so one leg each. Locks every
+    account involved first (:func:`round_accounts`)."""
+    bets, house, cash = round_accounts(round_, [hand for hand, _ in payouts])
+    done: list[tuple[UthHand, Transfer]] = []
+    for start in range(0, len(payouts), SETTLEMENT_CHUNK):
+        chunk = payouts[start : start + SETTLEMENT_CHUNK]
+        staked = sum(hand.stake for hand, _ in chunk)
+        paid = sum(amount for _, amount in chunk)
+        if not staked:
+            continue
+        legs = [TransferLeg(bets, -staked)]
+        legs += [TransferLeg(cash[hand.player_id], amount) for hand, amount in chunk if amount]
+        if staked != paid:
+            legs.append(TransferLeg(house, staked - paid))
+        transfer = transfer_create(
+            kind=kind,
+            legs=legs,
+            idempotency_key=f"{key}:{start // SETTLEMENT_CHUNK}",
+            reference=round_.wallet_reference,
+            description=description,
+        )
+        done.extend((hand, transfer) for hand, _ in chunk)
+    return done
 
 
 # --- the bet record ---------------------------------------------------------------------------------------------------
@@ -159,9 +200,15 @@ def settle_money(*, round_: UthRound, hand: UthHand, returned: int) -> Transfer:
 
 def next_record_number(hand: UthHand) -> int:
     """The number the hand's next record gets; the caller holds the hand row's lock, so numbers are gap-free."""
-    if hand.pk is None:
-        return 1
-    return (hand.records.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    return int(hand.last_record_number) + 1
+
+
+def next_record_numbers(hands: list[UthHand]) -> dict[int, int]:
+    """:func:`next_record_number` for many locked hands; the caller keeps ``last_record_number`` up to date."""
+    numbers = {hand.pk: int(hand.last_record_number) + 1 for hand in hands}
+    for hand in hands:
+        hand.last_record_number = numbers[hand.pk]
+    return numbers
 
 
 def record_key(hand: UthHand, number: int) -> str:
@@ -170,6 +217,8 @@ def record_key(hand: UthHand, number: int) -> str:
 
 
 def add_record(hand: UthHand, kind: str, *, number: int, at: datetime, **fields: Any) -> UthBetRecord:
+    """Append record ``number`` to the hand; the caller saves the hand (with ``last_record_number``)."""
+    hand.last_record_number = number
     return UthBetRecord.objects.create(hand=hand, number=number, kind=kind, created_at=at, **fields)
 
 
@@ -186,8 +235,12 @@ class EventLog:
     pending: list[UthEvent] = field(default_factory=list)
 
     def add(self, kind: str, payload: dict[str, Any], *, round_: UthRound | None, at: datetime) -> int:
-        UthTable.objects.filter(pk=self.table_id).update(last_sequence=F("last_sequence") + 1)
-        sequence = UthTable.objects.values_list("last_sequence", flat=True).get(pk=self.table_id)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE uth_uthtable SET last_sequence = last_sequence + 1 WHERE id = %s RETURNING last_sequence",
+                [self.table_id],
+            )
+            (sequence,) = cursor.fetchone()
         UthEvent.objects.create(
             table_id=self.table_id, sequence=sequence, round=round_, kind=kind, payload=payload, created_at=at
         )

@@ -10,7 +10,6 @@ from games.engine.uth.round import Decision, IllegalDecision
 from games.uth.errors import DecisionRefused, NoBetsInRound
 from games.uth.models import HandStatus, RecordKind, UthHand
 from games.uth.services.common import (
-    active_round,
     add_record,
     decision_json,
     engine_hand,
@@ -19,9 +18,9 @@ from games.uth.services.common import (
     notify_player,
     now_or,
     record_key,
-    share_lock_round,
+    refuse_unknown_table,
+    share_locked_active_round,
     stake_money,
-    table_or_refuse,
 )
 from poker_site.accounts.models import User
 from wallet.services import player_cash_account
@@ -41,11 +40,10 @@ def uth_decide(user: User, table_id: int, decision: object, *, now: datetime | N
     round's bets in play; options the balance cannot cover are refused (AMB-39)."""
     moment = now_or(now)
     chosen = parse_decision(decision)
-    table = table_or_refuse(table_id)
-    current = active_round(table.pk)
-    if current is None:
+    round_ = share_locked_active_round(table_id) if type(table_id) is int else None
+    if round_ is None:
+        refuse_unknown_table(table_id)
         raise NoBetsInRound("No round is in play at this table right now.")
-    round_ = share_lock_round(current.pk)
     hand = UthHand.objects.select_for_update().filter(round=round_, player=user).first()
     if hand is None or hand.status not in (HandStatus.IN_PLAY, HandStatus.BETTING):
         raise NoBetsInRound("You have no bets in this round, so there is nothing to decide.")
@@ -55,7 +53,8 @@ def uth_decide(user: User, table_id: int, decision: object, *, now: datetime | N
             raise DecisionRefused("The round is paused while an issue is investigated; decide when it resumes.")
         if round_.phase_deadline is not None and moment >= round_.phase_deadline:
             raise DecisionRefused("The decision time for this phase has run out.")
-    available = player_cash_account(user).balance
+    cash = player_cash_account(user)
+    available = int(cash.balance)
     try:
         decided = engine_hand(hand).decide(phase, chosen, available)
     except IllegalDecision as error:
@@ -72,6 +71,7 @@ def uth_decide(user: User, table_id: int, decision: object, *, now: datetime | N
             idempotency_key=record_key(hand, number),
             kind="uth_bet",
             description=f"UTH game {round_.game_number}: {chosen.label}",
+            cash=cash,
         )
     add_record(
         hand,
@@ -89,7 +89,7 @@ def uth_decide(user: User, table_id: int, decision: object, *, now: datetime | N
     hand.decisions = [*hand.decisions, decision_json(record, moment)]
     hand.awaiting_decision = False
     hand.version += 1
-    hand.save(update_fields=["play", "folded", "decisions", "awaiting_decision", "version"])
-    notify_player(table.pk, user.pk)
-    notify_decision_stats(table.pk, round_.pk)
+    hand.save(update_fields=["play", "folded", "decisions", "awaiting_decision", "version", "last_record_number"])
+    notify_player(round_.table_id, user.pk)
+    notify_decision_stats(round_.table_id, round_.pk)
     return hand

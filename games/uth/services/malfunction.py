@@ -12,21 +12,18 @@ from django.db import transaction
 from django.db.models import F
 
 from games.uth.errors import RoundNotChangeable, UthRefused
-from games.uth.models import HandStatus, RecordKind, UthHand, UthRound, UthTable
+from games.uth.models import HandStatus, RecordKind, UthBetRecord, UthHand, UthRound, UthTable
 from games.uth.readside import round_public
 from games.uth.services.common import (
     EventLog,
-    add_record,
     bets_in_play_account,
-    lock_accounts,
-    next_record_number,
+    next_record_numbers,
     notify_player,
     now_or,
-    record_key,
-    return_money,
+    pay_out,
 )
 from poker_site.accounts.models import User
-from wallet.services import audit_record, balance_of, player_cash_account
+from wallet.services import audit_record, balance_of
 
 
 def _reason(reason: object) -> str:
@@ -58,36 +55,43 @@ def uth_round_cancel(round_id: int, *, reason: str, by: User | None = None, now:
         .order_by("pk")
     )
     staked = [hand for hand in hands if hand.stake > 0]
-    lock_accounts([bets_in_play_account(round_)] + [player_cash_account(hand.player) for hand in staked])
-    refunded = 0
+    paid = pay_out(
+        round_=round_,
+        payouts=[(hand, hand.stake) for hand in staked],
+        kind="uth_refund",
+        key=f"uth-refund:{round_.pk}",
+        description=f"UTH game {round_.game_number} cancelled: {why}",
+    )
+    numbers = next_record_numbers(staked)
+    UthBetRecord.objects.bulk_create(
+        UthBetRecord(
+            hand=hand,
+            number=numbers[hand.pk],
+            kind=RecordKind.REFUND,
+            amount=hand.stake,
+            transfer=transfer,
+            created_at=moment,
+        )
+        for hand, transfer in paid
+    )
+    for hand, transfer in paid:
+        audit_record(
+            action="uth_round_refund",
+            actor=by,
+            player=hand.player,
+            transfer=transfer,
+            reason=why,
+            details={"game_number": round_.game_number, "amount": hand.stake},
+        )
+        notify_player(round_.table_id, hand.player_id)
+    refunded = sum(hand.stake for hand in staked)
     for hand in hands:
         stake = hand.stake
-        if stake:
-            number = next_record_number(hand)
-            transfer = return_money(
-                round_=round_,
-                player=hand.player,
-                amount=stake,
-                idempotency_key=record_key(hand, number),
-                kind="uth_refund",
-                description=f"UTH game {round_.game_number} cancelled: {why}",
-            )
-            add_record(hand, RecordKind.REFUND, number=number, at=moment, amount=stake, transfer=transfer)
-            audit_record(
-                action="uth_round_refund",
-                actor=by,
-                player=hand.player,
-                transfer=transfer,
-                reason=why,
-                details={"game_number": round_.game_number, "amount": stake},
-            )
-            refunded += stake
-            notify_player(round_.table_id, hand.player_id)
         hand.status = HandStatus.REFUNDED if stake else HandStatus.EMPTY
         hand.refunded = stake
         hand.awaiting_decision = False
         hand.version += 1
-    UthHand.objects.bulk_update(hands, ["status", "refunded", "awaiting_decision", "version"])
+    UthHand.objects.bulk_update(hands, ["status", "refunded", "awaiting_decision", "version", "last_record_number"])
     if staked and balance_of(bets_in_play_account(round_)) != 0:
         raise RuntimeError(f"UTH round {round_.game_number} did not refund every cent of its bets in play")
     UthRound.objects.filter(pk=round_.pk).update(

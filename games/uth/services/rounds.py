@@ -21,21 +21,18 @@ from django.db.models import F
 
 from games.engine.cards import PRODUCTION_SHUFFLER, Shuffler, shuffled_deck
 from games.engine.uth.round import Phase, RoundCards, RoundState
-from games.uth.models import HandStatus, RecordKind, UthHand, UthRound, UthSeat, UthTable
-from games.uth.readside import decision_stats, result_summary, round_public
+from games.uth.models import HandStatus, RecordKind, UthBetRecord, UthHand, UthRound, UthSeat, UthTable
+from games.uth.readside import result_summary, round_public, stats_of
 from games.uth.services.common import (
     EventLog,
     active_round,
-    add_record,
     bets_in_play_account,
     decision_json,
     engine_hand,
-    lock_accounts,
-    next_record_number,
-    settle_money,
+    next_record_numbers,
+    pay_out,
 )
-from wallet.models import AccountKind
-from wallet.services import balance_of, player_cash_account, system_account
+from wallet.services import balance_of
 
 REVEAL_PAUSE: Final[timedelta] = timedelta(seconds=2)
 """Least time new cards stay on the table before the next phase, even when nobody has a decision to make."""
@@ -94,7 +91,7 @@ def uth_betting_close(round_id: int, *, now: datetime, shuffler: Shuffler = PROD
         return False
     if round_.phase_deadline is None or round_.phase_deadline > now or not _claim(round_, now):
         return False
-    round_.refresh_from_db()
+    round_.version += 1  # the claim's compare-and-swap: nothing else changed
     table = round_.table
     hands = list(UthHand.objects.select_for_update().filter(round=round_, status=HandStatus.BETTING).order_by("pk"))
     staked = [hand for hand in hands if hand.stake > 0]
@@ -130,7 +127,11 @@ def uth_betting_close(round_id: int, *, now: datetime, shuffler: Shuffler = PROD
     UthSeat.objects.bulk_update(seats, ["previous_ante", "previous_trips"])
     events.add(
         "dealt",
-        {"round": round_public(round_), "players": len(staked), "stats": decision_stats(round_)},
+        {
+            "round": round_public(round_),
+            "players": len(staked),
+            "stats": stats_of(Phase.PREFLOP, [([], True) for _ in staked]),
+        },
         round_=round_,
         at=now,
     )
@@ -155,7 +156,7 @@ def uth_phase_end(round_id: int, *, now: datetime) -> bool:
         return False
     if not _claim(round_, now):
         return False
-    round_.refresh_from_db()
+    round_.version += 1  # the claim's compare-and-swap: nothing else changed
     table = round_.table
     hands = list(
         UthHand.objects.select_for_update(of=("self",))
@@ -163,29 +164,33 @@ def uth_phase_end(round_id: int, *, now: datetime) -> bool:
         .filter(round=round_, status=HandStatus.IN_PLAY)
         .order_by("pk")
     )
-    ended_stats = decision_stats(round_)
+    ended_stats = stats_of(phase, [(hand.decisions, hand.awaiting_decision) for hand in hands])
     state = RoundState(
         phase=phase, hands={hand.pk: engine_hand(hand) for hand in hands}, cards=RoundCards(round_.deck_cards)
     )
     state, automatic = state.advance()
+    numbers = next_record_numbers([hand for hand in hands if hand.pk in automatic])
+    records = []
     for hand in hands:
         record = automatic.get(hand.pk)
         if record is None:
             continue
-        add_record(
-            hand,
-            RecordKind.AUTOMATIC_DECISION,
-            number=next_record_number(hand),
-            at=now,
-            decision=record.decision.value,
-            phase=phase.value,
+        records.append(
+            UthBetRecord(
+                hand=hand,
+                number=numbers[hand.pk],
+                kind=RecordKind.AUTOMATIC_DECISION,
+                decision=record.decision.value,
+                phase=phase.value,
+                created_at=now,
+            )
         )
         hand.decisions = [*hand.decisions, decision_json(record, now)]
         hand.folded = state.hands[hand.pk].folded
+    UthBetRecord.objects.bulk_create(records)
     events = EventLog(table.pk)
     if state.phase is Phase.SETTLED:
         _settle(round_, hands, state, now)
-        round_.refresh_from_db()
         events.add(
             "settled",
             {"round": round_public(round_), "ended_phase_stats": ended_stats, "auto_decisions": len(automatic)},
@@ -197,7 +202,7 @@ def uth_phase_end(round_id: int, *, now: datetime) -> bool:
     for hand in hands:
         hand.awaiting_decision = hand.pk in pending
         hand.version += 1
-    UthHand.objects.bulk_update(hands, ["decisions", "folded", "awaiting_decision", "version"])
+    UthHand.objects.bulk_update(hands, ["decisions", "folded", "awaiting_decision", "version", "last_record_number"])
     round_.phase = state.phase.value
     round_.phase_started_at = now
     round_.phase_deadline = now + (timedelta(seconds=table.decision_seconds) if pending else REVEAL_PAUSE)
@@ -208,7 +213,7 @@ def uth_phase_end(round_id: int, *, now: datetime) -> bool:
             "round": round_public(round_),
             "ended_phase_stats": ended_stats,
             "auto_decisions": len(automatic),
-            "stats": decision_stats(round_),
+            "stats": stats_of(state.phase, [(hand.decisions, hand.awaiting_decision) for hand in hands]),
         },
         round_=round_,
         at=now,
@@ -219,18 +224,28 @@ def uth_phase_end(round_id: int, *, now: datetime) -> bool:
 def _settle(round_: UthRound, hands: list[UthHand], state: RoundState, now: datetime) -> None:
     """Pay every hand (UTH-13..UTH-20) and close the round; the round's bets in play must end at exactly zero."""
     results = state.settlements()
-    players = {hand.player_id: hand.player for hand in hands}
-    lock_accounts(
-        [bets_in_play_account(round_), system_account(AccountKind.HOUSE_UTH_RESULT)]
-        + [player_cash_account(player) for player in players.values()]
+    paid = pay_out(
+        round_=round_,
+        payouts=[(hand, results[hand.pk].total_returned) for hand in hands],
+        kind="uth_settlement",
+        key=f"uth-settle:{round_.pk}",
+        description=f"UTH game {round_.game_number}: settlement",
     )
+    transfers = {hand.pk: transfer for hand, transfer in paid}
+    numbers = next_record_numbers(hands)
+    records = []
     for hand in hands:
         settlement = results[hand.pk]
         returns = {bet.spot.value: bet.returned for bet in settlement.bets}
-        returned = settlement.total_returned
-        transfer = settle_money(round_=round_, hand=hand, returned=returned)
-        add_record(
-            hand, RecordKind.SETTLEMENT, number=next_record_number(hand), at=now, amount=returned, transfer=transfer
+        records.append(
+            UthBetRecord(
+                hand=hand,
+                number=numbers[hand.pk],
+                kind=RecordKind.SETTLEMENT,
+                amount=settlement.total_returned,
+                transfer=transfers.get(hand.pk),
+                created_at=now,
+            )
         )
         hand.status = HandStatus.SETTLED
         hand.awaiting_decision = False
@@ -240,6 +255,7 @@ def _settle(round_: UthRound, hands: list[UthHand], state: RoundState, now: date
         hand.play_return = returns.get("play", 0)
         hand.trips_return = returns.get("trips", 0)
         hand.version += 1
+    UthBetRecord.objects.bulk_create(records)
     UthHand.objects.bulk_update(
         hands,
         [
@@ -253,6 +269,7 @@ def _settle(round_: UthRound, hands: list[UthHand], state: RoundState, now: date
             "play_return",
             "trips_return",
             "version",
+            "last_record_number",
         ],
     )
     if hands and balance_of(bets_in_play_account(round_)) != 0:

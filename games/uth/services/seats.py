@@ -10,14 +10,13 @@ from games.engine.uth.round import Phase
 from games.uth.errors import AlreadySeated, NotSeated, TableClosed
 from games.uth.models import HandStatus, RecordKind, UthHand, UthRound, UthSeat
 from games.uth.services.common import (
-    active_round,
     add_record,
     next_record_number,
     notify_player,
     now_or,
     record_key,
     return_money,
-    share_lock_round,
+    share_locked_active_round,
     table_or_refuse,
 )
 from poker_site.accounts.models import User
@@ -57,7 +56,7 @@ def uth_seat_leave(user: User, table_id: int, *, now: datetime | None = None) ->
     cents returned."""
     moment = now_or(now)
     table = table_or_refuse(table_id)
-    round_ = _share_locked_active_round(table.pk)  # the round before the seat: the dealing locks them in that order
+    round_ = share_locked_active_round(table.pk)  # the round before the seat: the dealing locks them in that order
     seat = UthSeat.objects.select_for_update().filter(table=table, player=user, left_at__isnull=True).first()
     if seat is None:
         raise NotSeated("You do not have a seat at this table.")
@@ -73,12 +72,7 @@ def uth_player_disconnected(user: User, table_id: int, *, now: datetime | None =
     """The player's last socket on the table closed (UTH-38): while betting time remains, their bets are void and
     returned; after betting has closed, nothing changes. Returns the cents returned."""
     table = table_or_refuse(table_id)
-    return _void_bets_while_betting(user, table.pk, _share_locked_active_round(table.pk), now_or(now))
-
-
-def _share_locked_active_round(table_id: int) -> UthRound | None:
-    current = active_round(table_id)
-    return share_lock_round(current.pk) if current is not None else None
+    return _void_bets_while_betting(user, table.pk, share_locked_active_round(table.pk), now_or(now))
 
 
 def _void_bets_while_betting(user: User, table_id: int, round_: UthRound | None, moment: datetime) -> int:
@@ -111,6 +105,6 @@ def _void_bets_while_betting(user: User, table_id: int, round_: UthRound | None,
     hand.steps = []
     hand.status = HandStatus.VOIDED
     hand.version += 1
-    hand.save(update_fields=["ante", "trips", "steps", "status", "version"])
+    hand.save(update_fields=["ante", "trips", "steps", "status", "version", "last_record_number"])
     notify_player(table_id, user.pk)
     return stake
