@@ -97,7 +97,7 @@ DATABASES = {
         "PASSWORD": _database.password,
         "HOST": _database.host,
         "PORT": _database.port,
-        "CONN_MAX_AGE": env.integer("DATABASE_CONN_MAX_AGE", 0, minimum=0),
+        "CONN_MAX_AGE": env.integer("DATABASE_CONN_MAX_AGE", 0 if ENVIRONMENT == "test" else 60, minimum=0),
         "CONN_HEALTH_CHECKS": True,
         "ATOMIC_REQUESTS": False,
     }

@@ -46,7 +46,7 @@ from games.models import (
     TableStatus,
 )
 from games.services.cashier import money_to_table
-from games.services.engine_state import hand_engine_state
+from games.services.engine_state import hand_engine_state_remember, hand_engine_state_to_change
 from games.services.errors import ActionRefused, NotSeated, NotYourTurn
 from games.services.events import NewEvent, engine_event, events_append
 from games.services.locking import seats_lock, table_lock, table_lock_with_hand, table_terms
@@ -72,6 +72,7 @@ class HandContext:
         self.seats = seats
         self.now = now
         self.events: list[NewEvent] = []
+        self.engine_state: HandState | None = None
 
     def engine_events(self, hand: Hand, events: Sequence[Event]) -> None:
         self.events.extend(engine_event(hand, event) for event in events)
@@ -213,6 +214,8 @@ def hand_start(table: CashTable, *, now: datetime | None = None, shuffler: Shuff
     if hand is None:
         table_touch(locked, next_hand_at=None)
     context.commit_events()
+    if hand is not None and context.engine_state is not None:
+        hand_engine_state_remember(hand, locked, context.engine_state)
     return hand
 
 
@@ -284,6 +287,7 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
     )
     context.engine_events(hand, state.events)
     _advance(context, hand, state, rules)
+    context.engine_state = state
     return hand
 
 
@@ -388,7 +392,7 @@ def hand_act(
         action = action_from_dict(data)
     except IllegalAction as error:
         raise ActionRefused(str(error)) from error
-    state = hand_engine_state(hand)
+    state = hand_engine_state_to_change(hand, locked)
     if state.actor != seat.number:
         raise NotYourTurn("It is not your turn.")
     try:
@@ -400,6 +404,7 @@ def hand_act(
     context.engine_events(hand, state.apply(action))
     _advance(context, hand, state, hand.game_rules)
     context.commit_events()
+    hand_engine_state_remember(hand, locked, state)
     return hand
 
 
@@ -454,9 +459,12 @@ def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
             seat.sit_out_after_hand = True
             seat.sit_out_reason_after_hand = SitOutReason.DISCONNECTED
             seat_save(seat, "sit_out_after_hand", "sit_out_reason_after_hand")
-        state = hand_engine_state(hand)
+        state = hand_engine_state_to_change(hand, locked)
         context.engine_events(hand, state.apply(Timeout(seat.number)))
         _advance(context, hand, state, rules)
+        context.commit_events()
+        hand_engine_state_remember(hand, locked, state)
+        return True
     context.commit_events()
     return True
 

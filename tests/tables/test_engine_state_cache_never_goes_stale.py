@@ -1,0 +1,143 @@
+"""The in-process engine state a hand service reuses is the one replaying the log gives, and a stale one is never used
+(architecture rule 4: the event log in the database stays the source of truth)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.engine.events import event_to_dict
+from games.models import Hand
+from games.services import ActionRefused, hand_act, seat_sit_out
+from games.services import engine_state as engine_state_module
+from games.services import hands as hands_module
+from games.services.engine_state import hand_engine_state
+from tests.tables.support import START, acting_user, current_hand, deal, open_table, player, seat_players
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the cache is filled after commit
+
+
+@pytest.fixture
+def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the log replays the services make (the hand ids)."""
+    calls: list[int] = []
+    original = engine_state_module.hand_engine_state
+
+    def counting(hand: Hand) -> Any:
+        calls.append(hand.pk)
+        return original(hand)
+
+    monkeypatch.setattr(engine_state_module, "hand_engine_state", counting)
+    return calls
+
+
+@pytest.fixture
+def table_in_play() -> Any:
+    table = open_table("holdem", "NL10")
+    seat_players(table, [player() for _ in range(4)], 1_000)
+    deal(table, seed=5)
+    return table
+
+
+def cached_state(hand: Hand) -> Any:
+    entry = engine_state_module._entries.get(hand.pk)
+    return entry.state if entry is not None else None
+
+
+def call_or_check(table: Any) -> Hand:
+    hand = current_hand(table)
+    assert hand is not None
+    legal = hand_engine_state(hand).legal_actions()
+    assert legal is not None
+    return hand_act(table, acting_user(table), "check" if legal.check else "call", now=START)
+
+
+def same_state(cached: Any, hand: Hand) -> bool:
+    replayed = hand_engine_state(hand)
+    return [event_to_dict(event) for event in cached.events] == [
+        event_to_dict(event) for event in replayed.events
+    ] and cached.legal_actions() == replayed.legal_actions()
+
+
+def test_actions_reuse_the_state_left_by_the_last_commit_and_it_equals_the_replayed_log(
+    table_in_play: Any, replays: list[int]
+) -> None:
+    hand = current_hand(table_in_play)
+    assert hand is not None
+    for _ in range(5):
+        call_or_check(table_in_play)
+        hand.refresh_from_db()
+        if hand.status != "running":
+            break
+        cached = cached_state(hand)
+        assert cached is not None
+        assert same_state(cached, hand)
+    assert replays == []  # hand_start left the state; every action found it
+
+
+def test_an_event_appended_meanwhile_makes_the_cached_state_miss_and_the_log_is_replayed(
+    table_in_play: Any, replays: list[int]
+) -> None:
+    call_or_check(table_in_play)
+    hand = current_hand(table_in_play)
+    assert hand is not None
+    waiting = next(seat for seat in hand.participants if int(seat) != hand.acting_seat)
+    user = get_user_model().objects.get(pk=hand.participants[waiting]["user"])
+    seat_sit_out(user, table_in_play, now=START)  # appends to the table's log (sits out after the hand)
+
+    call_or_check(table_in_play)
+
+    assert replays == [hand.pk]
+    hand.refresh_from_db()
+    assert same_state(cached_state(hand), hand)
+
+
+def test_a_state_another_process_left_behind_is_not_used(table_in_play: Any, replays: list[int]) -> None:
+    hand = current_hand(table_in_play)
+    assert hand is not None
+    stale = engine_state_module._entries[hand.pk]
+    call_or_check(table_in_play)  # "another process" acts: this process's entry is from before that action
+    engine_state_module._entries[hand.pk] = stale
+
+    call_or_check(table_in_play)
+
+    assert replays == [hand.pk]
+    hand.refresh_from_db()
+    assert same_state(cached_state(hand), hand)
+
+
+def test_a_rolled_back_action_leaves_no_state_behind(
+    table_in_play: Any, replays: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hand = current_hand(table_in_play)
+    assert hand is not None
+    user = acting_user(table_in_play)
+
+    def crash(self: Any) -> None:
+        raise RuntimeError("the database went away")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(hands_module.HandContext, "commit_events", crash)
+        with pytest.raises(RuntimeError):
+            hand_act(table_in_play, user, "call", now=START)
+    assert cached_state(hand) is None
+
+    hand_act(table_in_play, user, "call", now=START)
+
+    assert replays == [hand.pk]
+    hand.refresh_from_db()
+    assert same_state(cached_state(hand), hand)
+
+
+def test_a_refused_action_does_not_spoil_the_next_one(table_in_play: Any, replays: list[int]) -> None:
+    hand = current_hand(table_in_play)
+    assert hand is not None
+    with pytest.raises(ActionRefused):
+        hand_act(table_in_play, acting_user(table_in_play), "raise_to", 1, now=START)
+
+    call_or_check(table_in_play)
+
+    hand.refresh_from_db()
+    assert same_state(cached_state(hand), hand)
