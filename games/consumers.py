@@ -231,7 +231,7 @@ class TableConsumer(ProtocolConsumer):
             if event.get("type") == "turn":
                 turn = event
         if turn is not None and self.viewer_seat is not None and turn.get("seat") == self.viewer_seat:
-            await self.send_your_turn()
+            await self.send_your_turn(turn)
 
     def track_viewer_seat(self, event: dict[str, Any]) -> None:
         """Follow the player's own seat through seat events (they carry ``user_id`` while occupied)."""
@@ -243,9 +243,19 @@ class TableConsumer(ProtocolConsumer):
         elif seat == self.viewer_seat and (event["status"] == "empty" or event.get("user_id") != self.user_id):
             self.viewer_seat = None
 
-    async def send_your_turn(self) -> None:
-        """Tell the player it is their turn, with what they may do (read once, for the acting player only)."""
-        turn = await database_sync_to_async(readside.turn_of)(self.table, self.viewer)
+    async def send_your_turn(self, event: dict[str, Any]) -> None:
+        """Tell the player it is their turn, with what they may do: from the ``turn`` event when it carries the legal
+        actions (a turn that starts), else read once (a clock switch; for the acting player only)."""
+        turn: dict[str, Any] | None
+        if isinstance(event.get("legal_actions"), dict) and isinstance(event.get("hand_id"), int):
+            turn = {
+                "hand_id": event["hand_id"],
+                "seat": event["seat"],
+                "legal_actions": event["legal_actions"],
+                "deadline": event.get("deadline"),
+            }
+        else:
+            turn = await database_sync_to_async(readside.turn_of)(self.table, self.viewer)
         if turn is None:
             return  # the turn already moved on (acted in another tab, timed out)
         await self.send_message(

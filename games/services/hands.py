@@ -295,28 +295,32 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
 # Acting
 
 
-def _clock_start(context: HandContext, hand: Hand, seat_number: int, rules: GameRules) -> None:
-    """The player in ``seat_number`` is to act: their normal decision time starts now (TB-05)."""
-    hand.acting_seat = seat_number
+def _clock_start(context: HandContext, hand: Hand, state: HandState, rules: GameRules) -> None:
+    """The player to act in ``state`` is to act: their normal decision time starts now (TB-05). The ``turn`` event
+    carries their legal actions (public: they follow from the stacks and bets everyone sees), so the realtime layer
+    can tell the player without reading the hand again."""
+    hand.acting_seat = state.actor
     hand.clock_phase = ClockPhase.DECISION
     hand.clock_started_at = context.now
     hand.action_deadline = context.now + timedelta(seconds=rules.decision_seconds)
     _hand_save(hand, "acting_seat", "clock_phase", "clock_started_at", "action_deadline")
-    context.events.append(_turn_event(context, hand))
+    legal = state.legal_actions()
+    context.events.append(_turn_event(context, hand, legal.to_dict() if legal is not None else None))
 
 
-def _turn_event(context: HandContext, hand: Hand) -> NewEvent:
+def _turn_event(context: HandContext, hand: Hand, legal_actions: dict[str, Any] | None = None) -> NewEvent:
+    """The public ``turn`` event; ``legal_actions`` when a turn starts (a clock switch leaves them out: they have
+    not changed)."""
     seat = context.seats[hand.acting_seat] if hand.acting_seat is not None else None
-    return NewEvent(
-        "turn",
-        {
-            "seat": hand.acting_seat,
-            "clock": hand.clock_phase,
-            "deadline": hand.action_deadline.isoformat() if hand.action_deadline else None,
-            "timebank_seconds": seat.timebank_milliseconds / 1000 if seat is not None else None,
-        },
-        hand,
-    )
+    payload: dict[str, Any] = {
+        "seat": hand.acting_seat,
+        "clock": hand.clock_phase,
+        "deadline": hand.action_deadline.isoformat() if hand.action_deadline else None,
+        "timebank_seconds": seat.timebank_milliseconds / 1000 if seat is not None else None,
+    }
+    if legal_actions is not None:
+        payload["legal_actions"] = legal_actions
+    return NewEvent("turn", payload, hand)
 
 
 def _hand_save(hand: Hand, *fields: str) -> None:
@@ -343,7 +347,7 @@ def _advance(context: HandContext, hand: Hand, state: HandState, rules: GameRule
         if seat.leave_after_hand or seat.user_id != hand.participants[str(actor)]["user"]:
             context.engine_events(hand, state.apply(Fold(actor)))
             continue
-        _clock_start(context, hand, actor, rules)
+        _clock_start(context, hand, state, rules)
         return
     _finish(context, hand, state)
 
