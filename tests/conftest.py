@@ -22,6 +22,22 @@ def django_db_modify_db_settings() -> None:
     settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = f"test_poker_{os.getpid()}"
 
 
+def site_database_url() -> str:
+    """A DATABASE_URL for the test database, for site processes the tests start (TCP or a socket directory)."""
+    from urllib.parse import quote
+
+    from django.db import connection
+
+    database = connection.settings_dict
+    credentials = quote(str(database.get("USER") or "postgres"))
+    if database.get("PASSWORD"):
+        credentials += ":" + quote(str(database["PASSWORD"]))
+    host = str(database.get("HOST") or "127.0.0.1")
+    if host.startswith("/"):
+        return f"postgresql://{credentials}@/{quote(str(database['NAME']))}?host={quote(host)}"
+    return f"postgresql://{credentials}@{host}:{database.get('PORT') or 5432}/{quote(str(database['NAME']))}"
+
+
 def delete_redis_keys_of_this_run() -> None:
     """Delete this run's keys only; FLUSHDB would also wipe other runs and a running site."""
     import redis

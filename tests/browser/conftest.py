@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from django.db import connections
 
-from tests.conftest import delete_redis_keys_of_this_run
+from tests.conftest import delete_redis_keys_of_this_run, site_database_url
 
 PROJECT = Path(__file__).resolve().parents[2]
 ARTIFACTS = PROJECT / "test-artifacts"
@@ -54,23 +54,6 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def database_url() -> str:
-    """The test database (pytest-django has renamed ``NAME`` by the time the site starts)."""
-    from urllib.parse import quote
-
-    from django.conf import settings
-
-    database: dict[str, Any] = dict(settings.DATABASES["default"])
-    credentials = quote(str(database.get("USER") or ""))
-    if database.get("PASSWORD"):
-        credentials += ":" + quote(str(database["PASSWORD"]))
-    host = str(database.get("HOST") or "127.0.0.1")
-    port = database.get("PORT") or 5432
-    if host.startswith("/"):
-        return f"postgresql://{credentials}@/{database['NAME']}?host={quote(host)}&port={port}"
-    return f"postgresql://{credentials}@{host}:{port}/{database['NAME']}"
-
-
 class LiveSite:
     """The site's web server and ticker, started once per test session on a free loopback port."""
 
@@ -85,7 +68,7 @@ class LiveSite:
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "poker_site.settings",
             "ENVIRONMENT": "test",
-            "DATABASE_URL": database_url(),
+            "DATABASE_URL": site_database_url(),
             "REDIS_URL": settings.REDIS_URL,
             "REDIS_KEY_PREFIX": settings.REDIS_KEY_PREFIX,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",

@@ -16,7 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
-from django.db import connection
+
+from tests.conftest import site_database_url
 
 PROJECT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -30,13 +31,7 @@ def free_port() -> int:
 
 def site_environment() -> dict[str, str]:
     """The environment of this test run, pointed at the test database (which the tests commit to)."""
-    database = connection.settings_dict
-    user = database["USER"] or "postgres"
-    password = f":{database['PASSWORD']}" if database["PASSWORD"] else ""
-    host = database["HOST"] or "127.0.0.1"
-    url = f"postgresql://{user}{password}@{host}:{database['PORT'] or 5432}/{database['NAME']}"
-    if host.startswith("/"):
-        url = f"postgresql://{user}{password}@/{database['NAME']}?host={host}"
+    url = site_database_url()
     environment = dict(os.environ)
     environment.update(
         {

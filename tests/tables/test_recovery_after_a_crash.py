@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
 from games.models import Hand, HandEvent, HandPlayer, HandStatus, Seat
 from games.services import hand_cancel, hands_recover_unfinished, seat_leave, table_snapshot
+from tests.conftest import site_database_url
 from tests.tables.support import START, act, deal, money_in_table_accounts, open_table, player, seat_players, stack
 from wallet.models import Transfer
 from wallet.services import ledger_reconcile
@@ -45,18 +45,10 @@ PLAY_THEN_HANG = textwrap.dedent(
 )
 
 
-def database_url() -> str:
-    database = connection.settings_dict
-    host = database.get("HOST") or "127.0.0.1"
-    port = database.get("PORT") or "5432"
-    password = f":{database['PASSWORD']}" if database.get("PASSWORD") else ""
-    return f"postgresql://{database['USER']}{password}@{host}:{port}/{database['NAME']}"
-
-
 def play_in_a_process_and_kill_it(table_id: int) -> int:
     environment = {
         **os.environ,
-        "DATABASE_URL": database_url(),
+        "DATABASE_URL": site_database_url(),
         "REDIS_URL": settings.REDIS_URL,
         "REDIS_KEY_PREFIX": f"{settings.REDIS_KEY_PREFIX}-crash",
         "ENVIRONMENT": "test",
