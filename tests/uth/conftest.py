@@ -19,6 +19,10 @@ from wallet.services import TransferLeg, player_cash_account, system_account, tr
 
 _keys = itertools.count(1)
 START = datetime(2026, 3, 1, 21, 10, 10, tzinfo=UTC)
+FUTURE_START = datetime(2099, 3, 1, 21, 10, 10, tzinfo=UTC)
+"""Tests that commit (``transaction=True``) run their clock far ahead of the real time: a live site's ticker (the
+browser tests keep one running for the whole session) then never finds one of their deadlines due, while requests made
+at the real time (through sockets) are still inside every betting and decision time."""
 
 
 class RiggedShuffler:
@@ -125,6 +129,15 @@ class Clock:
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
+
+
+@pytest.fixture
+def future_clock(table: UthTable) -> Clock:
+    """A clock at :data:`FUTURE_START`, with the table's first round due then."""
+    clock = Clock()
+    clock.now = FUTURE_START
+    UthTable.objects.filter(pk=table.pk).update(next_round_at=FUTURE_START)
+    return clock
 
 
 def current_round(table: UthTable) -> UthRound:

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 from django.test import Client
 
 T = TypeVar("T")
@@ -17,8 +18,14 @@ ORIGIN = (b"origin", b"http://testserver")
 
 
 def run(coroutine_function: Callable[[], Awaitable[T]]) -> T:
+    """Run a socket scenario in its own event loop; afterwards close the database connections its worker thread
+    opened (otherwise the test database cannot be dropped at the end of the run)."""
+
     async def with_timeout() -> T:
-        return await asyncio.wait_for(coroutine_function(), timeout=90)
+        try:
+            return await asyncio.wait_for(coroutine_function(), timeout=90)
+        finally:
+            await database_sync_to_async(connections.close_all)()
 
     return asyncio.run(with_timeout())
 

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from channels.db import database_sync_to_async
-from django.utils import timezone
 
 from games.uth.models import HandStatus, RecordKind, UthHand, UthTable
 from games.uth.services import uth_bet_place, uth_player_disconnected, uth_seat_leave, uth_seat_take
@@ -79,13 +78,10 @@ def fresh_redis_namespace() -> Iterator[None]:
 @pytest.mark.slow
 @pytest.mark.usefixtures("fresh_redis_namespace")
 def test_closing_the_last_socket_during_betting_returns_the_bets_but_not_while_another_is_open(
-    make_player: Callable[..., User], table: UthTable
+    make_player: Callable[..., User], table: UthTable, future_clock: Clock
 ) -> None:
     player = make_player("dora", 50_000)
-    clock = Clock()
-    clock.now = timezone.now()
-    UthTable.objects.filter(pk=table.pk).update(next_round_at=clock.now)
-    clock.tick()
+    future_clock.tick()
 
     async def scenario() -> None:
         first, _ = await open_socket(table.pk, player)

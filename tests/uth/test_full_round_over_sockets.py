@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from django.utils import timezone
 
 from games.uth.models import UthTable
 from poker_site.accounts.models import User
@@ -28,24 +27,15 @@ def fresh_redis_namespace() -> Iterator[None]:
     delete_redis_keys_of_this_run()
 
 
-@pytest.fixture
-def live_clock(table: UthTable) -> Clock:
-    """A clock starting now (the sockets' services use the real time), with the table's first round due now."""
-    clock = Clock()
-    clock.now = timezone.now()
-    UthTable.objects.filter(pk=table.pk).update(next_round_at=clock.now)
-    return clock
-
-
 def event_kinds(messages: list[dict[str, Any]]) -> list[str]:
     return [event["kind"] for message in messages if message.get("type") == "events" for event in message["events"]]
 
 
 def test_three_players_play_a_round_over_their_sockets_and_a_visitor_watches(
-    table: UthTable, live_clock: Clock, make_player: Callable[..., User]
+    table: UthTable, future_clock: Clock, make_player: Callable[..., User]
 ) -> None:
     alice, bob, carol = (make_player(name, 100_000) for name in ("alice", "bob", "carol"))
-    clock = live_clock
+    clock = future_clock
 
     async def scenario() -> None:
         tick = database_sync_to_async(clock.tick)
@@ -62,7 +52,7 @@ def test_three_players_play_a_round_over_their_sockets_and_a_visitor_watches(
         for socket in sockets.values():
             opened = await socket.event("round_opened")
             assert opened["round"]["phase"] == "betting"
-            assert opened["round"]["display_number"] == opened["round"]["started_at"][11:19]
+            assert opened["round"]["display_number"] == "21:10:10"
 
         assert (await sockets["alice"].answer({"type": "bet", "spot": "ante", "amount": 1_000}))["type"] == "ok"
         assert (await sockets["alice"].answer({"type": "bet", "spot": "trips", "amount": 500}))["type"] == "ok"

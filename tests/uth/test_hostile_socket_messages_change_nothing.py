@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from django.utils import timezone
 
 from games.uth.models import UthTable
 from games.uth.services import uth_bet_place, uth_seat_take
@@ -30,11 +29,9 @@ def fresh_redis_namespace() -> Iterator[None]:
 
 
 @pytest.fixture
-def live(table: UthTable, make_player: Callable[..., User]) -> dict[str, Any]:
-    """Alice (seated, €10 Ante placed) and Bob (seated, no bets) in an open betting time that started now."""
-    clock = Clock()
-    clock.now = timezone.now()
-    UthTable.objects.filter(pk=table.pk).update(next_round_at=clock.now)
+def live(table: UthTable, future_clock: Clock, make_player: Callable[..., User]) -> dict[str, Any]:
+    """Alice (seated, €10 Ante placed) and Bob (seated, no bets) in an open betting time."""
+    clock = future_clock
     alice, bob = make_player("alice", 50_000), make_player("bob", 50_000)
     for player in (alice, bob):
         uth_seat_take(player, table.pk)

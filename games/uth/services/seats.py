@@ -10,6 +10,7 @@ from games.engine.uth.round import Phase
 from games.uth.errors import AlreadySeated, NotSeated, TableClosed
 from games.uth.models import HandStatus, RecordKind, UthHand, UthRound, UthSeat
 from games.uth.services.common import (
+    EventLog,
     add_record,
     next_record_number,
     notify_player,
@@ -46,7 +47,14 @@ def uth_seat_take(user: User, table_id: int, *, now: datetime | None = None) -> 
                 "You already have a seat at this table; each player can take only one seat."
             ) from None
     notify_player(table.pk, user.pk)
+    _announce_players(table.pk, moment)
     return seat
+
+
+def _announce_players(table_id: int, moment: datetime) -> None:
+    """A public event with how many players sit at the table now (the page's "Players" count)."""
+    seated = UthSeat.objects.filter(table_id=table_id, left_at__isnull=True).count()
+    EventLog(table_id).add("players_changed", {"players": seated}, round_=None, at=moment)
 
 
 @transaction.atomic(durable=True)
@@ -64,6 +72,7 @@ def uth_seat_leave(user: User, table_id: int, *, now: datetime | None = None) ->
     seat.left_at = moment
     seat.save(update_fields=["left_at"])
     notify_player(table.pk, user.pk)
+    _announce_players(table.pk, moment)
     return returned
 
 

@@ -140,6 +140,10 @@
       }
       state.sequence = event.sequence;
       if (event.round) { state.snapshot.round = event.round; }
+      if (typeof event.players === "number") {
+        state.snapshot.players = event.players;
+        setText("uth-players", String(event.players));
+      }
       if (event.stats) { state.snapshot.stats = event.stats; }
       if (event.ended_phase_stats) { state.snapshot.endedStats = event.ended_phase_stats; }
       if (event.kind === "round_opened") { state.snapshot.endedStats = null; showNotice(""); }
@@ -423,15 +427,18 @@
     });
   }
 
-  // Shortcut keys (UTH-25, UTH-28..30, UTH-35), not while typing or when a button has the focus.
+  // Shortcut keys (UTH-25, UTH-28..30, UTH-35). Never while typing in a field; Space keeps its own meaning on a
+  // focused button, link or chip (it presses or selects it).
   document.addEventListener("keydown", function (event) {
     var target = event.target;
-    if (target && /^(INPUT|TEXTAREA|SELECT|BUTTON|SUMMARY)$/.test(target.tagName)) {
-      if (event.key === "Escape") { $("uth-help").open = false; }
+    var tag = target && target.tagName ? target.tagName : "";
+    if (event.key === "Escape") { $("uth-help").open = false; return; }
+    if (/^(TEXTAREA|SELECT)$/.test(tag) || (tag === "INPUT" && target.type !== "radio") ||
+      (target && target.isContentEditable)) {
       return;
     }
+    if (event.key === " " && /^(BUTTON|A|SUMMARY|INPUT)$/.test(tag)) { return; }
     var me = state.snapshot.me;
-    if (event.key === "Escape") { $("uth-help").open = false; return; }
     if (!me || !me.controls) { return; }
     if (/^[1-9]$/.test(event.key)) {
       var chips = root.querySelectorAll("input[name='uth-chip']");
