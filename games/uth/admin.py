@@ -21,6 +21,7 @@ from games.engine.cards import format_cards
 from games.engine.uth.money import format_cents
 from games.uth.errors import UthRefused
 from games.uth.models import UthBetRecord, UthEvent, UthHand, UthLimitChange, UthRound, UthTable
+from games.uth.readside import observed_rtp
 from games.uth.services import uth_round_cancel, uth_round_pause, uth_round_resume
 
 LIMIT_FIELDS = (
@@ -56,8 +57,29 @@ class UthTableAdmin(admin.ModelAdmin):
                     "rounds_started")
     list_filter = ("is_open",)
     search_fields = ("name",)
-    readonly_fields = ("rounds_started", "last_sequence", "created_at", "next_round_at")
+    readonly_fields = ("rounds_started", "last_sequence", "created_at", "next_round_at", "observed_return")
     actions = ("open_tables", "close_tables")
+
+    @admin.display(description="observed return to player (settled hands)")
+    def observed_return(self, table: UthTable) -> str:
+        """UTH-21, LOB-09: what the table actually paid back per bet type, beside the theoretical figures."""
+        if table.pk is None:
+            return "—"
+        report = observed_rtp(table.pk)
+        rows = []
+        for bet, label in (("ante", "Ante"), ("blind", "Blind"), ("play", "Play"), ("main", "Main bets"),
+                           ("trips", "Trips")):
+            line = report[bet]
+            rtp = line["rtp"]
+            rows.append(
+                (label, format_cents(int(line["staked"] or 0)), format_cents(int(line["returned"] or 0)),
+                 f"{float(rtp) * 100:.2f}%" if rtp is not None else "—")
+            )
+        return format_html(
+            "<table><tr><th>bet</th><th>staked</th><th>returned</th><th>RTP</th></tr>{}</table>"
+            "<p>Theoretical with perfect play: total main bet 99.47%, initial main bet 97.82%, Trips 96.50%.</p>",
+            format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", rows),
+        )
 
     @admin.display(description="Ante")
     def ante_limits(self, table: UthTable) -> str:

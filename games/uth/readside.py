@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Sum
 from django.utils import timezone
 
 from games.engine.cards import Card, parse_cards
@@ -22,8 +23,8 @@ from games.engine.uth.rtp import (
     PUBLISHED_TRIPS_RTP,
 )
 from games.engine.uth.settlement import ResultRow
+from games.uth.conversions import engine_hand, slip_of
 from games.uth.models import FINISHED_PHASES, HandStatus, UthEvent, UthHand, UthRound, UthSeat, UthTable
-from games.uth.services.common import engine_hand, slip_of
 from poker_site.accounts.models import User
 from wallet.services import player_cash_account
 
@@ -129,6 +130,38 @@ def stats_of(phase: Phase, hands: list[tuple[list[dict[str, Any]], bool]]) -> di
             counts[item["decision"]] = counts.get(item["decision"], 0) + 1
     percentages = {name: round(100 * count / asked) if asked else 0 for name, count in counts.items()}
     return {"phase": phase.value, "asked": asked, "counts": counts, "percent": percentages}
+
+
+def observed_rtp(table_id: int) -> dict[str, dict[str, int | float | None]]:
+    """UTH-21, LOB-09: the return actually paid per bet type at a table, over its settled hands (cancelled rounds are
+    refunded and left out). ``rtp`` is returned ÷ staked, None when nothing was staked on that bet."""
+    totals = UthHand.objects.filter(round__table_id=table_id, status=HandStatus.SETTLED).aggregate(
+        ante_staked=Sum("ante"),
+        trips_staked=Sum("trips"),
+        play_staked=Sum("play"),
+        ante_returned=Sum("ante_return"),
+        blind_returned=Sum("blind_return"),
+        play_returned=Sum("play_return"),
+        trips_returned=Sum("trips_return"),
+    )
+    staked = {
+        "ante": int(totals["ante_staked"] or 0),
+        "blind": int(totals["ante_staked"] or 0),
+        "play": int(totals["play_staked"] or 0),
+        "trips": int(totals["trips_staked"] or 0),
+    }
+    report: dict[str, dict[str, int | float | None]] = {}
+    for bet, stake in staked.items():
+        returned = int(totals[f"{bet}_returned"] or 0)
+        report[bet] = {"staked": stake, "returned": returned, "rtp": returned / stake if stake else None}
+    main_staked = staked["ante"] + staked["blind"] + staked["play"]
+    main_returned = sum(int(report[bet]["returned"] or 0) for bet in ("ante", "blind", "play"))
+    report["main"] = {
+        "staked": main_staked,
+        "returned": main_returned,
+        "rtp": main_returned / main_staked if main_staked else None,
+    }
+    return report
 
 
 def event_json(event: UthEvent) -> dict[str, Any]:

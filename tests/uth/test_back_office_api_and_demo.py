@@ -10,6 +10,7 @@ from django.test import Client
 
 from games.uth.demo import DEMO_TABLE_NAME, seed_demo
 from games.uth.models import UthLimitChange, UthRound, UthTable
+from games.uth.readside import observed_rtp
 from games.uth.services import uth_bet_place, uth_decide, uth_seat_take
 from poker_site.accounts.models import User
 from wallet.services import ledger_reconcile
@@ -159,3 +160,18 @@ def test_the_demo_seed_creates_one_open_table_and_is_idempotent(db: None) -> Non
     assert (table.ante_minimum, table.ante_maximum, table.trips_maximum) == (100, 50_000, 10_000)
     assert UthTable.objects.count() == 1
     assert f"/uth/{table.pk}/" in lines[0]
+
+
+def test_uth_21_lob_09_the_back_office_shows_the_return_each_bet_type_actually_paid(
+    admin_client: Client, played: User, table: UthTable
+) -> None:
+    report = observed_rtp(table.pk)
+    # Alice's flush beat a qualifying dealer: Ante 1:1, Blind 1.5:1, Play 1:1 on €40.
+    assert report["ante"] == {"staked": 1_000, "returned": 2_000, "rtp": 2.0}
+    assert report["blind"] == {"staked": 1_000, "returned": 2_500, "rtp": 2.5}
+    assert report["play"] == {"staked": 4_000, "returned": 8_000, "rtp": 2.0}
+    assert report["trips"]["rtp"] is None
+    assert report["main"]["rtp"] == 12_500 / 6_000
+    page = admin_client.get(f"/admin/uth/uthtable/{table.pk}/change/").content.decode()
+    assert "<td>Main bets</td><td>€60.00</td><td>€125.00</td><td>208.33%</td>" in page
+    assert "total main bet 99.47%" in page

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from games.engine.uth.betting import BetAmounts, BetLimits, BetRejected, BetSlip, BetStep, StepKind
 from games.engine.uth.round import Phase
 from games.engine.uth.settlement import BetSpot
+from games.uth.conversions import slip_of, steps_of
 from games.uth.errors import BetRefused, BettingClosed, NotSeated
 from games.uth.models import HandStatus, RecordKind, UthHand, UthRound, UthSeat
 from games.uth.services.common import (
@@ -26,9 +27,7 @@ from games.uth.services.common import (
     refuse_unknown_table,
     return_money,
     share_locked_active_round,
-    slip_of,
     stake_money,
-    steps_of,
 )
 from poker_site.accounts.models import User
 

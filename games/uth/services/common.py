@@ -16,9 +16,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.engine.uth.betting import BetSlip, BetStep, StepKind
 from games.engine.uth.money import format_cents
-from games.engine.uth.round import Decision, DecisionRecord, Phase, PlayerHand
 from games.uth import realtime
 from games.uth.errors import InsufficientFunds, TableNotFound
 from games.uth.models import FINISHED_PHASES, UthBetRecord, UthEvent, UthHand, UthRound, UthTable
@@ -62,40 +60,6 @@ def refuse_unknown_table(table_id: object) -> None:
     """Raise :class:`TableNotFound` unless ``table_id`` names a table (used to word a refusal precisely)."""
     if type(table_id) is not int or not UthTable.objects.filter(pk=table_id).exists():
         raise TableNotFound("There is no such Ultimate Texas Hold'em table.")
-
-
-# --- conversions between rows and engine values ----------------------------------------------------------------------
-
-
-def slip_of(hand: UthHand) -> BetSlip:
-    return BetSlip(tuple(BetStep(StepKind(kind), int(ante), int(trips)) for kind, ante, trips in hand.steps))
-
-
-def steps_of(slip: BetSlip) -> list[list[Any]]:
-    return [[step.kind.value, step.ante, step.trips] for step in slip.steps]
-
-
-def engine_hand(hand: UthHand) -> PlayerHand:
-    return PlayerHand(
-        ante=int(hand.ante),
-        trips=int(hand.trips),
-        play=int(hand.play),
-        folded=hand.folded,
-        decisions=tuple(
-            DecisionRecord(Phase(item["phase"]), Decision(item["decision"]), bool(item["automatic"]))
-            for item in hand.decisions
-        ),
-    )
-
-
-def decision_json(record: DecisionRecord, at: datetime) -> dict[str, Any]:
-    return {
-        "phase": record.phase.value,
-        "decision": record.decision.value,
-        "automatic": record.automatic,
-        "label": record.label,
-        "at": at.isoformat(),
-    }
 
 
 # --- money -----------------------------------------------------------------------------------------------------------

@@ -7,12 +7,11 @@ from datetime import datetime
 from django.db import transaction
 
 from games.engine.uth.round import Decision, IllegalDecision
+from games.uth.conversions import decision_json, engine_hand
 from games.uth.errors import DecisionRefused, NoBetsInRound
 from games.uth.models import HandStatus, RecordKind, UthHand
 from games.uth.services.common import (
     add_record,
-    decision_json,
-    engine_hand,
     next_record_number,
     notify_decision_stats,
     notify_player,

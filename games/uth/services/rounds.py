@@ -21,14 +21,13 @@ from django.db.models import F
 
 from games.engine.cards import PRODUCTION_SHUFFLER, Shuffler, shuffled_deck
 from games.engine.uth.round import Phase, RoundCards, RoundState
+from games.uth.conversions import decision_json, engine_hand
 from games.uth.models import HandStatus, RecordKind, UthBetRecord, UthHand, UthRound, UthSeat, UthTable
 from games.uth.readside import result_summary, round_public, stats_of
 from games.uth.services.common import (
     EventLog,
     active_round,
     bets_in_play_account,
-    decision_json,
-    engine_hand,
     next_record_numbers,
     pay_out,
 )
