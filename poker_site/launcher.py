@@ -12,6 +12,7 @@ If any child dies, the others are stopped too, so the site is never half up.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import socket
@@ -47,6 +48,19 @@ def site_processes(host: str, port: int) -> list[Child]:
     ]
 
 
+PR_SET_PDEATHSIG = 1
+
+
+def stop_when_parent_dies() -> None:
+    """In the child before exec: ask Linux to send SIGTERM when the launcher dies, even by SIGKILL.
+
+    Children run in their own sessions (so Ctrl-C reaches only the launcher, which stops them in order);
+    without this a launcher killed outright would leave them orphaned and still serving.
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+
 class Supervisor:
     """Starts children in their own process groups and stops all of them together."""
 
@@ -57,7 +71,9 @@ class Supervisor:
     def start(self) -> None:
         for child in self.children:
             # A new session: Ctrl-C reaches only the supervisor, which then stops children in order.
-            child.process = subprocess.Popen(child.command, cwd=PROJECT_DIRECTORY, start_new_session=True)
+            child.process = subprocess.Popen(
+                child.command, cwd=PROJECT_DIRECTORY, start_new_session=True, preexec_fn=stop_when_parent_dies
+            )
             print(f"[launcher] started {child.name} (pid {child.process.pid})", flush=True)
 
     def request_stop(self, signal_number: int, _frame: object) -> None:
