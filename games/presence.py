@@ -30,22 +30,32 @@ def _client() -> redis_asyncio.Redis:
     return client
 
 
-def presence_key(user_id: int, table_id: int) -> str:
-    return f"{settings.REDIS_KEY_PREFIX}:presence:{int(user_id)}:{int(table_id)}"
+class Presence:
+    """Live sockets per (user, table) under one key namespace (cash tables and UTH tables each have their own)."""
+
+    def __init__(self, namespace: str) -> None:
+        self.namespace = namespace
+
+    def key(self, user_id: int, table_id: int) -> str:
+        return f"{settings.REDIS_KEY_PREFIX}:{self.namespace}:{int(user_id)}:{int(table_id)}"
+
+    async def connected(self, user_id: int, table_id: int, channel_name: str) -> None:
+        """Record (or refresh) that ``channel_name`` is a live socket of the user on the table."""
+        key = self.key(user_id, table_id)
+        client = _client()
+        await client.zadd(key, {channel_name: time.time()})
+        await client.expire(key, int(STALE_SECONDS) * 2)
+
+    async def disconnected(self, user_id: int, table_id: int, channel_name: str) -> bool:
+        """Forget ``channel_name``; True when the user has no other live socket on the table."""
+        key = self.key(user_id, table_id)
+        client = _client()
+        await client.zrem(key, channel_name)
+        await client.zremrangebyscore(key, 0, time.time() - STALE_SECONDS)
+        return int(await client.zcard(key)) == 0
 
 
-async def connected(user_id: int, table_id: int, channel_name: str) -> None:
-    """Record (or refresh) that ``channel_name`` is a live socket of the user on the table."""
-    key = presence_key(user_id, table_id)
-    client = _client()
-    await client.zadd(key, {channel_name: time.time()})
-    await client.expire(key, int(STALE_SECONDS) * 2)
-
-
-async def disconnected(user_id: int, table_id: int, channel_name: str) -> bool:
-    """Forget ``channel_name``; True when the user has no other live socket on the table."""
-    key = presence_key(user_id, table_id)
-    client = _client()
-    await client.zrem(key, channel_name)
-    await client.zremrangebyscore(key, 0, time.time() - STALE_SECONDS)
-    return int(await client.zcard(key)) == 0
+cash_table_presence = Presence("presence")
+presence_key = cash_table_presence.key
+connected = cash_table_presence.connected
+disconnected = cash_table_presence.disconnected
