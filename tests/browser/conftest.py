@@ -135,8 +135,10 @@ class LiveSite:
             time.sleep(0.2)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def live_site(django_db_setup: Any, django_db_blocker: Any) -> Iterator[LiveSite]:
+    """The site for one package of browser tests. Package scope, not session: its ticker works on the shared test
+    database, so it must be gone before other packages' committing tests run (it would advance their deadlines)."""
     if not CHROMIUM.exists():
         pytest.fail("CI must run the browser tests: install Debian chromium (.ci/run runs apt-get install -y chromium)")
     site = LiveSite()
