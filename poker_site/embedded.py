@@ -19,6 +19,7 @@ import fcntl
 import json
 import logging
 import os
+import signal
 import socket
 import subprocess
 import time
@@ -181,6 +182,9 @@ class EmbeddedRedis:
             if port is not None:
                 with contextlib.suppress(redis.RedisError):
                     redis.Redis(host="127.0.0.1", port=port).shutdown(nosave=True)
+            elif pid is not None and process_is_alive(pid):
+                # The port file is gone (an interrupted earlier stop); the pid file still names the server.
+                os.kill(pid, signal.SIGTERM)
             wait_for_exit(pid)
             self.port_file.unlink(missing_ok=True)
 
