@@ -48,6 +48,14 @@ def refusal_response(refusal: commands.CommandRefused) -> Response:
     )
 
 
+def invalid_request_response(serializer: Any) -> Response:
+    """400 with the serializer's field errors, in the same shape as a refusal."""
+    return Response(
+        {"code": "invalid", "message": "invalid request", "errors": serializer.errors},
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
 class LobbyView(APIView):
     """The cash-game lobby: every open table with its stake, players, average pot and waiting list."""
 
@@ -92,10 +100,7 @@ class JoinTableView(TableCommandView):
         table = self.table(table_id)
         serializer = JoinTableSerializer(data=request.data)
         if not serializer.is_valid():
-            return Response(
-                {"code": "invalid", "message": "invalid request", "errors": serializer.errors},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+            return invalid_request_response(serializer)
         data = serializer.validated_data
         try:
             commands.join_table(
@@ -146,10 +151,7 @@ class StakeQueueView(APIView):
         stake = self.stake(stake_id)
         serializer = JoinStakeSerializer(data=request.data)
         if not serializer.is_valid():
-            return Response(
-                {"code": "invalid", "message": "invalid request", "errors": serializer.errors},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+            return invalid_request_response(serializer)
         data = serializer.validated_data
         try:
             seating = commands.join_stake_queue(
