@@ -16,6 +16,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from tests.conftest import delete_redis_keys_of_this_run
+from tests.event_loops import run_scenario
 
 T = TypeVar("T")
 
@@ -31,11 +32,8 @@ def fresh_redis_namespace() -> Iterator[None]:
 
 
 def run(coroutine_function: Callable[[], Awaitable[T]]) -> T:
-    return asyncio.run(_with_timeout(coroutine_function))
-
-
-async def _with_timeout(coroutine_function: Callable[[], Awaitable[T]]) -> T:
-    return await asyncio.wait_for(coroutine_function(), timeout=180)
+    """Run a socket scenario in its own event loop and channel layer (see :mod:`tests.event_loops`)."""
+    return run_scenario(coroutine_function, timeout=180)
 
 
 def session_cookie(user: Any) -> bytes:

@@ -13,21 +13,20 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.test import Client
 
+from tests.event_loops import run_scenario
+
 T = TypeVar("T")
 ORIGIN = (b"origin", b"http://testserver")
 
 
 def run(coroutine_function: Callable[[], Awaitable[T]]) -> T:
-    """Run a socket scenario in its own event loop; afterwards close the database connections its worker thread
-    opened (otherwise the test database cannot be dropped at the end of the run)."""
+    """Run a socket scenario in its own event loop and channel layer (:mod:`tests.event_loops`); afterwards close the
+    database connections its worker thread opened (otherwise the test database cannot be dropped at the end)."""
 
-    async def with_timeout() -> T:
-        try:
-            return await asyncio.wait_for(coroutine_function(), timeout=90)
-        finally:
-            await database_sync_to_async(connections.close_all)()
+    async def close_connections() -> None:
+        await database_sync_to_async(connections.close_all)()
 
-    return asyncio.run(with_timeout())
+    return run_scenario(coroutine_function, timeout=90, after=close_connections)
 
 
 def _headers(user: Any | None) -> list[tuple[bytes, bytes]]:
