@@ -13,7 +13,10 @@ Figures printed:
 1. **Echo, closed loop**: N sockets each send a frame and wait for it to come back, for the same number of seconds;
    frames per second and round-trip p50/p99. N = the closed-loop table count (the same number of requests in flight).
 2. **Tables, closed loop**: N 6-max tables with six bots each that act as soon as it is their turn; actions per
-   second (an action counts when its broadcast reaches the bot that acted) and action-to-broadcast p50/p99.
+   second (an action counts when its broadcast reaches the bot that acted) and action-to-broadcast p50/p99. The
+   pause between hands (a game-rules setting, 2.5 s by default, for players to see the result) is set to
+   ``--closed-loop-pause-ms`` (default 0) for this part only: with 2.5 s a table plays about ten actions and then
+   idles, so the figure would measure the pause, not the server. The held levels run with the default pause.
 3. **Tables, held**: levels of 6-max tables with six bots each, one action every 2 s per table (bots think 2 s);
    for each level the action-to-broadcast p50/p99 over a measuring window. A level is held when p99 < 100 ms.
 
@@ -209,11 +212,23 @@ def bots_for(
 
 
 def window(stats: Any, start: float, end: float) -> list[float]:
-    return [
-        latency
-        for latency, at in zip(stats.latencies, stats.latency_times, strict=True)
-        if start <= at < end
-    ]
+    return [latency for latency, at in zip(stats.latencies, stats.latency_times, strict=True) if start <= at < end]
+
+
+def set_pause_between_hands(milliseconds: int | None) -> int:
+    """Set the pause between hands of every game-rules row in the bench database; returns the previous value of the
+    Hold'em rules (``None`` leaves it unchanged)."""
+    from games.models import GameRules
+
+    previous = int(
+        GameRules.objects.filter(game_type__code="holdem")
+        .values_list("pause_between_hands_milliseconds", flat=True)
+        .first()
+        or 0
+    )
+    if milliseconds is not None:
+        GameRules.objects.update(pause_between_hands_milliseconds=milliseconds)
+    return previous
 
 
 async def tables_closed_loop(
@@ -293,6 +308,8 @@ def main() -> int:
     parser.add_argument("--level-seconds", type=float, default=20.0)
     parser.add_argument("--closed-loop-tables", type=int, default=30)
     parser.add_argument("--closed-loop-seconds", type=float, default=20.0)
+    parser.add_argument("--closed-loop-pause-ms", type=int, default=0, help="pause between hands in the closed loop")
+    parser.add_argument("--skip-held", action="store_true", help="only the echo and closed-loop measurements")
     arguments = parser.parse_args()
     levels = sorted({int(level) for level in arguments.levels.split(",") if level.strip()})
     if not levels or levels[0] < 1 or levels[-1] > 500:
@@ -317,15 +334,20 @@ def main() -> int:
                 echo_closed_loop(stack.echo_port, closed_count, arguments.closed_loop_seconds)
             )
             print(json.dumps({"echo_closed_loop": report["echo_closed_loop"]}), flush=True)
+            default_pause = set_pause_between_hands(arguments.closed_loop_pause_ms)
             report["tables_closed_loop"] = asyncio.run(
                 tables_closed_loop(tables[:closed_count], sessions, buy_in, base_url, arguments.closed_loop_seconds)
             )
+            report["tables_closed_loop"]["pause_between_hands_ms"] = arguments.closed_loop_pause_ms
+            set_pause_between_hands(default_pause)
             print(json.dumps({"tables_closed_loop": report["tables_closed_loop"]}), flush=True)
-            # Let the closed-loop bots' last hands finish before the held test reuses the tables.
-            time.sleep(15)
-            report["tables_held"] = asyncio.run(
-                tables_held(tables, sessions, buy_in, base_url, levels, arguments.level_seconds)
-            )
+            report["tables_held"] = []
+            if not arguments.skip_held:
+                # Let the closed-loop bots' last hands finish before the held test reuses the tables.
+                time.sleep(15)
+                report["tables_held"] = asyncio.run(
+                    tables_held(tables, sessions, buy_in, base_url, levels, arguments.level_seconds)
+                )
             held = [level["tables"] for level in report["tables_held"] if level["held"]]
             echo_rate = report["echo_closed_loop"]["frames_per_second"]
             table_rate = report["tables_closed_loop"]["actions_per_second"]

@@ -6,6 +6,7 @@ viewer may see is the domain's (``table_snapshot`` / ``table_events_since``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -85,14 +86,21 @@ def range_views(
 
     One query: the rows are read once and each view is made by the domain's ``event_view`` (its privacy rules).
     """
-    from games.models import EventAudience, HandEvent
-    from games.services.views import event_view
+    from games.models import HandEvent
 
     rows = list(
         HandEvent.objects.filter(table_id=table_id, sequence__gte=first_sequence, sequence__lte=last_sequence).order_by(
             "sequence"
         )
     )
+    return views_of_rows(rows)
+
+
+def views_of_rows(rows: Sequence[Any]) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+    """The spectator view of ``rows`` (``HandEvent`` rows in sequence order) and each private-event owner's view."""
+    from games.models import EventAudience
+    from games.services.views import event_view
+
     owners = sorted(
         {row.private_to_user_id for row in rows if row.audience == EventAudience.SEAT and row.private_to_user_id}
     )

@@ -3,8 +3,8 @@
 Contract with the services (they call both inside ``transaction.on_commit``, never inside a transaction):
 
 * :func:`table_events_committed` — hand/table events ``first_sequence..last_sequence`` of one table are committed.
-  The rows are loaded once, in the committing process, and each view is made by the domain's ``event_view`` (the
-  same rules as ``table_events_since(table, sequence, viewer)``):
+  The committing process passes the rows it has just written (else they are loaded once), and each view is made by
+  the domain's ``event_view`` (the same rules as ``table_events_since(table, sequence, viewer)``):
 
   - the spectator view (no hidden card) goes to the group ``table.<id>``, with the list of users who receive a
     private copy of the same range (``private_user_ids``);
@@ -22,18 +22,20 @@ Contract with the services (they call both inside ``transaction.on_commit``, nev
   a window is still pushed (see :class:`games.consumers.LobbyConsumer`).
 
 Both functions only *publish*: they never raise into the service that called them (the change is already committed;
-a client that misses a push sees a sequence gap and resyncs), they log instead.
+a client that misses a push sees a sequence gap and resyncs), they log instead. Messages go out through this process's
+publisher thread (:mod:`poker_site.core.publish`), in order and without making the committing thread wait for Redis.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any, Final
 
 import redis
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
+
+from poker_site.core.publish import publish
 
 logger = logging.getLogger(__name__)
 
@@ -56,20 +58,22 @@ def user_table_group(user_id: int, table_id: int) -> str:
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:
-    """Send ``message`` to ``group`` from synchronous code (services, the ticker, management commands)."""
-    layer = get_channel_layer()
-    if layer is None:  # pragma: no cover - CHANNEL_LAYERS is always configured in this project
-        return
-    async_to_sync(layer.group_send)(group, message)
+    """Queue ``message`` for ``group`` from synchronous code (services, the ticker, management commands); returns
+    without waiting (messages leave in the order they were queued)."""
+    publish(group, message)
 
 
 # --- Table events ----------------------------------------------------------------------------------------
 
 
-def table_events_committed(table_id: int, first_sequence: int, last_sequence: int) -> None:
-    """Publish the committed events ``first_sequence..last_sequence`` of table ``table_id`` (see module docstring)."""
+def table_events_committed(
+    table_id: int, first_sequence: int, last_sequence: int, rows: Sequence[Any] | None = None
+) -> None:
+    """Publish the committed events ``first_sequence..last_sequence`` of table ``table_id`` (see module docstring).
+
+    ``rows``: the committed ``HandEvent`` rows of exactly that range, when the caller has them (no read-back)."""
     try:
-        _publish_table_events(int(table_id), int(first_sequence), int(last_sequence))
+        _publish_table_events(int(table_id), int(first_sequence), int(last_sequence), rows)
     except Exception:
         logger.exception("could not publish events %s..%s of table %s", first_sequence, last_sequence, table_id)
 
@@ -82,13 +86,16 @@ def table_refresh(table_id: int, reason: str = "changed") -> None:
         logger.exception("could not publish a refresh of table %s", table_id)
 
 
-def _publish_table_events(table_id: int, first_sequence: int, last_sequence: int) -> None:
+def _publish_table_events(table_id: int, first_sequence: int, last_sequence: int, rows: Sequence[Any] | None) -> None:
     if last_sequence < first_sequence or last_sequence - first_sequence + 1 > MAXIMUM_EVENTS_PER_MESSAGE:
         table_refresh(table_id, "seats" if last_sequence < first_sequence else "many_events")
         return
     from games import readside  # the domain read side; imported late so this module imports early and cheaply
 
-    public, private = readside.range_views(table_id, first_sequence, last_sequence)
+    if rows is None:
+        public, private = readside.range_views(table_id, first_sequence, last_sequence)
+    else:
+        public, private = readside.views_of_rows(rows)
     if not public:
         return
     # Private copies first: a recipient's consumer ignores the spectator copy of this range either way.

@@ -84,7 +84,7 @@ def events_append(table: CashTable, events: Sequence[NewEvent]) -> tuple[int, in
     table.last_sequence = last
     CashTable.objects.filter(pk=table.pk).update(last_sequence=last)
     table_id = table.pk
-    transaction.on_commit(lambda: _announce_events(table_id, first, last))
+    transaction.on_commit(lambda: _announce_events(table_id, first, last, rows))
     lobby_changed_on_commit(table_id)
     return first, last
 
@@ -94,11 +94,11 @@ def lobby_changed_on_commit(table_id: int) -> None:
     transaction.on_commit(lambda: _announce_lobby(table_id))
 
 
-def _announce_events(table_id: int, first: int, last: int) -> None:
+def _announce_events(table_id: int, first: int, last: int, rows: list[HandEvent]) -> None:
     try:
         from games import realtime
 
-        realtime.table_events_committed(table_id, first, last)
+        realtime.table_events_committed(table_id, first, last, rows)
     except Exception:  # the change is committed; a client that misses it sees a sequence gap and resyncs
         logger.exception("could not announce events %s..%s of table %s", first, last, table_id)
 

@@ -9,8 +9,9 @@
   value, at most once per :data:`STATS_WINDOW_MS` per table (a Redis ``SET NX PX`` key); phase-change events carry the
   final figures, so a skipped notice loses nothing for good.
 
-Publishing never raises into the service that called it (the change is committed; a client that misses a push sees a
-sequence gap and asks for a snapshot). Failures are logged.
+Messages leave through this process's publisher thread (:mod:`poker_site.core.publish`), in order. Publishing never
+raises into the service that called it (the change is committed; a client that misses a push sees a sequence gap and
+asks for a snapshot). Failures are logged.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ import logging
 from typing import Any, Final
 
 import redis
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
+
+from poker_site.core.publish import publish
 
 logger = logging.getLogger(__name__)
 
@@ -38,10 +39,8 @@ def user_group(user_id: int, table_id: int) -> str:
 
 
 def _group_send(group: str, message: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:  # pragma: no cover - CHANNEL_LAYERS is always configured
-        return
-    async_to_sync(layer.group_send)(group, message)
+    """Queue the message on this process's publisher (in order; the committing thread does not wait)."""
+    publish(group, message)
 
 
 def events_committed(table_id: int, first: int, last: int) -> None:

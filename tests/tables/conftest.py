@@ -21,7 +21,13 @@ def announcements(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     from games import realtime
 
     calls: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(realtime, "table_events_committed", lambda *args: calls.append(("events", *args)))
+
+    def events_committed(table_id: int, first: int, last: int, rows: Any = None) -> None:
+        # The committed rows come along (no read-back); they must be exactly the announced range.
+        assert rows is None or [row.sequence for row in rows] == list(range(first, last + 1))
+        calls.append(("events", table_id, first, last))
+
+    monkeypatch.setattr(realtime, "table_events_committed", events_committed)
     monkeypatch.setattr(realtime, "lobby_table_changed", lambda *args: calls.append(("lobby", *args)))
     return calls
 

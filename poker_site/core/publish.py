@@ -1,0 +1,127 @@
+"""Sending to the channel layer from synchronous code without waiting for it: a per-process publisher thread.
+
+Services publish live updates after their transaction commits (``transaction.on_commit``). They run in synchronous
+code: a daphne worker thread, the ticker, a Celery task, a management command. ``async_to_sync(layer.group_send)``
+there would make the calling thread wait for Redis — in daphne, for the server's own event loop, which is busy with
+every socket — and outside daphne it builds a new event loop (and Redis connection pool) for every message.
+
+Instead, :func:`publish` puts the message on this process's queue and returns at once. One background thread per
+process runs an event loop that sends the queued messages **in the order they were queued** (one after another, so
+a table's events never overtake each other). A failed send is logged and skipped: the change is committed, and a
+client that misses a message sees a sequence gap and resynchronises.
+
+:func:`flush` waits until everything queued so far has been sent; it runs at interpreter exit too, so a management
+command's last messages are not lost. After ``fork`` the child starts its own thread on first use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import logging
+import os
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+logger = logging.getLogger(__name__)
+
+EXIT_FLUSH_SECONDS: Final[float] = 5.0
+"""How long the process waits at exit for queued messages to go out."""
+
+Job = Callable[[], Awaitable[Any]]
+
+
+class Publisher:
+    """A FIFO of send jobs and the daemon thread (with its own event loop) that runs them one at a time."""
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self._queued = 0
+        self._done = 0
+        self._loop = asyncio.new_event_loop()
+        self._jobs: asyncio.Queue[Job] | None = None
+        started = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(started,), name="channel-publisher", daemon=True)
+        self._thread.start()
+        started.wait()
+
+    def _run(self, started: threading.Event) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._jobs = asyncio.Queue()
+        started.set()
+        self._loop.run_until_complete(self._work())
+
+    async def _work(self) -> None:
+        assert self._jobs is not None
+        while True:
+            job = await self._jobs.get()
+            try:
+                await job()
+            except Exception:
+                logger.exception("a channel-layer send failed (clients resynchronise on the sequence gap)")
+            finally:
+                with self._condition:
+                    self._done += 1
+                    self._condition.notify_all()
+
+    def submit(self, job: Job) -> None:
+        """Queue ``job`` (an argument-less coroutine function) to run after everything queued before it."""
+        assert self._jobs is not None
+        with self._condition:
+            self._queued += 1
+        self._loop.call_soon_threadsafe(self._jobs.put_nowait, job)
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every job queued before this call has run; False if ``timeout`` seconds passed first."""
+        with self._condition:
+            target = self._queued
+            return self._condition.wait_for(lambda: self._done >= target, timeout)
+
+
+_publisher: Publisher | None = None
+_publisher_pid: int | None = None
+_publisher_lock = threading.Lock()
+
+
+def publisher() -> Publisher:
+    """This process's publisher (started on first use, again in a forked child)."""
+    global _publisher, _publisher_pid
+    if _publisher is None or _publisher_pid != os.getpid():
+        with _publisher_lock:
+            if _publisher is None or _publisher_pid != os.getpid():
+                _publisher = Publisher()
+                _publisher_pid = os.getpid()
+    return _publisher
+
+
+def publish(group: str, message: dict[str, Any]) -> None:
+    """Queue ``layer.group_send(group, message)``; returns at once (see the module docstring for the ordering)."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:  # pragma: no cover - CHANNEL_LAYERS is always configured in this project
+        return
+
+    async def send() -> None:
+        await layer.group_send(group, message)
+
+    publisher().submit(send)
+
+
+def publish_job(job: Job) -> None:
+    """Queue any coroutine function that sends (e.g. one that first checks a Redis rate-limit key)."""
+    publisher().submit(job)
+
+
+def flush(timeout: float | None = None) -> bool:
+    """Wait until everything this process queued so far was sent (or ``timeout`` seconds passed)."""
+    if _publisher is None or _publisher_pid != os.getpid():
+        return True
+    return _publisher.flush(timeout)
+
+
+@atexit.register
+def _flush_at_exit() -> None:
+    if not flush(EXIT_FLUSH_SECONDS):
+        logger.warning("channel-layer messages still queued at exit were dropped")

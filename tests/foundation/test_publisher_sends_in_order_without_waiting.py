@@ -1,0 +1,68 @@
+"""The per-process publisher (poker_site.core.publish): services queue live updates after commit and go on; the
+messages reach the channel layer in the order they were queued, a failing send does not stop the ones after it, and
+``flush`` waits for everything queued so far."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+from channels.layers import get_channel_layer
+
+from poker_site.core import publish
+from tests.event_loops import run_scenario
+
+
+def test_messages_reach_a_group_in_the_order_they_were_published() -> None:
+    group = f"publisher-order-{time.monotonic_ns()}"
+
+    async def scenario() -> list[int]:
+        layer = get_channel_layer()
+        assert layer is not None
+        channel = await layer.new_channel()
+        await layer.group_add(group, channel)
+        try:
+            # Published from another thread, as a service's on_commit hook in a worker thread would.
+            worker = threading.Thread(
+                target=lambda: [publish.publish(group, {"type": "test.message", "number": n}) for n in range(300)]
+            )
+            worker.start()
+            await asyncio.get_running_loop().run_in_executor(None, worker.join)
+            return [int((await layer.receive(channel))["number"]) for _ in range(300)]
+        finally:
+            await layer.group_discard(group, channel)
+
+    assert run_scenario(scenario, timeout=60) == list(range(300))
+
+
+def test_publishing_returns_before_the_send_and_flush_waits_for_it() -> None:
+    sent = threading.Event()
+
+    async def slow_send() -> None:
+        await asyncio.sleep(0.5)
+        sent.set()
+
+    started = time.monotonic()
+    publish.publish_job(slow_send)
+    assert time.monotonic() - started < 0.2
+    assert not sent.is_set()
+    assert publish.flush(timeout=10)
+    assert sent.is_set()
+
+
+def test_a_failing_send_is_logged_and_the_next_one_still_goes(caplog: Any) -> None:
+    ran: list[str] = []
+
+    async def broken() -> None:
+        raise RuntimeError("redis is down")
+
+    async def next_one() -> None:
+        ran.append("next")
+
+    publish.publish_job(broken)
+    publish.publish_job(next_one)
+    assert publish.flush(timeout=10)
+    assert ran == ["next"]
+    assert "a channel-layer send failed" in caplog.text
