@@ -20,7 +20,8 @@ AVERAGE_POT_WINDOW: Final[timedelta] = timedelta(hours=1)
 def lobby_rows(
     table_ids: Iterable[int] | None = None, *, game: str | None = None, stake: str | None = None
 ) -> list[dict[str, Any]]:
-    """Lobby rows of the open tables (all, or those in ``table_ids``), optionally only one game type code / stake label.
+    """Lobby rows of the open tables, not closing (all, or those in ``table_ids``), optionally only one game type code /
+    stake label.
 
     Each row: ``id``, ``name``, ``game`` (code), ``game_name``, ``variant``, ``stake`` (label), ``stake_id``,
     ``small_blind``/``big_blind``/``min_buy_in``/``max_buy_in`` (cents), ``seats``, ``players`` (seated),
@@ -29,7 +30,10 @@ def lobby_rows(
     """
     from games.models import CashTable, Hand, HandStatus, SeatingRequest, SeatingRequestStatus, StakeTerms, TableStatus
 
-    tables = CashTable.objects.filter(status=TableStatus.OPEN).select_related("stake__game_type")
+    # A table support is closing takes nobody new: it leaves the lobby now, not when its last hand ends.
+    tables = CashTable.objects.filter(status=TableStatus.OPEN, close_after_hand=False).select_related(
+        "stake__game_type"
+    )
     if table_ids is not None:
         tables = tables.filter(pk__in=list(table_ids))
     if game:

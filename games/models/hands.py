@@ -80,6 +80,7 @@ class Hand(models.Model):
 
     class Meta:
         ordering = ("-started_at", "-pk")
+        permissions = [("cancel_hand", "Can cancel a running hand (every stack restored, CASH-23)")]
         constraints = [
             models.UniqueConstraint(fields=("table", "number"), name="games_hand_number_per_table"),
             models.CheckConstraint(

@@ -31,6 +31,9 @@ class CashTable(models.Model):
     only advanced while the table row is locked, so sequences are gap-free and increasing. The ``previous_*`` fields
     remember the last hand's positions for the button and blinds rules (ENG-05, AMB-22, AMB-66) and the heads-up
     exception (CASH-06, AMB-11). ``version`` increases on every change (compare-and-swap claims).
+
+    Support staff close a table from the back office (``games.services.table_close``): at once between hands, or —
+    ``close_after_hand`` set meanwhile — when the hand in play ends; ``close_reason`` records why.
     """
 
     stake = models.ForeignKey(Stake, on_delete=models.PROTECT, related_name="tables")
@@ -39,6 +42,12 @@ class CashTable(models.Model):
     seat_count = models.PositiveSmallIntegerField(_("seats"))
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    close_after_hand = models.BooleanField(
+        _("close when the hand ends"),
+        default=False,
+        help_text=_("Support staff closed the table during a hand: it closes when that hand ends."),
+    )
+    close_reason = models.CharField(_("reason for closing"), max_length=300, blank=True)
     hands_played = models.PositiveIntegerField(_("hands dealt"), default=0)
     last_sequence = models.BigIntegerField(_("last event sequence"), default=0)
     current_hand = models.OneToOneField(
@@ -56,6 +65,7 @@ class CashTable(models.Model):
     class Meta:
         ordering = ("stake", "name")
         verbose_name = _("cash table")
+        permissions = [("close_table", "Can close a cash table (every player is cashed out)")]
         constraints = [
             models.CheckConstraint(condition=models.Q(seat_count__gte=2, seat_count__lte=10), name="games_table_seats"),
         ]

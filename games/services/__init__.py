@@ -7,6 +7,7 @@ changed — and announces committed events through ``games.realtime`` after comm
 
 Write side:
   table_open(stake, *, name=None, now=None) -> CashTable
+  table_close(table, *, reason, now=None) -> CashTable  (between hands at once, else when the hand ends)
   table_join_queue(user, stake, buy_in, *, post_out_of_position=False, now=None) -> SeatingRequest
   table_leave_queue(user, stake, *, now=None) -> int
   seat_take(user, table, amount, *, seat_number=None, post_out_of_position=False, banzai_choice=None, now=None) -> Seat
@@ -44,6 +45,7 @@ from games.services.errors import (
     NotFound,
     NotSeated,
     NotYourTurn,
+    ReasonRequired,
     SeatUnavailable,
     TableError,
     TableLimitReached,
@@ -67,6 +69,7 @@ from games.services.sitting_out import (
     seat_sit_out_expire,
     seat_sit_out_next_big_blind,
 )
+from games.services.table_closing import table_close
 from games.services.views import table_events_since, table_snapshot
 
 __all__ = [
@@ -81,6 +84,7 @@ __all__ = [
     "NotFound",
     "NotSeated",
     "NotYourTurn",
+    "ReasonRequired",
     "SeatUnavailable",
     "TableError",
     "TableLimitReached",
@@ -102,6 +106,7 @@ __all__ = [
     "seat_top_up",
     "seed_stakes",
     "stake_queues_drain",
+    "table_close",
     "table_events_since",
     "table_join_queue",
     "table_leave_queue",

@@ -82,6 +82,12 @@ class NotAllowedNow(TableError):
     code = "not_allowed_now"
 
 
+class ReasonRequired(TableError):
+    """A back-office request that must say why (closing a table) came without a reason."""
+
+    code = "reason_required"
+
+
 class InsufficientBalance(TableError):
     """The player's cash balance cannot cover the buy-in or top-up."""
 

@@ -51,6 +51,7 @@ from games.services.errors import ActionRefused, NotSeated, NotYourTurn
 from games.services.events import NewEvent, engine_event, events_append
 from games.services.locking import seats_lock, table_lock, table_lock_with_hand, table_terms
 from games.services.seat_state import seat_event, seat_save, seat_sit_out_now, seat_vacate, table_touch
+from games.services.table_closing import table_close_locked
 from poker_site.core.rules import RULES_VERSION
 from wallet.models import Account, AccountKind
 from wallet.services import TransferKind, TransferLeg, player_cash_account, system_account, transfer_create
@@ -207,7 +208,7 @@ def hand_start(table: CashTable, *, now: datetime | None = None, shuffler: Shuff
     """
     moment = now or timezone.now()
     locked = table_lock(table.pk)
-    if locked.status != TableStatus.OPEN or locked.current_hand_id is not None:
+    if locked.status != TableStatus.OPEN or locked.close_after_hand or locked.current_hand_id is not None:
         return None
     context = HandContext(locked, seats_lock(locked), moment)
     hand = _hand_start_locked(context, shuffler)
@@ -592,7 +593,7 @@ def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
 def between_hands(context: HandContext, hand: Hand, *, counted: bool) -> None:
     """After a hand (finished, or cancelled when ``counted`` is False): timebank replenishment (TB-03), departures,
     auto top-up (CASH-15), players without chips, pending sit-outs (CASH-18, CASH-22); then the table waits for the
-    pause before the next hand."""
+    pause before the next hand — or, when support closed it during the hand, cashes everyone out and closes."""
     table, now = context.table, context.now
     # The terms and rules the hand was dealt under: a change that takes effect meanwhile applies from the next hand.
     terms, rules = hand.stake_terms, hand.game_rules
@@ -611,6 +612,10 @@ def between_hands(context: HandContext, hand: Hand, *, counted: bool) -> None:
         seat.version += 1
         counted_seats.append(seat)
     Seat.objects.bulk_update(counted_seats, ["hands_dealt_in", "timebank_milliseconds", "version"])
+    if table.close_after_hand:
+        # Support closed the table during this hand (table_close): everyone is cashed out now, no next hand.
+        context.events.extend(table_close_locked(table, context.seats, now, terms))
+        return
     occupied = [seat for seat in sorted(context.seats.values(), key=lambda seat: seat.pk) if seat.session_id]
     topping_up = set(
         PlayerTableSettings.objects.filter(

@@ -146,6 +146,8 @@ def _seat_take_locked(
 ) -> Seat:
     if table.status != TableStatus.OPEN:
         raise NotFound("This table is closed.")
+    if table.close_after_hand:
+        raise NotFound("This table closes when the hand in play ends.")
     user_id = int(user.pk)
     if any(seat.user_id == user_id for seat in seats.values()):
         raise AlreadySeated("You already have a seat at this table.")
@@ -369,10 +371,10 @@ def seat_leave(user: Any, table: CashTable, *, now: datetime | None = None) -> S
 
 
 def table_candidates(user_id: int, stake: Stake, now: datetime, *, with_players: bool) -> list[CashTable]:
-    """Open tables of ``stake`` with a free seat where the player is not seated, in assignment order (AMB-63): tables
-    played at in the last 24 hours first, then the fewest seated players, random among equals."""
+    """Open tables of ``stake`` (not closing) with a free seat where the player is not seated, in assignment order
+    (AMB-63): tables played at in the last 24 hours first, then the fewest seated players, random among equals."""
     tables = (
-        CashTable.objects.filter(stake=stake, status=TableStatus.OPEN)
+        CashTable.objects.filter(stake=stake, status=TableStatus.OPEN, close_after_hand=False)
         .annotate(seated=Count("seats", filter=Q(seats__session__isnull=False)))
         .exclude(seats__user_id=user_id)
     )

@@ -844,7 +844,9 @@
       seat_sat_in: f(gettext("%(name)s is back"), { name: name }),
       seat_topped_up: f(gettext("%(name)s adds %(amount)s"), { name: name, amount: P.money(event.amount) }),
       seat_disconnected: f(gettext("%(name)s lost the connection"), { name: name }),
-      seat_reconnected: f(gettext("%(name)s is connected again"), { name: name })
+      seat_reconnected: f(gettext("%(name)s is connected again"), { name: name }),
+      table_closing: gettext("This table closes when the hand in play ends."),
+      table_closed: gettext("This table is closed; every player's chips went back to their balance.")
     };
     if (lines[kind]) { logLine(lines[kind]); }
   }
