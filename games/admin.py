@@ -1,14 +1,22 @@
 """Back-office screens for cash tables (LOB-07, LOB-08): catalogue data with effective times, live tables, hands.
 
 Hands and events are read-only here: they are the audit record (GEN-07); money moves only through services.
+
+Support actions (each asks for a reason on a confirmation page, and needs its own permission, which the "Support
+staff" group holds): cancel a running hand (``games.cancel_hand``, service ``hand_cancel``, CASH-23) from the hands list
+or from the tables list, and close a table (``games.close_table``, service ``table_close``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 
 from games.models import (
     CashTable,
@@ -17,6 +25,7 @@ from games.models import (
     Hand,
     HandEvent,
     HandPlayer,
+    HandStatus,
     PlayerDailyCounter,
     PlayerTableSettings,
     Seat,
@@ -24,7 +33,88 @@ from games.models import (
     Stake,
     StakeTerms,
     TableSession,
+    TableStatus,
 )
+from games.services import TableError, hand_cancel, table_close
+
+MOST_SELECTED = 50
+"""A support action works on at most this many rows at once (each is its own transaction; the page lists them)."""
+
+
+class StaffReasonForm(forms.Form):
+    """The reason support staff give for a hand cancellation or a table closing."""
+
+    reason = forms.CharField(
+        label="Reason",
+        max_length=200,
+        help_text="Recorded with your username, and shown to the players at the table.",
+        widget=forms.TextInput(attrs={"size": 80}),
+    )
+
+
+def staff_reason(request: HttpRequest, done: str, text: str) -> str:
+    """The recorded reason: who in support did it, and why (e.g. "cancelled by support (ann): frozen client")."""
+    return f"{done} by support ({request.user.get_username()}): {text}"
+
+
+def reason_or_page(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    *,
+    action: str,
+    title: str,
+    rows: list[tuple[Any, str]],
+    hidden: dict[str, list[Any]] | None = None,
+) -> str | TemplateResponse:
+    """The reason confirmed on the action's page, or that page: shown first, and again while the reason is missing.
+
+    ``rows`` are the selected objects with what the action will do to each; ``hidden`` more values the page posts
+    back with the confirmation (e.g. which hand was in play when the page was shown).
+    """
+    if "confirm" in request.POST:
+        form = StaffReasonForm(request.POST)
+        if form.is_valid():
+            return str(form.cleaned_data["reason"])
+    else:
+        form = StaffReasonForm()
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": title,
+        "opts": model_admin.model._meta,
+        "action": action,
+        "action_checkbox_name": ACTION_CHECKBOX_NAME,
+        "rows": rows,
+        "hidden": [(name, value) for name, values in (hidden or {}).items() for value in values],
+        "form": form,
+    }
+    return TemplateResponse(request, "games/admin_staff_reason.html", context)
+
+
+def too_many(model_admin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Any]) -> bool:
+    """Refuse (with a message) a selection larger than :data:`MOST_SELECTED`."""
+    if queryset.count() <= MOST_SELECTED:
+        return False
+    model_admin.message_user(
+        request, f"Select at most {MOST_SELECTED} at a time; nothing was changed.", messages.WARNING
+    )
+    return True
+
+
+def cancel_and_report(model_admin: admin.ModelAdmin, request: HttpRequest, hand_ids: list[int], reason: str) -> None:
+    """Cancel each hand that is still running (CASH-23) and tell the user what happened to each."""
+    cancelled = []
+    for hand_id in hand_ids:
+        if hand_cancel(hand_id, reason=staff_reason(request, "cancelled", reason)):
+            cancelled.append(hand_id)
+        else:
+            model_admin.message_user(
+                request, f"Hand #{hand_id} is not running any more: nothing was changed.", messages.WARNING
+            )
+    if cancelled:
+        numbers = ", ".join(f"#{hand_id}" for hand_id in cancelled)
+        model_admin.message_user(
+            request, f"Cancelled {numbers}: every stack is back to its start-of-hand amount.", messages.SUCCESS
+        )
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -145,8 +235,17 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(CashTable)
 class CashTableAdmin(admin.ModelAdmin):
-    list_display = ("name", "stake", "status", "seat_count", "hands_played", "current_hand", "created_at")
-    list_filter = ("status", "stake__game_type", "stake")
+    list_display = (
+        "name",
+        "stake",
+        "status",
+        "close_after_hand",
+        "seat_count",
+        "hands_played",
+        "current_hand",
+        "created_at",
+    )
+    list_filter = ("status", "close_after_hand", "stake__game_type", "stake")
     search_fields = ("name",)
     raw_id_fields = ("current_hand",)
     readonly_fields = (
@@ -159,9 +258,104 @@ class CashTableAdmin(admin.ModelAdmin):
         "previous_dealt_in_seats",
         "next_hand_at",
         "version",
+        "status",
+        "closed_at",
+        "close_after_hand",
+        "close_reason",
     )
     show_full_result_count = False
     inlines = (SeatInline,)
+    actions = ("cancel_hand_in_play", "close_tables")
+
+    def has_cancel_hand_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.cancel_hand")
+
+    def has_close_table_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.close_table")
+
+    @admin.action(description="Cancel the hand in play (stacks restored, reason required)", permissions=["cancel_hand"])
+    def cancel_hand_in_play(self, request: HttpRequest, queryset: QuerySet[CashTable]) -> TemplateResponse | None:
+        """Cancel the hand in play at each selected table: the one shown on the confirmation page, so a hand that
+        started after the page was shown is never cancelled by mistake."""
+        if too_many(self, request, queryset):
+            return None
+        tables = list(queryset.select_related("current_hand").order_by("pk"))
+        running: dict[int, int] = {}  # table -> its hand in play
+        for table in tables:
+            if table.current_hand is not None and table.current_hand.status == HandStatus.RUNNING:
+                running[table.pk] = table.current_hand.pk
+            else:
+                self.message_user(request, f"{table.name} has no hand in play: nothing was changed.", messages.WARNING)
+        if not running:
+            return None
+        shown = [table for table in tables if table.pk in running]
+        reason = reason_or_page(
+            self,
+            request,
+            action="cancel_hand_in_play",
+            title="Cancel the hand in play",
+            rows=[(table, f"hand #{running[table.pk]} is cancelled, every stack restored") for table in shown],
+            hidden={"hand": [running[table.pk] for table in shown]},
+        )
+        if not isinstance(reason, str):
+            return reason
+        confirmed = set(request.POST.getlist("hand"))
+        for table in shown:
+            if str(running[table.pk]) not in confirmed:
+                self.message_user(
+                    request,
+                    f"The hand you confirmed at {table.name} has ended and a new one started: nothing was changed "
+                    "there.",
+                    messages.WARNING,
+                )
+        cancel_and_report(
+            self, request, [running[table.pk] for table in shown if str(running[table.pk]) in confirmed], reason
+        )
+        return None
+
+    @admin.action(
+        description="Close the selected tables (players cashed out, reason required)", permissions=["close_table"]
+    )
+    def close_tables(self, request: HttpRequest, queryset: QuerySet[CashTable]) -> TemplateResponse | None:
+        """Close each selected table (``table_close``): at once between hands, else when the hand in play ends."""
+        if too_many(self, request, queryset):
+            return None
+        tables = list(queryset.order_by("pk"))
+        reason = reason_or_page(
+            self,
+            request,
+            action="close_tables",
+            title="Close tables",
+            rows=[(table, _closing_outcome(table)) for table in tables],
+        )
+        if not isinstance(reason, str):
+            return reason
+        for table in tables:
+            try:
+                closed = table_close(table, reason=staff_reason(request, "closed", reason))
+            except TableError as error:
+                self.message_user(request, f"{table.name}: {error.message} Nothing was changed.", messages.ERROR)
+                continue
+            if closed.close_after_hand:
+                self.message_user(
+                    request,
+                    f"{table.name} closes when the hand in play ends (no one new sits down); its players are cashed "
+                    "out then. Cancel the hand to close it at once.",
+                    messages.SUCCESS,
+                )
+            else:
+                self.message_user(request, f"{table.name} is closed; every player was cashed out.", messages.SUCCESS)
+        return None
+
+
+def _closing_outcome(table: CashTable) -> str:
+    if table.status != TableStatus.OPEN:
+        return "already closed: nothing changes"
+    if table.close_after_hand:
+        return "already closes when the hand in play ends: nothing changes"
+    if table.current_hand_id is not None:
+        return "a hand is in play: the table closes when it ends"
+    return "closes now; every player is cashed out"
 
 
 @admin.register(Seat)
@@ -223,6 +417,39 @@ class HandAdmin(ReadOnlyAdmin):
     date_hierarchy = "started_at"
     show_full_result_count = False
     inlines = (HandPlayerInline,)
+    actions = ("cancel_hands",)
+
+    def has_cancel_hand_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.cancel_hand")
+
+    @admin.action(
+        description="Cancel the selected running hands (stacks restored, reason required)", permissions=["cancel_hand"]
+    )
+    def cancel_hands(self, request: HttpRequest, queryset: QuerySet[Hand]) -> TemplateResponse | None:
+        if too_many(self, request, queryset):
+            return None
+        hands = list(queryset.select_related("table").order_by("pk"))
+        for hand in hands:
+            if hand.status != HandStatus.RUNNING:
+                self.message_user(
+                    request,
+                    f"Hand #{hand.pk} is {hand.get_status_display()}, not running: nothing was changed.",
+                    messages.WARNING,
+                )
+        running = [hand for hand in hands if hand.status == HandStatus.RUNNING]
+        if not running:
+            return None
+        reason = reason_or_page(
+            self,
+            request,
+            action="cancel_hands",
+            title="Cancel running hands",
+            rows=[(hand, f"at {hand.table.name}: cancelled, every stack restored") for hand in running],
+        )
+        if not isinstance(reason, str):
+            return reason
+        cancel_and_report(self, request, [hand.pk for hand in running], reason)
+        return None
 
 
 @admin.register(HandEvent)

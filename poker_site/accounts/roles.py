@@ -1,7 +1,7 @@
 """Staff roles as Django groups with permissions, kept in step with the models after every migrate.
 
-Support staff run the product from the admin (tables, tournaments, players, wallet adjustments);
-compliance reviewers work the fraud review desk and may read what they need to judge a case.
+Support staff run the product from the admin (tables, cancelling a hand, closing a table, tournaments, players,
+wallet adjustments); compliance reviewers work the fraud review desk and may read what they need to judge a case.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 # Extra single permissions by "app_label.codename" (custom permissions that apps declare in Meta).
 EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
-    SUPPORT_STAFF: ("wallet.adjust_balance",),
+    SUPPORT_STAFF: ("wallet.adjust_balance", "games.cancel_hand", "games.close_table"),
     COMPLIANCE_REVIEWERS: ("wallet.withhold_winnings", "wallet.release_hold", "wallet.seize_hold"),
 }
 
