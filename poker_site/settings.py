@@ -100,6 +100,11 @@ DATABASES = {
         "CONN_MAX_AGE": env.integer("DATABASE_CONN_MAX_AGE", 0 if ENVIRONMENT == "test" else 60, minimum=0),
         "CONN_HEALTH_CHECKS": True,
         "ATOMIC_REQUESTS": False,
+        # Server-side parameter binding lets psycopg prepare a statement the fifth time a connection runs it: the hot
+        # table queries (several joins) then skip PostgreSQL's planning, which cost more than their execution.
+        "OPTIONS": {"server_side_binding": True, "prepare_threshold": 5}
+        if env.boolean("DATABASE_PREPARED_STATEMENTS", True)
+        else {},
     }
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -116,8 +121,18 @@ CACHES = {
     }
 }
 
+# "pubsub": a group message is one Redis PUBLISH, and each server process subscribed to the group receives it once and
+# hands it to its own sockets (a table broadcast reaches six players with one Redis round trip, not six queue pops).
+# Delivery is at most once, which the table protocol already allows: a socket that misses a message sees a sequence
+# gap and resynchronises. "queues": channels_redis's list-based layer (messages wait up to ``expiry`` seconds).
+CHANNEL_LAYER_KIND = env.choice("CHANNEL_LAYER", "pubsub", ("pubsub", "queues"))
 CHANNEL_LAYERS = {
     "default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": f"{REDIS_KEY_PREFIX}:channels"},
+    }
+    if CHANNEL_LAYER_KIND == "pubsub"
+    else {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
             # redis-py 8 reads with a 5 s socket timeout by default, the same length as channels_redis's blocking

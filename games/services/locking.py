@@ -15,7 +15,13 @@ from games.services.errors import NotFound
 def table_lock(table_id: int) -> CashTable:
     """Lock and return the table (with its stake and game type); :class:`NotFound` if there is no such table."""
     try:
-        return CashTable.objects.select_for_update(of=("self",)).select_related("stake__game_type").get(pk=table_id)
+        # order_by(): a primary-key lookup needs no ordering, and the model's default one would join and sort.
+        return (
+            CashTable.objects.select_for_update(of=("self",))
+            .select_related("stake__game_type")
+            .order_by()
+            .get(pk=table_id)
+        )
     except CashTable.DoesNotExist:
         raise NotFound(f"There is no table {table_id}.") from None
 
@@ -29,6 +35,7 @@ def table_lock_with_hand(table_id: int) -> CashTable:
             .select_related(
                 "stake__game_type", "current_hand__game_rules", "current_hand__stake_terms__stake__game_type"
             )
+            .order_by()
             .get(pk=table_id)
         )
     except CashTable.DoesNotExist:
