@@ -14,7 +14,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Final, TypeVar
 
 from channels.db import database_sync_to_async as _database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
 
 from games import commands, presence, readside, realtime
@@ -27,6 +26,7 @@ from games.protocol import (
     TokenBucket,
     parse_client_message,
 )
+from poker_site.core.sockets import DatabaseInWorkerThreadsConsumer
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -61,7 +61,7 @@ def encode(message: dict[str, Any]) -> str:
     return _json_encoder.encode(message)
 
 
-class ProtocolConsumer(AsyncWebsocketConsumer):
+class ProtocolConsumer(DatabaseInWorkerThreadsConsumer):
     """Shared frame handling: size limit, JSON validation, rate limit, error replies."""
 
     allowed_messages: ClassVar[dict[str, dict[str, FieldRule]]] = {}

@@ -9,7 +9,6 @@ import time
 from typing import Any, Final
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.serializers.json import DjangoJSONEncoder
 
 from games.protocol import ProtocolError, TokenBucket
@@ -18,6 +17,7 @@ from games.uth.errors import UthRefused
 from games.uth.models import UthTable
 from games.uth.protocol import COMMANDS, UthMessage, parse_uth_message
 from games.uth.services import uth_player_disconnected
+from poker_site.core.sockets import DatabaseInWorkerThreadsConsumer
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ CLOSE_TOO_LARGE: Final[int] = 4009
 _encoder = DjangoJSONEncoder(separators=(",", ":"))
 
 
-class UthTableConsumer(AsyncWebsocketConsumer):
+class UthTableConsumer(DatabaseInWorkerThreadsConsumer):
     """One socket watching (and, for a logged-in player, playing at) one UTH table."""
 
     async def connect(self) -> None:
@@ -102,8 +102,9 @@ class UthTableConsumer(AsyncWebsocketConsumer):
             await self.send_error(refusal.code, refusal.message, message.request_id)
         except Exception:
             logger.exception("UTH socket message %s failed", message.type)
-            await self.send_error("server_error", "The server could not handle this; nothing was changed.",
-                                  message.request_id)
+            await self.send_error(
+                "server_error", "The server could not handle this; nothing was changed.", message.request_id
+            )
 
     async def handle(self, message: UthMessage) -> None:
         if message.type == "ping":
