@@ -44,6 +44,8 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 BIN = Path(sys.executable).parent
 SEATS = 6
+BALANCE_IN_BUY_INS = 40
+"""Each bot's cash balance: enough for auto top-up to refill it through a long closed loop of random all-ins."""
 
 
 def free_port() -> int:
@@ -113,19 +115,35 @@ class Stack:
             check=True,
         )
 
-    def start(self, name: str, command: list[str]) -> None:
+    def start(self, name: str, command: list[str], pass_fds: tuple[int, ...] = ()) -> None:
         log = (self.log_directory / f"{name}.log").open("wb")
         self.processes.append(
             subprocess.Popen(
-                command, cwd=PROJECT, env=self.environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                command,
+                cwd=PROJECT,
+                env=self.environment,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                pass_fds=pass_fds,
             )
         )
 
-    def start_servers(self) -> None:
-        daphne = str(BIN / "daphne")
-        self.start("site", [daphne, "-b", "127.0.0.1", "-p", str(self.site_port), "poker_site.asgi:application"])
+    def start_daphnes(self, name: str, port: int, application: str, processes: int) -> None:
+        """``processes`` daphne servers accepting on one listening socket (each adopts the inherited descriptor)."""
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", port))
+        listener.listen(1024)
+        descriptor = listener.fileno()
+        for number in range(processes):
+            self.start(f"{name}-{number}", [str(BIN / "daphne"), "--fd", str(descriptor), application], (descriptor,))
+        listener.close()
+
+    def start_servers(self, web_processes: int) -> None:
+        self.start_daphnes("site", self.site_port, "poker_site.asgi:application", web_processes)
         self.start("ticker", [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--interval", "0.1"])
-        self.start("echo", [daphne, "-b", "127.0.0.1", "-p", str(self.echo_port), "benchmarks.echo_server:application"])
+        self.start_daphnes("echo", self.echo_port, "benchmarks.echo_server:application", web_processes)
         wait_for_port(self.site_port)
         wait_for_port(self.echo_port)
 
@@ -158,7 +176,7 @@ def prepare_players(tables: int) -> tuple[list[Any], list[Any], list[str], int]:
 
     table_rows = ensure_tables(tables, prefix="Bench")
     buy_in = buy_in_for(table_rows[0])
-    users, _password = ensure_bot_users(tables * SEATS, prefix="benchbot", balance=3 * buy_in)
+    users, _password = ensure_bot_users(tables * SEATS, prefix="benchbot", balance=BALANCE_IN_BUY_INS * buy_in)
     sessions = [session_for(user) for user in users]
     return table_rows, users, sessions, buy_in
 
@@ -310,6 +328,9 @@ def main() -> int:
     parser.add_argument("--closed-loop-seconds", type=float, default=20.0)
     parser.add_argument("--closed-loop-pause-ms", type=int, default=0, help="pause between hands in the closed loop")
     parser.add_argument("--skip-held", action="store_true", help="only the echo and closed-loop measurements")
+    parser.add_argument(
+        "--web-processes", type=int, default=1, help="daphne processes for the site and, equally, for the echo server"
+    )
     arguments = parser.parse_args()
     levels = sorted({int(level) for level in arguments.levels.split(",") if level.strip()})
     if not levels or levels[0] < 1 or levels[-1] > 500:
@@ -325,10 +346,13 @@ def main() -> int:
             total_tables = max(levels[-1], arguments.closed_loop_tables)
             print(f"preparing {total_tables} tables and {total_tables * SEATS} bots ...", flush=True)
             tables, _users, sessions, buy_in = prepare_players(total_tables)
-            stack.start_servers()
+            stack.start_servers(arguments.web_processes)
             base_url = f"http://127.0.0.1:{stack.site_port}"
             print(f"site on {base_url}, echo on 127.0.0.1:{stack.echo_port}", flush=True)
-            report: dict[str, Any] = {"machine": {"cores": os.cpu_count(), "load_average": os.getloadavg()}}
+            report: dict[str, Any] = {
+                "machine": {"cores": os.cpu_count(), "load_average": os.getloadavg()},
+                "web_processes": arguments.web_processes,
+            }
             closed_count = arguments.closed_loop_tables
             report["echo_closed_loop"] = asyncio.run(
                 echo_closed_loop(stack.echo_port, closed_count, arguments.closed_loop_seconds)

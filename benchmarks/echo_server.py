@@ -1,6 +1,7 @@
 """A bare Channels echo server: the peer the live-table benchmark compares against (benchmarks/bench_tables.py).
 
-Served by daphne (``daphne benchmarks.echo_server:application``) over the same Redis channel layer as the site: each
+Served by daphne (``daphne benchmarks.echo_server:application``) over the same kind of Redis channel layer as the site
+(``CHANNEL_LAYER``: pubsub by default, or queues): each
 frame a client sends goes into the channel layer (``group_send`` to the socket's own group) and comes back out to the
 socket, so it pays daphne, the consumer machinery and a Redis round trip, but no database and no game logic.
 
@@ -16,27 +17,32 @@ from typing import Any
 import django
 from django.conf import settings
 
-if not settings.configured:
-    settings.configure(
-        DEBUG=False,
-        INSTALLED_APPS=["channels"],
-        CHANNEL_LAYERS={
-            "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {
-                    "hosts": [{"address": os.environ["REDIS_URL"], "socket_timeout": 30}],  # as the site's
-                    "prefix": f"{os.environ.get('REDIS_KEY_PREFIX', 'bench')}:echo",
-                    "capacity": 1000,
-                    "expiry": 30,
-                },
-            }
+PREFIX = f"{os.environ.get('REDIS_KEY_PREFIX', 'bench')}:echo"
+# The same channel layer as the site's (poker_site/settings.py, CHANNEL_LAYER): pubsub unless "queues" is chosen.
+LAYER = (
+    {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            "hosts": [{"address": os.environ["REDIS_URL"], "socket_timeout": 30}],
+            "prefix": PREFIX,
+            "capacity": 1000,
+            "expiry": 30,
         },
-    )
+    }
+    if os.environ.get("CHANNEL_LAYER", "pubsub") == "queues"
+    else {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [{"address": os.environ["REDIS_URL"]}], "prefix": PREFIX},
+    }
+)
+
+if not settings.configured:
+    settings.configure(DEBUG=False, INSTALLED_APPS=["channels"], CHANNEL_LAYERS={"default": LAYER})
     django.setup()
 
-from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.routing import ProtocolTypeRouter, URLRouter
-from django.urls import path
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402 - after settings.configure()
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402 - after settings.configure()
+from django.urls import path  # noqa: E402 - after settings.configure()
 
 
 class EchoConsumer(AsyncWebsocketConsumer):

@@ -67,6 +67,9 @@ class BotSettings:
     disconnect_probability: float = 0.0
     """On each turn: drop the connection instead of acting, reconnect after ``rejoin_seconds``."""
     rejoin_seconds: tuple[float, float] = (1.0, 4.0)
+    auto_top_up: bool = True
+    """Turn on auto top-up (CASH-15) on connecting, so a bot that loses its stack is refilled from its balance at the
+    end of the hand instead of sitting out with no chips (tables of busted bots would stop dealing)."""
 
 
 @dataclass
@@ -151,6 +154,7 @@ class Bot:
         self.join_request_id: str | None = None
         self.request_number = 0
         self.request_types: dict[str, str] = {}
+        self.auto_top_up_sent = False
 
     async def run(self, deadline: float) -> None:
         """Play until the deadline; reconnect after a dropped connection (deliberate or not)."""
@@ -212,6 +216,9 @@ class Bot:
             self.stats.actions += 1
             await self.send(message)
         ready = self.last_sequence is not None  # the first snapshot says whether we are seated already
+        if ready and self.settings.auto_top_up and not self.auto_top_up_sent:
+            self.auto_top_up_sent = True
+            await self.send({"type": "auto_top_up", "enabled": True})
         if ready and self.seat is None and self.wants_seat and not self.join_pending and now >= self.rejoin_at:
             self.join_pending = True
             self.stats.joins += 1
