@@ -47,14 +47,20 @@ class StaffReasonForm(forms.Form):
     reason = forms.CharField(
         label="Reason",
         max_length=200,
-        help_text="Recorded with your username, and shown to the players at the table.",
+        help_text="Shown to the players at the table; your username goes only into the admin history.",
         widget=forms.TextInput(attrs={"size": 80}),
     )
 
 
-def staff_reason(request: HttpRequest, done: str, text: str) -> str:
-    """The recorded reason: who in support did it, and why (e.g. "cancelled by support (ann): frozen client")."""
-    return f"{done} by support ({request.user.get_username()}): {text}"
+def staff_reason(done: str, text: str) -> str:
+    """The reason players see (e.g. "cancelled by support: frozen client"). Who did it is not in it: staff usernames
+    stay in the back office, in the admin history written by :func:`record_in_history`."""
+    return f"{done} by support: {text}"
+
+
+def record_in_history(model_admin: admin.ModelAdmin, request: HttpRequest, obj: Any, what: str) -> None:
+    """Write the staff action into Django's admin history (``LogEntry``: who, when, what, on which row)."""
+    model_admin.log_change(request, obj, what)
 
 
 def reason_or_page(
@@ -104,8 +110,10 @@ def cancel_and_report(model_admin: admin.ModelAdmin, request: HttpRequest, hand_
     """Cancel each hand that is still running (CASH-23) and tell the user what happened to each."""
     cancelled = []
     for hand_id in hand_ids:
-        if hand_cancel(hand_id, reason=staff_reason(request, "cancelled", reason)):
+        if hand_cancel(hand_id, reason=staff_reason("cancelled", reason)):
             cancelled.append(hand_id)
+            hand = Hand.objects.get(pk=hand_id)
+            record_in_history(model_admin, request, hand, hand.cancellation_reason)
         else:
             model_admin.message_user(
                 request, f"Hand #{hand_id} is not running any more: nothing was changed.", messages.WARNING
@@ -332,10 +340,11 @@ class CashTableAdmin(admin.ModelAdmin):
             return reason
         for table in tables:
             try:
-                closed = table_close(table, reason=staff_reason(request, "closed", reason))
+                closed = table_close(table, reason=staff_reason("closed", reason))
             except TableError as error:
                 self.message_user(request, f"{table.name}: {error.message} Nothing was changed.", messages.ERROR)
                 continue
+            record_in_history(self, request, closed, closed.close_reason)
             if closed.close_after_hand:
                 self.message_user(
                     request,

@@ -67,7 +67,7 @@ def test_closing_during_a_hand_moves_no_money_until_the_hand_ends_then_cashes_ev
     closing = fresh(table)
     assert closing.status == TableStatus.OPEN
     assert closing.close_after_hand is True
-    assert closing.close_reason == "closed by support (support-ann): Suspected client bug"
+    assert closing.close_reason == "closed by support: Suspected client bug"
     assert Transfer.objects.count() == transfers  # nothing cashed out while the hand is in play
     assert Seat.objects.filter(table=table).exclude(status=SeatStatus.EMPTY).count() == 3
     assert HandEvent.objects.filter(table=table).order_by("-sequence").first().kind == "table_closing"  # type: ignore[union-attr]
@@ -80,7 +80,7 @@ def test_closing_during_a_hand_moves_no_money_until_the_hand_ends_then_cashes_ev
     assert closed.status == TableStatus.CLOSED
     assert closed.close_after_hand is False
     assert closed.current_hand_id is None
-    assert closed.close_reason == "closed by support (support-ann): Suspected client bug"
+    assert closed.close_reason == "closed by support: Suspected client bug"
     assert not Seat.objects.filter(table=table).exclude(status=SeatStatus.EMPTY).exists()
     assert set(TableSession.objects.filter(table=table).values_list("leave_reason", flat=True)) == {
         LeaveReason.TABLE_CLOSED

@@ -100,5 +100,5 @@ def test_a_superuser_may_do_both() -> None:
     run_action(client, TABLES, "close_tables", [table.pk], "Done for today")
 
     hand.refresh_from_db()
-    assert hand.cancellation_reason == "cancelled by support (root): Stuck hand"
+    assert hand.cancellation_reason == "cancelled by support: Stuck hand"
     assert fresh(table).status == TableStatus.CLOSED

@@ -1,12 +1,13 @@
 """Support staff cancel a running hand from the back office (CASH-23): no money moves, every stack goes back to its
-start-of-hand amount, and the reason is recorded with the hand together with the staff member's username. A hand that
-is not running is left alone and the staff member is told so."""
+start-of-hand amount, and the reason is recorded with the hand (and shown to the players); who did it goes into the
+admin history only, never to players. A hand that is not running is left alone and the staff member is told so."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from django.contrib.admin.models import LogEntry
 
 from games.models import Hand, HandEvent, HandPlayer, HandStatus
 from tests.tables.back_office import (
@@ -59,7 +60,7 @@ def test_cash_23_cancelling_from_the_hands_list_restores_every_stack_and_records
     assert response.status_code == 302
     hand.refresh_from_db()
     assert hand.status == HandStatus.CANCELLED
-    assert hand.cancellation_reason == "cancelled by support (support-ann): The client froze for every player"
+    assert hand.cancellation_reason == "cancelled by support: The client froze for every player"
     cancelled = HandEvent.objects.get(hand=hand, kind="hand_cancelled")
     assert cancelled.payload["reason"] == hand.cancellation_reason
     assert {user.pk: stack(table, user) for user in users} == {user.pk: 1000 for user in users}
@@ -67,6 +68,11 @@ def test_cash_23_cancelling_from_the_hands_list_restores_every_stack_and_records
     assert money_in_table_accounts() == 3000
     assert ledger_reconcile() == []
     assert any("every stack is back" in message for message in messages_of(response))
+    # Who did it: in the back office's history, not in anything players receive.
+    history = LogEntry.objects.get(object_id=str(hand.pk), content_type__model="hand")
+    assert history.user.get_username() == "support-ann"
+    assert history.get_change_message() == hand.cancellation_reason
+    assert "support-ann" not in str(cancelled.payload)
 
 
 def test_cash_23_cancelling_the_hand_in_play_from_the_tables_list_restores_every_stack() -> None:
@@ -78,7 +84,7 @@ def test_cash_23_cancelling_the_hand_in_play_from_the_tables_list_restores_every
     assert response.status_code == 302
     hand.refresh_from_db()
     assert hand.status == HandStatus.CANCELLED
-    assert hand.cancellation_reason == "cancelled by support (support-bea): Dealer error reported by players"
+    assert hand.cancellation_reason == "cancelled by support: Dealer error reported by players"
     assert {user.pk: stack(table, user) for user in users} == {user.pk: 1000 for user in users}
     assert ledger_reconcile() == []
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.contrib.admin.models import LogEntry
 
 from games.lobby import lobby_rows
 from games.models import CashTable, HandEvent, LeaveReason, Seat, SeatStatus, TableSession, TableStatus
@@ -50,7 +51,9 @@ def test_closing_between_hands_cashes_every_player_out_and_closes_the_table() ->
     closed = fresh(table)
     assert closed.status == TableStatus.CLOSED
     assert closed.closed_at is not None
-    assert closed.close_reason == "closed by support (support-ann): Table retired for maintenance"
+    assert closed.close_reason == "closed by support: Table retired for maintenance"
+    history = LogEntry.objects.get(object_id=str(table.pk), content_type__model="cashtable")
+    assert (history.user.get_username(), history.get_change_message()) == ("support-ann", closed.close_reason)
     assert not Seat.objects.filter(table=table).exclude(status=SeatStatus.EMPTY).exists()
     sessions = TableSession.objects.filter(table=table)
     assert {session.leave_reason for session in sessions} == {LeaveReason.TABLE_CLOSED}
