@@ -36,12 +36,32 @@ class Child:
     process: subprocess.Popen[bytes] | None = None
 
 
+WEBSOCKET_MAXIMUM_MESSAGE_BYTES = 64 * 1024
+"""daphne closes a socket (code 1009) whose message is larger than this, before it is buffered for the application.
+The table protocol's own limit is 4,096 characters (``games.protocol``): messages between the two still reach the
+consumer, which answers ``message_too_large`` so a client learns why; anything bigger is cut off at the door."""
+
+
+def web_server_command(host: str, port: int) -> list[str]:
+    """The daphne command line that serves the site on ``host:port`` (the launcher and the live-site tests)."""
+    return [
+        str(BIN_DIRECTORY / "daphne"),
+        "-b",
+        host,
+        "-p",
+        str(port),
+        "--websocket-max-message-size",
+        str(WEBSOCKET_MAXIMUM_MESSAGE_BYTES),
+        "poker_site.asgi:application",
+    ]
+
+
 def site_processes(host: str, port: int) -> list[Child]:
     """Every process the site needs, in start order."""
     manage = [PYTHON, str(PROJECT_DIRECTORY / "manage.py")]
     celery = [str(BIN_DIRECTORY / "celery"), "-A", "poker_site"]
     return [
-        Child("web", [str(BIN_DIRECTORY / "daphne"), "-b", host, "-p", str(port), "poker_site.asgi:application"]),
+        Child("web", web_server_command(host, port)),
         Child("worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2", "--pool", "prefork"]),
         Child("beat", [*celery, "beat", "--loglevel", "INFO"]),
         Child("ticker", [*manage, "run_ticker"]),

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from django.db import connections
 
+from poker_site.launcher import web_server_command
 from tests.conftest import delete_redis_keys_of_this_run, site_database_url
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -74,10 +75,9 @@ class LiveSite:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "PYTHONUNBUFFERED": "1",
         }
-        binaries = Path(sys.executable).parent
         self.processes: list[subprocess.Popen[bytes]] = [
             subprocess.Popen(
-                [str(binaries / "daphne"), "-b", "127.0.0.1", "-p", str(self.port), "poker_site.asgi:application"],
+                web_server_command("127.0.0.1", self.port),
                 cwd=PROJECT, env=environment, stdout=self.log, stderr=subprocess.STDOUT,
             ),
             subprocess.Popen(

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from django.conf import settings
 
+from poker_site.launcher import web_server_command
 from tests.conftest import site_database_url
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -54,7 +55,7 @@ def live_site(log_directory: Path) -> Iterator[str]:
     log_directory.mkdir(parents=True, exist_ok=True)
     processes: list[subprocess.Popen[bytes]] = []
     commands = {
-        "daphne": [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "poker_site.asgi:application"],
+        "daphne": web_server_command("127.0.0.1", port),
         "ticker": [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--interval", "0.2"],
     }
     try:
