@@ -130,14 +130,15 @@ class Stack:
         )
 
     def start_daphnes(self, name: str, port: int, application: str, processes: int) -> None:
-        """``processes`` daphne servers accepting on one listening socket (each adopts the inherited descriptor)."""
-        listener = socket.socket()
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", port))
-        listener.listen(1024)
+        """``processes`` daphne servers accepting on one listening socket (as the launcher runs ``WEB_PROCESSES``)."""
+        from poker_site.launcher import listening_socket, web_server_command
+
+        listener = listening_socket("127.0.0.1", port)
         descriptor = listener.fileno()
         for number in range(processes):
-            self.start(f"{name}-{number}", [str(BIN / "daphne"), "--fd", str(descriptor), application], (descriptor,))
+            command = web_server_command("127.0.0.1", port, listening_descriptor=descriptor)
+            command[-1] = application
+            self.start(f"{name}-{number}", command, (descriptor,))
         listener.close()
 
     def start_servers(self, web_processes: int) -> None:

@@ -34,6 +34,7 @@ class Child:
     name: str
     command: list[str]
     process: subprocess.Popen[bytes] | None = None
+    pass_fds: tuple[int, ...] = ()
 
 
 WEBSOCKET_MAXIMUM_MESSAGE_BYTES = 64 * 1024
@@ -42,26 +43,48 @@ The table protocol's own limit is 4,096 characters (``games.protocol``): message
 consumer, which answers ``message_too_large`` so a client learns why; anything bigger is cut off at the door."""
 
 
-def web_server_command(host: str, port: int) -> list[str]:
-    """The daphne command line that serves the site on ``host:port`` (the launcher and the live-site tests)."""
+def web_server_command(host: str, port: int, *, listening_descriptor: int | None = None) -> list[str]:
+    """The daphne command line that serves the site on ``host:port`` (the launcher and the live-site tests), or on an
+    inherited listening socket (``listening_descriptor``) that several daphne processes accept from."""
+    address = ["--fd", str(listening_descriptor)] if listening_descriptor is not None else ["-b", host, "-p", str(port)]
     return [
         str(BIN_DIRECTORY / "daphne"),
-        "-b",
-        host,
-        "-p",
-        str(port),
+        *address,
         "--websocket-max-message-size",
         str(WEBSOCKET_MAXIMUM_MESSAGE_BYTES),
         "poker_site.asgi:application",
     ]
 
 
-def site_processes(host: str, port: int) -> list[Child]:
-    """Every process the site needs, in start order."""
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A listening TCP socket for ``host:port`` that the web processes inherit (the kernel spreads connections)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((host, port))
+    listener.listen(1024)
+    listener.set_inheritable(True)
+    return listener
+
+
+def site_processes(host: str, port: int, web_processes: int = 1, listener: socket.socket | None = None) -> list[Child]:
+    """Every process the site needs, in start order. With more than one web process, each daphne adopts
+    ``listener`` (a socket from :func:`listening_socket`): a socket's table state lives in PostgreSQL and its messages
+    come through the Redis channel layer, so any process can serve any table."""
     manage = [PYTHON, str(PROJECT_DIRECTORY / "manage.py")]
     celery = [str(BIN_DIRECTORY / "celery"), "-A", "poker_site"]
+    if web_processes == 1 or listener is None:
+        web = [Child("web", web_server_command(host, port))]
+    else:
+        descriptor = listener.fileno()
+        web = [
+            Child(
+                f"web-{number}", web_server_command(host, port, listening_descriptor=descriptor), pass_fds=(descriptor,)
+            )
+            for number in range(1, web_processes + 1)
+        ]
     return [
-        Child("web", web_server_command(host, port)),
+        *web,
         Child("worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2", "--pool", "prefork"]),
         Child("beat", [*celery, "beat", "--loglevel", "INFO"]),
         Child("ticker", [*manage, "run_ticker"]),
@@ -92,7 +115,11 @@ class Supervisor:
         for child in self.children:
             # A new session: Ctrl-C reaches only the supervisor, which then stops children in order.
             child.process = subprocess.Popen(
-                child.command, cwd=PROJECT_DIRECTORY, start_new_session=True, preexec_fn=stop_when_parent_dies
+                child.command,
+                cwd=PROJECT_DIRECTORY,
+                start_new_session=True,
+                preexec_fn=stop_when_parent_dies,
+                pass_fds=child.pass_fds,
             )
             print(f"[launcher] started {child.name} (pid {child.process.pid})", flush=True)
 
@@ -152,7 +179,9 @@ def manage(*arguments: str) -> None:
 def run_site() -> int:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
-    supervisor = Supervisor(site_processes(host, port))
+    web_processes = max(1, int(os.environ.get("WEB_PROCESSES", "1")))
+    listener = listening_socket(host, port) if web_processes > 1 else None
+    supervisor = Supervisor(site_processes(host, port, web_processes, listener))
     signal.signal(signal.SIGINT, supervisor.request_stop)
     signal.signal(signal.SIGTERM, supervisor.request_stop)
     with embedded_services() as services:

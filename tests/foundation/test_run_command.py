@@ -46,12 +46,14 @@ def wait_for_line(process: subprocess.Popen[str], needle: str, log: list[str]) -
     raise AssertionError(f"no {needle!r} within {STARTUP_SECONDS}s:\n" + "".join(log[-60:]))
 
 
-def test_the_run_command_serves_the_site_and_ctrl_c_stops_every_process() -> None:
+@pytest.mark.parametrize("web_processes", [1, 2])
+def test_the_run_command_serves_the_site_and_ctrl_c_stops_every_process(web_processes: int) -> None:
+    """With ``WEB_PROCESSES=2`` two daphne processes accept on one inherited socket; Ctrl-C stops them all too."""
     variable_directory = Path(tempfile.mkdtemp(prefix="poker-run-"))
     port = free_port()
     environment = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
     environment.update(POKER_VAR_DIR=str(variable_directory), PORT=str(port), ENVIRONMENT="development",
-                       REDIS_KEY_PREFIX="run-command-test", PYTHONUNBUFFERED="1")
+                       REDIS_KEY_PREFIX="run-command-test", PYTHONUNBUFFERED="1", WEB_PROCESSES=str(web_processes))
     process = subprocess.Popen(
         [sys.executable, "-m", "poker_site.launcher", "run"], cwd=PROJECT_DIRECTORY, env=environment,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -81,7 +83,10 @@ def test_the_run_command_serves_the_site_and_ctrl_c_stops_every_process() -> Non
                       and c.status == psutil.CONN_LISTEN and c.pid]
         watched = [*launched, psutil.Process(postgres_pid), *(psutil.Process(pid) for pid in redis_pids)]
         command_lines = [" ".join(child.cmdline()) for child in launched]
-        assert any("daphne" in line for line in command_lines), command_lines
+        daphnes = [line for line in command_lines if "daphne" in line]
+        assert len(daphnes) == web_processes, command_lines
+        if web_processes > 1:
+            assert all(" --fd " in line for line in daphnes), daphnes
         assert any("celery" in line and " worker" in line for line in command_lines), command_lines
         assert any("celery" in line and " beat" in line for line in command_lines), command_lines
         assert any("run_ticker" in line for line in command_lines), command_lines
