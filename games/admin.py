@@ -35,7 +35,7 @@ from games.models import (
     TableSession,
     TableStatus,
 )
-from games.services import TableError, hand_cancel, table_close
+from games.services import TableError, hand_cancel, table_close, table_open
 
 MOST_SELECTED = 50
 """A support action works on at most this many rows at once (each is its own transaction; the page lists them)."""
@@ -195,6 +195,22 @@ class StakeAdmin(admin.ModelAdmin):
     list_filter = ("game_type",)
     search_fields = ("label", "game_type__name")
     inlines = (StakeTermsInline,)
+    actions = ("open_tables",)
+
+    @admin.action(description="Open a new table of each selected stake", permissions=["add_table"])
+    def open_tables(self, request: HttpRequest, queryset: QuerySet[Stake]) -> None:
+        """One new table per selected stake, through ``table_open`` (CASH-03: seats from the terms in force)."""
+        for stake in queryset.select_related("game_type").order_by("pk")[:MOST_SELECTED]:
+            try:
+                table = table_open(stake)
+            except TableError as error:
+                self.message_user(request, f"{stake}: {error.message} No table was opened.", messages.ERROR)
+                continue
+            self.log_addition(request, table, "opened from the stakes list")
+            self.message_user(request, f"Opened {table.name} ({table.seat_count} seats).", messages.SUCCESS)
+
+    def has_add_table_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.add_cashtable")
 
 
 @admin.register(StakeTerms)
@@ -270,10 +286,20 @@ class CashTableAdmin(admin.ModelAdmin):
         "closed_at",
         "close_after_hand",
         "close_reason",
+        # An open table keeps the stake and size it opened with (seated players bought in, and their seats exist,
+        # under them): only its name is editable.
+        "stake",
+        "seat_count",
+        "created_at",
     )
     show_full_result_count = False
     inlines = (SeatInline,)
     actions = ("cancel_hand_in_play", "close_tables")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # A table opens through ``table_open`` (its seats from the stake's terms, its opening event): the stakes list
+        # has the action for that.
+        return False
 
     def has_cancel_hand_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.cancel_hand")
