@@ -284,11 +284,13 @@ async def tables_held(
     stats = BotStats()
     results = []
     running: list[asyncio.Future[Any]] = []
+    all_bots: list[Any] = []
     seated = 0
     final_deadline = time.monotonic() + 24 * 3600
     for level in levels:
         new_tables = tables[seated:level]
         bots = bots_for(new_tables, sessions[seated * SEATS : level * SEATS], buy_in, base_url, (1.9, 2.1), stats)
+        all_bots.extend(bots)
         # Stagger the new bots' connections over a few seconds, as players arrive, not all in one instant.
         for index, bot in enumerate(bots):
             running.append(asyncio.ensure_future(bot.run(final_deadline)))
@@ -315,9 +317,9 @@ async def tables_held(
             }
         )
         print(json.dumps({"held_level": results[-1]}), flush=True)
-    for task in running:
-        task.cancel()
-    await asyncio.gather(*running, return_exceptions=True)
+    for bot in all_bots:
+        bot.stop()
+    await asyncio.wait(running, timeout=60)
     return results
 
 

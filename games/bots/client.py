@@ -128,6 +128,7 @@ class Bot:
         rng: Random,
     ) -> None:
         self.name = name
+        self.stopped = False
         self.cookie = session_cookie
         self.table_id = table_id
         self.buy_in = buy_in
@@ -156,14 +157,21 @@ class Bot:
         self.request_types: dict[str, str] = {}
         self.auto_top_up_sent = False
 
+    def stop(self) -> None:
+        """Ask the bot to leave its seat and end :meth:`run` within about two seconds (the longest socket wait).
+
+        Load tests end bots this way rather than by cancelling their tasks: on Python 3.11 ``asyncio.wait_for`` can
+        swallow a cancellation that arrives as its inner read completes, and the task then plays on."""
+        self.stopped = True
+
     async def run(self, deadline: float) -> None:
-        """Play until the deadline; reconnect after a dropped connection (deliberate or not)."""
-        while time.monotonic() < deadline:
+        """Play until the deadline (or :meth:`stop`); reconnect after a dropped connection (deliberate or not)."""
+        while time.monotonic() < deadline and not self.stopped:
             try:
                 await self.session(deadline)
             except (ConnectionClosed, OSError, InvalidHandshake, InvalidStatus, TimeoutError):
                 self.stats.connect_failures += 1
-            if time.monotonic() < deadline:
+            if time.monotonic() < deadline and not self.stopped:
                 await asyncio.sleep(min(self.rng.uniform(*self.settings.rejoin_seconds), deadline - time.monotonic()))
 
     async def session(self, deadline: float) -> None:
@@ -180,7 +188,7 @@ class Bot:
             self.ws = ws
             while True:
                 now = time.monotonic()
-                if now >= deadline:
+                if now >= deadline or self.stopped:
                     await self.leave_politely(ws)
                     return
                 if self.drop_connection:
