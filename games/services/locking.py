@@ -7,6 +7,7 @@ each other in opposite orders.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from games.models import CashTable, GameRules, PlayerTableSettings, Seat, StakeTerms
 from games.services.errors import NotFound
@@ -30,7 +31,7 @@ def table_lock_with_hand(table_id: int) -> CashTable:
     """Like :func:`table_lock`, also loading the hand in play with its rules and terms (one query). The hand row itself
     needs no lock of its own: every service that changes a hand holds its table's lock."""
     try:
-        return (
+        table = (
             CashTable.objects.select_for_update(of=("self",))
             .select_related(
                 "stake__game_type", "current_hand__game_rules", "current_hand__stake_terms__stake__game_type"
@@ -40,6 +41,8 @@ def table_lock_with_hand(table_id: int) -> CashTable:
         )
     except CashTable.DoesNotExist:
         raise NotFound(f"There is no table {table_id}.") from None
+    forget_reverse_one_to_one(table, "current_hand")
+    return table
 
 
 def seats_lock(table: CashTable) -> dict[int, Seat]:
@@ -50,7 +53,23 @@ def seats_lock(table: CashTable) -> dict[int, Seat]:
         .select_related("user", "session__account")
         .order_by("pk")
     )
-    return {seat.number: seat for seat in seats}
+    locked = {seat.number: seat for seat in seats}
+    for seat in locked.values():
+        if seat.session is not None:
+            forget_reverse_one_to_one(seat, "session")
+            forget_reverse_one_to_one(seat.session, "account")
+    return locked
+
+
+def forget_reverse_one_to_one(instance: Any, field_name: str) -> None:
+    """Drop the back-reference ``select_related`` caches on the far side of a one-to-one (``seat.session.seat``).
+
+    Django caches both directions, which makes every loaded pair a reference cycle that only the garbage collector
+    can free; on the action path that was hundreds of objects per action and frequent collections (pauses for every
+    table). The forward reference stays; code that follows the reverse one reads it from the database."""
+    related = getattr(instance, field_name)
+    if related is not None:
+        instance._meta.get_field(field_name).remote_field.delete_cached_value(related)
 
 
 def table_terms(table: CashTable, now: datetime) -> tuple[StakeTerms, GameRules]:
