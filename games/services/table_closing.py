@@ -1,4 +1,4 @@
-"""Closing a cash table from the back office (LOB-07): every player is cashed out and the table closes for good.
+"""Closing a cash table from the back office (LOB-08): every player is cashed out and the table closes for good.
 
 Between hands the table closes at once. While a hand is in play it closes when that hand ends: the table-wide form of a
 player's ``leave_after_hand`` (CASH-08). The hand plays out and settles as usual (or support cancels it with
