@@ -1,6 +1,6 @@
 """Support staff close a table from the back office between hands (LOB-08): every player is cashed out through the
-wallet as if they had left (CASH-08), the table is closed with the reason and the staff member's username, and the
-players and the lobby are told through the table's event log."""
+wallet as if they had left (CASH-08), the table is closed with the reason (the staff member's username goes into the
+admin history only), and the players and the lobby are told through the table's event log."""
 
 from __future__ import annotations
 
