@@ -4,7 +4,9 @@ Hands and events are read-only here: they are the audit record (GEN-07); money m
 
 Support actions (each asks for a reason on a confirmation page, and needs its own permission, which the "Support
 staff" group holds): cancel a running hand (``games.cancel_hand``, service ``hand_cancel``, CASH-23) from the hands list
-or from the tables list, and close a table (``games.close_table``, service ``table_close``).
+or from the tables list, and close a table (``games.close_table``, service ``table_close``); open a table from the
+stakes list (``table_open``; tables are never added as bare rows). The reason is shown to the players; who did it is
+kept in the admin history (``LogEntry``) only.
 """
 
 from __future__ import annotations
