@@ -17,23 +17,13 @@ from typing import Any
 import django
 from django.conf import settings
 
-PREFIX = f"{os.environ.get('REDIS_KEY_PREFIX', 'bench')}:echo"
-# The same channel layer as the site's (poker_site/settings.py, CHANNEL_LAYER): pubsub unless "queues" is chosen.
-LAYER = (
-    {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {
-            "hosts": [{"address": os.environ["REDIS_URL"], "socket_timeout": 30}],
-            "prefix": PREFIX,
-            "capacity": 1000,
-            "expiry": 30,
-        },
-    }
-    if os.environ.get("CHANNEL_LAYER", "pubsub") == "queues"
-    else {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [{"address": os.environ["REDIS_URL"]}], "prefix": PREFIX},
-    }
+from poker_site.channel_layers import channel_layer
+
+# The same kind of channel layer as the site's (CHANNEL_LAYER: pubsub unless "queues" is chosen).
+LAYER = channel_layer(
+    os.environ.get("CHANNEL_LAYER", "pubsub"),
+    os.environ["REDIS_URL"],
+    f"{os.environ.get('REDIS_KEY_PREFIX', 'bench')}:echo",
 )
 
 if not settings.configured:

@@ -11,6 +11,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from poker_site import env
+from poker_site.channel_layers import CHANNEL_LAYER_KINDS, channel_layer
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -121,29 +122,9 @@ CACHES = {
     }
 }
 
-# "pubsub": a group message is one Redis PUBLISH, and each server process subscribed to the group receives it once and
-# hands it to its own sockets (a table broadcast reaches six players with one Redis round trip, not six queue pops).
-# Delivery is at most once, which the table protocol already allows: a socket that misses a message sees a sequence
-# gap and resynchronises. "queues": channels_redis's list-based layer (messages wait up to ``expiry`` seconds).
-CHANNEL_LAYER_KIND = env.choice("CHANNEL_LAYER", "pubsub", ("pubsub", "queues"))
-CHANNEL_LAYERS = {
-    "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": f"{REDIS_KEY_PREFIX}:channels"},
-    }
-    if CHANNEL_LAYER_KIND == "pubsub"
-    else {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {
-            # redis-py 8 reads with a 5 s socket timeout by default, the same length as channels_redis's blocking
-            # BZPOPMIN: an idle socket's receive then raises TimeoutError and the consumer dies (redis-py #4091).
-            "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
-            "prefix": f"{REDIS_KEY_PREFIX}:channels",
-            "capacity": 1000,
-            "expiry": 30,
-        },
-    }
-}
+# pubsub (default) or queues: see poker_site/channel_layers.py.
+CHANNEL_LAYER_KIND = env.choice("CHANNEL_LAYER", "pubsub", CHANNEL_LAYER_KINDS)
+CHANNEL_LAYERS = {"default": channel_layer(CHANNEL_LAYER_KIND, REDIS_URL, f"{REDIS_KEY_PREFIX}:channels")}
 
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
