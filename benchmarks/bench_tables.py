@@ -136,8 +136,7 @@ class Stack:
         listener = listening_socket("127.0.0.1", port)
         descriptor = listener.fileno()
         for number in range(processes):
-            command = web_server_command("127.0.0.1", port, listening_descriptor=descriptor)
-            command[-1] = application
+            command = web_server_command("127.0.0.1", port, listening_descriptor=descriptor, application=application)
             self.start(f"{name}-{number}", command, (descriptor,))
         listener.close()
 

@@ -43,16 +43,23 @@ The table protocol's own limit is 4,096 characters (``games.protocol``): message
 consumer, which answers ``message_too_large`` so a client learns why; anything bigger is cut off at the door."""
 
 
-def web_server_command(host: str, port: int, *, listening_descriptor: int | None = None) -> list[str]:
-    """The daphne command line that serves the site on ``host:port`` (the launcher and the live-site tests), or on an
-    inherited listening socket (``listening_descriptor``) that several daphne processes accept from."""
+def web_server_command(
+    host: str,
+    port: int,
+    *,
+    listening_descriptor: int | None = None,
+    application: str = "poker_site.asgi:application",
+) -> list[str]:
+    """The daphne command line that serves ``application`` (the site) on ``host:port`` (the launcher, the live-site
+    tests, the benchmark), or on an inherited listening socket (``listening_descriptor``) that several daphne
+    processes accept from."""
     address = ["--fd", str(listening_descriptor)] if listening_descriptor is not None else ["-b", host, "-p", str(port)]
     return [
         str(BIN_DIRECTORY / "daphne"),
         *address,
         "--websocket-max-message-size",
         str(WEBSOCKET_MAXIMUM_MESSAGE_BYTES),
-        "poker_site.asgi:application",
+        application,
     ]
 
 
