@@ -32,10 +32,9 @@ import logging
 from collections.abc import Sequence
 from typing import Any, Final
 
-import redis
 from django.conf import settings
 
-from poker_site.core.publish import publish
+from poker_site.core.publish import first_in_window, publish
 
 logger = logging.getLogger(__name__)
 
@@ -57,12 +56,6 @@ def user_table_group(user_id: int, table_id: int) -> str:
     return f"user.{int(user_id)}.table.{int(table_id)}"
 
 
-def group_send(group: str, message: dict[str, Any]) -> None:
-    """Queue ``message`` for ``group`` from synchronous code (services, the ticker, management commands); returns
-    without waiting (messages leave in the order they were queued)."""
-    publish(group, message)
-
-
 # --- Table events ----------------------------------------------------------------------------------------
 
 
@@ -81,7 +74,7 @@ def table_events_committed(
 def table_refresh(table_id: int, reason: str = "changed") -> None:
     """Tell every socket on the table to re-read what it is missing (events since its last sequence, or a snapshot)."""
     try:
-        group_send(table_group(table_id), {"type": "table.refresh", "table_id": int(table_id), "reason": reason})
+        publish(table_group(table_id), {"type": "table.refresh", "table_id": int(table_id), "reason": reason})
     except Exception:
         logger.exception("could not publish a refresh of table %s", table_id)
 
@@ -100,13 +93,13 @@ def _publish_table_events(table_id: int, first_sequence: int, last_sequence: int
         return
     # Private copies first: a recipient's consumer ignores the spectator copy of this range either way.
     for user_id, events in private.items():
-        group_send(
+        publish(
             user_table_group(user_id, table_id),
             _events_message(table_id, first_sequence, last_sequence, events, private=True),
         )
     message = _events_message(table_id, first_sequence, last_sequence, public, private=False)
     message["private_user_ids"] = sorted(private)
-    group_send(table_group(table_id), message)
+    publish(table_group(table_id), message)
 
 
 def _events_message(
@@ -124,15 +117,6 @@ def _events_message(
 
 # --- Lobby -----------------------------------------------------------------------------------------------
 
-_redis_client: redis.Redis | None = None
-
-
-def _redis() -> redis.Redis:
-    global _redis_client
-    if _redis_client is None:
-        _redis_client = redis.Redis.from_url(settings.REDIS_URL)
-    return _redis_client
-
 
 def lobby_notice_key(table_id: int) -> str:
     return f"{settings.REDIS_KEY_PREFIX}:lobby:notice:{int(table_id)}"
@@ -141,8 +125,8 @@ def lobby_notice_key(table_id: int) -> str:
 def lobby_table_changed(table_id: int) -> None:
     """Announce that the lobby row of ``table_id`` changed, at most once per table per notice window."""
     try:
-        if not _redis().set(lobby_notice_key(table_id), b"1", nx=True, px=LOBBY_NOTICE_WINDOW_MS):
+        if not first_in_window(lobby_notice_key(table_id), LOBBY_NOTICE_WINDOW_MS):
             return  # a notice went out less than a window ago; consumers reload after that window anyway
-        group_send(LOBBY_GROUP, {"type": "lobby.changed", "table_id": int(table_id)})
+        publish(LOBBY_GROUP, {"type": "lobby.changed", "table_id": int(table_id)})
     except Exception:
         logger.exception("could not announce a lobby change of table %s", table_id)

@@ -17,12 +17,11 @@ asks for a snapshot). Failures are logged.
 from __future__ import annotations
 
 import logging
-from typing import Any, Final
+from typing import Final
 
-import redis
 from django.conf import settings
 
-from poker_site.core.publish import publish
+from poker_site.core.publish import first_in_window, publish
 
 logger = logging.getLogger(__name__)
 
@@ -38,45 +37,30 @@ def user_group(user_id: int, table_id: int) -> str:
     return f"uth.user.{int(user_id)}.table.{int(table_id)}"
 
 
-def _group_send(group: str, message: dict[str, Any]) -> None:
-    """Queue the message on this process's publisher (in order; the committing thread does not wait)."""
-    publish(group, message)
-
-
 def events_committed(table_id: int, first: int, last: int) -> None:
     try:
         from games.uth.readside import events_between
 
         if last - first + 1 > MAXIMUM_EVENTS_PER_MESSAGE:
-            _group_send(table_group(table_id), {"type": "uth.refresh"})
+            publish(table_group(table_id), {"type": "uth.refresh"})
             return
         events = events_between(table_id, first, last)
-        _group_send(table_group(table_id), {"type": "uth.events", "events": events})
+        publish(table_group(table_id), {"type": "uth.events", "events": events})
     except Exception:
         logger.exception("could not publish UTH events %s..%s of table %s", first, last, table_id)
 
 
 def player_changed(table_id: int, user_id: int) -> None:
     try:
-        _group_send(user_group(user_id, table_id), {"type": "uth.player"})
+        publish(user_group(user_id, table_id), {"type": "uth.player"})
     except Exception:
         logger.exception("could not notify player %s at UTH table %s", user_id, table_id)
-
-
-_redis_client: redis.Redis | None = None
-
-
-def _redis() -> redis.Redis:
-    global _redis_client
-    if _redis_client is None:
-        _redis_client = redis.Redis.from_url(settings.REDIS_URL)
-    return _redis_client
 
 
 def decision_stats_changed(table_id: int, round_id: int) -> None:
     try:
         key = f"{settings.REDIS_KEY_PREFIX}:uth:stats:{int(table_id)}"
-        if not _redis().set(key, "1", nx=True, px=STATS_WINDOW_MS):
+        if not first_in_window(key, STATS_WINDOW_MS):
             return
         from games.uth.models import UthRound
         from games.uth.readside import decision_stats
@@ -84,8 +68,6 @@ def decision_stats_changed(table_id: int, round_id: int) -> None:
         round_ = UthRound.objects.filter(pk=round_id).first()
         if round_ is None:
             return
-        _group_send(
-            table_group(table_id), {"type": "uth.stats", "round_id": round_id, "stats": decision_stats(round_)}
-        )
+        publish(table_group(table_id), {"type": "uth.stats", "round_id": round_id, "stats": decision_stats(round_)})
     except Exception:
         logger.exception("could not publish UTH decision statistics of table %s", table_id)

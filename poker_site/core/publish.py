@@ -24,6 +24,8 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
+import redis
+
 logger = logging.getLogger(__name__)
 
 EXIT_FLUSH_SECONDS: Final[float] = 5.0
@@ -112,6 +114,20 @@ def publish(group: str, message: dict[str, Any]) -> None:
 def publish_job(job: Job) -> None:
     """Queue any coroutine function that sends (e.g. one that first checks a Redis rate-limit key)."""
     publisher().submit(job)
+
+
+_redis_client: redis.Redis | None = None
+
+
+def first_in_window(key: str, milliseconds: int) -> bool:
+    """True for the first call with ``key`` in each window of ``milliseconds`` (a Redis ``SET NX PX`` key, so the
+    window holds across processes): publishers that coalesce notices (the lobby, UTH statistics) send only then."""
+    global _redis_client
+    if _redis_client is None:
+        from django.conf import settings
+
+        _redis_client = redis.Redis.from_url(settings.REDIS_URL)
+    return bool(_redis_client.set(key, b"1", nx=True, px=milliseconds))
 
 
 def flush(timeout: float | None = None) -> bool:

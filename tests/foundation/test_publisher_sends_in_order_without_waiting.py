@@ -66,3 +66,16 @@ def test_a_failing_send_is_logged_and_the_next_one_still_goes(caplog: Any) -> No
     assert publish.flush(timeout=10)
     assert ran == ["next"]
     assert "a channel-layer send failed" in caplog.text
+
+
+def test_first_in_window_is_true_once_per_key_and_window() -> None:
+    """The coalescing key behind the lobby's and the UTH statistics' at-most-once-per-window notices."""
+    from django.conf import settings
+
+    key = f"{settings.REDIS_KEY_PREFIX}:test:first-in-window:{time.monotonic_ns()}"
+    other = f"{key}:other"
+    assert publish.first_in_window(key, 300)
+    assert not publish.first_in_window(key, 300)
+    assert publish.first_in_window(other, 300)  # each key has its own window
+    time.sleep(0.4)
+    assert publish.first_in_window(key, 300)
