@@ -73,14 +73,25 @@ class HandContext:
         self.seats = seats
         self.now = now
         self.events: list[NewEvent] = []
+        self.hand: Hand | None = None
         self.engine_state: HandState | None = None
+
+    def hand_state_to_change(self, hand: Hand) -> HandState:
+        """The engine state of ``hand`` (kept from the last commit when it still matches the locked rows, else
+        replayed from the log); :meth:`commit_events` keeps it again for the hand's next change."""
+        self.hand, self.engine_state = hand, hand_engine_state_to_change(hand, self.table)
+        return self.engine_state
 
     def engine_events(self, hand: Hand, events: Sequence[Event]) -> None:
         self.events.extend(engine_event(hand, event) for event in events)
 
     def commit_events(self) -> None:
+        """Append the collected events; then, once the transaction commits, keep the engine state of the hand this
+        context changed (``table.last_sequence`` now names the last of these events)."""
         events_append(self.table, self.events)
         self.events = []
+        if self.hand is not None and self.engine_state is not None:
+            hand_engine_state_remember(self.hand, self.table, self.engine_state)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -215,8 +226,6 @@ def hand_start(table: CashTable, *, now: datetime | None = None, shuffler: Shuff
     if hand is None:
         table_touch(locked, next_hand_at=None)
     context.commit_events()
-    if hand is not None and context.engine_state is not None:
-        hand_engine_state_remember(hand, locked, context.engine_state)
     return hand
 
 
@@ -288,7 +297,7 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
     )
     context.engine_events(hand, state.events)
     _advance(context, hand, state, rules)
-    context.engine_state = state
+    context.hand, context.engine_state = hand, state
     return hand
 
 
@@ -397,19 +406,18 @@ def hand_act(
         action = action_from_dict(data)
     except IllegalAction as error:
         raise ActionRefused(str(error)) from error
-    state = hand_engine_state_to_change(hand, locked)
+    context = HandContext(locked, seats, moment)
+    state = context.hand_state_to_change(hand)
     if state.actor != seat.number:
         raise NotYourTurn("It is not your turn.")
     try:
         state.verify(action)
     except IllegalAction as error:
         raise ActionRefused(str(error)) from error
-    context = HandContext(locked, seats, moment)
     _spend_timebank(context, hand)
     context.engine_events(hand, state.apply(action))
     _advance(context, hand, state, hand.game_rules)
     context.commit_events()
-    hand_engine_state_remember(hand, locked, state)
     return hand
 
 
@@ -464,12 +472,9 @@ def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
             seat.sit_out_after_hand = True
             seat.sit_out_reason_after_hand = SitOutReason.DISCONNECTED
             seat_save(seat, "sit_out_after_hand", "sit_out_reason_after_hand")
-        state = hand_engine_state_to_change(hand, locked)
+        state = context.hand_state_to_change(hand)
         context.engine_events(hand, state.apply(Timeout(seat.number)))
         _advance(context, hand, state, rules)
-        context.commit_events()
-        hand_engine_state_remember(hand, locked, state)
-        return True
     context.commit_events()
     return True
 

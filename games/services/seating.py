@@ -35,7 +35,6 @@ from games.models import (
 )
 from games.services.buy_in import BuyInLimits, buy_in_limits, daily_count_increment
 from games.services.cashier import money_to_table, table_account_create
-from games.services.engine_state import hand_engine_state
 from games.services.errors import (
     AlreadySeated,
     BanzaiExcluded,
@@ -358,7 +357,7 @@ def seat_leave(user: Any, table: CashTable, *, now: datetime | None = None) -> S
     context.events.append(seat_event(seat, "seat_leaving", with_stack=False))
     hand = Hand.objects.select_for_update().get(pk=hand.pk)
     if hand.acting_seat == seat.number:
-        state = hand_engine_state(hand)
+        state = context.hand_state_to_change(hand)
         _spend_timebank(context, hand)
         context.engine_events(hand, state.apply(Fold(seat.number)))
         _advance(context, hand, state, hand.game_rules)
