@@ -28,12 +28,18 @@ def lobby_rows(
     ``average_pot`` (cents, finished hands of the last hour, ``None`` if none), ``hands_per_hour`` and ``waiting``
     (players queued for this stake, CASH-05).
     """
-    from games.models import CashTable, Hand, HandStatus, SeatingRequest, SeatingRequestStatus, StakeTerms, TableStatus
+    from games.models import (
+        TABLES_TAKING_PLAYERS,
+        CashTable,
+        Hand,
+        HandStatus,
+        SeatingRequest,
+        SeatingRequestStatus,
+        StakeTerms,
+    )
 
     # A table support is closing takes nobody new: it leaves the lobby now, not when its last hand ends.
-    tables = CashTable.objects.filter(status=TableStatus.OPEN, close_after_hand=False).select_related(
-        "stake__game_type"
-    )
+    tables = CashTable.objects.filter(TABLES_TAKING_PLAYERS).select_related("stake__game_type")
     if table_ids is not None:
         tables = tables.filter(pk__in=list(table_ids))
     if game:

@@ -11,6 +11,7 @@ from games.models.hands import (
     HandStatus,
 )
 from games.models.tables import (
+    TABLES_TAKING_PLAYERS,
     BuyInKind,
     CashTable,
     DailyCounterKind,
@@ -27,6 +28,7 @@ from games.models.tables import (
 )
 
 __all__ = [
+    "TABLES_TAKING_PLAYERS",
     "AppendOnlyError",
     "BuyInKind",
     "BuyInRule",

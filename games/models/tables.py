@@ -75,6 +75,10 @@ class CashTable(models.Model):
         return f"{self.name} ({self.stake})"
 
 
+TABLES_TAKING_PLAYERS = models.Q(status=TableStatus.OPEN, close_after_hand=False)
+"""Tables that seat new players and are listed: open, and not closing when the hand in play ends."""
+
+
 class SeatStatus(models.TextChoices):
     """Where a seat stands for the next hand."""
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games.engine.actions import Fold
 from games.models import (
+    TABLES_TAKING_PLAYERS,
     BuyInKind,
     BuyInRule,
     CashTable,
@@ -373,7 +374,7 @@ def table_candidates(user_id: int, stake: Stake, now: datetime, *, with_players:
     """Open tables of ``stake`` (not closing) with a free seat where the player is not seated, in assignment order
     (AMB-63): tables played at in the last 24 hours first, then the fewest seated players, random among equals."""
     tables = (
-        CashTable.objects.filter(stake=stake, status=TableStatus.OPEN, close_after_hand=False)
+        CashTable.objects.filter(TABLES_TAKING_PLAYERS, stake=stake)
         .annotate(seated=Count("seats", filter=Q(seats__session__isnull=False)))
         .exclude(seats__user_id=user_id)
     )
