@@ -111,11 +111,6 @@ def publish(group: str, message: dict[str, Any]) -> None:
     publisher().submit(send)
 
 
-def publish_job(job: Job) -> None:
-    """Queue any coroutine function that sends (e.g. one that first checks a Redis rate-limit key)."""
-    publisher().submit(job)
-
-
 _redis_client: redis.Redis | None = None
 
 

@@ -45,7 +45,7 @@ def test_publishing_returns_before_the_send_and_flush_waits_for_it() -> None:
         sent.set()
 
     started = time.monotonic()
-    publish.publish_job(slow_send)
+    publish.publisher().submit(slow_send)
     assert time.monotonic() - started < 0.2
     assert not sent.is_set()
     assert publish.flush(timeout=10)
@@ -61,8 +61,8 @@ def test_a_failing_send_is_logged_and_the_next_one_still_goes(caplog: Any) -> No
     async def next_one() -> None:
         ran.append("next")
 
-    publish.publish_job(broken)
-    publish.publish_job(next_one)
+    publish.publisher().submit(broken)
+    publish.publisher().submit(next_one)
     assert publish.flush(timeout=10)
     assert ran == ["next"]
     assert "a channel-layer send failed" in caplog.text
