@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games.engine.events import SEAT, Event, HoleCardsDealt, event_from_dict, event_to_dict
 from games.models import CashTable, EventAudience, Hand, HandEvent
+from poker_site.core.compiled_sql import rows_insert
 
 logger = logging.getLogger(__name__)
 
@@ -79,10 +80,9 @@ def events_append(table: CashTable, events: Sequence[NewEvent]) -> tuple[int, in
         )
         for offset, item in enumerate(events)
     ]
-    HandEvent.objects.bulk_create(rows)
     last = first + len(rows) - 1
     table.last_sequence = last
-    CashTable.objects.filter(pk=table.pk).update(last_sequence=last)
+    rows_insert(rows, also_update=(table, ["last_sequence"]))  # one statement: the events and the table's counter
     table_id = table.pk
     transaction.on_commit(lambda: _announce_events(table_id, first, last, rows))
     lobby_changed_on_commit(table_id)

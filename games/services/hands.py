@@ -52,6 +52,7 @@ from games.services.events import NewEvent, engine_event, events_append
 from games.services.locking import seats_lock, table_lock, table_lock_with_hand, table_terms
 from games.services.seat_state import seat_event, seat_save, seat_sit_out_now, seat_vacate, table_touch
 from games.services.table_closing import table_close_locked
+from poker_site.core.compiled_sql import fields_update, rows_update
 from poker_site.core.rules import RULES_VERSION
 from wallet.models import Account, AccountKind
 from wallet.services import TransferKind, TransferLeg, player_cash_account, system_account, transfer_create
@@ -335,7 +336,7 @@ def _turn_event(context: HandContext, hand: Hand, legal_actions: dict[str, Any] 
 
 def _hand_save(hand: Hand, *fields: str) -> None:
     hand.version += 1
-    hand.save(update_fields=[*fields, "version"])
+    fields_update(hand, [*fields, "version"])
 
 
 def _spend_timebank(context: HandContext, hand: Hand) -> None:
@@ -577,7 +578,7 @@ def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
     )
     for player in players:
         player.end_stack = final[player.seat_number]
-    HandPlayer.objects.bulk_update(players, ["end_stack"])
+    rows_update(players, ["end_stack"])
     context.events.append(
         NewEvent(
             "hand_settled",
@@ -616,7 +617,7 @@ def between_hands(context: HandContext, hand: Hand, *, counted: bool) -> None:
             )
         seat.version += 1
         counted_seats.append(seat)
-    Seat.objects.bulk_update(counted_seats, ["hands_dealt_in", "timebank_milliseconds", "version"])
+    rows_update(counted_seats, ["hands_dealt_in", "timebank_milliseconds", "version"])
     if table.close_after_hand:
         # Support closed the table during this hand (table_close): everyone is cashed out now, no next hand.
         context.events.extend(table_close_locked(table, context.seats, now, terms))

@@ -11,49 +11,57 @@ from typing import Any
 
 from games.models import CashTable, GameRules, PlayerTableSettings, Seat, StakeTerms
 from games.services.errors import NotFound
+from poker_site.core.compiled_sql import CompiledSelect
+
+# The lock queries run for every action and hand: compiled once per process (poker_site.core.compiled_sql).
+# order_by(): a primary-key lookup needs no ordering, and the models' default one would join and sort.
+_TABLE = CompiledSelect(
+    lambda table_id: (
+        CashTable.objects.select_for_update(of=("self",))
+        .select_related("stake__game_type")
+        .order_by()
+        .filter(pk=table_id)
+    )
+)
+_TABLE_WITH_HAND = CompiledSelect(
+    lambda table_id: (
+        CashTable.objects.select_for_update(of=("self",))
+        .select_related("stake__game_type", "current_hand__game_rules", "current_hand__stake_terms__stake__game_type")
+        .order_by()
+        .filter(pk=table_id)
+    )
+)
+_SEATS = CompiledSelect(
+    lambda table_id: (
+        Seat.objects.select_for_update(of=("self",))
+        .filter(table_id=table_id)
+        .select_related("user", "session__account")
+        .order_by("pk")
+    )
+)
 
 
 def table_lock(table_id: int) -> CashTable:
     """Lock and return the table (with its stake and game type); :class:`NotFound` if there is no such table."""
-    try:
-        # order_by(): a primary-key lookup needs no ordering, and the model's default one would join and sort.
-        return (
-            CashTable.objects.select_for_update(of=("self",))
-            .select_related("stake__game_type")
-            .order_by()
-            .get(pk=table_id)
-        )
-    except CashTable.DoesNotExist:
-        raise NotFound(f"There is no table {table_id}.") from None
+    table = _TABLE.first(int(table_id))
+    if table is None:
+        raise NotFound(f"There is no table {table_id}.")
+    return table
 
 
 def table_lock_with_hand(table_id: int) -> CashTable:
     """Like :func:`table_lock`, also loading the hand in play with its rules and terms (one query). The hand row itself
     needs no lock of its own: every service that changes a hand holds its table's lock."""
-    try:
-        table = (
-            CashTable.objects.select_for_update(of=("self",))
-            .select_related(
-                "stake__game_type", "current_hand__game_rules", "current_hand__stake_terms__stake__game_type"
-            )
-            .order_by()
-            .get(pk=table_id)
-        )
-    except CashTable.DoesNotExist:
-        raise NotFound(f"There is no table {table_id}.") from None
+    table = _TABLE_WITH_HAND.first(int(table_id))
+    if table is None:
+        raise NotFound(f"There is no table {table_id}.")
     forget_reverse_one_to_one(table, "current_hand")
     return table
 
 
 def seats_lock(table: CashTable) -> dict[int, Seat]:
     """Lock the table's seats in primary-key order; return them by seat number (occupant and account loaded)."""
-    seats = (
-        Seat.objects.select_for_update(of=("self",))
-        .filter(table_id=table.pk)
-        .select_related("user", "session__account")
-        .order_by("pk")
-    )
-    locked = {seat.number: seat for seat in seats}
+    locked = {seat.number: seat for seat in _SEATS.all(table.pk)}
     for seat in locked.values():
         if seat.session is not None:
             forget_reverse_one_to_one(seat, "session")

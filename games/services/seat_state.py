@@ -24,6 +24,7 @@ from games.models import (
 )
 from games.services.cashier import money_from_table
 from games.services.events import NewEvent
+from poker_site.core.compiled_sql import fields_update
 from wallet.services import balance_of
 
 
@@ -55,7 +56,7 @@ def seat_payload(seat: Seat, *, with_stack: bool = True, **extra: Any) -> dict[s
 def seat_save(seat: Seat, *fields: str) -> None:
     """Save ``fields`` of a locked seat and bump its version."""
     seat.version += 1
-    seat.save(update_fields=[*fields, "version"])
+    fields_update(seat, [*fields, "version"])
 
 
 def seat_event(seat: Seat, kind: str, *, with_stack: bool = True, **extra: Any) -> NewEvent:

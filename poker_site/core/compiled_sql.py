@@ -1,0 +1,290 @@
+"""SQL for the hot path, built once per process: SELECTs the ORM compiles once and re-runs with new values
+(:class:`CompiledSelect`), and updates and inserts of model rows (:func:`fields_update`, :func:`rows_update`,
+:func:`rows_insert`).
+
+Turning a queryset into SQL (``SQLCompiler.as_sql``: resolving ``select_related`` joins, quoting every column) costs
+more Python time than PostgreSQL spends executing the prepared statement. The row locks taken on every player action
+(the table with its hand, rules and terms; the seats with their occupants and accounts) are always the same query with
+a different id, so :class:`CompiledSelect` keeps the compiled SQL and the way to build model instances from its rows,
+and re-runs it with new values. The rows become model instances exactly as ``QuerySet`` iteration makes them (the
+compiler's converters, ``Model.from_db`` and Django's ``select_related`` populators), and every statement here goes
+through the connection's cursor (execute wrappers and query logging see it).
+
+Contract for :class:`CompiledSelect`: ``build(*values)`` returns a plain model queryset (no ``values()``, annotations,
+extra selects or prefetches) whose SQL parameters include each of ``values`` exactly once; the compiled statement is
+reused with the values substituted in those positions. Construction refuses a queryset that breaks this, so a changed
+query fails loudly at its first use rather than running the wrong SQL.
+
+:func:`fields_update` and :func:`rows_insert` write what ``Model.save(update_fields=...)`` and ``bulk_create`` write
+(each field's ``pre_save`` and ``get_db_prep_save``), and :func:`rows_update` what ``bulk_update`` writes, with SQL
+built once per model, field list and row count. They send no model
+signals (no model on the action path has receivers).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from django.core.exceptions import EmptyResultSet, FullResultSet
+from django.db import DatabaseError, connections, router
+from django.db.models import Model, QuerySet
+from django.db.models.query import ModelIterable, get_related_populators
+from django.db.transaction import TransactionManagementError
+
+ModelT = TypeVar("ModelT", bound=Model)
+
+_MARKER_BASE = -(2**31) + 7_919
+"""Parameter values used only while compiling (distinct, negative: no real id looks like them)."""
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    parameters: tuple[Any, ...]
+    value_positions: tuple[int, ...]
+    locks: bool
+    model: type[Model]
+    init_list: tuple[str, ...]
+    model_columns: slice
+    converters: tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
+    populators: tuple[Any, ...]
+
+
+class CompiledSelect(Generic[ModelT]):
+    """``build(*values)`` compiled once per database alias; :meth:`all` / :meth:`first` run it for new values."""
+
+    def __init__(self, build: Callable[..., QuerySet[ModelT]], parameter_count: int = 1) -> None:
+        self.build = build
+        self.parameter_count = parameter_count
+        self._compiled: dict[str, _Compiled] = {}
+        self._lock = threading.Lock()
+        self._database: str | None = None
+
+    def all(self, *values: Any) -> list[ModelT]:
+        """The instances the queryset ``build(*values)`` would yield, in its order."""
+        if len(values) != self.parameter_count:
+            raise TypeError(f"expected {self.parameter_count} values, got {len(values)}")
+        queryset_alias = self._alias()
+        compiled = self._compiled.get(queryset_alias) or self._compile(queryset_alias)
+        connection = connections[queryset_alias]
+        if compiled.locks and connection.get_autocommit():
+            raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
+        parameters = list(compiled.parameters)
+        for position, value in zip(compiled.value_positions, values, strict=True):
+            parameters[position] = value
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, parameters)
+            rows = cursor.fetchall()
+        instances: list[ModelT] = []
+        for fetched in rows:
+            row = list(fetched)
+            for position, converters, expression in compiled.converters:
+                value = row[position]
+                for converter in converters:
+                    value = converter(value, expression, connection)
+                row[position] = value
+            instance = compiled.model.from_db(queryset_alias, compiled.init_list, row[compiled.model_columns])
+            for populator in compiled.populators:
+                populator.populate(row, instance)
+            instances.append(instance)  # type: ignore[arg-type]
+        return instances
+
+    def first(self, *values: Any) -> ModelT | None:
+        """The first instance :meth:`all` would return, or None."""
+        found = self.all(*values)
+        return found[0] if found else None
+
+    def _alias(self) -> str:
+        # The queryset's database (routing included), decided once: building the queryset has a cost of its own.
+        if self._database is None:
+            self._database = self.build(*self._markers()).db
+        return self._database
+
+    def _markers(self) -> list[int]:
+        return [_MARKER_BASE + index for index in range(self.parameter_count)]
+
+    def _compile(self, alias: str) -> _Compiled:
+        with self._lock:
+            if alias in self._compiled:
+                return self._compiled[alias]
+            markers = self._markers()
+            queryset = self.build(*markers)
+            if (
+                queryset._iterable_class is not ModelIterable
+                or bool(getattr(queryset, "_prefetch_related_lookups", False))
+                or bool(getattr(queryset, "_known_related_objects", False))
+                or queryset.query.annotation_select
+                or queryset.query.extra_select
+            ):
+                raise ValueError("CompiledSelect needs a plain model queryset (no values, annotations or prefetches)")
+            compiler = queryset.query.get_compiler(using=alias)
+            try:
+                sql, parameters = compiler.as_sql()
+            except (EmptyResultSet, FullResultSet) as error:
+                # The ORM dropped a condition for the marker value itself (say, a negative count): the SQL would not
+                # depend on the real value, so it cannot be reused.
+                raise ValueError(f"the query cannot be compiled for any value ({type(error).__name__})") from error
+            positions = []
+            for marker in markers:
+                found = [index for index, parameter in enumerate(parameters) if parameter == marker]
+                if len(found) != 1:
+                    raise ValueError(f"each value must appear exactly once among the SQL parameters: {parameters!r}")
+                positions.append(found[0])
+            select, klass_info = compiler.select, compiler.klass_info
+            assert klass_info is not None
+            select_fields = klass_info["select_fields"]
+            start, end = select_fields[0], select_fields[-1] + 1
+            converters = compiler.get_converters([column[0] for column in select])
+            compiled = _Compiled(
+                sql=sql,
+                parameters=tuple(parameters),
+                value_positions=tuple(positions),
+                locks=bool(queryset.query.select_for_update),
+                model=klass_info["model"],
+                init_list=tuple(column[0].target.attname for column in select[start:end]),
+                model_columns=slice(start, end),
+                converters=tuple(
+                    (position, tuple(functions), expression)
+                    for position, (functions, expression) in sorted(converters.items())
+                ),
+                # The stubs describe a later Django's signature (with fetch_mode); 5.2 takes these three.
+                populators=tuple(get_related_populators(klass_info, select, alias)),  # type: ignore[call-arg]
+            )
+            self._compiled[alias] = compiled
+            return compiled
+
+
+# --- Writes ----------------------------------------------------------------------------------------------------------
+
+_Statement = tuple[str, tuple[Any, ...]]
+"""SQL and the fields whose values fill its parameters, in order."""
+
+_update_statements: dict[tuple[type[Model], str, tuple[str, ...]], _Statement] = {}
+_rows_update_statements: dict[tuple[type[Model], str, int, tuple[str, ...]], _Statement] = {}
+_insert_statements: dict[tuple[type[Model], str, int, str], _Statement] = {}
+
+
+def _column(field: Any) -> str:
+    """The database column of a concrete field (typed loosely: the stubs allow relations without one)."""
+    column = getattr(field, "column", None)
+    if not isinstance(column, str):
+        raise ValueError(f"{field!r} has no column of its own")
+    return column
+
+
+def _update_statement(model: type[Model], alias: str, names: tuple[str, ...]) -> _Statement:
+    key = (model, alias, names)
+    statement = _update_statements.get(key)
+    if statement is None:
+        quote = connections[alias].ops.quote_name
+        fields: tuple[Any, ...] = tuple(model._meta.get_field(name) for name in names)
+        if any(not field.concrete or field.primary_key for field in fields):
+            raise ValueError(f"only concrete, non-key fields can be updated: {names}")
+        assignments = ", ".join(f"{quote(_column(field))} = %s" for field in fields)
+        sql = f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {quote(_column(model._meta.pk))} = %s"
+        statement = _update_statements[key] = (sql, fields)
+    return statement
+
+
+def _update_parameters(instance: Model, fields: Sequence[Any], connection: Any) -> list[Any]:
+    return [field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields]
+
+
+def fields_update(instance: Model, names: Sequence[str]) -> None:
+    """Write the fields ``names`` of the saved ``instance`` (``UPDATE ... WHERE pk``), as
+    ``instance.save(update_fields=names)`` would; :class:`DatabaseError` when no row has its primary key."""
+    model = type(instance)
+    alias = router.db_for_write(model, instance=instance)
+    connection = connections[alias]
+    sql, fields = _update_statement(model, alias, tuple(names))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*_update_parameters(instance, fields, connection), instance.pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"{model.__name__} {instance.pk} was not updated (no such row)")
+
+
+def rows_update(instances: Sequence[Model], names: Sequence[str]) -> None:
+    """Write the fields ``names`` of the saved ``instances`` (all of one model) in one statement, as ``bulk_update``
+    would (``UPDATE ... FROM (VALUES ...)`` joined on the primary key); nothing to do for no instances.
+    :class:`DatabaseError` when not every instance's row was updated."""
+    if not instances:
+        return
+    model = type(instances[0])
+    if any(type(instance) is not model or instance.pk is None for instance in instances):
+        raise ValueError("rows_update takes saved instances of one model")
+    alias = router.db_for_write(model)
+    connection = connections[alias]
+    key = (model, alias, len(instances), tuple(names))
+    statement = _rows_update_statements.get(key)
+    if statement is None:
+        quote = connection.ops.quote_name
+        _sql, fields = _update_statement(model, alias, tuple(names))
+        primary_key: Any = model._meta.pk
+        typed = [primary_key, *fields]
+        first_row = "(" + ", ".join(f"%s::{field.cast_db_type(connection)}" for field in typed) + ")"
+        other_rows = "(" + ", ".join(["%s"] * len(typed)) + ")"
+        table = quote(model._meta.db_table)
+        sql = (
+            f"UPDATE {table} SET "
+            + ", ".join(f"{quote(_column(field))} = changed.{quote(_column(field))}" for field in fields)
+            + f" FROM (VALUES {', '.join([first_row] + [other_rows] * (len(instances) - 1))})"
+            + f" AS changed ({', '.join(quote(_column(field)) for field in typed)})"
+            + f" WHERE {table}.{quote(_column(primary_key))} = changed.{quote(_column(primary_key))}"
+        )
+        statement = _rows_update_statements[key] = (sql, fields)
+    sql, fields = statement
+    parameters: list[Any] = []
+    for instance in instances:
+        parameters.append(instance.pk)
+        parameters.extend(_update_parameters(instance, fields, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, parameters)
+        if cursor.rowcount != len(instances):
+            raise DatabaseError(f"{cursor.rowcount} of {len(instances)} {model.__name__} rows were updated")
+
+
+def rows_insert(instances: Sequence[Model], *, also_update: tuple[Model, Sequence[str]] | None = None) -> None:
+    """INSERT the new ``instances`` (all of one model, primary keys unset) in one statement, as ``bulk_create`` would,
+    and set their primary keys from the database (in order).
+
+    ``also_update=(instance, names)``: the same statement also writes those fields of that saved instance (a
+    data-modifying ``WITH``), one round trip instead of two; the row must exist (the caller holds it locked)."""
+    if not instances:
+        raise ValueError("nothing to insert")
+    model = type(instances[0])
+    if any(type(instance) is not model or instance.pk is not None for instance in instances):
+        raise ValueError("rows_insert takes new instances of one model")
+    alias = router.db_for_write(model)
+    connection = connections[alias]
+    parameters: list[Any] = []
+    update_sql = ""
+    if also_update is not None:
+        updated, names = also_update
+        update_sql, update_fields = _update_statement(type(updated), alias, tuple(names))
+        parameters.extend([*_update_parameters(updated, update_fields, connection), updated.pk])
+    key = (model, alias, len(instances), update_sql)
+    statement = _insert_statements.get(key)
+    if statement is None:
+        quote = connection.ops.quote_name
+        fields: tuple[Any, ...] = tuple(field for field in model._meta.concrete_fields if not field.primary_key)
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        sql = (
+            f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(_column(field)) for field in fields)}) "
+            f"VALUES {', '.join([row] * len(instances))} RETURNING {quote(_column(model._meta.pk))}"
+        )
+        if update_sql:
+            sql = f"WITH updated AS ({update_sql}) {sql}"
+        statement = _insert_statements[key] = (sql, fields)
+    sql, fields = statement
+    for instance in instances:
+        parameters.extend(field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, parameters)
+        keys = [row[0] for row in cursor.fetchall()]
+    for instance, primary_key in zip(instances, keys, strict=True):
+        instance.pk = primary_key
+        instance._state.adding = False
+        instance._state.db = alias

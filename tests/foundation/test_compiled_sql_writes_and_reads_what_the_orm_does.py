@@ -1,0 +1,131 @@
+"""The hot path's SQL built once per process (poker_site.core.compiled_sql) reads and writes exactly what the ORM does:
+the compiled lock queries return the same instances (with their select_related objects) as the querysets they were
+built from, field updates write the named fields only, and inserts set primary keys in order."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
+
+from games.models import CashTable, HandEvent, Seat
+from poker_site.core.compiled_sql import CompiledSelect, fields_update, rows_insert, rows_update
+from tests.tables.support import open_table, player, seat_players
+
+pytestmark = pytest.mark.django_db
+
+
+def seats_query(table_id: int):  # type: ignore[no-untyped-def]
+    return Seat.objects.filter(table_id=table_id).select_related("user", "session__account").order_by("pk")
+
+
+def described(seat: Seat) -> tuple[object, ...]:
+    """Every column of the seat and of the rows select_related loaded with it."""
+    session = seat.session
+    return (
+        tuple(getattr(seat, field.attname) for field in Seat._meta.concrete_fields),
+        seat.user.username if seat.user is not None else None,
+        tuple(getattr(session, field.attname) for field in type(session)._meta.concrete_fields) if session else None,
+        session.account.balance if session is not None else None,
+    )
+
+
+def test_a_compiled_select_returns_what_its_queryset_returns_for_every_value() -> None:
+    first, second = open_table(), open_table()
+    seat_players(first, [player(), player()], 1000)
+    seat_players(second, [player()], 700)
+    compiled = CompiledSelect(seats_query)
+
+    for table in (first, second, first):
+        assert [described(seat) for seat in compiled.all(table.pk)] == [
+            described(seat) for seat in seats_query(table.pk)
+        ]
+    assert compiled.first(0) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_compiled_lock_is_refused_outside_a_transaction_and_taken_inside_one() -> None:
+    table = open_table()
+    compiled = CompiledSelect(lambda table_id: CashTable.objects.select_for_update().order_by().filter(pk=table_id))
+
+    with pytest.raises(TransactionManagementError):
+        compiled.all(table.pk)
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        assert compiled.first(table.pk) == table
+    assert "FOR UPDATE" in queries.captured_queries[-1]["sql"]
+
+
+def test_a_queryset_whose_value_is_not_a_single_parameter_is_refused() -> None:
+    twice = CompiledSelect(lambda table_id: CashTable.objects.filter(pk=table_id, stake_id=table_id))
+    never = CompiledSelect(lambda _table_id: CashTable.objects.filter(pk=1))
+    dropped = CompiledSelect(lambda count: CashTable.objects.filter(hands_played__lt=count))
+
+    with pytest.raises(ValueError, match="exactly once"):
+        twice.all(1)
+    with pytest.raises(ValueError, match="exactly once"):
+        never.all(1)
+    with pytest.raises(ValueError, match="cannot be compiled"):
+        dropped.all(5)
+
+
+def test_a_field_update_writes_the_named_fields_and_nothing_else() -> None:
+    table = open_table()
+    table.hands_played = 41
+    table.name = "changed in memory only"
+
+    fields_update(table, ["hands_played"])
+
+    stored = CashTable.objects.get(pk=table.pk)
+    assert stored.hands_played == 41
+    assert stored.name != "changed in memory only"
+
+
+def test_a_field_update_of_a_missing_row_fails() -> None:
+    table = open_table()
+    table.pk = table.pk + 10_000
+
+    with pytest.raises(DatabaseError, match="not updated"):
+        fields_update(table, ["hands_played"])
+
+
+def test_rows_are_inserted_in_order_with_their_keys_and_the_update_in_the_same_statement() -> None:
+    table = open_table()
+    start = table.last_sequence
+    rows = [
+        HandEvent(table_id=table.pk, sequence=start + number, kind="note", payload={"number": number})
+        for number in (1, 2, 3)
+    ]
+    table.last_sequence = start + 3
+
+    with CaptureQueriesContext(connection) as queries:
+        rows_insert(rows, also_update=(table, ["last_sequence"]))
+
+    assert len(queries.captured_queries) == 1
+    stored = list(HandEvent.objects.filter(table_id=table.pk, kind="note").order_by("sequence"))
+    assert [row.pk for row in rows] == [row.pk for row in stored]
+    assert [row.payload for row in stored] == [{"number": 1}, {"number": 2}, {"number": 3}]
+    assert CashTable.objects.get(pk=table.pk).last_sequence == start + 3
+
+
+def test_several_rows_are_updated_in_one_statement_and_only_their_named_fields() -> None:
+    tables = [open_table(), open_table(), open_table()]
+    for number, table in enumerate(tables, start=1):
+        table.hands_played = 100 + number
+        table.name = "changed in memory only"
+
+    with CaptureQueriesContext(connection) as queries:
+        rows_update(tables[:2], ["hands_played"])
+
+    assert len(queries.captured_queries) == 1
+    stored = {table.pk: table for table in CashTable.objects.filter(pk__in=[table.pk for table in tables])}
+    assert [stored[table.pk].hands_played for table in tables] == [101, 102, 0]
+    assert all(table.name != "changed in memory only" for table in stored.values())
+
+
+def test_updating_rows_that_are_not_all_there_fails() -> None:
+    table, gone = open_table(), open_table()
+    gone.pk = gone.pk + 10_000
+
+    with pytest.raises(DatabaseError, match="1 of 2"):
+        rows_update([table, gone], ["hands_played"])
