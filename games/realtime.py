@@ -17,7 +17,8 @@ Contract with the services (they call both inside ``transaction.on_commit``, nev
   missing (events or a snapshot) for its own viewer.
 
 * :func:`lobby_table_changed` — the lobby row of a table changed (players, stacks, waiting list, average pot). At most
-  one notice per table per :data:`LOBBY_NOTICE_WINDOW_MS` goes to the group ``lobby`` (a Redis ``SET NX PX`` key);
+  one notice per table per :data:`LOBBY_NOTICE_WINDOW_MS` goes to the group ``lobby`` (a Redis ``SET NX PX`` key, set
+  on the publisher thread: the committing thread does not wait for Redis);
   each lobby consumer then reloads the row no earlier than one window after the notice, so a change that fell inside
   a window is still pushed (see :class:`games.consumers.LobbyConsumer`).
 
@@ -34,7 +35,7 @@ from typing import Any, Final
 
 from django.conf import settings
 
-from poker_site.core.publish import first_in_window, publish
+from poker_site.core.publish import publish, publish_first_in_window
 
 logger = logging.getLogger(__name__)
 
@@ -125,8 +126,12 @@ def lobby_notice_key(table_id: int) -> str:
 def lobby_table_changed(table_id: int) -> None:
     """Announce that the lobby row of ``table_id`` changed, at most once per table per notice window."""
     try:
-        if not first_in_window(lobby_notice_key(table_id), LOBBY_NOTICE_WINDOW_MS):
-            return  # a notice went out less than a window ago; consumers reload after that window anyway
-        publish(LOBBY_GROUP, {"type": "lobby.changed", "table_id": int(table_id)})
+        # Skipped when a notice went out less than a window ago: consumers reload after that window anyway.
+        publish_first_in_window(
+            lobby_notice_key(table_id),
+            LOBBY_NOTICE_WINDOW_MS,
+            LOBBY_GROUP,
+            {"type": "lobby.changed", "table_id": int(table_id)},
+        )
     except Exception:
         logger.exception("could not announce a lobby change of table %s", table_id)

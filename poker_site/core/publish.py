@@ -21,10 +21,12 @@ import atexit
 import logging
 import os
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import redis
+import redis.asyncio as redis_asyncio
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +45,7 @@ class Publisher:
         self._done = 0
         self._loop = asyncio.new_event_loop()
         self._jobs: asyncio.Queue[Job] | None = None
+        self._redis: redis_asyncio.Redis | None = None
         started = threading.Event()
         self._thread = threading.Thread(target=self._run, args=(started,), name="channel-publisher", daemon=True)
         self._thread.start()
@@ -73,6 +76,14 @@ class Publisher:
         with self._condition:
             self._queued += 1
         self._loop.call_soon_threadsafe(self._jobs.put_nowait, job)
+
+    def redis(self) -> redis_asyncio.Redis:
+        """The Redis client of the publisher's event loop (for jobs; a redis.asyncio client belongs to one loop)."""
+        if self._redis is None:
+            from django.conf import settings
+
+            self._redis = redis_asyncio.Redis.from_url(settings.REDIS_URL)
+        return self._redis
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every job queued before this call has run; False if ``timeout`` seconds passed first."""
@@ -123,6 +134,41 @@ def first_in_window(key: str, milliseconds: int) -> bool:
 
         _redis_client = redis.Redis.from_url(settings.REDIS_URL)
     return bool(_redis_client.set(key, b"1", nx=True, px=milliseconds))
+
+
+_windows_taken_here: dict[str, float] = {}
+"""Coalescing key → when the window this process took for it ends (``time.monotonic``)."""
+_windows_lock = threading.Lock()
+
+
+def publish_first_in_window(key: str, milliseconds: int, group: str, message: dict[str, Any]) -> None:
+    """Queue ``layer.group_send(group, message)`` if it is the first with ``key`` in its window of ``milliseconds``
+    across processes (:func:`first_in_window`'s Redis key). Returns at once: the Redis check runs on the publisher
+    thread, in order with the other messages. While a window this process took is still open, nothing is queued and
+    Redis is not asked (it would refuse anyway)."""
+    now = time.monotonic()
+    with _windows_lock:
+        if _windows_taken_here.get(key, 0.0) > now:
+            return
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:  # pragma: no cover - CHANNEL_LAYERS is always configured in this project
+        return
+    current = publisher()
+
+    async def send_if_first() -> None:
+        taken_at = time.monotonic()
+        if not await current.redis().set(key, b"1", nx=True, px=milliseconds):
+            return
+        with _windows_lock:
+            _windows_taken_here[key] = taken_at + milliseconds / 1000
+            if len(_windows_taken_here) > 10_000:  # one entry per table; drop the closed windows now and then
+                for stale in [name for name, ends in _windows_taken_here.items() if ends <= taken_at]:
+                    del _windows_taken_here[stale]
+        await layer.group_send(group, message)
+
+    current.submit(send_if_first)
 
 
 def flush(timeout: float | None = None) -> bool:

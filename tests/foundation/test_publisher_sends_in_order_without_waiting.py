@@ -5,8 +5,10 @@ messages reach the channel layer in the order they were queued, a failing send d
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 from channels.layers import get_channel_layer
@@ -15,15 +17,24 @@ from poker_site.core import publish
 from tests.event_loops import run_scenario
 
 
+@contextlib.asynccontextmanager
+async def group_member(group: str) -> AsyncIterator[tuple[Any, str]]:
+    """A fresh channel in ``group`` for the block (the layer and the channel's name)."""
+    layer = get_channel_layer()
+    assert layer is not None
+    channel = await layer.new_channel()
+    await layer.group_add(group, channel)
+    try:
+        yield layer, channel
+    finally:
+        await layer.group_discard(group, channel)
+
+
 def test_messages_reach_a_group_in_the_order_they_were_published() -> None:
     group = f"publisher-order-{time.monotonic_ns()}"
 
     async def scenario() -> list[int]:
-        layer = get_channel_layer()
-        assert layer is not None
-        channel = await layer.new_channel()
-        await layer.group_add(group, channel)
-        try:
+        async with group_member(group) as (layer, channel):
             # Published from another thread, as a service's on_commit hook in a worker thread would.
             worker = threading.Thread(
                 target=lambda: [publish.publish(group, {"type": "test.message", "number": n}) for n in range(300)]
@@ -31,8 +42,6 @@ def test_messages_reach_a_group_in_the_order_they_were_published() -> None:
             worker.start()
             await asyncio.get_running_loop().run_in_executor(None, worker.join)
             return [int((await layer.receive(channel))["number"]) for _ in range(300)]
-        finally:
-            await layer.group_discard(group, channel)
 
     assert run_scenario(scenario, timeout=60) == list(range(300))
 
@@ -79,3 +88,28 @@ def test_first_in_window_is_true_once_per_key_and_window() -> None:
     assert publish.first_in_window(other, 300)  # each key has its own window
     time.sleep(0.4)
     assert publish.first_in_window(key, 300)
+
+
+def test_a_coalesced_message_goes_out_once_per_window_without_the_caller_waiting_for_redis() -> None:
+    """The lobby's notices (games.realtime.lobby_table_changed): the first of a window is sent, the rest of that window
+    are not, across processes by the Redis key; the caller only queues."""
+    from django.conf import settings
+
+    key = f"{settings.REDIS_KEY_PREFIX}:test:coalesced:{time.monotonic_ns()}"
+    group = f"publisher-coalesced-{time.monotonic_ns()}"
+
+    async def scenario() -> list[int]:
+        async with group_member(group) as (layer, channel):
+            for number in range(5):  # one window: only the first goes out
+                publish.publish_first_in_window(key, 400, group, {"type": "test.message", "number": number})
+            await asyncio.get_running_loop().run_in_executor(None, publish.flush, 10)
+            await asyncio.sleep(0.5)  # the window closes
+            publish.publish_first_in_window(key, 400, group, {"type": "test.message", "number": 5})
+            await asyncio.get_running_loop().run_in_executor(None, publish.flush, 10)
+            received = [int((await layer.receive(channel))["number"]) for _ in range(2)]
+            with contextlib.suppress(TimeoutError):
+                extra = await asyncio.wait_for(layer.receive(channel), 0.5)
+                received.append(int(extra["number"]))
+            return received
+
+    assert run_scenario(scenario, timeout=60) == [0, 5]
