@@ -58,6 +58,10 @@ def socket_url(base_url: str, table_id: int) -> str:
     return f"{scheme}://{parts.netloc}/ws/tables/{table_id}/"
 
 
+MAXIMUM_RETRY_SECONDS = 30.0
+"""The longest wait before trying to connect again after failures in a row."""
+
+
 @dataclass
 class BotSettings:
     base_url: str
@@ -129,6 +133,8 @@ class Bot:
     ) -> None:
         self.name = name
         self.stopped = False
+        self.failures_in_a_row = 0
+        """Connections that failed one after another (reset once a socket opens): the retry delay doubles with each."""
         self.cookie = session_cookie
         self.table_id = table_id
         self.buy_in = buy_in
@@ -165,14 +171,20 @@ class Bot:
         self.stopped = True
 
     async def run(self, deadline: float) -> None:
-        """Play until the deadline (or :meth:`stop`); reconnect after a dropped connection (deliberate or not)."""
+        """Play until the deadline (or :meth:`stop`); reconnect after a dropped connection (deliberate or not).
+
+        Failed connections are retried with exponential backoff and jitter (the rejoin delay doubled per failure in a
+        row, at most :data:`MAXIMUM_RETRY_SECONDS`), as a real client must: retrying an overloaded server at a fixed
+        rate keeps it overloaded (every retry costs it a handshake and a snapshot) long after the cause has passed."""
         while time.monotonic() < deadline and not self.stopped:
             try:
                 await self.session(deadline)
             except (ConnectionClosed, OSError, InvalidHandshake, InvalidStatus, TimeoutError):
                 self.stats.connect_failures += 1
+                self.failures_in_a_row += 1
             if time.monotonic() < deadline and not self.stopped:
-                await asyncio.sleep(min(self.rng.uniform(*self.settings.rejoin_seconds), deadline - time.monotonic()))
+                delay = self.rng.uniform(*self.settings.rejoin_seconds) * 2 ** min(self.failures_in_a_row, 8)
+                await asyncio.sleep(min(delay, MAXIMUM_RETRY_SECONDS, deadline - time.monotonic()))
 
     async def session(self, deadline: float) -> None:
         self.reset_connection_state()
@@ -186,6 +198,7 @@ class Bot:
             compression=None,
         ) as ws:
             self.ws = ws
+            self.failures_in_a_row = 0
             while True:
                 now = time.monotonic()
                 if now >= deadline or self.stopped:
