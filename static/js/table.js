@@ -57,7 +57,8 @@
     pending: false,
     historyLoaded: false,
     lastTurnKey: null,
-    resyncing: false
+    resyncing: false,
+    catchUp: null            // {waiting: snapshot, requestId}: a snapshot waits while the events it skipped are fetched
   };
 
   // --- Helpers -------------------------------------------------------------------------------------------
@@ -735,6 +736,15 @@
       // The turn moved: the legal actions we hold are stale until the next snapshot or your_turn message.
       state.snapshot.viewer.legal_actions = null;
     }
+    var playing = live ? hand() : null;
+    if (playing && event.hand_id === playing.id) {
+      // The drawn hand follows its events at once (the snapshot asked for after each batch refreshes the rest): a
+      // player whose turn comes with the river never sees it on a board that lacks the river card.
+      if (kind === "street_dealt") { playing.board = (event.board || []).slice(); playing.street = event.street; }
+      if (kind === "forced_bet_posted" || kind === "action_taken") { playing.pot_total = (playing.pot_total || 0) + (event.amount || 0); }
+      if (kind === "uncalled_bet_returned") { playing.pot_total = (playing.pot_total || 0) - (event.amount || 0); }
+      if (kind === "turn") { playing.acting_seat = event.seat; playing.action_deadline = event.deadline; playing.clock = event.clock; }
+    }
     if (kind === "hand_started") {
       state.current = newRecord(event.hand_id, null);
       if (live) { state.finished = null; state.turnCounter = 0; logLine(gettext("A new hand starts.")); }
@@ -788,15 +798,7 @@
       }
       return;
     }
-    if (kind === "turn") {
-      var playing = hand();
-      if (live && playing && event.hand_id === playing.id) {
-        playing.acting_seat = event.seat;
-        playing.action_deadline = event.deadline;
-        playing.clock = event.clock;
-      }
-      return;
-    }
+    if (kind === "turn") { return; }
     if (kind === "hand_settled") {
       var settled = state.results.filter(function (record) { return record.handId === event.hand_id; })[0];
       if (settled) {
@@ -903,17 +905,55 @@
     snapshotTimer = setTimeout(function () { socket.send({ type: "snapshot" }); }, 120);
   }
 
+  function snapshotSequence(message) {
+    var data = message.snapshot || {};
+    return Number(message.sequence !== undefined ? message.sequence : (data.last_sequence || 0));
+  }
+
+  /* A snapshot can be ahead of the events this page has applied: it was read after a commit whose events had not
+     reached this socket yet (the server then sends only what is newer than the snapshot), or the page reconnected.
+     The events in between are fetched and applied first, as they happened, so a hand that ended in the gap is
+     listed with its result and stays on screen; then the newest snapshot that arrived meanwhile. When the server
+     answers with a snapshot instead (too many events), that snapshot is applied as it is. */
   function applySnapshot(message) {
+    var incoming = snapshotSequence(message);
+    var catchUp = state.catchUp;
+    if (catchUp) {
+      if (message.request_id && message.request_id === catchUp.requestId) {
+        applySnapshotNow(message);
+      } else if (incoming >= snapshotSequence(catchUp.waiting)) {
+        catchUp.waiting = message;
+      }
+      return;
+    }
+    if (!state.freshConnection && incoming < state.sequence) { return; }  // older than what this page already shows
+    if (state.sequence > 0 && incoming > state.sequence && state.historyLoaded && socket.isOpen()) {
+      catchUp = state.catchUp = { waiting: message, requestId: null };
+      var finish = function (applyWaiting) {
+        if (state.catchUp !== catchUp) { return; }
+        state.catchUp = null;
+        if (applyWaiting) { applySnapshotNow(catchUp.waiting); }
+      };
+      var request = { type: "resync", since: state.sequence };
+      // The answer's events reach onMessage (and are applied) before this promise's callbacks run.
+      socket.request(request).then(function (answer) { finish(answer.type === "events"); },
+        function () { finish(true); });
+      catchUp.requestId = request.request_id;
+      return;
+    }
+    applySnapshotNow(message);
+  }
+
+  function applySnapshotNow(message) {
     var data = message.snapshot || {};
     var previous = state.sequence;
-    var incoming = Number(message.sequence !== undefined ? message.sequence : (data.last_sequence || 0));
-    if (!state.freshConnection && incoming < previous) { return; }  // older than what this page already shows
+    if (!state.freshConnection && snapshotSequence(message) < previous) { return; }
     state.freshConnection = false;
     state.snapshot = data;
-    state.sequence = Number(message.sequence !== undefined ? message.sequence : (data.last_sequence || 0));
+    state.sequence = snapshotSequence(message);
     if (state.historyLoaded && previous > 0 && state.sequence > previous) {
-      // The snapshot skipped events this page never saw (a reconnect, a lost message): read them back for the
-      // last hands' results.
+      // The snapshot skipped events this page never saw (a catch-up the server answered with this snapshot): read
+      // them back for the last hands' results.
       readBackResults(previous, state.sequence);
     }
     if (data.server_time) { state.clockOffset = Date.parse(data.server_time) - Date.now(); }

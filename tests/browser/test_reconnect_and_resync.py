@@ -1,5 +1,6 @@
-"""A dropped connection restores the table from a snapshot; a gap in the event sequence asks the server to resync
-(docs/protocol.md "Sequence numbers"; CASH-22 is the server's side of a disconnection)."""
+"""A dropped connection restores the table from a snapshot; a gap in the event sequence asks the server to resync; a
+snapshot ahead of the events the page applied fetches those events first (docs/protocol.md "Sequence numbers"; CASH-22
+is the server's side of a disconnection)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import pytest
 from games.models import CashTable
 from games.services import seat_take
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import FrameRecorder, log_in, seat_stacks, wait_live
-from tests.browser.setup import in_thread, player, seat
+from tests.browser.flows import FrameRecorder, board, log_in, seat_stacks, wait_live
+from tests.browser.setup import check_or_call_down, heads_up_table, in_thread, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -83,3 +84,50 @@ def test_a_gap_in_the_sequence_numbers_asks_the_server_to_resync(
     answers = [frame for frame in recorder.frames if frame.get("request_id") == resyncs[0]["request_id"]]
     assert answers
     assert answers[0]["type"] in {"events", "snapshot"}
+
+
+def test_a_hand_that_ends_while_its_events_are_on_the_way_is_shown_and_listed_when_a_snapshot_overtakes_them(
+    site: Any, pages: Pages
+) -> None:
+    """The snapshot the page asks for after each batch of events is read from the database, so it can include a hand's
+    end before that hand's events reach the page (the socket then sends only what is newer than the snapshot). The page
+    must fetch the skipped events and apply them first: the finished hand stays on screen and is listed with its
+    result, as if the events had come in order."""
+    table = heads_up_table()
+    alice, bob = player("alice"), player("bob")
+    seat(alice, table, 1000, number=1)
+    seat(bob, table, 1000, number=4)
+    running_hand(table)
+    page = pages.new()
+    recorder = FrameRecorder(page)
+    log_in(page, "alice")
+    page.goto(f"/games/tables/{table.pk}/")
+    wait_live(page)
+    page.wait_for_function("document.querySelectorAll('#my-cards [data-card]').length === 2")
+    sequence = int(page.locator("#table-app").get_attribute("data-sequence"))
+
+    # The page's stream of events falls behind (held back on the way), and the hand is played to its end meanwhile.
+    # The page's own periodic check for missed events is paused meanwhile (it would catch up by another way).
+    page.evaluate(
+        "() => { const app = window.tableApp; const handlers = app.socket.handlers; const deliver = handlers.onMessage;"
+        " app.state.resyncing = true; window.heldBack = [];"
+        " handlers.onMessage = message => (message.type === 'events' && !message.request_id)"
+        " || message.type === 'your_turn' ? window.heldBack.push(message) : deliver(message);"
+        " window.deliverHeldBack = () => { handlers.onMessage = deliver; app.state.resyncing = false; }; }"
+    )
+    hand = in_thread(lambda: check_or_call_down(table, {1: alice, 4: bob}))
+    page.wait_for_function("window.heldBack.some(m => (m.events || []).some(e => e.type === 'hand_settled'))")
+    assert int(page.locator("#table-app").get_attribute("data-sequence")) == sequence
+
+    # A snapshot read after the hand's end overtakes its events; the held-back frames are then too late to matter.
+    page.evaluate("() => { window.deliverHeldBack(); window.tableApp.socket.send({type: 'snapshot'}); }")
+    page.wait_for_function(f"document.querySelector('#results li[data-hand-id=\"{hand.pk}\"]')?.textContent"
+                           ".includes('rake')")
+    assert [frame for frame in recorder.sent if frame.get("type") == "resync" and frame.get("since") == sequence]
+    won = page.locator(f"#results li[data-hand-id='{hand.pk}']").get_attribute("data-won")
+    assert won not in (None, "{}")
+    assert page.locator("#hand-info").text_content() == "Hand over. The next hand starts shortly."
+    assert len(board(page)) == 5
+    hand.refresh_from_db()
+    assert int(page.locator("#table-app").get_attribute("data-sequence")) >= hand.table.last_sequence
+    pages.screenshot(page, "hand-over-after-a-snapshot-overtook-its-events")

@@ -1,0 +1,71 @@
+"""The drawn hand follows its events at once: a card dealt, a bet, whose turn it is. The snapshot the page asks for
+after each batch of events arrives later (it is read from the database), and a player whose turn comes with a new card
+must not see that turn on a board that lacks the card (LOB-04 table controls; docs/protocol.md "Sequence numbers")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.models import CashTable
+from games.services import hand_act
+from games.services.engine_state import hand_engine_state
+from tests.browser.conftest import Pages, requires_chromium
+from tests.browser.flows import board, log_in, wait_live
+from tests.browser.setup import heads_up_table, in_thread, player, running_hand, seat
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
+
+
+def play_to_the_flop(table: CashTable, users: dict[int, Any]) -> tuple[list[str], int]:
+    """Check or call until the flop is dealt; return the board and the pot total."""
+    hand = running_hand(table)
+    while True:
+        hand.refresh_from_db()
+        state = hand_engine_state(hand)
+        if state.street.label == "flop":
+            return [str(card) for card in state.board], state.pot_total
+        legal = state.legal_actions()
+        assert legal is not None
+        assert hand.acting_seat is not None
+        hand_act(table, users[hand.acting_seat], "check" if legal.check else "call")
+
+
+def test_the_flop_and_the_pot_are_drawn_from_the_events_before_any_snapshot_arrives(site: Any, pages: Pages) -> None:
+    table = heads_up_table()
+    alice, bob = player("alice"), player("bob")
+    seat(alice, table, 1000, number=1)
+    seat(bob, table, 1000, number=4)
+    running_hand(table)
+    page = pages.new()
+    log_in(page, "alice")
+    page.goto(f"/games/tables/{table.pk}/")
+    wait_live(page)
+    page.wait_for_function("document.querySelectorAll('#my-cards [data-card]').length === 2")
+    assert board(page) == []
+
+    # From now on every snapshot is held back on its way to the page: only the events reach it.
+    page.evaluate(
+        "() => { const handlers = window.tableApp.socket.handlers; const deliver = handlers.onMessage;"
+        " window.heldBack = []; handlers.onMessage = message => message.type === 'snapshot'"
+        " ? window.heldBack.push(message) : deliver(message); }"
+    )
+    flop, pot_total = in_thread(lambda: play_to_the_flop(table, {1: alice, 4: bob}))
+    assert pot_total == 20  # both blinds completed: €0.10 each
+
+    page.wait_for_function(
+        "expected => [...document.querySelectorAll('#community-cards [data-card]')].map(c => c.dataset.card)"
+        ".join() === expected.join()",
+        arg=flop,
+    )
+    assert int(page.locator("#pot-total").get_attribute("data-cents")) == pot_total
+    page.wait_for_function("window.heldBack.length > 0")  # the page did ask for snapshots; none reached it
+    assert board(page) == flop
+    hand = running_hand(table)
+    acting_name = {1: "alice", 4: "bob"}[hand.acting_seat]
+    page.wait_for_function(
+        "name => document.querySelector('#seats .seat.to-act .name')?.textContent.replace(' (you)', '') === name",
+        arg=acting_name,
+    )
+    pages.screenshot(page, "flop-drawn-from-events")
