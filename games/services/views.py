@@ -122,10 +122,11 @@ def table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
 def _table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
     """Everything a client needs to draw the table for ``viewer`` (None or anonymous: a spectator).
 
-    Keys: ``table`` (id, name, game, stake, blinds, seats, buy-in range), ``last_sequence`` (events after it are not
-    included), ``seats`` (occupant, name, stack, status, in-hand flags), ``button``, ``hand`` (None between hands;
-    otherwise number, blinds seats, street, board, pots, acting seat, deadline, clock, shown cards) and ``viewer``
-    (their seat, their own hole cards, their legal actions with min/max when it is their turn, settings).
+    Keys: ``table`` (id, name, status, ``closing`` when support closed it during a hand, game, stake, blinds, seats,
+    buy-in range), ``last_sequence`` (events after it are not included), ``seats`` (occupant, name, stack, status,
+    in-hand flags), ``button``, ``hand`` (None between hands; otherwise number, blinds seats, street, board, pots,
+    acting seat, deadline, clock, shown cards) and ``viewer`` (their seat, their own hole cards, their legal actions
+    with min/max when it is their turn, settings).
     """
     table = CashTable.objects.select_related("stake__game_type", "current_hand").get(pk=table.pk)
     now = timezone.now()
@@ -177,6 +178,7 @@ def _table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
             "id": table.pk,
             "name": table.name,
             "status": table.status,
+            "closing": table.close_after_hand,
             "game": table.stake.game_type.code,
             "game_name": table.stake.game_type.name,
             "variant": table.stake.game_type.variant,

@@ -42,7 +42,8 @@
     leave: document.getElementById("leave-button"),
     results: document.getElementById("results"),
     resultsEmpty: document.getElementById("results-empty"),
-    log: document.getElementById("action-log")
+    log: document.getElementById("action-log"),
+    closing: document.getElementById("table-closing")
   };
 
   var state = {
@@ -833,6 +834,7 @@
       state.current = null;
       return;
     }
+    if (live && kind === "table_closing" && state.snapshot && state.snapshot.table) { state.snapshot.table.closing = true; }
     if (live) { tableEventLine(kind, event); }
   }
 
@@ -1053,6 +1055,8 @@
   }
 
   function draw() {
+    // Support closed the table during the hand in play (a page opened after the table_closing event learns it here).
+    elements.closing.hidden = !tableInfo().closing;
     drawSeats();
     drawBoard();
     drawActions();

@@ -27,6 +27,7 @@ from games.services import (
     seat_take,
     table_close,
     table_join_queue,
+    table_snapshot,
 )
 from tests.tables.back_office import TABLES, logged_in, messages_of, run_action, support_agent
 from tests.tables.support import (
@@ -89,6 +90,19 @@ def test_closing_during_a_hand_moves_no_money_until_the_hand_ends_then_cashes_ev
     assert sum(cash(user) for user in users) == 15_000 - (hand.rake or 0)
     assert ledger_reconcile() == []
     assert HandEvent.objects.filter(table=table).order_by("-sequence").first().kind == "table_closed"  # type: ignore[union-attr]
+
+
+def test_a_table_snapshot_says_the_table_closes_after_the_hand_so_a_page_opened_late_shows_it() -> None:
+    table, users = table_in_a_hand()
+    assert table_snapshot(table, users[0])["table"]["closing"] is False
+
+    table_close(table, reason="Closing", now=START)
+
+    for viewer in (users[0], None):
+        assert table_snapshot(table, viewer)["table"]["closing"] is True
+    check_or_call_down(table)
+    closed = table_snapshot(table, None)["table"]
+    assert (closed["status"], closed["closing"]) == (TableStatus.CLOSED, False)
 
 
 def test_nobody_sits_down_and_the_lobby_drops_the_table_while_it_waits_to_close() -> None:
