@@ -728,6 +728,31 @@
       myCards: [], cancelled: false, settled: false, rake: null, potTotal: null, net: {} };
   }
 
+  /* The seats of the drawn hand follow its chip movements, so that stacks, bets and the board always agree on screen
+     (the board follows street_dealt at once; stacks must not wait for the next snapshot). At the end of a betting
+     round (pots_formed, street_dealt) the bets have gone to the pot. */
+  function followSeat(kind, event) {
+    if (kind === "pots_formed" || kind === "street_dealt") {
+      seats().forEach(function (seat) { if (seat.in_hand) { seat.bet = 0; } });
+      return;
+    }
+    var seat = event.seat !== undefined ? seatByNumber(event.seat) : null;
+    if (!seat || !seat.in_hand) { return; }
+    var amount = event.amount || 0;
+    if (kind === "forced_bet_posted" || kind === "action_taken") {
+      seat.stack = (seat.stack || 0) - amount;
+      seat.bet = kind === "action_taken" && event.total_bet !== undefined ? event.total_bet : (seat.bet || 0) + amount;
+      seat.contributed = (seat.contributed || 0) + amount;
+      if (event.resolved === "fold") { seat.folded = true; seat.has_cards = false; }
+      if (event.all_in) { seat.all_in = true; }
+    } else if (kind === "uncalled_bet_returned") {
+      seat.stack = (seat.stack || 0) + amount;
+      seat.bet = Math.max(0, (seat.bet || 0) - amount);
+      seat.contributed = Math.max(0, (seat.contributed || 0) - amount);
+      seat.all_in = false;
+    }
+  }
+
   /* Fold one event into the hand being followed; `live` is false for events read back for the results list. */
   function applyEvent(event, live) {
     var kind = event.type || event.kind;
@@ -745,6 +770,7 @@
       if (kind === "forced_bet_posted" || kind === "action_taken") { playing.pot_total = (playing.pot_total || 0) + (event.amount || 0); }
       if (kind === "uncalled_bet_returned") { playing.pot_total = (playing.pot_total || 0) - (event.amount || 0); }
       if (kind === "turn") { playing.acting_seat = event.seat; playing.action_deadline = event.deadline; playing.clock = event.clock; }
+      followSeat(kind, event);
     }
     if (kind === "hand_started") {
       state.current = newRecord(event.hand_id, null);

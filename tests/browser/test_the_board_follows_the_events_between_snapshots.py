@@ -1,6 +1,7 @@
-"""The drawn hand follows its events at once: a card dealt, a bet, whose turn it is. The snapshot the page asks for
-after each batch of events arrives later (it is read from the database), and a player whose turn comes with a new card
-must not see that turn on a board that lacks the card (LOB-04 table controls; docs/protocol.md "Sequence numbers")."""
+"""The drawn hand follows its events at once: a card dealt, a bet, the stacks, whose turn it is. The snapshot the page
+asks for after each batch of events arrives later (it is read from the database), and a player whose turn comes with a
+new card must not see that turn on a board that lacks the card, nor the new card beside stacks from before the last
+call (LOB-04 table controls; docs/protocol.md "Sequence numbers")."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from games.models import CashTable
 from games.services import hand_act
 from games.services.engine_state import hand_engine_state
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import board, log_in, wait_live
+from tests.browser.flows import board, log_in, seat_stacks, wait_live
 from tests.browser.setup import heads_up_table, in_thread, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -32,7 +33,9 @@ def play_to_the_flop(table: CashTable, users: dict[int, Any]) -> tuple[list[str]
         hand_act(table, users[hand.acting_seat], "check" if legal.check else "call")
 
 
-def test_the_flop_and_the_pot_are_drawn_from_the_events_before_any_snapshot_arrives(site: Any, pages: Pages) -> None:
+def test_the_flop_the_pot_and_the_stacks_are_drawn_from_the_events_before_any_snapshot_arrives(
+    site: Any, pages: Pages
+) -> None:
     table = heads_up_table()
     alice, bob = player("alice"), player("bob")
     seat(alice, table, 1000, number=1)
@@ -62,6 +65,9 @@ def test_the_flop_and_the_pot_are_drawn_from_the_events_before_any_snapshot_arri
     assert int(page.locator("#pot-total").get_attribute("data-cents")) == pot_total
     page.wait_for_function("window.heldBack.length > 0")  # the page did ask for snapshots; none reached it
     assert board(page) == flop
+    # The blinds and the call moved chips from the stacks to the pot; the round's bets went to the pot with the flop.
+    assert seat_stacks(page) == {"alice": 990, "bob": 990}
+    assert page.locator("#seats .seat-bet").count() == 0
     hand = running_hand(table)
     acting_name = {1: "alice", 4: "bob"}[hand.acting_seat]
     page.wait_for_function(
