@@ -166,8 +166,48 @@ def browser(live_site: LiveSite, monkeypatch: pytest.MonkeyPatch) -> Iterator[An
             connections.close_all()
 
 
+def caused_by_a_deadlock(error: BaseException) -> bool:
+    import psycopg
+
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, psycopg.errors.DeadlockDetected):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
+FLUSH_ATTEMPTS = 5
+
+
 @pytest.fixture
-def site(live_site: LiveSite, transactional_db: Any) -> Iterator[LiveSite]:
+def flush_retried_after_a_deadlock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The flush that empties the database after a test retries when PostgreSQL chose it as a deadlock's victim.
+
+    The live site keeps working while the flush runs (its ticker; the domain's handling of the sockets the closing pages
+    dropped), and the flush's TRUNCATE takes its table locks one table at a time, so a site query that reads two of the
+    tables in the other order can deadlock with it. PostgreSQL then cancels one side; when that is the flush, its
+    transaction rolled back whole and it can simply run again. Requested before ``transactional_db`` so that the patch
+    is still in place when that fixture's teardown flushes."""
+    from django.test import TransactionTestCase
+
+    original = TransactionTestCase._fixture_teardown
+
+    def fixture_teardown(test_case: TransactionTestCase) -> None:
+        for attempt in range(1, FLUSH_ATTEMPTS + 1):
+            try:
+                original(test_case)
+                return
+            except Exception as error:
+                if attempt == FLUSH_ATTEMPTS or not caused_by_a_deadlock(error):
+                    raise
+                time.sleep(0.2 * attempt)
+
+    monkeypatch.setattr(TransactionTestCase, "_fixture_teardown", fixture_teardown)
+
+
+@pytest.fixture
+def site(live_site: LiveSite, flush_retried_after_a_deadlock: None, transactional_db: Any) -> Iterator[LiveSite]:
     """The live site with an empty database (flushed after the test) and this test's Redis keys cleared."""
     from games.services import seed_stakes
 

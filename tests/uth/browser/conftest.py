@@ -1,3 +1,9 @@
 """The UTH browser tests use the live site and Chromium fixtures of the site's browser tests (tests/browser)."""
 
-from tests.browser.conftest import browser, live_site, pages, site  # noqa: F401 - fixtures for this directory
+from tests.browser.conftest import (  # noqa: F401 - fixtures for this directory
+    browser,
+    flush_retried_after_a_deadlock,
+    live_site,
+    pages,
+    site,
+)
