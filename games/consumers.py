@@ -44,6 +44,9 @@ CLOSE_TABLE_NOT_FOUND: Final[int] = 4404
 CLOSE_FLOOD: Final[int] = 4008
 CLOSE_TOO_LARGE: Final[int] = 4009
 
+ENCODED_EVENTS_FRAME: Final[str] = "_encoded_events_frame"
+"""The key under which a received channel message keeps its ``events`` frame, encoded once (see ``events_frame``)."""
+
 _json_encoder = DjangoJSONEncoder(separators=(",", ":"))
 
 
@@ -211,18 +214,36 @@ class TableConsumer(ProtocolConsumer):
     async def table_events(self, message: dict[str, Any]) -> None:
         if not message.get("private") and self.user_id is not None and self.user_id in message["private_user_ids"]:
             return  # this user's own copy of the range (with their hole cards) comes on their private group
-        fresh = [event for event in message["events"] if int(event["sequence"]) > self.last_sequence]
+        events: list[dict[str, Any]] = message["events"]
+        if events and int(events[0]["sequence"]) > self.last_sequence:
+            fresh = events  # the usual case: the whole range is new, and its frame is the same for every receiver
+        else:
+            fresh = [event for event in events if int(event["sequence"]) > self.last_sequence]
         if not fresh:
             return
         if int(fresh[0]["sequence"]) != self.last_sequence + 1:
             await self.catch_up()  # a message went missing: read the gap ourselves rather than leave the client stuck
             return
-        await self.forward(fresh)
+        await self.forward(fresh, self.events_frame(message) if fresh is events else None)
 
-    async def forward(self, events: list[dict[str, Any]]) -> None:
-        """Send contiguous new events; then, if the last turn in them is this player's, their legal actions."""
+    def events_frame(self, message: dict[str, Any]) -> str:
+        """The ``events`` frame of a channel message's whole range, encoded once for all the sockets of this process
+        that receive the same message (the layer shares it: :class:`poker_site.channel_layers.
+        SharedDecodingPubSubChannelLayer`). Every receiver would encode the same text: the frame holds only the
+        table and the message's events, which are the same view for every member of the group."""
+        frame = message.get(ENCODED_EVENTS_FRAME)
+        if not isinstance(frame, str):
+            frame = encode({"type": "events", "table_id": self.table_id, "events": message["events"]})
+            message[ENCODED_EVENTS_FRAME] = frame
+        return frame
+
+    async def forward(self, events: list[dict[str, Any]], frame: str | None = None) -> None:
+        """Send contiguous new events (``frame``: those events already encoded as an ``events`` frame); then, if the
+        last turn in them is this player's, their legal actions."""
         self.last_sequence = int(events[-1]["sequence"])
-        await self.send_message({"type": "events", "table_id": self.table_id, "events": events})
+        if frame is None:
+            frame = encode({"type": "events", "table_id": self.table_id, "events": events})
+        await self.send(text_data=frame)
         if self.user_id is None:
             return
         turn: dict[str, Any] | None = None

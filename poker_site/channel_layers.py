@@ -5,20 +5,59 @@ receives it once and hands it to its own sockets (a table broadcast reaches six 
 not six queue pops). Delivery is at most once, which the table protocol already allows: a socket that misses a message
 sees a sequence gap and resynchronises. ``queues``: channels_redis's list-based layer (messages wait up to ``expiry``
 seconds for their reader).
+
+With ``pubsub`` a message published to a group arrives once per process and channels_redis queues the same bytes to
+each local socket of the group, then decodes them once per socket. :class:`SharedDecodingPubSubChannelLayer` decodes
+those bytes once and gives every socket the same message (see its contract).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any, Final
 
+from channels_redis.pubsub import RedisPubSubChannelLayer
+
 CHANNEL_LAYER_KINDS: Final[tuple[str, ...]] = ("pubsub", "queues")
+
+DECODED_MESSAGES_KEPT: Final[int] = 256
+"""Received messages whose decoding is kept for the other sockets the same bytes were queued to. A message waits in
+at most one queue per local member of its group, and those queues drain within moments, so a few hundred cover the
+busiest process (the decoding is only an optimisation: a message that dropped out is decoded again)."""
+
+
+class SharedDecodingPubSubChannelLayer(RedisPubSubChannelLayer):
+    """The pub/sub layer, decoding each received message once for all the sockets of this process it was queued to.
+
+    Contract: a received message is shared by every consumer of the process that receives the same published message,
+    so consumers treat it as read-only (they may add keys that start with ``_`` as a cache of values derived from it,
+    the same for every receiver: :func:`games.consumers.TableConsumer.events_frame`). The bytes object itself is the
+    key: channels_redis puts the very object it read from Redis into each member's queue, and the cache holds a
+    reference to it, so an identical object means the same delivery (equal bytes published twice are two deliveries
+    and are decoded twice).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._decoded: OrderedDict[int, tuple[bytes, dict[str, Any]]] = OrderedDict()
+
+    def deserialize(self, message: bytes) -> dict[str, Any]:
+        key = id(message)
+        kept = self._decoded.get(key)
+        if kept is not None and kept[0] is message:
+            return kept[1]
+        decoded: dict[str, Any] = super().deserialize(message)
+        self._decoded[key] = (message, decoded)
+        if len(self._decoded) > DECODED_MESSAGES_KEPT:
+            self._decoded.popitem(last=False)
+        return decoded
 
 
 def channel_layer(kind: str, redis_url: str, prefix: str) -> dict[str, Any]:
     """The ``CHANNEL_LAYERS["default"]`` entry for ``kind`` (one of :data:`CHANNEL_LAYER_KINDS`)."""
     if kind == "pubsub":
         return {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "poker_site.channel_layers.SharedDecodingPubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": redis_url}], "prefix": prefix},
         }
     if kind == "queues":
