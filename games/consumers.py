@@ -1,4 +1,5 @@
 """WebSocket consumers for the lobby (``/ws/lobby/``) and one cash table (``/ws/tables/<id>/``); see docs/protocol.md.
+Their frame handling, :class:`ProtocolConsumer`, is also the UTH table socket's (:mod:`games.uth.consumers`).
 
 The consumers are thin: they validate each frame (:mod:`games.protocol`), rate-limit the connection, call the domain
 services through :mod:`games.commands` and :mod:`games.readside` in a worker thread, and relay what
@@ -11,7 +12,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar, Final, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from channels.db import database_sync_to_async as _database_sync_to_async
 from django.core.serializers.json import DjangoJSONEncoder
@@ -64,10 +65,29 @@ def encode(message: dict[str, Any]) -> str:
     return _json_encoder.encode(message)
 
 
-class ProtocolConsumer(DatabaseInWorkerThreadsConsumer):
-    """Shared frame handling: size limit, JSON validation, rate limit, error replies."""
+class ParsedMessage(Protocol):
+    """What a socket's parser returns: the message's ``type`` and the client's ``request_id`` (echoed in replies)."""
 
-    allowed_messages: ClassVar[dict[str, dict[str, FieldRule]]] = {}
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def request_id(self) -> str | None: ...
+
+
+MessageT = TypeVar("MessageT", bound=ParsedMessage)
+
+
+class ProtocolConsumer(DatabaseInWorkerThreadsConsumer, Generic[MessageT]):
+    """Frame handling every game socket shares (the cash tables, the lobby, UTH): the rate limit and flood cut-off,
+    parsing with the socket's own protocol, one error reply per refused frame, and the JSON encoding of what is sent.
+
+    Subclasses give :meth:`parse` (raising :class:`ProtocolError`) and :meth:`handle`, and name in ``refusals`` the
+    exceptions whose ``code`` and ``message`` are a refusal for the client (nothing changed); any other exception is
+    logged and answered with ``server_error``.
+    """
+
+    refusals: ClassVar[tuple[type[Exception], ...]] = (commands.CommandRefused,)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.bucket = TokenBucket(RATE_CAPACITY, RATE_PER_SECOND, time.monotonic())
@@ -82,7 +102,7 @@ class ProtocolConsumer(DatabaseInWorkerThreadsConsumer):
                 await self.send_error("rate_limited", f"at most {RATE_PER_SECOND:g} messages per second")
             return
         try:
-            parsed = parse_client_message(text_data, self.allowed_messages)
+            parsed = self.parse(text_data)
         except ProtocolError as error:
             await self.send_error(error.code, error.message, error.request_id)
             if error.code == "message_too_large":
@@ -90,13 +110,20 @@ class ProtocolConsumer(DatabaseInWorkerThreadsConsumer):
             return
         try:
             await self.handle(parsed)
-        except commands.CommandRefused as refusal:
-            await self.send_error(refusal.code, refusal.message, parsed.request_id)
+        except self.refusals as refusal:
+            await self.send_error(
+                getattr(refusal, "code", "refused"), getattr(refusal, "message", str(refusal)), parsed.request_id
+            )
         except Exception:
             logger.exception("socket message %s failed", parsed.type)
-            await self.send_error("server_error", "the server could not handle this message", parsed.request_id)
+            await self.send_error(
+                "server_error", "the server could not handle this message; nothing was changed", parsed.request_id
+            )
 
-    async def handle(self, message: ClientMessage) -> None:  # pragma: no cover - overridden
+    def parse(self, text_data: str | None) -> MessageT:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    async def handle(self, message: MessageT) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
     async def send_message(self, message: dict[str, Any]) -> None:
@@ -106,7 +133,16 @@ class ProtocolConsumer(DatabaseInWorkerThreadsConsumer):
         await self.send_message({"type": "error", "code": code, "message": message, "request_id": request_id})
 
 
-class TableConsumer(ProtocolConsumer):
+class ClientProtocolConsumer(ProtocolConsumer[ClientMessage]):
+    """A socket speaking the cash-game protocol (:func:`games.protocol.parse_client_message`)."""
+
+    allowed_messages: ClassVar[dict[str, dict[str, FieldRule]]] = {}
+
+    def parse(self, text_data: str | None) -> ClientMessage:
+        return parse_client_message(text_data, self.allowed_messages)
+
+
+class TableConsumer(ClientProtocolConsumer):
     """One socket watching (and, for a logged-in player, playing at) one cash table."""
 
     allowed_messages = TABLE_MESSAGES
@@ -309,7 +345,7 @@ class TableConsumer(ProtocolConsumer):
         await self.forward(events)
 
 
-class LobbyConsumer(ProtocolConsumer):
+class LobbyConsumer(ClientProtocolConsumer):
     """The cash-game lobby: the full list on connect, then coalesced updates of the rows that changed.
 
     Coalescing: :func:`games.realtime.lobby_table_changed` sends at most one notice per table per window. On a notice

@@ -4,35 +4,23 @@ in a worker thread, relay what games.uth.realtime publishes after each commit.""
 from __future__ import annotations
 
 import asyncio
-import logging
-import time
-from typing import Any, Final
+from typing import Any
 
 from channels.db import database_sync_to_async
-from django.core.serializers.json import DjangoJSONEncoder
 
-from games.protocol import ProtocolError, TokenBucket
+from games.consumers import CLOSE_TABLE_NOT_FOUND, ProtocolConsumer
 from games.uth import commands, presence, readside, realtime
 from games.uth.errors import UthRefused
 from games.uth.models import UthTable
 from games.uth.protocol import COMMANDS, UthMessage, parse_uth_message
 from games.uth.services import uth_player_disconnected
-from poker_site.core.sockets import DatabaseInWorkerThreadsConsumer
-
-logger = logging.getLogger(__name__)
-
-RATE_CAPACITY: Final[float] = 20.0
-RATE_PER_SECOND: Final[float] = 10.0
-FLOOD_REFUSALS: Final[int] = 20
-CLOSE_TABLE_NOT_FOUND: Final[int] = 4404
-CLOSE_FLOOD: Final[int] = 4008
-CLOSE_TOO_LARGE: Final[int] = 4009
-
-_encoder = DjangoJSONEncoder(separators=(",", ":"))
 
 
-class UthTableConsumer(DatabaseInWorkerThreadsConsumer):
-    """One socket watching (and, for a logged-in player, playing at) one UTH table."""
+class UthTableConsumer(ProtocolConsumer[UthMessage]):
+    """One socket watching (and, for a logged-in player, playing at) one UTH table. Frame handling (rate limit, flood
+    cut-off, error replies) is the game sockets' shared :class:`games.consumers.ProtocolConsumer`."""
+
+    refusals = (UthRefused,)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -41,7 +29,6 @@ class UthTableConsumer(DatabaseInWorkerThreadsConsumer):
         self.last_sequence = 0
         self.groups_joined: list[str] = []
         self.heartbeat: asyncio.Task[None] | None = None
-        self.bucket = TokenBucket(RATE_CAPACITY, RATE_PER_SECOND, time.monotonic())
         self.table = await database_sync_to_async(UthTable.objects.filter(pk=self.table_id).first)()
         await self.accept()
         if self.table is None:
@@ -81,34 +68,12 @@ class UthTableConsumer(DatabaseInWorkerThreadsConsumer):
 
     # --- client messages --------------------------------------------------------------------------------------------
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if not self.bucket.take(time.monotonic()):
-            if self.bucket.refusals >= FLOOD_REFUSALS:
-                await self.send_error("flood", "Too many messages; closing the connection.")
-                await self.close(code=CLOSE_FLOOD)
-            elif self.bucket.refusals == 1:
-                await self.send_error("rate_limited", f"At most {RATE_PER_SECOND:g} messages per second, please.")
-            return
-        try:
-            message = parse_uth_message(text_data)
-        except ProtocolError as error:
-            await self.send_error(error.code, error.message, error.request_id)
-            if error.code == "message_too_large":
-                await self.close(code=CLOSE_TOO_LARGE)
-            return
-        try:
-            await self.handle(message)
-        except UthRefused as refusal:
-            await self.send_error(refusal.code, refusal.message, message.request_id)
-        except Exception:
-            logger.exception("UTH socket message %s failed", message.type)
-            await self.send_error(
-                "server_error", "The server could not handle this; nothing was changed.", message.request_id
-            )
+    def parse(self, text_data: str | None) -> UthMessage:
+        return parse_uth_message(text_data)
 
     async def handle(self, message: UthMessage) -> None:
         if message.type == "ping":
-            await self.send_json({"type": "pong", "request_id": message.request_id})
+            await self.send_message({"type": "pong", "request_id": message.request_id})
         elif message.type == "snapshot":
             await self.send_snapshot(message.request_id)
         elif message.type == "resync":
@@ -117,22 +82,16 @@ class UthTableConsumer(DatabaseInWorkerThreadsConsumer):
             if self.user is None:
                 raise UthRefused("Log in to play; visitors may only watch.", code="not_authenticated")
             result = await database_sync_to_async(commands.execute)(self.user, self.table_id, message)
-            await self.send_json({"type": "ok", "request_id": message.request_id, "of": message.type, **result})
+            await self.send_message({"type": "ok", "request_id": message.request_id, "of": message.type, **result})
             await self.send_me()
 
     # --- sending ----------------------------------------------------------------------------------------------------
-
-    async def send_json(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=_encoder.encode(message))
-
-    async def send_error(self, code: str, message: str, request_id: str | None = None) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message, "request_id": request_id})
 
     async def send_snapshot(self, request_id: str | None = None) -> None:
         assert self.table is not None
         snapshot = await database_sync_to_async(readside.snapshot)(self.table, self.user)
         self.last_sequence = int(snapshot["sequence"])
-        await self.send_json(
+        await self.send_message(
             {"type": "snapshot", "sequence": self.last_sequence, "snapshot": snapshot, "request_id": request_id}
         )
 
@@ -141,7 +100,7 @@ class UthTableConsumer(DatabaseInWorkerThreadsConsumer):
         if self.user is None or self.table is None:
             return
         view = await database_sync_to_async(readside.player_view)(self.table, self.user)
-        await self.send_json({"type": "you", "me": view})
+        await self.send_message({"type": "you", "me": view})
 
     async def resync(self, since: int, request_id: str | None) -> None:
         """The events after ``since``, or a snapshot when they are too many, gone, or ``since`` is not believable."""
@@ -156,7 +115,7 @@ class UthTableConsumer(DatabaseInWorkerThreadsConsumer):
             return
         if events:
             self.last_sequence = max(self.last_sequence, int(events[-1]["sequence"]))
-        await self.send_json({"type": "events", "events": events, "resync": True, "request_id": request_id})
+        await self.send_message({"type": "events", "events": events, "resync": True, "request_id": request_id})
 
     # --- channel-layer messages (games.uth.realtime) ----------------------------------------------------------------
 
@@ -168,7 +127,7 @@ class UthTableConsumer(DatabaseInWorkerThreadsConsumer):
             await self.catch_up()  # something went missing: read the gap ourselves
         else:
             self.last_sequence = int(fresh[-1]["sequence"])
-            await self.send_json({"type": "events", "events": fresh})
+            await self.send_message({"type": "events", "events": fresh})
         await self.send_me()
 
     async def uth_refresh(self, message: dict[str, Any]) -> None:
@@ -179,7 +138,7 @@ class UthTableConsumer(DatabaseInWorkerThreadsConsumer):
         await self.send_me()
 
     async def uth_stats(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "stats", "round_id": message["round_id"], "stats": message["stats"]})
+        await self.send_message({"type": "stats", "round_id": message["round_id"], "stats": message["stats"]})
 
     async def catch_up(self) -> None:
         limit = realtime.MAXIMUM_EVENTS_PER_MESSAGE
@@ -190,4 +149,4 @@ class UthTableConsumer(DatabaseInWorkerThreadsConsumer):
             return
         if events:
             self.last_sequence = int(events[-1]["sequence"])
-            await self.send_json({"type": "events", "events": events})
+            await self.send_message({"type": "events", "events": events})
