@@ -23,6 +23,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	# The Django plugin imports settings, which only parse these URLs; nothing connects.
 	DATABASE_URL=$${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/poker} REDIS_URL=$${REDIS_URL:-redis://127.0.0.1:6379/0} \
 		$(BIN)/mypy poker_site games tournaments wallet compliance

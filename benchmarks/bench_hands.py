@@ -161,8 +161,10 @@ def main() -> None:
         (ours, our_hands), (theirs, their_hands) = interleaved_rates(
             [play_ours(variant), play_pokerkit(variant)], arguments.seconds
         )
-        print(f"  {name:4}  games.engine {ours:10,.0f} hands/s ({our_hands:,} hands)   "
-              f"pokerkit {theirs:8,.0f} hands/s ({their_hands:,} hands)   ratio {ours / theirs:5.1f}x")
+        print(
+            f"  {name:4}  games.engine {ours:10,.0f} hands/s ({our_hands:,} hands)   "
+            f"pokerkit {theirs:8,.0f} hands/s ({their_hands:,} hands)   ratio {ours / theirs:5.1f}x"
+        )
 
 
 if __name__ == "__main__":

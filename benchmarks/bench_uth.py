@@ -161,8 +161,10 @@ def main() -> None:
         elapsed = best_time(
             lambda players=players, count=count: engine_rounds(count, players, random.Random(arguments.seed)), repeat
         )
-        print(f"| RoundState, {players} player(s), basic strategy | {count:,} | {count / elapsed:,.0f} | "
-              f"{count * players / elapsed:,.0f} |")
+        print(
+            f"| RoundState, {players} player(s), basic strategy | {count:,} | {count / elapsed:,.0f} | "
+            f"{count * players / elapsed:,.0f} |"
+        )
     lean = rounds * 5
     elapsed = best_time(lambda: simulate_main_bets(lean, random.Random(arguments.seed)), repeat)
     print(f"| simulate_main_bets (uth_rtp's loop) | {lean:,} | {lean / elapsed:,.0f} | {lean / elapsed:,.0f} |")
@@ -175,8 +177,10 @@ def main() -> None:
     treys_seconds = best_time(lambda: treys_minimal_rounds(rounds, random.Random(arguments.seed)), repeat)
     ours_rate, treys_rate = count / ours_seconds, rounds / treys_seconds
     print(f"| ours (holdem_strength + main_bet_returns) | {count:,} | {ours_rate:,.0f} | 1.0× |")
-    print(f"| treys (Evaluator.evaluate + get_rank_class) | {rounds:,} | {treys_rate:,.0f} | "
-          f"{ours_rate / treys_rate:.1f}× |")
+    print(
+        f"| treys (Evaluator.evaluate + get_rank_class) | {rounds:,} | {treys_rate:,.0f} | "
+        f"{ours_rate / treys_rate:.1f}× |"
+    )
     same = minimal_rounds(2_000, random.Random(7)) == treys_minimal_rounds(2_000, random.Random(7))
     print(f"(both loops pay the same total on the same 2,000 deals: {same})")
     print()
@@ -200,8 +204,10 @@ def main() -> None:
     total = comb(52, 7)
     for name, per_hand in (("brute force, holdem_strength", ours_brute), ("brute force, treys", treys_brute)):
         seconds = per_hand * total
-        print(f"| {name} (extrapolated from a sample) | {seconds:,.0f} s ({seconds / 60:.1f} min) | "
-              f"{seconds / counted:,.0f}× |")
+        print(
+            f"| {name} (extrapolated from a sample) | {seconds:,.0f} s ({seconds / 60:.1f} min) | "
+            f"{seconds / counted:,.0f}× |"
+        )
 
 
 if __name__ == "__main__":

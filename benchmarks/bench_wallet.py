@@ -101,8 +101,12 @@ def _run_clients(clients: int, seconds: float, work: Callable[[random.Random, in
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=20.0,
-                        help="time per workload and client count, run in alternating one-second slices")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=20.0,
+        help="time per workload and client count, run in alternating one-second slices",
+    )
     parser.add_argument("--clients", type=int, default=8, help="concurrent clients in the concurrent runs")
     parser.add_argument("--keep-database", action="store_true", help="do not drop the scratch database")
     options = parser.parse_args()
@@ -154,14 +158,24 @@ def _benchmark(seconds: float, clients: int) -> int:
     for number in range(PLAYERS):
         user = User.objects.create_user(f"bench{number}", password=None)
         cash = player_cash_account(user)
-        transfer_create(kind="deposit", legs=[TransferLeg(outside, -START_BALANCE), TransferLeg(cash, START_BALANCE)],
-                        idempotency_key=f"seed:{number}", reference=f"bench-seed:{number}")
+        transfer_create(
+            kind="deposit",
+            legs=[TransferLeg(outside, -START_BALANCE), TransferLeg(cash, START_BALANCE)],
+            idempotency_key=f"seed:{number}",
+            reference=f"bench-seed:{number}",
+        )
         accounts.append(cash)
-    sessions = [reference_account(AccountKind.TABLE_SESSION, f"bench-session:{n}", owner=account.owner)
-                for n, account in enumerate(accounts)]
+    sessions = [
+        reference_account(AccountKind.TABLE_SESSION, f"bench-session:{n}", owner=account.owner)
+        for n, account in enumerate(accounts)
+    ]
     for account, session in zip(accounts, sessions, strict=True):
-        transfer_create(kind="cash_buy_in", legs=[TransferLeg(account, -10**8), TransferLeg(session, 10**8)],
-                        idempotency_key=f"buy-in:{session.pk}", reference=session.reference)
+        transfer_create(
+            kind="cash_buy_in",
+            legs=[TransferLeg(account, -(10**8)), TransferLeg(session, 10**8)],
+            idempotency_key=f"buy-in:{session.pk}",
+            reference=session.reference,
+        )
     run_id = uuid.uuid4().hex[:8]
 
     def two_legs(rng: random.Random, sequence: int) -> None:
@@ -240,8 +254,10 @@ def _benchmark(seconds: float, clients: int) -> int:
         return 1
     print(ledger_summary())
     print()
-    print(f"PostgreSQL {connection.pg_version // 10000}, {os.cpu_count()} CPU(s), {seconds:.0f} s per workload in "
-          f"1 s slices alternating between workloads, load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"PostgreSQL {connection.pg_version // 10000}, {os.cpu_count()} CPU(s), {seconds:.0f} s per workload in "
+        f"1 s slices alternating between workloads, load average {os.getloadavg()[0]:.1f}"
+    )
     print("| workload | clients | transfers/s |")
     print("|---|---:|---:|")
     for result in results:

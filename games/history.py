@@ -170,8 +170,12 @@ class _ReplayState:
             for seat, share in pot["shares"]:
                 self.stacks[seat] += share
             self.awarded += pot["amount"]
-            return {"pot_index": event["pot_index"], "amount": pot["amount"], "shares": pot["shares"],
-                    "hand_name": event.get("hand_name")}
+            return {
+                "pot_index": event["pot_index"],
+                "amount": pot["amount"],
+                "shares": pot["shares"],
+                "hand_name": event.get("hand_name"),
+            }
         if kind == "hand_ended":
             self.stacks.update({seat: stack for seat, stack in event["stacks"]})
             self.bets = dict.fromkeys(self.bets, 0)

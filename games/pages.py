@@ -80,13 +80,11 @@ def _queue_answer(seating_request: Any | None) -> dict[str, Any]:
         return {"status": "none", "table_id": None, "message": "", "position": None}
     position = None
     if seating_request.status == SeatingRequestStatus.WAITING:
-        position = (
-            SeatingRequest.objects.filter(
-                stake_id=seating_request.stake_id,
-                status=SeatingRequestStatus.WAITING,
-                created_at__lte=seating_request.created_at,
-            ).count()
-        )
+        position = SeatingRequest.objects.filter(
+            stake_id=seating_request.stake_id,
+            status=SeatingRequestStatus.WAITING,
+            created_at__lte=seating_request.created_at,
+        ).count()
     return {
         "status": seating_request.status,
         "table_id": seating_request.table_id,

@@ -101,7 +101,7 @@ def parse_client_message(text: str | None, allowed: dict[str, dict[str, FieldRul
     request_id = _request_id(data.get("request_id"))
     message_type = data.get("type")
     if not isinstance(message_type, str):
-        raise ProtocolError("missing_type", "a message needs a string field \"type\"", request_id)
+        raise ProtocolError("missing_type", 'a message needs a string field "type"', request_id)
     rules = allowed.get(message_type)
     if rules is None:
         raise ProtocolError("unknown_type", f"unknown message type {message_type[:40]!r}", request_id)

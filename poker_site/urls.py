@@ -27,8 +27,13 @@ urlpatterns: list[URLPattern | URLResolver] = [
 ]
 
 # Apps publish pages in <app>/urls.py and API endpoints in <app>/api_urls.py.
-for app, prefix in (("games", "games"), ("games.uth", "uth"), ("tournaments", "tournaments"),
-                    ("wallet", "wallet"), ("compliance", "compliance")):
+for app, prefix in (
+    ("games", "games"),
+    ("games.uth", "uth"),
+    ("tournaments", "tournaments"),
+    ("wallet", "wallet"),
+    ("compliance", "compliance"),
+):
     if find_spec(f"{app}.urls") is not None:
         urlpatterns.append(path(f"{prefix}/", include(f"{app}.urls")))
     if find_spec(f"{app}.api_urls") is not None:

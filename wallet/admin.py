@@ -83,8 +83,7 @@ class TransferKindFilter(admin.SimpleListFilter):
     parameter_name = "kind"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return sorted((value, value.replace("_", " ")) for name, value in vars(TransferKind).items()
-                      if name.isupper())
+        return sorted((value, value.replace("_", " ")) for name, value in vars(TransferKind).items() if name.isupper())
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value():
@@ -116,8 +115,9 @@ class PlayerSearchMixin:
     def player_filter(self, queryset: QuerySet[Any], username: str) -> QuerySet[Any]:
         return queryset.filter(**{self.player_lookup: username})
 
-    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Any],
-                           search_term: str) -> tuple[QuerySet[Any], bool]:
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
         term = search_term.strip()
         if term.lower().startswith("player:"):
             return self.player_filter(queryset, term.split(":", 1)[1].strip()), False
@@ -126,8 +126,7 @@ class PlayerSearchMixin:
 
 @admin.register(Account)
 class AccountAdmin(PlayerSearchMixin, LedgerAdmin):
-    list_display = ("id", "kind", "currency", "owner", "reference", "balance_display", "may_go_negative",
-                    "created_at")
+    list_display = ("id", "kind", "currency", "owner", "reference", "balance_display", "may_go_negative", "created_at")
     list_filter = ("kind", "currency", "may_go_negative")
     search_fields = ("=reference",)
     search_help_text = _('Exact reference (e.g. "table-session:123"), or player:<username>.')
@@ -146,8 +145,7 @@ class AccountAdmin(PlayerSearchMixin, LedgerAdmin):
         url = reverse("admin:wallet_leg_changelist") + f"?account__id__exact={account.pk}"
         return format_html('<a href="{}">{}</a>', url, _("All movements of this account"))
 
-    @admin.action(description=_("Adjust the balance of the selected account (reason required)"),
-                  permissions=["adjust"])
+    @admin.action(description=_("Adjust the balance of the selected account (reason required)"), permissions=["adjust"])
     def adjust_balance(self, request: HttpRequest, queryset: QuerySet[Account]) -> HttpResponseRedirect | None:
         accounts = list(queryset.values_list("pk", flat=True)[:2])
         if len(accounts) != 1:
@@ -187,15 +185,20 @@ class TransferAdmin(PlayerSearchMixin, LedgerAdmin):
     inlines = [LegInline]
 
     def player_filter(self, queryset: QuerySet[Any], username: str) -> QuerySet[Any]:
-        return queryset.filter(
-            Exists(Leg.objects.filter(transfer=OuterRef("pk"), account__owner__username=username))
-        )
+        return queryset.filter(Exists(Leg.objects.filter(transfer=OuterRef("pk"), account__owner__username=username)))
 
 
 @admin.register(Leg)
 class LegAdmin(PlayerSearchMixin, LedgerAdmin):
-    list_display = ("id", "transfer_link", "transfer_kind", "account", "amount_display", "balance_after_display",
-                    "created_at")
+    list_display = (
+        "id",
+        "transfer_link",
+        "transfer_kind",
+        "account",
+        "amount_display",
+        "balance_after_display",
+        "created_at",
+    )
     list_filter = ("account__kind",)
     search_fields = ("=transfer__reference",)
     search_help_text = _("Exact transfer reference, or player:<username>.")
@@ -204,8 +207,9 @@ class LegAdmin(PlayerSearchMixin, LedgerAdmin):
 
     @admin.display(description=_("transfer"))
     def transfer_link(self, leg: Leg) -> str:
-        return format_html('<a href="{}">#{}</a>', reverse("admin:wallet_transfer_change", args=[leg.transfer_id]),
-                           leg.transfer_id)
+        return format_html(
+            '<a href="{}">#{}</a>', reverse("admin:wallet_transfer_change", args=[leg.transfer_id]), leg.transfer_id
+        )
 
     @admin.display(description=_("kind"))
     def transfer_kind(self, leg: Leg) -> str:
@@ -226,8 +230,17 @@ class LegAdmin(PlayerSearchMixin, LedgerAdmin):
 
 @admin.register(Hold)
 class HoldAdmin(PlayerSearchMixin, LedgerAdmin):
-    list_display = ("id", "player", "amount_display", "status", "review_reference", "created_at", "created_by",
-                    "decided_at", "decided_by")
+    list_display = (
+        "id",
+        "player",
+        "amount_display",
+        "status",
+        "review_reference",
+        "created_at",
+        "created_by",
+        "decided_at",
+        "decided_by",
+    )
     list_filter = ("status", "currency")
     search_fields = ("=review_reference",)
     search_help_text = _("Exact review reference, or player:<username>.")
@@ -243,12 +256,12 @@ class HoldAdmin(PlayerSearchMixin, LedgerAdmin):
     def decide_link(self, hold: Hold) -> str:
         if hold.status != HoldStatus.HELD:
             return str(hold.get_status_display())
-        return format_html('<a href="{}">{}</a>', reverse("admin:wallet_hold_decide", args=[hold.pk]),
-                           _("Release or seize…"))
+        return format_html(
+            '<a href="{}">{}</a>', reverse("admin:wallet_hold_decide", args=[hold.pk]), _("Release or seize…")
+        )
 
     def get_urls(self) -> list[URLPattern]:
-        decide = path("<int:hold_id>/decide/", self.admin_site.admin_view(self.decide_view),
-                      name="wallet_hold_decide")
+        decide = path("<int:hold_id>/decide/", self.admin_site.admin_view(self.decide_view), name="wallet_hold_decide")
         return [decide, *super().get_urls()]
 
     def decide_view(self, request: HttpRequest, hold_id: int) -> HttpResponse:
@@ -291,8 +304,9 @@ class StaffAdjustmentAdmin(PlayerSearchMixin, LedgerAdmin):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return request.user.has_perm("wallet.adjust_balance")
 
-    def add_view(self, request: HttpRequest, form_url: str = "",
-                 extra_context: dict[str, Any] | None = None) -> HttpResponse:
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         """Adjust a balance: amount, account and a required reason, booked by ``staff_adjustment_create``."""
         if not self.has_add_permission(request):
             raise PermissionDenied
@@ -314,12 +328,14 @@ class StaffAdjustmentAdmin(PlayerSearchMixin, LedgerAdmin):
                 except WalletError as error:
                     form.add_error(None, str(error))
                 else:
-                    self.message_user(request, _("Adjustment #%(id)s booked.") % {"id": adjustment.pk},
-                                      messages.SUCCESS)
+                    self.message_user(
+                        request, _("Adjustment #%(id)s booked.") % {"id": adjustment.pk}, messages.SUCCESS
+                    )
                     return redirect(reverse("admin:wallet_staffadjustment_change", args=[adjustment.pk]))
         account_id = form["account"].value()
-        account = Account.objects.select_related("owner").filter(pk=account_id).first() if str(
-            account_id).isdigit() else None
+        account = (
+            Account.objects.select_related("owner").filter(pk=account_id).first() if str(account_id).isdigit() else None
+        )
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
@@ -332,8 +348,17 @@ class StaffAdjustmentAdmin(PlayerSearchMixin, LedgerAdmin):
 
 @admin.register(CashierTransaction)
 class CashierTransactionAdmin(PlayerSearchMixin, LedgerAdmin):
-    list_display = ("id", "player", "direction", "amount_display", "status", "provider", "provider_reference",
-                    "created_at", "completed_at")
+    list_display = (
+        "id",
+        "player",
+        "direction",
+        "amount_display",
+        "status",
+        "provider",
+        "provider_reference",
+        "created_at",
+        "completed_at",
+    )
     list_filter = ("direction", "status", "provider")
     search_fields = ("=provider_reference",)
     search_help_text = _("Exact provider reference, or player:<username>.")
@@ -349,8 +374,15 @@ class CashierTransactionAdmin(PlayerSearchMixin, LedgerAdmin):
 class CashierLimitsAdmin(admin.ModelAdmin):
     """New limits are a new row with its effective time; past rows stay as they were (history)."""
 
-    list_display = ("effective_from", "minimum_deposit", "maximum_deposit", "daily_deposit_limit",
-                    "minimum_withdrawal", "maximum_withdrawal", "created_by")
+    list_display = (
+        "effective_from",
+        "minimum_deposit",
+        "maximum_deposit",
+        "daily_deposit_limit",
+        "minimum_withdrawal",
+        "maximum_withdrawal",
+        "created_by",
+    )
     exclude = ("created_by",)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -368,8 +400,16 @@ class CashierLimitsAdmin(admin.ModelAdmin):
 class UnresolvedGameFundsAdmin(LedgerAdmin):
     """CASH-25 queue: open cases by deadline; on expiry the ticker voids them to charity."""
 
-    list_display = ("id", "game_reference", "amount_display", "status", "opened_at", "deadline", "closed_at",
-                    "closed_by")
+    list_display = (
+        "id",
+        "game_reference",
+        "amount_display",
+        "status",
+        "opened_at",
+        "deadline",
+        "closed_at",
+        "closed_by",
+    )
     list_filter = ("status",)
     search_fields = ("=game_reference",)
     list_select_related = ("closed_by",)

@@ -58,9 +58,12 @@ def error_response(error: WalletError) -> Response:
 
 def player_balance(user: Any, currency: str = DEFAULT_CURRENCY) -> dict[str, Any]:
     """The figures the cashier shows a player, in cents and formatted."""
-    pending = CashierTransaction.objects.filter(
-        player=user, direction=CashierDirection.WITHDRAWAL, status=CashierStatus.PENDING, currency=currency
-    ).aggregate(total=Sum("amount"))["total"] or 0
+    pending = (
+        CashierTransaction.objects.filter(
+            player=user, direction=CashierDirection.WITHDRAWAL, status=CashierStatus.PENDING, currency=currency
+        ).aggregate(total=Sum("amount"))["total"]
+        or 0
+    )
     figures = {
         "cash": balance_of(player_cash_account(user, currency)),
         "at_tables": money_at_tables(user, currency),
@@ -106,9 +109,11 @@ class _CashierView(APIView):
         key = request.headers.get("Idempotency-Key", "")
         if not key:
             return Response(
-                {"error": "idempotency_key_required",
-                 "detail": "Send an Idempotency-Key header with a fresh key (e.g. a UUID) for each "
-                 f"{self.direction}; resend the same key to retry safely."},
+                {
+                    "error": "idempotency_key_required",
+                    "detail": "Send an Idempotency-Key header with a fresh key (e.g. a UUID) for each "
+                    f"{self.direction}; resend the same key to retry safely.",
+                },
                 status=status.HTTP_400_BAD_REQUEST,
             )
         serializer = CashierRequestSerializer(data=request.data)
@@ -118,8 +123,9 @@ class _CashierView(APIView):
         except WalletError as error:
             return error_response(error)
         except ValidationError as error:
-            return Response({"error": "invalid_request", "detail": str(error.detail)},
-                            status=status.HTTP_400_BAD_REQUEST)
+            return Response(
+                {"error": "invalid_request", "detail": str(error.detail)}, status=status.HTTP_400_BAD_REQUEST
+            )
         return Response(CashierTransactionSerializer(cashier_transaction).data, status=status.HTTP_201_CREATED)
 
 
@@ -133,8 +139,12 @@ class DepositsView(_CashierView):
         summary="Deposit through the sandbox payment provider",
         parameters=[IDEMPOTENCY_KEY_HEADER],
         request=CashierRequestSerializer,
-        responses={201: CashierTransactionSerializer, 400: WalletErrorSerializer, 409: WalletErrorSerializer,
-                   502: WalletErrorSerializer},
+        responses={
+            201: CashierTransactionSerializer,
+            400: WalletErrorSerializer,
+            409: WalletErrorSerializer,
+            502: WalletErrorSerializer,
+        },
     )
     def post(self, request: Request) -> Response:
         return self.handle_cashier(request)
@@ -150,8 +160,12 @@ class WithdrawalsView(_CashierView):
         summary="Withdraw from the cash balance through the sandbox payment provider",
         parameters=[IDEMPOTENCY_KEY_HEADER],
         request=CashierRequestSerializer,
-        responses={201: CashierTransactionSerializer, 400: WalletErrorSerializer, 409: WalletErrorSerializer,
-                   502: WalletErrorSerializer},
+        responses={
+            201: CashierTransactionSerializer,
+            400: WalletErrorSerializer,
+            409: WalletErrorSerializer,
+            502: WalletErrorSerializer,
+        },
     )
     def post(self, request: Request) -> Response:
         return self.handle_cashier(request)

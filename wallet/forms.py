@@ -59,8 +59,10 @@ class StaffAdjustmentForm(forms.Form):
     amount = SignedEurosField(
         label=_("Amount in euros"),
         max_length=33,
-        help_text=_("Positive credits the account, negative (e.g. -5.00) debits it; the house adjustments account "
-                    "takes the other side."),
+        help_text=_(
+            "Positive credits the account, negative (e.g. -5.00) debits it; the house adjustments account "
+            "takes the other side."
+        ),
     )
     reason = forms.CharField(
         label=_("Reason"),

@@ -241,7 +241,11 @@ class Hold(models.Model):
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     decision_reason = models.TextField(_("decision reason"), blank=True)
     decision_transfer = models.OneToOneField(
-        Transfer, verbose_name=_("decision transfer"), on_delete=models.PROTECT, related_name="+", null=True,
+        Transfer,
+        verbose_name=_("decision transfer"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
         blank=True,
     )
 
@@ -435,12 +439,20 @@ class AuditEntry(models.Model):
 
     created_at = models.DateTimeField(_("at"), default=timezone.now)
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("actor"), null=True, blank=True, on_delete=models.PROTECT,
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("actor"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
         related_name="+",
     )
     action = models.CharField(_("action"), max_length=60)
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("player"), null=True, blank=True, on_delete=models.PROTECT,
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("player"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
         related_name="+",
     )
     transfer = models.ForeignKey(

@@ -35,8 +35,17 @@ class LegHistorySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Leg
-        fields = ["id", "transfer_id", "kind", "reference", "description", "amount_cents", "amount",
-                  "balance_after_cents", "created_at"]
+        fields = [
+            "id",
+            "transfer_id",
+            "kind",
+            "reference",
+            "description",
+            "amount_cents",
+            "amount",
+            "balance_after_cents",
+            "created_at",
+        ]
 
     def get_amount(self, leg: Leg) -> str:
         return format_cents(leg.amount, leg.account.currency)
@@ -75,8 +84,20 @@ class CashierTransactionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = CashierTransaction
-        fields = ["id", "direction", "status", "amount_cents", "amount", "currency", "provider",
-                  "provider_reference", "failure_reason", "created_at", "completed_at", "balance_cents"]
+        fields = [
+            "id",
+            "direction",
+            "status",
+            "amount_cents",
+            "amount",
+            "currency",
+            "provider",
+            "provider_reference",
+            "failure_reason",
+            "created_at",
+            "completed_at",
+            "balance_cents",
+        ]
 
     def get_amount(self, cashier_transaction: CashierTransaction) -> str:
         return format_cents(cashier_transaction.amount, cashier_transaction.currency)

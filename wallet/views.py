@@ -30,16 +30,24 @@ def _history(request: HttpRequest) -> dict[str, Any]:
         legs = legs.filter(id__lt=int(before))
     page = list(legs[: HISTORY_PAGE_SIZE + 1])
     rows = [
-        {"leg": leg, "amount": format_cents(leg.amount, account.currency),
-         "balance_after": format_cents(leg.balance_after, account.currency)}
+        {
+            "leg": leg,
+            "amount": format_cents(leg.amount, account.currency),
+            "balance_after": format_cents(leg.balance_after, account.currency),
+        }
         for leg in page[:HISTORY_PAGE_SIZE]
     ]
     older = page[HISTORY_PAGE_SIZE - 1].pk if len(page) > HISTORY_PAGE_SIZE else None
     return {"history": rows, "older_than": older, "is_first_page": not before.isdigit()}
 
 
-def _render(request: HttpRequest, *, deposit_form: AmountForm | None = None,
-            withdraw_form: AmountForm | None = None, status: int = 200) -> HttpResponse:
+def _render(
+    request: HttpRequest,
+    *,
+    deposit_form: AmountForm | None = None,
+    withdraw_form: AmountForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
     context = {
         "balance": player_balance(request.user),
         "deposit_form": deposit_form or AmountForm(prefix="deposit"),
@@ -58,14 +66,19 @@ def cashier(request: HttpRequest) -> HttpResponse:
 def _done(request: HttpRequest, cashier_transaction: CashierTransaction) -> HttpResponseRedirect:
     amount = format_cents(cashier_transaction.amount, cashier_transaction.currency)
     if cashier_transaction.status == "failed":
-        messages.error(request, _("Your withdrawal of %(amount)s was refused by the bank and returned to your "
-                                  "balance: %(reason)s") % {"amount": amount,
-                                                            "reason": cashier_transaction.failure_reason})
+        messages.error(
+            request,
+            _("Your withdrawal of %(amount)s was refused by the bank and returned to your balance: %(reason)s")
+            % {"amount": amount, "reason": cashier_transaction.failure_reason},
+        )
     elif cashier_transaction.direction == "deposit":
         messages.success(request, _("Deposited %(amount)s.") % {"amount": amount})
     else:
-        messages.success(request, _("Withdrawal of %(amount)s: %(status)s.")
-                         % {"amount": amount, "status": cashier_transaction.get_status_display()})
+        messages.success(
+            request,
+            _("Withdrawal of %(amount)s: %(status)s.")
+            % {"amount": amount, "status": cashier_transaction.get_status_display()},
+        )
     return redirect(reverse("wallet:cashier"))
 
 
@@ -75,8 +88,11 @@ def deposit(request: HttpRequest) -> HttpResponse:
     form = AmountForm(request.POST, prefix="deposit")
     if form.is_valid():
         try:
-            done = deposit_through_provider(request.user, form.cleaned_data["amount"],  # type: ignore[arg-type]
-                                            form.cleaned_data["idempotency_key"])
+            done = deposit_through_provider(
+                request.user,  # type: ignore[arg-type]
+                form.cleaned_data["amount"],
+                form.cleaned_data["idempotency_key"],
+            )
         except WalletError as error:
             form.add_error(None, str(error))
         else:
@@ -90,8 +106,11 @@ def withdraw(request: HttpRequest) -> HttpResponse:
     form = AmountForm(request.POST, prefix="withdraw")
     if form.is_valid():
         try:
-            done = withdrawal_create(request.user, form.cleaned_data["amount"],  # type: ignore[arg-type]
-                                     form.cleaned_data["idempotency_key"])
+            done = withdrawal_create(
+                request.user,  # type: ignore[arg-type]
+                form.cleaned_data["amount"],
+                form.cleaned_data["idempotency_key"],
+            )
         except WalletError as error:
             form.add_error(None, str(error))
         else:

@@ -53,8 +53,15 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(UthTable)
 class UthTableAdmin(admin.ModelAdmin):
-    list_display = ("name", "is_open", "ante_limits", "trips_limits", "betting_seconds", "decision_seconds",
-                    "rounds_started")
+    list_display = (
+        "name",
+        "is_open",
+        "ante_limits",
+        "trips_limits",
+        "betting_seconds",
+        "decision_seconds",
+        "rounds_started",
+    )
     list_filter = ("is_open",)
     search_fields = ("name",)
     readonly_fields = ("rounds_started", "last_sequence", "created_at", "next_round_at", "observed_return")
@@ -67,13 +74,22 @@ class UthTableAdmin(admin.ModelAdmin):
             return "—"
         report = observed_rtp(table.pk)
         rows = []
-        for bet, label in (("ante", "Ante"), ("blind", "Blind"), ("play", "Play"), ("main", "Main bets"),
-                           ("trips", "Trips")):
+        for bet, label in (
+            ("ante", "Ante"),
+            ("blind", "Blind"),
+            ("play", "Play"),
+            ("main", "Main bets"),
+            ("trips", "Trips"),
+        ):
             line = report[bet]
             rtp = line["rtp"]
             rows.append(
-                (label, format_cents(int(line["staked"] or 0)), format_cents(int(line["returned"] or 0)),
-                 f"{float(rtp) * 100:.2f}%" if rtp is not None else "—")
+                (
+                    label,
+                    format_cents(int(line["staked"] or 0)),
+                    format_cents(int(line["returned"] or 0)),
+                    f"{float(rtp) * 100:.2f}%" if rtp is not None else "—",
+                )
             )
         return format_html(
             "<table><tr><th>bet</th><th>staked</th><th>returned</th><th>RTP</th></tr>{}</table>"
@@ -102,7 +118,9 @@ class UthTableAdmin(admin.ModelAdmin):
         after = {name: getattr(obj, name) for name in LIMIT_FIELDS}
         if before != after:
             UthLimitChange.objects.create(
-                table=obj, changed_by=request.user if request.user.is_authenticated else None, before=before,
+                table=obj,
+                changed_by=request.user if request.user.is_authenticated else None,
+                before=before,
                 after=after,
             )
 
@@ -250,9 +268,7 @@ class UthRoundAdmin(ReadOnlyAdmin):
         if not reason:
             return _reason_form(request, queryset, "cancel_rounds", "Cancel rounds and refund every bet")
         user = request.user if request.user.is_authenticated else None
-        self._each(
-            request, queryset, lambda round_: uth_round_cancel(round_.pk, reason=reason, by=user), "cancelled"
-        )
+        self._each(request, queryset, lambda round_: uth_round_cancel(round_.pk, reason=reason, by=user), "cancelled")
         return None
 
 
@@ -260,8 +276,18 @@ class UthBetRecordInline(admin.TabularInline):
     model = UthBetRecord
     extra = 0
     can_delete = False
-    fields = ("number", "kind", "phase", "decision", "ante_delta", "trips_delta", "play_delta", "amount", "transfer",
-              "created_at")
+    fields = (
+        "number",
+        "kind",
+        "phase",
+        "decision",
+        "ante_delta",
+        "trips_delta",
+        "play_delta",
+        "amount",
+        "transfer",
+        "created_at",
+    )
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -278,9 +304,24 @@ class UthHandAdmin(ReadOnlyAdmin):
     search_fields = ("=round__game_number", "player__username")
     raw_id_fields = ("round", "seat", "player")
     inlines = (UthBetRecordInline,)
-    readonly_fields = ("round", "seat", "player", "status", "ante", "trips", "play", "folded", "decision_list",
-                       "result_row", "ante_return", "blind_return", "play_return", "trips_return", "refunded",
-                       "created_at")
+    readonly_fields = (
+        "round",
+        "seat",
+        "player",
+        "status",
+        "ante",
+        "trips",
+        "play",
+        "folded",
+        "decision_list",
+        "result_row",
+        "ante_return",
+        "blind_return",
+        "play_return",
+        "trips_return",
+        "refunded",
+        "created_at",
+    )
     fields = readonly_fields
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -288,9 +329,7 @@ class UthHandAdmin(ReadOnlyAdmin):
 
     @admin.display(description="decisions")
     def decision_list(self, hand: UthHand) -> str:
-        return format_html_join(
-            ", ", "{} ({})", ((item["label"], item["phase"]) for item in hand.decisions)
-        ) or "—"
+        return format_html_join(", ", "{} ({})", ((item["label"], item["phase"]) for item in hand.decisions)) or "—"
 
 
 @admin.register(UthEvent)

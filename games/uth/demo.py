@@ -26,9 +26,12 @@ def seed_demo(write: Callable[[str], None]) -> None:
             "next_round_at": timezone.now(),
         },
     )
-    if not created and table.is_open and table.next_round_at is None and not table.rounds.exclude(
-        phase__in=("settled", "cancelled")
-    ).exists():
+    if (
+        not created
+        and table.is_open
+        and table.next_round_at is None
+        and not table.rounds.exclude(phase__in=("settled", "cancelled")).exists()
+    ):
         table.next_round_at = timezone.now()
         table.save(update_fields=["next_round_at"])
-    write(f"Ultimate Texas Hold'em: table \"{table.name}\" at /uth/{table.pk}/ (Ante €1–€500, Trips €1–€100)")
+    write(f'Ultimate Texas Hold\'em: table "{table.name}" at /uth/{table.pk}/ (Ante €1–€500, Trips €1–€100)')

@@ -122,9 +122,7 @@ class UthTable(models.Model):
             or any(type(chip) is not int or not 0 < chip <= MAXIMUM_BET_CENTS for chip in chips)
             or chips != sorted(set(chips))
         ):
-            raise ValidationError(
-                {"chip_values": _("Give 1 to 8 different positive whole cent values, lowest first.")}
-            )
+            raise ValidationError({"chip_values": _("Give 1 to 8 different positive whole cent values, lowest first.")})
         if any(chip % ANTE_STEP_CENTS for chip in chips):
             raise ValidationError({"chip_values": _("Chip values must be whole 2-cent steps, e.g. 100 or 250.")})
 
@@ -346,9 +344,7 @@ class UthBetRecord(models.Model):
     amount = models.BigIntegerField(_("money moved (player's view)"), default=0)
     decision = models.CharField(_("decision"), max_length=10, blank=True)
     phase = models.CharField(_("phase"), max_length=10, blank=True)
-    transfer = models.ForeignKey(
-        "wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
+    transfer = models.ForeignKey("wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(_("at"), default=timezone.now)
 
     class Meta:

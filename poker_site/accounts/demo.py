@@ -29,5 +29,7 @@ def seed_demo(write: object) -> None:
     _user("compliance", staff=True).groups.add(Group.objects.get(name=COMPLIANCE_REVIEWERS))
     _user("admin", staff=True, superuser=True)
     assert callable(write)
-    write(f"Demo players: {', '.join(DEMO_PLAYERS)}; staff: support (support), compliance (compliance reviewer), "
-          f"admin (superuser). Every demo password: {DEMO_PASSWORD}")
+    write(
+        f"Demo players: {', '.join(DEMO_PLAYERS)}; staff: support (support), compliance (compliance reviewer), "
+        f"admin (superuser). Every demo password: {DEMO_PASSWORD}"
+    )

@@ -78,11 +78,17 @@ class LiveSite:
         self.processes: list[subprocess.Popen[bytes]] = [
             subprocess.Popen(
                 web_server_command("127.0.0.1", self.port),
-                cwd=PROJECT, env=environment, stdout=self.log, stderr=subprocess.STDOUT,
+                cwd=PROJECT,
+                env=environment,
+                stdout=self.log,
+                stderr=subprocess.STDOUT,
             ),
             subprocess.Popen(
                 [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--interval", "0.2"],
-                cwd=PROJECT, env=environment, stdout=self.log, stderr=subprocess.STDOUT,
+                cwd=PROJECT,
+                env=environment,
+                stdout=self.log,
+                stderr=subprocess.STDOUT,
             ),
         ]
         self.wait_until_up()
@@ -229,7 +235,9 @@ class Pages:
 
     def new(self, *, width: int = 1280, height: int = 900, language: str = "en") -> Any:
         context = self.browser.new_context(
-            viewport={"width": width, "height": height}, locale=language, base_url=self.site.url,
+            viewport={"width": width, "height": height},
+            locale=language,
+            base_url=self.site.url,
             extra_http_headers={"Accept-Language": language},
         )
         context.set_default_timeout(20_000)

@@ -15,8 +15,20 @@ from tests.browser.setup import check_or_call_down, heads_up_table, player, runn
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 CONTROL_ROLES = {
-    "button", "link", "textbox", "combobox", "checkbox", "slider", "spinbutton", "radio", "switch", "searchbox",
-    "listbox", "menuitem", "tab", "dialog",
+    "button",
+    "link",
+    "textbox",
+    "combobox",
+    "checkbox",
+    "slider",
+    "spinbutton",
+    "radio",
+    "switch",
+    "searchbox",
+    "listbox",
+    "menuitem",
+    "tab",
+    "dialog",
 }
 
 
@@ -56,8 +68,10 @@ def assert_every_control_named(page: Any, path: str) -> None:
     missing = unnamed_controls(page)
     assert not missing, f"{path}: controls without an accessible name: {missing}"
     # The scan can fail: a control without a name added to this very page is reported.
-    page.evaluate("() => { const probe = document.createElement('input'); probe.id = 'a11y-probe';"
-                  " (document.querySelector('dialog[open]') || document.body).appendChild(probe); }")
+    page.evaluate(
+        "() => { const probe = document.createElement('input'); probe.id = 'a11y-probe';"
+        " (document.querySelector('dialog[open]') || document.body).appendChild(probe); }"
+    )
     assert any("a11y-probe" in entry for entry in unnamed_controls(page)), f"{path}: the scan saw no controls"
     page.evaluate("() => document.getElementById('a11y-probe').remove()")
 
@@ -75,9 +89,7 @@ def played_table(site: Any) -> tuple[CashTable, Hand]:
     return table, finished
 
 
-def test_every_control_on_every_page_has_an_accessible_name(
-    played_table: tuple[CashTable, Hand], pages: Pages
-) -> None:
+def test_every_control_on_every_page_has_an_accessible_name(played_table: tuple[CashTable, Hand], pages: Pages) -> None:
     table, finished = played_table
     visitor = pages.new()
     for path in ("/", "/accounts/log-in/", "/accounts/sign-up/", "/rules/cash-games/", f"/games/tables/{table.pk}/"):

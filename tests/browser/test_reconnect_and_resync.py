@@ -124,8 +124,9 @@ def test_a_hand_that_ends_while_its_events_are_on_the_way_is_shown_and_listed_wh
 
     # A snapshot read after the hand's end overtakes its events; the held-back frames are then too late to matter.
     page.evaluate("() => { window.deliverHeldBack(); window.tableApp.socket.send({type: 'snapshot'}); }")
-    page.wait_for_function(f"document.querySelector('#results li[data-hand-id=\"{hand.pk}\"]')?.textContent"
-                           ".includes('rake')")
+    page.wait_for_function(
+        f"document.querySelector('#results li[data-hand-id=\"{hand.pk}\"]')?.textContent.includes('rake')"
+    )
     assert [frame for frame in recorder.sent if frame.get("type") == "resync" and frame.get("since") == sequence]
     won = page.locator(f"#results li[data-hand-id='{hand.pk}']").get_attribute("data-won")
     assert won not in (None, "{}")

@@ -39,8 +39,12 @@ def start_user(variable_directory: Path) -> tuple[subprocess.Popen[str], str, st
     environment = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
     environment["POKER_VAR_DIR"] = str(variable_directory)
     process = subprocess.Popen(
-        [sys.executable, "-c", USER_SCRIPT], cwd=PROJECT_DIRECTORY, env=environment,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        [sys.executable, "-c", USER_SCRIPT],
+        cwd=PROJECT_DIRECTORY,
+        env=environment,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     assert process.stdout is not None
     database_url, redis_url = process.stdout.readline().split()

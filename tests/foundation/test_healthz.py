@@ -37,9 +37,22 @@ def test_an_unreachable_redis_makes_the_site_unhealthy(client: Client, settings:
 def celery_worker() -> Iterator[subprocess.Popen[bytes]]:
     environment = {**os.environ, "REDIS_KEY_PREFIX": settings.REDIS_KEY_PREFIX}
     worker = subprocess.Popen(
-        [os.path.join(os.path.dirname(sys.executable), "celery"), "-A", "poker_site", "worker",
-         "--pool", "solo", "--loglevel", "WARNING", "--hostname", f"healthz-test-{os.getpid()}@%h"],
-        cwd=PROJECT_DIRECTORY, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            os.path.join(os.path.dirname(sys.executable), "celery"),
+            "-A",
+            "poker_site",
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "WARNING",
+            "--hostname",
+            f"healthz-test-{os.getpid()}@%h",
+        ],
+        cwd=PROJECT_DIRECTORY,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     yield worker
     worker.terminate()

@@ -52,11 +52,21 @@ def test_the_run_command_serves_the_site_and_ctrl_c_stops_every_process(web_proc
     variable_directory = Path(tempfile.mkdtemp(prefix="poker-run-"))
     port = free_port()
     environment = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
-    environment.update(POKER_VAR_DIR=str(variable_directory), PORT=str(port), ENVIRONMENT="development",
-                       REDIS_KEY_PREFIX="run-command-test", PYTHONUNBUFFERED="1", WEB_PROCESSES=str(web_processes))
+    environment.update(
+        POKER_VAR_DIR=str(variable_directory),
+        PORT=str(port),
+        ENVIRONMENT="development",
+        REDIS_KEY_PREFIX="run-command-test",
+        PYTHONUNBUFFERED="1",
+        WEB_PROCESSES=str(web_processes),
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "poker_site.launcher", "run"], cwd=PROJECT_DIRECTORY, env=environment,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [sys.executable, "-m", "poker_site.launcher", "run"],
+        cwd=PROJECT_DIRECTORY,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     log: list[str] = []
     try:
@@ -79,8 +89,11 @@ def test_the_run_command_serves_the_site_and_ctrl_c_stops_every_process(web_proc
         launched = psutil.Process(process.pid).children(recursive=True)
         postgres_pid = int((variable_directory / "postgres" / "postmaster.pid").read_text().split()[0])
         redis_port = int((variable_directory / "redis" / "port").read_text())
-        redis_pids = [c.pid for c in psutil.net_connections("tcp") if c.laddr and c.laddr.port == redis_port
-                      and c.status == psutil.CONN_LISTEN and c.pid]
+        redis_pids = [
+            c.pid
+            for c in psutil.net_connections("tcp")
+            if c.laddr and c.laddr.port == redis_port and c.status == psutil.CONN_LISTEN and c.pid
+        ]
         watched = [*launched, psutil.Process(postgres_pid), *(psutil.Process(pid) for pid in redis_pids)]
         command_lines = [" ".join(child.cmdline()) for child in launched]
         daphnes = [line for line in command_lines if "daphne" in line]
@@ -98,7 +111,8 @@ def test_the_run_command_serves_the_site_and_ctrl_c_stops_every_process(web_proc
         _gone, alive = psutil.wait_procs(watched, timeout=15)
         assert not alive, f"processes left behind: {[(p.pid, p.cmdline()) for p in alive]}"
         leftovers = [
-            found for found in psutil.process_iter(["cmdline"])
+            found
+            for found in psutil.process_iter(["cmdline"])
             if str(variable_directory) in " ".join(found.info["cmdline"] or [])
         ]
         assert not leftovers, f"processes using the data directory remain: {leftovers}"

@@ -48,7 +48,11 @@ def test_a_list_is_comma_separated_and_ignores_blanks(monkeypatch: pytest.Monkey
 def test_a_database_url_is_parsed_including_a_socket_directory() -> None:
     address = env.database_address("postgresql://postgres:secret@db.internal:6543/poker")
     assert (address.user, address.password, address.host, address.port, address.name) == (
-        "postgres", "secret", "db.internal", "6543", "poker"
+        "postgres",
+        "secret",
+        "db.internal",
+        "6543",
+        "poker",
     )
     socket_address = env.database_address("postgresql://postgres:@/poker?host=/srv/var/postgres")
     assert socket_address.host == "/srv/var/postgres"
@@ -73,7 +77,11 @@ def test_production_refuses_to_start_with_the_default_secret_key() -> None:
     environment.update(ENVIRONMENT="production", DEBUG="false", DJANGO_SETTINGS_MODULE="poker_site.settings")
     result = subprocess.run(
         [sys.executable, "-c", "from django.conf import settings; settings.INSTALLED_APPS"],
-        cwd=PROJECT_DIRECTORY, env=environment, capture_output=True, text=True, timeout=60,
+        cwd=PROJECT_DIRECTORY,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr

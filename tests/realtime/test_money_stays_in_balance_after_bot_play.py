@@ -32,13 +32,21 @@ def test_ledger_reconciles_and_table_chips_match_table_accounts_after_bot_play(t
     with live_site(tmp_path) as base_url:
         completed = run_bots(
             base_url,
-            "--tables", "2",
-            "--bots-per-table", "4",
-            "--duration", "45",
-            "--think", "0.02", "0.15",
-            "--leave-probability", "0.15",
-            "--disconnect-probability", "0.04",
-            "--seed", "7",
+            "--tables",
+            "2",
+            "--bots-per-table",
+            "4",
+            "--duration",
+            "45",
+            "--think",
+            "0.02",
+            "0.15",
+            "--leave-probability",
+            "0.15",
+            "--disconnect-probability",
+            "0.04",
+            "--seed",
+            "7",
         )
         wait_until_no_hand_runs()
     assert completed.returncode == 0, completed.stderr[-3000:]

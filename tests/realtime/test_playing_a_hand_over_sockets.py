@@ -98,8 +98,10 @@ def test_three_players_play_a_hand_and_nobody_sees_another_players_cards() -> No
             assert ok["type"] == "ok", ok
             for socket in (*sockets.values(), spectator):
                 await socket.receive_until(
-                    lambda m, seat=acting: m["type"] == "events"
-                    and any(e["type"] == "action_taken" and e["seat"] == seat for e in m["events"])
+                    lambda m, seat=acting: (
+                        m["type"] == "events"
+                        and any(e["type"] == "action_taken" and e["seat"] == seat for e in m["events"])
+                    )
                 )
             actions += 1
         assert actions == 2  # two folds end a three-handed hand preflop

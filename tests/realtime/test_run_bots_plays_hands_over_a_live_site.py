@@ -41,8 +41,20 @@ def test_bots_play_a_few_hands_and_leave_with_the_ledger_in_balance(tmp_path: Pa
 
     seed_catalog()
     with live_site(tmp_path) as base_url:
-        completed = run_bots(base_url, "--tables", "1", "--bots-per-table", "3", "--duration", "25",
-                             "--think", "0.05", "0.2", "--seed", "3")
+        completed = run_bots(
+            base_url,
+            "--tables",
+            "1",
+            "--bots-per-table",
+            "3",
+            "--duration",
+            "25",
+            "--think",
+            "0.05",
+            "0.2",
+            "--seed",
+            "3",
+        )
         wait_until_no_hand_runs()  # a bot that left mid-hand is folded by the clock; its session ends with the hand
     assert completed.returncode == 0, completed.stderr[-3000:]
     summary = json.loads(completed.stdout.strip().splitlines()[-1])

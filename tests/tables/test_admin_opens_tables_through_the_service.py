@@ -51,8 +51,13 @@ def test_an_open_tables_stake_and_size_are_read_only_and_its_name_editable(djang
     assert 'name="name"' in page
 
     seats = list(Seat.objects.filter(table=table).order_by("number"))
-    form = {"name": "Renamed", "stake": other_stake.pk, "seat_count": 9, "seats-TOTAL_FORMS": len(seats),
-            "seats-INITIAL_FORMS": len(seats)}
+    form = {
+        "name": "Renamed",
+        "stake": other_stake.pk,
+        "seat_count": 9,
+        "seats-TOTAL_FORMS": len(seats),
+        "seats-INITIAL_FORMS": len(seats),
+    }
     for index, seat in enumerate(seats):
         form.update({f"seats-{index}-id": seat.pk, f"seats-{index}-table": table.pk})
     response = client.post(f"{TABLES}{table.pk}/change/", form)

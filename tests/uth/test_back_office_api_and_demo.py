@@ -48,9 +48,17 @@ def test_lob_07_limits_are_edited_in_the_back_office_and_every_change_is_recorde
     page = admin_client.get(f"/admin/uth/uthtable/{table.pk}/change/")
     assert page.status_code == 200
     form = {
-        "name": table.name, "is_open": "on", "ante_minimum": "200", "ante_maximum": "20000", "trips_minimum": "100",
-        "trips_maximum": "5000", "chip_values": "[200, 1000]", "betting_seconds": "20", "decision_seconds": "12",
-        "result_seconds": "6", "rules_version": table.rules_version,
+        "name": table.name,
+        "is_open": "on",
+        "ante_minimum": "200",
+        "ante_maximum": "20000",
+        "trips_minimum": "100",
+        "trips_maximum": "5000",
+        "chip_values": "[200, 1000]",
+        "betting_seconds": "20",
+        "decision_seconds": "12",
+        "result_seconds": "6",
+        "rules_version": table.rules_version,
     }
     response = admin_client.post(f"/admin/uth/uthtable/{table.pk}/change/", form)
     assert response.status_code == 302
@@ -66,9 +74,17 @@ def test_uth_22_limits_that_make_no_sense_are_refused_by_the_back_office_form(
     admin_client: Client, table: UthTable
 ) -> None:
     form = {
-        "name": table.name, "is_open": "on", "ante_minimum": "101", "ante_maximum": "100", "trips_minimum": "100",
-        "trips_maximum": "5000", "chip_values": "[100, 50]", "betting_seconds": "15", "decision_seconds": "10",
-        "result_seconds": "6", "rules_version": table.rules_version,
+        "name": table.name,
+        "is_open": "on",
+        "ante_minimum": "101",
+        "ante_maximum": "100",
+        "trips_minimum": "100",
+        "trips_maximum": "5000",
+        "chip_values": "[100, 50]",
+        "betting_seconds": "15",
+        "decision_seconds": "10",
+        "result_seconds": "6",
+        "rules_version": table.rules_version,
     }
     response = admin_client.post(f"/admin/uth/uthtable/{table.pk}/change/", form)
     assert response.status_code == 200

@@ -47,15 +47,27 @@ def refused(error: type[UthRefused], pattern: str, call: Callable[[], Any]) -> U
 
 def test_uth_22_26_bets_outside_the_limits_are_refused(players: dict[str, User], table: UthTable, clock: Clock) -> None:
     alice = players["alice"]
-    refused(BetRefused, r"minimum Ante at this table is €1\.00", lambda: uth_bet_place(alice, table.pk, "ante", 50,
-                                                                                       now=clock.now))
-    refused(BetRefused, "Place your Ante before the Trips bet",
-            lambda: uth_bet_place(alice, table.pk, "trips", 100, now=clock.now))
+    refused(
+        BetRefused,
+        r"minimum Ante at this table is €1\.00",
+        lambda: uth_bet_place(alice, table.pk, "ante", 50, now=clock.now),
+    )
+    refused(
+        BetRefused,
+        "Place your Ante before the Trips bet",
+        lambda: uth_bet_place(alice, table.pk, "trips", 100, now=clock.now),
+    )
     uth_bet_place(alice, table.pk, "ante", 10_000, now=clock.now)  # the maximum
-    refused(BetRefused, r"already bet the maximum Ante of €100\.00",
-            lambda: uth_bet_place(alice, table.pk, "ante", 100, now=clock.now))
-    refused(BetRefused, r"minimum Trips bet at this table is €1\.00",
-            lambda: uth_bet_place(alice, table.pk, "trips", 99, now=clock.now))
+    refused(
+        BetRefused,
+        r"already bet the maximum Ante of €100\.00",
+        lambda: uth_bet_place(alice, table.pk, "ante", 100, now=clock.now),
+    )
+    refused(
+        BetRefused,
+        r"minimum Trips bet at this table is €1\.00",
+        lambda: uth_bet_place(alice, table.pk, "trips", 99, now=clock.now),
+    )
     refused(BetRefused, "2-cent steps", lambda: uth_bet_place(players["bob"], table.pk, "ante", 101, now=clock.now))
 
 
@@ -91,8 +103,9 @@ def test_uth_07_bets_after_the_betting_time_are_refused_before_and_after_the_tic
     refused(BettingClosed, "Betting is closed", lambda: uth_bet_place(alice, table.pk, "trips", 100, now=clock.now))
 
 
-def test_bets_need_a_seat_and_a_real_table(players: dict[str, User], table: UthTable, clock: Clock,
-                                           make_player: Callable[..., User]) -> None:
+def test_bets_need_a_seat_and_a_real_table(
+    players: dict[str, User], table: UthTable, clock: Clock, make_player: Callable[..., User]
+) -> None:
     stranger = make_player("stranger", 50_000)
     refused(NotSeated, "Take a seat", lambda: uth_bet_place(stranger, table.pk, "ante", 100, now=clock.now))
     refused(TableNotFound, "no such", lambda: uth_bet_place(players["alice"], 999_999, "ante", 100, now=clock.now))
@@ -109,18 +122,28 @@ def test_decisions_out_of_phase_are_refused(players: dict[str, User], table: Uth
     uth_bet_place(alice, table.pk, "ante", 1_000, now=clock.now)
     refused(DecisionRefused, "betting is still open", lambda: uth_decide(alice, table.pk, "check", now=clock.now))
     clock.tick(15)
-    refused(DecisionRefused, "PLAY 2x is not possible in the decision before the flop",
-            lambda: uth_decide(alice, table.pk, "play_2x", now=clock.now))
-    refused(DecisionRefused, "FOLD is not possible in the decision before the flop",
-            lambda: uth_decide(alice, table.pk, "fold", now=clock.now))
+    refused(
+        DecisionRefused,
+        "PLAY 2x is not possible in the decision before the flop",
+        lambda: uth_decide(alice, table.pk, "play_2x", now=clock.now),
+    )
+    refused(
+        DecisionRefused,
+        "FOLD is not possible in the decision before the flop",
+        lambda: uth_decide(alice, table.pk, "fold", now=clock.now),
+    )
     refused(DecisionRefused, "Unknown decision", lambda: uth_decide(alice, table.pk, "raise", now=clock.now))
     refused(DecisionRefused, "Unknown decision", lambda: uth_decide(alice, table.pk, 4, now=clock.now))
     late = clock.now.replace(second=clock.now.second + 10)
-    refused(DecisionRefused, "decision time for this phase has run out",
-            lambda: uth_decide(alice, table.pk, "check", now=late))
+    refused(
+        DecisionRefused,
+        "decision time for this phase has run out",
+        lambda: uth_decide(alice, table.pk, "check", now=late),
+    )
     uth_decide(alice, table.pk, "play_3x", now=clock.now)
-    refused(DecisionRefused, "already made your PLAY bet", lambda: uth_decide(alice, table.pk, "play_4x",
-                                                                              now=clock.now))
+    refused(
+        DecisionRefused, "already made your PLAY bet", lambda: uth_decide(alice, table.pk, "play_4x", now=clock.now)
+    )
 
 
 def test_a_player_cannot_decide_for_another_player(players: dict[str, User], table: UthTable, clock: Clock) -> None:
@@ -139,6 +162,9 @@ def test_amb_39_a_play_bet_the_balance_cannot_cover_is_refused(
     clock.tick()
     uth_bet_place(carol, table.pk, "ante", 1_000, now=clock.now)  # €30 left
     clock.tick(15)
-    refused(DecisionRefused, r"balance does not cover PLAY 4x \(€40\.00\)",
-            lambda: uth_decide(carol, table.pk, "play_4x", now=clock.now))
+    refused(
+        DecisionRefused,
+        r"balance does not cover PLAY 4x \(€40\.00\)",
+        lambda: uth_decide(carol, table.pk, "play_4x", now=clock.now),
+    )
     uth_decide(carol, table.pk, "play_3x", now=clock.now)

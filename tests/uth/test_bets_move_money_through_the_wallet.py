@@ -104,9 +104,7 @@ def test_uth_30_undo_takes_bets_back_newest_first_and_clear_takes_back_everythin
     assert kinds == [RecordKind.CHIP, RecordKind.CHIP, RecordKind.CHIP, RecordKind.UNDO, RecordKind.CLEAR]
 
 
-def test_uth_28_repeat_places_the_bets_of_the_previous_dealt_round(
-    alice: User, table: UthTable, clock: Clock
-) -> None:
+def test_uth_28_repeat_places_the_bets_of_the_previous_dealt_round(alice: User, table: UthTable, clock: Clock) -> None:
     with pytest.raises(BetRefused, match="no bets from a previous round"):
         uth_bet_repeat(alice, table.pk, now=clock.now)
     uth_bet_place(alice, table.pk, "ante", 500, now=clock.now)

@@ -60,8 +60,7 @@ def test_uth_38_after_betting_closed_the_bets_stay_and_are_settled_in_absence(
 
 
 @pytest.mark.django_db
-def test_uth_27_leaving_the_table_during_betting_returns_the_bets(alice: User, table: UthTable,
-                                                                  clock: Clock) -> None:
+def test_uth_27_leaving_the_table_during_betting_returns_the_bets(alice: User, table: UthTable, clock: Clock) -> None:
     assert uth_seat_leave(alice, table.pk, now=clock.now) == 2_500
     assert balance(alice) == 50_000
     assert current_round(table).phase == "betting"

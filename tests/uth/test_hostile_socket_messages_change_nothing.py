@@ -127,7 +127,9 @@ def test_decisions_after_the_decision_time_and_bets_after_betting_closed_are_ref
         before = await database_sync_to_async(ledger_state)()
         reply = await bob.answer({"type": "bet", "spot": "ante", "amount": 100})
         assert (reply["code"], reply["message"]) == (
-            "betting_closed", "Betting is closed for this round; wait for the next round.")
+            "betting_closed",
+            "Betting is closed for this round; wait for the next round.",
+        )
         reply = await alice.answer({"type": "decide", "decision": "play_2x"})
         assert reply["code"] == "decision_refused"
         assert "PLAY 2x is not possible in the decision before the flop" in reply["message"]
@@ -158,8 +160,9 @@ def test_an_unknown_table_answers_with_an_error_and_closes(db: None) -> None:
 
         from poker_site.asgi import application
 
-        communicator = WebsocketCommunicator(application, "/ws/uth/999999/", headers=[(b"origin",
-                                                                                      b"http://testserver")])
+        communicator = WebsocketCommunicator(
+            application, "/ws/uth/999999/", headers=[(b"origin", b"http://testserver")]
+        )
         connected, _ = await communicator.connect()
         assert connected
         reply = json.loads((await communicator.receive_output(5))["text"])

@@ -40,6 +40,7 @@ def no_socket_fan_out(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(realtime, "player_changed", lambda *arguments: None)
     monkeypatch.setattr(realtime, "decision_stats_changed", lambda *arguments: None)
 
+
 ROUNDS = 2_000
 STARTING_CASH = 1_000_000
 
@@ -85,8 +86,11 @@ def test_the_ledger_reconciles_after_thousands_of_random_rounds(
                 cancelled += 1
                 live = current_round(table)
                 break
-            options = {"preflop": ["play_4x", "play_3x", "check"], "flop": ["play_2x", "check"],
-                       "river": ["play_1x", "fold"]}[live.phase]
+            options = {
+                "preflop": ["play_4x", "play_3x", "check"],
+                "flop": ["play_2x", "check"],
+                "river": ["play_1x", "fold"],
+            }[live.phase]
             awaiting = set(UthHand.objects.filter(round=live, awaiting_decision=True).values_list("player", flat=True))
             for player in players:
                 if player.pk in awaiting and rng.random() < 0.8:

@@ -32,8 +32,9 @@ def betting(make_player: Callable[..., User], table: UthTable, clock: Clock) -> 
     return {"alice": alice, "bob": bob}
 
 
-def test_uth_36_cancelling_during_betting_refunds_every_bet(betting: dict[str, User], table: UthTable,
-                                                            clock: Clock, make_player: Callable[..., User]) -> None:
+def test_uth_36_cancelling_during_betting_refunds_every_bet(
+    betting: dict[str, User], table: UthTable, clock: Clock, make_player: Callable[..., User]
+) -> None:
     staff = make_player("floor-manager", 0)
     round_ = current_round(table)
     refunded = uth_round_cancel(round_.pk, reason="video feed lost", by=staff, now=clock.now)

@@ -52,9 +52,7 @@ def test_uth_18_blind_paytable_line(hand: HandClass, odds: str, blind_net_on_ten
     assert blind.net == blind_net_on_ten_euros
 
 
-@pytest.mark.parametrize(
-    "hand", [HandClass.THREE_OF_A_KIND, HandClass.TWO_PAIR, HandClass.PAIR, HandClass.HIGH_CARD]
-)
+@pytest.mark.parametrize("hand", [HandClass.THREE_OF_A_KIND, HandClass.TWO_PAIR, HandClass.PAIR, HandClass.HIGH_CARD])
 def test_uth_18_blind_pushes_on_every_other_winning_hand(hand: HandClass) -> None:
     assert hand not in BLIND_PAYTABLE
     player, dealer, board = WINNING_DEALS[hand]

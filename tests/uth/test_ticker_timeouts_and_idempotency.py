@@ -51,8 +51,9 @@ def test_the_handler_is_registered_with_the_ticker_as_uth() -> None:
     assert handlers["uth"] is advance_uth_tables
 
 
-def test_uth_10_nothing_happens_before_the_decision_time_is_over(dealt: dict[str, User], table: UthTable,
-                                                                 clock: Clock) -> None:
+def test_uth_10_nothing_happens_before_the_decision_time_is_over(
+    dealt: dict[str, User], table: UthTable, clock: Clock
+) -> None:
     assert clock.tick(9.9) == 0
     assert current_round(table).phase == "preflop"
     assert labels(dealt["alice"]) == []
@@ -73,8 +74,11 @@ def test_uth_10_11_12_auto_check_before_and_after_the_flop_then_auto_fold_after_
     assert (hand.status, hand.folded, hand.result_row) == (HandStatus.SETTLED, True, "player_folds")
     assert balance(alice) == 50_000 - 2_000
     records = UthHand.objects.get(player=alice).records.filter(kind=RecordKind.AUTOMATIC_DECISION)
-    assert list(records.values_list("phase", "decision")) == [("preflop", "check"), ("flop", "check"),
-                                                               ("river", "fold")]
+    assert list(records.values_list("phase", "decision")) == [
+        ("preflop", "check"),
+        ("flop", "check"),
+        ("river", "fold"),
+    ]
 
 
 def test_a_phase_ends_early_once_everyone_has_decided_and_the_cards_were_shown_long_enough(
@@ -93,8 +97,9 @@ def test_a_phase_ends_early_once_everyone_has_decided_and_the_cards_were_shown_l
     assert current_round(table).phase == "settled"
 
 
-def test_running_the_same_deadline_twice_advances_it_once(dealt: dict[str, User], table: UthTable,
-                                                          clock: Clock) -> None:
+def test_running_the_same_deadline_twice_advances_it_once(
+    dealt: dict[str, User], table: UthTable, clock: Clock
+) -> None:
     round_ = current_round(table)
     later = clock.now + timedelta(seconds=10)
     assert uth_phase_end(round_.pk, now=later) is True

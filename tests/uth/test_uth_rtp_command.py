@@ -16,10 +16,16 @@ def test_uth_21_uth_rtp_prints_the_exact_trips_return_and_simulated_main_bet_ret
     assert "Trips RTP: 96.50% (96.5021% = 129,104,860 / 133,784,560); published 96.50%: matches" in text
     assert "Royal Flush             4,324  pays 50:1" in text
     assert "Two Pair           31,433,400  loses" in text
-    initial = re.search(r"per initial main bet \(Ante\): ([\d.]+)%  \(95% CI ([\d.]+)% – ([\d.]+)%\); "
-                        r"published 97.82% is (inside|OUTSIDE)", text)
-    total = re.search(r"per total main bet\s+: ([\d.]+)%  \(95% CI ([\d.]+)% – ([\d.]+)%\); "
-                      r"published 99.47% is (inside|OUTSIDE)", text)
+    initial = re.search(
+        r"per initial main bet \(Ante\): ([\d.]+)%  \(95% CI ([\d.]+)% – ([\d.]+)%\); "
+        r"published 97.82% is (inside|OUTSIDE)",
+        text,
+    )
+    total = re.search(
+        r"per total main bet\s+: ([\d.]+)%  \(95% CI ([\d.]+)% – ([\d.]+)%\); "
+        r"published 99.47% is (inside|OUTSIDE)",
+        text,
+    )
     assert initial is not None
     assert total is not None
     low, high = float(initial[2]), float(initial[3])

@@ -78,12 +78,19 @@ def test_the_daily_deposit_limit_counts_todays_deposits(carol: User) -> None:
 def test_limits_are_back_office_data_with_an_effective_time(carol: User) -> None:
     CashierLimits.objects.create(
         effective_from=timezone.now() - timedelta(minutes=1),
-        minimum_deposit=500, maximum_deposit=1_000, daily_deposit_limit=1_500,
-        minimum_withdrawal=500, maximum_withdrawal=1_000,
+        minimum_deposit=500,
+        maximum_deposit=1_000,
+        daily_deposit_limit=1_500,
+        minimum_withdrawal=500,
+        maximum_withdrawal=1_000,
     )
     CashierLimits.objects.create(
         effective_from=timezone.now() + timedelta(days=1),
-        minimum_deposit=1, maximum_deposit=2, daily_deposit_limit=3, minimum_withdrawal=1, maximum_withdrawal=2,
+        minimum_deposit=1,
+        maximum_deposit=2,
+        daily_deposit_limit=3,
+        minimum_withdrawal=1,
+        maximum_withdrawal=2,
     )
     assert cashier_limits().maximum_deposit == 1_000
     deposit_through_provider(carol, 600, "a")
@@ -94,8 +101,9 @@ def test_limits_are_back_office_data_with_an_effective_time(carol: User) -> None
 def test_a_declined_deposit_credits_nothing(carol: User) -> None:
     before = ledger_row_counts()
     with pytest.raises(PaymentProviderError, match="declined"):
-        deposit_through_provider(carol, 6_666, "declined", provider=SandboxPaymentProvider(
-            declined_amounts=frozenset({6_666})))
+        deposit_through_provider(
+            carol, 6_666, "declined", provider=SandboxPaymentProvider(declined_amounts=frozenset({6_666}))
+        )
     assert ledger_row_counts() == before
     assert not CashierTransaction.objects.exists()
 
@@ -115,9 +123,12 @@ def test_a_withdrawal_pays_out_through_pending_withdrawals(alice: User) -> None:
 
 def test_money_at_tables_cannot_be_withdrawn(alice: User) -> None:
     session = reference_account(AccountKind.TABLE_SESSION, "table-session:5", owner=alice)
-    transfer_create(kind="cash_buy_in", legs=[TransferLeg(player_cash_account(alice), -7_000),
-                                              TransferLeg(session, 7_000)],
-                    idempotency_key="buy-in", reference="table-session:5")
+    transfer_create(
+        kind="cash_buy_in",
+        legs=[TransferLeg(player_cash_account(alice), -7_000), TransferLeg(session, 7_000)],
+        idempotency_key="buy-in",
+        reference="table-session:5",
+    )
     before = ledger_row_counts()
 
     with pytest.raises(InsufficientFunds) as refused:

@@ -80,8 +80,10 @@ def test_the_same_key_on_accounts_that_do_not_overlap_still_creates_one_transfer
     def entry(player: User) -> Callable[[], Transfer]:
         return lambda: transfer_create(
             kind="tournament_buy_in",
-            legs=[TransferLeg(player_cash_account(player), -1_000),
-                  TransferLeg(reference_account(AccountKind.BOUNTY_POOL, f"bounty:{player.pk}"), 1_000)],
+            legs=[
+                TransferLeg(player_cash_account(player), -1_000),
+                TransferLeg(reference_account(AccountKind.BOUNTY_POOL, f"bounty:{player.pk}"), 1_000),
+            ],
             idempotency_key="shared-key",
             reference="tournament:1",
         )

@@ -65,8 +65,12 @@ def test_house_uth_result_may_go_negative_when_the_house_loses_a_round(alice: Us
     bets = reference_account(AccountKind.UTH_BETS_IN_PLAY, "uth-round:55", owner=alice)
     house = system_account(AccountKind.HOUSE_UTH_RESULT)
     cash = player_cash_account(alice)
-    transfer_create(kind="uth_bet", legs=[TransferLeg(cash, -2_000), TransferLeg(bets, 2_000)],
-                    idempotency_key=new_key(), reference="uth-round:55")
+    transfer_create(
+        kind="uth_bet",
+        legs=[TransferLeg(cash, -2_000), TransferLeg(bets, 2_000)],
+        idempotency_key=new_key(),
+        reference="uth-round:55",
+    )
 
     transfer_create(
         kind="uth_settlement",

@@ -11,12 +11,15 @@ from wallet.models import AccountKind
 from wallet.services import TransferLeg, balance_of, player_cash_account, reference_account, transfer_create
 
 
-def _buy_in(user: User, cents: int, *, key: str = "buy-in-1", reference: str = "table-session:1",
-            description: str = ""):  # type: ignore[no-untyped-def]
+def _buy_in(
+    user: User, cents: int, *, key: str = "buy-in-1", reference: str = "table-session:1", description: str = ""
+):  # type: ignore[no-untyped-def]
     return transfer_create(
         kind="cash_buy_in",
-        legs=[TransferLeg(player_cash_account(user), -cents),
-              TransferLeg(reference_account(AccountKind.TABLE_SESSION, "table-session:1", owner=user), cents)],
+        legs=[
+            TransferLeg(player_cash_account(user), -cents),
+            TransferLeg(reference_account(AccountKind.TABLE_SESSION, "table-session:1", owner=user), cents),
+        ],
         idempotency_key=key,
         reference=reference,
         description=description,

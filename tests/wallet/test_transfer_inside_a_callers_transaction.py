@@ -24,8 +24,10 @@ from wallet.services import (
 def _buy_in(user: User, cents: int, key: str) -> Transfer:
     return transfer_create(
         kind="cash_buy_in",
-        legs=[TransferLeg(player_cash_account(user), -cents),
-              TransferLeg(reference_account(AccountKind.TABLE_SESSION, "table-session:1", owner=user), cents)],
+        legs=[
+            TransferLeg(player_cash_account(user), -cents),
+            TransferLeg(reference_account(AccountKind.TABLE_SESSION, "table-session:1", owner=user), cents),
+        ],
         idempotency_key=key,
         reference="table-session:1",
     )
@@ -66,8 +68,9 @@ def test_a_reversal_books_the_opposite_legs_and_keeps_the_original(alice: User) 
     rake = system_account(AccountKind.HOUSE_RAKE)
     session = reference_account(AccountKind.TABLE_SESSION, "table-session:1", owner=alice)
     _buy_in(alice, 1_000, "buy-in")
-    raked = transfer_create(kind="rake", legs=[TransferLeg(session, -50), TransferLeg(rake, 50)],
-                            idempotency_key="rake", reference="hand:7")
+    raked = transfer_create(
+        kind="rake", legs=[TransferLeg(session, -50), TransferLeg(rake, 50)], idempotency_key="rake", reference="hand:7"
+    )
 
     reversal = transfer_reverse(raked, idempotency_key="rollback:hand:7", reason="Server crash rollback (CASH-24)")
 

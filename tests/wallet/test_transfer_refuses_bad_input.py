@@ -109,8 +109,12 @@ def test_legs_that_do_not_sum_to_zero_are_refused(alice: User) -> None:
 
 def test_a_single_leg_is_refused(alice: User) -> None:
     with pytest.raises(UnbalancedTransfer, match="at least two legs"):
-        transfer_create(kind="deposit", legs=[TransferLeg(player_cash_account(alice), 100)],
-                        idempotency_key=new_key(), reference="x")
+        transfer_create(
+            kind="deposit",
+            legs=[TransferLeg(player_cash_account(alice), 100)],
+            idempotency_key=new_key(),
+            reference="x",
+        )
 
 
 def test_the_same_account_twice_in_one_transfer_is_refused(alice: User) -> None:
@@ -141,8 +145,13 @@ def test_legs_in_two_currencies_are_refused(alice: User) -> None:
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("kind", ""), ("kind", "Not A Slug"), ("idempotency_key", ""), ("idempotency_key", "k" * 201),
-     ("reference", "   ")],
+    [
+        ("kind", ""),
+        ("kind", "Not A Slug"),
+        ("idempotency_key", ""),
+        ("idempotency_key", "k" * 201),
+        ("reference", "   "),
+    ],
 )
 def test_missing_or_malformed_kind_key_and_reference_are_refused(alice: User, field: str, value: str) -> None:
     cash = player_cash_account(alice)

@@ -28,9 +28,12 @@ def _incomplete_hand(alice: User, bob: User) -> UnresolvedGameFunds:
     sessions = []
     for player in (alice, bob):
         session = reference_account(AccountKind.TABLE_SESSION, f"table-session:{player.username}", owner=player)
-        transfer_create(kind="cash_buy_in", legs=[TransferLeg(player_cash_account(player), -2_000),
-                                                  TransferLeg(session, 2_000)],
-                        idempotency_key=f"buy-in:{player.username}", reference=session.reference)
+        transfer_create(
+            kind="cash_buy_in",
+            legs=[TransferLeg(player_cash_account(player), -2_000), TransferLeg(session, 2_000)],
+            idempotency_key=f"buy-in:{player.username}",
+            reference=session.reference,
+        )
         sessions.append(session)
     return unresolved_game_open(
         game_reference="hand:991",
@@ -74,8 +77,12 @@ def test_cash25_staff_may_resolve_a_case_before_the_deadline(alice: User, bob: U
 
     with pytest.raises(UnbalancedTransfer, match="pay out all of it"):
         unresolved_game_resolve(case, payouts=[TransferLeg(alice_cash, 600)], decided_by=support, reason="Refund")
-    unresolved_game_resolve(case, payouts=[TransferLeg(alice_cash, 600), TransferLeg(bob_cash, 400)],
-                            decided_by=support, reason="Bets returned as played")
+    unresolved_game_resolve(
+        case,
+        payouts=[TransferLeg(alice_cash, 600), TransferLeg(bob_cash, 400)],
+        decided_by=support,
+        reason="Bets returned as played",
+    )
 
     case.refresh_from_db()
     assert case.status == UnresolvedGameStatus.RESOLVED

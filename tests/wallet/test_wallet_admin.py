@@ -23,13 +23,23 @@ def _client(user: User) -> Client:
     return client
 
 
-CHANGELISTS = ["account", "transfer", "leg", "hold", "staffadjustment", "cashiertransaction", "cashierlimits",
-               "unresolvedgamefunds", "auditentry"]
+CHANGELISTS = [
+    "account",
+    "transfer",
+    "leg",
+    "hold",
+    "staffadjustment",
+    "cashiertransaction",
+    "cashierlimits",
+    "unresolvedgamefunds",
+    "auditentry",
+]
 
 
 @pytest.mark.parametrize("model", CHANGELISTS)
-def test_every_wallet_changelist_loads_for_support_staff(alice: User, support: User, reviewer: User,
-                                                          model: str) -> None:
+def test_every_wallet_changelist_loads_for_support_staff(
+    alice: User, support: User, reviewer: User, model: str
+) -> None:
     hold_create(player_cash_account(alice), 1_000, "Review", "review-case:1", created_by=reviewer)
     response = _client(support).get(f"/admin/wallet/{model}/")
     assert response.status_code == 200
@@ -46,8 +56,9 @@ def test_every_wallet_changelist_loads_for_support_staff(alice: User, support: U
         ("account", "?kind__exact=player_cash", "€100.00"),
     ],
 )
-def test_searches_and_filters_find_the_players_rows(alice: User, bob: User, support: User, model: str, query: str,
-                                                     expected: str) -> None:
+def test_searches_and_filters_find_the_players_rows(
+    alice: User, bob: User, support: User, model: str, query: str, expected: str
+) -> None:
     response = _client(support).get(f"/admin/wallet/{model}/{query}")
     assert response.status_code == 200
     page = response.content.decode()
@@ -79,15 +90,18 @@ def test_an_adjustment_from_the_admin_requires_a_reason(alice: User, support: Us
     assert form_page.status_code == 200
     assert '<label for="id_reason" class="required">Reason</label>' in form_page.content.decode()
 
-    refused = client.post("/admin/wallet/staffadjustment/add/",
-                          {"account": cash.pk, "amount": "5.00", "reason": "", "idempotency_key": "adm-1"})
+    refused = client.post(
+        "/admin/wallet/staffadjustment/add/",
+        {"account": cash.pk, "amount": "5.00", "reason": "", "idempotency_key": "adm-1"},
+    )
     assert refused.status_code == 200
     assert "This field is required" in refused.content.decode()
     assert not StaffAdjustment.objects.exists()
 
-    booked = client.post("/admin/wallet/staffadjustment/add/",
-                         {"account": cash.pk, "amount": "-5.00", "reason": "Duplicate bonus taken back",
-                          "idempotency_key": "adm-2"})
+    booked = client.post(
+        "/admin/wallet/staffadjustment/add/",
+        {"account": cash.pk, "amount": "-5.00", "reason": "Duplicate bonus taken back", "idempotency_key": "adm-2"},
+    )
     assert booked.status_code == 302
     adjustment = StaffAdjustment.objects.get()
     assert (adjustment.amount, adjustment.staff, adjustment.reason) == (-500, support, "Duplicate bonus taken back")
@@ -115,7 +129,8 @@ def test_a_reviewer_decides_a_hold_from_the_admin_with_a_reason(alice: User, rev
 
 
 def test_the_unresolved_games_queue_lists_open_cases(alice: User, support: User) -> None:
-    unresolved_game_open(game_reference="hand:5", contributions=[TransferLeg(player_cash_account(alice), 100)],
-                         idempotency_key="u-1")
+    unresolved_game_open(
+        game_reference="hand:5", contributions=[TransferLeg(player_cash_account(alice), 100)], idempotency_key="u-1"
+    )
     page = _client(support).get("/admin/wallet/unresolvedgamefunds/").content.decode()
     assert "hand:5" in page

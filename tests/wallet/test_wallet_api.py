@@ -29,8 +29,12 @@ def client_of() -> object:
 
 @pytest.mark.parametrize(
     ("method", "url"),
-    [("get", "/api/wallet/balance/"), ("get", "/api/wallet/transactions/"), ("post", "/api/wallet/deposits/"),
-     ("post", "/api/wallet/withdrawals/")],
+    [
+        ("get", "/api/wallet/balance/"),
+        ("get", "/api/wallet/transactions/"),
+        ("post", "/api/wallet/deposits/"),
+        ("post", "/api/wallet/withdrawals/"),
+    ],
 )
 def test_every_endpoint_needs_a_logged_in_player(db: None, method: str, url: str) -> None:
     response = getattr(APIClient(), method)(url, {"amount": "10"}, format="json")
@@ -39,9 +43,12 @@ def test_every_endpoint_needs_a_logged_in_player(db: None, method: str, url: str
 
 def test_the_balance_shows_cash_and_money_at_tables_in_cents_and_formatted(alice: User, client_of) -> None:  # type: ignore[no-untyped-def]
     session = reference_account(AccountKind.TABLE_SESSION, "table-session:3", owner=alice)
-    transfer_create(kind="cash_buy_in", legs=[TransferLeg(player_cash_account(alice), -2_550),
-                                              TransferLeg(session, 2_550)],
-                    idempotency_key="buy-in", reference="table-session:3")
+    transfer_create(
+        kind="cash_buy_in",
+        legs=[TransferLeg(player_cash_account(alice), -2_550), TransferLeg(session, 2_550)],
+        idempotency_key="buy-in",
+        reference="table-session:3",
+    )
 
     body = client_of(alice).get("/api/wallet/balance/").json()
 
@@ -63,8 +70,9 @@ def test_a_deposit_is_created_once_per_key(alice: User, client_of) -> None:  # t
     client = client_of(alice)
     first = client.post("/api/wallet/deposits/", {"amount": "20.50"}, format="json", HTTP_IDEMPOTENCY_KEY="dep-1")
     again = client.post("/api/wallet/deposits/", {"amount": "20.50"}, format="json", HTTP_IDEMPOTENCY_KEY="dep-1")
-    conflict = client.post("/api/wallet/deposits/", {"amount_cents": 999_00}, format="json",
-                           HTTP_IDEMPOTENCY_KEY="dep-1")
+    conflict = client.post(
+        "/api/wallet/deposits/", {"amount_cents": 999_00}, format="json", HTTP_IDEMPOTENCY_KEY="dep-1"
+    )
 
     assert first.status_code == 201
     assert first.json()["amount_cents"] == 2_050
@@ -96,7 +104,10 @@ def test_a_deposit_is_created_once_per_key(alice: User, client_of) -> None:  # t
     ],
 )
 def test_bad_deposits_get_a_clear_json_error_and_change_nothing(
-    alice: User, client_of, payload: dict[str, object], error: str  # type: ignore[no-untyped-def]
+    alice: User,
+    client_of,
+    payload: dict[str, object],
+    error: str,  # type: ignore[no-untyped-def]
 ) -> None:
     response = client_of(alice).post("/api/wallet/deposits/", payload, format="json", HTTP_IDEMPOTENCY_KEY="bad")
     assert response.status_code == 400, response.content
@@ -107,8 +118,9 @@ def test_bad_deposits_get_a_clear_json_error_and_change_nothing(
 
 
 def test_a_withdrawal_beyond_the_cash_balance_is_refused_clearly(alice: User, client_of) -> None:  # type: ignore[no-untyped-def]
-    response = client_of(alice).post("/api/wallet/withdrawals/", {"amount": "100.01"}, format="json",
-                                     HTTP_IDEMPOTENCY_KEY="w-1")
+    response = client_of(alice).post(
+        "/api/wallet/withdrawals/", {"amount": "100.01"}, format="json", HTTP_IDEMPOTENCY_KEY="w-1"
+    )
     assert response.status_code == 400
     assert response.json() == {
         "error": "insufficient_funds",
@@ -117,8 +129,9 @@ def test_a_withdrawal_beyond_the_cash_balance_is_refused_clearly(alice: User, cl
 
 
 def test_a_withdrawal_is_paid_out(alice: User, client_of) -> None:  # type: ignore[no-untyped-def]
-    response = client_of(alice).post("/api/wallet/withdrawals/", {"amount_cents": 2_500}, format="json",
-                                     HTTP_IDEMPOTENCY_KEY="w-2")
+    response = client_of(alice).post(
+        "/api/wallet/withdrawals/", {"amount_cents": 2_500}, format="json", HTTP_IDEMPOTENCY_KEY="w-2"
+    )
     assert response.status_code == 201
     assert response.json()["status"] == "completed"
     assert response.json()["balance_cents"] == 7_500
@@ -128,11 +141,15 @@ def test_a_withdrawal_is_paid_out(alice: User, client_of) -> None:  # type: igno
 def test_the_history_is_cursor_paginated_newest_first(alice: User, client_of) -> None:  # type: ignore[no-untyped-def]
     client = client_of(alice)
     for number in range(55):
-        transfer_create(kind="cash_buy_in",
-                        legs=[TransferLeg(player_cash_account(alice), -10),
-                              TransferLeg(reference_account(AccountKind.TABLE_SESSION, "table-session:h",
-                                                            owner=alice), 10)],
-                        idempotency_key=f"h-{number}", reference="table-session:h")
+        transfer_create(
+            kind="cash_buy_in",
+            legs=[
+                TransferLeg(player_cash_account(alice), -10),
+                TransferLeg(reference_account(AccountKind.TABLE_SESSION, "table-session:h", owner=alice), 10),
+            ],
+            idempotency_key=f"h-{number}",
+            reference="table-session:h",
+        )
 
     first_page = client.get("/api/wallet/transactions/").json()
     second_page = client.get(first_page["next"]).json()

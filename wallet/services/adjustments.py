@@ -51,6 +51,12 @@ def staff_adjustment_create(
     adjustment = StaffAdjustment.objects.create(
         account=account, amount=amount, reason=reason, staff=staff_user, transfer=transfer
     )
-    audit_record(action="staff_adjustment", actor=staff_user, player=account.owner, transfer=transfer, reason=reason,
-                 details={"adjustment": adjustment.pk, "account": account.pk, "amount": amount})
+    audit_record(
+        action="staff_adjustment",
+        actor=staff_user,
+        player=account.owner,
+        transfer=transfer,
+        reason=reason,
+        details={"adjustment": adjustment.pk, "account": account.pk, "amount": amount},
+    )
     return adjustment

@@ -71,9 +71,7 @@ DEFAULT_LIMITS = Limits(
 
 def cashier_limits(at: datetime | None = None) -> Limits:
     """The latest ``CashierLimits`` row effective at ``at`` (now by default); ``DEFAULT_LIMITS`` if there is none."""
-    row = (
-        CashierLimits.objects.filter(effective_from__lte=at or timezone.now()).order_by("-effective_from").first()
-    )
+    row = CashierLimits.objects.filter(effective_from__lte=at or timezone.now()).order_by("-effective_from").first()
     if row is None:
         return DEFAULT_LIMITS
     return Limits(
@@ -209,9 +207,19 @@ def deposit_create(
         completed_at=now,
         transfer=transfer,
     )
-    audit_record(action="deposit", actor=user, player=user, transfer=transfer,
-                 details={"amount": amount, "currency": currency, "provider": provider_name,
-                          "provider_reference": provider_reference, "cashier_transaction": deposit.pk})
+    audit_record(
+        action="deposit",
+        actor=user,
+        player=user,
+        transfer=transfer,
+        details={
+            "amount": amount,
+            "currency": currency,
+            "provider": provider_name,
+            "provider_reference": provider_reference,
+            "cashier_transaction": deposit.pk,
+        },
+    )
     return deposit
 
 
@@ -240,9 +248,7 @@ def deposit_through_provider(
     result = provider.confirm_deposit(session)
     if not result.succeeded:
         raise PaymentProviderError(result.failure_reason or "The payment provider declined the deposit.")
-    return deposit_create(
-        user, amount, result.provider_reference, key, provider_name=provider.name, currency=currency
-    )
+    return deposit_create(user, amount, result.provider_reference, key, provider_name=provider.name, currency=currency)
 
 
 @transaction.atomic(durable=True)
@@ -272,8 +278,10 @@ def withdrawal_request(
     try:
         transfer = transfer_create(
             kind=TransferKind.WITHDRAWAL,
-            legs=[TransferLeg(cash, -amount), TransferLeg(system_account(AccountKind.PENDING_WITHDRAWALS, currency),
-                                                          amount)],
+            legs=[
+                TransferLeg(cash, -amount),
+                TransferLeg(system_account(AccountKind.PENDING_WITHDRAWALS, currency), amount),
+            ],
             idempotency_key=f"withdrawal:{user.pk}:{key}",
             reference=f"withdrawal:{user.pk}:{key}",
             description=f"Withdrawal via {provider_name}",
@@ -299,8 +307,13 @@ def withdrawal_request(
         idempotency_key=key,
         transfer=transfer,
     )
-    audit_record(action="withdrawal_requested", actor=user, player=user, transfer=transfer,
-                 details={"amount": amount, "currency": currency, "cashier_transaction": withdrawal.pk})
+    audit_record(
+        action="withdrawal_requested",
+        actor=user,
+        player=user,
+        transfer=transfer,
+        details={"amount": amount, "currency": currency, "cashier_transaction": withdrawal.pk},
+    )
     return withdrawal
 
 
@@ -332,10 +345,15 @@ def _settle_withdrawal(
     locked.settlement_transfer = transfer
     locked.provider_reference = provider_reference or locked.provider_reference
     locked.failure_reason = "" if paid else reason
-    locked.save(update_fields=["status", "completed_at", "settlement_transfer", "provider_reference",
-                               "failure_reason"])
-    audit_record(action=action, actor=actor, player=locked.player, transfer=transfer, reason=reason,
-                 details={"cashier_transaction": locked.pk, "provider_reference": provider_reference})
+    locked.save(update_fields=["status", "completed_at", "settlement_transfer", "provider_reference", "failure_reason"])
+    audit_record(
+        action=action,
+        actor=actor,
+        player=locked.player,
+        transfer=transfer,
+        reason=reason,
+        details={"cashier_transaction": locked.pk, "provider_reference": provider_reference},
+    )
     return locked
 
 
@@ -344,15 +362,21 @@ def withdrawal_complete(
     withdrawal: CashierTransaction, *, provider_reference: str, actor: User | None = None
 ) -> CashierTransaction:
     """The provider paid: pending withdrawals → outside world. A decided withdrawal is returned unchanged."""
-    return _settle_withdrawal(withdrawal, paid=True, provider_reference=provider_reference,
-                              reason="Paid out by the payment provider", actor=actor)
+    return _settle_withdrawal(
+        withdrawal,
+        paid=True,
+        provider_reference=provider_reference,
+        reason="Paid out by the payment provider",
+        actor=actor,
+    )
 
 
 @transaction.atomic(durable=True)
 def withdrawal_fail(withdrawal: CashierTransaction, *, reason: str, actor: User | None = None) -> CashierTransaction:
     """The payout failed: the money goes back to the player's cash. A decided withdrawal is returned unchanged."""
-    return _settle_withdrawal(withdrawal, paid=False, provider_reference="",
-                              reason=reason or "The payout failed", actor=actor)
+    return _settle_withdrawal(
+        withdrawal, paid=False, provider_reference="", reason=reason or "The payout failed", actor=actor
+    )
 
 
 def withdrawal_create(
@@ -369,8 +393,9 @@ def withdrawal_create(
     withdrawal = withdrawal_request(user, amount, idempotency_key, provider_name=provider.name, currency=currency)
     if withdrawal.status != CashierStatus.PENDING:
         return withdrawal
-    result = provider.payout(player=user, amount=withdrawal.amount, currency=withdrawal.currency,
-                             reference=f"withdrawal:{withdrawal.pk}")
+    result = provider.payout(
+        player=user, amount=withdrawal.amount, currency=withdrawal.currency, reference=f"withdrawal:{withdrawal.pk}"
+    )
     if result.succeeded:
         return withdrawal_complete(withdrawal, provider_reference=result.provider_reference)
     return withdrawal_fail(withdrawal, reason=result.failure_reason or "The payment provider refused the payout.")

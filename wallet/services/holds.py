@@ -80,8 +80,14 @@ def hold_create(
         created_by=created_by,
         hold_transfer=transfer,
     )
-    audit_record(action="hold_created", actor=created_by, player=player, transfer=transfer, reason=reason,
-                 details={"hold": hold.pk, "amount": amount, "review_reference": review_reference})
+    audit_record(
+        action="hold_created",
+        actor=created_by,
+        player=player,
+        transfer=transfer,
+        reason=reason,
+        details={"hold": hold.pk, "amount": amount, "review_reference": review_reference},
+    )
     return hold
 
 
@@ -112,8 +118,14 @@ def _decide(hold: Hold, *, decided_by: User, reason: str, seize: bool) -> Hold:
     locked.decision_reason = reason
     locked.decision_transfer = transfer
     locked.save(update_fields=["status", "decided_by", "decided_at", "decision_reason", "decision_transfer"])
-    audit_record(action=action, actor=decided_by, player=locked.player, transfer=transfer, reason=reason,
-                 details={"hold": locked.pk, "amount": locked.amount, "review_reference": locked.review_reference})
+    audit_record(
+        action=action,
+        actor=decided_by,
+        player=locked.player,
+        transfer=transfer,
+        reason=reason,
+        details={"hold": locked.pk, "amount": locked.amount, "review_reference": locked.review_reference},
+    )
     return locked
 
 

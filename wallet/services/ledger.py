@@ -84,8 +84,9 @@ def check_amount(amount: object, *, what: str = "amount") -> int:
     bool, float, Decimal and str are refused even when they look whole: money is integer cents only.
     """
     if type(amount) is not int:
-        raise InvalidAmount(f"The {what} must be a whole number of cents (an int), not {type(amount).__name__} "
-                            f"{amount!r}.")
+        raise InvalidAmount(
+            f"The {what} must be a whole number of cents (an int), not {type(amount).__name__} {amount!r}."
+        )
     if amount == 0:
         raise InvalidAmount(f"The {what} must not be zero.")
     if abs(amount) > MAX_AMOUNT_CENTS:
@@ -239,8 +240,18 @@ def transfer_create(
         with connection.cursor() as cursor:
             cursor.execute(
                 _BOOK_TRANSFER_SQL,
-                [kind, idempotency_key, reference, description, currencies[0], fingerprint, created_by_id,
-                 created_at, account_ids, [amounts[pk] for pk in account_ids]],
+                [
+                    kind,
+                    idempotency_key,
+                    reference,
+                    description,
+                    currencies[0],
+                    fingerprint,
+                    created_by_id,
+                    created_at,
+                    account_ids,
+                    [amounts[pk] for pk in account_ids],
+                ],
             )
             booked = cursor.fetchall()
         if not booked:

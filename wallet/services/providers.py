@@ -70,15 +70,17 @@ class SandboxPaymentProvider:
 
     def confirm_deposit(self, session: DepositSession) -> ProviderResult:
         if session.amount in self.declined_amounts:
-            return ProviderResult(session.provider_reference, succeeded=False,
-                                  failure_reason="The sandbox bank declined this deposit.")
+            return ProviderResult(
+                session.provider_reference, succeeded=False, failure_reason="The sandbox bank declined this deposit."
+            )
         return ProviderResult(session.provider_reference, succeeded=True)
 
     def payout(self, *, player: User, amount: int, currency: str, reference: str) -> ProviderResult:
         provider_reference = self._reference("payout", player.pk, reference)
         if amount in self.declined_amounts:
-            return ProviderResult(provider_reference, succeeded=False,
-                                  failure_reason="The sandbox bank refused the payout.")
+            return ProviderResult(
+                provider_reference, succeeded=False, failure_reason="The sandbox bank refused the payout."
+            )
         return ProviderResult(provider_reference, succeeded=True)
 
 

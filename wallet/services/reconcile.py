@@ -42,8 +42,7 @@ def ledger_reconcile(*, limit: int = 100) -> list[str]:
     ):
         problems.append(f"{_account_name(pk)} has balance {balance} cents but its legs sum to {legs_sum} cents.")
     for currency, total in _rows(
-        "SELECT currency, SUM(balance) FROM wallet_account GROUP BY currency HAVING SUM(balance) <> 0 "
-        "ORDER BY currency"
+        "SELECT currency, SUM(balance) FROM wallet_account GROUP BY currency HAVING SUM(balance) <> 0 ORDER BY currency"
     ):
         problems.append(f"The {currency} accounts sum to {total} cents instead of zero.")
     for pk, legs_sum, legs in _rows(

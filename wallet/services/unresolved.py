@@ -75,9 +75,12 @@ def unresolved_game_open(
             deadline=opened_at + VOID_AFTER,
             opening_transfer=transfer,
         )
-        audit_record(action="unresolved_game_opened", actor=created_by, transfer=transfer,
-                     details={"case": case.pk, "game": game_reference, "amount": total,
-                              "deadline": case.deadline.isoformat()})
+        audit_record(
+            action="unresolved_game_opened",
+            actor=created_by,
+            transfer=transfer,
+            details={"case": case.pk, "game": game_reference, "amount": total, "deadline": case.deadline.isoformat()},
+        )
         return case
 
 
@@ -108,20 +111,32 @@ def unresolved_game_resolve(
         description=reason,
         created_by=decided_by,
     )
-    return _close(locked, status=UnresolvedGameStatus.RESOLVED, actor=decided_by, reason=reason, transfer=transfer,
-                  action="unresolved_game_resolved")
+    return _close(
+        locked,
+        status=UnresolvedGameStatus.RESOLVED,
+        actor=decided_by,
+        reason=reason,
+        transfer=transfer,
+        action="unresolved_game_resolved",
+    )
 
 
-def _close(case: UnresolvedGameFunds, *, status: str, actor: User | None, reason: str,
-           transfer: Transfer, action: str) -> UnresolvedGameFunds:
+def _close(
+    case: UnresolvedGameFunds, *, status: str, actor: User | None, reason: str, transfer: Transfer, action: str
+) -> UnresolvedGameFunds:
     case.status = status
     case.closed_at = timezone.now()
     case.closed_by = actor
     case.closing_reason = reason
     case.closing_transfer = transfer
     case.save(update_fields=["status", "closed_at", "closed_by", "closing_reason", "closing_transfer"])
-    audit_record(action=action, actor=actor, transfer=transfer, reason=reason,
-                 details={"case": case.pk, "game": case.game_reference, "amount": case.amount})
+    audit_record(
+        action=action,
+        actor=actor,
+        transfer=transfer,
+        reason=reason,
+        details={"case": case.pk, "game": case.game_reference, "amount": case.amount},
+    )
     return case
 
 
@@ -140,16 +155,23 @@ def unresolved_game_void(case: UnresolvedGameFunds, *, now: datetime | None = No
         return None
     transfer = transfer_create(
         kind=TransferKind.CHARITY_VOID,
-        legs=[TransferLeg(locked.account, -locked.amount),
-              TransferLeg(system_account(AccountKind.CHARITY, locked.currency), locked.amount)],
+        legs=[
+            TransferLeg(locked.account, -locked.amount),
+            TransferLeg(system_account(AccountKind.CHARITY, locked.currency), locked.amount),
+        ],
         idempotency_key=f"charity-void:{locked.pk}",
         reference=locked.game_reference,
         description=f"Unresolved for 90 days since {locked.opened_at:%Y-%m-%d}: void and forfeited to charity "
         f"(CASH-25).",
     )
-    return _close(locked, status=UnresolvedGameStatus.VOIDED, actor=None,
-                  reason="Void after 90 days unresolved; forfeited to charity (CASH-25).", transfer=transfer,
-                  action="unresolved_game_voided")
+    return _close(
+        locked,
+        status=UnresolvedGameStatus.VOIDED,
+        actor=None,
+        reason="Void after 90 days unresolved; forfeited to charity (CASH-25).",
+        transfer=transfer,
+        action="unresolved_game_voided",
+    )
 
 
 def unresolved_games_void_expired(now: datetime, *, batch_size: int = 100) -> int:

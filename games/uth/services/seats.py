@@ -43,9 +43,7 @@ def uth_seat_take(user: User, table_id: int, *, now: datetime | None = None) -> 
             with transaction.atomic():
                 seat = UthSeat.objects.create(table=table, player=user, seated_at=moment)
         except IntegrityError:
-            raise AlreadySeated(
-                "You already have a seat at this table; each player can take only one seat."
-            ) from None
+            raise AlreadySeated("You already have a seat at this table; each player can take only one seat.") from None
     notify_player(table.pk, user.pk)
     _announce_players(table.pk, moment)
     return seat

@@ -45,9 +45,7 @@ def wait_for_betting_time(page: Any, seconds_needed: int = 8) -> None:
     )
 
 
-def test_a_player_bets_raises_and_reads_the_result_while_a_visitor_watches(
-    uth_table: UthTable, pages: Pages
-) -> None:
+def test_a_player_bets_raises_and_reads_the_result_while_a_visitor_watches(uth_table: UthTable, pages: Pages) -> None:
     alice = player("alice", cash_cents=10_000)
     page = pages.new()
     log_in(page, "alice")
