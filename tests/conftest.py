@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,31 @@ def django_db_modify_db_settings() -> None:
     from django.conf import settings
 
     settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = f"test_poker_{os.getpid()}"
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """pytest-django's test database, whose drop at the end of the run no longer fails for connections left open.
+
+    Socket tests run their database calls in the worker threads of an event loop made for the test; those threads'
+    connections stay open after the loop closes, so the DROP DATABASE at the end of the run was refused ("being
+    accessed by other users") and the ``test_poker_<pid>`` database stayed on the server. Before pytest-django drops
+    it, this run's other sessions on its own test database are ended."""
+    yield
+    with django_db_blocker.unblock():
+        end_other_sessions_of_the_test_database()
+
+
+def end_other_sessions_of_the_test_database() -> None:
+    from django.db import connection
+
+    if not str(connection.settings_dict["NAME"]).startswith("test_poker_"):
+        return  # never end sessions of a database this run did not create
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 def site_database_url() -> str:
