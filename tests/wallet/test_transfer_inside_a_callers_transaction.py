@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from poker_site.accounts.models import User
 from tests.wallet.conftest import ledger_row_counts, new_key
@@ -44,6 +45,26 @@ def test_a_refused_transfer_inside_a_table_service_transaction_leaves_it_usable(
 
     assert balance_of(player_cash_account(alice)) == 8_500
     assert ledger_reconcile() == []
+
+
+def test_inside_a_callers_transaction_a_transfer_is_two_statements_and_no_savepoint(alice: User) -> None:
+    """A hand's settlement and each auto top-up run inside the table service's transaction: the lock and the booking
+    statement, no SAVEPOINT / RELEASE round trips (refusals come before the write, so there is nothing to undo)."""
+    cash = player_cash_account(alice)
+    session = reference_account(AccountKind.TABLE_SESSION, "table-session:1", owner=alice)
+
+    with transaction.atomic(), CaptureQueriesContext(connection) as captured:
+        transfer_create(
+            kind="cash_buy_in",
+            legs=[TransferLeg(cash, -1_000), TransferLeg(session, 1_000)],
+            idempotency_key=new_key(),
+            reference="table-session:1",
+        )
+
+    statements = [query["sql"] for query in captured.captured_queries]
+    assert not any("SAVEPOINT" in sql.upper() for sql in statements), statements
+    assert len(statements) == 2, statements
+    assert (balance_of(cash), balance_of(session)) == (9_000, 1_000)
 
 
 def test_a_transfer_rolls_back_with_the_callers_transaction(alice: User) -> None:
