@@ -55,7 +55,7 @@ from games.services.table_closing import table_close_locked
 from poker_site.core.compiled_sql import fields_update, rows_update
 from poker_site.core.rules import RULES_VERSION
 from wallet.models import Account, AccountKind
-from wallet.services import TransferKind, TransferLeg, player_cash_account, system_account, transfer_create
+from wallet.services import TransferKind, TransferLeg, player_cash_accounts, system_account, transfer_create
 
 PLAYER_ACTION_TYPES = frozenset({"fold", "check", "call", "bet", "raise_to", "all_in"})
 """The actions a player may send; forced bets and timeouts are the server's."""
@@ -628,12 +628,15 @@ def between_hands(context: HandContext, hand: Hand, *, counted: bool) -> None:
             user_id__in=[seat.user_id for seat in occupied if not seat.leave_after_hand], auto_top_up=True
         ).values_list("user_id", flat=True)
     )
+    cash_accounts = player_cash_accounts(
+        [seat.user for seat in occupied if seat.user_id in topping_up and seat.user is not None]
+    )
     for seat in occupied:
         if seat.leave_after_hand:
             context.events.append(seat_vacate(seat, table, LeaveReason.PLAYER, now, terms))
             continue
         if seat.user_id in topping_up:
-            _auto_top_up(context, seat, hand, terms)
+            _auto_top_up(context, seat, hand, terms, cash_accounts[seat.user_id])
         if seat.sit_out_after_hand:
             reason = seat.sit_out_reason_after_hand or SitOutReason.PLAYER
             context.events.append(seat_sit_out_now(seat, reason, now, rules))
@@ -653,15 +656,14 @@ def auto_top_up_amount(stack: int, initial_buy_in: int, terms: StakeTerms, banza
     return max(0, min(target - stack, balance))
 
 
-def _auto_top_up(context: HandContext, seat: Seat, hand: Hand, terms: StakeTerms) -> None:
+def _auto_top_up(context: HandContext, seat: Seat, hand: Hand, terms: StakeTerms, cash: Account) -> None:
+    """Top the seat up from the player's cash account ``cash`` (locked and re-read by the transfer)."""
     session = seat.session
     assert session is not None
-    assert seat.user is not None
     stack = table_stack(seat)
     banzai = context.table.stake.game_type.buy_in_rule == "banzai"
     if stack >= (terms.max_buy_in if banzai else min(session.initial_buy_in, terms.max_buy_in)):
         return
-    cash = player_cash_account(seat.user)
     amount = auto_top_up_amount(stack, session.initial_buy_in, terms, banzai, cash.balance)
     if amount <= 0:
         return
@@ -674,7 +676,11 @@ def _auto_top_up(context: HandContext, seat: Seat, hand: Hand, terms: StakeTerms
         reference=f"table-session:{session.pk}",
     )
     session.account.balance = stack + amount
-    context.events.append(seat_event(seat, "seat_topped_up", amount=amount, automatic=True))
+    # The new stack is known exactly (the table is locked, the transfer just booked): no read back for the event.
+    topped_up = seat_event(
+        seat, "seat_topped_up", with_stack=False, stack=session.account.balance, amount=amount, automatic=True
+    )
+    context.events.append(topped_up)
     if seat.status == SeatStatus.SITTING_OUT and seat.sit_out_reason == SitOutReason.NO_CHIPS:
         from games.services.seat_state import seat_return
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import Hand, HandStatus, Seat, TableSession
+from games.models import Hand, HandEvent, HandStatus, Seat, TableSession
 from games.services import (
     BuyInRefused,
     NotAllowedNow,
@@ -118,6 +118,29 @@ def test_cash_15_auto_top_up_is_off_by_default_and_tops_up_to_the_initial_buy_in
         after = stack(table, user)
         assert after >= 800
         assert cash(user) + after >= 5_000 - 100  # money only moved between the table and the balance
+    assert ledger_reconcile() == []
+
+
+def test_cash_15_each_auto_top_up_is_announced_with_its_amount_and_the_stack_the_ledger_holds() -> None:
+    table = open_table()
+    users = [player(cash=5_000) for _ in range(3)]
+    seat_players(table, users, 800)
+    for user in users:
+        player_settings_update(user, auto_top_up=True)
+    deal(table)
+    check_or_call_down(table)
+
+    hand = Hand.objects.get(table=table)
+    settled = HandEvent.objects.get(hand=hand, kind="hand_settled").payload["stacks"]
+    topped_up = list(HandEvent.objects.filter(table=table, kind="seat_topped_up").order_by("sequence"))
+    assert topped_up  # someone lost chips in the hand
+    for event in topped_up:
+        seat = event.payload["seat"]
+        user = Seat.objects.get(table=table, number=seat).user
+        assert event.payload["automatic"] is True
+        assert event.payload["stack"] == stack(table, user) == 800
+        assert event.payload["amount"] == 800 - settled[str(seat)]
+        assert cash(user) == 5_000 - 800 - event.payload["amount"]
     assert ledger_reconcile() == []
 
 

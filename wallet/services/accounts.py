@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django.db.models import Sum
@@ -44,6 +45,23 @@ def player_cash_account(user: User, currency: str = DEFAULT_CURRENCY) -> Account
         defaults={"owner": user, "may_go_negative": False},
     )
     return account
+
+
+def player_cash_accounts(users: Sequence[User], currency: str = DEFAULT_CURRENCY) -> dict[int, Account]:
+    """The cash accounts of ``users`` by user id, read in one query (a player who has none yet gets one, as with
+    :func:`player_cash_account`)."""
+    currency = check_currency(currency)
+    by_reference = {_player_reference(user): user for user in users}
+    found = {
+        by_reference[account.reference].pk: account
+        for account in Account.objects.filter(
+            kind=AccountKind.PLAYER_CASH, currency=currency, reference__in=list(by_reference)
+        )
+    }
+    for user in users:
+        if user.pk not in found:
+            found[user.pk] = player_cash_account(user, currency)
+    return found
 
 
 def system_account(kind: str, currency: str = DEFAULT_CURRENCY) -> Account:
