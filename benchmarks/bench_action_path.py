@@ -38,6 +38,9 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=3000)
     parser.add_argument("--profile", action="store_true", help="print the top functions by cumulative time")
     parser.add_argument("--statements", action="store_true", help="print the SQL of one mid-hand action")
+    parser.add_argument(
+        "--ending-statements", action="store_true", help="print the SQL of one action that ends (and settles) a hand"
+    )
     arguments = parser.parse_args()
 
     import psycopg
@@ -142,6 +145,9 @@ def run(arguments: argparse.Namespace) -> int:
     statement_times: list[float] = []
     profiler = cProfile.Profile() if arguments.profile else None
     printed_statements = not arguments.statements
+    printed_ending_statements = not arguments.ending_statements
+    ending_times: list[float] = []
+    ending_statements: list[int] = []
     while len(action_times) < arguments.actions:
         for table in tables:
             move = next_move(table)
@@ -157,11 +163,19 @@ def run(arguments: argparse.Namespace) -> int:
                 if profiler is not None:
                     profiler.enable()
                 began = time.perf_counter()
-                hand_act(table, user, kind, amount)
+                hand = hand_act(table, user, kind, amount)
                 action_times.append(time.perf_counter() - began)
                 if profiler is not None:
                     profiler.disable()
             statements.append(len(executed))
+            if hand.status != HandStatus.RUNNING:
+                ending_times.append(action_times[-1])
+                ending_statements.append(len(executed))
+                if not printed_ending_statements:
+                    printed_ending_statements = True
+                    print("  statements of a hand-ending action:")
+                    for sql in executed:
+                        print("   ", sql[:300])
             if not printed_statements and len(action_times) > 50 and len(executed) < 12:
                 printed_statements = True
                 for sql in executed:
@@ -184,6 +198,11 @@ def run(arguments: argparse.Namespace) -> int:
     print(
         f"  of which executing statements (psycopg and PostgreSQL, commit not included): "
         f"{sum(statement_times) / len(action_times) * 1000:.2f} ms per action"
+    )
+    print(
+        f"  of which ending the hand (settlement, auto top-ups, seats): {len(ending_times)}, "
+        f"mean {statistics.fmean(ending_times) * 1000:.2f} ms, p50 {milliseconds(ending_times, 0.5):.2f} ms, "
+        f"p99 {milliseconds(ending_times, 0.99):.2f} ms, statements median {statistics.median(ending_statements):.0f}"
     )
     print(f"hand_start: {len(start_times)} hands, mean {statistics.fmean(start_times) * 1000:.2f} ms")
     if profiler is not None:

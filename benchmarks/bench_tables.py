@@ -326,6 +326,22 @@ def window(stats: Any, start: float, end: float) -> list[float]:
     return [latency for latency, at in zip(stats.latencies, stats.latency_times, strict=True) if start <= at < end]
 
 
+def by_hand_end(stats: Any, start: float, end: float) -> dict[str, Any]:
+    """The window's latencies split: actions that ended their hand (the broadcast carries the settlement, auto
+    top-ups and seat changes, the longest transaction on the action path) and all others."""
+    ending: list[float] = []
+    others: list[float] = []
+    for latency, at, ended in zip(stats.latencies, stats.latency_times, stats.latency_ended_hand, strict=True):
+        if start <= at < end:
+            (ending if ended else others).append(latency)
+    return {
+        "hand_ending_actions": len(ending),
+        "hand_ending_p50_ms": round(percentile(ending, 0.5) or 0, 1),
+        "hand_ending_p99_ms": round(percentile(ending, 0.99) or 0, 1),
+        "other_actions_p99_ms": round(percentile(others, 0.99) or 0, 1),
+    }
+
+
 def set_pause_between_hands(milliseconds: int | None) -> int:
     """Set the pause between hands of every game-rules row in the bench database; returns the previous value of the
     Hold'em rules (``None`` leaves it unchanged)."""
@@ -365,6 +381,7 @@ async def tables_closed_loop(
         "actions_per_second": round(len(measured) / (end - start), 1),
         "p50_ms": round(percentile(measured, 0.5) or 0, 1),
         "p99_ms": round(percentile(measured, 0.99) or 0, 1),
+        **by_hand_end(stats, start, end),
         "errors": dict(stats.errors),
         **usage,
     }
@@ -419,6 +436,7 @@ async def tables_held(
                 "p50_ms": round(percentile(measured, 0.5) or 0, 1),
                 "p99_ms": round(p99 or 0, 1),
                 "held": p99 is not None and p99 < 100.0,
+                **by_hand_end(stats, start, end),
                 "errors_in_window": sum(stats.errors.values()) - errors_before,
                 "connection_failures_in_window": stats.connect_failures - failures_before,
                 **usage,

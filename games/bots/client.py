@@ -93,6 +93,8 @@ class BotStats:
     """Seconds from sending ``act`` to receiving the broadcast that contains the action."""
     latency_times: list[float] = field(default_factory=list)
     """``time.monotonic()`` when each latency was measured (windows in load tests)."""
+    latency_ended_hand: list[bool] = field(default_factory=list)
+    """Whether each measured action ended its hand (its broadcast settles the hand: the slow path)."""
     connect_failures: int = 0
 
     def summary(self) -> dict[str, Any]:
@@ -315,6 +317,7 @@ class Bot:
                 now = time.monotonic()
                 self.stats.latencies.append(now - self.act_sent_at)
                 self.stats.latency_times.append(now)
+                self.stats.latency_ended_hand.append(any(other.get("type") == "hand_ended" for other in events))
                 self.act_sent_at = None
             elif kind == "hand_started":
                 self.in_hand = True
