@@ -5,6 +5,7 @@ import os
 from django.core.asgi import get_asgi_application
 
 from poker_site.core.garbage_collection import garbage_collection_tune
+from poker_site.core.thread_switching import thread_switching_tune
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poker_site.settings")
 # Django must be set up before the routing modules import models.
@@ -26,3 +27,5 @@ application = ProtocolTypeRouter(
 # Start-up is over: freeze it and collect rarely (poker_site.core.garbage_collection says why). Each action still leaves
 # some reference cycles behind, so the collector has steady work; the short collections it does cost a few ms.
 garbage_collection_tune()
+# Worker threads busy in Python must not hold the event loop off for 5 ms at a time (poker_site.core.thread_switching).
+thread_switching_tune()
