@@ -55,7 +55,7 @@ from games.services.table_closing import table_close_locked
 from poker_site.core.compiled_sql import fields_update, rows_update
 from poker_site.core.rules import RULES_VERSION
 from wallet.models import Account, AccountKind
-from wallet.services import TransferKind, TransferLeg, player_cash_accounts, system_account, transfer_create
+from wallet.services import TransferKind, TransferLeg, player_cash_accounts_lock, system_account, transfer_create
 
 PLAYER_ACTION_TYPES = frozenset({"fold", "check", "call", "bet", "raise_to", "all_in"})
 """The actions a player may send; forced bets and timeouts are the server's."""
@@ -628,7 +628,7 @@ def between_hands(context: HandContext, hand: Hand, *, counted: bool) -> None:
             user_id__in=[seat.user_id for seat in occupied if not seat.leave_after_hand], auto_top_up=True
         ).values_list("user_id", flat=True)
     )
-    cash_accounts = player_cash_accounts(
+    cash_accounts = player_cash_accounts_lock(
         [seat.user for seat in occupied if seat.user_id in topping_up and seat.user is not None]
     )
     for seat in occupied:
@@ -657,7 +657,8 @@ def auto_top_up_amount(stack: int, initial_buy_in: int, terms: StakeTerms, banza
 
 
 def _auto_top_up(context: HandContext, seat: Seat, hand: Hand, terms: StakeTerms, cash: Account) -> None:
-    """Top the seat up from the player's cash account ``cash`` (locked and re-read by the transfer)."""
+    """Top the seat up from the player's cash account ``cash``, locked by :func:`between_hands` (so the amount decided
+    from its balance is still there when the transfer moves it)."""
     session = seat.session
     assert session is not None
     stack = table_stack(seat)

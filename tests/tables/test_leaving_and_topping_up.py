@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games.models import Hand, HandEvent, HandStatus, Seat, TableSession
 from games.services import (
@@ -142,6 +144,33 @@ def test_cash_15_each_auto_top_up_is_announced_with_its_amount_and_the_stack_the
         assert event.payload["amount"] == 800 - settled[str(seat)]
         assert cash(user) == 5_000 - 800 - event.payload["amount"]
     assert ledger_reconcile() == []
+
+
+def test_cash_15_auto_top_ups_lock_the_players_cash_accounts_before_the_first_top_up_is_booked() -> None:
+    """The amounts are decided from the cash balances: those rows are locked (one statement, primary-key order)
+    before any top-up transfer, so a withdrawal cannot slip in between and fail the hand's end."""
+    table = open_table()
+    users = [player(cash=5_000) for _ in range(3)]
+    seat_players(table, users, 800)
+    for user in users:
+        player_settings_update(user, auto_top_up=True)
+    deal(table)
+
+    with CaptureQueriesContext(connection) as captured:
+        check_or_call_down(table)
+
+    statements = [query["sql"] for query in captured.captured_queries]
+    cash_locks = [
+        index
+        for index, sql in enumerate(statements)
+        if sql.startswith('SELECT "wallet_account"') and "'player:" in sql and sql.endswith("FOR UPDATE")
+    ]
+    top_ups = [
+        index for index, sql in enumerate(statements) if "INSERT INTO wallet_transfer" in sql and "cash_top_up" in sql
+    ]
+    assert top_ups  # someone lost chips and was topped up
+    assert len(cash_locks) == 1
+    assert cash_locks[0] < top_ups[0]
 
 
 def test_cash_15_amb_29_auto_top_up_limits() -> None:

@@ -47,16 +47,21 @@ def player_cash_account(user: User, currency: str = DEFAULT_CURRENCY) -> Account
     return account
 
 
-def player_cash_accounts(users: Sequence[User], currency: str = DEFAULT_CURRENCY) -> dict[int, Account]:
-    """The cash accounts of ``users`` by user id, read in one query (a player who has none yet gets one, as with
-    :func:`player_cash_account`)."""
+def player_cash_accounts_lock(users: Sequence[User], currency: str = DEFAULT_CURRENCY) -> dict[int, Account]:
+    """Lock the cash accounts of ``users`` (``SELECT ... FOR UPDATE``, primary-key order, one query) and return them by
+    user id; the caller's transaction holds the locks. A player who has no cash account yet gets one, unlocked and
+    empty, as :func:`player_cash_account` would give it.
+
+    Why lock: the caller decides an amount from the balances (a hand's auto top-ups) before ``transfer_create`` moves
+    it; unlocked, a withdrawal committed in between would make the transfer fail and the whole hand's end with it.
+    Primary-key order keeps two tables that top up the same players from locking them in opposite orders."""
     currency = check_currency(currency)
     by_reference = {_player_reference(user): user for user in users}
     found = {
         by_reference[account.reference].pk: account
-        for account in Account.objects.filter(
-            kind=AccountKind.PLAYER_CASH, currency=currency, reference__in=list(by_reference)
-        )
+        for account in Account.objects.select_for_update()
+        .filter(kind=AccountKind.PLAYER_CASH, currency=currency, reference__in=list(by_reference))
+        .order_by("pk")
     }
     for user in users:
         if user.pk not in found:
