@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -123,13 +125,19 @@ def test_cash_15_auto_top_up_is_off_by_default_and_tops_up_to_the_initial_buy_in
     assert ledger_reconcile() == []
 
 
-def test_cash_15_each_auto_top_up_is_announced_with_its_amount_and_the_stack_the_ledger_holds() -> None:
+def _three_players_with_auto_top_up_in_a_hand() -> Any:
+    """A table of three players who bought in for 800 of their 5,000, auto top-up on, a hand dealt."""
     table = open_table()
     users = [player(cash=5_000) for _ in range(3)]
     seat_players(table, users, 800)
     for user in users:
         player_settings_update(user, auto_top_up=True)
     deal(table)
+    return table
+
+
+def test_cash_15_each_auto_top_up_is_announced_with_its_amount_and_the_stack_the_ledger_holds() -> None:
+    table = _three_players_with_auto_top_up_in_a_hand()
     check_or_call_down(table)
 
     hand = Hand.objects.get(table=table)
@@ -149,12 +157,7 @@ def test_cash_15_each_auto_top_up_is_announced_with_its_amount_and_the_stack_the
 def test_cash_15_auto_top_ups_lock_the_players_cash_accounts_before_the_first_top_up_is_booked() -> None:
     """The amounts are decided from the cash balances: those rows are locked (one statement, primary-key order)
     before any top-up transfer, so a withdrawal cannot slip in between and fail the hand's end."""
-    table = open_table()
-    users = [player(cash=5_000) for _ in range(3)]
-    seat_players(table, users, 800)
-    for user in users:
-        player_settings_update(user, auto_top_up=True)
-    deal(table)
+    table = _three_players_with_auto_top_up_in_a_hand()
 
     with CaptureQueriesContext(connection) as captured:
         check_or_call_down(table)
