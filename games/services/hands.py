@@ -628,15 +628,25 @@ def between_hands(context: HandContext, hand: Hand, *, counted: bool) -> None:
             user_id__in=[seat.user_id for seat in occupied if not seat.leave_after_hand], auto_top_up=True
         ).values_list("user_id", flat=True)
     )
+    banzai = table.stake.game_type.buy_in_rule == "banzai"
+    # Only the cash accounts a top-up will draw on are locked: a winner's balance stays free for their withdrawals.
     cash_accounts = player_cash_accounts_lock(
-        [seat.user for seat in occupied if seat.user_id in topping_up and seat.user is not None]
+        [
+            seat.user
+            for seat in occupied
+            if seat.user_id in topping_up
+            and seat.user is not None
+            and seat.session is not None
+            and table_stack(seat) < auto_top_up_target(seat.session.initial_buy_in, terms, banzai)
+        ]
     )
     for seat in occupied:
         if seat.leave_after_hand:
             context.events.append(seat_vacate(seat, table, LeaveReason.PLAYER, now, terms))
             continue
-        if seat.user_id in topping_up:
-            _auto_top_up(context, seat, hand, terms, cash_accounts[seat.user_id])
+        cash = cash_accounts.get(seat.user_id) if seat.user_id is not None else None
+        if cash is not None:
+            _auto_top_up(context, seat, hand, terms, banzai, cash)
         if seat.sit_out_after_hand:
             reason = seat.sit_out_reason_after_hand or SitOutReason.PLAYER
             context.events.append(seat_sit_out_now(seat, reason, now, rules))
@@ -647,24 +657,27 @@ def between_hands(context: HandContext, hand: Hand, *, counted: bool) -> None:
     )
 
 
+def auto_top_up_target(initial_buy_in: int, terms: StakeTerms, banzai: bool) -> int:
+    """CASH-15 / AMB-29: the stack auto top-up fills up to: the initial buy-in (Banzai: 10 BB, the table maximum),
+    never above the table maximum."""
+    return terms.max_buy_in if banzai else min(initial_buy_in, terms.max_buy_in)
+
+
 def auto_top_up_amount(stack: int, initial_buy_in: int, terms: StakeTerms, banzai: bool, balance: int) -> int:
-    """CASH-15 / AMB-29: up to the initial buy-in (Banzai: 10 BB), never above the table maximum, as far as the
-    balance allows; nothing when the stack is not below the target."""
-    target = terms.max_buy_in if banzai else min(initial_buy_in, terms.max_buy_in)
+    """CASH-15 / AMB-29: up to :func:`auto_top_up_target`, as far as the balance allows; nothing when the stack is not
+    below the target."""
+    target = auto_top_up_target(initial_buy_in, terms, banzai)
     if stack >= target:
         return 0
     return max(0, min(target - stack, balance))
 
 
-def _auto_top_up(context: HandContext, seat: Seat, hand: Hand, terms: StakeTerms, cash: Account) -> None:
+def _auto_top_up(context: HandContext, seat: Seat, hand: Hand, terms: StakeTerms, banzai: bool, cash: Account) -> None:
     """Top the seat up from the player's cash account ``cash``, locked by :func:`between_hands` (so the amount decided
     from its balance is still there when the transfer moves it)."""
     session = seat.session
     assert session is not None
     stack = table_stack(seat)
-    banzai = context.table.stake.game_type.buy_in_rule == "banzai"
-    if stack >= (terms.max_buy_in if banzai else min(session.initial_buy_in, terms.max_buy_in)):
-        return
     amount = auto_top_up_amount(stack, session.initial_buy_in, terms, banzai, cash.balance)
     if amount <= 0:
         return
