@@ -10,17 +10,20 @@ which never stores anything) makes the entry miss and the log is replayed.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from django.db import transaction
+from django.db import connections, router, transaction
 
 from games.engine.config import HandConfig
-from games.engine.events import EVENT_TYPES
+from games.engine.events import EVENT_TYPES, Event
 from games.engine.state import HandState, replay
 from games.models import CashTable, Hand, HandEvent
-from games.services.events import engine_event_from_row
+from games.services.events import engine_event_from_stored
 
 ENGINE_EVENT_KINDS = frozenset(EVENT_TYPES)
 
@@ -30,8 +33,40 @@ CACHED_HANDS_LIMIT = 2048
 
 def hand_engine_state(hand: Hand) -> HandState:
     """Replay ``hand``'s engine events on its configuration; raises ``ReplayMismatch`` if the log was tampered with."""
-    rows = HandEvent.objects.filter(hand=hand, kind__in=ENGINE_EVENT_KINDS).order_by("sequence")
-    return replay(HandConfig.from_dict(hand.config), [engine_event_from_row(row) for row in rows])
+    return replay(HandConfig.from_dict(hand.config), hand_engine_events(hand.pk))
+
+
+_engine_events_statements: dict[str, str] = {}
+
+
+def hand_engine_events(hand_id: int) -> list[Event]:
+    """The engine events in hand ``hand_id``'s log, in order: what
+    ``HandEvent.objects.filter(hand=..., kind__in=ENGINE_EVENT_KINDS).order_by("sequence")`` holds, read as the two
+    columns an engine event is made of.
+
+    Why not the queryset: a hand replayed on an action is read again each time, and building a model instance (with
+    every column, timestamps parsed) per stored event was most of the cost of a replay (measured: 10 % of a web
+    process's interpreter time in the closed-loop benchmark, against 1 % for the replay itself).
+    """
+    alias = router.db_for_read(HandEvent)
+    connection = connections[alias]
+    sql = _engine_events_statements.get(alias)
+    if sql is None:
+        quote = connection.ops.quote_name
+        fields = {name: HandEvent._meta.get_field(name) for name in ("hand", "kind", "payload", "sequence")}
+        columns = {name: quote(field.column) for name, field in fields.items()}  # type: ignore[union-attr]
+        sql = _engine_events_statements[alias] = (
+            f"SELECT {columns['kind']}, {columns['payload']} FROM {quote(HandEvent._meta.db_table)}"
+            f" WHERE {columns['hand']} = %s AND {columns['kind']} = ANY(%s) ORDER BY {columns['sequence']}"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [hand_id, sorted(ENGINE_EVENT_KINDS)])
+        rows: Sequence[tuple[str, Any]] = cursor.fetchall()
+    # Django reads jsonb as text (its JSONField decodes it); a connection configured otherwise hands over the value.
+    return [
+        engine_event_from_stored(kind, json.loads(payload) if isinstance(payload, str) else payload)
+        for kind, payload in rows
+    ]
 
 
 @dataclass(frozen=True)

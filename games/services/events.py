@@ -48,10 +48,10 @@ def engine_event(hand: Hand, event: Event) -> NewEvent:
     return NewEvent(event.kind, data, hand, audience)
 
 
-def engine_event_from_row(row: HandEvent) -> Event:
-    """Rebuild the engine event stored in ``row`` (inverse of :func:`engine_event`)."""
-    data = dict(row.payload)
-    data["type"] = row.kind
+def engine_event_from_stored(kind: str, payload: dict[str, Any]) -> Event:
+    """Rebuild the engine event stored in a log row's ``kind`` and ``payload`` (inverse of :func:`engine_event`)."""
+    data = dict(payload)
+    data["type"] = kind
     data["sequence"] = data.pop("hand_sequence")
     return event_from_dict(data)
 
