@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, router, transaction
+from django.db.models import Field
 
 from games.engine.config import HandConfig
 from games.engine.events import EVENT_TYPES, Event
@@ -53,8 +54,12 @@ def hand_engine_events(hand_id: int) -> list[Event]:
     sql = _engine_events_statements.get(alias)
     if sql is None:
         quote = connection.ops.quote_name
-        fields = {name: HandEvent._meta.get_field(name) for name in ("hand", "kind", "payload", "sequence")}
-        columns = {name: quote(field.column) for name, field in fields.items()}  # type: ignore[union-attr]
+        columns: dict[str, str] = {}
+        for name in ("hand", "kind", "payload", "sequence"):
+            field = HandEvent._meta.get_field(name)
+            assert isinstance(field, Field)
+            assert field.column is not None
+            columns[name] = quote(field.column)
         sql = _engine_events_statements[alias] = (
             f"SELECT {columns['kind']}, {columns['payload']} FROM {quote(HandEvent._meta.db_table)}"
             f" WHERE {columns['hand']} = %s AND {columns['kind']} = ANY(%s) ORDER BY {columns['sequence']}"
