@@ -91,6 +91,7 @@ class Stack:
         self.environment: dict[str, str] = {}
         self.site_port = free_port()
         self.echo_port = free_port()
+        self.floor_port = free_port()
 
     def create_database(self) -> None:
         import psycopg
@@ -147,8 +148,10 @@ class Stack:
         self.start_daphnes("site", self.site_port, "poker_site.asgi:application", web_processes)
         self.start("ticker", [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--interval", "0.1"])
         self.start_daphnes("echo", self.echo_port, "benchmarks.echo_server:application", web_processes)
+        self.start_daphnes("floor", self.floor_port, "benchmarks.floor_server:application", web_processes)
         wait_for_port(self.site_port)
         wait_for_port(self.echo_port)
+        wait_for_port(self.floor_port)
 
     def stop(self) -> None:
         for process in self.processes:
@@ -301,6 +304,71 @@ async def echo_closed_loop(port: int, connections: int, seconds: float, meter: C
         "p50_ms": round(percentile(round_trips, 0.5) or 0, 1),
         "p99_ms": round(percentile(round_trips, 0.99) or 0, 1),
         **meter.report(),
+    }
+
+
+# --- Floor -----------------------------------------------------------------------------------------------------
+
+
+async def floor_closed_loop(port: int, tables: int, seconds: float, meter: CpuMeter, route: str) -> dict[str, Any]:
+    """N floor tables (benchmarks/floor_server.py; ``route``: floor, floor-local or floor-raw) with six sockets each:
+    the seat the last frame names acts at once. An action counts when its ``events`` frame reaches the socket that
+    sent it (the same rule as the tables')."""
+    from websockets.asyncio.client import connect
+
+    latencies: list[float] = []
+    stalls: list[float] = []
+
+    async def table(number: int, start: float, deadline: float) -> None:
+        url = f"ws://127.0.0.1:{port}/ws/{route}/{number}/"
+        sockets = [await connect(url, open_timeout=60, ping_interval=None, compression=None) for _ in range(SEATS)]
+        sent_at = [0.0] * SEATS
+
+        async def seat(position: int) -> None:
+            ws = sockets[position]
+            if position == 0:
+                while time.monotonic() < start:
+                    await asyncio.sleep(0.01)
+                sent_at[0] = time.monotonic()
+                await ws.send(json.dumps({"seat": 0}))
+            while time.monotonic() < deadline:
+                try:
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=2.0))
+                except TimeoutError:
+                    if position == 0 and time.monotonic() < deadline:  # a frame went missing (at-most-once layer)
+                        stalls.append(time.monotonic())
+                        sent_at[0] = time.monotonic()
+                        await ws.send(json.dumps({"seat": 0}))
+                    continue
+                if frame["events"][-1]["seat"] == position and sent_at[position]:
+                    latencies.append(time.monotonic() - sent_at[position])
+                if frame["next_seat"] == position and time.monotonic() < deadline:
+                    sent_at[position] = time.monotonic()
+                    await ws.send(json.dumps({"seat": position}))
+
+        try:
+            await asyncio.gather(*(seat(position) for position in range(SEATS)))
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+    warm_up = 5.0
+    start = time.monotonic() + 3.0
+    runner = asyncio.gather(*(table(number + 1, start, start + warm_up + seconds) for number in range(tables)))
+    await asyncio.sleep(start + warm_up - time.monotonic())
+    measured_from = len(latencies)
+    meter.start()
+    await asyncio.sleep(seconds)
+    measured = latencies[measured_from:]
+    usage = meter.report()
+    await runner
+    return {
+        "tables": tables,
+        "actions_per_second": round(len(measured) / seconds, 1),
+        "p50_ms": round(percentile(measured, 0.5) or 0, 1),
+        "p99_ms": round(percentile(measured, 0.99) or 0, 1),
+        "stalls": len(stalls),
+        **usage,
     }
 
 
@@ -475,6 +543,9 @@ def main() -> int:
             total_tables = max(levels[-1], arguments.closed_loop_tables)
             print(f"preparing {total_tables} tables and {total_tables * SEATS} bots ...", flush=True)
             tables, _users, sessions, buy_in = prepare_players(total_tables)
+            from benchmarks.floor_server import schema_create
+
+            schema_create(stack.environment["DATABASE_URL"], arguments.closed_loop_tables)
             # The load generator gets the server's collector settings: with CPython's defaults its full collections
             # (1,800 bots) stopped every bot for up to 115 ms, which the latency figures then counted as the server's.
             # The load generator's own collector stays off while it measures: its full collections (1,800 bots)
@@ -495,6 +566,15 @@ def main() -> int:
                 echo_closed_loop(stack.echo_port, closed_count, arguments.closed_loop_seconds, meter)
             )
             print(json.dumps({"echo_closed_loop": report["echo_closed_loop"]}), flush=True)
+            for route, key in (
+                ("floor", "floor_closed_loop"),
+                ("floor-local", "local_floor_closed_loop"),
+                ("floor-raw", "raw_floor_closed_loop"),
+            ):
+                report[key] = asyncio.run(
+                    floor_closed_loop(stack.floor_port, closed_count, arguments.closed_loop_seconds, meter, route)
+                )
+                print(json.dumps({key: report[key]}), flush=True)
             default_pause = set_pause_between_hands(arguments.closed_loop_pause_ms)
             report["tables_closed_loop"] = asyncio.run(
                 tables_closed_loop(
@@ -513,12 +593,22 @@ def main() -> int:
                 )
             held = [level["tables"] for level in report["tables_held"] if level["held"]]
             echo_rate = report["echo_closed_loop"]["frames_per_second"]
+            floor_rate = report["floor_closed_loop"]["actions_per_second"]
+            raw_floor_rate = report["raw_floor_closed_loop"]["actions_per_second"]
+            local_floor_rate = report["local_floor_closed_loop"]["actions_per_second"]
             table_rate = report["tables_closed_loop"]["actions_per_second"]
             report["summary"] = {
                 "most_tables_held_with_p99_under_100ms": max(held) if held else 0,
                 "closed_loop_actions_per_second": table_rate,
                 "echo_frames_per_second": echo_rate,
                 "tables_over_echo": round(table_rate / echo_rate, 3) if echo_rate else None,
+                "floor_actions_per_second": floor_rate,
+                "floor_over_echo": round(floor_rate / echo_rate, 3) if echo_rate else None,
+                "tables_over_floor": round(table_rate / floor_rate, 3) if floor_rate else None,
+                "local_floor_actions_per_second": local_floor_rate,
+                "local_floor_over_echo": round(local_floor_rate / echo_rate, 3) if echo_rate else None,
+                "raw_floor_actions_per_second": raw_floor_rate,
+                "raw_floor_over_echo": round(raw_floor_rate / echo_rate, 3) if echo_rate else None,
             }
             report["machine"]["load_average_after"] = os.getloadavg()
             print(json.dumps(report, indent=2), flush=True)
