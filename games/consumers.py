@@ -3,7 +3,8 @@ Their frame handling, :class:`ProtocolConsumer`, is also the UTH table socket's 
 
 The consumers are thin: they validate each frame (:mod:`games.protocol`), rate-limit the connection, call the domain
 services through :mod:`games.commands` and :mod:`games.readside` in a worker thread, and relay what
-:mod:`games.realtime` publishes after each commit. They hold no game state beyond the last sequence number they sent.
+:mod:`games.realtime` publishes after each commit (to table sockets through :mod:`games.broadcasts`, to the lobby
+through the channel layer). They hold no game state beyond the last sequence number they sent.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from channels.db import database_sync_to_async as _database_sync_to_async
-from django.core.serializers.json import DjangoJSONEncoder
 
 from games import commands, presence, readside, realtime
+from games.broadcasts import ENCODED_EVENTS_FRAME, encode, table_broadcasts
 from games.protocol import (
     LOBBY_MESSAGES,
     TABLE_MESSAGES,
@@ -27,7 +28,7 @@ from games.protocol import (
     TokenBucket,
     parse_client_message,
 )
-from poker_site.core.sockets import DatabaseInWorkerThreadsConsumer
+from poker_site.core.sockets import DatabaseInWorkerThreadsConsumer, MailboxConsumer
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -45,11 +46,6 @@ CLOSE_TABLE_NOT_FOUND: Final[int] = 4404
 CLOSE_FLOOD: Final[int] = 4008
 CLOSE_TOO_LARGE: Final[int] = 4009
 
-ENCODED_EVENTS_FRAME: Final[str] = "_encoded_events_frame"
-"""The key under which a received channel message keeps its ``events`` frame, encoded once (see ``events_frame``)."""
-
-_json_encoder = DjangoJSONEncoder(separators=(",", ":"))
-
 
 def database_sync_to_async(function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     """Run ``function`` in the worker thread pool with its own database connection.
@@ -59,10 +55,6 @@ def database_sync_to_async(function: Callable[..., T]) -> Callable[..., Awaitabl
     call (its own transaction), so they may run side by side; per socket, calls still happen one after another.
     """
     return _database_sync_to_async(function, thread_sensitive=False)
-
-
-def encode(message: dict[str, Any]) -> str:
-    return _json_encoder.encode(message)
 
 
 class ParsedMessage(Protocol):
@@ -142,8 +134,11 @@ class ClientProtocolConsumer(ProtocolConsumer[ClientMessage]):
         return parse_client_message(text_data, self.allowed_messages)
 
 
-class TableConsumer(ClientProtocolConsumer):
-    """One socket watching (and, for a logged-in player, playing at) one cash table."""
+class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
+    """One socket watching (and, for a logged-in player, playing at) one cash table.
+
+    The table's broadcasts arrive in its mailbox from this process's :class:`games.broadcasts.TableBroadcasts` (as
+    ``table.events`` / ``table.refresh`` messages), handled in order with the client's frames."""
 
     allowed_messages = TABLE_MESSAGES
 
@@ -154,7 +149,7 @@ class TableConsumer(ClientProtocolConsumer):
         self.viewer = self.user if self.user_id is not None else None
         self.last_sequence = 0
         self.viewer_seat: int | None = None
-        self.groups_joined: list[str] = []
+        self.broadcasts_joined = False
         self.heartbeat: asyncio.Task[None] | None = None
         self.table = await database_sync_to_async(readside.table_by_id)(self.table_id)
         await self.accept()
@@ -162,14 +157,10 @@ class TableConsumer(ClientProtocolConsumer):
             await self.send_error("table_not_found", f"there is no table {self.table_id}")
             await self.close(code=CLOSE_TABLE_NOT_FOUND)
             return
-        # Join before reading the snapshot: an event committed in between arrives by the group and is deduplicated
+        # Join before reading the snapshot: an event committed in between arrives as a broadcast and is deduplicated
         # by its sequence number, so nothing falls between the snapshot and the stream.
-        groups = [realtime.table_group(self.table_id)]
-        if self.user_id is not None:
-            groups.append(realtime.user_table_group(self.user_id, self.table_id))
-        for group in groups:
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.groups_joined.append(group)
+        await table_broadcasts().join(self.table_id, self)
+        self.broadcasts_joined = True
         await self.send_snapshot()
         if self.user_id is not None:
             await presence.connected(self.user_id, self.table_id, self.channel_name)
@@ -177,8 +168,8 @@ class TableConsumer(ClientProtocolConsumer):
             await database_sync_to_async(commands.connection_restored)(self.user, self.table)
 
     async def disconnect(self, code: int) -> None:
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
+        if getattr(self, "broadcasts_joined", False):
+            table_broadcasts().leave(self.table_id, self)
         if getattr(self, "heartbeat", None) is not None:
             assert self.heartbeat is not None
             self.heartbeat.cancel()
@@ -245,7 +236,7 @@ class TableConsumer(ClientProtocolConsumer):
             {"type": "events", "table_id": self.table_id, "events": events, "resync": True, "request_id": request_id}
         )
 
-    # --- Channel-layer messages (from games.realtime) -------------------------------------------------------
+    # --- Broadcasts (from games.realtime through games.broadcasts) ----------------------------------------------
 
     async def table_events(self, message: dict[str, Any]) -> None:
         if not message.get("private") and self.user_id is not None and self.user_id in message["private_user_ids"]:
@@ -263,10 +254,9 @@ class TableConsumer(ClientProtocolConsumer):
         await self.forward(fresh, self.events_frame(message) if fresh is events else None)
 
     def events_frame(self, message: dict[str, Any]) -> str:
-        """The ``events`` frame of a channel message's whole range, encoded once for all the sockets of this process
-        that receive the same message (the layer shares it: :class:`poker_site.channel_layers.
-        SharedDecodingPubSubChannelLayer`). Every receiver would encode the same text: the frame holds only the
-        table and the message's events, which are the same view for every member of the group."""
+        """The ``events`` frame of a broadcast's whole range: encoded by the publisher for the spectator view (every
+        receiver would encode the same text), else encoded here once and kept on the message, which every socket of
+        this process given the same message shares (a player's private view reaches only that player's sockets)."""
         frame = message.get(ENCODED_EVENTS_FRAME)
         if not isinstance(frame, str):
             frame = encode({"type": "events", "table_id": self.table_id, "events": message["events"]})

@@ -4,17 +4,18 @@ Contract with the services (they call both inside ``transaction.on_commit``, nev
 
 * :func:`table_events_committed` — hand/table events ``first_sequence..last_sequence`` of one table are committed.
   The committing process passes the rows it has just written (else they are loaded once), and each view is made by
-  the domain's ``event_view`` (the same rules as ``table_events_since(table, sequence, viewer)``):
+  the domain's ``event_view`` (the same rules as ``table_events_since(table, sequence, viewer)``). One Redis message
+  on the table's broadcast channel (:mod:`games.broadcasts`) carries:
 
-  - the spectator view (no hidden card) goes to the group ``table.<id>``, with the list of users who receive a
-    private copy of the same range (``private_user_ids``);
-  - each player who owns a private event in the range (their hole cards) gets *their* view of the whole range on the
-    group ``user.<user_id>.table.<id>``, which only that user's sockets join. Their consumers ignore the spectator copy
-    of that range, so every viewer receives every sequence number exactly once and hole cards reach their owner alone.
+  - the spectator view (no hidden card), which every socket on the table receives, with its ``events`` frame encoded
+    here once for every socket of every server process;
+  - each player who owns a private event in the range (their hole cards): *their* view of the whole range, which only
+    that player's sockets receive instead of the spectator view. So every viewer receives every sequence number
+    exactly once and hole cards reach their owner alone.
 
   When there is nothing to send by value (an empty range, e.g. a seat change without a hand event, or a range too
-  long for one channel message) the table group gets a ``table.refresh`` notice and each consumer reads what it is
-  missing (events or a snapshot) for its own viewer.
+  long for one message) every socket on the table gets a ``table.refresh`` notice and reads what it is missing
+  (events or a snapshot) for its own viewer.
 
 * :func:`lobby_table_changed` — the lobby row of a table changed (players, stacks, waiting list, average pot). At most
   one notice per table per :data:`LOBBY_NOTICE_WINDOW_MS` goes to the group ``lobby`` (a Redis ``SET NX PX`` key, set
@@ -35,7 +36,8 @@ from typing import Any, Final
 
 from django.conf import settings
 
-from poker_site.core.publish import publish, publish_first_in_window
+from games.broadcasts import message_encode, refresh_encode, table_channel
+from poker_site.core.publish import publish_first_in_window, publish_to_redis
 
 logger = logging.getLogger(__name__)
 
@@ -45,16 +47,6 @@ LOBBY_NOTICE_WINDOW_MS: Final[int] = 500
 
 MAXIMUM_EVENTS_PER_MESSAGE: Final[int] = 200
 """Longer ranges are announced with ``table.refresh`` and read by each consumer (channel messages stay small)."""
-
-
-def table_group(table_id: int) -> str:
-    """The channel-layer group every socket watching the table joins (spectator view only)."""
-    return f"table.{int(table_id)}"
-
-
-def user_table_group(user_id: int, table_id: int) -> str:
-    """The group only ``user_id``'s sockets on ``table_id`` join: private views (their hole cards) go here."""
-    return f"user.{int(user_id)}.table.{int(table_id)}"
 
 
 # --- Table events ----------------------------------------------------------------------------------------
@@ -75,7 +67,7 @@ def table_events_committed(
 def table_refresh(table_id: int, reason: str = "changed") -> None:
     """Tell every socket on the table to re-read what it is missing (events since its last sequence, or a snapshot)."""
     try:
-        publish(table_group(table_id), {"type": "table.refresh", "table_id": int(table_id), "reason": reason})
+        publish_to_redis(table_channel(table_id), refresh_encode(table_id, reason))
     except Exception:
         logger.exception("could not publish a refresh of table %s", table_id)
 
@@ -92,28 +84,7 @@ def _publish_table_events(table_id: int, first_sequence: int, last_sequence: int
         public, private = readside.views_of_rows(rows)
     if not public:
         return
-    # Private copies first: a recipient's consumer ignores the spectator copy of this range either way.
-    for user_id, events in private.items():
-        publish(
-            user_table_group(user_id, table_id),
-            _events_message(table_id, first_sequence, last_sequence, events, private=True),
-        )
-    message = _events_message(table_id, first_sequence, last_sequence, public, private=False)
-    message["private_user_ids"] = sorted(private)
-    publish(table_group(table_id), message)
-
-
-def _events_message(
-    table_id: int, first_sequence: int, last_sequence: int, events: list[dict[str, Any]], *, private: bool
-) -> dict[str, Any]:
-    return {
-        "type": "table.events",
-        "table_id": table_id,
-        "first_sequence": first_sequence,
-        "last_sequence": last_sequence,
-        "events": events,
-        "private": private,
-    }
+    publish_to_redis(table_channel(table_id), message_encode(table_id, first_sequence, last_sequence, public, private))
 
 
 # --- Lobby -----------------------------------------------------------------------------------------------

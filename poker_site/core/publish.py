@@ -122,6 +122,17 @@ def publish(group: str, message: dict[str, Any]) -> None:
     publisher().submit(send)
 
 
+def publish_to_redis(channel: str, data: str | bytes) -> None:
+    """Queue a Redis ``PUBLISH channel data`` (for subscribers of our own, not the channel layer: the table
+    broadcasts of :mod:`games.broadcasts`); returns at once, sent in order with everything else queued here."""
+    current = publisher()
+
+    async def send() -> None:
+        await current.redis().publish(channel, data)
+
+    current.submit(send)
+
+
 _redis_client: redis.Redis | None = None
 
 

@@ -10,9 +10,12 @@ so :class:`DatabaseInWorkerThreadsConsumer` dispatches without it.
 
 from __future__ import annotations
 
+import asyncio
+import uuid
 from typing import Any
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 
@@ -27,3 +30,57 @@ class DatabaseInWorkerThreadsConsumer(AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+class _ReceiveFailed:
+    """What the client pump puts in the mailbox when the server's ``receive`` raised (the consumer re-raises it)."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+class MailboxConsumer(DatabaseInWorkerThreadsConsumer):
+    """A consumer fed through one mailbox instead of a channel-layer channel: the client's frames and whatever the
+    process hands it with :meth:`deliver` (e.g. :mod:`games.broadcasts`), handled one at a time in arrival order, as
+    Channels handles a consumer's messages.
+
+    Why: Channels' loop waits on the client and on the consumer's channel with a fresh task and an ``asyncio.wait``
+    for every message, and a channel-layer message also passes through the layer's per-channel queue; a table
+    broadcast reaches every socket on the table, so that was paid six or more times per action. Here a delivery is
+    one ``put_nowait`` and the consumer's one waiting ``get``.
+
+    Contract: the consumer has no channel layer (``channel_layer`` is ``None``; ``groups`` must stay empty);
+    ``channel_name`` is still a unique name for the socket. ``deliver`` may be called from the consumer's event loop
+    only, and never blocks.
+    """
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        self.scope = scope
+        self.channel_layer = None
+        self.channel_name = f"socket.{uuid.uuid4().hex}"
+        self.base_send = send
+        self.mailbox: asyncio.Queue[Any] = asyncio.Queue()
+        pump = asyncio.ensure_future(self._pump(receive))
+        try:
+            while True:
+                message = await self.mailbox.get()
+                if isinstance(message, _ReceiveFailed):
+                    raise message.error
+                await self.dispatch(message)
+        except StopConsumer:
+            pass
+        finally:
+            pump.cancel()
+
+    async def _pump(self, receive: Any) -> None:
+        try:
+            while True:
+                self.mailbox.put_nowait(await receive())
+        except asyncio.CancelledError:
+            raise
+        except BaseException as error:
+            self.mailbox.put_nowait(_ReceiveFailed(error))
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` (a dict with a ``type`` naming its handler) behind what the consumer already has."""
+        self.mailbox.put_nowait(message)
