@@ -166,17 +166,24 @@ class RawFanOut:
         self.redis: redis_asyncio.Redis | None = None
         self.pubsub: Any = None
         self.reader: asyncio.Task[None] | None = None
+        self.ready = asyncio.Event()
         self.prefix = f"{os.environ.get('REDIS_KEY_PREFIX', 'bench')}:floor-raw:"
 
     async def join(self, table_id: int, send: Callable[[str], Awaitable[None]]) -> None:
-        if self.redis is None:
+        if self.redis is not None:
+            await self.ready.wait()
+        else:
             self.redis = redis_asyncio.Redis.from_url(os.environ["REDIS_URL"])
-            self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-            # One pattern for every table, subscribed before the reader starts: redis-py's asyncio PubSub loses a
-            # SUBSCRIBE sent while another task waits in listen() (the later tables then received nothing). Each
-            # process so receives every table's frames and keeps those of its own sockets.
+            self.pubsub = self.redis.pubsub()
+            # One pattern for every table, confirmed before the reader starts: redis-py's asyncio listen() returns at
+            # once while no subscription is confirmed (the reader then ended and no table received anything), and a
+            # SUBSCRIBE sent while another task waits in listen() is lost. Each process so receives every table's
+            # frames and keeps those of its own sockets (as games/broadcasts.py does).
             await self.pubsub.psubscribe(f"{self.prefix}*")
+            while (await self.pubsub.get_message(timeout=10.0) or {}).get("type") != "psubscribe":
+                pass
             self.reader = asyncio.ensure_future(self._read())
+            self.ready.set()
         self.sockets.setdefault(table_id, set()).add(send)
 
     def leave(self, table_id: int, send: Callable[[str], Awaitable[None]]) -> None:
@@ -188,6 +195,8 @@ class RawFanOut:
 
     async def _read(self) -> None:
         async for message in self.pubsub.listen():
+            if message["type"] != "pmessage":
+                continue
             table_id = int(message["channel"].decode().rsplit(":", 1)[1])
             frame = message["data"].decode()
             for send in list(self.sockets.get(table_id, ())):
