@@ -283,6 +283,9 @@ async def echo_closed_loop(port: int, connections: int, seconds: float, meter: C
     round_trips: list[float] = []
 
     async def client(number: int, start: float, deadline: float) -> None:
+        # Staggered, as the tables' bots arrive: connected in one burst, all sockets were accepted by the first daphne
+        # process to wake (20 of 20 in one process's log), so two processes measured as one.
+        await asyncio.sleep(number * 0.05)
         async with connect(url, open_timeout=60, ping_interval=None, compression=None) as ws:
             payload = json.dumps({"type": "act", "action": "call", "request_id": f"echo-{number}"})
             while time.monotonic() < start:
@@ -293,7 +296,7 @@ async def echo_closed_loop(port: int, connections: int, seconds: float, meter: C
                 await ws.recv()
                 round_trips.append(time.monotonic() - sent)
 
-    start = time.monotonic() + 2.0
+    start = time.monotonic() + 2.0 + connections * 0.05
     clients = asyncio.gather(*(client(number, start, start + seconds) for number in range(connections)))
     await asyncio.sleep(start - time.monotonic())
     meter.start()

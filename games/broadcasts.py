@@ -5,7 +5,8 @@ Why not the channel layer: through Channels' layer every broadcast reached each 
 channel, and each socket's consumer woke for it through Channels' receive loop (a new task and an ``asyncio.wait``
 per message per socket). A table broadcast reaches six players and its spectators, so that machinery cost more than
 the game: measured on the benchmark's floor server (benchmarks/floor_server.py), handing frames straight to the
-sockets of the process doubled the actions per second of an otherwise identical table.
+sockets of the process gave an otherwise identical table 1.6 to 2.1 times the actions per second (docs/benchmarks.md;
+on the real tables, whose own work dominates, the gain is lower latency at the same load rather than throughput).
 
 How it works:
 

@@ -1,4 +1,5 @@
-"""Sending to the channel layer from synchronous code without waiting for it: a per-process publisher thread.
+"""Sending to the channel layer (or a plain Redis channel: :func:`publish_to_redis`) from synchronous code without
+waiting for it: a per-process publisher thread.
 
 Services publish live updates after their transaction commits (``transaction.on_commit``). They run in synchronous
 code: a daphne worker thread, the ticker, a Celery task, a management command. ``async_to_sync(layer.group_send)``
