@@ -167,9 +167,13 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
             self.heartbeat = asyncio.ensure_future(self._heartbeat())
             await database_sync_to_async(commands.connection_restored)(self.user, self.table)
 
-    async def disconnect(self, code: int) -> None:
+    def mailbox_closed(self) -> None:
         if getattr(self, "broadcasts_joined", False):
             table_broadcasts().leave(self.table_id, self)
+            self.broadcasts_joined = False
+
+    async def disconnect(self, code: int) -> None:
+        self.mailbox_closed()
         if getattr(self, "heartbeat", None) is not None:
             assert self.heartbeat is not None
             self.heartbeat.cancel()

@@ -71,6 +71,11 @@ class MailboxConsumer(DatabaseInWorkerThreadsConsumer):
             pass
         finally:
             pump.cancel()
+            self.mailbox_closed()
+
+    def mailbox_closed(self) -> None:
+        """Called once the consumer handles nothing more, however it ended (closed, or a handler raised): subclasses
+        stop whatever delivers to them here."""
 
     async def _pump(self, receive: Any) -> None:
         try:

@@ -176,3 +176,25 @@ def test_a_broadcast_waits_behind_the_command_the_socket_is_handling(monkeypatch
         await socket.close()
 
     run(scenario)
+
+
+def test_a_socket_whose_handler_failed_gets_no_more_broadcasts(monkeypatch: pytest.MonkeyPatch) -> None:
+    table = make_table()
+
+    async def failing_table_events(self: Any, message: dict[str, Any]) -> None:
+        raise RuntimeError("a handler bug")
+
+    monkeypatch.setattr(consumers.TableConsumer, "table_events", failing_table_events)
+
+    async def scenario() -> None:
+        socket = await open_socket(f"/ws/tables/{table.pk}/")
+        assert (await socket.receive())["type"] == "snapshot"
+        assert len(table_broadcasts().sockets[table.pk]) == 1
+        await database_sync_to_async(append_events)(table.pk, public("seat_taken", seat=1))
+        for _ in range(100):
+            if table.pk not in table_broadcasts().sockets:
+                break
+            await asyncio.sleep(0.05)
+        assert table.pk not in table_broadcasts().sockets
+
+    run(scenario)
