@@ -10,25 +10,12 @@ Environment: ``REDIS_URL`` (required) and ``REDIS_KEY_PREFIX`` (default ``bench`
 
 from __future__ import annotations
 
-import os
 import uuid
 from typing import Any
 
-import django
-from django.conf import settings
+from benchmarks.standalone_channels import channels_configure
 
-from poker_site.channel_layers import channel_layer
-
-# The same kind of channel layer as the site's (CHANNEL_LAYER: pubsub unless "queues" is chosen).
-LAYER = channel_layer(
-    os.environ.get("CHANNEL_LAYER", "pubsub"),
-    os.environ["REDIS_URL"],
-    f"{os.environ.get('REDIS_KEY_PREFIX', 'bench')}:echo",
-)
-
-if not settings.configured:
-    settings.configure(DEBUG=False, INSTALLED_APPS=["channels"], CHANNEL_LAYERS={"default": LAYER})
-    django.setup()
+channels_configure("echo")
 
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402 - after settings.configure()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402 - after settings.configure()

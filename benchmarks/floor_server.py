@@ -38,23 +38,13 @@ import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import django
 import psycopg
-from django.conf import settings
+import redis.asyncio as redis_asyncio
 
-from poker_site.channel_layers import channel_layer
+from benchmarks.standalone_channels import channels_configure
 
-LAYER = channel_layer(
-    os.environ.get("CHANNEL_LAYER", "pubsub"),
-    os.environ["REDIS_URL"],
-    f"{os.environ.get('REDIS_KEY_PREFIX', 'bench')}:floor",
-)
+channels_configure("floor")
 
-if not settings.configured:
-    settings.configure(DEBUG=False, INSTALLED_APPS=["channels"], CHANNEL_LAYERS={"default": LAYER})
-    django.setup()
-
-import redis.asyncio as redis_asyncio  # noqa: E402 - grouped with the imports that must follow settings
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402 - after settings.configure()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402 - after settings.configure()
 from django.urls import path  # noqa: E402 - after settings.configure()
