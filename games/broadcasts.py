@@ -35,7 +35,6 @@ import asyncio
 import json
 import logging
 import re
-import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Protocol
 
@@ -245,7 +244,9 @@ async def _close_quietly(pubsub: Any, client: redis_asyncio.Redis) -> None:
             logger.debug("closing the table broadcasts connection failed", exc_info=True)
 
 
-_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, TableBroadcasts] = weakref.WeakKeyDictionary()
+_by_loop: dict[asyncio.AbstractEventLoop, TableBroadcasts] = {}
+"""Each loop's instance. Not a weak mapping: the instance's reader task refers to its loop, so the loop would never
+be dropped; closed loops (tests run one per scenario) are dropped when the next one asks instead."""
 
 
 def table_broadcasts() -> TableBroadcasts:
@@ -253,5 +254,7 @@ def table_broadcasts() -> TableBroadcasts:
     loop = asyncio.get_running_loop()
     instance = _by_loop.get(loop)
     if instance is None:
+        for closed in [other for other in _by_loop if other.is_closed()]:
+            del _by_loop[closed]
         instance = _by_loop[loop] = TableBroadcasts()
     return instance

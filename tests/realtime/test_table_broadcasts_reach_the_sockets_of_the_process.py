@@ -198,3 +198,31 @@ def test_a_socket_whose_handler_failed_gets_no_more_broadcasts(monkeypatch: pyte
         assert table.pk not in table_broadcasts().sockets
 
     run(scenario)
+
+
+class Listener:
+    """A stand-in table socket that keeps what it is handed."""
+
+    user_id = None
+
+    def __init__(self) -> None:
+        self.delivered: list[dict[str, Any]] = []
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        self.delivered.append(message)
+
+
+def test_each_event_loop_has_its_own_broadcasts_and_closed_loops_are_forgotten() -> None:
+    async def current() -> TableBroadcasts:
+        instance, listener = table_broadcasts(), Listener()
+        await instance.join(1, listener)  # starts the loop's reader, whose task refers to the loop
+        instance.leave(1, listener)
+        return instance
+
+    async def closed_loops_known() -> int:
+        table_broadcasts()
+        return sum(loop.is_closed() for loop in broadcasts._by_loop)
+
+    first = run(current)
+    assert first is not run(current)
+    assert run(closed_loops_known) == 0
