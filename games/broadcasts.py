@@ -118,27 +118,26 @@ class TableSocket(Protocol):
         ...
 
 
+def refresh_message(table_id: int, reason: str) -> dict[str, Any]:
+    """The ``table.refresh`` message a socket handles by reading what it is missing."""
+    return {"type": "table.refresh", "table_id": table_id, "reason": reason}
+
+
 def socket_messages(payload: Mapping[str, Any]) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """The messages a decoded broadcast becomes: the one for spectators (and players without a private view), and
     each private view's by user id. Every socket given the same message shares the one dict (read-only)."""
     table_id = int(payload["table_id"])
     if payload.get("kind") == "refresh":
-        return {"type": "table.refresh", "table_id": table_id, "reason": str(payload.get("reason", "changed"))}, {}
+        return refresh_message(table_id, str(payload.get("reason", "changed"))), {}
     common = {
         "type": "table.events",
         "table_id": table_id,
         "first_sequence": int(payload["first_sequence"]),
         "last_sequence": int(payload["last_sequence"]),
     }
-    private = {int(user_id): events for user_id, events in payload.get("private", {}).items()}
-    public = {
-        **common,
-        "events": payload["public"],
-        "private": False,
-        "private_user_ids": sorted(private),
-        ENCODED_EVENTS_FRAME: payload["frame"],
-    }
-    return public, {user_id: {**common, "events": events, "private": True} for user_id, events in private.items()}
+    public = {**common, "events": payload["public"], ENCODED_EVENTS_FRAME: payload["frame"]}
+    private = {int(user_id): {**common, "events": events} for user_id, events in payload.get("private", {}).items()}
+    return public, private
 
 
 class TableBroadcasts:
@@ -189,7 +188,7 @@ class TableBroadcasts:
 
     def refresh_all(self, reason: str) -> None:
         for table_id, members in self.sockets.items():
-            message = {"type": "table.refresh", "table_id": table_id, "reason": reason}
+            message = refresh_message(table_id, reason)
             for socket in members:
                 socket.deliver(message)
 

@@ -243,8 +243,8 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
     # --- Broadcasts (from games.realtime through games.broadcasts) ----------------------------------------------
 
     async def table_events(self, message: dict[str, Any]) -> None:
-        if not message.get("private") and self.user_id is not None and self.user_id in message["private_user_ids"]:
-            return  # this user's own copy of the range (with their hole cards) comes on their private group
+        # The message is already this socket's view of the range (games.broadcasts hands a player with a private event
+        # in it their own view instead of the spectators').
         events: list[dict[str, Any]] = message["events"]
         if events and int(events[0]["sequence"]) > self.last_sequence:
             fresh = events  # the usual case: the whole range is new, and its frame is the same for every receiver
