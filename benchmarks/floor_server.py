@@ -7,11 +7,10 @@ site. A socket joins table ``<id>`` at ``/ws/floor/<id>/``. Each frame it sends,
 1. one durable PostgreSQL transaction appends the action to the table's sequence-numbered event log (architecture
    rule 4): a single autocommit statement bumps the table's counter and inserts the event row with that number, and
    the commit waits for the WAL flush (``synchronous_commit`` as the server has it, ``on`` by default);
-2. after the commit, one ``group_send`` to the table's group (one Redis PUBLISH, received once by each server
-   process), the frame encoded once by the sender;
+2. after the commit, one Redis PUBLISH (received once by each server process), the frame encoded once by the sender;
 3. every socket of the table receives the same ``events`` frame, which names the next seat to act.
 
-Two ways of fanning out, both measured by the benchmark:
+Three ways of fanning out, each measured by the benchmark:
 
 * ``/ws/floor/<id>/``: a Channels consumer per socket, the table a channel-layer group (as the site and the echo do);
 * ``/ws/floor-local/<id>/``: a Channels consumer per socket, but the broadcast skips the channel layer: one Redis
@@ -126,14 +125,19 @@ class FloorConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        seat = int(json.loads(text_data or "{}")["seat"]) % SEATS
-        event = {"type": "action", "seat": seat, "action": "call"}
-        sequence = await POOL.append(self.table_id, json.dumps(event))
-        frame = events_frame(self.table_id, sequence, event)
+        frame = await floor_act(self.table_id, text_data)
         await self.channel_layer.group_send(self.group, {"type": "floor.events", "frame": frame})
 
     async def floor_events(self, message: dict[str, Any]) -> None:
         await self.send(text_data=message["frame"])
+
+
+async def floor_act(table_id: int, text: str | None) -> str:
+    """One action ``{"seat": s}``: appended to the table's log (durably); returns the ``events`` frame announcing it."""
+    seat = int(json.loads(text or "{}")["seat"]) % SEATS
+    event = {"type": "action", "seat": seat, "action": "call"}
+    sequence = await POOL.append(table_id, json.dumps(event))
+    return events_frame(table_id, sequence, event)
 
 
 def events_frame(table_id: int, sequence: int, event: dict[str, Any]) -> str:
@@ -217,10 +221,7 @@ async def raw_floor(scope: dict[str, Any], receive: Any, send: Any) -> None:
             message = await receive()
             if message["type"] == "websocket.disconnect":
                 return
-            seat = int(json.loads(message.get("text") or "{}")["seat"]) % SEATS
-            event = {"type": "action", "seat": seat, "action": "call"}
-            sequence = await POOL.append(table_id, json.dumps(event))
-            await RAW.publish(table_id, events_frame(table_id, sequence, event))
+            await RAW.publish(table_id, await floor_act(table_id, message.get("text")))
     finally:
         RAW.leave(table_id, send_frame)
 
@@ -240,10 +241,7 @@ class LocalFanOutConsumer(AsyncWebsocketConsumer):
         RAW.leave(self.table_id, self.send_frame)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        seat = int(json.loads(text_data or "{}")["seat"]) % SEATS
-        event = {"type": "action", "seat": seat, "action": "call"}
-        sequence = await POOL.append(self.table_id, json.dumps(event))
-        await RAW.publish(self.table_id, events_frame(self.table_id, sequence, event))
+        await RAW.publish(self.table_id, await floor_act(self.table_id, text_data))
 
 
 channels_application = ProtocolTypeRouter(
