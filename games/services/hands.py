@@ -182,6 +182,11 @@ def _choose_positions(
         if not may_start(len(available), table, rules):
             return None
         positions, fresh_start = hand_positions(available, previous, table.seat_count, rng)
+        if not fresh_start and not may_start(len(positions.dealt_in), table, rules):
+            # AMB-11: after a heads-up hand the table waits for a third player, and a newcomer waiting for a big
+            # blind that does not reach them this hand would leave it heads-up again. The table restarts like a new
+            # one instead (ENG-06): everyone available is dealt in, no one posts out of position.
+            positions, fresh_start = hand_positions(available, None, table.seat_count, rng)
         big_blind = context.seats[positions.big_blind]
         if not big_blind.sit_out_next_big_blind:
             return positions, fresh_start

@@ -55,6 +55,60 @@ def test_cash_06_amb_11_one_heads_up_hand_follows_a_three_handed_hand_then_the_t
     assert hand_start(table, now=START) is not None
 
 
+def test_cash_06_amb_11_a_newcomer_waiting_for_a_big_blind_that_skips_them_does_not_make_a_second_heads_up_hand() -> (
+    None
+):
+    """CASH-06 / AMB-11 with CASH-07: after a heads-up hand the table waits for a third player. A newcomer who waits
+    for the big blind, in a seat the next big blind would pass over, is that third player: the table restarts like a
+    new one (ENG-06) and deals all three in, the newcomer without posting, instead of a second heads-up hand."""
+    table = open_table()
+    users = {1: player(), 3: player(), 5: player()}
+    seat_at(table, users, 1000)
+    for _ in range(3):
+        deal(table)
+        fold_to_the_end(table)
+    seat_leave(users[5], table, now=START)
+    heads_up = deal(table)
+    assert heads_up.players_dealt_in == 2
+    big_blind = heads_up.config["big_blind_seat"]
+    (other,) = {1, 3} - {big_blind}
+    fold_to_the_end(table)
+    # Clockwise from the big blind the next big blind reaches ``other`` before this seat.
+    newcomer_seat = other % 6 + 1
+    newcomer = player()
+    seat_take(newcomer, table, 1000, seat_number=newcomer_seat, now=START)
+    assert Seat.objects.get(table=table, number=newcomer_seat).status == SeatStatus.WAITING_FOR_BIG_BLIND
+
+    hand = hand_start(table, now=START)
+
+    assert hand is not None
+    assert hand.players_dealt_in == 3
+    assert hand.participants[str(newcomer_seat)]["user"] == newcomer.pk
+    assert hand.config["out_of_position_seats"] == []
+    assert Seat.objects.get(table=table, number=newcomer_seat).status == SeatStatus.PLAYING
+
+
+def test_cash_06_amb_11_a_newcomer_waiting_for_the_big_blind_still_waits_during_the_one_heads_up_hand() -> None:
+    """CASH-06 / AMB-11: right after a three-handed hand the one heads-up hand the exception allows is dealt even when
+    a newcomer waits for a big blind that does not reach them; the newcomer keeps waiting."""
+    table = open_table()
+    users = {1: player(), 3: player(), 5: player()}
+    seat_at(table, users, 1000)
+    three_handed = deal(table)
+    fold_to_the_end(table)
+    button, small_blind = three_handed.config["button"], three_handed.config["small_blind_seat"]
+    seat_leave(users[small_blind], table, now=START)
+    # The empty seat after the button: the next big blind (after the last one) reaches the button's player first.
+    newcomer_seat = button % 6 + 1
+    seat_take(player(), table, 1000, seat_number=newcomer_seat, now=START)
+
+    heads_up = hand_start(table, now=START)
+
+    assert heads_up is not None
+    assert heads_up.players_dealt_in == 2
+    assert Seat.objects.get(table=table, number=newcomer_seat).status == SeatStatus.WAITING_FOR_BIG_BLIND
+
+
 def test_eng_06_first_hand_random_button_and_blinds_clockwise() -> None:
     table = open_table()
     seat_at(table, {1: player(), 3: player(), 5: player()}, 1000)
