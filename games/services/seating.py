@@ -397,9 +397,10 @@ def table_join_queue(
 ) -> SeatingRequest:
     """``user`` asks to play ``stake`` with ``buy_in`` cents (CASH-04, CASH-05): seated at once at an assigned table
     with players and a free seat, otherwise queued (``status == "waiting"``) until enough players (3) are queued to
-    open a table. Asking again while queued returns the same request. When the assigned table refuses the buy-in
-    (limits, balance, table limits) the request comes back ``failed`` with the reason in ``message`` (other players'
-    seating in the same call stands)."""
+    open a table. Asking again while queued returns the same request. A table that refuses the buy-in (the ratholing
+    limits of a table the player left) passes the request on to the next table in assignment order; when none takes
+    it, or the player's own limits refuse it (balance, Banzai table limit or exclusion), the request comes back
+    ``failed`` with the reason in ``message`` (other players' seating in the same call stands)."""
     moment = now or timezone.now()
     value = _amount(buy_in, "buy-in")
     stake = Stake.objects.select_for_update().select_related("game_type").get(pk=stake.pk)
@@ -471,19 +472,24 @@ def _queue_drain(stake: Stake, now: datetime) -> int:
     )
     still_waiting: list[SeatingRequest] = []
     for request in waiting:
-        tables = table_candidates(request.user_id, stake, now, with_players=True)
-        if not tables:
-            still_waiting.append(request)
-            continue
-        error = _seat_request(request, tables[0], now)
-        if error is None:
-            seated += 1
-        elif (
-            isinstance(error, BuyInRefused | TableLimitReached | BanzaiExcluded) or error.code == "insufficient_balance"
-        ):
-            _fail(request, error, now)
+        refused: TableError | None = None
+        for table in table_candidates(request.user_id, stake, now, with_players=True):
+            error = _seat_request(request, table, now)
+            if error is None:
+                seated += 1
+                break
+            if isinstance(error, TableLimitReached | BanzaiExcluded) or error.code == "insufficient_balance":
+                _fail(request, error, now)  # the player's own limits: every table of the stake refuses alike
+                break
+            if isinstance(error, BuyInRefused) and refused is None:
+                # The ratholing limits (CASH-11) bind only the table the player left (CASH-13): try the next table,
+                # and report the first table's reason if none takes the buy-in.
+                refused = error
         else:
-            still_waiting.append(request)
+            if refused is not None:
+                _fail(request, refused, now)
+            else:
+                still_waiting.append(request)
     if len(still_waiting) >= rules.minimum_players_to_start:
         empty = table_candidates(still_waiting[0].user_id, stake, now, with_players=False)
         table = next(

@@ -82,6 +82,39 @@ def test_cash_04_a_buy_in_the_assigned_table_refuses_is_reported_on_the_request(
     assert not Seat.objects.filter(user=user).exists()
 
 
+def test_cash_04_cash_13_a_table_whose_ratholing_limits_refuse_the_buy_in_passes_the_request_to_the_next_table() -> (
+    None
+):
+    """CASH-04 / CASH-13: the assignment prefers the table the player left 10 minutes ago with €7.30, whose ratholing
+    minimum (CASH-11) refuses a €5.00 buy-in; no other table is restricted, so the player is seated at the other one."""
+    left = open_table("holdem", "NL10")
+    seat_at(left, {1: player(), 2: player(), 3: player()}, 1000)
+    other = open_table("holdem", "NL10")
+    seat_at(other, {1: player(), 2: player(), 3: player()}, 1000)
+    user = player()
+    left_table_earlier(user, left, 730, START - timedelta(minutes=10))
+
+    request = table_join_queue(user, left.stake, 500, now=START)
+
+    assert request.status == SeatingRequestStatus.SEATED
+    assert request.table_id == other.pk
+    assert Seat.objects.get(user=user).table_id == other.pk
+
+
+def test_cash_04_cash_11_when_the_only_table_refuses_the_buy_in_the_request_fails_with_its_reason() -> None:
+    """CASH-04 / CASH-11: with no other table to take it, the ratholing refusal of the table left is the answer."""
+    left = open_table("holdem", "NL10")
+    seat_at(left, {1: player(), 2: player(), 3: player()}, 1000)
+    user = player()
+    left_table_earlier(user, left, 730, START - timedelta(minutes=10))
+
+    request = table_join_queue(user, left.stake, 500, now=START)
+
+    assert request.status == SeatingRequestStatus.FAILED
+    assert "€7.30" in request.message
+    assert not Seat.objects.filter(user=user).exists()
+
+
 def test_cash_09_a_player_may_play_several_tables_of_the_same_stake() -> None:
     nl10 = stake("holdem", "NL10")
     user = player()
