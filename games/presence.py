@@ -8,12 +8,17 @@ that died with its server process never says goodbye, so members older than :dat
 from __future__ import annotations
 
 import asyncio
+import logging
+import threading
 import time
 import weakref
 from typing import Final
 
+import redis
 import redis.asyncio as redis_asyncio
 from django.conf import settings
+
+logger = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS: Final[float] = 30.0
 STALE_SECONDS: Final[float] = 3 * HEARTBEAT_SECONDS
@@ -28,6 +33,19 @@ def _client() -> redis_asyncio.Redis:
     if client is None:
         client = _clients[loop] = redis_asyncio.Redis.from_url(settings.REDIS_URL)
     return client
+
+
+_sync_client: redis.Redis | None = None
+_sync_client_lock = threading.Lock()
+
+
+def _blocking_client() -> redis.Redis:
+    # The services run in worker threads and the ticker; redis-py's blocking client pools connections across threads.
+    global _sync_client
+    with _sync_client_lock:
+        if _sync_client is None:
+            _sync_client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2.0, socket_connect_timeout=2.0)
+        return _sync_client
 
 
 class Presence:
@@ -54,8 +72,23 @@ class Presence:
         await client.zremrangebyscore(key, 0, time.time() - STALE_SECONDS)
         return int(await client.zcard(key)) == 0
 
+    def has_live_socket(self, user_id: int, table_id: int) -> bool | None:
+        """Whether the user has a socket on the table that sent a heartbeat within :data:`STALE_SECONDS`, for the
+        services (blocking); None when Redis cannot say (the caller keeps what the database records).
+
+        A seat records a lost connection only when a socket closes and says so. A player seated who never opened the
+        table, or whose sockets died with their server process, has no such record; this is how the clock finds them.
+        """
+        try:
+            live = _blocking_client().zcount(self.key(user_id, table_id), time.time() - STALE_SECONDS, "+inf")
+        except redis.RedisError:
+            logger.warning("presence of user %s at table %s is unknown: Redis did not answer", user_id, table_id)
+            return None
+        return int(live) > 0
+
 
 cash_table_presence = Presence("presence")
 presence_key = cash_table_presence.key
 connected = cash_table_presence.connected
 disconnected = cash_table_presence.disconnected
+has_live_socket = cash_table_presence.has_live_socket

@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from games import presence
 from games.engine.actions import Fold, IllegalAction, Timeout, action_from_dict
 from games.engine.cards import Shuffler
 from games.engine.config import HandConfig
@@ -463,6 +464,8 @@ def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
     rules = hand.game_rules
     seat = context.seats[hand.acting_seat]
     deadline = hand.action_deadline
+    if hand.clock_phase == ClockPhase.DECISION and seat.disconnected_since is None and seat.user_id is not None:
+        _record_an_unreported_disconnection(context, seat, deadline)
     if hand.clock_phase == ClockPhase.DECISION and seat.disconnected_since is not None:
         _clock_switch(
             context, hand, ClockPhase.RECONNECT, deadline, deadline + timedelta(seconds=rules.reconnect_grace_seconds)
@@ -483,6 +486,17 @@ def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
         _advance(context, hand, state, rules)
     context.commit_events()
     return True
+
+
+def _record_an_unreported_disconnection(context: HandContext, seat: Seat, deadline: datetime) -> None:
+    """CASH-22: a player with no live socket on the table is disconnected even when no socket reported closing (they
+    never opened the table, or their sockets died with a server process): from the end of their decision time the
+    reconnection grace applies, and they sit out at the end of the hand."""
+    if presence.has_live_socket(int(seat.user_id or 0), context.table.pk) is not False:
+        return
+    seat.disconnected_since = deadline
+    seat_save(seat, "disconnected_since")
+    context.events.append(seat_event(seat, "seat_disconnected", with_stack=False))
 
 
 def _clock_switch(context: HandContext, hand: Hand, phase: str, started: datetime, deadline: datetime) -> None:

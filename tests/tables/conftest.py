@@ -39,3 +39,21 @@ def quiet_realtime(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(realtime, "table_events_committed", lambda *args: None)
     monkeypatch.setattr(realtime, "lobby_table_changed", lambda *args: None)
+
+
+@pytest.fixture(autouse=True)
+def every_player_has_a_live_socket(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The domain tests play without sockets: each seated player counts as connected unless a test records a lost
+    connection (``player_connection_lost``) or asks for the real presence (``presence_from_redis``)."""
+    from games import presence
+
+    monkeypatch.setattr(presence, "has_live_socket", lambda user_id, table_id: True)
+
+
+@pytest.fixture
+def presence_from_redis(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The sockets' real presence records in Redis (none unless the test adds one)."""
+    from games import presence
+
+    monkeypatch.setattr(presence, "has_live_socket", presence.cash_table_presence.has_live_socket)
+    return presence.cash_table_presence

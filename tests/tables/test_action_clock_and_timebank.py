@@ -3,7 +3,9 @@ CASH-22, AMB-10, AMB-31, AMB-32)."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -156,6 +158,69 @@ def test_cash_22_tb_07_a_disconnected_player_gets_20_seconds_after_the_decision_
     assert seat.status == SeatStatus.SITTING_OUT
     assert seat.sit_out_reason == SitOutReason.DISCONNECTED
     assert seat.sit_out_deadline == later(31 + 600)
+
+
+def _socket_heard_from(presence_records: Any, user: Any, table: Any, seconds_ago: float) -> None:
+    from games.presence import _blocking_client
+
+    key = presence_records.key(user.pk, table.pk)
+    _blocking_client().zadd(key, {"socket-under-test": time.time() - seconds_ago})
+    _blocking_client().expire(key, 60)
+
+
+def test_cash_22_a_player_who_never_opened_the_table_is_disconnected_when_the_decision_time_ends(
+    presence_from_redis: Any,
+) -> None:
+    """CASH-22 / TB-07: no socket ever reported closing, but the player has no live socket on the table (seated
+    through the API, never opened it): at the end of the decision time the 20 s grace starts instead of the timebank,
+    then the automatic action, then sitting out at the end of the hand."""
+    table, hand = three_handed()
+    user = acting_user(table)
+
+    assert hand_timeout(hand.pk, now=later(10)) is True
+
+    hand.refresh_from_db()
+    assert hand.clock_phase == ClockPhase.RECONNECT
+    assert hand.action_deadline == later(30)
+    assert seat_of(user).disconnected_since == later(10)
+    assert HandEvent.objects.filter(table=table, kind="seat_disconnected").count() == 1
+    assert hand_timeout(hand.pk, now=later(30)) is True
+    assert seat_of(user).timebank_milliseconds == 15_000
+    assert seat_of(user).sit_out_after_hand
+    fold_to_the_end(table, now=later(31))
+    assert seat_of(user).status == SeatStatus.SITTING_OUT
+    assert seat_of(user).sit_out_reason == SitOutReason.DISCONNECTED
+
+
+def test_cash_22_a_player_whose_socket_sent_a_heartbeat_recently_goes_on_to_the_timebank(
+    presence_from_redis: Any,
+) -> None:
+    """TB-04: a connected player (a socket heard from within the stale limit) gets the timebank, not the grace."""
+    table, hand = three_handed()
+    user = acting_user(table)
+    _socket_heard_from(presence_from_redis, user, table, seconds_ago=1)
+
+    hand_timeout(hand.pk, now=later(10))
+
+    hand.refresh_from_db()
+    assert hand.clock_phase == ClockPhase.TIMEBANK
+    assert seat_of(user).disconnected_since is None
+
+
+def test_cash_22_a_socket_silent_for_longer_than_the_stale_limit_died_with_its_server(presence_from_redis: Any) -> None:
+    """CASH-22 after a crash: a socket whose server process died never reported closing and stopped its heartbeats;
+    once it is older than the stale limit the player counts as disconnected."""
+    from games.presence import STALE_SECONDS
+
+    table, hand = three_handed()
+    user = acting_user(table)
+    _socket_heard_from(presence_from_redis, user, table, seconds_ago=STALE_SECONDS + 5)
+
+    hand_timeout(hand.pk, now=later(10))
+
+    hand.refresh_from_db()
+    assert hand.clock_phase == ClockPhase.RECONNECT
+    assert seat_of(user).disconnected_since == later(10)
 
 
 def test_cash_22_the_automatic_decision_is_a_check_when_checking_is_possible() -> None:
