@@ -473,8 +473,8 @@ def _queue_drain(stake: Stake, now: datetime) -> int:
     still_waiting: list[SeatingRequest] = []
     for request in waiting:
         refused: TableError | None = None
-        for table in table_candidates(request.user_id, stake, now, with_players=True):
-            error = _seat_request(request, table, now)
+        for candidate in table_candidates(request.user_id, stake, now, with_players=True):
+            error = _seat_request(request, candidate, now)
             if error is None:
                 seated += 1
                 break
