@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 
 from games import commands, history, lobby, readside
 from games.serializers import (
+    BuyInLimitsSerializer,
     CommandResultSerializer,
     ErrorSerializer,
     HandReplaySerializer,
@@ -104,11 +105,32 @@ class JoinTableView(TableCommandView):
         data = serializer.validated_data
         try:
             commands.join_table(
-                request.user, table, data["buy_in"], seat_number=data.get("seat"), post_big_blind=data["post_big_blind"]
+                request.user,
+                table,
+                data["buy_in"],
+                seat_number=data.get("seat"),
+                post_big_blind=data["post_big_blind"],
+                banzai_choice=data.get("banzai_choice"),
             )
         except commands.CommandRefused as refusal:
             return refusal_response(refusal)
         return Response({"ok": True, "table_id": table.pk})
+
+
+class BuyInLimitsView(TableCommandView):
+    """What the player may buy in for at this table now, and why (LOB-05): the ratholing limits of a table they left
+    (CASH-11..14) or the Banzai Resume/Reset choice (CASH-30/31); otherwise the table's range (CASH-10)."""
+
+    @extend_schema(
+        operation_id="games_table_buy_in_limits",
+        responses={200: BuyInLimitsSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        table = self.table(table_id)
+        try:
+            return Response(commands.buy_in_limits(request.user, table))
+        except commands.CommandRefused as refusal:
+            return refusal_response(refusal)
 
 
 class LeaveTableView(TableCommandView):

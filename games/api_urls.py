@@ -10,6 +10,7 @@ urlpatterns = [
     path("tables/", api.LobbyView.as_view(), name="lobby"),
     path("tables/<int:table_id>/join/", api.JoinTableView.as_view(), name="table-join"),
     path("tables/<int:table_id>/leave/", api.LeaveTableView.as_view(), name="table-leave"),
+    path("tables/<int:table_id>/buy-in/", api.BuyInLimitsView.as_view(), name="table-buy-in"),
     path("stakes/<int:stake_id>/queue/", api.StakeQueueView.as_view(), name="stake-queue"),
     path("hands/", api.HandListView.as_view(), name="hands"),
     path("hands/<int:hand_id>/", api.HandReplayView.as_view(), name="hand-replay"),

@@ -98,12 +98,50 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
 
 
 def join_table(
-    user: Any, table: Any, buy_in: int, *, seat_number: int | None = None, post_big_blind: bool = False
+    user: Any,
+    table: Any,
+    buy_in: int,
+    *,
+    seat_number: int | None = None,
+    post_big_blind: bool = False,
+    banzai_choice: str | None = None,
 ) -> None:
-    """Seat ``user`` at ``table`` with ``buy_in`` cents (the REST join; the socket's ``take_seat``)."""
+    """Seat ``user`` at ``table`` with ``buy_in`` cents (the REST join; the socket's ``take_seat``). ``banzai_choice``
+    is "resume" or "reset" for a player returning to a Banzai stake with more than 10 BB (CASH-30/31)."""
     from games import services
 
-    _call(services.seat_take, user, table, buy_in, seat_number=seat_number, post_out_of_position=post_big_blind)
+    _call(
+        services.seat_take,
+        user,
+        table,
+        buy_in,
+        seat_number=seat_number,
+        post_out_of_position=post_big_blind,
+        banzai_choice=banzai_choice,
+    )
+
+
+def buy_in_limits(user: Any, table: Any) -> dict[str, Any]:
+    """What ``user`` may buy in for at ``table`` now and why (the buy-in dialog, LOB-05): the ratholing limits of a
+    table they left (CASH-11..14), or the Banzai Resume and Reset amounts (CASH-30/31)."""
+    from games import services
+    from games.services.buy_in import BanzaiChoice
+
+    limits = _call(services.seat_buy_in_limits, user, table)
+    answer: dict[str, Any] = {
+        "minimum": limits.minimum,
+        "maximum": limits.maximum,
+        "kind": limits.kind,
+        "rule": limits.rule,
+        "returning_stack": limits.returning_stack,
+        "banzai_resume_stack": limits.banzai_resume_stack,
+        "banzai_resets_left": limits.banzai_resets_left,
+        "banzai_reset_amount": None,
+    }
+    if limits.banzai_resume_stack is not None and limits.banzai_resets_left:
+        reset = _call(services.seat_buy_in_limits, user, table, banzai_choice=BanzaiChoice.RESET)
+        answer["banzai_reset_amount"] = reset.maximum
+    return answer
 
 
 def join_stake_queue(user: Any, stake: Any, buy_in: int, *, post_big_blind: bool = False) -> Any:

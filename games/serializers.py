@@ -45,6 +45,30 @@ class JoinTableSerializer(serializers.Serializer):
     post_big_blind = serializers.BooleanField(
         required=False, default=False, help_text="Post a big blind out of position to be dealt in at once (CASH-07)."
     )
+    banzai_choice = serializers.ChoiceField(
+        choices=["resume", "reset"],
+        required=False,
+        help_text=(
+            "Banzai, returning within 30 minutes with more than 10 BB: resume with that stack (the default) or reset "
+            "to 10 BB (five times a UTC day), CASH-30/31."
+        ),
+    )
+
+
+class BuyInLimitsSerializer(serializers.Serializer):
+    minimum = serializers.IntegerField(help_text="Cents.")
+    maximum = serializers.IntegerField(help_text="Cents.")
+    kind = serializers.CharField(help_text="How the buy-in would be recorded: normal, rathole_return, banzai_resume...")
+    rule = serializers.CharField(help_text="Why these are the limits, in words, with the rule's ID.")
+    returning_stack = serializers.IntegerField(
+        allow_null=True,
+        help_text="Cents: the stack the player left this table (Banzai: this stake) with, if it counts.",
+    )
+    banzai_resume_stack = serializers.IntegerField(allow_null=True, help_text="Cents: the Banzai stack to resume with.")
+    banzai_resets_left = serializers.IntegerField(allow_null=True, help_text="Banzai Resets left today (CASH-31).")
+    banzai_reset_amount = serializers.IntegerField(
+        allow_null=True, help_text="Cents: the buy-in of a Reset (10 BB), when one is left."
+    )
 
 
 class JoinStakeSerializer(serializers.Serializer):

@@ -1,12 +1,17 @@
 /* The buy-in dialog shared by the lobby and the table page (templates/games/buy_in_dialog.html).
-   BuyIn.open({title, minimum, maximum, bigBlind, balance, allowPostBigBlind, submit(cents, postBigBlind) -> Promise})
-   The amount is bounded by the table's minimum and maximum; a refusal from the server is shown inside the dialog. */
+   BuyIn.open({title, minimum, maximum, bigBlind, balance, allowPostBigBlind, limitsUrl,
+                submit(cents, postBigBlind, banzaiChoice) -> Promise})
+   The dialog opens with the table's range; with ``limitsUrl`` (GET /api/games/tables/<id>/buy-in/) it then shows the
+   player's own limits there and why (LOB-05: the ratholing limits of a table they left, CASH-11..14) and, for a
+   Banzai player back with more than 10 big blinds, the Resume or Reset choice (CASH-30/31). A refusal from the server
+   is shown inside the dialog. */
 (function () {
   "use strict";
   var P = window.Poker;
   var gettext = P.t;
 
   var dialog, form, amount, limits, notices, tableLine, postBigBlind, confirm, current;
+  var banzai, banzaiResume, banzaiReset, banzaiResetChoice, lastSuggestion;
 
   function setup() {
     dialog = document.getElementById("buy-in-dialog");
@@ -18,6 +23,19 @@
     tableLine = document.getElementById("buy-in-table");
     postBigBlind = document.getElementById("buy-in-post-big-blind");
     confirm = document.getElementById("buy-in-confirm");
+    banzai = document.getElementById("buy-in-banzai");
+    banzaiResume = document.getElementById("buy-in-banzai-resume");
+    banzaiReset = document.getElementById("buy-in-banzai-reset");
+    banzaiResetChoice = document.getElementById("buy-in-banzai-reset-choice");
+    if (banzai) {
+      banzai.addEventListener("change", function () {
+        if (!current || !current.banzai) { return; }
+        var choice = banzaiChoice();
+        var cents = choice === "reset" ? current.banzai.resetAmount : current.banzai.resumeStack;
+        current.minimum = current.maximum = cents;
+        showLimits(current, current.reason);
+      });
+    }
     document.getElementById("buy-in-cancel").addEventListener("click", close);
     dialog.querySelectorAll("[data-buy-in]").forEach(function (button) {
       button.addEventListener("click", function () {
@@ -52,11 +70,11 @@
       amount.focus();
       return;
     }
-    // The limits shown are the table's usual range; the server applies the exact rules (ratholing, Banzai carry-over)
-    // and says in words what it refuses, so nothing else is second-guessed here.
+    // The server applies the exact rules (ratholing, Banzai carry-over) and says in words what it refuses, so nothing
+    // else is second-guessed here.
     confirm.disabled = true;
     var request = current;
-    request.submit(cents, !!(postBigBlind && postBigBlind.checked)).then(function () {
+    request.submit(cents, !!(postBigBlind && postBigBlind.checked), request.banzai ? banzaiChoice() : undefined).then(function () {
       confirm.disabled = false;
       if (current === request) { close(); }
     }, function (error) {
@@ -66,20 +84,60 @@
     });
   }
 
-  function open(options) {
-    if (!dialog && !setup()) { return; }
-    current = options;
-    P.clearNotices(notices);
-    tableLine.textContent = options.title || "";
-    var text = P.format(gettext("Buy in between %(minimum)s and %(maximum)s."),
-      { minimum: P.money(options.minimum), maximum: P.money(options.maximum) }, true);
+  function banzaiChoice() {
+    return banzaiResetChoice && banzaiResetChoice.checked ? "reset" : "resume";
+  }
+
+  /* Show ``options``' range (the table's, or the player's own once known) and suggest an amount within it. */
+  function showLimits(options, reason, keepTypedAmount) {
+    var text = options.minimum === options.maximum
+      ? P.format(gettext("Buy in for %(amount)s."), { amount: P.money(options.minimum) }, true)
+      : P.format(gettext("Buy in between %(minimum)s and %(maximum)s."),
+        { minimum: P.money(options.minimum), maximum: P.money(options.maximum) }, true);
+    if (reason) { text += " " + reason; }
     if (typeof options.balance === "number") {
       text += " " + P.format(gettext("Your balance: %(balance)s."), { balance: P.money(options.balance) }, true);
     }
     limits.textContent = text;
     var suggested = options.maximum;
     if (typeof options.balance === "number") { suggested = Math.min(suggested, Math.max(options.minimum, options.balance)); }
-    amount.value = P.centsToInput(suggested);
+    // An amount the player has typed meanwhile stays: the limits arrive after the dialog opens.
+    if (keepTypedAmount && amount.value !== lastSuggestion) { return; }
+    amount.value = lastSuggestion = P.centsToInput(suggested);
+  }
+
+  /* The player's own limits at this table (LOB-05), when they differ from the table's range. */
+  function showOwnLimits(options, answer) {
+    if (current !== options || !answer) { return; }
+    options.minimum = answer.minimum;
+    options.maximum = answer.maximum;
+    var reason = answer.kind === "normal" && answer.returning_stack === null ? "" : answer.rule + ".";
+    options.reason = reason;
+    if (banzai && typeof answer.banzai_resume_stack === "number" && typeof answer.banzai_reset_amount === "number") {
+      options.banzai = { resumeStack: answer.banzai_resume_stack, resetAmount: answer.banzai_reset_amount };
+      banzaiResume.textContent = P.format(gettext("Resume with %(amount)s"), { amount: P.money(answer.banzai_resume_stack) }, true);
+      banzaiReset.textContent = P.format(gettext("Reset to %(amount)s (%(count)s resets left today)"),
+        { amount: P.money(answer.banzai_reset_amount), count: answer.banzai_resets_left }, true);
+      banzai.hidden = false;
+    }
+    showLimits(options, reason, true);
+  }
+
+  function open(options) {
+    if (!dialog && !setup()) { return; }
+    current = options;
+    P.clearNotices(notices);
+    tableLine.textContent = options.title || "";
+    if (banzai) {
+      banzai.hidden = true;
+      banzaiResetChoice.checked = false;
+      banzai.querySelector("input[value='resume']").checked = true;
+    }
+    showLimits(options, "");
+    if (options.limitsUrl) {
+      // Until the answer arrives the table's range stands; the server checks the exact limits on submit anyway.
+      P.api(options.limitsUrl).then(function (answer) { showOwnLimits(options, answer); }, function () {});
+    }
     if (postBigBlind) {
       postBigBlind.checked = false;
       postBigBlind.closest("p").hidden = options.allowPostBigBlind === false;

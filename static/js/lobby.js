@@ -29,6 +29,7 @@
   function urlFor(template, id) { return template.replace(/0\/$/, id + "/").replace(/\/0\//, "/" + id + "/"); }
   function tableUrl(id) { return urlFor(root.getAttribute("data-table-url"), id); }
   function joinUrl(id) { return urlFor(root.getAttribute("data-join-url"), id); }
+  function buyInUrl(id) { return urlFor(root.getAttribute("data-buy-in-url"), id); }
 
   function blinds(row) {
     if (row.small_blind === null || row.big_blind === null) { return "–"; }
@@ -248,8 +249,11 @@
       minimum: row.min_buy_in,
       maximum: row.max_buy_in,
       balance: balance(),
-      submit: function (cents, postBigBlind) {
-        return P.api(joinUrl(id), { method: "POST", body: { buy_in: cents, post_big_blind: postBigBlind } })
+      limitsUrl: buyInUrl(id),
+      submit: function (cents, postBigBlind, banzaiChoice) {
+        var body = { buy_in: cents, post_big_blind: postBigBlind };
+        if (banzaiChoice) { body.banzai_choice = banzaiChoice; }
+        return P.api(joinUrl(id), { method: "POST", body: body })
           .then(function () { window.location.href = tableUrl(id); });
       }
     });

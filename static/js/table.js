@@ -644,8 +644,11 @@
       minimum: table.min_buy_in,
       maximum: table.max_buy_in,
       balance: balanceElement ? Number(balanceElement.getAttribute("data-cents")) : undefined,
-      submit: function (cents, postBigBlind) {
-        return P.api(app.getAttribute("data-join-url"), { method: "POST", body: { buy_in: cents, seat: seatNumber, post_big_blind: postBigBlind } })
+      limitsUrl: app.getAttribute("data-buy-in-url"),
+      submit: function (cents, postBigBlind, banzaiChoice) {
+        var body = { buy_in: cents, seat: seatNumber, post_big_blind: postBigBlind };
+        if (banzaiChoice) { body.banzai_choice = banzaiChoice; }
+        return P.api(app.getAttribute("data-join-url"), { method: "POST", body: body })
           .then(function () {
             P.notify(elements.notices, gettext("You are seated. Good luck!"), "ok");
             requestSnapshot();
