@@ -1,13 +1,17 @@
 """Row locks in the one order every table service uses: the table row, then its seats in primary-key order.
 
 Wallet accounts are locked afterwards by ``transfer_create`` (primary-key order too), so two services never wait on
-each other in opposite orders.
+each other in opposite orders. A service that seats a player takes that player's seating lock before the table
+(:func:`player_seating_lock`).
 """
 
 from __future__ import annotations
 
+import zlib
 from datetime import datetime
 from typing import Any
+
+from django.db import connection
 
 from games.models import CashTable, GameRules, PlayerTableSettings, Seat, StakeTerms
 from games.services.errors import NotFound
@@ -39,6 +43,21 @@ _SEATS = CompiledSelect(
         .order_by("pk")
     )
 )
+
+
+_SEATING_LOCK_CLASS = zlib.crc32(b"games-player-seating") & 0x7FFFFFFF
+
+
+def player_seating_lock(user_id: int) -> None:
+    """Serialise the seating of one player until the transaction ends; taken before the table's lock.
+
+    The limits that count a player's seats or buy-ins across tables are read and then written: the Banzai limit of
+    four tables per stake (CASH-28) and the daily counters of ratholing returns and Banzai Resets (CASH-12, CASH-31).
+    Two seatings of the same player at two tables each hold a different table's lock, so only a lock on the player
+    keeps them from both passing the check. It is an advisory lock: no row stands for "this player's seats".
+    """
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_SEATING_LOCK_CLASS, int(user_id)])
 
 
 def table_lock(table_id: int) -> CashTable:

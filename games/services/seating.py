@@ -49,7 +49,7 @@ from games.services.errors import (
 )
 from games.services.events import NewEvent, events_append
 from games.services.hands import HandContext, _advance, _spend_timebank
-from games.services.locking import seats_lock, table_lock, table_terms
+from games.services.locking import player_seating_lock, seats_lock, table_lock, table_terms
 from games.services.seat_state import entry_status_after_absence, seat_event, seat_return, seat_save, seat_vacate
 from wallet.services import TransferKind, balance_of, check_positive_amount, player_cash_account
 
@@ -245,6 +245,7 @@ def seat_take(
     """
     moment = now or timezone.now()
     value = _amount(amount, "buy-in")
+    player_seating_lock(int(user.pk))
     locked = table_lock(table.pk)
     seats = seats_lock(locked)
     events: list[NewEvent] = []
@@ -431,6 +432,7 @@ def _seat_request(request: SeatingRequest, table: CashTable, now: datetime) -> T
     """Try to seat a queued request at ``table`` (in a savepoint); return the refusal, if any."""
     try:
         with transaction.atomic():
+            player_seating_lock(request.user_id)
             locked = table_lock(table.pk)
             seats = seats_lock(locked)
             events: list[NewEvent] = []
