@@ -19,6 +19,9 @@ from games.services.hands import HandContext, _hand_save, between_hands
 from games.services.locking import seats_lock, table_lock
 
 CRASH_REASON = "Server restart: the hand was cancelled and every stack restored to its start-of-hand amount (CASH-24)."
+SERVER_ERROR_REASON = (
+    "A server error stopped this hand: it was cancelled and every stack restored to its start-of-hand amount (CASH-23)."
+)
 
 
 @transaction.atomic(durable=True)

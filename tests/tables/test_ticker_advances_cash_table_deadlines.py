@@ -1,15 +1,27 @@
 """The ``cash_tables`` ticker handler advances every persisted deadline, idempotently (architecture rule 5,
-CASH-06, CASH-17, CASH-24, TB-04)."""
+CASH-06, CASH-17, CASH-23, CASH-24, TB-04)."""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 import pytest
 
 from games import ticks
-from games.models import ClockPhase, Hand, HandStatus, Seat
+from games.models import ClockPhase, Hand, HandEvent, HandStatus, Seat
 from games.services import seat_sit_out
 from poker_site.core.ticker import handlers, tick_once
-from tests.tables.support import START, current_hand, deal, fold_to_the_end, later, open_table, player, seat_players
+from tests.tables.support import (
+    START,
+    current_hand,
+    deal,
+    fold_to_the_end,
+    later,
+    open_table,
+    player,
+    seat_players,
+    stack,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +89,58 @@ def test_the_first_tick_of_the_ticker_process_recovers_unfinished_hands(monkeypa
 
 def test_outside_the_ticker_process_no_recovery_runs_by_itself() -> None:
     assert ticks.startup_recovery_pending is False
+
+
+def _clock_that_fails(hand_id: int, *, now: object) -> bool:
+    raise RuntimeError("a fault in the hand's clock")
+
+
+def test_cash_23_a_hand_whose_clock_keeps_failing_is_cancelled_30_seconds_past_its_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """CASH-23: a server error that prevents a hand from finishing cancels it and returns every bet: the stacks are
+    back at their start-of-hand amounts, the reason is recorded, and the table deals again instead of freezing."""
+    table = open_table()
+    users = [player() for _ in range(3)]
+    seat_players(table, users, 1000)
+    hand = deal(table)
+    deadline = Hand.objects.get(pk=hand.pk).action_deadline
+    assert deadline is not None
+    monkeypatch.setattr(ticks, "hand_timeout", _clock_that_fails)
+
+    ticks.cash_tables_tick(deadline)
+    ticks.cash_tables_tick(deadline + ticks.FAILING_HAND_GRACE - timedelta(seconds=1))
+    assert Hand.objects.get(pk=hand.pk).status == HandStatus.RUNNING  # a passing fault is retried
+
+    ticks.cash_tables_tick(deadline + ticks.FAILING_HAND_GRACE)
+
+    cancelled = Hand.objects.get(pk=hand.pk)
+    assert cancelled.status == HandStatus.CANCELLED
+    assert "server error" in cancelled.cancellation_reason
+    assert "CASH-23" in cancelled.cancellation_reason
+    assert HandEvent.objects.filter(hand=hand, kind="hand_cancelled").exists()
+    assert [stack(table, user) for user in users] == [1000, 1000, 1000]
+    monkeypatch.undo()
+    ticks.cash_tables_tick(deadline + ticks.FAILING_HAND_GRACE + timedelta(seconds=10))
+    following = current_hand(table)
+    assert following is not None
+    assert following.pk != hand.pk
+
+
+def test_cash_23_a_clock_that_fails_once_and_then_works_does_not_cancel_the_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = open_table()
+    seat_players(table, [player() for _ in range(3)], 1000)
+    hand = deal(table)
+    deadline = Hand.objects.get(pk=hand.pk).action_deadline
+    assert deadline is not None
+    with monkeypatch.context() as patched:
+        patched.setattr(ticks, "hand_timeout", _clock_that_fails)
+        ticks.cash_tables_tick(deadline)
+
+    ticks.cash_tables_tick(deadline + timedelta(seconds=1))
+
+    advanced = Hand.objects.get(pk=hand.pk)
+    assert advanced.status == HandStatus.RUNNING
+    assert advanced.clock_phase == ClockPhase.TIMEBANK

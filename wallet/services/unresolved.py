@@ -39,8 +39,10 @@ def unresolved_game_open(
 ) -> UnresolvedGameFunds:
     """Park the bets of an incomplete game: each contribution takes its (positive) ``amount`` from its account.
 
-    Not durable: the table service calls it inside its own transaction when it gives up settling a hand. The same
-    ``idempotency_key`` returns the same case. The case is void 90 days from now.
+    Not durable: a game service calls it inside its own transaction when it gives up settling a game whose bets have
+    left the players' accounts. (A cash hand never needs it: its chips move only in its settlement, so a hand that
+    cannot finish is cancelled with every stack where it started, CASH-23.) The same ``idempotency_key`` returns the
+    same case. The case is void 90 days from now.
     """
     if not isinstance(game_reference, str) or not game_reference.strip():
         raise InvalidTransfer("An unresolved game needs its game reference, e.g. 'hand:991'.")
