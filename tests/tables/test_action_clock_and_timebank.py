@@ -106,21 +106,26 @@ def test_the_clock_handler_is_idempotent() -> None:
 
 
 def test_tb_01_tb_03_the_timebank_carries_over_and_grows_by_5_seconds_every_10th_hand_up_to_30() -> None:
-    """[derived, AMB-31] starts 15 s; uses 12 s in an early hand → 3 s; after hand 10 → 8 s; after hand 20 → 13 s."""
-    table, hand = three_handed()
-    user = acting_user(table)
-    hand_timeout(hand.pk, now=later(10))
+    """TB-03 [derived, AMB-31], played out: starts 15 s; uses 12 s in hand 3 → 3 s; after hand 10 → 8 s; after hand 20
+    → 13 s; unused, after hand 30 → 18 s; ... capped at 30 s (after hand 60: 28 + 5 → 30)."""
+    table, _first = three_handed()
+    fold_to_the_end(table)
+    deal(table)
+    fold_to_the_end(table)
+    third = deal(table)
+    user = acting_user(table)  # every player is dealt into every hand: all three have the same count
+    assert seat_of(user).hands_dealt_in == 2  # counted when a hand ends: this is their third
+    hand_timeout(third.pk, now=later(10))
     hand_act(table, user, "fold", now=later(22))
     assert seat_of(user).timebank_milliseconds == 3_000
     fold_to_the_end(table)
-    while seat_of(user).hands_dealt_in < 10:
+    expected_after = {10: 8_000, 20: 13_000, 30: 18_000, 40: 23_000, 50: 28_000, 60: 30_000}
+    while seat_of(user).hands_dealt_in < 60:
         deal(table)
         fold_to_the_end(table)
-        assert seat_of(user).timebank_milliseconds == (3_000 if seat_of(user).hands_dealt_in < 10 else 8_000)
-    while seat_of(user).hands_dealt_in < 20:
-        deal(table)
-        fold_to_the_end(table)
-    assert seat_of(user).timebank_milliseconds == 13_000
+        seat = seat_of(user)
+        before_the_next_tenth = expected_after.get(seat.hands_dealt_in // 10 * 10, 3_000)
+        assert seat.timebank_milliseconds == before_the_next_tenth, f"after hand {seat.hands_dealt_in}"
 
 
 def test_tb_02_the_timebank_never_exceeds_30_seconds() -> None:
