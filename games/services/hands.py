@@ -684,9 +684,12 @@ def auto_top_up_target(initial_buy_in: int, terms: StakeTerms, banzai: bool) -> 
 
 def auto_top_up_amount(stack: int, initial_buy_in: int, terms: StakeTerms, banzai: bool, balance: int) -> int:
     """CASH-15 / AMB-29: up to :func:`auto_top_up_target`, as far as the balance allows; nothing when the stack is not
-    below the target."""
+    below the target. Banzai: exactly to 10 BB or not at all (CASH-27, from the seed: "re-buys and top-ups are only
+    allowed to bring the stack to exactly 10 big blinds", which AMB-29's "as far as the balance allows" would break)."""
     target = auto_top_up_target(initial_buy_in, terms, banzai)
     if stack >= target:
+        return 0
+    if banzai and balance < target - stack:
         return 0
     return max(0, min(target - stack, balance))
 

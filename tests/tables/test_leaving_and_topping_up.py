@@ -177,7 +177,8 @@ def test_cash_15_auto_top_ups_lock_the_players_cash_accounts_before_the_first_to
 
 
 def test_cash_15_amb_29_auto_top_up_limits() -> None:
-    """Only below the initial buy-in; never above the table maximum; as far as the balance allows; Banzai → 10 BB."""
+    """Only below the initial buy-in; never above the table maximum; as far as the balance allows (not in Banzai,
+    CASH-27); Banzai → 10 BB."""
     table = open_table()
     terms = table.stake.terms_at(START)  # NL10: maximum €10.00
     assert auto_top_up_amount(900, 800, terms, banzai=False, balance=10_000) == 0
@@ -186,6 +187,15 @@ def test_cash_15_amb_29_auto_top_up_limits() -> None:
     assert auto_top_up_amount(500, 2_500, terms, banzai=False, balance=10_000) == 500  # ratholed 250 BB: cap at max
     banzai = open_table("banzai", "NL5").stake.terms_at(START)
     assert auto_top_up_amount(320, 500, banzai, banzai=True, balance=10_000) == 180
+    assert auto_top_up_amount(320, 500, banzai, banzai=True, balance=180) == 180
+
+
+def test_cash_27_a_banzai_auto_top_up_brings_the_stack_to_exactly_10_big_blinds_or_does_not_happen() -> None:
+    """CASH-27 (seed, 002 BANZAI): top-ups bring a Banzai stack to exactly 10 BB; with too little balance for that,
+    AMB-29's "as far as the balance allows" does not apply and the stack is left as it is."""
+    banzai = open_table("banzai", "NL5").stake.terms_at(START)  # 10 BB = €5.00
+    assert auto_top_up_amount(320, 500, banzai, banzai=True, balance=179) == 0
+    assert auto_top_up_amount(0, 500, banzai, banzai=True, balance=499) == 0
 
 
 def test_a_player_left_without_chips_sits_out_until_they_top_up() -> None:
