@@ -31,6 +31,7 @@ from games.models import (
     SeatingRequestStatus,
     SeatStatus,
     Stake,
+    StakeTerms,
     TableSession,
     TableStatus,
 )
@@ -40,6 +41,7 @@ from games.services.errors import (
     AlreadySeated,
     BanzaiExcluded,
     BuyInRefused,
+    InsufficientBalance,
     NotAllowedNow,
     NotFound,
     NotSeated,
@@ -83,7 +85,10 @@ def table_open(stake: Stake, *, name: str | None = None, now: datetime | None = 
 
 
 def _table_open(stake: Stake, name: str | None, now: datetime) -> CashTable:
-    terms = stake.terms_at(now)
+    try:
+        terms = stake.terms_at(now)
+    except StakeTerms.DoesNotExist:
+        raise NotFound(f"{stake} has no terms in force yet: its first terms take effect later.") from None
     if not terms.enabled or not stake.game_type.enabled:
         raise NotFound(f"{stake} is not offered.")
     count = CashTable.objects.filter(stake=stake).count()
@@ -411,12 +416,41 @@ def table_join_queue(
     waiting = SeatingRequest.objects.filter(user=user, stake=stake, status=SeatingRequestStatus.WAITING).first()
     if waiting is not None:
         return waiting
+    _check_queued_buy_in(user, stake, terms, value, moment)
     request = SeatingRequest.objects.create(
         user=user, stake=stake, buy_in=value, post_out_of_position=post_out_of_position, created_at=moment
     )
     _queue_drain(stake, moment)
     request.refresh_from_db()
     return request
+
+
+def _check_queued_buy_in(user: Any, stake: Stake, terms: StakeTerms, amount: int, now: datetime) -> None:
+    """Refuse, before it is queued, a buy-in no table of ``stake`` could take: below the stake's minimum (no table's
+    limits go lower, CASH-10..14), above its maximum unless the player left a table of the stake with at least that
+    much within the ratholing window (a ratholing return or a Banzai Resume may bring more, CASH-11, CASH-30), or more
+    than the player's cash balance. A queued request counts towards opening a table (CASH-05), so one that could
+    never be seated must not wait. Each table still checks the exact limits when it seats the player."""
+    if amount < terms.min_buy_in:
+        raise BuyInRefused(
+            f"The buy-in at {stake} is {_format(terms.min_buy_in)} to {_format(terms.max_buy_in)} (CASH-10).",
+            minimum=terms.min_buy_in,
+            maximum=terms.max_buy_in,
+        )
+    if amount > terms.max_buy_in:
+        since = now - timedelta(minutes=stake.game_type.rules_at(now).rathole_window_minutes)
+        returning = TableSession.objects.filter(
+            user_id=user.pk, table__stake=stake, ended_at__gte=since, leave_stack__gte=amount
+        ).exists()
+        if not returning:
+            raise BuyInRefused(
+                f"The buy-in at {stake} is {_format(terms.min_buy_in)} to {_format(terms.max_buy_in)} (CASH-10).",
+                minimum=terms.min_buy_in,
+                maximum=terms.max_buy_in,
+            )
+    balance = balance_of(player_cash_account(user))
+    if amount > balance:
+        raise InsufficientBalance(f"Your balance ({_format(balance)}) does not cover a buy-in of {_format(amount)}.")
 
 
 @transaction.atomic(durable=True)

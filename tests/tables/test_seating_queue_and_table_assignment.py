@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
 
-from games.models import CashTable, Seat, SeatingRequestStatus
-from games.services import table_join_queue, table_leave_queue
+from games.models import CashTable, Seat, SeatingRequest, SeatingRequestStatus
+from games.services import BuyInRefused, InsufficientBalance, table_join_queue, table_leave_queue
 from games.ticks import cash_tables_tick
 from tests.tables.support import START, cash, left_table_earlier, open_table, player, seat_at, stake
 
@@ -72,14 +73,40 @@ def test_cash_04_amb_63_tables_played_at_recently_come_first_then_the_emptiest()
     assert table_join_queue(long_ago, nl10, 1000, now=START).table == quiet  # 25 hours ago no longer counts
 
 
-def test_cash_04_a_buy_in_the_assigned_table_refuses_is_reported_on_the_request() -> None:
+@pytest.mark.parametrize("buy_in", [499, 1001, 50_000])
+def test_cash_05_cash_10_a_buy_in_no_table_of_the_stake_could_take_is_refused_before_it_is_queued(buy_in: int) -> None:
+    """A queued request counts towards opening a table (CASH-05): one outside the stake's range (€5.00 to €10.00 at
+    NL10, CASH-10) is refused at once, with or without a table to play at, and nothing waits."""
     table = open_table("holdem", "NL10")
     seat_at(table, {1: player(), 2: player()}, 1000)
     user = player()
-    request = table_join_queue(user, table.stake, 50_000, now=START)
-    assert request.status == SeatingRequestStatus.FAILED
-    assert "€5.00 to €10.00" in request.message
+    with pytest.raises(BuyInRefused, match=re.escape("€5.00 to €10.00")):
+        table_join_queue(user, table.stake, buy_in, now=START)
+    with pytest.raises(BuyInRefused):
+        table_join_queue(user, stake("holdem", "NL25"), 100_000, now=START)
+    assert not SeatingRequest.objects.filter(user=user).exists()
     assert not Seat.objects.filter(user=user).exists()
+
+
+def test_cash_05_a_buy_in_above_the_players_balance_is_refused_before_it_is_queued() -> None:
+    user = player(cash=700)
+    with pytest.raises(InsufficientBalance):
+        table_join_queue(user, stake("holdem", "NL10"), 800, now=START)
+    assert not SeatingRequest.objects.filter(user=user).exists()
+
+
+def test_cash_11_a_player_back_with_more_than_the_maximum_may_ask_for_the_stake_with_it() -> None:
+    """CASH-11 row "X >= 100 BB": left a table 10 minutes ago with €25.00; asking for the stake with €25.00 is not
+    refused up front (the table they left takes it)."""
+    left = open_table("holdem", "NL10")
+    seat_at(left, {1: player(), 2: player(), 3: player()}, 1000)
+    user = player()
+    left_table_earlier(user, left, 2500, START - timedelta(minutes=10))
+
+    request = table_join_queue(user, left.stake, 2500, now=START)
+
+    assert request.status == SeatingRequestStatus.SEATED
+    assert request.table_id == left.pk
 
 
 def test_cash_04_cash_13_a_table_whose_ratholing_limits_refuse_the_buy_in_passes_the_request_to_the_next_table() -> (
