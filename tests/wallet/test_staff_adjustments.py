@@ -65,3 +65,20 @@ def test_the_same_key_returns_the_same_adjustment(alice: User, support: User) ->
     again = staff_adjustment_create(support, player_cash_account(alice), 100, "Goodwill", "adj-6")
     assert again.pk == first.pk
     assert balance_of(player_cash_account(alice)) == 10_100
+
+
+@pytest.mark.parametrize(
+    "kind", [AccountKind.TABLE_SESSION, AccountKind.UTH_BETS_IN_PLAY, AccountKind.WITHHELD, AccountKind.UNRESOLVED_GAME]
+)
+def test_an_account_a_game_keeps_cannot_be_adjusted(alice: User, support: User, kind: str) -> None:
+    """A player's chips at a table (and other balances a game or review keeps) move only through their service: an
+    adjustment there would change a stack behind the table's back and leave its hand unsettleable."""
+    from wallet.errors import InvalidTransfer
+    from wallet.services import reference_account
+
+    account = reference_account(kind, f"test-kept-by-its-game:{kind}", owner=alice)
+    before = ledger_row_counts()
+    with pytest.raises(InvalidTransfer, match="kept by its game"):
+        staff_adjustment_create(support, account, 100, "Goodwill credit", f"adj-kept-{kind}")
+    assert ledger_row_counts() == before
+    assert balance_of(account) == 0

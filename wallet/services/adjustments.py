@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 
-from wallet.errors import UnknownAccount
+from wallet.errors import InvalidTransfer, UnknownAccount
 from wallet.models import Account, AccountKind, StaffAdjustment
 from wallet.services.accounts import system_account
 from wallet.services.audit import audit_record
@@ -16,6 +16,21 @@ from wallet.services.permissions import ADJUST_BALANCE, require_permission, requ
 
 if TYPE_CHECKING:
     from poker_site.accounts.models import User
+
+GAME_KEPT_ACCOUNTS = frozenset(
+    {
+        AccountKind.TABLE_SESSION,
+        AccountKind.UTH_BETS_IN_PLAY,
+        AccountKind.TOURNAMENT_PRIZE_POOL,
+        AccountKind.BOUNTY_POOL,
+        AccountKind.UNRESOLVED_GAME,
+        AccountKind.WITHHELD,
+    }
+)
+"""Accounts whose balance a game or review service keeps under its own locks (a player's chips at a table, bets in
+play, prize pools, parked or withheld funds). An adjustment there would change a stack behind the table's back (a
+hand's settlement could then no longer be booked); staff adjust the player's cash account, or use the service's own
+flow (cancel the hand, resolve the case, decide the hold)."""
 
 
 @transaction.atomic(durable=True)
@@ -36,6 +51,11 @@ def staff_adjustment_create(
         raise UnknownAccount("The account to adjust is not saved.")
     if account.kind == AccountKind.HOUSE_ADJUSTMENTS:
         raise UnknownAccount("The house adjustments account is the other side of every adjustment.")
+    if account.kind in GAME_KEPT_ACCOUNTS:
+        raise InvalidTransfer(
+            f"A {account.get_kind_display()} account is kept by its game: adjust the player's cash account instead "
+            "(or cancel the hand, resolve the case or decide the hold)."
+        )
     house = system_account(AccountKind.HOUSE_ADJUSTMENTS, account.currency)
     transfer = transfer_create(
         kind=TransferKind.STAFF_ADJUSTMENT,
