@@ -11,6 +11,7 @@ kept in the admin history (``LogEntry``) only.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -19,9 +20,11 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils import timezone
 
 from games.models import (
     CashTable,
+    EventAudience,
     GameRules,
     GameType,
     Hand,
@@ -38,6 +41,7 @@ from games.models import (
     TableStatus,
 )
 from games.services import TableError, hand_cancel, table_close, table_open
+from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
 
 MOST_SELECTED = 50
 """A support action works on at most this many rows at once (each is its own transaction; the page lists them)."""
@@ -128,7 +132,11 @@ def cancel_and_report(model_admin: admin.ModelAdmin, request: HttpRequest, hand_
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """Viewable by staff with the view permission; nobody adds, changes or deletes through the admin."""
+    """Viewable by staff with the view permission; nobody adds, changes or deletes through the admin. Lists count at
+    most :attr:`CappedCountPaginator.cap` rows."""
+
+    show_full_result_count = False
+    paginator = CappedCountPaginator
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -140,9 +148,64 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class GameRulesInline(admin.TabularInline):
-    model = GameRules
+class SavesOnlyWhatStaffChanged(admin.ModelAdmin):
+    """For rows the services keep changing (a table's sequence and hand, a player's sit-out state): saving the form
+    writes only the fields staff changed. A full save would write back every column as the page read it, undoing what
+    the services committed in between (a table's ``last_sequence`` moving back makes its next event collide)."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if not change:
+            super().save_model(request, obj, form, change)
+        elif form.changed_data:
+            obj.save(update_fields=form.changed_data)
+
+
+EFFECTIVE_FROM_GRACE = timedelta(minutes=1)
+"""How far in the past a new rules or terms row may start: the moment the form was opened, not earlier."""
+
+
+class EffectiveFromForm(forms.ModelForm):
+    """A new rules or terms row takes effect now or later: rows in force or past are the record of what applied to
+    every hand already played (its rake, clocks and limits), so they are never rewritten."""
+
+    def clean_effective_from(self) -> Any:
+        value = self.cleaned_data["effective_from"]
+        if value is not None and value < timezone.now() - EFFECTIVE_FROM_GRACE:
+            raise forms.ValidationError(
+                "A change takes effect now or later; what applied before stays as it was (add a new row)."
+            )
+        return value
+
+
+class EffectiveFromRowsAdmin(admin.ModelAdmin):
+    """Rules and terms change by adding a row with a later ``effective_from``. A row already in force or past is
+    read-only and kept (hands played under it point at it); a row still in the future may be edited or deleted."""
+
+    form = EffectiveFromForm
+
+    def _not_yet_in_force(self, obj: Any) -> bool:
+        return obj is None or obj.effective_from > timezone.now()
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_change_permission(request, obj) and self._not_yet_in_force(obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_delete_permission(request, obj) and self._not_yet_in_force(obj)
+
+
+class EffectiveFromRowsInline(admin.TabularInline):
+    """On the game type or stake page: the rows so far, read-only, and new rows to add (changes take effect later)."""
+
     extra = 0
+    can_delete = False
+    form = EffectiveFromForm
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class GameRulesInline(EffectiveFromRowsInline):
+    model = GameRules
     fields = (
         "effective_from",
         "decision_seconds",
@@ -167,7 +230,7 @@ class GameTypeAdmin(admin.ModelAdmin):
 
 
 @admin.register(GameRules)
-class GameRulesAdmin(admin.ModelAdmin):
+class GameRulesAdmin(EffectiveFromRowsAdmin):
     """A change is a new row with a later ``effective_from``; the latest row not in the future is in force."""
 
     list_display = (
@@ -185,9 +248,8 @@ class GameRulesAdmin(admin.ModelAdmin):
     show_full_result_count = False
 
 
-class StakeTermsInline(admin.TabularInline):
+class StakeTermsInline(EffectiveFromRowsInline):
     model = StakeTerms
-    extra = 0
     ordering = ("-effective_from",)
 
 
@@ -216,7 +278,7 @@ class StakeAdmin(admin.ModelAdmin):
 
 
 @admin.register(StakeTerms)
-class StakeTermsAdmin(admin.ModelAdmin):
+class StakeTermsAdmin(EffectiveFromRowsAdmin):
     """Blinds, buy-in range, seats and rake row; add a row with a later effective time to change them."""
 
     list_display = (
@@ -260,7 +322,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(CashTable)
-class CashTableAdmin(admin.ModelAdmin):
+class CashTableAdmin(SavesOnlyWhatStaffChanged):
     list_display = (
         "name",
         "stake",
@@ -268,12 +330,14 @@ class CashTableAdmin(admin.ModelAdmin):
         "close_after_hand",
         "seat_count",
         "hands_played",
-        "current_hand",
+        "current_hand_id",
         "created_at",
     )
     list_filter = ("status", "close_after_hand", "stake__game_type", "stake")
     search_fields = ("name",)
     raw_id_fields = ("current_hand",)
+    list_select_related = ("stake__game_type",)
+    paginator = CappedCountPaginator
     readonly_fields = (
         "hands_played",
         "last_sequence",
@@ -401,7 +465,7 @@ class SeatAdmin(ReadOnlyAdmin):
     list_filter = ("status", "sit_out_reason", "table__stake__game_type")
     search_fields = ("user__username", "user__screen_name", "table__name")
     raw_id_fields = ("table", "user", "session")
-    show_full_result_count = False
+    list_select_related = ("table__stake__game_type", "user")
 
 
 @admin.register(TableSession)
@@ -417,11 +481,11 @@ class TableSessionAdmin(ReadOnlyAdmin):
         "leave_reason",
         "leave_stack",
     )
-    list_filter = ("buy_in_kind", "leave_reason", "table__stake__game_type")
+    list_filter = ("buy_in_kind", "leave_reason", "table__stake__game_type", ("started_at", admin.DateFieldListFilter))
     search_fields = ("user__username", "user__screen_name", "table__name")
     raw_id_fields = ("user", "table", "account")
-    date_hierarchy = "started_at"
-    show_full_result_count = False
+    list_select_related = ("user", "table__stake__game_type")
+    ordering = ("-pk",)  # newest first by the primary key's index (started_at has none)
 
 
 class HandPlayerInline(admin.TabularInline):
@@ -435,8 +499,13 @@ class HandPlayerInline(admin.TabularInline):
         return False
 
 
+HIDDEN_WHILE_THE_HAND_RUNS = (
+    "Hidden until the hand ends: nobody sees the cards of a hand in play (architecture rule 4)."
+)
+
+
 @admin.register(Hand)
-class HandAdmin(ReadOnlyAdmin):
+class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     list_display = (
         "id",
         "table",
@@ -448,13 +517,30 @@ class HandAdmin(ReadOnlyAdmin):
         "pot_total",
         "rake",
     )
-    list_filter = ("status", "street_reached", "table__stake__game_type", "players_dealt_in")
-    search_fields = ("=id", "table__name")
+    # No filter on columns without choices (street reached, players dealt in): each would run SELECT DISTINCT over
+    # every hand on each page load; nor a date hierarchy (the same over its years and months).
+    list_filter = ("status", "table__stake__game_type", ("started_at", admin.DateFieldListFilter))
+    search_fields = ("table__name",)
+    search_help_text = "A hand number (exact), player:<username> for a player's hands, or a table's name."
+    player_lookup = "players__user__username"
     raw_id_fields = ("table", "stake_terms", "game_rules", "settlement")
-    date_hierarchy = "started_at"
-    show_full_result_count = False
+    list_select_related = ("table__stake__game_type",)
+    ordering = ("-pk",)
     inlines = (HandPlayerInline,)
     actions = ("cancel_hands",)
+    readonly_fields = ("deck_while_running",)
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        """The deck (every hole card and the coming board) only once the hand is over; staff watching a hand in play
+        would otherwise see what no player may."""
+        fields = [name for name in super().get_fields(request, obj) if name != "deck_while_running"]
+        if obj is not None and obj.status == HandStatus.RUNNING:
+            fields = ["deck_while_running" if name == "deck" else name for name in fields]
+        return fields
+
+    @admin.display(description="deck")
+    def deck_while_running(self, hand: Hand) -> str:
+        return HIDDEN_WHILE_THE_HAND_RUNS
 
     def has_cancel_hand_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.cancel_hand")
@@ -490,16 +576,36 @@ class HandAdmin(ReadOnlyAdmin):
 
 
 @admin.register(HandEvent)
-class HandEventAdmin(ReadOnlyAdmin):
-    list_display = ("table", "sequence", "kind", "hand", "audience", "private_to_seat", "created_at")
-    list_filter = ("kind", "audience")
-    search_fields = ("=hand__id", "table__name")
+class HandEventAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
+    list_display = ("table", "sequence", "kind", "hand_id", "audience", "private_to_seat", "created_at")
+    list_filter = ("audience",)  # ``kind`` has no choices: a filter on it would scan the whole log for its values
+    search_fields = ()
+    search_help_text = "A hand number: that hand's events in order."
+    number_lookup = "hand_id"
     raw_id_fields = ("table", "hand", "private_to_user")
-    show_full_result_count = False
+    list_select_related = ("table__stake__game_type",)
+    ordering = ("-pk",)  # the log's own order; the table's default ordering would join and sort every row
+    readonly_fields = ("payload_while_running",)
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        """A hole-card or deck event's payload only once its hand is over (as :meth:`HandAdmin.get_fields`)."""
+        fields = [name for name in super().get_fields(request, obj) if name != "payload_while_running"]
+        if (
+            obj is not None
+            and obj.audience != EventAudience.PUBLIC
+            and obj.hand is not None
+            and obj.hand.status == HandStatus.RUNNING
+        ):
+            fields = ["payload_while_running" if name == "payload" else name for name in fields]
+        return fields
+
+    @admin.display(description="payload")
+    def payload_while_running(self, event: HandEvent) -> str:
+        return HIDDEN_WHILE_THE_HAND_RUNS
 
 
 @admin.register(PlayerTableSettings)
-class PlayerTableSettingsAdmin(admin.ModelAdmin):
+class PlayerTableSettingsAdmin(SavesOnlyWhatStaffChanged):
     """Banzai exclusion (CASH-32) is set here; the other fields are the player's own client settings."""
 
     list_display = ("user", "auto_top_up", "sit_out_next_big_blind", "global_sit_out_deadline", "banzai_excluded")
@@ -508,16 +614,16 @@ class PlayerTableSettingsAdmin(admin.ModelAdmin):
     raw_id_fields = ("user",)
     readonly_fields = ("global_sit_out_since", "global_sit_out_deadline")
     show_full_result_count = False
+    paginator = CappedCountPaginator
 
 
 @admin.register(PlayerDailyCounter)
 class PlayerDailyCounterAdmin(ReadOnlyAdmin):
     list_display = ("user", "kind", "day", "count")
-    list_filter = ("kind",)
+    list_filter = ("kind", ("day", admin.DateFieldListFilter))
     search_fields = ("user__username",)
     raw_id_fields = ("user",)
-    date_hierarchy = "day"
-    show_full_result_count = False
+    list_select_related = ("user",)
 
 
 @admin.register(SeatingRequest)
@@ -526,4 +632,4 @@ class SeatingRequestAdmin(ReadOnlyAdmin):
     list_filter = ("status", "stake__game_type")
     search_fields = ("user__username",)
     raw_id_fields = ("user", "stake", "table")
-    show_full_result_count = False
+    list_select_related = ("user", "stake__game_type", "table__stake__game_type")

@@ -65,3 +65,55 @@ def test_an_open_tables_stake_and_size_are_read_only_and_its_name_editable(djang
     table.refresh_from_db()
     assert table.name == "Renamed"
     assert (table.stake_id, table.seat_count) != (other_stake.pk, 9)
+
+
+def test_renaming_a_table_writes_only_its_name_not_the_columns_the_services_moved_meanwhile(
+    django_user_model: Any,
+) -> None:
+    """The page read the table; then a hand committed events (``last_sequence`` and ``hands_played`` moved). Saving the
+    rename must not put the old values back (the next event would collide with a stored sequence)."""
+    from types import SimpleNamespace
+
+    from django.contrib.admin import site
+    from django.test import RequestFactory
+
+    table = open_table("holdem", "NL10")
+    as_the_page_read_it = CashTable.objects.get(pk=table.pk)
+    CashTable.objects.filter(pk=table.pk).update(last_sequence=table.last_sequence + 7, hands_played=3)
+    as_the_page_read_it.name = "Renamed"
+    request = RequestFactory().post("/")
+    request.user = superuser(django_user_model)
+
+    site._registry[CashTable].save_model(
+        request, as_the_page_read_it, SimpleNamespace(changed_data=["name"]), change=True
+    )
+
+    table.refresh_from_db()
+    assert (table.name, table.last_sequence, table.hands_played) == (
+        "Renamed",
+        as_the_page_read_it.last_sequence + 7,
+        3,
+    )
+
+
+def test_a_stake_whose_first_terms_start_later_opens_no_table_and_says_why(django_user_model: Any) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import GameType, StakeTerms
+
+    source = open_table("holdem", "NL10").stake.terms_at(timezone.now())
+    stake = Stake.objects.create(game_type=GameType.objects.get(code="holdem"), label="NL99", display_order=99)
+    source.pk = None
+    source.stake = stake
+    source.effective_from = timezone.now() + timedelta(days=1)
+    source.save()
+    assert StakeTerms.objects.filter(stake=stake).count() == 1
+    client = logged_in(superuser(django_user_model))
+
+    response = client.post(STAKES, {"action": "open_tables", "_selected_action": [stake.pk]}, follow=True)
+
+    assert response.status_code == 200
+    assert "no terms in force yet" in response.content.decode()
+    assert not CashTable.objects.filter(stake=stake).exists()
