@@ -61,6 +61,13 @@ def hand_replay(hand: Any, viewer: Any) -> dict[str, Any]:
     my_cards: list[str] = []
     rows = HandEvent.objects.filter(hand=hand).order_by("sequence")
     for row in rows:
+        if row.kind in ("hand_settled", "hand_cancelled"):
+            # The service's own record of how the hand ended: the rake taken (stacks after it, as the ledger holds
+            # them) or the cancellation (stacks back at the start, nothing in the middle).
+            ending = state.end(row.kind, row.payload)
+            if ending is not None:
+                steps.append(state.step(row.kind, ending))
+            continue
         if row.payload.get("hand_sequence") is None or row.audience == EventAudience.AUDIT:
             continue  # table events (seats, sitting out) and the audited deck are not part of the replay
         view = event_view(row, viewer.pk)
@@ -181,6 +188,24 @@ class _ReplayState:
             self.bets = dict.fromkeys(self.bets, 0)
             return {"street_reached": event["street_reached"], "showdown": event["showdown"]}
         return None
+
+    def end(self, kind: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+        """Fold in the service's ``hand_settled`` (a step only when rake was taken) or ``hand_cancelled`` event."""
+        stacks = {int(seat): int(stack) for seat, stack in payload.get("stacks", {}).items()}
+        if kind == "hand_cancelled":
+            self.stacks.update(stacks)
+            self.bets = dict.fromkeys(self.bets, 0)
+            self.pots = []
+            self.awarded = 0
+            return {"reason": payload.get("reason", "")}
+        if not payload.get("rake"):
+            return None
+        self.stacks.update(stacks)
+        return {
+            "rake": payload["rake"],
+            "rake_per_pot": list(payload.get("rake_per_pot", [])),
+            "pot_total": payload.get("pot_total"),
+        }
 
     def step(self, kind: str, details: dict[str, Any]) -> dict[str, Any]:
         return {

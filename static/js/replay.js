@@ -58,6 +58,8 @@
         return pot + ": " + winners + (step.hand_name ? " (" + step.hand_name + ")" : "");
       }
       case "hand_ended": return step.showdown ? gettext("The hand ends at showdown.") : gettext("The hand ends.");
+      case "hand_settled": return f(gettext("Rake %(amount)s is taken from the pot."), { amount: P.money(step.rake) });
+      case "hand_cancelled": return f(gettext("The hand was cancelled: %(reason)s"), { reason: step.reason });
       case "result": return gettext("Final result");
       default: return step.kind;
     }
