@@ -464,8 +464,8 @@ def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
     rules = hand.game_rules
     seat = context.seats[hand.acting_seat]
     deadline = hand.action_deadline
-    if hand.clock_phase == ClockPhase.DECISION and seat.disconnected_since is None and seat.user_id is not None:
-        _record_an_unreported_disconnection(context, seat, deadline)
+    if hand.clock_phase in (ClockPhase.DECISION, ClockPhase.RECONNECT) and seat.user_id is not None:
+        _connection_as_the_sockets_show(context, seat, deadline)
     if hand.clock_phase == ClockPhase.DECISION and seat.disconnected_since is not None:
         _clock_switch(
             context, hand, ClockPhase.RECONNECT, deadline, deadline + timedelta(seconds=rules.reconnect_grace_seconds)
@@ -488,15 +488,23 @@ def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
     return True
 
 
-def _record_an_unreported_disconnection(context: HandContext, seat: Seat, deadline: datetime) -> None:
-    """CASH-22: a player with no live socket on the table is disconnected even when no socket reported closing (they
-    never opened the table, or their sockets died with a server process): from the end of their decision time the
-    reconnection grace applies, and they sit out at the end of the hand."""
-    if presence.has_live_socket(int(seat.user_id or 0), context.table.pk) is not False:
-        return
-    seat.disconnected_since = deadline
-    seat_save(seat, "disconnected_since")
-    context.events.append(seat_event(seat, "seat_disconnected", with_stack=False))
+def _connection_as_the_sockets_show(context: HandContext, seat: Seat, deadline: datetime) -> None:
+    """Bring the seat's connection record in line with the sockets' presence when the clock needs it (CASH-22).
+
+    A player with no live socket on the table is disconnected even when no socket reported closing (they never opened
+    the table, or their sockets died with a server process): from the end of their decision time the reconnection
+    grace applies, and they sit out at the end of the hand. And a player with a live socket is connected even when a
+    report of a closed socket landed after the report of the new one (two sockets closing and opening at once): no
+    grace instead of their timebank, no sitting out. When Redis cannot say, the reports stand."""
+    live = presence.has_live_socket(int(seat.user_id or 0), context.table.pk)
+    if live is False and seat.disconnected_since is None:
+        seat.disconnected_since = deadline
+        seat_save(seat, "disconnected_since")
+        context.events.append(seat_event(seat, "seat_disconnected", with_stack=False))
+    elif live is True and seat.disconnected_since is not None:
+        seat.disconnected_since = None
+        seat_save(seat, "disconnected_since")
+        context.events.append(seat_event(seat, "seat_reconnected", with_stack=False))
 
 
 def _clock_switch(context: HandContext, hand: Hand, phase: str, started: datetime, deadline: datetime) -> None:

@@ -42,12 +42,13 @@ def quiet_realtime(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
-def every_player_has_a_live_socket(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The domain tests play without sockets: each seated player counts as connected unless a test records a lost
-    connection (``player_connection_lost``) or asks for the real presence (``presence_from_redis``)."""
+def presence_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The domain tests play without sockets: the sockets' presence is unknown (as when Redis cannot say), so the
+    clock goes by the connection reports (``player_connection_lost`` / ``player_connection_restored``) unless a test
+    asks for the real presence (``presence_from_redis``)."""
     from games import presence
 
-    monkeypatch.setattr(presence, "has_live_socket", lambda user_id, table_id: True)
+    monkeypatch.setattr(presence, "has_live_socket", lambda user_id, table_id: None)
 
 
 @pytest.fixture

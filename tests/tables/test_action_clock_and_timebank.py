@@ -228,6 +228,24 @@ def test_cash_22_a_socket_silent_for_longer_than_the_stale_limit_died_with_its_s
     assert seat_of(user).disconnected_since == later(10)
 
 
+def test_cash_22_a_player_reported_gone_but_with_a_live_socket_goes_on_to_the_timebank(
+    presence_from_redis: Any,
+) -> None:
+    """Two sockets closing and opening at once: the report of the closed one landed last, yet the player's new socket
+    is live. At the end of the decision time the sockets' presence wins: the timebank runs, no grace, no sitting out."""
+    table, hand = three_handed()
+    user = acting_user(table)
+    player_connection_lost(user, table, now=later(2))
+    _socket_heard_from(presence_from_redis, user, table, seconds_ago=1)
+
+    hand_timeout(hand.pk, now=later(10))
+
+    hand.refresh_from_db()
+    assert hand.clock_phase == ClockPhase.TIMEBANK
+    assert seat_of(user).disconnected_since is None
+    assert HandEvent.objects.filter(table=table, kind="seat_reconnected").count() == 1
+
+
 def test_cash_22_the_automatic_decision_is_a_check_when_checking_is_possible() -> None:
     table, hand = three_handed()
     # Everyone calls to the big blind, who may check: disconnect the big blind and let the clock run out.
