@@ -13,6 +13,7 @@ from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import NotFound
 from rest_framework.generics import ListAPIView
 from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -74,6 +75,9 @@ class LobbyView(APIView):
     def get(self, request: Request) -> Response:
         game = request.query_params.get("game") or None
         stake = request.query_params.get("stake") or None
+        if any("\x00" in value for value in (game, stake) if value):
+            # PostgreSQL text cannot hold NUL: no game or stake is called that.
+            return Response([])
         rows = lobby.lobby_rows(game=game[:30] if game else None, stake=stake[:12] if stake else None)
         return Response(LobbyTableSerializer(rows, many=True).data)
 
@@ -206,6 +210,17 @@ class StakeQueueView(APIView):
 class HandPagination(CursorPagination):
     ordering = "-hand_id"
     page_size = 50
+
+    def decode_cursor(self, request: Request) -> Any:
+        """DRF checks the cursor's offset but not its position (``p``), which is compared with the integer hand id: a
+        position that is not an integer is the same bad cursor as any other (404), not a server error."""
+        cursor = super().decode_cursor(request)
+        if cursor is not None and cursor.position is not None:
+            try:
+                int(cursor.position)
+            except (TypeError, ValueError):
+                raise NotFound(self.invalid_cursor_message) from None
+        return cursor
 
 
 class HandListView(ListAPIView):

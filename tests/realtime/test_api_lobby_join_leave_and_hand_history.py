@@ -185,3 +185,18 @@ def test_a_player_asks_for_a_stake_and_waits_in_the_queue_until_leaving_it(clean
     assert left.status_code == 200
     assert SeatingRequest.objects.get(user=player).status == "cancelled"
     assert post_json(client_for(None), f"/api/games/stakes/{stake.pk}/queue/", {"buy_in": 1000}).status_code == 403
+
+
+@pytest.mark.parametrize("cursor", ["cD1hYmM=", "cD0xLjU=", "cD0xZTM="])
+def test_a_forged_hand_list_cursor_is_a_404_not_a_server_error(cursor: str, clean_cache: None) -> None:
+    """``p=abc``, ``p=1.5``, ``p=1e3`` (base64 in the cursor): a position that is not a hand id is an invalid cursor."""
+    response = client_for(make_user("cursor-forger")).get(f"/api/games/hands/?cursor={cursor}")
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("query", ["game=%00", "stake=%00", "game=holdem%00&stake=NL10"])
+def test_a_nul_byte_in_a_lobby_filter_finds_no_table_instead_of_failing(query: str, clean_cache: None) -> None:
+    make_table("holdem", "NL10")
+    response = client_for(None).get(f"/api/games/tables/?{query}")
+    assert response.status_code == 200
+    assert response.json() == []
