@@ -52,11 +52,32 @@ def _refusable_errors() -> tuple[type[Exception], ...]:
     return tuple(classes)
 
 
+DEADLOCK_RETRIES = 2
+"""How many times a command whose transaction PostgreSQL chose as a deadlock victim is run again."""
+
+
+def _is_deadlock(error: BaseException) -> bool:
+    import psycopg.errors
+
+    return isinstance(error.__cause__, psycopg.errors.DeadlockDetected)
+
+
 def _call(service: Callable[..., Any], *arguments: Any, **keywords: Any) -> Any:
-    try:
-        return service(*arguments, **keywords)
-    except _refusable_errors() as error:
-        raise refusal_from(error) from error
+    """Run one service call. A deadlock victim is run again: every service owns its (durable) transaction, so a rolled
+    back attempt changed nothing and the next one starts clean. (Seating a queue locks several tables while other
+    services lock one table and then the next in id order; PostgreSQL breaks such a cycle by rolling one back.)"""
+    from django.db import OperationalError
+
+    for attempt in range(DEADLOCK_RETRIES + 1):
+        try:
+            return service(*arguments, **keywords)
+        except _refusable_errors() as error:
+            raise refusal_from(error) from error
+        except OperationalError as error:
+            if not _is_deadlock(error) or attempt == DEADLOCK_RETRIES:
+                raise
+            logger.warning("%s was a deadlock victim; running it again", getattr(service, "__name__", service))
+    raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
 
 def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
@@ -65,7 +86,7 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
 
     fields = message.fields
     if message.type == "act":
-        _call(services.hand_act, table, user, fields["action"], fields.get("amount"))
+        _call(services.hand_act, table, user, fields["action"], fields.get("amount"), hand_id=fields.get("hand_id"))
         return {}
     if message.type == "take_seat":
         join_table(

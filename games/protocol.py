@@ -61,7 +61,13 @@ class FieldRule:
 
 
 TABLE_MESSAGES: Final[dict[str, dict[str, FieldRule]]] = {
-    "act": {"action": FieldRule("action"), "amount": FieldRule("amount", required=False)},
+    "act": {
+        "action": FieldRule("action"),
+        "amount": FieldRule("amount", required=False),
+        # The hand the action answers (``your_turn`` names it): an action sent for a hand that has ended meanwhile is
+        # refused instead of landing on the player's turn in the next one.
+        "hand_id": FieldRule("sequence", required=False),
+    },
     "take_seat": {
         "seat": FieldRule("seat", required=False),
         "buy_in": FieldRule("amount"),

@@ -233,6 +233,8 @@ class Bot:
                 self.drop_connection = True
                 return
             message = choose_action(self.act_legal, self.rng)
+            if isinstance(self.act_hand, int):
+                message["hand_id"] = self.act_hand
             self.act_due = None
             self.act_legal = None
             self.act_sent_at = time.monotonic()

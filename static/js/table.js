@@ -465,7 +465,7 @@
   function act(kind) {
     var actions = legal();
     if (!actions || state.pending) { return; }
-    var message = { type: "act", action: kind };
+    var message = { type: "act", action: kind, hand_id: hand().id };
     if (kind === "bet" || kind === "raise") {
       var range = betRange(actions);
       var cents = chosenAmount();

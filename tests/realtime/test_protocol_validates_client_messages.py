@@ -155,3 +155,15 @@ def test_the_token_bucket_allows_a_burst_then_the_sustained_rate() -> None:
     assert bucket.take(0.5)  # half a second refills one token
     assert not bucket.take(0.5)
     assert bucket.refusals == 2
+
+
+def test_an_action_may_name_the_hand_it_answers() -> None:
+    message = parse({"type": "act", "action": "call", "hand_id": 88})
+    assert message.fields == {"action": "call", "hand_id": 88}  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("hand_id", [-1, 1.5, "88", True, None, [88], 2**60])
+def test_the_hand_an_action_names_is_a_non_negative_integer(hand_id: object) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        parse({"type": "act", "action": "call", "hand_id": hand_id})
+    assert caught.value.code in {"bad_sequence", "bad_field"}

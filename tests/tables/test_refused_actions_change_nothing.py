@@ -116,6 +116,24 @@ def test_an_action_meant_for_a_hand_that_is_over_is_refused(table_in_play: Any) 
     assert footprint(table_in_play) == before
 
 
+def test_a_socket_action_naming_a_hand_that_is_over_is_refused_and_changes_nothing(table_in_play: Any) -> None:
+    """The ``act`` frame's ``hand_id`` reaches the service: a delayed action for the last hand does not land on the
+    player's turn in this one."""
+    from games import commands
+    from games.protocol import TABLE_MESSAGES, parse_client_message
+
+    old = current_hand(table_in_play)
+    assert old is not None
+    fold_to_the_end(table_in_play)
+    deal(table_in_play)
+    before = footprint(table_in_play)
+    frame = parse_client_message(f'{{"type": "act", "action": "fold", "hand_id": {old.pk}}}', TABLE_MESSAGES)
+    with pytest.raises(commands.CommandRefused) as refused:
+        commands.execute(acting_user(table_in_play), table_in_play, frame)
+    assert refused.value.code == "not_your_turn"
+    assert footprint(table_in_play) == before
+
+
 def test_acting_when_no_hand_is_in_play_is_refused() -> None:
     table = open_table("holdem", "NL10")
     user = player()
