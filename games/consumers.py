@@ -28,7 +28,7 @@ from games.protocol import (
     TokenBucket,
     parse_client_message,
 )
-from poker_site.core.sockets import DatabaseInWorkerThreadsConsumer, MailboxConsumer
+from poker_site.core.sockets import DatabaseInWorkerThreadsConsumer, MailboxConsumer, session_still_signs_in
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -45,6 +45,7 @@ SEAT_CHANGING_COMMANDS: Final[frozenset[str]] = frozenset({"take_seat", "leave",
 CLOSE_TABLE_NOT_FOUND: Final[int] = 4404
 CLOSE_FLOOD: Final[int] = 4008
 CLOSE_TOO_LARGE: Final[int] = 4009
+CLOSE_SIGNED_OUT: Final[int] = 4401
 
 
 def database_sync_to_async(function: Callable[..., T]) -> Callable[..., Awaitable[T]]:
@@ -184,9 +185,15 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
                 await database_sync_to_async(commands.connection_lost)(self.user, self.table)
 
     async def _heartbeat(self) -> None:
+        """Every :data:`presence.HEARTBEAT_SECONDS`: close the socket if its session no longer signs the player in
+        (logged out, password changed, account deactivated), else refresh the presence record."""
         assert self.user_id is not None
         while True:
             await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+            if not await database_sync_to_async(session_still_signs_in)(self.scope, self.user_id):
+                await self.send_error("signed_out", "You are no longer logged in: log in again to play.")
+                await self.close(code=CLOSE_SIGNED_OUT)
+                return
             await presence.connected(self.user_id, self.table_id, self.channel_name)
 
     # --- Client messages ------------------------------------------------------------------------------------

@@ -89,3 +89,26 @@ class MailboxConsumer(DatabaseInWorkerThreadsConsumer):
     def deliver(self, message: dict[str, Any]) -> None:
         """Queue ``message`` (a dict with a ``type`` naming its handler) behind what the consumer already has."""
         self.mailbox.put_nowait(message)
+
+
+def session_still_signs_in(scope: dict[str, Any], user_id: int) -> bool:
+    """Whether the session a socket opened with still signs in user ``user_id`` now (blocking: call it through
+    ``database_sync_to_async``).
+
+    A socket's user is read once, when it connects; logging out, a password change (the session's auth hash) or a
+    deactivated account end the session for every later HTTP request, but an open socket would go on acting, buying
+    in and topping up. A long-lived consumer asks this now and then and closes when the answer is no.
+    """
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import get_user
+    from django.http import HttpRequest
+
+    key = getattr(scope.get("session"), "session_key", None)
+    if not key:
+        return False
+    request = HttpRequest()
+    request.session = import_module(settings.SESSION_ENGINE).SessionStore(key)  # read afresh, not the cached copy
+    user = get_user(request)
+    return bool(user.is_authenticated and user.pk == user_id)
