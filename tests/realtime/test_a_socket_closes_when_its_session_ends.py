@@ -1,6 +1,6 @@
 """A table socket's player is read once, at connect; when the session that signed them in ends (log out, a password
-change), the next heartbeat closes the socket with ``signed_out`` (close code 4401), so it cannot go on acting or
-buying in. A socket whose session still holds stays open."""
+change), a heartbeat that checks the session closes the socket with ``signed_out`` (close code 4401), so it cannot go
+on acting or buying in. A socket whose session still holds stays open."""
 
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ def _change_password(user: object) -> None:
 def test_a_socket_whose_session_ended_is_closed_at_the_next_heartbeat(
     session_end: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.1)
+    monkeypatch.setattr(consumers, "SESSION_CHECK_EVERY_HEARTBEATS", 3)
     table = make_table()
     alice = make_user("alice")
 
@@ -51,14 +52,15 @@ def test_a_socket_whose_session_ended_is_closed_at_the_next_heartbeat(
 
 
 def test_a_socket_whose_session_holds_stays_open_across_heartbeats(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.1)
+    monkeypatch.setattr(consumers, "SESSION_CHECK_EVERY_HEARTBEATS", 2)
     table = make_table()
     alice = make_user("alice")
 
     async def scenario() -> None:
         socket = await open_socket(f"/ws/tables/{table.pk}/", alice)
         await socket.receive()
-        assert await socket.nothing_more(wait=1.0)  # five heartbeats, no error, no close
+        assert await socket.nothing_more(wait=1.0)  # ten heartbeats and five session checks: no error, no close
         await socket.send({"type": "ping"})
         assert (await socket.receive())["type"] == "pong"
         await socket.close()
