@@ -160,8 +160,9 @@ class SavesOnlyWhatStaffChanged(admin.ModelAdmin):
             obj.save(update_fields=form.changed_data)
 
 
-EFFECTIVE_FROM_GRACE = timedelta(minutes=1)
-"""How far in the past a new rules or terms row may start: the moment the form was opened, not earlier."""
+EFFECTIVE_FROM_GRACE = timedelta(minutes=15)
+"""How far in the past a new rules or terms row may start: about when the form was opened (its default is the moment
+it was opened, and filling it in takes a while), not earlier."""
 
 
 class EffectiveFromForm(forms.ModelForm):
