@@ -42,17 +42,44 @@ def test_a_waiting_player_sees_their_place_and_then_that_they_left(make_player: 
     assert first.get(status_url(stake)).json()["status"] == "cancelled"
 
 
-def test_a_refused_request_says_why(make_player: Any) -> None:
+def test_a_buy_in_no_table_of_the_stake_could_take_is_refused_at_once_and_never_waits(make_player: Any) -> None:
+    """A waiting request counts towards opening a table (CASH-05): €10 at PL4 (at most €4) is refused with the
+    reason when it is asked, and the two players who wait are not seated at a table that cannot deal."""
     seed_stakes()
     stake = Stake.objects.get(game_type__code="omaha", label="PL4")
-    players = [logged_in(make_player(name)) for name in ("a", "b", "c")]
-    for client, buy_in in zip(players, (400, 400, 1000), strict=True):  # €10 is above PL4's €4 maximum
-        client.post(api_url(stake), json.dumps({"buy_in": buy_in}), content_type="application/json")
-    answers = [client.get(status_url(stake)).json() for client in players]
-    assert answers[0]["status"] == answers[1]["status"] == "seated"
-    assert answers[0]["table_id"] == answers[1]["table_id"] is not None
-    assert answers[2]["status"] == "failed"
-    assert answers[2]["message"]
+    first, second, third = (logged_in(make_player(name)) for name in ("a", "b", "c"))
+    for client in (first, second):
+        client.post(api_url(stake), json.dumps({"buy_in": 400}), content_type="application/json")
+
+    refused = third.post(api_url(stake), json.dumps({"buy_in": 1000}), content_type="application/json")
+
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "buy_in_refused"
+    assert "€4.00" in refused.json()["message"]
+    assert third.get(status_url(stake)).json()["status"] == "none"
+    assert [client.get(status_url(stake)).json()["status"] for client in (first, second)] == ["waiting", "waiting"]
+
+
+def test_a_request_its_new_table_refuses_says_why(make_player: Any) -> None:
+    """The player's balance covered the buy-in when they asked, not when the table opened: that request fails with
+    the reason, the others are seated together."""
+    from wallet.services import withdrawal_request
+
+    seed_stakes()
+    stake = Stake.objects.get(game_type__code="omaha", label="PL4")
+    users = [make_player(name) for name in ("a", "b", "c")]
+    first, spender, last = (logged_in(user) for user in users)
+    for client in (first, spender):
+        client.post(api_url(stake), json.dumps({"buy_in": 400}), content_type="application/json")
+    withdrawal_request(users[1], 5000, "all-of-it")
+    last.post(api_url(stake), json.dumps({"buy_in": 400}), content_type="application/json")
+
+    answers = [client.get(status_url(stake)).json() for client in (first, spender, last)]
+
+    assert answers[0]["status"] == answers[2]["status"] == "seated"
+    assert answers[0]["table_id"] == answers[2]["table_id"] is not None
+    assert answers[1]["status"] == "failed"
+    assert "balance" in answers[1]["message"].lower()
 
 
 def test_an_unknown_stake_is_not_found_and_a_visitor_is_sent_to_log_in(make_player: Any) -> None:
