@@ -17,7 +17,7 @@ from django.utils import timezone
 from games.models import ClockPhase, Hand, HandStatus
 from games.services.hands import HandContext, _clock_switch, _spend_timebank
 from games.services.locking import seats_lock, table_lock
-from games.services.seat_state import seat_event, seat_save
+from games.services.seat_state import seat_connection_record
 
 
 def _running_hand_for_update(table_id: int, hand_id: int | None) -> Hand | None:
@@ -35,10 +35,8 @@ def player_connection_lost(user: Any, table: Any, *, now: datetime | None = None
     seat = next((seat for seat in seats.values() if seat.user_id == getattr(user, "pk", None)), None)
     if seat is None or seat.disconnected_since is not None:
         return False
-    seat.disconnected_since = moment
-    seat_save(seat, "disconnected_since")
     context = HandContext(locked, seats, moment)
-    context.events.append(seat_event(seat, "seat_disconnected", with_stack=False))
+    context.events.append(seat_connection_record(seat, moment))
     hand = _running_hand_for_update(locked.pk, locked.current_hand_id)
     if hand is not None and hand.acting_seat == seat.number and hand.clock_phase == ClockPhase.TIMEBANK:
         _spend_timebank(context, hand)
@@ -63,10 +61,8 @@ def player_connection_restored(user: Any, table: Any, *, now: datetime | None = 
     seat = next((seat for seat in seats.values() if seat.user_id == getattr(user, "pk", None)), None)
     if seat is None or seat.disconnected_since is None:
         return False
-    seat.disconnected_since = None
-    seat_save(seat, "disconnected_since")
     context = HandContext(locked, seats, moment)
-    context.events.append(seat_event(seat, "seat_reconnected", with_stack=False))
+    context.events.append(seat_connection_record(seat, None))
     hand = _running_hand_for_update(locked.pk, locked.current_hand_id)
     if (
         hand is not None

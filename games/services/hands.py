@@ -51,7 +51,14 @@ from games.services.engine_state import hand_engine_state_remember, hand_engine_
 from games.services.errors import ActionRefused, NotSeated, NotYourTurn
 from games.services.events import NewEvent, engine_event, events_append
 from games.services.locking import seats_lock, table_lock, table_lock_with_hand, table_terms
-from games.services.seat_state import seat_event, seat_save, seat_sit_out_now, seat_vacate, table_touch
+from games.services.seat_state import (
+    seat_connection_record,
+    seat_event,
+    seat_save,
+    seat_sit_out_now,
+    seat_vacate,
+    table_touch,
+)
 from games.services.table_closing import table_close_locked
 from poker_site.core.compiled_sql import fields_update, rows_update
 from poker_site.core.rules import RULES_VERSION
@@ -497,14 +504,9 @@ def _connection_as_the_sockets_show(context: HandContext, seat: Seat, deadline: 
     report of a closed socket landed after the report of the new one (two sockets closing and opening at once): no
     grace instead of their timebank, no sitting out. When Redis cannot say, the reports stand."""
     live = presence.has_live_socket(int(seat.user_id or 0), context.table.pk)
-    if live is False and seat.disconnected_since is None:
-        seat.disconnected_since = deadline
-        seat_save(seat, "disconnected_since")
-        context.events.append(seat_event(seat, "seat_disconnected", with_stack=False))
-    elif live is True and seat.disconnected_since is not None:
-        seat.disconnected_since = None
-        seat_save(seat, "disconnected_since")
-        context.events.append(seat_event(seat, "seat_reconnected", with_stack=False))
+    recorded_as_connected = seat.disconnected_since is None
+    if live is not None and live != recorded_as_connected:
+        context.events.append(seat_connection_record(seat, None if live else deadline))
 
 
 def _clock_switch(context: HandContext, hand: Hand, phase: str, started: datetime, deadline: datetime) -> None:

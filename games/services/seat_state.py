@@ -63,6 +63,16 @@ def seat_event(seat: Seat, kind: str, *, with_stack: bool = True, **extra: Any) 
     return NewEvent(kind, seat_payload(seat, with_stack=with_stack, **extra))
 
 
+def seat_connection_record(seat: Seat, disconnected_since: datetime | None) -> NewEvent:
+    """Record that the seat's player lost their connection at ``disconnected_since`` (None: is connected again) and
+    return the table event that says so (CASH-22, TB-07)."""
+    seat.disconnected_since = disconnected_since
+    seat_save(seat, "disconnected_since")
+    return seat_event(
+        seat, "seat_disconnected" if disconnected_since is not None else "seat_reconnected", with_stack=False
+    )
+
+
 def sit_out_deadline_for(seat: Seat, reason: str, now: datetime, rules: GameRules) -> datetime:
     """When a seat sitting out for ``reason`` is removed: the global sit-out deadline (CASH-20, 500 s) for global sit
     out, otherwise 10 minutes (CASH-17, AMB-12)."""
