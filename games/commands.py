@@ -146,10 +146,9 @@ def buy_in_limits(user: Any, table: Any) -> dict[str, Any]:
     """What ``user`` may buy in for at ``table`` now and why (the buy-in dialog, LOB-05): the ratholing limits of a
     table they left (CASH-11..14), or the Banzai Resume and Reset amounts (CASH-30/31)."""
     from games import services
-    from games.services.buy_in import BanzaiChoice
 
     limits = _call(services.seat_buy_in_limits, user, table)
-    answer: dict[str, Any] = {
+    return {
         "minimum": limits.minimum,
         "maximum": limits.maximum,
         "kind": limits.kind,
@@ -157,12 +156,8 @@ def buy_in_limits(user: Any, table: Any) -> dict[str, Any]:
         "returning_stack": limits.returning_stack,
         "banzai_resume_stack": limits.banzai_resume_stack,
         "banzai_resets_left": limits.banzai_resets_left,
-        "banzai_reset_amount": None,
+        "banzai_reset_amount": limits.banzai_reset_amount,
     }
-    if limits.banzai_resume_stack is not None and limits.banzai_resets_left:
-        reset = _call(services.seat_buy_in_limits, user, table, banzai_choice=BanzaiChoice.RESET)
-        answer["banzai_reset_amount"] = reset.maximum
-    return answer
 
 
 def join_stake_queue(user: Any, stake: Any, buy_in: int, *, post_big_blind: bool = False) -> Any:

@@ -46,7 +46,8 @@ class BuyInLimits:
     """What a player may buy in for at a table now, in cents, and why (shown in the buy-in dialog, LOB-05).
 
     ``kind`` is how the buy-in is recorded (a ratholing return is counted, CASH-12). For Banzai carry-overs
-    ``banzai_resume_stack`` is the stack to resume with and ``banzai_resets_left`` how many Resets remain today.
+    ``banzai_resume_stack`` is the stack to resume with, ``banzai_resets_left`` how many Resets remain today and
+    ``banzai_reset_amount`` the buy-in of a Reset (10 BB) while one remains.
     """
 
     minimum: int
@@ -57,6 +58,7 @@ class BuyInLimits:
     ratholing_counter: int | None = None
     banzai_resume_stack: int | None = None
     banzai_resets_left: int | None = None
+    banzai_reset_amount: int | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -213,4 +215,5 @@ def _banzai_limits(
         returning_stack=stack,
         banzai_resume_stack=stack,
         banzai_resets_left=resets_left,
+        banzai_reset_amount=ten_big_blinds if resets_left else None,
     )
