@@ -431,26 +431,23 @@ def _check_queued_buy_in(user: Any, stake: Stake, terms: StakeTerms, amount: int
     much within the ratholing window (a ratholing return or a Banzai Resume may bring more, CASH-11, CASH-30), or more
     than the player's cash balance. A queued request counts towards opening a table (CASH-05), so one that could
     never be seated must not wait. Each table still checks the exact limits when it seats the player."""
-    if amount < terms.min_buy_in:
+    if amount < terms.min_buy_in or (amount > terms.max_buy_in and not _left_stake_with(user, stake, amount, now)):
         raise BuyInRefused(
             f"The buy-in at {stake} is {_format(terms.min_buy_in)} to {_format(terms.max_buy_in)} (CASH-10).",
             minimum=terms.min_buy_in,
             maximum=terms.max_buy_in,
         )
-    if amount > terms.max_buy_in:
-        since = now - timedelta(minutes=stake.game_type.rules_at(now).rathole_window_minutes)
-        returning = TableSession.objects.filter(
-            user_id=user.pk, table__stake=stake, ended_at__gte=since, leave_stack__gte=amount
-        ).exists()
-        if not returning:
-            raise BuyInRefused(
-                f"The buy-in at {stake} is {_format(terms.min_buy_in)} to {_format(terms.max_buy_in)} (CASH-10).",
-                minimum=terms.min_buy_in,
-                maximum=terms.max_buy_in,
-            )
     balance = balance_of(player_cash_account(user))
     if amount > balance:
         raise InsufficientBalance(f"Your balance ({_format(balance)}) does not cover a buy-in of {_format(amount)}.")
+
+
+def _left_stake_with(user: Any, stake: Stake, amount: int, now: datetime) -> bool:
+    """Whether ``user`` left a table of ``stake`` with at least ``amount`` within the ratholing window."""
+    since = now - timedelta(minutes=stake.game_type.rules_at(now).rathole_window_minutes)
+    return TableSession.objects.filter(
+        user_id=user.pk, table__stake=stake, ended_at__gte=since, leave_stack__gte=amount
+    ).exists()
 
 
 @transaction.atomic(durable=True)
