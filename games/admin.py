@@ -505,6 +505,13 @@ HIDDEN_WHILE_THE_HAND_RUNS = (
 )
 
 
+def fields_hiding(fields: Any, field: str, placeholder: str, hide: bool) -> list[Any]:
+    """``fields`` of a change page with ``field`` shown as ``placeholder`` (a read-only method saying why it is
+    hidden) when ``hide``, and the placeholder left out otherwise."""
+    shown = [name for name in fields if name != placeholder]
+    return [placeholder if name == field else name for name in shown] if hide else shown
+
+
 @admin.register(Hand)
 class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     list_display = (
@@ -534,10 +541,8 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         """The deck (every hole card and the coming board) only once the hand is over; staff watching a hand in play
         would otherwise see what no player may."""
-        fields = [name for name in super().get_fields(request, obj) if name != "deck_while_running"]
-        if obj is not None and obj.status == HandStatus.RUNNING:
-            fields = ["deck_while_running" if name == "deck" else name for name in fields]
-        return fields
+        running = obj is not None and obj.status == HandStatus.RUNNING
+        return fields_hiding(super().get_fields(request, obj), "deck", "deck_while_running", running)
 
     @admin.display(description="deck")
     def deck_while_running(self, hand: Hand) -> str:
@@ -590,15 +595,15 @@ class HandEventAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         """A hole-card or deck event's payload only once its hand is over (as :meth:`HandAdmin.get_fields`)."""
-        fields = [name for name in super().get_fields(request, obj) if name != "payload_while_running"]
-        if (
+        hidden_card_of_a_running_hand = (
             obj is not None
             and obj.audience != EventAudience.PUBLIC
             and obj.hand is not None
             and obj.hand.status == HandStatus.RUNNING
-        ):
-            fields = ["payload_while_running" if name == "payload" else name for name in fields]
-        return fields
+        )
+        return fields_hiding(
+            super().get_fields(request, obj), "payload", "payload_while_running", hidden_card_of_a_running_hand
+        )
 
     @admin.display(description="payload")
     def payload_while_running(self, event: HandEvent) -> str:
