@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -95,13 +96,24 @@ def test_cash_05_a_buy_in_above_the_players_balance_is_refused_before_it_is_queu
     assert not SeatingRequest.objects.filter(user=user).exists()
 
 
+def three_handed_nl10() -> CashTable:
+    table = open_table("holdem", "NL10")
+    seat_at(table, {1: player(), 2: player(), 3: player()}, 1000)
+    return table
+
+
+def player_who_left(table: CashTable, stack_cents: int) -> Any:
+    """A player who left ``table`` 10 minutes before START with ``stack_cents``."""
+    user = player()
+    left_table_earlier(user, table, stack_cents, START - timedelta(minutes=10))
+    return user
+
+
 def test_cash_11_a_player_back_with_more_than_the_maximum_may_ask_for_the_stake_with_it() -> None:
     """CASH-11 row "X >= 100 BB": left a table 10 minutes ago with €25.00; asking for the stake with €25.00 is not
     refused up front (the table they left takes it)."""
-    left = open_table("holdem", "NL10")
-    seat_at(left, {1: player(), 2: player(), 3: player()}, 1000)
-    user = player()
-    left_table_earlier(user, left, 2500, START - timedelta(minutes=10))
+    left = three_handed_nl10()
+    user = player_who_left(left, 2500)
 
     request = table_join_queue(user, left.stake, 2500, now=START)
 
@@ -114,12 +126,8 @@ def test_cash_04_cash_13_a_table_whose_ratholing_limits_refuse_the_buy_in_passes
 ):
     """CASH-04 / CASH-13: the assignment prefers the table the player left 10 minutes ago with €7.30, whose ratholing
     minimum (CASH-11) refuses a €5.00 buy-in; no other table is restricted, so the player is seated at the other one."""
-    left = open_table("holdem", "NL10")
-    seat_at(left, {1: player(), 2: player(), 3: player()}, 1000)
-    other = open_table("holdem", "NL10")
-    seat_at(other, {1: player(), 2: player(), 3: player()}, 1000)
-    user = player()
-    left_table_earlier(user, left, 730, START - timedelta(minutes=10))
+    left, other = three_handed_nl10(), three_handed_nl10()
+    user = player_who_left(left, 730)
 
     request = table_join_queue(user, left.stake, 500, now=START)
 
@@ -130,10 +138,8 @@ def test_cash_04_cash_13_a_table_whose_ratholing_limits_refuse_the_buy_in_passes
 
 def test_cash_04_cash_11_when_the_only_table_refuses_the_buy_in_the_request_fails_with_its_reason() -> None:
     """CASH-04 / CASH-11: with no other table to take it, the ratholing refusal of the table left is the answer."""
-    left = open_table("holdem", "NL10")
-    seat_at(left, {1: player(), 2: player(), 3: player()}, 1000)
-    user = player()
-    left_table_earlier(user, left, 730, START - timedelta(minutes=10))
+    left = three_handed_nl10()
+    user = player_who_left(left, 730)
 
     request = table_join_queue(user, left.stake, 500, now=START)
 
