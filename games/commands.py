@@ -11,6 +11,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import psycopg.errors
+from django.db import OperationalError
+
 from games.protocol import ClientMessage
 
 logger = logging.getLogger(__name__)
@@ -57,8 +60,6 @@ DEADLOCK_RETRIES = 2
 
 
 def _is_deadlock(error: BaseException) -> bool:
-    import psycopg.errors
-
     return isinstance(error.__cause__, psycopg.errors.DeadlockDetected)
 
 
@@ -66,8 +67,6 @@ def _call(service: Callable[..., Any], *arguments: Any, **keywords: Any) -> Any:
     """Run one service call. A deadlock victim is run again: every service owns its (durable) transaction, so a rolled
     back attempt changed nothing and the next one starts clean. (Seating a queue locks several tables while other
     services lock one table and then the next in id order; PostgreSQL breaks such a cycle by rolling one back.)"""
-    from django.db import OperationalError
-
     for attempt in range(DEADLOCK_RETRIES + 1):
         try:
             return service(*arguments, **keywords)
