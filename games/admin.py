@@ -326,6 +326,7 @@ class SeatInline(admin.TabularInline):
 class CashTableAdmin(SavesOnlyWhatStaffChanged):
     list_display = (
         "name",
+        "kind",
         "stake",
         "status",
         "close_after_hand",
@@ -334,7 +335,7 @@ class CashTableAdmin(SavesOnlyWhatStaffChanged):
         "current_hand_id",
         "created_at",
     )
-    list_filter = ("status", "close_after_hand", "stake__game_type", "stake")
+    list_filter = ("kind", "status", "close_after_hand", "stake__game_type", "stake")
     search_fields = ("name",)
     raw_id_fields = ("current_hand",)
     list_select_related = ("stake__game_type",)
@@ -355,6 +356,7 @@ class CashTableAdmin(SavesOnlyWhatStaffChanged):
         "close_reason",
         # An open table keeps the stake and size it opened with (seated players bought in, and their seats exist,
         # under them): only its name is editable.
+        "kind",
         "stake",
         "seat_count",
         "created_at",

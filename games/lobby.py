@@ -74,9 +74,9 @@ def lobby_rows(
         terms.setdefault(row.stake_id, row)
     rows = []
     for table in table_list:
-        stake_terms = terms.get(table.stake_id)
+        stake_terms = terms.get(table.cash_stake.pk)
         pot = pots.get(table.pk)
-        game_type = table.stake.game_type
+        game_type = table.cash_stake.game_type
         big_blind = stake_terms.big_blind if stake_terms else None
         rows.append(
             {
@@ -85,7 +85,7 @@ def lobby_rows(
                 "game": game_type.code,
                 "game_name": game_type.name,
                 "variant": game_type.variant,
-                "stake": table.stake.label,
+                "stake": table.cash_stake.label,
                 "stake_id": table.stake_id,
                 "small_blind": stake_terms.small_blind if stake_terms else None,
                 "big_blind": big_blind,
@@ -95,7 +95,7 @@ def lobby_rows(
                 "players": table.players,
                 "average_pot": round(pot["average_pot"]) if pot and pot["average_pot"] is not None else None,
                 "hands_per_hour": round(pot["hands"] * timedelta(hours=1) / AVERAGE_POT_WINDOW) if pot else 0,
-                "waiting": waiting.get(table.stake_id, 0),
+                "waiting": waiting.get(table.cash_stake.pk, 0),
             }
         )
     return rows

@@ -23,6 +23,7 @@ from games.models.tables import (
     SeatingRequestStatus,
     SeatStatus,
     SitOutReason,
+    TableKind,
     TableSession,
     TableStatus,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "SitOutReason",
     "Stake",
     "StakeTerms",
+    "TableKind",
     "TableSession",
     "TableStatus",
     "Variant",

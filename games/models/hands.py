@@ -35,7 +35,8 @@ class ClockPhase(models.TextChoices):
 
 
 class Hand(models.Model):
-    """One hand at a cash table.
+    """One hand at a table. A cash hand records the stake terms and game rules it was dealt under; a tournament hand
+    the level its blinds and antes came from (the tournament's own rules apply to its clocks).
 
     ``config`` is the engine's ``HandConfig.to_dict()``; ``deck`` the 52 cards in dealing order (audit only: never sent
     to players). ``participants`` maps each seat dealt in to ``{"user", "session", "stack"}`` (start-of-hand stack in
@@ -45,8 +46,15 @@ class Hand(models.Model):
     table = models.ForeignKey(CashTable, on_delete=models.PROTECT, related_name="hands")
     number = models.PositiveIntegerField(_("hand number at the table"))
     status = models.CharField(_("status"), max_length=10, choices=HandStatus.choices, default=HandStatus.RUNNING)
-    stake_terms = models.ForeignKey(StakeTerms, on_delete=models.PROTECT, related_name="hands")
-    game_rules = models.ForeignKey(GameRules, on_delete=models.PROTECT, related_name="hands")
+    stake_terms = models.ForeignKey(
+        StakeTerms, null=True, blank=True, on_delete=models.PROTECT, related_name="hands", help_text=_("Cash tables.")
+    )
+    game_rules = models.ForeignKey(
+        GameRules, null=True, blank=True, on_delete=models.PROTECT, related_name="hands", help_text=_("Cash tables.")
+    )
+    level_number = models.PositiveSmallIntegerField(
+        _("tournament level"), null=True, blank=True, help_text=_("Tournament tables: the level the blinds came from.")
+    )
     started_at = models.DateTimeField(_("started at"), default=timezone.now, db_index=True)
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
     config = models.JSONField(_("engine configuration"))
@@ -99,7 +107,9 @@ class HandPlayer(models.Model):
 
     hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="players")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="cash_hands")
-    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="hands")
+    session = models.ForeignKey(
+        TableSession, null=True, blank=True, on_delete=models.PROTECT, related_name="hands", help_text=_("Cash tables.")
+    )
     seat_number = models.PositiveSmallIntegerField(_("seat"))
     start_stack = models.BigIntegerField(_("stack at start (cents)"))
     end_stack = models.BigIntegerField(_("stack at end (cents)"), null=True, blank=True)

@@ -24,6 +24,14 @@ class TableStatus(models.TextChoices):
     CLOSED = "closed", _("closed")
 
 
+class TableKind(models.TextChoices):
+    """Which policy runs the table on the shared runtime (games.services.policy): where stacks live, how a hand
+    settles, who sets the blinds and seats the players."""
+
+    CASH = "cash", _("cash game")
+    TOURNAMENT = "tournament", _("tournament")
+
+
 class CashTable(models.Model):
     """A live cash table of one stake.
 
@@ -36,7 +44,8 @@ class CashTable(models.Model):
     ``close_after_hand`` set meanwhile — when the hand in play ends; ``close_reason`` records why.
     """
 
-    stake = models.ForeignKey(Stake, on_delete=models.PROTECT, related_name="tables")
+    kind = models.CharField(_("kind"), max_length=10, choices=TableKind.choices, default=TableKind.CASH)
+    stake = models.ForeignKey(Stake, null=True, blank=True, on_delete=models.PROTECT, related_name="tables")
     name = models.CharField(_("name"), max_length=60)
     status = models.CharField(_("status"), max_length=8, choices=TableStatus.choices, default=TableStatus.OPEN)
     seat_count = models.PositiveSmallIntegerField(_("seats"))
@@ -68,15 +77,25 @@ class CashTable(models.Model):
         permissions = [("close_table", "Can close a cash table (every player is cashed out)")]
         constraints = [
             models.CheckConstraint(condition=models.Q(seat_count__gte=2, seat_count__lte=10), name="games_table_seats"),
+            models.CheckConstraint(
+                condition=~models.Q(kind="cash") | models.Q(stake__isnull=False), name="games_cash_table_has_stake"
+            ),
         ]
         indexes = [models.Index(fields=("stake", "status"), name="games_table_stake_status")]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.stake})"
+        return f"{self.name} ({self.stake})" if self.stake_id is not None else self.name
+
+    @property
+    def cash_stake(self) -> Stake:
+        """The stake of a cash table; asking a tournament table for one is a programming error."""
+        if self.stake is None:
+            raise ValueError(f"table {self.pk} is a {self.kind} table: it has no stake")
+        return self.stake
 
 
-TABLES_TAKING_PLAYERS = models.Q(status=TableStatus.OPEN, close_after_hand=False)
-"""Tables that seat new players and are listed: open, and not closing when the hand in play ends."""
+TABLES_TAKING_PLAYERS = models.Q(kind=TableKind.CASH, status=TableStatus.OPEN, close_after_hand=False)
+"""Cash tables that seat new players and are listed: open, and not closing when the hand in play ends."""
 
 
 class SeatStatus(models.TextChoices):
@@ -99,7 +118,11 @@ class SitOutReason(models.TextChoices):
 
 
 class Seat(models.Model):
-    """One seat of a table; occupied while ``session`` is set.
+    """One seat of a table; occupied while ``user`` is set.
+
+    Where the occupant's stack lives depends on the table's kind: at a cash table it is the balance of the wallet
+    account of ``session`` (money, integer cents); at a tournament table it is ``chips`` (counters with no money value,
+    TRN-16), and there is no session.
 
     Timers: ``sit_out_deadline`` (CASH-17 10 minutes, CASH-20 500 s), ``disconnected_since`` (CASH-22), and the seat's
     timebank balance ``timebank_milliseconds`` (TB-01..04; per table, not renewed between hands).
@@ -132,6 +155,7 @@ class Seat(models.Model):
     leave_after_hand = models.BooleanField(_("leave when the hand ends"), default=False)
     disconnected_since = models.DateTimeField(_("disconnected since"), null=True, blank=True)
     timebank_milliseconds = models.PositiveIntegerField(_("timebank left (ms)"), default=0)
+    chips = models.BigIntegerField(_("tournament chips"), default=0, help_text=_("Tournament tables only."))
     hands_dealt_in = models.PositiveIntegerField(_("hands dealt in at this seat"), default=0)
     seated_at = models.DateTimeField(_("seated at"), null=True, blank=True)
     version = models.PositiveBigIntegerField(_("version"), default=0)
@@ -145,9 +169,10 @@ class Seat(models.Model):
             ),
             models.CheckConstraint(
                 condition=(models.Q(status="empty") & models.Q(user__isnull=True) & models.Q(session__isnull=True))
-                | (~models.Q(status="empty") & models.Q(user__isnull=False) & models.Q(session__isnull=False)),
-                name="games_seat_occupied_iff_session",
+                | (~models.Q(status="empty") & models.Q(user__isnull=False)),
+                name="games_seat_occupied_iff_user",
             ),
+            models.CheckConstraint(condition=models.Q(chips__gte=0), name="games_seat_chips_not_negative"),
         ]
         indexes = [models.Index(fields=("user", "status"), name="games_seat_user_status")]
 
@@ -156,7 +181,7 @@ class Seat(models.Model):
 
     @property
     def occupied(self) -> bool:
-        return self.session_id is not None
+        return self.user_id is not None
 
 
 class BuyInKind(models.TextChoices):

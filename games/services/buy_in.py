@@ -116,7 +116,7 @@ def buy_in_limits(
     banzai_choice: str | None = None,
 ) -> BuyInLimits:
     """The buy-in limits for ``user_id`` sitting down at ``table`` at ``now`` (see the module docstring)."""
-    game_type = table.stake.game_type
+    game_type = table.cash_stake.game_type
     base_minimum, base_maximum = terms.min_buy_in, terms.max_buy_in
     since = now - timedelta(minutes=rules.rathole_window_minutes)
     if game_type.buy_in_rule == BuyInRule.BANZAI:

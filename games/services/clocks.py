@@ -17,6 +17,7 @@ from django.utils import timezone
 from games.models import ClockPhase, Hand, HandStatus
 from games.services.hands import HandContext, _clock_switch, _spend_timebank
 from games.services.locking import seats_lock, table_lock
+from games.services.policy import policy_for
 from games.services.seat_state import seat_connection_record
 
 
@@ -45,7 +46,7 @@ def player_connection_lost(user: Any, table: Any, *, now: datetime | None = None
             hand,
             ClockPhase.RECONNECT,
             moment,
-            moment + timedelta(seconds=hand.game_rules.reconnect_grace_seconds),
+            moment + timedelta(seconds=policy_for(locked).hand_rules(hand, locked).reconnect_grace_seconds),
         )
     context.commit_events()
     return True

@@ -27,50 +27,32 @@ from games.engine.cards import Shuffler
 from games.engine.config import HandConfig
 from games.engine.config import Variant as EngineVariant
 from games.engine.events import Event
-from games.engine.positions import HandPositions, PositionError, PreviousHand, cash_hand_may_start, next_hand_positions
-from games.engine.pots import split_pot
-from games.engine.rake import RakeResult, RakeRow, compute_rake
+from games.engine.positions import HandPositions, PositionError, PreviousHand, next_hand_positions
 from games.engine.state import HandState
 from games.models import (
     CashTable,
     ClockPhase,
-    GameRules,
     Hand,
     HandPlayer,
     HandStatus,
-    LeaveReason,
-    PlayerTableSettings,
     Seat,
     SeatStatus,
     SitOutReason,
-    StakeTerms,
     TableStatus,
 )
-from games.services.cashier import money_to_table
 from games.services.engine_state import hand_engine_state_remember, hand_engine_state_to_change
 from games.services.errors import ActionRefused, NotSeated, NotYourTurn
 from games.services.events import NewEvent, engine_event, events_append
-from games.services.locking import seats_lock, table_lock, table_lock_with_hand, table_terms
-from games.services.seat_state import (
-    seat_connection_record,
-    seat_event,
-    seat_save,
-    seat_sit_out_now,
-    seat_vacate,
-    table_touch,
-)
-from games.services.table_closing import table_close_locked
+from games.services.locking import seats_lock, table_lock, table_lock_with_hand
+from games.services.policy import TableRules, policy_for
+from games.services.seat_state import seat_connection_record, seat_save, table_touch
 from poker_site.core.compiled_sql import fields_update, rows_update
 from poker_site.core.rules import RULES_VERSION
-from wallet.models import Account, AccountKind
-from wallet.services import TransferKind, TransferLeg, player_cash_accounts_lock, system_account, transfer_create
 
 PLAYER_ACTION_TYPES = frozenset({"fold", "check", "call", "bet", "raise_to", "all_in"})
 """The actions a player may send; forced bets and timeouts are the server's."""
 
-_IN_PLAY_STATUSES = frozenset(
-    {SeatStatus.PLAYING, SeatStatus.WAITING_FOR_BIG_BLIND, SeatStatus.POSTING_OUT_OF_POSITION}
-)
+_ENTERING_STATUSES = frozenset({SeatStatus.WAITING_FOR_BIG_BLIND, SeatStatus.POSTING_OUT_OF_POSITION})
 
 
 class HandContext:
@@ -105,42 +87,6 @@ class HandContext:
 
 # ---------------------------------------------------------------------------------------------------------------------
 # Starting a hand
-
-
-def table_stack(seat: Seat) -> int:
-    """The occupant's chips as loaded with the locked seats. Table accounts change only under the table lock, and
-    :func:`refresh_table_stacks` re-reads them after this transaction moves money."""
-    assert seat.session is not None
-    return seat.session.account.balance
-
-
-def refresh_table_stacks(seats: dict[int, Seat]) -> None:
-    """Re-read the balances of the occupied seats' table accounts (one query)."""
-    accounts = {seat.session.account.pk: seat.session.account for seat in seats.values() if seat.session is not None}
-    for account_id, balance in Account.objects.filter(pk__in=accounts).values_list("pk", "balance"):
-        accounts[account_id].balance = balance
-
-
-def _available(seats: dict[int, Seat]) -> list[Seat]:
-    """Seats that can be dealt in: occupied, not sitting out, with chips (CASH-06 counts these)."""
-    return [
-        seat
-        for seat in seats.values()
-        if seat.session_id is not None
-        and seat.status in _IN_PLAY_STATUSES
-        and not seat.leave_after_hand
-        and table_stack(seat) > 0
-    ]
-
-
-def may_start(available_count: int, table: CashTable, rules: GameRules) -> bool:
-    """CASH-06 / AMB-11 (games.engine.positions.cash_hand_may_start): three players not sitting out; two only right
-    after a hand dealt to three or more, or while the back-office flag "continue heads-up" is on. The rules row may
-    lower the number of players a hand needs (``minimum_players_to_start``, never below two)."""
-    previous_count = len(table.previous_dealt_in_seats or []) or None
-    if cash_hand_may_start(available_count, previous_count, continue_heads_up=rules.continue_heads_up):
-        return True
-    return available_count >= max(2, rules.minimum_players_to_start)
 
 
 def _previous_hand(table: CashTable) -> PreviousHand | None:
@@ -179,28 +125,6 @@ def hand_positions(
     return next_hand_positions(table_size=table_size, previous=None, ready=everyone, chooser=rng), True
 
 
-def _choose_positions(
-    context: HandContext, rules: GameRules, rng: Random | secrets.SystemRandom
-) -> tuple[HandPositions, bool] | None:
-    """Positions for the next hand, sitting out players whose "sit out next big blind" comes due (CASH-19)."""
-    table = context.table
-    previous = _previous_hand(table)
-    while True:
-        available = _available(context.seats)
-        if not may_start(len(available), table, rules):
-            return None
-        positions, fresh_start = hand_positions(available, previous, table.seat_count, rng)
-        if not fresh_start and not may_start(len(positions.dealt_in), table, rules):
-            # AMB-11: after a heads-up hand the table waits for a third player, and a newcomer waiting for a big
-            # blind that does not reach them this hand would leave it heads-up again. The table restarts like a new
-            # one instead (ENG-06): everyone available is dealt in, no one posts out of position.
-            positions, fresh_start = hand_positions(available, None, table.seat_count, rng)
-        big_blind = context.seats[positions.big_blind]
-        if not big_blind.sit_out_next_big_blind:
-            return positions, fresh_start
-        context.events.append(seat_sit_out_now(big_blind, SitOutReason.NEXT_BIG_BLIND, context.now, rules))
-
-
 def strictly_between(start: int, end: int, table_size: int) -> set[int]:
     """Seats met going clockwise from ``start`` to ``end``, both excluded."""
     between: set[int] = set()
@@ -209,19 +133,6 @@ def strictly_between(start: int, end: int, table_size: int) -> set[int]:
         between.add(seat)
         seat = seat % table_size + 1
     return between
-
-
-def _mark_missed_big_blinds(context: HandContext, positions: HandPositions, fresh_start: bool) -> None:
-    """Players sitting out whose seat the big blind passed must wait for it or post when they return (CASH-21)."""
-    previous = context.table.previous_big_blind_seat
-    if previous is None or fresh_start:
-        return
-    passed = strictly_between(previous, positions.big_blind, context.table.seat_count) | {positions.big_blind}
-    for number in sorted(passed):
-        seat = context.seats.get(number)
-        if seat is not None and seat.status == SeatStatus.SITTING_OUT and not seat.missed_big_blind:
-            seat.missed_big_blind = True
-            seat_save(seat, "missed_big_blind")
 
 
 @transaction.atomic(durable=True)
@@ -245,37 +156,38 @@ def hand_start(table: CashTable, *, now: datetime | None = None, shuffler: Shuff
 
 def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand | None:
     table, seats, now = context.table, context.seats, context.now
-    if len(_available(seats)) < 2:
-        return None  # no rule lets a hand start: skip reading the rules in force
-    terms, rules = table_terms(table, now)
+    policy = policy_for(table)
+    if len(policy.available(seats)) < 2:
+        return None  # no rule lets a hand start: skip reading the terms in force
+    terms = policy.next_hand_terms(context)
+    if terms is None:
+        return None
     rng = shuffler if shuffler is not None else secrets.SystemRandom()
-    chosen = _choose_positions(context, rules, rng)  # type: ignore[arg-type]
+    chosen = policy.positions(context, terms, rng)  # type: ignore[arg-type]
     if chosen is None:
         return None
-    positions, fresh_start = chosen
-    _mark_missed_big_blinds(context, positions, fresh_start)
-    stacks = {number: table_stack(seats[number]) for number in positions.dealt_in}
+    positions, _fresh_start = chosen
+    stacks = {number: policy.stack(seats[number]) for number in positions.dealt_in}
     config = HandConfig.create(
-        variant=EngineVariant(table.stake.game_type.variant),
+        variant=EngineVariant(terms.variant),
         stacks=stacks,
         button=positions.button,
         big_blind_seat=positions.big_blind,
         small_blind_seat=positions.small_blind,
         small_blind=terms.small_blind,
         big_blind=terms.big_blind,
+        ante=terms.ante,
         table_size=table.seat_count,
         out_of_position_seats=positions.out_of_position,
     )
     state = HandState.create(config, shuffler=rng)
-    participants = {
-        str(number): {"user": seats[number].user_id, "session": seats[number].session_id, "stack": stacks[number]}
-        for number in positions.dealt_in
-    }
+    participants = {str(number): policy.participant(seats[number], stacks[number]) for number in positions.dealt_in}
     hand = Hand.objects.create(
         table=table,
         number=table.hands_played + 1,
-        stake_terms=terms,
-        game_rules=rules,
+        stake_terms=terms.stake_terms,
+        game_rules=terms.game_rules,
+        level_number=terms.level_number,
         started_at=now,
         config=config.to_dict(),
         deck=[str(card) for card in state.deck],
@@ -287,7 +199,7 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
         HandPlayer(
             hand=hand,
             user_id=int(seats[number].user_id or 0),
-            session_id=int(seats[number].session_id or 0),
+            session_id=seats[number].session_id,
             seat_number=number,
             start_stack=stacks[number],
         )
@@ -295,7 +207,9 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
     )
     for number in positions.dealt_in:
         seat = seats[number]
-        if seat.status != SeatStatus.PLAYING or seat.missed_big_blind:
+        # New and returning players are in play once dealt in (CASH-07, CASH-21). A tournament player sitting out is
+        # dealt in and stays sitting out (TRN-19).
+        if seat.status in _ENTERING_STATUSES or seat.missed_big_blind:
             seat.status = SeatStatus.PLAYING
             seat.missed_big_blind = False
             seat_save(seat, "status", "missed_big_blind")
@@ -310,7 +224,7 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
         next_hand_at=None,
     )
     context.engine_events(hand, state.events)
-    _advance(context, hand, state, rules)
+    _advance(context, hand, state, terms.rules)
     context.hand, context.engine_state = hand, state
     return hand
 
@@ -319,7 +233,7 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
 # Acting
 
 
-def _clock_start(context: HandContext, hand: Hand, state: HandState, rules: GameRules) -> None:
+def _clock_start(context: HandContext, hand: Hand, state: HandState, rules: TableRules) -> None:
     """The player to act in ``state`` is to act: their normal decision time starts now (TB-05). The ``turn`` event
     carries their legal actions (public: they follow from the stacks and bets everyone sees), so the realtime layer
     can tell the player without reading the hand again."""
@@ -362,14 +276,20 @@ def _spend_timebank(context: HandContext, hand: Hand) -> None:
     seat_save(seat, "timebank_milliseconds")
 
 
-def _advance(context: HandContext, hand: Hand, state: HandState, rules: GameRules) -> None:
-    """After a change: fold players who left mid-hand when their turn comes, start the next clock, or finish."""
+def _advance(context: HandContext, hand: Hand, state: HandState, rules: TableRules) -> None:
+    """After a change: fold players who left mid-hand when their turn comes, act at once for players the policy
+    acts for (a tournament player sitting out: check if possible, else fold, TRN-19 / AMB-20), start the next clock,
+    or finish."""
+    policy = policy_for(context.table)
     while not state.is_complete:
         actor = state.actor
         assert actor is not None
         seat = context.seats[actor]
         if seat.leave_after_hand or seat.user_id != hand.participants[str(actor)]["user"]:
             context.engine_events(hand, state.apply(Fold(actor)))
+            continue
+        if policy.acts_for(seat):
+            context.engine_events(hand, state.apply(Timeout(actor)))
             continue
         _clock_start(context, hand, state, rules)
         return
@@ -430,7 +350,7 @@ def hand_act(
         raise ActionRefused(str(error)) from error
     _spend_timebank(context, hand)
     context.engine_events(hand, state.apply(action))
-    _advance(context, hand, state, hand.game_rules)
+    _advance(context, hand, state, policy_for(locked).hand_rules(hand, locked))
     context.commit_events()
     return hand
 
@@ -468,7 +388,7 @@ def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
     ):
         return False
     context = HandContext(locked, seats_lock(locked), moment)
-    rules = hand.game_rules
+    rules = policy_for(locked).hand_rules(hand, locked)
     seat = context.seats[hand.acting_seat]
     deadline = hand.action_deadline
     if hand.clock_phase in (ClockPhase.DECISION, ClockPhase.RECONNECT) and seat.user_id is not None:
@@ -518,74 +438,19 @@ def _clock_switch(context: HandContext, hand: Hand, phase: str, started: datetim
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# Finishing: rake, settlement, and what happens to the seats between hands
-
-
-def rake_row(terms: StakeTerms) -> RakeRow:
-    """The engine's rake row for the stake terms a hand was dealt under."""
-    game_type = terms.stake.game_type
-    return RakeRow(
-        game="omaha" if game_type.variant == "PO" else "holdem",  # type: ignore[arg-type]
-        table_type=game_type.rake_table_type,  # type: ignore[arg-type]
-        stake=terms.stake.label,
-        small_blind=terms.small_blind,
-        big_blind=terms.big_blind,
-        rate_basis_points=terms.rake_rate_basis_points,
-        cap=terms.rake_cap,
-        small_hand_cap=terms.rake_small_hand_cap,
-    )
-
-
-def final_stacks_after_rake(state: HandState, rake: RakeResult) -> dict[int, int]:
-    """Each seat's stack at the end of the hand after the rake is taken out of the pots (RAKE-07): each raked pot's
-    remainder is split again between its winners, odd cents clockwise from the button (ENG-27)."""
-    result = state.result
-    final = dict(result.final_stacks)
-    for index, pot in enumerate(result.pots):
-        taken = rake.per_pot[index] if index < len(rake.per_pot) else 0
-        if not taken or not pot.winners:
-            continue
-        before = dict(pot.shares)
-        after = dict(split_pot(pot.amount - taken, pot.winners))
-        for seat in pot.winners:
-            final[seat] += after.get(seat, 0) - before.get(seat, 0)
-    return final
+# Finishing: settlement by the table's policy, then what happens to the seats between hands
 
 
 def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
-    """Settle a completed hand in one balanced transfer, record it, and prepare the table for the next hand."""
+    """Settle a completed hand where its stacks live (the table's policy), record it, and prepare the table for the
+    next hand."""
     result = state.result
-    terms = hand.stake_terms
-    rake = compute_rake(
-        rake_row(terms), result.pot_amounts, flop_dealt=result.flop_dealt, players_dealt_in=len(result.dealt_in)
-    )
-    final = final_stacks_after_rake(state, rake)
-    starting = {int(seat): data["stack"] for seat, data in hand.participants.items()}
-    net = {seat: final[seat] - starting[seat] for seat in starting}
-    if sum(net.values()) + rake.total != 0:
-        raise AssertionError(f"hand {hand.pk} does not balance: net {net}, rake {rake.total}")
-    players = list(HandPlayer.objects.filter(hand=hand).select_related("session__account"))
-    sessions = {player.seat_number: player.session for player in players}
-    legs = [TransferLeg(sessions[seat].account, amount) for seat, amount in sorted(net.items()) if amount]
-    if rake.total:
-        legs.append(TransferLeg(system_account(AccountKind.HOUSE_RAKE), rake.total))
-    settlement = None
-    if len(legs) >= 2:
-        settlement = transfer_create(
-            kind=TransferKind.HAND_SETTLEMENT,
-            legs=legs,
-            idempotency_key=f"cash-hand:{hand.pk}:settlement",
-            reference=f"hand:{hand.pk}",
-            description=f"{context.table.name} hand {hand.number}: result and rake",
-        )
+    settled = policy_for(context.table).settle(context, hand, state)
     hand.status = HandStatus.FINISHED
     hand.ended_at = context.now
     hand.street_reached = result.street_reached.label
-    hand.pot_total = rake.pot_total
-    hand.rake = rake.total
-    hand.rake_rate_basis_points = rake.rate_basis_points
-    hand.rake_cap_applied = rake.cap_applied
-    hand.settlement = settlement
+    hand.pot_total = settled.pot_total
+    hand.rake = settled.rake_total
     hand.acting_seat = None
     hand.clock_phase = ClockPhase.NONE
     hand.clock_started_at = None
@@ -605,19 +470,20 @@ def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
         "clock_started_at",
         "action_deadline",
     )
+    players = list(HandPlayer.objects.filter(hand=hand))
     for player in players:
-        player.end_stack = final[player.seat_number]
+        player.end_stack = settled.final_stacks[player.seat_number]
     rows_update(players, ["end_stack"])
     context.events.append(
         NewEvent(
             "hand_settled",
             {
                 "hand_number": hand.number,
-                "pot_total": rake.pot_total,
-                "rake": rake.total,
-                "rake_per_pot": list(rake.per_pot),
-                "stacks": {str(seat): stack for seat, stack in sorted(final.items())},
-                "net": {str(seat): amount for seat, amount in sorted(net.items())},
+                "pot_total": settled.pot_total,
+                "rake": settled.rake_total,
+                "rake_per_pot": list(settled.rake_per_pot),
+                "stacks": {str(seat): stack for seat, stack in sorted(settled.final_stacks.items())},
+                "net": {str(seat): amount for seat, amount in sorted(settled.net.items())},
             },
             hand,
         )
@@ -626,17 +492,16 @@ def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
 
 
 def between_hands(context: HandContext, hand: Hand, *, counted: bool) -> None:
-    """After a hand (finished, or cancelled when ``counted`` is False): timebank replenishment (TB-03), departures,
-    auto top-up (CASH-15), players without chips, pending sit-outs (CASH-18, CASH-22); then the table waits for the
-    pause before the next hand — or, when support closed it during the hand, cashes everyone out and closes."""
-    table, now = context.table, context.now
-    # The terms and rules the hand was dealt under: a change that takes effect meanwhile applies from the next hand.
-    terms, rules = hand.stake_terms, hand.game_rules
-    refresh_table_stacks(context.seats)
+    """After a hand (finished, or cancelled when ``counted`` is False): the timebank replenishment of everyone dealt in
+    (TB-03), then the policy's own work between hands (departures, top-ups, sit-outs, eliminations), which leaves the
+    table waiting for its next deal."""
+    policy = policy_for(context.table)
+    rules = policy.hand_rules(hand, context.table)
+    policy.refresh_stacks(context.seats)
     counted_seats = []
     for seat_key, data in sorted(hand.participants.items(), key=lambda item: int(item[0])):
         seat = context.seats.get(int(seat_key))
-        if seat is None or seat.session_id != data["session"] or not counted:
+        if seat is None or seat.user_id != data["user"] or not counted:
             continue
         seat.hands_dealt_in += 1
         if seat.hands_dealt_in % rules.timebank_replenish_every_hands == 0:
@@ -647,87 +512,4 @@ def between_hands(context: HandContext, hand: Hand, *, counted: bool) -> None:
         seat.version += 1
         counted_seats.append(seat)
     rows_update(counted_seats, ["hands_dealt_in", "timebank_milliseconds", "version"])
-    if table.close_after_hand:
-        # Support closed the table during this hand (table_close): everyone is cashed out now, no next hand.
-        context.events.extend(table_close_locked(table, context.seats, now, terms))
-        return
-    occupied = [seat for seat in sorted(context.seats.values(), key=lambda seat: seat.pk) if seat.session_id]
-    topping_up = set(
-        PlayerTableSettings.objects.filter(
-            user_id__in=[seat.user_id for seat in occupied if not seat.leave_after_hand], auto_top_up=True
-        ).values_list("user_id", flat=True)
-    )
-    banzai = table.stake.game_type.buy_in_rule == "banzai"
-    # Only the cash accounts a top-up will draw on are locked: a winner's balance stays free for their withdrawals.
-    cash_accounts = player_cash_accounts_lock(
-        [
-            seat.user
-            for seat in occupied
-            if seat.user_id in topping_up
-            and seat.user is not None
-            and seat.session is not None
-            and table_stack(seat) < auto_top_up_target(seat.session.initial_buy_in, terms, banzai)
-        ]
-    )
-    for seat in occupied:
-        if seat.leave_after_hand:
-            context.events.append(seat_vacate(seat, table, LeaveReason.PLAYER, now, terms))
-            continue
-        cash = cash_accounts.get(seat.user_id) if seat.user_id is not None else None
-        if cash is not None:
-            _auto_top_up(context, seat, hand, terms, banzai, cash)
-        if seat.sit_out_after_hand:
-            reason = seat.sit_out_reason_after_hand or SitOutReason.PLAYER
-            context.events.append(seat_sit_out_now(seat, reason, now, rules))
-        elif table_stack(seat) == 0 and seat.status != SeatStatus.SITTING_OUT:
-            context.events.append(seat_sit_out_now(seat, SitOutReason.NO_CHIPS, now, rules))
-    table_touch(
-        table, current_hand=None, next_hand_at=now + timedelta(milliseconds=rules.pause_between_hands_milliseconds)
-    )
-
-
-def auto_top_up_target(initial_buy_in: int, terms: StakeTerms, banzai: bool) -> int:
-    """CASH-15 / AMB-29: the stack auto top-up fills up to: the initial buy-in (Banzai: 10 BB, the table maximum),
-    never above the table maximum."""
-    return terms.max_buy_in if banzai else min(initial_buy_in, terms.max_buy_in)
-
-
-def auto_top_up_amount(stack: int, initial_buy_in: int, terms: StakeTerms, banzai: bool, balance: int) -> int:
-    """CASH-15 / AMB-29: up to :func:`auto_top_up_target`, as far as the balance allows; nothing when the stack is not
-    below the target. Banzai: exactly to 10 BB or not at all (CASH-27, from the seed: "re-buys and top-ups are only
-    allowed to bring the stack to exactly 10 big blinds", which AMB-29's "as far as the balance allows" would break)."""
-    target = auto_top_up_target(initial_buy_in, terms, banzai)
-    if stack >= target:
-        return 0
-    if banzai and balance < target - stack:
-        return 0
-    return max(0, min(target - stack, balance))
-
-
-def _auto_top_up(context: HandContext, seat: Seat, hand: Hand, terms: StakeTerms, banzai: bool, cash: Account) -> None:
-    """Top the seat up from the player's cash account ``cash``, locked by :func:`between_hands` (so the amount decided
-    from its balance is still there when the transfer moves it)."""
-    session = seat.session
-    assert session is not None
-    stack = table_stack(seat)
-    amount = auto_top_up_amount(stack, session.initial_buy_in, terms, banzai, cash.balance)
-    if amount <= 0:
-        return
-    money_to_table(
-        session.account,
-        cash,
-        amount,
-        kind=TransferKind.CASH_TOP_UP,
-        idempotency_key=f"table-session:{session.pk}:auto-top-up:hand:{hand.pk}",
-        reference=f"table-session:{session.pk}",
-    )
-    session.account.balance = stack + amount
-    # The new stack is known exactly (the table is locked, the transfer just booked): no read back for the event.
-    topped_up = seat_event(
-        seat, "seat_topped_up", with_stack=False, stack=session.account.balance, amount=amount, automatic=True
-    )
-    context.events.append(topped_up)
-    if seat.status == SeatStatus.SITTING_OUT and seat.sit_out_reason == SitOutReason.NO_CHIPS:
-        from games.services.seat_state import seat_return
-
-        context.events.append(seat_return(seat, context.table, post_out_of_position=False))
+    policy.after_hand(context, hand, counted, context.now)

@@ -101,7 +101,8 @@ def forget_reverse_one_to_one(instance: Any, field_name: str) -> None:
 
 def table_terms(table: CashTable, now: datetime) -> tuple[StakeTerms, GameRules]:
     """The stake terms and game rules in force at ``now``."""
-    return table.stake.terms_at(now), table.stake.game_type.rules_at(now)
+    stake = table.cash_stake
+    return stake.terms_at(now), stake.game_type.rules_at(now)
 
 
 def player_settings(user_id: int) -> PlayerTableSettings:

@@ -13,7 +13,6 @@ from django.db.models import F
 
 from games.models import (
     CashTable,
-    GameRules,
     LeaveReason,
     PlayerTableSettings,
     Seat,
@@ -24,19 +23,18 @@ from games.models import (
 )
 from games.services.cashier import money_from_table
 from games.services.events import NewEvent
+from games.services.policy import TableRules, seat_stack
 from poker_site.core.compiled_sql import fields_update
-from wallet.services import balance_of
 
 
 def seat_payload(seat: Seat, *, with_stack: bool = True, **extra: Any) -> dict[str, Any]:
     """The public description of a seat carried by seat events. ``with_stack`` is False for events that may happen
     while the player is in a hand, when the table account still holds the start-of-hand stack."""
     payload: dict[str, Any] = {"seat": seat.number, "status": seat.status}
-    if seat.session_id is not None:
+    if seat.user_id is not None:
         assert seat.user is not None
-        assert seat.session is not None
         if with_stack:
-            payload["stack"] = balance_of(seat.session.account)
+            payload["stack"] = seat_stack(seat)
         payload.update(
             {
                 "user_id": seat.user_id,
@@ -73,9 +71,12 @@ def seat_connection_record(seat: Seat, disconnected_since: datetime | None) -> N
     )
 
 
-def sit_out_deadline_for(seat: Seat, reason: str, now: datetime, rules: GameRules) -> datetime:
+def sit_out_deadline_for(seat: Seat, reason: str, now: datetime, rules: TableRules) -> datetime | None:
     """When a seat sitting out for ``reason`` is removed: the global sit-out deadline (CASH-20, 500 s) for global sit
-    out, otherwise 10 minutes (CASH-17, AMB-12)."""
+    out, otherwise 10 minutes (CASH-17, AMB-12); never where the rules remove nobody for sitting out (tournaments:
+    the player stays in until blinded out, TRN-20)."""
+    if rules.sit_out_removal_seconds is None:
+        return None
     if reason == SitOutReason.GLOBAL and seat.user_id is not None:
         settings_row = PlayerTableSettings.objects.filter(user_id=seat.user_id).first()
         if settings_row is not None and settings_row.global_sit_out_deadline is not None:
@@ -84,7 +85,7 @@ def sit_out_deadline_for(seat: Seat, reason: str, now: datetime, rules: GameRule
     return now + timedelta(seconds=rules.sit_out_removal_seconds)
 
 
-def seat_sit_out_now(seat: Seat, reason: str, now: datetime, rules: GameRules) -> NewEvent:
+def seat_sit_out_now(seat: Seat, reason: str, now: datetime, rules: TableRules) -> NewEvent:
     """Put an occupied seat into sit-out now (not dealt in, pays no blinds, CASH-16) with its removal deadline."""
     seat.status = SeatStatus.SITTING_OUT
     seat.sit_out_reason = reason
@@ -118,8 +119,11 @@ def entry_status_after_absence(seat: Seat, table: CashTable, post_out_of_positio
 
 
 def seat_return(seat: Seat, table: CashTable, post_out_of_position: bool) -> NewEvent:
-    """Bring a sitting-out seat back into play (CASH-16 "I'm back", CASH-21)."""
-    seat.status = entry_status_after_absence(seat, table, post_out_of_position)
+    """Bring a sitting-out seat back into play (CASH-16 "I'm back", CASH-21; TRN-19), with the status the table's
+    policy gives a returning player."""
+    from games.services.policy import policy_for
+
+    seat.status = policy_for(table).seat_returns_as(seat, table, post_out_of_position)
     seat.sit_out_reason = SitOutReason.NONE
     seat.sit_out_since = None
     seat.sit_out_deadline = None

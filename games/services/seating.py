@@ -32,6 +32,7 @@ from games.models import (
     SeatStatus,
     Stake,
     StakeTerms,
+    TableKind,
     TableSession,
     TableStatus,
 )
@@ -52,6 +53,7 @@ from games.services.errors import (
 from games.services.events import NewEvent, events_append
 from games.services.hands import HandContext, _advance, _spend_timebank
 from games.services.locking import player_seating_lock, seats_lock, table_lock, table_terms
+from games.services.policy import policy_for
 from games.services.seat_state import entry_status_after_absence, seat_event, seat_return, seat_save, seat_vacate
 from wallet.services import TransferKind, balance_of, check_positive_amount, player_cash_account
 
@@ -109,13 +111,14 @@ def seat_buy_in_limits(
     """The buy-in limits ``user`` would have at ``table`` now (for the buy-in dialog, LOB-05)."""
     moment = now or timezone.now()
     table = CashTable.objects.select_related("stake__game_type").get(pk=table.pk)
+    cash_table_only(table, "There is no buy-in at a tournament table.")
     terms, rules = table_terms(table, moment)
     return buy_in_limits(int(user.pk), table, terms, rules, moment, banzai_choice=banzai_choice)
 
 
 def _check_table_limits(user_id: int, table: CashTable) -> None:
     """CASH-09 (optional per-game limit), CASH-28 (Banzai: 4 tables per stake), CASH-32 (Banzai exclusion)."""
-    game_type = table.stake.game_type
+    game_type = table.cash_stake.game_type
     rules = game_type.rules_at()
     if game_type.buy_in_rule == BuyInRule.BANZAI:
         excluded = PlayerTableSettings.objects.filter(user_id=user_id, banzai_excluded=True).exists()
@@ -123,10 +126,10 @@ def _check_table_limits(user_id: int, table: CashTable) -> None:
             raise BanzaiExcluded("You are excluded from Banzai games. Please contact support.")
     seated = Seat.objects.filter(user_id=user_id, table__status=TableStatus.OPEN)
     if rules.max_tables_per_stake is not None:
-        count = seated.filter(table__stake_id=table.stake_id).count()
+        count = seated.filter(table__stake_id=table.cash_stake.pk).count()
         if count >= rules.max_tables_per_stake:
             raise TableLimitReached(
-                f"You already play {count} {game_type.name} {table.stake.label} tables; the limit is "
+                f"You already play {count} {game_type.name} {table.cash_stake.label} tables; the limit is "
                 f"{rules.max_tables_per_stake} per stake."
             )
     if rules.max_tables_per_game is not None:
@@ -135,6 +138,13 @@ def _check_table_limits(user_id: int, table: CashTable) -> None:
             raise TableLimitReached(
                 f"You already play {count} {game_type.name} tables; the limit is {rules.max_tables_per_game}."
             )
+
+
+def cash_table_only(table: CashTable, refusal: str) -> None:
+    """Refuse a cash-game seat service at a tournament table, whose seats, stacks and departures the tournament
+    decides (TRN-03, TRN-16, TRN-19)."""
+    if table.kind != TableKind.CASH:
+        raise NotAllowedNow(refusal)
 
 
 def _seat_take_locked(
@@ -149,6 +159,7 @@ def _seat_take_locked(
     banzai_choice: str | None,
     events: list[NewEvent],
 ) -> Seat:
+    cash_table_only(table, "Seats at a tournament table are assigned by the tournament (TRN-03).")
     if table.status != TableStatus.OPEN:
         raise NotFound("This table is closed.")
     if table.close_after_hand:
@@ -223,9 +234,9 @@ def _seat_take_locked(
         "sit_out_next_big_blind",
     )
     events.append(seat_event(seat, "seat_taken", buy_in=amount, buy_in_kind=limits.kind))
-    SeatingRequest.objects.filter(user_id=user_id, stake_id=table.stake_id, status=SeatingRequestStatus.WAITING).update(
-        status=SeatingRequestStatus.SEATED, resolved_at=now, table=table, message="Seated."
-    )
+    SeatingRequest.objects.filter(
+        user_id=user_id, stake_id=table.cash_stake.pk, status=SeatingRequestStatus.WAITING
+    ).update(status=SeatingRequestStatus.SEATED, resolved_at=now, table=table, message="Seated.")
     _start_soon(table, now)
     return seat
 
@@ -284,7 +295,7 @@ def seat_in_running_hand(table: CashTable, seat: Seat) -> Hand | None:
     if hand is None:
         return None
     participant = hand.participants.get(str(seat.number))
-    if participant is None or participant["session"] != seat.session_id:
+    if participant is None or participant["user"] != seat.user_id:
         return None
     return hand
 
@@ -301,6 +312,7 @@ def seat_top_up(
     moment = now or timezone.now()
     value = _amount(amount, "top-up")
     locked = table_lock(table.pk)
+    cash_table_only(locked, "Tournament chips cannot be bought at the table.")
     seats = seats_lock(locked)
     seat = _user_seat(seats, user)
     if seat_in_running_hand(locked, seat) is not None:
@@ -309,7 +321,7 @@ def seat_top_up(
     session = seat.session
     assert session is not None
     stack = balance_of(session.account)
-    banzai = locked.stake.game_type.buy_in_rule == BuyInRule.BANZAI
+    banzai = locked.cash_stake.game_type.buy_in_rule == BuyInRule.BANZAI
     if banzai and stack + value != terms.max_buy_in:
         allowed = max(0, terms.max_buy_in - stack)
         raise BuyInRefused(
@@ -350,6 +362,7 @@ def seat_leave(user: Any, table: CashTable, *, now: datetime | None = None) -> S
     at once; a player in a hand folds now if it is their turn (otherwise when it comes) and leaves when it ends."""
     moment = now or timezone.now()
     locked = table_lock(table.pk)
+    cash_table_only(locked, "You cannot leave a tournament table: sit out instead; your chips stay in play (TRN-19).")
     seats = seats_lock(locked)
     seat = _user_seat(seats, user)
     hand = seat_in_running_hand(locked, seat)
@@ -367,7 +380,7 @@ def seat_leave(user: Any, table: CashTable, *, now: datetime | None = None) -> S
         state = context.hand_state_to_change(hand)
         _spend_timebank(context, hand)
         context.engine_events(hand, state.apply(Fold(seat.number)))
-        _advance(context, hand, state, hand.game_rules)
+        _advance(context, hand, state, policy_for(locked).hand_rules(hand, locked))
     context.commit_events()
     return seat
 

@@ -14,10 +14,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import CashTable, LeaveReason, Seat, SeatStatus, SitOutReason, TableStatus
+from games.models import CashTable, LeaveReason, Seat, SeatStatus, SitOutReason, TableKind, TableStatus
 from games.services.errors import NotAllowedNow, NotSeated
 from games.services.events import NewEvent, events_append
 from games.services.locking import player_settings_lock, seats_lock, table_lock, table_terms
+from games.services.policy import policy_for, seat_stack
 from games.services.seat_state import (
     global_sit_out_settle,
     seat_event,
@@ -27,13 +28,15 @@ from games.services.seat_state import (
     seat_vacate,
 )
 from games.services.seating import _start_soon, seat_in_running_hand
-from wallet.services import balance_of
 
 
 def _lock_player_tables(user_id: int, also: int | None = None) -> list[tuple[CashTable, dict[int, Seat]]]:
-    """Lock every open table where the player sits (and ``also``) in primary-key order, with their seats."""
+    """Lock every open cash table where the player sits (and ``also``) in primary-key order, with their seats.
+    Tournament tables take no part in global sit out (CASH-18 is a cash-game rule)."""
     table_ids = set(
-        Seat.objects.filter(user_id=user_id, table__status=TableStatus.OPEN).values_list("table_id", flat=True)
+        Seat.objects.filter(user_id=user_id, table__status=TableStatus.OPEN, table__kind=TableKind.CASH).values_list(
+            "table_id", flat=True
+        )
     )
     if also is not None:
         table_ids.add(also)
@@ -50,7 +53,7 @@ def _seat_of(seats: dict[int, Seat], user_id: int) -> Seat | None:
 
 def _sit_out(table: CashTable, seat: Seat, reason: str, now: datetime, events: list[NewEvent]) -> None:
     """Sit out now, or after the hand the player is dealt into (they play it out)."""
-    _terms, rules = table_terms(table, now)
+    rules = policy_for(table).current_rules(table, now)
     if seat_in_running_hand(table, seat) is not None:
         seat.sit_out_after_hand = True
         seat.sit_out_reason_after_hand = reason
@@ -79,6 +82,8 @@ def seat_sit_out(user: Any, table: CashTable, *, now: datetime | None = None) ->
         for other_table, seats in locked
         if other_table.pk != table.pk and (other_seat := _seat_of(seats, user_id)) is not None
     ]
+    if this_table.kind != TableKind.CASH:
+        others = []  # a tournament player sits out at that table alone (TRN-19)
     events: dict[int, list[NewEvent]] = {candidate.pk: [] for candidate, _seats in locked}
     global_reason = bool(others)
     if global_reason:
@@ -112,7 +117,6 @@ def seat_sit_in(
     seat = _seat_of(seats, int(user.pk))
     if seat is None:
         raise NotSeated("You do not have a seat at this table.")
-    assert seat.session is not None
     events: list[NewEvent] = []
     if seat.sit_out_after_hand:
         seat.sit_out_after_hand = False
@@ -120,7 +124,7 @@ def seat_sit_in(
         seat_save(seat, "sit_out_after_hand", "sit_out_reason_after_hand")
         events.append(seat_event(seat, "seat_changed", with_stack=False))
     if seat.status == SeatStatus.SITTING_OUT:
-        if balance_of(seat.session.account) == 0:
+        if seat_stack(seat) == 0:
             raise NotAllowedNow("You have no chips: top up to play again.")
         events.append(seat_return(seat, locked, post_out_of_position))
     elif seat.status in (SeatStatus.WAITING_FOR_BIG_BLIND, SeatStatus.POSTING_OUT_OF_POSITION):

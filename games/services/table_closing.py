@@ -17,7 +17,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import CashTable, Hand, HandStatus, LeaveReason, Seat, StakeTerms, TableStatus
+from games.models import CashTable, Hand, HandStatus, LeaveReason, Seat, StakeTerms, TableKind, TableStatus
 from games.services.errors import NotAllowedNow, ReasonRequired
 from games.services.events import NewEvent, events_append
 from games.services.locking import seats_lock, table_lock, table_terms
@@ -46,6 +46,8 @@ def table_close(table: CashTable, *, reason: str, now: datetime | None = None) -
         raise ReasonRequired("Give the reason for closing the table.")
     moment = now or timezone.now()
     locked = table_lock(table.pk)
+    if locked.kind != TableKind.CASH:
+        raise NotAllowedNow(f"{locked.name} is a tournament table: the tournament opens and breaks its tables.")
     seats = seats_lock(locked)
     if locked.status != TableStatus.OPEN:
         raise NotAllowedNow(f"{locked.name} is already closed.")

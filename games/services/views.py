@@ -17,6 +17,7 @@ from django.utils import timezone
 from games.engine.state import HandState
 from games.models import CashTable, EventAudience, Hand, HandEvent, HandStatus, Seat, SeatStatus
 from games.services.engine_state import hand_engine_state
+from games.services.policy import policy_for
 
 Viewer = AbstractBaseUser | AnonymousUser | None
 
@@ -66,14 +67,16 @@ def table_events_since(
 def _seat_view(
     seat: Seat, state: HandState | None, participants: dict[str, Any], viewer_id: int | None, now: Any
 ) -> dict[str, Any]:
-    occupied = seat.session_id is not None
+    occupied = seat.user_id is not None
     view: dict[str, Any] = {"number": seat.number, "occupied": occupied}
     if not occupied:
         return view
     assert seat.user is not None
-    assert seat.session is not None
     in_hand = state is not None and str(seat.number) in participants and seat.number in state.seats
-    stack = state.stacks[seat.number] if in_hand and state is not None else seat.session.account.balance
+    if in_hand and state is not None:
+        stack = state.stacks[seat.number]
+    else:
+        stack = seat.session.account.balance if seat.session is not None else seat.chips
     view.update(
         {
             "user_id": seat.user_id,
@@ -122,15 +125,15 @@ def table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
 def _table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
     """Everything a client needs to draw the table for ``viewer`` (None or anonymous: a spectator).
 
-    Keys: ``table`` (id, name, status, ``closing`` when support closed it during a hand, game, stake, blinds, seats,
-    buy-in range), ``last_sequence`` (events after it are not included), ``seats`` (occupant, name, stack, status,
-    in-hand flags), ``button``, ``hand`` (None between hands; otherwise number, blinds seats, street, board, pots,
-    acting seat, deadline, clock, shown cards) and ``viewer`` (their seat, their own hole cards, their legal actions
-    with min/max when it is their turn, settings).
+    Keys: ``table`` (id, name, kind, status, ``closing`` when support closed it during a hand, seats, and the
+    policy's part: game, blinds and ante, ``currency`` — EUR for cash tables, with the stake and buy-in range; CHIPS
+    for tournament tables, with the tournament and its level), ``last_sequence`` (events after it are not included),
+    ``seats`` (occupant, name, stack, status, in-hand flags), ``button``, ``hand`` (None between hands; otherwise
+    number, blinds seats, street, board, pots, acting seat, deadline, clock, shown cards) and ``viewer`` (their seat,
+    their own hole cards, their legal actions with min/max when it is their turn, settings).
     """
     table = CashTable.objects.select_related("stake__game_type", "current_hand").get(pk=table.pk)
     now = timezone.now()
-    terms = table.stake.terms_at(now)
     viewer_id = _viewer_id(viewer)
     hand = table.current_hand
     if hand is not None and hand.status != HandStatus.RUNNING:
@@ -177,17 +180,11 @@ def _table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
         "table": {
             "id": table.pk,
             "name": table.name,
+            "kind": table.kind,
             "status": table.status,
             "closing": table.close_after_hand,
-            "game": table.stake.game_type.code,
-            "game_name": table.stake.game_type.name,
-            "variant": table.stake.game_type.variant,
-            "stake": table.stake.label,
-            "small_blind": terms.small_blind,
-            "big_blind": terms.big_blind,
             "seat_count": table.seat_count,
-            "min_buy_in": terms.min_buy_in,
-            "max_buy_in": terms.max_buy_in,
+            **policy_for(table).snapshot_table(table, now),
         },
         "last_sequence": table.last_sequence,
         "button": hand.config["button"] if hand is not None else table.previous_button_seat,

@@ -17,7 +17,7 @@ from games.services import (
     seat_leave,
     seat_top_up,
 )
-from games.services.hands import auto_top_up_amount
+from games.services.cash_policy import auto_top_up_amount
 from tests.tables.support import (
     START,
     acting_user,
