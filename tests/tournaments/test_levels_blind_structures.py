@@ -30,14 +30,18 @@ def test_trn_02_the_default_sit_and_go_structure_starts_at_10_20_with_1500_chips
     assert structure.starting_stack == 1_500
     assert structure.levels[0] == BlindLevel(10, 20, 0, 300)
     assert {level.duration_seconds for level in structure.levels} == {300}
-    assert structure.levels[6].ante > 0 and all(level.ante == 0 for level in structure.levels[:6])
+    assert structure.levels[6].ante > 0
+    assert all(level.ante == 0 for level in structure.levels[:6])
 
 
-@pytest.mark.parametrize("structure", [DEFAULT_MULTI_TABLE_STRUCTURE, DEFAULT_SIT_AND_GO_STRUCTURE], ids=lambda s: s.name)
+@pytest.mark.parametrize(
+    "structure", [DEFAULT_MULTI_TABLE_STRUCTURE, DEFAULT_SIT_AND_GO_STRUCTURE], ids=lambda s: s.name
+)
 def test_blinds_never_fall_from_one_level_to_the_next(structure: BlindStructure) -> None:
     for lower, higher in zip(structure.levels, structure.levels[1:], strict=False):
         assert (higher.small_blind, higher.big_blind, higher.ante) >= (lower.small_blind, lower.big_blind, lower.ante)
-        assert higher.big_blind >= lower.big_blind and higher.ante >= lower.ante
+        assert higher.big_blind >= lower.big_blind
+        assert higher.ante >= lower.ante
 
 
 def test_the_turbo_variants_keep_the_blinds_with_one_or_two_minute_levels() -> None:

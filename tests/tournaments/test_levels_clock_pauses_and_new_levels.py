@@ -8,7 +8,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tournaments.rules.common import RuleError
-from tournaments.rules.levels import DEFAULT_MULTI_TABLE_STRUCTURE, BlindStructure, LevelClock, Pause, structure_from_rows
+from tournaments.rules.levels import (
+    DEFAULT_MULTI_TABLE_STRUCTURE,
+    BlindStructure,
+    LevelClock,
+    Pause,
+    structure_from_rows,
+)
 
 START = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -92,6 +98,6 @@ def test_impossible_pauses_are_refused(pauses: tuple[Pause, ...]) -> None:
 
 def test_naive_times_and_backwards_pauses_are_refused() -> None:
     with pytest.raises(RuleError):
-        LevelClock(datetime(2024, 3, 1, 12, 0), DEFAULT_MULTI_TABLE_STRUCTURE)  # noqa: DTZ001 - the point of the test
+        LevelClock(datetime(2024, 3, 1, 12, 0), DEFAULT_MULTI_TABLE_STRUCTURE)
     with pytest.raises(RuleError):
         Pause(at(12, 20), at(12, 10))
