@@ -15,6 +15,7 @@ from tournaments.rules.registration import (
     RegistrationWindow,
     late_registration_closes_at,
     late_registration_open,
+    may_re_enter,
     may_start,
     may_unregister,
     registration_phase,
@@ -112,3 +113,11 @@ def test_an_impossible_window_is_refused() -> None:
         RegistrationWindow(opens_at=at(13, 0), starts_at=at(12, 0))
     with pytest.raises(RuleError):
         RegistrationWindow(opens_at=at(10, 0), starts_at=at(12, 0), late_registration_levels=-1)
+
+
+def test_trn_40_an_eliminated_player_may_re_enter_within_late_registration_and_the_allowed_number() -> None:
+    assert may_re_enter(0, 2, late_registration_is_open=True)
+    assert may_re_enter(1, 2, late_registration_is_open=True)
+    assert not may_re_enter(2, 2, late_registration_is_open=True)
+    assert not may_re_enter(0, 2, late_registration_is_open=False)
+    assert not may_re_enter(0, 0, late_registration_is_open=True)  # a freezeout

@@ -10,7 +10,8 @@ All tables of a tournament have the same number of seats. One balancing *round* 
    table with the most players moves to a random table with the fewest players.
 3. Every moved player sits in the free seat the big blind will reach last, i.e. the one with the most hands before it
    must post the big blind, random among ties (AMB-42); tournament players are dealt in from their first hand at the
-   new table (they are ``ready`` for :func:`games.engine.positions.next_hand_positions`).
+   new table (they are ``ready`` for :func:`games.engine.positions.next_hand_positions`). That seat lies between the
+   next hand's button and small blind, or is the last big blind's own seat when it has become free.
 
 **Never a player in a hand** (AMB-42): only tables between hands give players. A table in a hand may receive a player
 (they play from that table's next hand). When a table to break, or every table with the most players, is in a hand,
@@ -163,6 +164,7 @@ class TableBalancer:
 
     def __init__(self, seats_per_table: int, tables: Iterable[TableState] = ()) -> None:
         self.seats_per_table = check_seats_per_table(seats_per_table)
+        self._seat_numbers = frozenset(range(1, seats_per_table + 1))
         self._tables: dict[int, _Table] = {}
         self._table_of_player: dict[int, int] = {}
         self._by_count = [_TableSet() for _ in range(seats_per_table + 1)]
@@ -181,8 +183,7 @@ class TableBalancer:
         self.remove(state.table)
         table = _Table(state)
         self._tables[state.table] = table
-        for player in table.players.values():
-            self._table_of_player[player] = state.table
+        self._table_of_player.update(dict.fromkeys(table.players.values(), state.table))
         self.player_count += len(table.players)
         self._file(state.table, table)
 
@@ -204,23 +205,25 @@ class TableBalancer:
         )
 
     def _check(self, state: TableState) -> None:
-        if type(state.table) is not int:
-            raise RuleError(f"a table is identified by an int, not {state.table!r}")
-        seats = self.seats_per_table
-        for seat, player in state.players.items():
-            if type(seat) is not int or not 1 <= seat <= seats:
-                raise RuleError(f"table {state.table}: {seat!r} is not a seat of a {seats}-seat table")
-            if type(player) is not int:
-                raise RuleError(f"table {state.table}: a player is identified by an int, not {player!r}")
-            elsewhere = self._table_of_player.get(player)
-            if elsewhere is not None and elsewhere != state.table:
-                raise RuleError(f"player {player} is seated at tables {elsewhere} and {state.table}")
-        if len(set(state.players.values())) != len(state.players):
-            raise RuleError(f"table {state.table}: a player holds two seats")
-        if state.last_big_blind is not None and (
-            type(state.last_big_blind) is not int or not 1 <= state.last_big_blind <= seats
-        ):
-            raise RuleError(f"table {state.table}: {state.last_big_blind!r} is not a seat of a {seats}-seat table")
+        """Refuse a table state that cannot be (checked with set operations: this runs for every table)."""
+        number, players, seats = state.table, state.players, self.seats_per_table
+        if type(number) is not int:
+            raise RuleError(f"a table is identified by an int, not {number!r}")
+        if not set(map(type, players)) <= {int} or not self._seat_numbers.issuperset(players):
+            raise RuleError(f"table {number}: {sorted(players, key=str)} are not seats of a {seats}-seat table")
+        entries = set(players.values())
+        if not set(map(type, entries)) <= {int}:
+            raise RuleError(f"table {number}: players are identified by ints, not {sorted(entries, key=str)}")
+        if len(entries) != len(players):
+            raise RuleError(f"table {number}: a player holds two seats")
+        previous = self._tables.get(number)
+        elsewhere = entries.difference(previous.players.values() if previous else ()) & self._table_of_player.keys()
+        if elsewhere:
+            player = min(elsewhere)
+            raise RuleError(f"player {player} is seated at tables {self._table_of_player[player]} and {number}")
+        big_blind = state.last_big_blind
+        if big_blind is not None and (type(big_blind) is not int or big_blind not in self._seat_numbers):
+            raise RuleError(f"table {number}: {big_blind!r} is not a seat of a {seats}-seat table")
 
     def _file(self, number: int, table: _Table) -> None:
         self._by_count[len(table.players)].add(number)

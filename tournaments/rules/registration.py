@@ -116,6 +116,14 @@ def registration_phase(
     return RegistrationPhase.CLOSED
 
 
+def may_re_enter(re_entries_used: int, maximum_re_entries: int, *, late_registration_is_open: bool) -> bool:
+    """TRN-40: an eliminated player may enter again (a new buy-in and fee) while late registration is open and they
+    have re-entries left (``maximum_re_entries`` 0 = a freezeout without re-entry)."""
+    require_whole(re_entries_used, "re-entries used")
+    require_whole(maximum_re_entries, "re-entries allowed")
+    return late_registration_is_open and re_entries_used < maximum_re_entries
+
+
 def may_unregister(window: RegistrationWindow, moment: datetime, *, started: bool) -> bool:
     """TRN-10 / TRN-14: a registered player may unregister before the close time and before the start."""
     require_utc(moment, "moment")
