@@ -65,7 +65,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, so its process_exception sees a view's error first: no free database connection answers 503, not 500.
-    "poker_site.core.database_busy.DatabaseBusyMiddleware",
+    "poker_site.core.busy.DatabaseBusyMiddleware",
 ]
 
 ROOT_URLCONF = "poker_site.urls"
@@ -95,7 +95,7 @@ _database = env.database_address(DATABASE_URL)
 # Each process borrows connections from a bounded pool (README "Database connections" has the sizing arithmetic). A
 # connection goes back to the pool when Django closes it: at the end of each request (daphne runs every request in a
 # thread of its own, so a connection kept with CONN_MAX_AGE stayed open with that finished thread) and after each
-# socket call. A request that waits DATABASE_POOL_TIMEOUT seconds in vain answers 503 (poker_site.core.database_busy).
+# socket call. A request that waits DATABASE_POOL_TIMEOUT seconds in vain answers 503 (poker_site.core.busy).
 DATABASE_POOL = env.database_pool(enabled_by_default=ENVIRONMENT != "test")
 _database_connection_max_age = env.integer("DATABASE_CONN_MAX_AGE", 0, minimum=0)
 if DATABASE_POOL is not None and _database_connection_max_age:
@@ -122,6 +122,8 @@ DATABASES = {
         "OPTIONS": _database_options,
     }
 }
+# HTTP requests one web process lets into Django at once; the next answers 503 busy at once (poker_site.core.busy).
+WEB_MAX_CONCURRENT_REQUESTS = env.integer("WEB_MAX_CONCURRENT_REQUESTS", 100, minimum=0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.string("REDIS_URL")

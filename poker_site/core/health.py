@@ -9,7 +9,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from poker_site.core.database_busy import database_is_busy
+from poker_site.core.busy import database_is_busy
 
 CELERY_PING_SECONDS = 1.0
 
