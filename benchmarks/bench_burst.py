@@ -46,7 +46,7 @@ sys.path.insert(0, str(PROJECT))
 
 from benchmarks.bench_tables import percentile, with_database  # noqa: E402
 from poker_site.embedded import VARIABLE_DIRECTORY, EmbeddedPostgres, EmbeddedRedis  # noqa: E402
-from poker_site.launcher import listening_socket, web_server_command  # noqa: E402
+from poker_site.launcher import listening_socket, stop_when_parent_dies, web_server_command  # noqa: E402
 
 TEMPLATE_DATABASE = "burst_template"
 TABLES = 12
@@ -251,6 +251,7 @@ class Bench:
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            preexec_fn=stop_when_parent_dies,
             pass_fds=(listener.fileno(),),
         )
         listener.close()  # daphne holds it now
@@ -356,6 +357,7 @@ def main() -> int:
     log_directory = VARIABLE_DIRECTORY / "bench-burst" / "logs"
     log_directory.mkdir(parents=True, exist_ok=True)
     bench = Bench(log_directory)
+    signal.signal(signal.SIGTERM, lambda _number, _frame: sys.exit(143))  # clean up (web process, databases) first
     try:
         bench.start()
         usernames, password = bench.prepare_template(arguments.log_ins)
