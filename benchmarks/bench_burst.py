@@ -18,8 +18,9 @@ burst. Printed per configuration and burst: answers by status (0 = no HTTP answe
 for log-ins) and of the 503s, the most connections held (and the pool's maximum), the time to recover, and the
 connections still held after 10 s idle.
 
-Configurations: ``pool`` (the default: pool on, its default bounds), ``before`` (no pool, ``DATABASE_CONN_MAX_AGE=60``,
-the defaults before the pool) and ``no-pool`` (no pool, a connection per request: ``DATABASE_CONN_MAX_AGE=0``).
+Configurations: ``pool`` (the defaults: the pool and at most 100 requests in flight), ``pool-without-limit`` (the pool,
+every request let in: ``WEB_MAX_CONCURRENT_REQUESTS=0``), ``before`` (the defaults before: no pool,
+``DATABASE_CONN_MAX_AGE=60``, no limit) and ``no-pool`` (no pool, a connection per request, no limit).
 
 It runs on a PostgreSQL of its own, the embedded server under ``var/bench-burst/`` (started here): the configurations
 without the pool take the server to ``max_connections`` (100), which would refuse every other user of a shared server.
@@ -56,8 +57,9 @@ IDLE_SECONDS = 10.0
 
 CONFIGURATIONS: dict[str, dict[str, str]] = {
     "pool": {"DATABASE_POOL": "on"},
-    "before": {"DATABASE_POOL": "off", "DATABASE_CONN_MAX_AGE": "60"},
-    "no-pool": {"DATABASE_POOL": "off", "DATABASE_CONN_MAX_AGE": "0"},
+    "pool-without-limit": {"DATABASE_POOL": "on", "WEB_MAX_CONCURRENT_REQUESTS": "0"},
+    "before": {"DATABASE_POOL": "off", "DATABASE_CONN_MAX_AGE": "60", "WEB_MAX_CONCURRENT_REQUESTS": "0"},
+    "no-pool": {"DATABASE_POOL": "off", "DATABASE_CONN_MAX_AGE": "0", "WEB_MAX_CONCURRENT_REQUESTS": "0"},
 }
 
 
@@ -348,7 +350,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lobby", type=int, default=1000, help="anonymous lobby requests in the first burst")
     parser.add_argument("--log-ins", type=int, default=200, help="log-ins in the second burst")
-    parser.add_argument("--configurations", default="pool,before,no-pool", help="comma-separated, in run order")
+    parser.add_argument("--configurations", default=",".join(CONFIGURATIONS), help="comma-separated, in run order")
     arguments = parser.parse_args()
     names = [name.strip() for name in arguments.configurations.split(",") if name.strip()]
     unknown = [name for name in names if name not in CONFIGURATIONS]
