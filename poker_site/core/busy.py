@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import psycopg
@@ -93,10 +93,10 @@ class DatabaseBusyMiddleware:
         return busy_response(request)
 
 
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
-Application = Callable[[Scope, Receive, Send], Awaitable[None]]
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[Any]]
+Send = Callable[[Any], Awaitable[None]]
+Application = Callable[[Any, Any, Any], Awaitable[None]]
 
 
 class RequestAdmission:

@@ -47,9 +47,11 @@ def test_requests_beyond_the_limit_are_answered_busy_without_reaching_the_applic
         api = await call(admission, "/api/games/tables/")
         page = await call(admission, "/")
         assert len(application.reached) == 2
-        assert api[0]["status"] == 503 and (b"retry-after", b"2") in api[0]["headers"]
+        assert api[0]["status"] == 503
+        assert (b"retry-after", b"2") in api[0]["headers"]
         assert json.loads(api[1]["body"])["code"] == "busy"
-        assert page[0]["status"] == 503 and (b"content-type", b"text/html; charset=utf-8") in page[0]["headers"]
+        assert page[0]["status"] == 503
+        assert (b"content-type", b"text/html; charset=utf-8") in page[0]["headers"]
         assert admission.turned_away == 2
 
         socket = asyncio.create_task(call(admission, "/ws/lobby/", kind="websocket"))

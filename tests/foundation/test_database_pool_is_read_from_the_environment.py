@@ -48,7 +48,7 @@ def test_pool_bounds_are_checked(clean_pool_environment: pytest.MonkeyPatch) -> 
     with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_TIMEOUT must be a number"):
         env.database_pool(enabled_by_default=True)
     clean_pool_environment.setenv("DATABASE_POOL_TIMEOUT", "0")
-    with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_TIMEOUT must be at least 0.05"):
+    with pytest.raises(ImproperlyConfigured, match=r"DATABASE_POOL_TIMEOUT must be at least 0\.05"):
         env.database_pool(enabled_by_default=True)
     clean_pool_environment.setenv("DATABASE_POOL_TIMEOUT", "nan")
     with pytest.raises(ImproperlyConfigured, match="finite"):
@@ -82,4 +82,5 @@ def test_the_pooled_settings_keep_prepared_statements_and_refuse_conn_max_age() 
 
     unpooled = database_settings(ENVIRONMENT="development", DATABASE_POOL="off", DATABASE_CONN_MAX_AGE="60")
     assert unpooled.returncode == 0, unpooled.stderr
-    assert "'pool'" not in unpooled.stdout and "'CONN_MAX_AGE': 60" in unpooled.stdout
+    assert "'pool'" not in unpooled.stdout
+    assert "'CONN_MAX_AGE': 60" in unpooled.stdout

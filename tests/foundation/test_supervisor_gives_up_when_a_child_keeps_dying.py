@@ -19,7 +19,8 @@ def test_a_child_that_keeps_dying_stops_the_site_with_status_one(capsys: pytest.
         assert supervisor.wait() == 1
     finally:
         supervisor.stop()
-    assert steady.process is not None and steady.process.poll() is not None, "the other child was stopped"
+    assert steady.process is not None
+    assert steady.process.poll() is not None, "the other child was stopped"
     output = capsys.readouterr().out
     assert output.count("[launcher] restarted broken") == 2
     assert "exited with status 7: 3 deaths within 60 s; giving up, stopping the site" in output

@@ -47,8 +47,10 @@ def test_a_child_that_dies_is_started_again_and_its_death_is_logged(
         supervise_until(supervisor, lambda: starts.exists() and len(starts.read_text().split()) == 3)
         time.sleep(0.2)
         assert supervisor.supervise_once(time.monotonic())
-        assert flaky.process is not None and flaky.process.poll() is None, "the third start stays up"
-        assert steady.process is not None and steady.process.pid == steady_pid, "the other child was left alone"
+        assert flaky.process is not None
+        assert flaky.process.poll() is None, "the third start stays up"
+        assert steady.process is not None
+        assert steady.process.pid == steady_pid, "the other child was left alone"
     finally:
         supervisor.stop()
     output = capsys.readouterr().out

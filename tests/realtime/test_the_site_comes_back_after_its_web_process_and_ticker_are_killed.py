@@ -122,7 +122,7 @@ def test_killed_web_and_ticker_are_restarted_and_play_goes_on_with_the_ledger_in
         wait_for(lambda: started_pid(log, "ticker") != ticker_pid, 30, "the ticker restarted")
         wait_for(lambda: finished_hands_started_after(killed_at) >= 2, 120, "two hands finished after the restart")
 
-        stdout, stderr = bots.communicate(timeout=180)
+        _output, stderr = bots.communicate(timeout=180)
         assert bots.returncode == 0, stderr[-3000:]
         wait_until_no_hand_runs()
     finally:
@@ -147,4 +147,3 @@ def test_killed_web_and_ticker_are_restarted_and_play_goes_on_with_the_ledger_in
             assert hand.cancellation_reason == CRASH_REASON
     assert not Hand.objects.filter(status=HandStatus.RUNNING).exists()
     call_command("wallet_reconcile")  # raises CommandError naming any imbalance
-
