@@ -35,6 +35,9 @@ logger = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 2
 
+SERVER_FULL_WORDS = ("too many clients already", "remaining connection slots are reserved")
+"""PostgreSQL's words when it refuses a session at ``max_connections`` (SQLSTATE 53300)."""
+
 
 def database_is_busy(error: BaseException | None) -> bool:
     """Whether ``error`` (or an exception it was raised from) says no database connection could be had right now."""
@@ -42,6 +45,9 @@ def database_is_busy(error: BaseException | None) -> bool:
     while error is not None and id(error) not in seen:
         seen.add(id(error))
         if isinstance(error, PoolTimeout | TooManyRequests | psycopg.errors.TooManyConnections):
+            return True
+        # A refused connection attempt comes as a plain OperationalError; only its message names the cause.
+        if isinstance(error, psycopg.OperationalError) and any(words in str(error) for words in SERVER_FULL_WORDS):
             return True
         error = error.__cause__ or error.__context__
     return False

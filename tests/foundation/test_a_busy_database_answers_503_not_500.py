@@ -42,6 +42,8 @@ def raiser(error: Exception) -> Any:
 def test_busy_errors_are_recognised_through_django_s_wrapping() -> None:
     assert database_is_busy(pool_timeout())
     assert database_is_busy(raised_as_django_raises_it(psycopg.errors.TooManyConnections("too many clients")))
+    refused = psycopg.OperationalError("connection failed: FATAL:  sorry, too many clients already")
+    assert database_is_busy(raised_as_django_raises_it(refused)), "as psycopg reports a refused connection attempt"
     assert not database_is_busy(raised_as_django_raises_it(psycopg.OperationalError("server closed the connection")))
     assert not database_is_busy(ValueError("unrelated"))
 
