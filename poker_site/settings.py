@@ -64,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so its process_exception sees a view's error first: no free database connection answers 503, not 500.
+    "poker_site.core.busy.DatabaseBusyMiddleware",
 ]
 
 ROOT_URLCONF = "poker_site.urls"
@@ -90,6 +92,22 @@ TEMPLATES = [
 # --- Services -------------------------------------------------------------------------------------------
 DATABASE_URL = env.string("DATABASE_URL")
 _database = env.database_address(DATABASE_URL)
+# Each process borrows connections from a bounded pool (README "Database connections" has the sizing arithmetic). A
+# connection goes back to the pool when Django closes it: at the end of each request (daphne runs every request in a
+# thread of its own, so a connection kept with CONN_MAX_AGE stayed open with that finished thread) and after each
+# socket call. A request that waits DATABASE_POOL_TIMEOUT seconds in vain answers 503 (poker_site.core.busy).
+DATABASE_POOL = env.database_pool(enabled_by_default=ENVIRONMENT != "test")
+_database_connection_max_age = env.integer("DATABASE_CONN_MAX_AGE", 0, minimum=0)
+if DATABASE_POOL is not None and _database_connection_max_age:
+    raise ImproperlyConfigured("DATABASE_CONN_MAX_AGE must be 0 while DATABASE_POOL is on: the pool keeps connections.")
+_database_options: dict[str, object] = {}
+if env.boolean("DATABASE_PREPARED_STATEMENTS", True):
+    # Server-side parameter binding lets psycopg prepare a statement the fifth time a connection runs it: the hot
+    # table queries (several joins) then skip PostgreSQL's planning, which cost more than their execution. Prepared
+    # statements belong to a connection, so pooled connections keep theirs from one request to the next.
+    _database_options.update({"server_side_binding": True, "prepare_threshold": 5})
+if DATABASE_POOL is not None:
+    _database_options["pool"] = DATABASE_POOL.options()
 DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.postgresql",
@@ -98,16 +116,14 @@ DATABASES = {
         "PASSWORD": _database.password,
         "HOST": _database.host,
         "PORT": _database.port,
-        "CONN_MAX_AGE": env.integer("DATABASE_CONN_MAX_AGE", 0 if ENVIRONMENT == "test" else 60, minimum=0),
+        "CONN_MAX_AGE": _database_connection_max_age,
         "CONN_HEALTH_CHECKS": True,
         "ATOMIC_REQUESTS": False,
-        # Server-side parameter binding lets psycopg prepare a statement the fifth time a connection runs it: the hot
-        # table queries (several joins) then skip PostgreSQL's planning, which cost more than their execution.
-        "OPTIONS": {"server_side_binding": True, "prepare_threshold": 5}
-        if env.boolean("DATABASE_PREPARED_STATEMENTS", True)
-        else {},
+        "OPTIONS": _database_options,
     }
 }
+# HTTP requests one web process lets into Django at once; the next answers 503 busy at once (poker_site.core.busy).
+WEB_MAX_CONCURRENT_REQUESTS = env.integer("WEB_MAX_CONCURRENT_REQUESTS", 100, minimum=0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.string("REDIS_URL")

@@ -21,6 +21,10 @@ def django_db_modify_db_settings() -> None:
     from django.conf import settings
 
     settings.DATABASES["default"].setdefault("TEST", {})["NAME"] = f"test_poker_{os.getpid()}"
+    # The test process connects without the pool (pytest-django reads the settings before this file sets
+    # ENVIRONMENT=test, so they may have one): Django's test database set-up and the socket tests' worker threads
+    # keep their plain connections. The site processes the tests start (tests/realtime/live_site.py) use the pool.
+    settings.DATABASES["default"]["OPTIONS"].pop("pool", None)
 
 
 @pytest.fixture(scope="session")

@@ -1,20 +1,45 @@
-"""``/healthz``: is the database, Redis and at least one Celery worker reachable?"""
+"""``/healthz``: are the database, Redis and a Celery worker reachable? And how busy is the connection pool?"""
 
 from __future__ import annotations
 
-from django.db import connection
+from typing import Any
+
+from django.db import OperationalError, connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from poker_site.core.busy import database_is_busy
 
 CELERY_PING_SECONDS = 1.0
 
 
 def check_database() -> str:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-        cursor.fetchone()
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except OperationalError as error:
+        if database_is_busy(error):
+            raise RuntimeError(f"busy: no database connection free ({error})") from error
+        raise
     return "ok"
+
+
+def database_pool_state() -> dict[str, Any] | None:
+    """This process's connection pool: its bounds, connections open and idle, requests waiting (None without one)."""
+    pool = getattr(connection, "pool", None)
+    if pool is None:
+        return None
+    statistics = pool.get_stats()
+    return {
+        "min_size": statistics.get("pool_min"),
+        "max_size": statistics.get("pool_max"),
+        "open": statistics.get("pool_size"),
+        "idle": statistics.get("pool_available"),
+        "waiting": statistics.get("requests_waiting"),
+        "timeout_seconds": pool.timeout,
+    }
 
 
 def check_redis() -> str:
@@ -44,7 +69,7 @@ CHECKS = {"database": check_database, "redis": check_redis, "celery": check_cele
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 with every check "ok", or 503 naming what failed."""
+    """200 with every check "ok", or 503 naming what failed (a busy connection pool fails the database check)."""
     results: dict[str, str] = {}
     for name, check in CHECKS.items():
         try:
@@ -52,4 +77,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
         except Exception as error:
             results[name] = f"error: {error}"
     healthy = all(value == "ok" for value in results.values())
-    return JsonResponse({"status": "ok" if healthy else "error", "checks": results}, status=200 if healthy else 503)
+    body: dict[str, Any] = {"status": "ok" if healthy else "error", "checks": results}
+    pool = database_pool_state()
+    if pool is not None:
+        body["database_pool"] = pool
+    return JsonResponse(body, status=200 if healthy else 503)

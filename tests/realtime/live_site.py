@@ -40,7 +40,8 @@ def site_environment() -> dict[str, str]:
             "REDIS_URL": settings.REDIS_URL,
             "REDIS_KEY_PREFIX": settings.REDIS_KEY_PREFIX,
             "ENVIRONMENT": "test",
-            "DATABASE_CONN_MAX_AGE": "60",
+            # The production configuration: each process borrows connections from its bounded pool.
+            "DATABASE_POOL": "on",
             "LOG_LEVEL": "WARNING",
         }
     )
