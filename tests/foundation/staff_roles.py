@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import admin
@@ -21,7 +22,7 @@ def staff_member(role: str, username: str | None = None) -> User:
     """An active staff member of ``role`` (a role group, administrators, or :data:`WITHOUT_A_ROLE`), fresh from the
     database (no cached permissions)."""
     ensure_role_groups()
-    username = username or role.lower().replace(" ", "-").strip("()")
+    username = username or re.sub(r"[^a-z]+", "-", role.lower()).strip("-")
     if role == ADMINISTRATORS:
         return User.objects.create_superuser(username=username, password=None)
     user = User.objects.create_user(username=username, password=None, is_staff=True)

@@ -15,6 +15,7 @@ from django.urls import NoReverseMatch, reverse
 
 from poker_site.accounts.role_table import ADMIN_POWERS, NOTHING, ROLES, Powers
 from tests.foundation.staff_roles import WITHOUT_A_ROLE, describe, extra_pages, granted, staff_member
+from tests.tables.back_office import logged_in
 
 pytestmark = pytest.mark.django_db
 
@@ -68,8 +69,7 @@ def test_each_role_gets_exactly_what_the_role_table_says_from_the_admin_of(label
     for role in (*ROLES, WITHOUT_A_ROLE):
         expected = expected_powers(label, role)
         user = staff_member(role)
-        client = Client()
-        client.force_login(user)
+        client = logged_in(user)
         verbs, actions = granted(model_admin, user)
         pages = pages_that_open(client, model_admin)
         if (verbs, actions, pages) != (set(expected.verbs), set(expected.actions), set(expected.pages)):

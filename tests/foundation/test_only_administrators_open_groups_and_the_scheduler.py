@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import Group, Permission
-from django.test import Client
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
 from poker_site.accounts.role_table import ADMINISTRATORS
 from poker_site.accounts.roles import SUPERUSERS_ONLY_APPS, SUPPORT_STAFF
 from tests.foundation.staff_roles import WITHOUT_A_ROLE, staff_member
+from tests.tables.back_office import logged_in
 
 pytestmark = pytest.mark.django_db
 
@@ -22,12 +22,6 @@ GROUPS = "/admin/auth/group/"
 def periodic_task() -> PeriodicTask:
     every_minute = IntervalSchedule.objects.create(every=1, period=IntervalSchedule.MINUTES)
     return PeriodicTask.objects.create(name="nightly report", task="wallet.tasks.report", interval=every_minute)
-
-
-def logged_in(user: object) -> Client:
-    client = Client()
-    client.force_login(user)  # type: ignore[arg-type]
-    return client
 
 
 def test_support_cannot_see_or_run_the_periodic_tasks() -> None:

@@ -9,20 +9,14 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, Permission
-from django.test import Client
 
 from poker_site.accounts.models import User
 from poker_site.accounts.role_table import ADMINISTRATORS
 from poker_site.accounts.roles import COMPLIANCE_REVIEWERS, SUPPORT_STAFF
-from tests.foundation.staff_roles import staff_member
+from tests.foundation.staff_roles import WITHOUT_A_ROLE, staff_member
+from tests.tables.back_office import logged_in
 
 pytestmark = pytest.mark.django_db
-
-
-def logged_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def player(username: str = "player-pat") -> User:
@@ -132,7 +126,7 @@ def test_a_player_with_a_group_or_permission_is_read_only_to_support_too() -> No
 
 
 def test_the_permissions_to_add_and_change_users_are_not_enough_to_grant_privileges() -> None:
-    staff = staff_member("Staff without a role", "user-manager")
+    staff = staff_member(WITHOUT_A_ROLE, "user-manager")
     staff.user_permissions.add(*Permission.objects.filter(codename__in=("view_user", "add_user", "change_user")))
     client = logged_in(User.objects.get(pk=staff.pk))
 
