@@ -124,12 +124,14 @@ class UthTableAdmin(admin.ModelAdmin):
                 after=after,
             )
 
-    @admin.action(description="Open the selected tables (rounds start within a second)")
+    @admin.action(description="Open the selected tables (rounds start within a second)", permissions=["change"])
     def open_tables(self, request: HttpRequest, queryset: QuerySet[UthTable]) -> None:
         opened = queryset.filter(is_open=False).update(is_open=True, next_round_at=timezone.now())
         self.message_user(request, f"{opened} table(s) opened.")
 
-    @admin.action(description="Close the selected tables (the round in play finishes; no new rounds)")
+    @admin.action(
+        description="Close the selected tables (the round in play finishes; no new rounds)", permissions=["change"]
+    )
     def close_tables(self, request: HttpRequest, queryset: QuerySet[UthTable]) -> None:
         closed = queryset.filter(is_open=True).update(is_open=False, next_round_at=None)
         self.message_user(request, f"{closed} table(s) closed.")
@@ -218,6 +220,11 @@ class UthRoundAdmin(ReadOnlyAdmin):
         # Viewing the change page is the recall view; nothing on it is editable.
         return request.user.has_perm("uth.view_uthround") if obj is not None else False
 
+    def has_handle_malfunction_permission(self, request: HttpRequest) -> bool:
+        """Pausing, resuming and cancelling rounds (UTH-36, UTH-37) is support's: the permission to change rounds
+        (reviewers only read them; the admin's own change permission is the read-only recall page's)."""
+        return request.user.has_perm("uth.change_uthround")
+
     @admin.display(description="cards")
     def cards(self, round_: UthRound) -> str:
         deck = round_.deck_cards
@@ -248,7 +255,9 @@ class UthRoundAdmin(ReadOnlyAdmin):
         if changed:
             self.message_user(request, f"{changed} round(s) {done}.")
 
-    @admin.action(description="Pause the selected rounds (an error is being investigated)")
+    @admin.action(
+        description="Pause the selected rounds (an error is being investigated)", permissions=["handle_malfunction"]
+    )
     def pause_rounds(self, request: HttpRequest, queryset: QuerySet[UthRound]) -> HttpResponse | None:
         reason = request.POST.get("reason", "").strip()
         if not reason:
@@ -257,12 +266,14 @@ class UthRoundAdmin(ReadOnlyAdmin):
         self._each(request, queryset, lambda round_: uth_round_pause(round_.pk, reason=reason, by=user), "paused")
         return None
 
-    @admin.action(description="Resume the selected paused rounds")
+    @admin.action(description="Resume the selected paused rounds", permissions=["handle_malfunction"])
     def resume_rounds(self, request: HttpRequest, queryset: QuerySet[UthRound]) -> None:
         user = request.user if request.user.is_authenticated else None
         self._each(request, queryset, lambda round_: uth_round_resume(round_.pk, by=user), "resumed")
 
-    @admin.action(description="Cancel the selected rounds and refund every bet (malfunction)")
+    @admin.action(
+        description="Cancel the selected rounds and refund every bet (malfunction)", permissions=["handle_malfunction"]
+    )
     def cancel_rounds(self, request: HttpRequest, queryset: QuerySet[UthRound]) -> HttpResponse | None:
         reason = request.POST.get("reason", "").strip()
         if not reason:

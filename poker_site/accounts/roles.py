@@ -2,6 +2,9 @@
 
 Support staff run the product from the admin (tables, cancelling a hand, closing a table, tournaments, players,
 wallet adjustments); compliance reviewers work the fraud review desk and may read what they need to judge a case.
+Privileges themselves (staff and superuser status, groups, permissions) and the scheduler are administrators' alone:
+no role holds a permission of :data:`SUPERUSERS_ONLY_APPS`, and those admins refuse everyone but superusers anyway.
+What each role may do, admin page by admin page, is written in :mod:`poker_site.accounts.role_table`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "tournaments": ("view", "add", "change"),
         "wallet": ("view",),
         "compliance": ("view",),
-        "django_celery_beat": ("view",),
     },
     COMPLIANCE_REVIEWERS: {
         "accounts": ("view",),
@@ -33,6 +35,9 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "compliance": ("view", "add", "change"),
     },
 }
+# Apps whose permissions no role ever holds, even if listed above: users' privileges (groups, permissions) and the
+# scheduler's periodic tasks. Their admin pages answer superusers only (see poker_site/accounts/admin.py).
+SUPERUSERS_ONLY_APPS = ("auth", "django_celery_beat")
 # Extra single permissions by "app_label.codename" (custom permissions that apps declare in Meta).
 EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
     SUPPORT_STAFF: ("wallet.adjust_balance", "games.cancel_hand", "games.close_table"),
@@ -41,20 +46,25 @@ EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
 
 
 def permissions_for(role: str) -> list[Permission]:
-    """Every permission the role should hold, among those that exist in the database now."""
+    """Every permission the role should hold, among those that exist in the database now (never one of an app in
+    :data:`SUPERUSERS_ONLY_APPS`)."""
+    grantable = Permission.objects.exclude(content_type__app_label__in=SUPERUSERS_ONLY_APPS)
     wanted: list[Permission] = []
     for app_label, verbs in ROLE_PERMISSIONS[role].items():
-        for permission in Permission.objects.filter(content_type__app_label=app_label):
+        for permission in grantable.filter(content_type__app_label=app_label):
             if permission.codename.split("_", 1)[0] in verbs:
                 wanted.append(permission)
     for dotted in EXTRA_PERMISSIONS.get(role, ()):
         app_label, codename = dotted.split(".", 1)
-        wanted.extend(Permission.objects.filter(content_type__app_label=app_label, codename=codename))
+        wanted.extend(grantable.filter(content_type__app_label=app_label, codename=codename))
     return wanted
 
 
 def ensure_role_groups(**_kwargs: Any) -> None:
-    """Create the role groups and add any missing permissions (never removes what staff granted by hand)."""
+    """Create the role groups and give each exactly its permissions: missing ones are added, and any other (granted
+    by hand, or left by an older version of this table, e.g. support's view of the periodic tasks) is removed.
+
+    Runs after every migrate; a role's powers are changed here, in code, not by editing the group."""
     for role in ROLE_PERMISSIONS:
         group, _ = Group.objects.get_or_create(name=role)
-        group.permissions.add(*permissions_for(role))
+        group.permissions.set(permissions_for(role))

@@ -16,6 +16,29 @@ from tests.browser.setup import check_or_call_down, heads_up_table, in_thread, p
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
+HOLD_BACK_ONCE_SETTLED = """() => {
+  const app = window.tableApp, state = app.state;
+  if (window.heldBack) { return true; }
+  const settled = state.historyLoaded && !state.freshConnection && !state.catchUp && !state.resyncing
+    && Object.keys(app.socket.pending).length === 0;
+  if (!settled) { return false; }
+  const handlers = app.socket.handlers, deliver = handlers.onMessage;
+  state.resyncing = true;
+  window.heldBack = [];
+  handlers.onMessage = message => ['events', 'snapshot', 'your_turn'].includes(message.type)
+    ? window.heldBack.push(message) : deliver(message);
+  window.deliverHeldBack = () => { handlers.onMessage = deliver; state.resyncing = false; };
+  return true;
+}"""
+"""Hold back every message that carries the table's state (events, including answers to the page's own requests;
+snapshots; turns), and pause the page's periodic check for missed events, once the page has settled: the socket's
+first snapshot applied and every request the page made answered (the read-back of the last hands' results above
+all). Checked and installed in one turn of the page's event loop, so no request is in flight when the hold starts.
+
+Installed earlier, as right after the socket opened, an answer the server read only after the hand below had started
+reached the page and moved it on (the read-back's ``resync since 0`` carries the hand's events, with a request id the
+old hold let through; the socket's first snapshot likewise): ``data-sequence`` was then past the hand's start."""
+
 
 @pytest.fixture
 def table_with_alice(site: Any) -> tuple[CashTable, Any]:
@@ -107,17 +130,11 @@ def test_a_hand_that_ends_while_its_events_are_on_the_way_is_shown_and_listed_wh
     page.goto(f"/games/tables/{table.pk}/")
     wait_live(page)
     page.wait_for_function("document.querySelectorAll('#my-cards [data-card]').length === 2")
-    sequence = int(page.locator("#table-app").get_attribute("data-sequence"))
 
     # The page's stream of events falls behind (held back on the way), and the hand is played to its end meanwhile.
     # The page's own periodic check for missed events is paused meanwhile (it would catch up by another way).
-    page.evaluate(
-        "() => { const app = window.tableApp; const handlers = app.socket.handlers; const deliver = handlers.onMessage;"
-        " app.state.resyncing = true; window.heldBack = [];"
-        " handlers.onMessage = message => (message.type === 'events' && !message.request_id)"
-        " || message.type === 'your_turn' ? window.heldBack.push(message) : deliver(message);"
-        " window.deliverHeldBack = () => { handlers.onMessage = deliver; app.state.resyncing = false; }; }"
-    )
+    page.wait_for_function(HOLD_BACK_ONCE_SETTLED)
+    sequence = int(page.locator("#table-app").get_attribute("data-sequence"))
     hand = in_thread(lambda: check_or_call_down(table, {1: alice, 4: bob}))
     page.wait_for_function("window.heldBack.some(m => (m.events || []).some(e => e.type === 'hand_settled'))")
     assert int(page.locator("#table-app").get_attribute("data-sequence")) == sequence

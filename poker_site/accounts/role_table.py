@@ -1,0 +1,215 @@
+"""What each staff role may do in the back office (LOB-10), admin page by admin page: the one written table.
+
+For every model registered in the admin: which of view / add / change / delete the admin grants each role, which admin
+actions it offers them, and which of the model's extra admin pages (by URL name) they may open. The roles are the
+"Support staff" and "Compliance reviewers" groups (:mod:`poker_site.accounts.roles`) and administrators (superusers).
+A staff member who is neither a superuser nor in a role group gets nothing.
+
+The group permissions in :mod:`poker_site.accounts.roles` and the admins' own checks produce this table; a test walks
+every registered admin for each role and compares. ``docs/roles.md`` states it (``manage.py role_table --write``
+renders it there, and a test fails when the page and this table drift apart).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from poker_site.accounts.roles import COMPLIANCE_REVIEWERS, SUPPORT_STAFF
+
+ADMINISTRATORS = "Administrators (superusers)"
+ROLES = (SUPPORT_STAFF, COMPLIANCE_REVIEWERS, ADMINISTRATORS)
+
+VERBS = ("view", "add", "change", "delete")
+DELETE_SELECTED = "delete_selected"  # the admin's built-in bulk delete, offered with the delete permission
+USER_PASSWORD_PAGE = "auth_user_password_change"  # the user admin's "set a password" page
+HOLD_DECISION_PAGE = "wallet_hold_decide"  # release or seize a hold, with a reason
+
+
+@dataclass(frozen=True)
+class Powers:
+    """What one role may do with one admin model."""
+
+    verbs: frozenset[str] = frozenset()  # among VERBS
+    actions: frozenset[str] = frozenset()  # admin action names, as get_actions lists them
+    pages: frozenset[str] = frozenset()  # URL names of the model admin's extra pages
+
+    def describe(self) -> str:
+        """One table cell: the verbs in their usual order, then the actions and pages by name ("—" for nothing)."""
+        parts = [verb for verb in VERBS if verb in self.verbs]
+        parts += [f"action `{name}`" for name in sorted(self.actions)]
+        parts += [f"page `{name}`" for name in sorted(self.pages)]
+        return ", ".join(parts) or "—"
+
+
+def may(*verbs: str, actions: Iterable[str] = (), pages: Iterable[str] = ()) -> Powers:
+    unknown = set(verbs) - set(VERBS)
+    if unknown:
+        raise ValueError(f"not an admin permission verb: {sorted(unknown)}")
+    return Powers(frozenset(verbs), frozenset(actions), frozenset(pages))
+
+
+NOTHING = may()
+READ = may("view")
+EVERYTHING = may(*VERBS, actions=(DELETE_SELECTED,))
+
+
+@dataclass(frozen=True)
+class ModelPowers:
+    """One row: what each role may do with one admin model, and what the admin limits further (per row)."""
+
+    support: Powers
+    compliance: Powers
+    administrators: Powers
+    note: str = field(default="")
+
+    def of(self, role: str) -> Powers:
+        return {
+            SUPPORT_STAFF: self.support,
+            COMPLIANCE_REVIEWERS: self.compliance,
+            ADMINISTRATORS: self.administrators,
+        }[role]
+
+
+def read_only_record(note: str = "") -> ModelPowers:
+    """A record every role reads and nobody edits (hands, events, ledger rows: they change only through services)."""
+    return ModelPowers(READ, READ, READ, note)
+
+
+def administrators_only(administrators: Powers = EVERYTHING, note: str = "") -> ModelPowers:
+    return ModelPowers(NOTHING, NOTHING, administrators, note or "Administrators only, whatever permissions are held.")
+
+
+def catalogue(note: str, *, support_actions: Iterable[str] = ()) -> ModelPowers:
+    """Back-office data support maintains and reviewers read (game types, stakes, rules and terms rows)."""
+    return ModelPowers(
+        may("view", "add", "change", actions=support_actions),
+        READ,
+        may(*VERBS, actions=(DELETE_SELECTED, *support_actions)),
+        note,
+    )
+
+
+SCHEDULER_NOTE = "The scheduler's tables (django_celery_beat): administrators only, whatever permissions are held."
+UTH_ROUND_ACTIONS = ("pause_rounds", "resume_rounds", "cancel_rounds")
+UTH_TABLE_ACTIONS = ("open_tables", "close_tables")
+CASH_TABLE_ACTIONS = ("cancel_hand_in_play", "close_tables")
+
+ADMIN_POWERS: dict[str, ModelPowers] = {
+    # --- people and privileges ---
+    "accounts.user": ModelPowers(
+        support=may("view", "change", pages=(USER_PASSWORD_PAGE,)),
+        compliance=READ,
+        administrators=may(*VERBS, actions=(DELETE_SELECTED,), pages=(USER_PASSWORD_PAGE,)),
+        note="Support changes players' accounts only (names, e-mail, active, password): an account that is staff, "
+        "superuser or holds any group or permission is read-only to them. Staff status, superuser status, groups and "
+        "permissions are read-only to everyone but administrators.",
+    ),
+    "auth.group": administrators_only(note="Roles and their permissions: administrators only, whatever is held."),
+    "django_celery_beat.periodictask": administrators_only(
+        may(
+            *VERBS,
+            actions=(DELETE_SELECTED, "enable_tasks", "disable_tasks", "toggle_tasks", "run_tasks"),
+        ),
+        note=SCHEDULER_NOTE,
+    ),
+    "django_celery_beat.clockedschedule": administrators_only(note=SCHEDULER_NOTE),
+    "django_celery_beat.crontabschedule": administrators_only(note=SCHEDULER_NOTE),
+    "django_celery_beat.intervalschedule": administrators_only(note=SCHEDULER_NOTE),
+    "django_celery_beat.solarschedule": administrators_only(note=SCHEDULER_NOTE),
+    # --- cash tables ---
+    "games.gametype": catalogue("Rules rows are added on the game type's page."),
+    "games.gamerules": catalogue("A change is a new row; rows in force or past are read-only."),
+    "games.stake": catalogue(
+        "Tables open from here (`open_tables`, needs the permission to add tables).", support_actions=("open_tables",)
+    ),
+    "games.staketerms": catalogue("A change is a new row; rows in force or past are read-only."),
+    "games.cashtable": ModelPowers(
+        support=may("view", "change", actions=CASH_TABLE_ACTIONS),
+        compliance=READ,
+        administrators=may("view", "change", "delete", actions=(DELETE_SELECTED, *CASH_TABLE_ACTIONS)),
+        note="Only a table's name is editable; tables open from the stakes list. Cancelling the hand in play and "
+        "closing need `games.cancel_hand` and `games.close_table`.",
+    ),
+    "games.hand": ModelPowers(
+        support=may("view", actions=("cancel_hands",)),
+        compliance=READ,
+        administrators=may("view", actions=("cancel_hands",)),
+        note="The deck is hidden while the hand runs.",
+    ),
+    "games.handevent": read_only_record("Hole-card and deck payloads are hidden while their hand runs."),
+    "games.seat": read_only_record(),
+    "games.tablesession": read_only_record(),
+    "games.seatingrequest": read_only_record(),
+    "games.playerdailycounter": read_only_record(),
+    "games.playertablesettings": catalogue("Banzai exclusion (CASH-32) is set here."),
+    # --- Ultimate Texas Hold'em ---
+    "uth.uthtable": catalogue("Limit and timing changes are recorded.", support_actions=UTH_TABLE_ACTIONS),
+    "uth.uthround": ModelPowers(
+        support=may("view", actions=UTH_ROUND_ACTIONS),
+        compliance=READ,
+        administrators=may("view", actions=UTH_ROUND_ACTIONS),
+        note="Game recall; pausing, resuming and cancelling a round (UTH-36, UTH-37) need `uth.change_uthround`.",
+    ),
+    "uth.uthhand": read_only_record(),
+    "uth.uthbetrecord": read_only_record(),
+    "uth.uthevent": read_only_record(),
+    "uth.uthlimitchange": read_only_record(),
+    # --- wallet ---
+    "wallet.account": ModelPowers(
+        support=may("view", actions=("adjust_balance",)),
+        compliance=READ,
+        administrators=may("view", actions=("adjust_balance",)),
+        note="Adjusting a balance needs `wallet.adjust_balance`.",
+    ),
+    "wallet.staffadjustment": ModelPowers(
+        support=may("view", "add"),
+        compliance=READ,
+        administrators=may("view", "add"),
+        note="Adding one books it through the ledger, with a reason.",
+    ),
+    "wallet.hold": ModelPowers(
+        support=READ,
+        compliance=may("view", pages=(HOLD_DECISION_PAGE,)),
+        administrators=may("view", pages=(HOLD_DECISION_PAGE,)),
+        note="Releasing or seizing a hold needs `wallet.release_hold` or `wallet.seize_hold`.",
+    ),
+    "wallet.cashierlimits": ModelPowers(
+        support=READ,
+        compliance=READ,
+        administrators=may("view", "add"),
+        note="New limits are a new row; past rows stay.",
+    ),
+    "wallet.transfer": read_only_record(),
+    "wallet.leg": read_only_record(),
+    "wallet.cashiertransaction": read_only_record(),
+    "wallet.unresolvedgamefunds": read_only_record(),
+    "wallet.auditentry": read_only_record(),
+}
+
+
+def markdown_table() -> str:
+    """The table as Markdown, one row per admin model in label order (what ``docs/roles.md`` shows)."""
+    lines = [
+        "| Admin model | " + " | ".join(ROLES) + " | Limits |",
+        "|---" * (len(ROLES) + 2) + "|",
+    ]
+    for label in sorted(ADMIN_POWERS):
+        row = ADMIN_POWERS[label]
+        cells = [f"`{label}`", *(row.of(role).describe() for role in ROLES), row.note or "—"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+TABLE_START = "<!-- role table: generated from poker_site/accounts/role_table.py by `manage.py role_table --write` -->"
+TABLE_END = "<!-- end of the role table -->"
+
+
+def page_with_table(page: str) -> str:
+    """``page`` (the text of ``docs/roles.md``) with the part between the markers replaced by :func:`markdown_table`.
+
+    Raises ValueError when the markers are missing or out of order."""
+    start, end = page.find(TABLE_START), page.find(TABLE_END)
+    if start < 0 or end < start:
+        raise ValueError(f"the page has no role table between {TABLE_START!r} and {TABLE_END!r}")
+    return page[: start + len(TABLE_START)] + "\n" + markdown_table() + page[end:]
