@@ -1,1 +1,349 @@
-"""Models of the tournaments app."""
+"""Tournaments: definitions, their levels and payouts, entries, tables and breaks (§7 TRN, §9 FEE).
+
+A :class:`Tournament` is both its definition (editable by staff in the back office, TRN-02) and the state of its run
+(status, registration, the level clock, breaks, hand-for-hand). Its players' chips live on the seats of its tables
+(``games.Seat.chips``, TRN-16): tournament tables are ordinary tables of the one runtime with the tournament policy
+(``tournaments.table_policy``). Money moves only through the wallet: buy-in and fee as two legs of the registration
+transfer (FEE-04), prizes from the tournament's prize pool account, each transfer idempotent.
+
+Timers are deadlines on these rows (architecture rule 5): ``starts_at``, ``break_due_at`` and ``break_ends_at``, the
+level clock (``started_at`` and the recorded :class:`TournamentBreak` pauses); the Celery beat task
+``tournaments.tasks.tournaments_advance`` moves them on, idempotently.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentKind(models.TextChoices):
+    SCHEDULED = "scheduled", _("scheduled multi-table tournament")
+    SIT_AND_GO = "sit_and_go", _("Sit & Go")
+
+
+class TournamentStatus(models.TextChoices):
+    ANNOUNCED = "announced", _("announced (registration not open)")
+    REGISTERING = "registering", _("registering")
+    RUNNING = "running", _("running")
+    FINISHED = "finished", _("finished")
+    CANCELLED = "cancelled", _("cancelled")
+
+
+class FinalStageStart(models.TextChoices):
+    FINAL_TABLE = "final_table", _("from the final table")
+    IN_THE_MONEY = "in_the_money", _("from the money")
+
+
+class HandForHandMode(models.TextChoices):
+    AUTOMATIC = "auto", _("automatic at the bubble (AMB-43)")
+    ON = "on", _("on (staff)")
+    OFF = "off", _("off (staff)")
+
+
+class PayoutStructure(models.Model):
+    """Payout templates keyed by entrant ranges and table size (TRN-06); staff edit the ranges."""
+
+    name = models.CharField(_("name"), max_length=80, unique=True)
+
+    class Meta:
+        ordering = ("name",)
+        verbose_name = _("payout structure")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PayoutRange(models.Model):
+    """The prize shares (basis points per place, 1st first; they sum to 10,000) for ``minimum_entrants`` to
+    ``maximum_entrants`` (empty: no upper end) at tables of ``table_size`` seats (empty: any size)."""
+
+    structure = models.ForeignKey(PayoutStructure, on_delete=models.CASCADE, related_name="ranges")
+    minimum_entrants = models.PositiveIntegerField(_("from entrants"))
+    maximum_entrants = models.PositiveIntegerField(_("to entrants"), null=True, blank=True)
+    table_size = models.PositiveSmallIntegerField(_("table size"), null=True, blank=True)
+    shares_basis_points = models.JSONField(_("shares per place (basis points)"))
+
+    class Meta:
+        ordering = ("structure", "table_size", "minimum_entrants")
+        verbose_name = _("payout range")
+
+    def __str__(self) -> str:
+        upper = self.maximum_entrants if self.maximum_entrants is not None else "∞"
+        return f"{self.structure}: {self.minimum_entrants}–{upper} entrants, {len(self.shares_basis_points)} paid"
+
+
+class Tournament(models.Model):
+    """A tournament's definition (TRN-02) and the state of its run; see the module docstring."""
+
+    name = models.CharField(_("name"), max_length=120)
+    kind = models.CharField(_("kind"), max_length=12, choices=TournamentKind.choices)
+    variant = models.CharField(
+        _("game"), max_length=2, choices=[("NT", _("No-Limit Hold'em")), ("PO", _("Pot-Limit Omaha"))], default="NT"
+    )
+    status = models.CharField(
+        _("status"), max_length=12, choices=TournamentStatus.choices, default=TournamentStatus.REGISTERING
+    )
+    starts_at = models.DateTimeField(
+        _("starts at"), null=True, blank=True, db_index=True, help_text=_("Scheduled tournaments (TRN-01).")
+    )
+    registration_opens_at = models.DateTimeField(_("registration opens at"), null=True, blank=True)
+    seats_to_start = models.PositiveIntegerField(
+        _("players to start"), null=True, blank=True, help_text=_("Sit & Go: starts when this many have registered.")
+    )
+    table_size = models.PositiveSmallIntegerField(_("players per table"), default=9)
+    buy_in = models.PositiveBigIntegerField(_("buy-in (prize pool part, cents)"), default=0)
+    fee = models.PositiveBigIntegerField(_("entrance fee (cents)"), default=0)
+    added_prize_money = models.PositiveBigIntegerField(
+        _("operator-added prize money (cents)"), default=0, help_text=_("Freerolls and promotions (TRN-17, CXL-05).")
+    )
+    guarantee = models.PositiveBigIntegerField(_("guaranteed prize pool (cents)"), default=0)
+    starting_stack = models.PositiveIntegerField(_("starting chips"), default=10_000)
+    late_registration_levels = models.PositiveSmallIntegerField(_("late registration (levels)"), default=0)
+    unregistration_allowed = models.BooleanField(_("unregistration allowed"), default=True)
+    unregistration_closes_minutes = models.PositiveIntegerField(
+        _("unregistration closes (minutes before the start)"), default=5
+    )
+    minimum_entrants = models.PositiveIntegerField(_("minimum entrants"), default=2)
+    maximum_entrants = models.PositiveIntegerField(_("maximum entrants"), null=True, blank=True)
+    synchronized_breaks = models.BooleanField(_("synchronized breaks at :55 (TRN-30)"), default=False)
+    break_every_levels = models.PositiveSmallIntegerField(
+        _("break after every N levels"), null=True, blank=True, help_text=_("Only without synchronized breaks.")
+    )
+    break_seconds = models.PositiveIntegerField(_("break length (s)"), default=300, help_text=_("AMB-41: 5 minutes."))
+    payout_structure = models.ForeignKey(PayoutStructure, on_delete=models.PROTECT, related_name="tournaments")
+    end_when_prizes_identical = models.BooleanField(
+        _("end when the remaining prizes are identical (TRN-21)"), default=False
+    )
+    hand_for_hand_mode = models.CharField(
+        _("hand-for-hand"), max_length=4, choices=HandForHandMode.choices, default=HandForHandMode.AUTOMATIC
+    )
+    decision_seconds = models.PositiveSmallIntegerField(_("normal decision time (s)"), default=10)
+    timebank_first_hand_seconds = models.PositiveSmallIntegerField(_("timebank at first hand (s)"), default=15)
+    timebank_cap_seconds = models.PositiveSmallIntegerField(_("timebank cap (s)"), default=30)
+    timebank_replenish_seconds = models.PositiveSmallIntegerField(_("timebank replenishment (s)"), default=5)
+    timebank_replenish_every_hands = models.PositiveSmallIntegerField(_("replenish every N hands"), default=10)
+    reconnect_grace_seconds = models.PositiveSmallIntegerField(_("reconnection grace (s)"), default=20)
+    final_stage_reconnect_seconds = models.PositiveSmallIntegerField(
+        _("final-stage extra reconnect time (s)"), default=60, help_text=_("TRN-31 / AMB-44.")
+    )
+    final_stage_from = models.CharField(
+        _("final stage starts"), max_length=12, choices=FinalStageStart.choices, default=FinalStageStart.FINAL_TABLE
+    )
+    pause_between_hands_milliseconds = models.PositiveIntegerField(_("pause between hands (ms)"), default=2500)
+    eligibility = models.JSONField(
+        _("entry requirements"),
+        default=dict,
+        blank=True,
+        help_text=_('Freerolls (TRN-17): e.g. {"account_age_days": 7} or {"all": [...]}; empty = anyone.'),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    # --- The run --------------------------------------------------------------------------------------------------
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    cancelled_reason = models.CharField(_("cancellation reason"), max_length=300, blank=True)
+    registration_closed_at = models.DateTimeField(
+        _("registration closed at"), null=True, blank=True, help_text=_("The payouts are final from then (TRN-06).")
+    )
+    entrants = models.PositiveIntegerField(_("entries"), default=0)
+    prize_pool = models.PositiveBigIntegerField(_("prize pool (cents)"), null=True, blank=True)
+    prizes = models.JSONField(_("prize per place (cents)"), default=list, blank=True)
+    level_number = models.PositiveSmallIntegerField(_("level"), default=1)
+    level_ends_at = models.DateTimeField(_("level ends at"), null=True, blank=True)
+    break_due_at = models.DateTimeField(_("next break due"), null=True, blank=True, db_index=True)
+    break_ends_at = models.DateTimeField(_("break ends at"), null=True, blank=True)
+    hand_for_hand = models.BooleanField(_("playing hand-for-hand"), default=False)
+    hand_for_hand_round = models.PositiveIntegerField(_("hand-for-hand round"), default=0)
+    next_table_number = models.PositiveIntegerField(_("next table number"), default=1)
+    version = models.PositiveBigIntegerField(_("version"), default=0)
+
+    class Meta:
+        ordering = ("-starts_at", "-pk")
+        verbose_name = _("tournament")
+        permissions = [
+            ("run_tournament", "Can delay, cancel and switch hand-for-hand of a tournament"),
+            ("disqualify_player", "Can disqualify a tournament player (TRN-28)"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(kind="scheduled") | models.Q(starts_at__isnull=False),
+                name="tournaments_scheduled_has_start",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(kind="sit_and_go") | models.Q(seats_to_start__gte=2),
+                name="tournaments_sit_and_go_has_seats",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(table_size__gte=2, table_size__lte=10), name="tournaments_table_size"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(timebank_first_hand_seconds__lte=models.F("timebank_cap_seconds")),
+                name="tournaments_timebank_first_within_cap",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(timebank_replenish_every_hands__gt=0), name="tournaments_replenish_positive"
+            ),
+            models.CheckConstraint(condition=models.Q(minimum_entrants__gte=2), name="tournaments_minimum_two"),
+        ]
+        indexes = [models.Index(fields=("status", "starts_at"), name="tournaments_status_start")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_freeroll(self) -> bool:
+        """TRN-17 / FEE-05: no buy-in and no fee."""
+        return self.buy_in == 0 and self.fee == 0
+
+    @property
+    def entry_price(self) -> int:
+        """What a registration costs in cents: buy-in plus fee (FEE-03, FEE-04)."""
+        return self.buy_in + self.fee
+
+
+class TournamentLevel(models.Model):
+    """One blind level of a tournament (TRN-02): blinds, the ante every player dealt in posts, and its length."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="levels")
+    number = models.PositiveSmallIntegerField(_("level"))
+    small_blind = models.PositiveIntegerField(_("small blind"))
+    big_blind = models.PositiveIntegerField(_("big blind"))
+    ante = models.PositiveIntegerField(_("ante"), default=0)
+    duration_seconds = models.PositiveIntegerField(_("length (s)"))
+
+    class Meta:
+        ordering = ("tournament", "number")
+        verbose_name = _("tournament level")
+        constraints = [
+            models.UniqueConstraint(fields=("tournament", "number"), name="tournaments_level_number"),
+            models.CheckConstraint(condition=models.Q(number__gte=1), name="tournaments_level_from_one"),
+            models.CheckConstraint(
+                condition=models.Q(small_blind__gte=1, small_blind__lte=models.F("big_blind")),
+                name="tournaments_level_blinds",
+            ),
+            models.CheckConstraint(condition=models.Q(duration_seconds__gte=1), name="tournaments_level_length"),
+        ]
+
+    def __str__(self) -> str:
+        ante = f" ante {self.ante}" if self.ante else ""
+        return f"Level {self.number}: {self.small_blind}/{self.big_blind}{ante}"
+
+
+class TournamentBreak(models.Model):
+    """A break: the level clocks stand still from ``started_at`` to ``ends_at`` (TRN-30, AMB-41)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="breaks")
+    started_at = models.DateTimeField(_("started at"))
+    ends_at = models.DateTimeField(_("ends at"))
+
+    class Meta:
+        ordering = ("tournament", "started_at")
+        verbose_name = _("tournament break")
+
+    def __str__(self) -> str:
+        return f"{self.tournament} break {self.started_at:%H:%M:%S}–{self.ends_at:%H:%M:%S}"
+
+
+class EntryStatus(models.TextChoices):
+    REGISTERED = "registered", _("registered")
+    PLAYING = "playing", _("playing")
+    BUSTED = "busted", _("knocked out (place pending)")
+    FINISHED = "finished", _("finished")
+    UNREGISTERED = "unregistered", _("unregistered (refunded)")
+    REFUNDED = "refunded", _("refunded (cancelled)")
+    DISQUALIFIED = "disqualified", _("disqualified")
+
+
+LIVE_ENTRY_STATUSES = (EntryStatus.REGISTERED, EntryStatus.PLAYING)
+
+
+class TournamentEntry(models.Model):
+    """One registration of a player (TRN-09: one live entry per player and tournament).
+
+    ``prize_contribution`` and ``fee`` are the two amounts paid (FEE-04). While playing, the player's chips are on
+    their seat at ``table``. Knocked out: ``eliminated_in_hand`` with the chips they started that hand with, the
+    hand-for-hand round if one was being played, and a random ``tie_breaker`` (TRN-22/24); the coordinator then gives
+    the finishing ``place`` and its ``prize``, credited by an idempotent transfer (TRN-27).
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_entries")
+    status = models.CharField(_("status"), max_length=12, choices=EntryStatus.choices, default=EntryStatus.REGISTERED)
+    registered_at = models.DateTimeField(_("registered at"), default=timezone.now)
+    prize_contribution = models.PositiveBigIntegerField(_("buy-in paid (cents)"), default=0)
+    fee = models.PositiveBigIntegerField(_("fee paid (cents)"), default=0)
+    registration_transfer = models.ForeignKey(
+        "wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    refund_transfer = models.ForeignKey(
+        "wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    table = models.ForeignKey(
+        "games.CashTable", null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_entries"
+    )
+    eliminated_at = models.DateTimeField(_("knocked out at"), null=True, blank=True)
+    eliminated_in_hand = models.ForeignKey("games.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    chips_at_hand_start = models.BigIntegerField(_("chips at the start of that hand"), null=True, blank=True)
+    hand_for_hand_round = models.PositiveIntegerField(_("hand-for-hand round"), null=True, blank=True)
+    tie_breaker = models.BigIntegerField(_("random tie-breaker"), null=True, blank=True)
+    place = models.PositiveIntegerField(_("finishing place"), null=True, blank=True)
+    prize = models.PositiveBigIntegerField(_("prize (cents)"), default=0)
+    prize_transfer = models.ForeignKey(
+        "wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    disqualification_reason = models.CharField(_("disqualification reason"), max_length=300, blank=True)
+    prize_forfeited = models.BooleanField(_("prize forfeited"), default=False)
+
+    class Meta:
+        ordering = ("tournament", "place", "registered_at")
+        verbose_name = _("tournament entry")
+        verbose_name_plural = _("tournament entries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("tournament", "user"),
+                condition=models.Q(status__in=["registered", "playing"]),
+                name="tournaments_one_live_entry",
+            ),
+            models.UniqueConstraint(
+                fields=("tournament", "place"), condition=models.Q(place__isnull=False), name="tournaments_one_place"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=("tournament", "status"), name="tournaments_entry_status"),
+            models.Index(fields=("user", "status"), name="tournaments_entry_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.tournament}"
+
+
+class TournamentTable(models.Model):
+    """A table of a running tournament: the link from the runtime's table to its tournament, its number, how many
+    players it holds (kept in step by the services, so balancing reads the fullest and emptiest tables by index),
+    and its place in hand-for-hand play (the last round it dealt)."""
+
+    table = models.OneToOneField("games.CashTable", on_delete=models.PROTECT, related_name="tournament_link")
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="tables")
+    number = models.PositiveIntegerField(_("table number"))
+    players = models.PositiveSmallIntegerField(_("players"), default=0)
+    hand_for_hand_round_dealt = models.PositiveIntegerField(_("last hand-for-hand round dealt"), default=0)
+    needs_coordination = models.BooleanField(
+        _("waiting for the tournament"), default=False, help_text=_("A hand ended: eliminations and balancing first.")
+    )
+    last_hand_ended_at = models.DateTimeField(_("last hand ended at"), null=True, blank=True)
+    broken_at = models.DateTimeField(_("broken at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ("tournament", "number")
+        verbose_name = _("tournament table")
+        constraints = [models.UniqueConstraint(fields=("tournament", "number"), name="tournaments_table_number")]
+        indexes = [
+            models.Index(fields=("tournament", "broken_at", "players"), name="tournaments_table_players"),
+            models.Index(fields=("tournament", "needs_coordination"), name="tournaments_table_waiting"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} table {self.number}"
