@@ -150,6 +150,21 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_KEY_PREFIX}:celery:"}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
+# Tournament clocks are deadlines in PostgreSQL (architecture rule 5); this beat task moves every live tournament on
+# (starts, levels, breaks, hand-for-hand, balancing, places and prizes). It is idempotent, so a late or doubled run
+# changes nothing, and a worker restart loses nothing. Test runs may execute tasks eagerly (CELERY_TASK_ALWAYS_EAGER).
+CELERY_BEAT_SCHEDULE = {
+    "tournaments-advance": {
+        "task": "tournaments.tasks.tournaments_advance",
+        "schedule": env.number("TOURNAMENT_TICK_SECONDS", 2.0, minimum=0.5),
+        "options": {"expires": 10},
+    },
+}
+CELERY_TASK_ALWAYS_EAGER = env.boolean("CELERY_TASK_ALWAYS_EAGER", False)
+
+# --- Tournaments ----------------------------------------------------------------------------------------------
+# TRN-04 / AMB-57: a registrant with no socket on their table when it first deals is dealt in sitting out.
+TOURNAMENT_SITS_OUT_ABSENT_PLAYERS = env.boolean("TOURNAMENT_SITS_OUT_ABSENT_PLAYERS", True)
 
 # --- Accounts -------------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

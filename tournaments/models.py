@@ -149,6 +149,8 @@ class Tournament(models.Model):
         _("registration closed at"), null=True, blank=True, help_text=_("The payouts are final from then (TRN-06).")
     )
     entrants = models.PositiveIntegerField(_("entries"), default=0)
+    players_remaining = models.PositiveIntegerField(_("players remaining"), default=0)
+    tables_running = models.PositiveIntegerField(_("tables running"), default=0)
     prize_pool = models.PositiveBigIntegerField(_("prize pool (cents)"), null=True, blank=True)
     prizes = models.JSONField(_("prize per place (cents)"), default=list, blank=True)
     level_number = models.PositiveSmallIntegerField(_("level"), default=1)
@@ -285,7 +287,9 @@ class TournamentEntry(models.Model):
         "games.CashTable", null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_entries"
     )
     eliminated_at = models.DateTimeField(_("knocked out at"), null=True, blank=True)
-    eliminated_in_hand = models.ForeignKey("games.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    eliminated_in_hand = models.ForeignKey(
+        "games.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     chips_at_hand_start = models.BigIntegerField(_("chips at the start of that hand"), null=True, blank=True)
     hand_for_hand_round = models.PositiveIntegerField(_("hand-for-hand round"), null=True, blank=True)
     tie_breaker = models.BigIntegerField(_("random tie-breaker"), null=True, blank=True)
