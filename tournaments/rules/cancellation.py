@@ -643,7 +643,10 @@ def _plain(value: Any) -> Any:
 def _icm_record(icm: IcmEquities | None) -> dict[str, Any] | None:
     if icm is None:
         return None
-    record = _plain(icm)
-    if icm.standard_errors is not None:
-        record["standard_errors"] = [round(error, 6) for error in icm.standard_errors]
-    return dict(record)
+    return {
+        "method": icm.method.value,
+        "equities": [fraction_text(equity) for equity in icm.equities],
+        "standard_errors": None if icm.standard_errors is None else [round(error, 6) for error in icm.standard_errors],
+        "samples": icm.samples,
+        "seed": icm.seed,
+    }

@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from functools import reduce
+from functools import cached_property, reduce
 from typing import Final
 
 Amount = int | Fraction
@@ -124,23 +124,29 @@ def icm_equities(stacks: Sequence[int], prizes: Sequence[Amount]) -> tuple[Fract
     ``prizes[k]`` is the prize for place k + 1 (in cents, whole or rational). ValueError on bad input.
     """
     chips = checked_stacks(stacks)
-    amounts = checked_prizes(prizes, len(chips))
+    numerators, denominator = _exact_scaled(chips, checked_prizes(prizes, len(chips)))
+    return tuple(Fraction(numerator, denominator) for numerator in numerators)
+
+
+def _exact_scaled(chips: list[int], prizes: list[Amount]) -> tuple[list[int], int]:
+    """The exact equities as numerators over one common denominator (not reduced)."""
     players = len(chips)
-    certain = Fraction(0)
-    if len(amounts) == players:
+    prize_numerators, prize_denominator = _common_denominator(prizes)
+    certain = 0
+    if len(prize_numerators) == players:
         # Everyone is sure of the last prize; the places above pay their excess over it.
-        certain = Fraction(amounts[-1])
-        amounts = [prize - amounts[-1] for prize in amounts[:-1]]
-    while amounts and amounts[-1] == 0:
-        amounts.pop()
-    if not amounts:
-        return tuple(certain for _ in chips)
+        certain = prize_numerators[-1]
+        prize_numerators = [prize - certain for prize in prize_numerators[:-1]]
+    while prize_numerators and prize_numerators[-1] == 0:
+        prize_numerators.pop()
+    if not prize_numerators:
+        return [certain] * players, prize_denominator
     divisor = reduce(math.gcd, chips)
-    excess = _equities_by_subsets([stack // divisor for stack in chips], amounts)
-    return tuple(certain + share for share in excess)
+    excess, denominator = _subset_programme([stack // divisor for stack in chips], prize_numerators)
+    return [certain * denominator + share for share in excess], denominator * prize_denominator
 
 
-def _equities_by_subsets(chips: list[int], prizes: list[Amount]) -> list[Fraction]:
+def _subset_programme(chips: list[int], prizes: list[int]) -> tuple[list[int], int]:
     players = len(chips)
     places = len(prizes)
     bits = [1 << player for player in range(players)]
@@ -155,7 +161,6 @@ def _equities_by_subsets(chips: list[int], prizes: list[Amount]) -> list[Fractio
     denominator = 1
     for level in levels:
         denominator *= math.lcm(*level.values())
-    prize_numerators, prize_denominator = _common_denominator(prizes)
     # probability[S] × denominator, a whole number, for the sets of the level being processed.
     probability: dict[int, int] = {0: denominator}
     expected = [0] * players
@@ -174,11 +179,11 @@ def _equities_by_subsets(chips: list[int], prizes: list[Amount]) -> list[Fractio
                 if not last:
                     grown = members | bit
                     next_probability[grown] = next_probability.get(grown, 0) + share * chips[player]
-        prize = prize_numerators[place]
+        prize = prizes[place]
         for player in range(players):
             expected[player] += finishing_here[player] * prize
         probability = next_probability
-    return [Fraction(expected[player] * chips[player], denominator * prize_denominator) for player in range(players)]
+    return [expected[player] * chips[player] for player in range(players)], denominator
 
 
 def _common_denominator(amounts: Sequence[Amount]) -> tuple[list[int], int]:
@@ -215,37 +220,37 @@ def round_shares_to_cents(shares: Sequence[Fraction], stacks: Sequence[int], sea
     larger stack, then to the lower seat number. The result adds up to ``sum(shares)``; no share moves by a cent or
     more. ValueError if a share is negative or the shares do not add up to whole cents.
     """
-    if not len(shares) == len(stacks) == len(seats):
+    denominator = math.lcm(*(share.denominator for share in shares))
+    numerators = [share.numerator * (denominator // share.denominator) for share in shares]
+    return round_scaled_shares_to_cents(numerators, denominator, stacks, seats)
+
+
+def round_scaled_shares_to_cents(
+    numerators: Sequence[int], denominator: int, stacks: Sequence[int], seats: Sequence[int]
+) -> tuple[int, ...]:
+    """:func:`round_shares_to_cents` for shares given as ``numerators[i] / denominator``: whole-number arithmetic
+    only, so a thousand shares with denominators of thousands of digits round in milliseconds."""
+    if not len(numerators) == len(stacks) == len(seats):
         raise ValueError("give one stack and one seat number per share")
-    if any(share < 0 for share in shares):
+    if any(numerator < 0 for numerator in numerators):
         raise ValueError("a share cannot be negative")
-    total = sum(shares, Fraction(0))
-    if total.denominator != 1:
-        raise ValueError(f"the shares add up to {total}, not to whole cents")
-    cents = [math.floor(share) for share in shares]
-    leftover = int(total) - sum(cents)
+    total, remainder = divmod(sum(numerators), denominator)
+    if remainder:
+        raise ValueError(f"the shares add up to {Fraction(sum(numerators), denominator)}, not to whole cents")
+    cents, remainders = zip(*(divmod(numerator, denominator) for numerator in numerators), strict=True)
+    paid = list(cents)
+    leftover = total - sum(paid)
     by_claim = sorted(
-        range(len(shares)),
-        key=lambda position: (cents[position] - shares[position], -stacks[position], seats[position]),
+        range(len(paid)), key=lambda position: (-remainders[position], -stacks[position], seats[position])
     )
     for position in by_claim[:leftover]:
-        cents[position] += 1
-    return tuple(cents)
-
-
-@dataclass(frozen=True)
-class IcmApproximation:
-    """Estimated equities (exact rationals adding up to the prize total) and each one's standard error in cents."""
-
-    equities: tuple[Fraction, ...]
-    standard_errors: tuple[float, ...]
-    samples: int
-    seed: int
+        paid[position] += 1
+    return tuple(paid)
 
 
 def approximate_icm_equities(
     stacks: Sequence[int], prizes: Sequence[Amount], *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED
-) -> IcmApproximation:
+) -> IcmEquities:
     """Malmuth–Harville equities estimated as described in the module docstring (places 1–2 exact, the rest sampled).
 
     ``samples`` finishing orders are drawn from ``random.Random(seed)``. ValueError on bad input.
@@ -256,33 +261,42 @@ def approximate_icm_equities(
         raise ValueError(f"samples is {samples!r}: at least 2 finishing orders are needed for a standard error")
     players = len(chips)
     prize_numerators, prize_denominator = _common_denominator(amounts)
-    exact_part = _first_two_places(chips, prize_numerators)
+    exact_numerators, exact_denominator = _first_two_places(chips, prize_numerators)
     sampled_sums, sampled_squares = _sample_lower_places(chips, prize_numerators, samples, random.Random(seed))
-    equities = []
+    # equity = (exact numerator / exact denominator + sampled sum / samples) / prize denominator
+    numerators = tuple(
+        exact_numerators[player] * samples + sampled_sums[player] * exact_denominator for player in range(players)
+    )
     standard_errors = []
     for player in range(players):
-        mean = Fraction(sampled_sums[player], samples)
-        equities.append((exact_part[player] + mean) / prize_denominator)
-        variance = (sampled_squares[player] - sampled_sums[player] * mean) / (samples - 1)
-        standard_errors.append(math.sqrt(max(float(variance), 0.0) / samples) / prize_denominator)
-    return IcmApproximation(tuple(equities), tuple(standard_errors), samples, seed)
+        spread = sampled_squares[player] * samples - sampled_sums[player] ** 2  # exact: samples² × variance
+        standard_errors.append(math.sqrt(spread / (samples - 1)) / samples / prize_denominator)
+    return IcmEquities(
+        IcmMethod.MONTE_CARLO,
+        numerators,
+        exact_denominator * samples * prize_denominator,
+        tuple(standard_errors),
+        samples,
+        seed,
+    )
 
 
-def _first_two_places(chips: list[int], prizes: list[int]) -> list[Fraction]:
-    """Σ over places 1 and 2 of P(place) × prize, exactly, in linear time (big common denominators kept as ints)."""
+def _first_two_places(chips: list[int], prizes: list[int]) -> tuple[list[int], int]:
+    """Σ over places 1 and 2 of P(place) × prize, exactly, in linear time: numerators over one common denominator.
+
+    P(j first) = s_j / T; P(j second) = s_j / T × (A − s_j / (T − s_j)) with A = Σ_i s_i / (T − s_i), all over
+    T × L with L = lcm(T − s_i).
+    """
     total = sum(chips)
-    first = [Fraction(prizes[0] * stack, total) for stack in chips]
     if len(prizes) < 2 or prizes[1] == 0 or len(chips) < 2:
-        return first
-    # P(j second) = s_j / T × (A − s_j / (T − s_j)) with A = Σ_i s_i / (T − s_i), over L = lcm(T − s_i).
+        return [prizes[0] * stack for stack in chips], total
     common = math.lcm(*(total - stack for stack in chips))
     scaled = [stack * (common // (total - stack)) for stack in chips]
     sum_scaled = sum(scaled)
-    denominator = total * common
-    return [
-        first[player] + Fraction(prizes[1] * chips[player] * (sum_scaled - scaled[player]), denominator)
-        for player in range(len(chips))
+    numerators = [
+        stack * (prizes[0] * common + prizes[1] * (sum_scaled - own)) for stack, own in zip(chips, scaled, strict=True)
     ]
+    return numerators, total * common
 
 
 def _sample_lower_places(
@@ -316,13 +330,21 @@ def _sample_lower_places(
 
 @dataclass(frozen=True)
 class IcmEquities:
-    """Equities by one method: exact, or estimated with standard errors (cents) and the sampler's settings."""
+    """Equities by one method, as ``numerators[i] / denominator`` (one common denominator, not reduced: reducing a
+    thousand estimates with denominators of thousands of digits costs seconds). The Monte-Carlo method adds each
+    estimate's standard error (cents) and the sampler's settings."""
 
     method: IcmMethod
-    equities: tuple[Fraction, ...]
+    numerators: tuple[int, ...]
+    denominator: int
     standard_errors: tuple[float, ...] | None = None
     samples: int | None = None
     seed: int | None = None
+
+    @cached_property
+    def equities(self) -> tuple[Fraction, ...]:
+        """The equities as reduced fractions."""
+        return tuple(Fraction(numerator, self.denominator) for numerator in self.numerators)
 
 
 def chop_equities(
@@ -341,9 +363,9 @@ def chop_equities(
         exact_is_quick = exact_steps(len(chips), len(amounts)) <= EXACT_STEP_LIMIT
         method = IcmMethod.EXACT if exact_is_quick else IcmMethod.MONTE_CARLO
     if method is IcmMethod.EXACT:
-        return IcmEquities(method, icm_equities(chips, amounts))
-    estimate = approximate_icm_equities(chips, amounts, samples=samples, seed=seed)
-    return IcmEquities(method, estimate.equities, estimate.standard_errors, estimate.samples, estimate.seed)
+        numerators, denominator = _exact_scaled(chips, amounts)
+        return IcmEquities(method, tuple(numerators), denominator)
+    return approximate_icm_equities(chips, amounts, samples=samples, seed=seed)
 
 
 @dataclass(frozen=True)
@@ -378,7 +400,7 @@ def icm_chop(
     if total.denominator != 1:
         raise ValueError(f"the prizes add up to {total} cents: a chop pays whole cents")
     equities = chop_equities(chips, amounts, method=method, samples=samples, seed=seed)
-    cents = round_shares_to_cents(equities.equities, chips, seat_numbers)
+    cents = round_scaled_shares_to_cents(equities.numerators, equities.denominator, chips, seat_numbers)
     return IcmChop(tuple(chips), tuple(seat_numbers), tuple(amounts), equities, cents)
 
 

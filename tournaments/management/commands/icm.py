@@ -11,7 +11,6 @@ Bad input: a message on stderr and exit status 2.
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -63,15 +62,15 @@ def chop_record(chop: IcmChop) -> dict[str, Any]:
     """The JSON object the command prints for ``chop``."""
     equities = chop.equities
     players: list[dict[str, Any]] = []
-    for position, (stack, seat, share, cents) in enumerate(
-        zip(chop.stacks, chop.seats, equities.equities, chop.cents, strict=True)
+    for position, (stack, seat, numerator, cents) in enumerate(
+        zip(chop.stacks, chop.seats, equities.numerators, chop.cents, strict=True)
     ):
         player: dict[str, Any] = {"seat": seat, "stack": stack}
         if equities.standard_errors is None:
-            player["share"] = fraction_text(share)
-            player["share_decimal"] = decimal_text(share)
+            player["share"] = fraction_text(equities.equities[position])
+            player["share_decimal"] = decimal_text(numerator, equities.denominator)
         else:
-            player["share_estimate"] = decimal_text(share)
+            player["share_estimate"] = decimal_text(numerator, equities.denominator)
             player["standard_error_cents"] = round(equities.standard_errors[position], DECIMAL_PLACES)
         player["cents"] = cents
         players.append(player)
@@ -86,10 +85,8 @@ def chop_record(chop: IcmChop) -> dict[str, Any]:
     return record
 
 
-def decimal_text(value: Fraction) -> str:
-    """``value`` in cents with six decimals, rounded half up (for reading; the fraction is the exact value)."""
-    scaled = value * 10**DECIMAL_PLACES
-    whole = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)
-    sign = "-" if whole < 0 else ""
-    units, decimals = divmod(abs(whole), 10**DECIMAL_PLACES)
-    return f"{sign}{units}.{decimals:0{DECIMAL_PLACES}d}"
+def decimal_text(numerator: int, denominator: int) -> str:
+    """``numerator / denominator`` cents (not negative) with six decimals, rounded half up, for reading."""
+    scaled = (numerator * 10**DECIMAL_PLACES * 2 + denominator) // (2 * denominator)
+    units, decimals = divmod(scaled, 10**DECIMAL_PLACES)
+    return f"{units}.{decimals:0{DECIMAL_PLACES}d}"
