@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from tournaments.rules.cancellation import PaidWith, Purchase, PurchaseKind, RemainingPlayer
+from tournaments.rules.cancellation import (
+    HexaProAtCancellation,
+    PaidWith,
+    Purchase,
+    PurchaseKind,
+    RemainingPlayer,
+    TournamentAtCancellation,
+)
 
 
 def entry(
@@ -35,4 +42,29 @@ def still_in(*stacks: int, prefix: str = "p") -> tuple[RemainingPlayer, ...]:
     """Players ``p1``, ``p2`` … with these stacks in seats 1, 2 …"""
     return tuple(
         RemainingPlayer(player=f"{prefix}{seat}", chips=chips, seat=seat) for seat, chips in enumerate(stacks, start=1)
+    )
+
+
+def cxl07_final_table() -> TournamentAtCancellation:
+    """The CXL-07 worked example: ten €10 + €1 entries, three left at the final table with 5,000/3,000/2,000 chips,
+    unpaid prizes €50/€30/€20."""
+    return TournamentAtCancellation(
+        purchases=entries(10, 1_000, 100),
+        started=True,
+        remaining=still_in(5_000, 3_000, 2_000),
+        prizes=(5_000, 3_000, 2_000),
+        at_final_table=True,
+    )
+
+
+def hexapro_at_25x(*stacks: int) -> HexaProAtCancellation:
+    """A €10 HexaPro game at 25x (pool €250, 80/12/8, fee component €0.69) with anna, bert, cleo holding ``stacks``;
+    the players without a stack are eliminated."""
+    names = ("anna", "bert", "cleo")
+    return HexaProAtCancellation(
+        remaining=tuple(RemainingPlayer(names[seat - 1], chips, seat) for seat, chips in enumerate(stacks, start=1)),
+        eliminated=names[len(stacks) :],
+        prize_pool_cents=25_000,
+        payout_percentages=(80, 12, 8),
+        fee_component_cents=69,
     )

@@ -7,23 +7,11 @@ from typing import Any
 
 import pytest
 
-from tests.tournaments.cancellation_builders import entries, entry, still_in
-from tournaments.rules.cancellation import HexaProAtCancellation, RemainingPlayer, TournamentAtCancellation, cancel
+from tests.tournaments.cancellation_builders import cxl07_final_table, entry, hexapro_at_25x, still_in
+from tournaments.rules.cancellation import RemainingPlayer, cancel
 
-FINAL_TABLE = TournamentAtCancellation(
-    purchases=entries(10, 1_000, 100),
-    started=True,
-    remaining=still_in(5_000, 3_000, 2_000),
-    prizes=(5_000, 3_000, 2_000),
-    at_final_table=True,
-)
-HEXAPRO = HexaProAtCancellation(
-    remaining=(RemainingPlayer("anna", 700, 1), RemainingPlayer("bert", 500, 2)),
-    eliminated=("cleo",),
-    prize_pool_cents=25_000,
-    payout_percentages=(80, 12, 8),
-    fee_component_cents=69,
-)
+FINAL_TABLE = cxl07_final_table()
+HEXAPRO = hexapro_at_25x(700, 500)
 
 
 @pytest.mark.parametrize(

@@ -3,26 +3,22 @@ totals, so support and compliance can check it later; exact fractions are kept a
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from fractions import Fraction
 
-from tests.tournaments.cancellation_builders import entries, entry, still_in
+from tests.tournaments.cancellation_builders import cxl07_final_table, entry, hexapro_at_25x
 from tournaments.rules.cancellation import (
-    HexaProAtCancellation,
     PurchaseKind,
-    RemainingPlayer,
-    TournamentAtCancellation,
     cancel,
 )
 
 
 def test_cxl01_a_final_table_record_carries_inputs_rule_parts_and_totals() -> None:
-    tournament = TournamentAtCancellation(
-        purchases=(*entries(9, 1_000, 100), entry("p1", 1_000, 100, kind=PurchaseKind.RE_BUY)),
-        started=True,
-        remaining=still_in(5_000, 3_000, 2_000),
-        prizes=(5_000, 3_000, 2_000),
-        at_final_table=True,
+    tournament = cxl07_final_table()
+    tournament = dataclasses.replace(
+        tournament,
+        purchases=(*tournament.purchases[:9], entry("p1", 1_000, 100, kind=PurchaseKind.RE_BUY)),
     )
     record = json.loads(json.dumps(cancel(tournament).to_json()))
     assert record["state"] == "final-table"
@@ -66,13 +62,7 @@ def test_cxl01_a_final_table_record_carries_inputs_rule_parts_and_totals() -> No
 
 def test_cxl09_a_hexapro_record_shows_the_already_paid_third_prize_and_the_rescaled_chop() -> None:
     """AMB-16: with the third prize (8 %) paid, 10 % of the unpaid €230 each and the €184 rest by 80/12 rescaled."""
-    game = HexaProAtCancellation(
-        remaining=(RemainingPlayer("anna", 900, 1), RemainingPlayer("bert", 600, 2)),
-        eliminated=("cleo",),
-        prize_pool_cents=25_000,
-        payout_percentages=(80, 12, 8),
-        fee_component_cents=69,
-    )
+    game = hexapro_at_25x(900, 600)
     calculation = cancel(game)
     assert calculation.money_held.prizes_already_paid_cents == 2_000
     anna, bert, cleo = calculation.compensations

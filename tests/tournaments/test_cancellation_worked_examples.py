@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from tests.tournaments.cancellation_builders import entries, entry, still_in
+from tests.tournaments.cancellation_builders import cxl07_final_table, entries, entry, hexapro_at_25x, still_in
 from tournaments.rules.cancellation import (
     CancellationState,
-    HexaProAtCancellation,
-    RemainingPlayer,
     TicketRecredit,
     TournamentAtCancellation,
     cancel,
@@ -76,14 +74,7 @@ def test_cxl06_twelve_left_each_gets_the_twelfth_prize_and_the_rest_by_chips() -
 
 def test_cxl07_final_table_stacks_5000_3000_2000_are_paid_by_icm_chop() -> None:
     """CXL-07: unpaid prizes €50/€30/€20 → €38.39 / €32.75 / €28.86 (sum €100.00), plus the €1 fee refunds."""
-    tournament = TournamentAtCancellation(
-        purchases=entries(10, 1_000, 100),
-        started=True,
-        remaining=still_in(5_000, 3_000, 2_000),
-        prizes=(5_000, 3_000, 2_000),
-        at_final_table=True,
-    )
-    calculation = cancel(tournament)
+    calculation = cancel(cxl07_final_table())
     assert calculation.state is CancellationState.FINAL_TABLE
     remaining = calculation.compensations[:3]
     assert [share.icm_share for share in remaining] == [Fraction(26_875, 7), Fraction(3_275), Fraction(20_200, 7)]
@@ -95,17 +86,7 @@ def test_cxl07_final_table_stacks_5000_3000_2000_are_paid_by_icm_chop() -> None:
 def test_cxl09_hexapro_ten_euros_at_25x_with_700_500_300_chips() -> None:
     """CXL-09: €0.69 fee + €25.00 each; €175 by ICM with 80/12/8 → €75.25 / €58.63 / €41.12 (leftover cent to the
     larger stack); totals €100.94 / €84.32 / €66.81."""
-    game = HexaProAtCancellation(
-        remaining=(
-            RemainingPlayer("anna", 700, 1),
-            RemainingPlayer("bert", 500, 2),
-            RemainingPlayer("cleo", 300, 3),
-        ),
-        eliminated=(),
-        prize_pool_cents=25_000,
-        payout_percentages=(80, 12, 8),
-        fee_component_cents=69,
-    )
+    game = hexapro_at_25x(700, 500, 300)
     calculation = cancel(game)
     assert calculation.state is CancellationState.HEXAPRO
     assert [share.fee_refund_cents for share in calculation.compensations] == [69, 69, 69]

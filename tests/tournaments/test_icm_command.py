@@ -43,7 +43,7 @@ def test_cxl11_seats_decide_who_gets_the_odd_cent() -> None:
 def test_cxl11_the_approximation_prints_estimates_with_standard_errors() -> None:
     printed = run("--stacks", "500", "300", "200", "100", "--prizes", "50", "30", "20", "--approximate")
     assert printed["method"] == "monte-carlo"
-    assert printed["samples"] == 20_000
+    assert printed["samples"] == 10_000
     assert printed["seed"] == 0
     assert "4 standard errors" in str(printed["error_bound"])
     players = printed["players"]

@@ -414,15 +414,7 @@ def _started_calculation(
         )
         for player in remaining
     ]
-    cents = round_shares_to_cents(
-        [compensation.pool_share_exact for compensation in compensations],
-        [player.chips for player in remaining],
-        [player.seat for player in remaining],
-    )
-    compensations = [
-        dataclasses.replace(compensation, pool_share_cents=share)
-        for compensation, share in zip(compensations, cents, strict=True)
-    ]
+    compensations = _with_pool_cents(compensations, remaining)
     still_in = {player.player for player in remaining}
     compensations += [Compensation(player=player, eliminated=True) for player in fees if player not in still_in]
     if any(player.bounty_cents for player in remaining) or tournament.bounties_paid_cents:
@@ -437,6 +429,19 @@ def _started_calculation(
         kept_by_house=_nonzero(kept),
         icm=icm,
     )
+
+
+def _with_pool_cents(compensations: Sequence[Compensation], remaining: Sequence[RemainingPlayer]) -> list[Compensation]:
+    """The remaining players' compensations with their pool parts rounded together by the cent rules (AMB-17)."""
+    cents = round_shares_to_cents(
+        [compensation.pool_share_exact for compensation in compensations],
+        [player.chips for player in remaining],
+        [player.seat for player in remaining],
+    )
+    return [
+        dataclasses.replace(compensation, pool_share_cents=share)
+        for compensation, share in zip(compensations, cents, strict=True)
+    ]
 
 
 def _fees_by_player(purchases: Iterable[Purchase]) -> dict[str, int]:
@@ -498,15 +503,7 @@ def _cancel_hexapro(game: HexaProAtCancellation) -> CancellationCalculation:
         )
         for player, share in zip(remaining, icm_shares, strict=True)
     ]
-    cents = round_shares_to_cents(
-        [compensation.pool_share_exact for compensation in compensations],
-        [player.chips for player in remaining],
-        [player.seat for player in remaining],
-    )
-    compensations = [
-        dataclasses.replace(compensation, pool_share_cents=share)
-        for compensation, share in zip(compensations, cents, strict=True)
-    ]
+    compensations = _with_pool_cents(compensations, remaining)
     compensations += [Compensation(player=player, eliminated=True) for player in game.eliminated]
     kept = HouseKeeps(
         "fee components of eliminated players: only remaining players are refunded (CXL-09)",

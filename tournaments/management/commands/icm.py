@@ -80,7 +80,7 @@ def chop_record(chop: IcmChop) -> dict[str, Any]:
         record["seed"] = equities.seed
         record["error_bound"] = (
             f"each estimate is unbiased; its error exceeds {ERROR_BOUND_IN_STANDARD_ERRORS} standard errors with"
-            " probability about 6 in 100,000; the first two places are exact"
+            " probability about 6 in 100,000; places 1 and 2 are exact, the others sampled"
         )
     return record
 
