@@ -122,7 +122,7 @@ def bench_approximation(samples: int, seed: int) -> None:
             assert errors is not None
             print(
                 f"{players:>7} {places:>5} {elapsed:>9.2f}s {max(errors) / 100:>10.2f} €"
-                f" {max(errors) / 10_000_000:>9.3%} {sum(errors) / len(errors) / 100:>8.2f} €"
+                f" {max(errors) / 10_000_000:>9.4%} {sum(errors) / len(errors) / 100:>8.2f} €"
             )
     print()
 
