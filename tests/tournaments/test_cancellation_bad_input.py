@@ -38,9 +38,11 @@ def test_cxl01_inconsistent_tournaments_are_refused(changes: dict[str, Any], mes
         cancel(dataclasses.replace(FINAL_TABLE, **changes))
 
 
-def test_cxl02_players_with_chips_before_the_start_are_refused() -> None:
+def test_cxl02_players_with_chips_or_bounties_won_before_the_start_are_refused() -> None:
     with pytest.raises(ValueError, match="before the start no player has chips"):
         cancel(dataclasses.replace(FINAL_TABLE, started=False))
+    with pytest.raises(ValueError, match="before the start no bounty has been won"):
+        cancel(dataclasses.replace(FINAL_TABLE, started=False, remaining=(), bounties_paid_cents=100))
 
 
 @pytest.mark.parametrize(
@@ -51,6 +53,8 @@ def test_cxl02_players_with_chips_before_the_start_are_refused() -> None:
         ({"payout_percentages": (80, 12)}, "must be non-negative and add up to 100"),
         ({"payout_percentages": (80, 30, -10)}, "must be non-negative and add up to 100"),
         ({"payout_percentages": ()}, "payout percentages are numbers"),
+        ({"payout_percentages": (8, 12, 80)}, "must be listed from first place down"),
+        ({"payout_percentages": (70, 12, 10, 8)}, "4 payout percentages for a game of 3 players"),
         ({"prize_pool_cents": -1}, "prize_pool_cents is -1"),
         ({"fee_component_cents": 0.69}, "fee_component_cents is 0.69"),
         ({"remaining": (RemainingPlayer("anna", 700, 1, bounty_cents=5),)}, "HexaPro games have no bounties"),

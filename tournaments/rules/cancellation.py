@@ -55,6 +55,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 from tournaments.rules.icm import (
@@ -541,6 +542,8 @@ def _check_tournament(tournament: TournamentAtCancellation) -> None:
     if not tournament.started:
         if tournament.remaining:
             raise ValueError("before the start no player has chips: leave remaining empty")
+        if tournament.bounties_paid_cents:
+            raise ValueError("before the start no bounty has been won: bounties_paid_cents must be 0")
         return
     if not tournament.remaining:
         raise ValueError("a started tournament has at least one remaining player")
@@ -589,6 +592,11 @@ def _check_hexapro(game: HexaProAtCancellation) -> None:
         raise ValueError("payout percentages are numbers, place 1 first")
     if any(share < 0 for share in percentages) or sum(percentages) != PERCENT:
         raise ValueError(f"payout percentages {list(percentages)} must be non-negative and add up to 100")
+    if any(later > earlier for earlier, later in pairwise(percentages)):
+        raise ValueError(f"payout percentages {list(percentages)} must be listed from first place down")
+    seated = len(game.remaining) + len(game.eliminated)
+    if len(percentages) > seated:
+        raise ValueError(f"{len(percentages)} payout percentages for a game of {seated} players")
 
 
 def _check_remaining(remaining: Sequence[RemainingPlayer]) -> None:
