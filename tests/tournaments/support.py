@@ -86,7 +86,7 @@ def shove_or_call(state: HandState, seat: int) -> tuple[str, int | None]:
 
 def play(tournament: Tournament, *, until: Callable[[Tournament], bool] | None = None, start: datetime = START,
          step: timedelta = timedelta(seconds=3), policy: Policy = shove_or_call, seed: int = 7,
-         limit: int = 5_000) -> datetime:
+         limit: int = 5_000, after_step: Callable[[Tournament, datetime], None] | None = None) -> datetime:
     """Drive the tournament: each step the coordinator runs, every idle table is dealt, and every player to act acts
     by ``policy``; stops when ``until`` holds (default: the tournament is over). Returns the simulated time."""
     chance = random.Random(seed)
@@ -95,6 +95,8 @@ def play(tournament: Tournament, *, until: Callable[[Tournament], bool] | None =
     for _ in range(limit):
         tournaments_advance_all(now=now)
         current = fresh(tournament)
+        if after_step is not None:
+            after_step(current, now)
         if done(current):
             return now
         for table in open_tables(current):
