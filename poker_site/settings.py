@@ -141,8 +141,15 @@ AUTHENTICATION_BACKENDS = ["poker_site.accounts.backends.RateLimitedModelBackend
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# The brute-force lock (poker_site/accounts/throttle.py): failed log-ins per (username, address), per username from
+# any address, and per address over all usernames, each in a window of LOGIN_LOCKOUT_SECONDS.
 LOGIN_FAILURE_LIMIT = env.integer("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_ACCOUNT_FAILURE_LIMIT = env.integer("LOGIN_ACCOUNT_FAILURE_LIMIT", 4 * LOGIN_FAILURE_LIMIT, minimum=1)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.integer("LOGIN_ADDRESS_FAILURE_LIMIT", 10 * LOGIN_FAILURE_LIMIT, minimum=1)
 LOGIN_LOCKOUT_SECONDS = env.integer("LOGIN_LOCKOUT_SECONDS", 900, minimum=1)
+# How many reverse proxies in front of the site append the client's address to X-Forwarded-For. 0: the header is the
+# client's own say and is ignored (REMOTE_ADDR counts); n: the n-th entry from the right is the client.
+TRUSTED_PROXY_COUNT = env.integer("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
@@ -158,6 +165,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.CursorPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_RATES": {"anon": "60/min", "user": "600/min"},
+    # Without it DRF's anonymous throttle keys on the whole X-Forwarded-For header, which any client can vary.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poker operator API",

@@ -7,11 +7,13 @@ from django.urls import URLPattern, URLResolver, include, path
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from poker_site.accounts.forms import AdminLoginForm
 from poker_site.core.health import healthz
 from poker_site.core.views import home
 
 admin.site.site_header = "Poker operator back office"
 admin.site.site_title = "Back office"
+admin.site.login_form = AdminLoginForm  # says when the brute-force lock refused the log-in
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", home, name="home"),
