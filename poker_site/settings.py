@@ -32,6 +32,30 @@ if ENVIRONMENT == "production":
     CSRF_COOKIE_SECURE = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# HTTP Strict Transport Security on HTTPS responses: a year in production, off elsewhere (a development site on
+# localhost must not teach the browser to refuse plain HTTP).
+SECURE_HSTS_SECONDS = env.integer("SECURE_HSTS_SECONDS", 31_536_000 if ENVIRONMENT == "production" else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.boolean("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env.boolean("SECURE_HSTS_PRELOAD", False)
+
+# Content-Security-Policy (django-csp; poker_site/core/content_security.py adds the page's own socket origin to
+# connect-src). No inline script or style anywhere: the pages load theirs from static files. The API docs pages get
+# a wider policy where they are served (poker_site/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -44,6 +68,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "csp",
     "django_celery_beat",
     "poker_site.core",
     "poker_site.accounts",
@@ -65,6 +90,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "poker_site.core.content_security.SiteContentSecurityPolicyMiddleware",
 ]
 
 ROOT_URLCONF = "poker_site.urls"
@@ -176,6 +202,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No badge from the online validator: the docs pages load nothing from other sites (Content-Security-Policy).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
 }
 
