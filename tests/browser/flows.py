@@ -61,10 +61,22 @@ def wait_until(page: Any, expression: str, *, arg: Any = None, timeout: float = 
     the page's policy, so the expression is polled with it instead. The tests keep the policy on, as players have it.
     """
     deadline = time.monotonic() + timeout / 1000
-    while not page.evaluate(expression, arg):
+    while not _evaluate_unless_navigating(page, expression, arg):
         if time.monotonic() > deadline:
             raise TimeoutError(f"still false after {timeout:.0f} ms: {expression}")
         page.wait_for_timeout(50)
+
+
+def _evaluate_unless_navigating(page: Any, expression: str, arg: Any) -> Any:
+    """The expression's value, or None while the page is being replaced (a navigation destroys the context)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        return page.evaluate(expression, arg)
+    except PlaywrightError as error:
+        if "Execution context was destroyed" in str(error) or "navigat" in str(error):
+            return None
+        raise
 
 
 def wait_live(page: Any) -> None:

@@ -39,10 +39,13 @@ def test_a_dropped_connection_comes_back_with_the_table_as_it_is_now(
     assert seat_stacks(page) == {"alice": 1000}
 
     # The network goes away: the page says so and keeps trying; meanwhile Bob sits down. The page's reconnection
-    # attempts go to a port nobody answers, and the browser goes offline only once the socket has closed: Chromium's
-    # offline mode does not always stop a WebSocket to 127.0.0.1, and when it does, it can hold up the closing
-    # handshake of the dropped socket for a long time.
-    page.evaluate("window.tableApp.socket.url = () => 'ws://127.0.0.1:1/'; window.tableApp.socket.drop()")
+    # attempts go to a socket address of the site that nothing serves (its handshake is refused; an address on another
+    # port would be refused by the Content-Security-Policy before any attempt), and the browser goes offline only once
+    # the socket has closed: Chromium's offline mode does not always stop a WebSocket to 127.0.0.1, and when it does,
+    # it can hold up the closing handshake of the dropped socket for a long time.
+    page.evaluate(
+        "window.tableApp.socket.url = () => `ws://${location.host}/ws/not-a-socket/`; window.tableApp.socket.drop()"
+    )
     page.wait_for_selector("#connection-banner", state="visible")
     page.context.set_offline(True)
     assert page.locator("#table-status").get_attribute("data-state") == "reconnecting"
