@@ -25,8 +25,15 @@ __all__ = ["START", "cash", "player"]
 QUICK_LEVELS = structure_from_rows("quick", 1_000, [(10, 20, 0), (20, 40, 0), (50, 100, 10), (100, 200, 20)], 300)
 
 
-def sit_and_go(seats: int = 3, *, buy_in: int = 1_000, fee: int = 100, table_size: int | None = None,
-               structure: BlindStructure = QUICK_LEVELS, **fields: Any) -> Tournament:
+def sit_and_go(
+    seats: int = 3,
+    *,
+    buy_in: int = 1_000,
+    fee: int = 100,
+    table_size: int | None = None,
+    structure: BlindStructure = QUICK_LEVELS,
+    **fields: Any,
+) -> Tournament:
     return tournament_create(
         name=f"Sit & Go {seats}",
         kind=TournamentKind.SIT_AND_GO,
@@ -39,11 +46,24 @@ def sit_and_go(seats: int = 3, *, buy_in: int = 1_000, fee: int = 100, table_siz
     )
 
 
-def scheduled(starts_at: datetime = START + timedelta(minutes=30), *, buy_in: int = 1_000, fee: int = 100,
-              table_size: int = 9, structure: BlindStructure = QUICK_LEVELS, **fields: Any) -> Tournament:
+def scheduled(
+    starts_at: datetime = START + timedelta(minutes=30),
+    *,
+    buy_in: int = 1_000,
+    fee: int = 100,
+    table_size: int = 9,
+    structure: BlindStructure = QUICK_LEVELS,
+    **fields: Any,
+) -> Tournament:
     return tournament_create(
-        name="Scheduled", kind=TournamentKind.SCHEDULED, starts_at=starts_at, table_size=table_size, buy_in=buy_in,
-        fee=fee, structure=structure, **fields,
+        name="Scheduled",
+        kind=TournamentKind.SCHEDULED,
+        starts_at=starts_at,
+        table_size=table_size,
+        buy_in=buy_in,
+        fee=fee,
+        structure=structure,
+        **fields,
     )
 
 
@@ -84,9 +104,17 @@ def shove_or_call(state: HandState, seat: int) -> tuple[str, int | None]:
     return "check", None
 
 
-def play(tournament: Tournament, *, until: Callable[[Tournament], bool] | None = None, start: datetime = START,
-         step: timedelta = timedelta(seconds=3), policy: Policy = shove_or_call, seed: int = 7,
-         limit: int = 5_000, after_step: Callable[[Tournament, datetime], None] | None = None) -> datetime:
+def play(
+    tournament: Tournament,
+    *,
+    until: Callable[[Tournament], bool] | None = None,
+    start: datetime = START,
+    step: timedelta = timedelta(seconds=3),
+    policy: Policy = shove_or_call,
+    seed: int = 7,
+    limit: int = 5_000,
+    after_step: Callable[[Tournament, datetime], None] | None = None,
+) -> datetime:
     """Drive the tournament: each step the coordinator runs, every idle table is dealt, and every player to act acts
     by ``policy``; stops when ``until`` holds (default: the tournament is over). Returns the simulated time."""
     chance = random.Random(seed)

@@ -29,7 +29,7 @@ def occupied_per_table(tournament: Tournament) -> list[int]:
     return sorted(counts.get(table.pk, 0) for table in open_tables(tournament))
 
 
-def test_registrants_are_seated_at_random_on_balanced_tables_with_the_button_on_the_highest_seat_trn_03_trn_05() -> None:
+def test_registrants_are_seated_at_random_on_balanced_tables_the_button_on_the_highest_seat_trn_03_trn_05() -> None:
     tournament = scheduled(table_size=6)
     register_players(tournament, 20)
     assert tournament.starts_at is not None
@@ -87,8 +87,12 @@ def test_each_hand_at_a_tournament_table_is_dealt_with_the_level_current_when_it
     tournament = scheduled(table_size=6)
     register_players(tournament, 6)
     started = START + timedelta(minutes=30)
-    play(tournament, start=started, until=lambda current: current.status == TournamentStatus.FINISHED,
-         step=timedelta(seconds=40))
+    play(
+        tournament,
+        start=started,
+        until=lambda current: current.status == TournamentStatus.FINISHED,
+        step=timedelta(seconds=40),
+    )
     for hand in Hand.objects.filter(table__tournament_link__tournament=tournament).order_by("pk"):
         elapsed = (hand.started_at - started).total_seconds()
         level = min(int(elapsed // 300) + 1, 4)
