@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import re
-import subprocess
-import sys
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -19,7 +16,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from poker_site.embedded import COMMANDS_WITHOUT_SERVICES, PROJECT_DIRECTORY
+from poker_site.embedded import COMMANDS_WITHOUT_SERVICES
+from tests.foundation.test_commands_without_a_database_start_no_embedded_server import manage_without_services
 from tournaments.management.commands import hexapro_figures
 from tournaments.rules.hexapro import HEXAPRO, HEXAPRO_EXTREME
 
@@ -133,24 +131,10 @@ def test_bad_arguments_are_refused_with_a_clear_message(arguments: tuple[str, ..
     assert refused.value.returncode == 2
 
 
-def manage(*arguments: str, variable_directory: Path) -> subprocess.CompletedProcess[str]:
-    environment = {name: value for name, value in os.environ.items() if name not in {"DATABASE_URL", "REDIS_URL"}}
-    environment["POKER_VAR_DIR"] = str(variable_directory)
-    return subprocess.run(
-        [sys.executable, "manage.py", "hexapro_figures", *arguments],
-        cwd=PROJECT_DIRECTORY,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-
-
 @pytest.mark.slow
 def test_the_command_runs_without_a_database_and_bad_arguments_exit_with_status_2(tmp_path: Path) -> None:
     assert "hexapro_figures" in COMMANDS_WITHOUT_SERVICES
-    completed = manage("--json", "--draws", "1000", "--seed", "1", variable_directory=tmp_path)
+    completed = manage_without_services(tmp_path, "hexapro_figures", "--json", "--draws", "1000", "--seed", "1")
     assert completed.returncode == 0, completed.stderr
     assert [product["rake_equivalent_percent"] for product in json.loads(completed.stdout)["products"]] == [
         "6.853 %",
@@ -159,7 +143,7 @@ def test_the_command_runs_without_a_database_and_bad_arguments_exit_with_status_
     assert not (tmp_path / "postgres").exists(), "no embedded PostgreSQL was started"
     assert not (tmp_path / "redis").exists(), "no embedded Redis was started"
     for arguments, message in ((("--draws", "0"), "--draws must be from 1"), (("--draws", "many"), "invalid int")):
-        refused = manage(*arguments, variable_directory=tmp_path)
+        refused = manage_without_services(tmp_path, "hexapro_figures", *arguments)
         assert refused.returncode == 2
         assert message in refused.stderr
         assert refused.stdout == ""
