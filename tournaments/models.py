@@ -133,6 +133,11 @@ class Tournament(models.Model):
         _("final stage starts"), max_length=12, choices=FinalStageStart.choices, default=FinalStageStart.FINAL_TABLE
     )
     pause_between_hands_milliseconds = models.PositiveIntegerField(_("pause between hands (ms)"), default=2500)
+    reopens = models.BooleanField(
+        _("open the next one when this one starts"),
+        default=False,
+        help_text=_("Sit & Go: a copy of this definition opens for registration as soon as this one starts."),
+    )
     eligibility = models.JSONField(
         _("entry requirements"),
         default=dict,

@@ -85,3 +85,59 @@ def tournament_create(
     )
     levels_replace(tournament, structure)
     return tournament
+
+
+DEFINITION_FIELDS = (
+    "name",
+    "kind",
+    "variant",
+    "seats_to_start",
+    "table_size",
+    "buy_in",
+    "fee",
+    "added_prize_money",
+    "guarantee",
+    "starting_stack",
+    "late_registration_levels",
+    "unregistration_allowed",
+    "unregistration_closes_minutes",
+    "minimum_entrants",
+    "maximum_entrants",
+    "synchronized_breaks",
+    "break_every_levels",
+    "break_seconds",
+    "payout_structure",
+    "end_when_prizes_identical",
+    "hand_for_hand_mode",
+    "decision_seconds",
+    "timebank_first_hand_seconds",
+    "timebank_cap_seconds",
+    "timebank_replenish_seconds",
+    "timebank_replenish_every_hands",
+    "reconnect_grace_seconds",
+    "final_stage_reconnect_seconds",
+    "final_stage_from",
+    "pause_between_hands_milliseconds",
+    "reopens",
+    "eligibility",
+)
+"""The fields of a definition (TRN-02), as opposed to the state of a run."""
+
+
+def tournament_copy(tournament: Tournament, **changes: Any) -> Tournament:
+    """A new tournament with ``tournament``'s definition and levels (``changes`` override fields, e.g. the start)."""
+    fields = {name: getattr(tournament, name) for name in DEFINITION_FIELDS}
+    fields.update(changes)
+    copy = Tournament.objects.create(**fields)
+    TournamentLevel.objects.bulk_create(
+        TournamentLevel(
+            tournament=copy,
+            number=level.number,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            duration_seconds=level.duration_seconds,
+        )
+        for level in tournament.levels.order_by("number")
+    )
+    return copy

@@ -174,6 +174,10 @@ def start_locked(tournament: Tournament, now: datetime, randomness: RandomSource
     )
     if tournament.late_registration_levels == 0 or tournament.kind == TournamentKind.SIT_AND_GO:
         _registration_close(tournament, now)
+    if tournament.reopens and tournament.kind == TournamentKind.SIT_AND_GO:
+        from tournaments.services.catalog import tournament_copy
+
+        tournament_copy(tournament)  # the next Sit & Go of this kind opens at once
 
 
 def cancel_before_start_locked(tournament: Tournament, reason: str, now: datetime) -> int:
