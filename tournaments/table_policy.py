@@ -79,7 +79,8 @@ def absent_players_sit_out(table: CashTable, seats: dict[int, Seat], now: dateti
             seat.sit_out_reason = SitOutReason.DISCONNECTED
             seat.sit_out_since = now
             seat.sit_out_deadline = None
-            seat_save(seat, "status", "sit_out_reason", "sit_out_since", "sit_out_deadline")
+            seat.disconnected_since = now
+            seat_save(seat, "status", "sit_out_reason", "sit_out_since", "sit_out_deadline", "disconnected_since")
             events.append(seat_event(seat, "seat_sat_out", absent=True))
     return events
 
