@@ -165,6 +165,9 @@ class Tournament(models.Model):
     hand_for_hand = models.BooleanField(_("playing hand-for-hand"), default=False)
     hand_for_hand_round = models.PositiveIntegerField(_("hand-for-hand round"), default=0)
     next_table_number = models.PositiveIntegerField(_("next table number"), default=1)
+    cancellation_pending = models.BooleanField(
+        _("cancellation proposed"), default=False, help_text=_("No new hand is dealt while a cancellation waits.")
+    )
     version = models.PositiveBigIntegerField(_("version"), default=0)
 
     class Meta:
@@ -327,6 +330,49 @@ class TournamentEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.tournament}"
+
+
+class CancellationStatus(models.TextChoices):
+    PROPOSED = "proposed", _("proposed, waiting for a second staff member")
+    APPROVED = "approved", _("approved and paid")
+    WITHDRAWN = "withdrawn", _("withdrawn")
+
+
+class TournamentCancellation(models.Model):
+    """A cancellation of a started tournament under the cancellation policy (CXL-01): proposed by one staff member
+    with the calculation previewed, approved by another, then posted; the calculation (inputs, state, rules applied,
+    each player's shares, what the house keeps) is archived here for support and compliance."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="cancellations")
+    status = models.CharField(
+        _("status"), max_length=10, choices=CancellationStatus.choices, default=CancellationStatus.PROPOSED
+    )
+    reason = models.CharField(_("reason"), max_length=300)
+    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    proposed_at = models.DateTimeField(_("proposed at"), default=timezone.now)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    approved_at = models.DateTimeField(_("approved at"), null=True, blank=True)
+    state = models.CharField(_("state at cancellation"), max_length=30)
+    calculation = models.JSONField(_("calculation"))
+    paid_in_money = models.BigIntegerField(_("paid to players (cents)"), default=0)
+    kept_by_house = models.BigIntegerField(_("kept by the house (cents)"), default=0)
+
+    class Meta:
+        ordering = ("-proposed_at",)
+        verbose_name = _("tournament cancellation")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("tournament",), condition=models.Q(status="proposed"), name="tournaments_one_open_proposal"
+            ),
+            models.UniqueConstraint(
+                fields=("tournament",), condition=models.Q(status="approved"), name="tournaments_cancelled_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Cancellation of {self.tournament} ({self.status})"
 
 
 class TournamentTable(models.Model):

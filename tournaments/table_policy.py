@@ -60,6 +60,8 @@ def may_deal(tournament: Tournament, link: TournamentTable, now: datetime) -> bo
     """Whether a tournament table may deal its next hand at ``now`` (see the module docstring)."""
     if tournament.status != TournamentStatus.RUNNING or link.broken_at is not None or link.needs_coordination:
         return False
+    if tournament.cancellation_pending:
+        return False  # staff proposed to cancel it (CXL-01): the chips stay as they are for the calculation
     if tournament.break_ends_at is not None and now < tournament.break_ends_at:
         return False  # on a break
     if tournament.break_due_at is not None and now >= tournament.break_due_at:

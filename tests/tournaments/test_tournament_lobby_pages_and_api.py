@@ -7,8 +7,8 @@ from datetime import timedelta
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.tournaments.support import cash, player, register_players, scheduled, sit_and_go
 from tournaments.models import TournamentEntry

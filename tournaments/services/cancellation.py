@@ -1,0 +1,300 @@
+"""Cancelling a started tournament under the cancellation policy (CXL-01..CXL-11), with a second staff member's
+approval.
+
+``tournament_cancellation_propose`` stops the tables from dealing, computes every player's compensation from the
+tournament as it stands (``tournaments.rules.cancellation.cancel``: the state, the rules applied, each share) and
+stores it as the preview. ``tournament_cancellation_approve`` — by another staff member — cancels any hand still in
+play (its chips back to their start-of-hand counts, TRN-33), credits prizes already won but not yet paid, computes the
+calculation again and refuses if it differs from the preview (the preview is updated: look again), then posts the
+compensation (one idempotent transfer per player and one for what the house keeps, all in one transaction), closes the
+tables and archives the calculation. ``tournament_cancellation_withdraw`` lets play go on. Each step is audited.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Hand, HandStatus, Seat
+from tournaments.models import (
+    CancellationStatus,
+    EntryStatus,
+    Tournament,
+    TournamentCancellation,
+    TournamentEntry,
+    TournamentStatus,
+    TournamentTable,
+)
+from tournaments.rules.cancellation import (
+    CancellationCalculation,
+    Purchase,
+    PurchaseKind,
+    RemainingPlayer,
+    TournamentAtCancellation,
+    cancel,
+)
+from tournaments.services import money
+from tournaments.services.errors import NotAllowedNow, ReasonRequired, TournamentNotFound
+from tournaments.services.running import _table_close, primary_key, tournament_lock, tournament_save
+from tournaments.services.seating import tables_lock
+from wallet.models import AccountKind
+from wallet.services import TransferKind, TransferLeg, player_cash_account, system_account, transfer_create
+from wallet.services.audit import audit_record
+
+
+def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellation:
+    """The tournament as the cancellation policy needs it: every paid entry, the players still in with their chips
+    (seat numbers made unique across tables), the prize table once fixed, the house's added money, the final table."""
+    entries = list(
+        TournamentEntry.objects.filter(tournament=tournament)
+        .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
+        .order_by("pk")
+    )
+    purchases = tuple(
+        Purchase(
+            reference=f"entry:{entry.pk}",
+            player=str(entry.user_id),
+            kind=PurchaseKind.ENTRY,
+            prize_contribution_cents=entry.prize_contribution,
+            fee_cents=entry.fee,
+        )
+        for entry in entries
+    )
+    if tournament.started_at is None:
+        return TournamentAtCancellation(purchases=purchases, started=False, freeroll=tournament.is_freeroll)
+    seats = Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
+        "user_id", "chips", "number", "table__tournament_link__number"
+    )
+    remaining = tuple(
+        RemainingPlayer(player=str(user_id), chips=chips, seat=table_number * 100 + number)
+        for user_id, chips, number, table_number in sorted(seats, key=lambda row: (row[3], row[2]))
+        if chips > 0
+    )
+    contributions = sum(entry.prize_contribution for entry in entries)
+    closed = tournament.registration_closed_at is not None and tournament.prize_pool is not None
+    return TournamentAtCancellation(
+        purchases=purchases,
+        started=True,
+        remaining=remaining,
+        prizes=tuple(tournament.prizes) if closed else (),
+        at_final_table=tournament.tables_running <= 1,
+        added_money_cents=(tournament.prize_pool or 0) - contributions if closed else 0,
+        freeroll=tournament.is_freeroll,
+    )
+
+
+def _calculation(tournament: Tournament) -> CancellationCalculation:
+    try:
+        return cancel(tournament_at_cancellation(tournament))
+    except ValueError as error:
+        raise NotAllowedNow(f"The cancellation cannot be computed: {error}") from error
+
+
+def _reason(reason: object) -> str:
+    text = reason.strip() if isinstance(reason, str) else ""
+    if not text:
+        raise ReasonRequired("Give the reason for cancelling the tournament.")
+    return text[:300]
+
+
+@transaction.atomic(durable=True)
+def tournament_cancellation_propose(
+    tournament: Tournament | int, *, actor: Any, reason: str, now: datetime | None = None
+) -> TournamentCancellation:
+    """Stop dealing and preview the cancellation of a started tournament (CXL-01). Refused for a tournament that has
+    not started (it is cancelled with full refunds, CXL-02), is over, or already has a proposal waiting."""
+    text = _reason(reason)
+    moment = now or timezone.now()
+    locked = tournament_lock(primary_key(tournament))
+    if locked.status != TournamentStatus.RUNNING:
+        raise NotAllowedNow(
+            f"{locked.name} has not started: cancel it with full refunds (CXL-02)."
+            if locked.status in (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING)
+            else f"{locked.name} is over: there is nothing to cancel."
+        )
+    if TournamentCancellation.objects.filter(tournament=locked, status=CancellationStatus.PROPOSED).exists():
+        raise NotAllowedNow(f"A cancellation of {locked.name} is already waiting for approval.")
+    calculation = _calculation(locked)
+    proposal = TournamentCancellation.objects.create(
+        tournament=locked,
+        reason=text,
+        proposed_by=actor,
+        proposed_at=moment,
+        state=calculation.state.value,
+        calculation=calculation.to_json(),
+        paid_in_money=calculation.paid_in_money_cents,
+        kept_by_house=calculation.kept_by_house_cents,
+    )
+    locked.cancellation_pending = True
+    tournament_save(locked, "cancellation_pending")
+    audit_record(
+        action="tournament_cancellation_proposed",
+        actor=actor,
+        reason=text,
+        details={"tournament": locked.pk, "cancellation": proposal.pk, "state": calculation.state.value},
+    )
+    return proposal
+
+
+def _proposal_lock(proposal: TournamentCancellation | int) -> tuple[Tournament, TournamentCancellation]:
+    proposal_id = primary_key(proposal)
+    tournament_id = (
+        TournamentCancellation.objects.filter(pk=proposal_id).values_list("tournament_id", flat=True).first()
+    )
+    if tournament_id is None:
+        raise TournamentNotFound(f"There is no cancellation {proposal_id}.")
+    tournament = tournament_lock(tournament_id)
+    row = TournamentCancellation.objects.select_for_update().get(pk=proposal_id)
+    if row.status != CancellationStatus.PROPOSED:
+        raise NotAllowedNow(f"This cancellation is already {row.get_status_display()}.")
+    return tournament, row
+
+
+@transaction.atomic(durable=True)
+def tournament_cancellation_withdraw(
+    proposal: TournamentCancellation | int, *, actor: Any, reason: str
+) -> TournamentCancellation:
+    """Withdraw a waiting proposal: the tables deal again."""
+    text = _reason(reason)
+    tournament, row = _proposal_lock(proposal)
+    row.status = CancellationStatus.WITHDRAWN
+    row.save(update_fields=["status"])
+    tournament.cancellation_pending = False
+    tournament_save(tournament, "cancellation_pending")
+    audit_record(
+        action="tournament_cancellation_withdrawn",
+        actor=actor,
+        reason=text,
+        details={"tournament": tournament.pk, "cancellation": row.pk},
+    )
+    return row
+
+
+@transaction.atomic(durable=True)
+def tournament_cancellation_approve(
+    proposal: TournamentCancellation | int, *, actor: Any, now: datetime | None = None
+) -> TournamentCancellation:
+    """Approve and post a proposed cancellation (see the module docstring). Refused when the approver proposed it,
+    when it was already approved or withdrawn, or when the figures changed since the preview (then the preview is
+    brought up to date for another look)."""
+    moment = now or timezone.now()
+    tournament, row = _proposal_lock(proposal)
+    if actor is None or row.proposed_by_id == getattr(actor, "pk", None):
+        raise NotAllowedNow("A cancellation needs a second staff member: the one who proposed it cannot approve it.")
+    live = list(
+        TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).values_list("table_id", flat=True)
+    )
+    locked = tables_lock(live)
+    for table, _seats in locked.values():
+        if table.current_hand_id is not None:
+            _hand_cancel_locked(table.current_hand_id, moment)
+    for entry in TournamentEntry.objects.select_related("tournament", "user").filter(
+        tournament=tournament, prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False, place__isnull=False
+    ):
+        entry.prize_transfer = money.prize_credit(entry)  # won before the cancellation: stays won
+        entry.save(update_fields=["prize_transfer"])
+    calculation = _calculation(tournament)
+    figures = calculation.to_json()
+    if figures != row.calculation:
+        row.calculation = figures
+        row.state = calculation.state.value
+        row.paid_in_money = calculation.paid_in_money_cents
+        row.kept_by_house = calculation.kept_by_house_cents
+        row.save(update_fields=["calculation", "state", "paid_in_money", "kept_by_house"])
+        raise NotAllowedNow("The tournament changed since the preview: the figures are updated; review them again.")
+    _post(tournament, row, calculation)
+    for table, seats in locked.values():
+        _table_close(table, seats, moment, f"The tournament was cancelled: {row.reason}")
+    TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).update(broken_at=moment, players=0)
+    TournamentEntry.objects.filter(
+        tournament=tournament, status__in=[EntryStatus.PLAYING, EntryStatus.REGISTERED, EntryStatus.BUSTED]
+    ).update(status=EntryStatus.REFUNDED, table=None)
+    row.status = CancellationStatus.APPROVED
+    row.approved_by = actor
+    row.approved_at = moment
+    row.save(update_fields=["status", "approved_by", "approved_at"])
+    tournament.status = TournamentStatus.CANCELLED
+    tournament.cancelled_reason = row.reason
+    tournament.finished_at = moment
+    tournament.cancellation_pending = False
+    tournament.players_remaining = 0
+    tournament.tables_running = 0
+    tournament_save(
+        tournament,
+        "status",
+        "cancelled_reason",
+        "finished_at",
+        "cancellation_pending",
+        "players_remaining",
+        "tables_running",
+    )
+    audit_record(
+        action="tournament_cancelled",
+        actor=actor,
+        reason=row.reason,
+        details={
+            "tournament": tournament.pk,
+            "cancellation": row.pk,
+            "state": calculation.state.value,
+            "paid_in_money_cents": calculation.paid_in_money_cents,
+            "kept_by_house_cents": calculation.kept_by_house_cents,
+        },
+    )
+    return row
+
+
+def _hand_cancel_locked(hand_id: int, now: datetime) -> None:
+    """A hand in play when the tournament is cancelled ends with every stack at its start-of-hand count (TRN-33): the
+    chips on the seats were never changed by it, so only the hand's record is closed."""
+    Hand.objects.filter(pk=hand_id, status=HandStatus.RUNNING).update(
+        status=HandStatus.CANCELLED,
+        ended_at=now,
+        cancellation_reason="The tournament was cancelled (TRN-33: stacks back to their start-of-hand counts).",
+        acting_seat=None,
+        action_deadline=None,
+    )
+    from games.models import CashTable
+
+    CashTable.objects.filter(current_hand_id=hand_id).update(current_hand=None)
+
+
+def _post(tournament: Tournament, row: TournamentCancellation, calculation: CancellationCalculation) -> None:
+    """One transfer per compensated player (buy-in refund and pool share from the prize pool, fee refund from the
+    house fees), and what is left in the prize pool to the house (the overlay it funded, CXL-04)."""
+    from django.contrib.auth import get_user_model
+
+    pool = money.prize_pool_account(tournament)
+    fees = system_account(AccountKind.HOUSE_FEES)
+    users = get_user_model().objects.in_bulk([int(c.player) for c in calculation.compensations])
+    for compensation in calculation.compensations:
+        from_pool = compensation.buy_in_refund_cents + compensation.pool_share_cents + compensation.bounty_cents
+        total = from_pool + compensation.fee_refund_cents
+        if total <= 0:
+            continue
+        legs = [TransferLeg(player_cash_account(users[int(compensation.player)]), total)]
+        if from_pool:
+            legs.append(TransferLeg(pool, -from_pool))
+        if compensation.fee_refund_cents:
+            legs.append(TransferLeg(fees, -compensation.fee_refund_cents))
+        transfer_create(
+            kind=TransferKind.TOURNAMENT_REFUND,
+            legs=legs,
+            idempotency_key=f"tournament-cancellation:{row.pk}:player:{compensation.player}",
+            reference=f"tournament-cancellation:{row.pk}",
+            description=f"{tournament.name} cancelled ({calculation.state.value}): compensation",
+        )
+    pool.refresh_from_db()
+    if pool.balance > 0:
+        transfer_create(
+            kind=TransferKind.TOURNAMENT_OVERLAY,
+            legs=[
+                TransferLeg(pool, -pool.balance),
+                TransferLeg(system_account(AccountKind.HOUSE_GUARANTEE), pool.balance),
+            ],
+            idempotency_key=f"tournament-cancellation:{row.pk}:house",
+            reference=f"tournament-cancellation:{row.pk}",
+            description=f"{tournament.name} cancelled: the money the house added goes back to it",
+        )
