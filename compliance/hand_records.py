@@ -51,6 +51,8 @@ def hand_record(hand: Hand) -> HandRecord:
     running or was cancelled (it moved no chips)."""
     if hand.status != HandStatus.FINISHED or hand.ended_at is None:
         raise RecordError(f"hand {hand.pk} is {hand.status}, not finished")
+    if hand.game_rules is None:
+        raise RecordError(f"hand {hand.pk} has no cash-game rules (a tournament hand)")
     state = hand_engine_state(hand)
     players = {row.seat_number: row for row in HandPlayer.objects.filter(hand=hand)}
     rows = list(HandEvent.objects.filter(hand=hand).order_by("sequence").only("kind", "payload"))

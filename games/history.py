@@ -9,6 +9,7 @@ each player's result (the settled stacks).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import QuerySet
@@ -50,11 +51,19 @@ def hand_summary(seat_row: Any) -> dict[str, Any]:
 
 def hand_replay(hand: Any, viewer: Any) -> dict[str, Any]:
     """The hand as ``viewer`` (a player dealt into it) may replay it: a header and a list of steps."""
-    from games.models import EventAudience, HandEvent, HandPlayer
     from games.services.views import event_view
 
+    return replay_of(hand, lambda row: event_view(row, viewer.pk), viewer_id=viewer.pk)
+
+
+def replay_of(hand: Any, view: Callable[[Any], dict[str, Any]], *, viewer_id: int | None) -> dict[str, Any]:
+    """The replay of ``hand`` with each stored event seen through ``view`` (a ``HandEvent`` row to the dictionary the
+    viewer may see: a player's view for the player's replayer, everything for the compliance desk's review,
+    ``compliance.replay``); ``viewer_id`` names the player whose seat and cards the header shows (``None``: none)."""
+    from games.models import EventAudience, HandEvent, HandPlayer
+
     players = {row.seat_number: row for row in HandPlayer.objects.filter(hand=hand).select_related("user")}
-    viewer_seat = next((seat for seat, row in players.items() if row.user_id == viewer.pk), None)
+    viewer_seat = next((seat for seat, row in players.items() if row.user_id == viewer_id), None)
     config = hand.config
     state = _ReplayState({int(seat): int(stack) for seat, stack in config["players"]})
     steps: list[dict[str, Any]] = [state.step("hand_started", {"button": config["button"]})]
@@ -70,13 +79,13 @@ def hand_replay(hand: Any, viewer: Any) -> dict[str, Any]:
             continue
         if row.payload.get("hand_sequence") is None or row.audience == EventAudience.AUDIT:
             continue  # table events (seats, sitting out) and the audited deck are not part of the replay
-        view = event_view(row, viewer.pk)
-        kind = view["type"]
+        seen = view(row)
+        kind = seen["type"]
         if kind == "hand_started":
             continue
-        if kind == "hole_cards_dealt" and "cards" in view:
-            my_cards = list(view["cards"])
-        details = state.apply(kind, view)
+        if kind == "hole_cards_dealt" and "cards" in seen and seen.get("seat") == viewer_seat:
+            my_cards = list(seen["cards"])
+        details = state.apply(kind, seen)
         if details is not None:
             steps.append(state.step(kind, details))
     result = {

@@ -1,5 +1,7 @@
 /* The hand replayer: steps through games.history.hand_replay (embedded in the page as JSON): stacks, bets, pots,
-   board and shown cards after every step. Other players' cards appear only if they were shown at showdown. */
+   board and shown cards after every step. Other players' cards appear only if they were shown at showdown.
+   The compliance desk's review replay (compliance.replay) adds every seat's cards (hand.hole_cards), each action's
+   decision time (step.decision_ms) and the equities of the players still in on each street (step.equities). */
 (function () {
   "use strict";
   var P = window.Poker;
@@ -32,7 +34,26 @@
     out_of_position_big_blind: gettext("big blind out of position") };
   var STREETS = { flop: gettext("Flop"), turn: gettext("Turn"), river: gettext("River") };
 
+  function percent(value) { return (Math.round(value * 1000) / 10) + "%"; }
+
+  function reviewNotes(step) {
+    var notes = "";
+    if (typeof step.decision_ms === "number") {
+      notes += " " + f(gettext("(decided in %(seconds)s s)"), { seconds: (step.decision_ms / 1000).toFixed(1) });
+    }
+    if (step.equities && step.equities.length) {
+      notes += " — " + gettext("equity:") + " " + step.equities.map(function (entry) {
+        return name(entry.seat) + " " + percent(entry.equity);
+      }).join(", ");
+    }
+    return notes;
+  }
+
   function describe(step) {
+    return describeStep(step) + reviewNotes(step);
+  }
+
+  function describeStep(step) {
     switch (step.kind) {
       case "hand_started": return f(gettext("The hand starts. %(name)s has the dealer button."), { name: name(step.button) });
       case "forced_bet_posted": return f(gettext("%(name)s posts the %(blind)s %(amount)s"), { name: name(step.seat), blind: BLIND_NAMES[step.blind] || step.blind, amount: P.money(step.amount) });
@@ -80,7 +101,8 @@
       var hole = document.createElement("div");
       hole.className = "hole";
       var shown = step.shown && step.shown[String(seat)];
-      var cards = seat === hand.my_seat ? hand.my_cards : shown ? shown.cards : null;
+      var every = hand.hole_cards && hand.hole_cards[String(seat)];
+      var cards = every || (seat === hand.my_seat ? hand.my_cards : shown ? shown.cards : null);
       if (cards && cards.length) {
         cards.forEach(function (code) { hole.appendChild(Cards.element(code, true)); });
       } else if ((step.folded || []).indexOf(seat) === -1) {
