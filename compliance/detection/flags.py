@@ -31,8 +31,8 @@ class StateError(ValueError):
 
 @dataclass(frozen=True)
 class Flag:
-    """One finding for review. ``score >= threshold``; ``hands`` are hand ids (the most recent evidence first is not
-    implied: they are in the order they were fed); ``evidence`` holds the numbers (JSON values)."""
+    """One finding for review. ``score >= threshold``; ``hands`` are the ids of the evidence hands in the order they
+    were fed (the most recent ones kept); ``evidence`` holds the numbers behind the score (JSON values)."""
 
     indicator: str
     players: tuple[str, ...]

@@ -48,8 +48,8 @@ class SoftPlayParameters:
     """Counted decisions between the pair (both directions) needed before judging."""
     prior_weight: float = 20.0
     """Decisions at the population's rate added to a player's own rate against the field."""
-    evidence_hands: int = 25
-    """How many hands of the pair are kept as evidence (the most recent)."""
+    evidence_hands: int = 10
+    """How many hands of the pair are kept as evidence (the most recent; every pair that met keeps them)."""
 
 
 def situation_of(decision: Decision) -> int:
