@@ -50,7 +50,7 @@ class BotTimingParameters:
     """Timed decisions needed before the timing components count."""
     session_break_minutes: float = 20.0
     """Accumulation: a pause this long between hands ends a session."""
-    evidence_hands: int = 25
+    evidence_hands: int = 10
     """How many of the player's hands are kept as evidence (the most recent)."""
 
 

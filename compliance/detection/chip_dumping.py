@@ -42,7 +42,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from compliance.detection.analysis import COMMITTING_KINDS, AnalysedHand, Decision, decision_equity, holding_strength
-from compliance.detection.flags import STATE_FORMAT, Flag, Indicator, StateError, require_format
+from compliance.detection.flags import (
+    STATE_FORMAT,
+    Flag,
+    Indicator,
+    StateError,
+    add_counts,
+    require_format,
+    stored_counts,
+)
 from compliance.detection.statistics import binomial_upper_tail, shrunk_rate, surprise
 
 COMMITMENT = 0
@@ -274,10 +282,12 @@ class ChipDumping(Indicator[ChipDumpingParameters]):
     def load_state(self, data: Mapping[str, Any]) -> None:
         require_format(data, self.name)
         try:
-            totals = _counts(data["totals"])
-            players = {str(player): _counts(counts) for player, counts in data["players"].items()}
+            totals = stored_counts(data["totals"], _WIDTH)
+            players = {str(player): stored_counts(counts, _WIDTH) for player, counts in data["players"].items()}
             pairs = {
-                (str(loser), str(winner)): _Pair(_counts(counts), float(weak_moved), float(moved), list(evidence))
+                (str(loser), str(winner)): _Pair(
+                    stored_counts(counts, _WIDTH), float(weak_moved), float(moved), list(evidence)
+                )
                 for loser, winner, counts, weak_moved, moved, evidence in data["pairs"]
             }
         except (KeyError, TypeError, ValueError, AttributeError) as error:
@@ -285,25 +295,17 @@ class ChipDumping(Indicator[ChipDumpingParameters]):
         self._totals, self._players, self._pairs = totals, players, pairs
 
     def merge(self, other: ChipDumping) -> None:
-        self._totals = [mine + theirs for mine, theirs in zip(self._totals, other._totals, strict=True)]
+        add_counts(self._totals, other._totals)
         for player, counts in other._players.items():
-            own = self._players.setdefault(player, [0] * _WIDTH)
-            own[:] = [mine + theirs for mine, theirs in zip(own, counts, strict=True)]
+            add_counts(self._players.setdefault(player, [0] * _WIDTH), counts)
         limit = self.parameters.evidence_hands
         for key, theirs in other._pairs.items():
             mine = self._pairs.setdefault(key, _Pair())
-            mine.counts = [one + two for one, two in zip(mine.counts, theirs.counts, strict=True)]
+            add_counts(mine.counts, theirs.counts)
             mine.weak_transfer += theirs.weak_transfer
             mine.transfer += theirs.transfer
             combined = mine.evidence + theirs.evidence
             mine.evidence = combined[-limit:] if limit else []
-
-
-def _counts(values: Any) -> list[int]:
-    counts = [int(value) for value in values]
-    if len(counts) != _WIDTH or any(value < 0 for value in counts):
-        raise ValueError(f"expected {_WIDTH} non-negative counts, got {values!r}")
-    return counts
 
 
 __all__ = ["ChipDumping", "ChipDumpingParameters", "combined_tail"]

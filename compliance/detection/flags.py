@@ -14,7 +14,7 @@ Standard library only.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -31,8 +31,8 @@ class StateError(ValueError):
 
 @dataclass(frozen=True)
 class Flag:
-    """One finding for review. ``score >= threshold``; ``hands`` are hand ids (the most recent evidence first is not
-    implied: they are in the order they were fed); ``evidence`` holds the numbers (JSON values)."""
+    """One finding for review. ``score >= threshold``; ``hands`` are the ids of the evidence hands in the order they
+    were fed (the most recent ones kept); ``evidence`` holds the numbers behind the score (JSON values)."""
 
     indicator: str
     players: tuple[str, ...]
@@ -141,6 +141,19 @@ def keep_last(items: list[str], new: Iterable[str], limit: int) -> list[str]:
     return result[-limit:] if limit else []
 
 
+def stored_counts(values: Any, width: int) -> list[int]:
+    """``width`` non-negative whole counts read from a stored state (``ValueError`` otherwise)."""
+    counts = [int(value) for value in values]
+    if len(counts) != width or any(value < 0 for value in counts):
+        raise ValueError(f"expected {width} non-negative counts, got {values!r}")
+    return counts
+
+
+def add_counts(target: list[int], source: Sequence[int]) -> None:
+    """Add ``source`` to ``target`` position by position (merging two accumulators' counts)."""
+    target[:] = [mine + theirs for mine, theirs in zip(target, source, strict=True)]
+
+
 def require_format(data: Mapping[str, Any], name: str) -> None:
     if not isinstance(data, Mapping) or data.get("format") != STATE_FORMAT:
         raise StateError(f"{name}: not a state of format {STATE_FORMAT}")
@@ -151,7 +164,9 @@ __all__ = [
     "Flag",
     "Indicator",
     "StateError",
+    "add_counts",
     "keep_last",
     "parameters_from_dict",
     "require_format",
+    "stored_counts",
 ]

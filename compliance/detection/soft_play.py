@@ -28,7 +28,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from compliance.detection.analysis import AnalysedHand, Decision
-from compliance.detection.flags import STATE_FORMAT, Flag, Indicator, StateError, keep_last, require_format
+from compliance.detection.flags import (
+    STATE_FORMAT,
+    Flag,
+    Indicator,
+    StateError,
+    add_counts,
+    keep_last,
+    require_format,
+    stored_counts,
+)
 from compliance.detection.statistics import shrunk_rate
 
 SITUATIONS = ("preflop_open", "preflop_facing_bet", "postflop_open", "postflop_facing_bet")
@@ -48,8 +57,8 @@ class SoftPlayParameters:
     """Counted decisions between the pair (both directions) needed before judging."""
     prior_weight: float = 20.0
     """Decisions at the population's rate added to a player's own rate against the field."""
-    evidence_hands: int = 25
-    """How many hands of the pair are kept as evidence (the most recent)."""
+    evidence_hands: int = 10
+    """How many hands of the pair are kept as evidence (the most recent; every pair that met keeps them)."""
 
 
 def situation_of(decision: Decision) -> int:
@@ -176,10 +185,14 @@ class SoftPlay(Indicator[SoftPlayParameters]):
     def load_state(self, data: Mapping[str, Any]) -> None:
         require_format(data, self.name)
         try:
-            totals = _counts(data["totals"])
-            players = {str(player): _counts(counts) for player, counts in data["players"].items()}
+            totals = stored_counts(data["totals"], _WIDTH)
+            players = {str(player): stored_counts(counts, _WIDTH) for player, counts in data["players"].items()}
             pairs = {
-                (str(first), str(second)): (_counts(one), _counts(other), [str(hand) for hand in hands])
+                (str(first), str(second)): (
+                    stored_counts(one, _WIDTH),
+                    stored_counts(other, _WIDTH),
+                    [str(hand) for hand in hands],
+                )
                 for first, second, one, other, hands in data["pairs"]
             }
         except (KeyError, TypeError, ValueError, AttributeError) as error:
@@ -187,14 +200,13 @@ class SoftPlay(Indicator[SoftPlayParameters]):
         self._totals, self._players, self._pairs = totals, players, pairs
 
     def merge(self, other: SoftPlay) -> None:
-        self._totals = [mine + theirs for mine, theirs in zip(self._totals, other._totals, strict=True)]
+        add_counts(self._totals, other._totals)
         for player, counts in other._players.items():
-            own = self._players.setdefault(player, [0] * _WIDTH)
-            own[:] = [mine + theirs for mine, theirs in zip(own, counts, strict=True)]
+            add_counts(self._players.setdefault(player, [0] * _WIDTH), counts)
         for key, (one, another, hands) in other._pairs.items():
             pair = self._pairs.setdefault(key, ([0] * _WIDTH, [0] * _WIDTH, []))
-            pair[0][:] = [mine + theirs for mine, theirs in zip(pair[0], one, strict=True)]
-            pair[1][:] = [mine + theirs for mine, theirs in zip(pair[1], another, strict=True)]
+            add_counts(pair[0], one)
+            add_counts(pair[1], another)
             pair[2][:] = keep_last(pair[2], hands, self.parameters.evidence_hands)
 
 
@@ -208,13 +220,6 @@ def _direction(player: str, counts: list[int], expected: float) -> dict[str, Any
         "aggression_against_partner": round(aggressive / decisions, 3) if decisions else None,
         "aggression_against_field": round(expected / decisions, 3) if decisions else None,
     }
-
-
-def _counts(values: Any) -> list[int]:
-    counts = [int(value) for value in values]
-    if len(counts) != _WIDTH or any(value < 0 for value in counts):
-        raise ValueError(f"expected {_WIDTH} non-negative counts, got {values!r}")
-    return counts
 
 
 __all__ = ["SITUATIONS", "SoftPlay", "SoftPlayParameters", "counts_for_soft_play", "situation_of"]
