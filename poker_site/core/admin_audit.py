@@ -7,7 +7,8 @@ the same transaction: the actor, the target (``"<app_label>.<model>:<pk>"``), th
 values before and after (the whole row when added or deleted), and the admin's change message.
 
 The values before are read when the admin loads the row (``get_object``), so they are what the database held before
-the form changed anything. A password is never copied into the log: it shows as ``"(set)"`` or ``"(changed)"``.
+the form changed anything. A password is never copied into the log (nor a digest of it): it shows as ``"(set)"`` or
+``"(changed)"``.
 
 :func:`audit_every_admin` puts the mixin in front of every model admin registered on a site; the core app calls it
 once every admin module is loaded (``CoreConfig.ready``).
@@ -15,6 +16,7 @@ once every admin module is loaded (``CoreConfig.ready``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -30,24 +32,40 @@ PLAYER_FIELDS = ("user", "player", "owner")
 
 
 def snapshot(instance: models.Model) -> dict[str, Any]:
-    """The row's field values as JSON values (foreign keys by id, many-to-many as sorted ids, secrets masked)."""
+    """The row's field values as JSON values (foreign keys by id, many-to-many as sorted ids). A secret shows as
+    ``"(set)"``; a digest of it under a private key (see :func:`public`) lets :func:`changed_fields` see a change."""
     values: dict[str, Any] = {}
     for field in instance._meta.concrete_fields:
         value = field.value_from_object(instance)
-        values[field.name] = ("(set)" if value else "") if field.name in SECRET_FIELDS else value
+        if field.name in SECRET_FIELDS:
+            values[field.name] = "(set)" if value else ""
+            values[_digest_key(field.name)] = hashlib.sha256(str(value).encode()).hexdigest()
+        else:
+            values[field.name] = value
     if instance.pk is not None:
         for field in instance._meta.many_to_many:
             values[field.name] = sorted(getattr(instance, field.name).values_list("pk", flat=True))
     return json.loads(json.dumps(values, cls=DjangoJSONEncoder))
 
 
+def _digest_key(name: str) -> str:
+    return f"_{name}_digest"
+
+
+def public(values: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot without its private digests (what the log keeps)."""
+    return {name: value for name, value in values.items() if not name.startswith("_")}
+
+
 def changed_fields(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The fields whose value differs, as (before, after); a changed secret shows as ``"(changed)"``."""
-    names = [name for name in after if before.get(name) != after.get(name)]
+    """The fields whose value differs, as (before, after); a changed secret shows as ``"(set)"`` → ``"(changed)"``."""
+    names = [name for name in public(after) if before.get(name) != after.get(name)]
     old = {name: before.get(name) for name in names}
     new = {name: after[name] for name in names}
-    for name in SECRET_FIELDS & set(names):
-        old[name], new[name] = "(set)", "(changed)"
+    for name in SECRET_FIELDS:
+        key = _digest_key(name)
+        if key in after and before.get(key) != after[key]:
+            old[name], new[name] = "(set)", "(changed)"
     return old, new
 
 
@@ -85,7 +103,7 @@ class AuditedAdmin(admin.ModelAdmin):
 
     def log_addition(self, request: HttpRequest, obj: Any, message: Any) -> Any:
         entry = super().log_addition(request, obj, message)
-        _audit("admin_added", request, obj, message, before=None, after=snapshot(obj))
+        _audit("admin_added", request, obj, message, before=None, after=public(snapshot(obj)))
         return entry
 
     def log_change(self, request: HttpRequest, obj: Any, message: Any) -> Any:
@@ -93,7 +111,7 @@ class AuditedAdmin(admin.ModelAdmin):
         after = snapshot(obj)
         remembered = request.__dict__.get("_audit_before", {}).get(_target(obj))
         if remembered is None:  # changed by a custom page or action that did not load the row through get_object
-            _audit("admin_changed", request, obj, message, before=None, after=after)
+            _audit("admin_changed", request, obj, message, before=None, after=public(after))
         else:
             old, new = changed_fields(remembered, after)
             _audit("admin_changed", request, obj, message, before=old, after=new)
@@ -102,7 +120,7 @@ class AuditedAdmin(admin.ModelAdmin):
 
     def log_deletions(self, request: HttpRequest, queryset: Any) -> Any:
         for row in queryset:
-            _audit("admin_deleted", request, row, "", before=snapshot(row), after=None)
+            _audit("admin_deleted", request, row, "", before=public(snapshot(row)), after=None)
         return super().log_deletions(request, queryset)
 
 
