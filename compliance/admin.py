@@ -36,24 +36,11 @@ from compliance.models import (
 )
 from compliance.player_view import player_overview
 from compliance.services.thresholds import setting_check
-from poker_site.core.admin_lists import CappedCountPaginator
+from wallet.admin import LedgerAdmin
 
 
-class RecordAdmin(admin.ModelAdmin):
-    """Read only for whoever may view: these rows change through the desk's services."""
-
-    show_full_result_count = False
-    paginator = CappedCountPaginator
-    list_per_page = 100
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+class RecordAdmin(LedgerAdmin):
+    """Read only for whoever may view (as the ledger's lists): these rows change through the desk's services."""
 
 
 def desk_link(url_name: str, pk: int, text: str) -> str:

@@ -22,7 +22,15 @@ from compliance.models import (
     CaseStatus,
     Standing,
 )
-from compliance.services.common import action_record, case_lock, require_reviewer, text_of, users_by_id
+from compliance.services.common import (
+    action_record,
+    case_lock,
+    require_reviewer,
+    rows_by_id,
+    standing_change,
+    text_of,
+    users_by_id,
+)
 from wallet.models import Hold, HoldStatus
 
 if TYPE_CHECKING:
@@ -39,29 +47,13 @@ def _title(value: object) -> str:
 def _hands(hand_ids: Iterable[Any]) -> list[Any]:
     from games.models import Hand
 
-    try:
-        wanted = {int(hand_id) for hand_id in hand_ids}
-    except (TypeError, ValueError) as error:
-        raise InvalidRequest("Hands are named by their numeric id.") from error
-    found = list(Hand.objects.filter(pk__in=wanted))
-    missing = sorted(wanted - {hand.pk for hand in found})
-    if missing:
-        raise InvalidRequest(f"There is no hand #{', #'.join(map(str, missing))}.")
-    return found
+    return rows_by_id(Hand.objects.all(), hand_ids, "hand")
 
 
 def _tournaments(tournament_ids: Iterable[Any]) -> list[Any]:
     from tournaments.models import Tournament
 
-    try:
-        wanted = {int(tournament_id) for tournament_id in tournament_ids}
-    except (TypeError, ValueError) as error:
-        raise InvalidRequest("Tournaments are named by their numeric id.") from error
-    found = list(Tournament.objects.filter(pk__in=wanted))
-    missing = sorted(wanted - {tournament.pk for tournament in found})
-    if missing:
-        raise InvalidRequest(f"There is no tournament #{', #'.join(map(str, missing))}.")
-    return found
+    return rows_by_id(Tournament.objects.all(), tournament_ids, "tournament")
 
 
 def case_create(
@@ -211,11 +203,7 @@ def case_close(case: Case | int, actor: User, *, outcome: str, decision: str) ->
     locked.save(update_fields=["status", "closed_at", "closed_by", "outcome", "decision"])
     reinstated = []
     for standing in AccountStanding.objects.select_for_update().filter(case=locked, state=Standing.UNDER_REVIEW):
-        standing.state = Standing.ACTIVE
-        standing.reason = ""
-        standing.changed_by = actor
-        standing.changed_at = now
-        standing.save(update_fields=["state", "reason", "changed_by", "changed_at"])
+        standing_change(standing, Standing.ACTIVE, "", locked, actor)
         reinstated.append(standing.user_id)
     action_record(
         locked,

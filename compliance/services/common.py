@@ -6,8 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from django.db.models import QuerySet
+from django.utils import timezone
+
 from compliance.errors import CaseClosed, InvalidRequest
-from compliance.models import Case, CaseAction, CaseStatus
+from compliance.models import AccountStanding, Case, CaseAction, CaseStatus
 from wallet.services.audit import audit_record, audit_target
 from wallet.services.permissions import require_permission, require_reason
 
@@ -54,19 +57,34 @@ def require_subject(case: Case, player: User) -> None:
         raise InvalidRequest(f"{player.username} is not a subject of case #{case.pk}: add them to the case first.")
 
 
+def rows_by_id(rows: QuerySet[Any], ids: Iterable[Any], noun: str) -> list[Any]:
+    """The rows of ``rows`` with these ids, in id order (:class:`InvalidRequest` naming any id that is not there)."""
+    try:
+        wanted = {int(row_id) for row_id in ids}
+    except (TypeError, ValueError) as error:
+        raise InvalidRequest(f"A {noun} is named by its numeric id.") from error
+    found = {row.pk: row for row in rows.filter(pk__in=wanted)}
+    missing = sorted(wanted - set(found))
+    if missing:
+        raise InvalidRequest(f"There is no {noun} with id {', '.join(map(str, missing))}.")
+    return [found[row_id] for row_id in sorted(wanted)]
+
+
 def users_by_id(user_ids: Iterable[Any]) -> list[User]:
     """The users with these ids (:class:`InvalidRequest` naming any that does not exist)."""
     from poker_site.accounts.models import User
 
-    try:
-        wanted = {int(user_id) for user_id in user_ids}
-    except (TypeError, ValueError) as error:
-        raise InvalidRequest("Players are named by their numeric id.") from error
-    found = {user.pk: user for user in User.objects.filter(pk__in=wanted)}
-    missing = sorted(wanted - set(found))
-    if missing:
-        raise InvalidRequest(f"There is no player with id {', '.join(map(str, missing))}.")
-    return [found[user_id] for user_id in sorted(wanted)]
+    return rows_by_id(User.objects.all(), user_ids, "player")
+
+
+def standing_change(standing: AccountStanding, state: str, reason: str, case: Case | None, actor: User | None) -> None:
+    """Save a new state on a (locked) standing row, with who changed it, when, why and for which case."""
+    standing.state = state
+    standing.reason = reason
+    standing.case = case
+    standing.changed_by = actor
+    standing.changed_at = timezone.now()
+    standing.save()
 
 
 def action_record(

@@ -13,11 +13,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.db import transaction
-from django.utils import timezone
 
 from compliance.errors import InvalidRequest
 from compliance.models import AccountStanding, Case, CaseActionKind, Standing
-from compliance.services.common import action_record, case_lock, require_reviewer, require_subject, text_of
+from compliance.services.common import (
+    action_record,
+    case_lock,
+    require_reviewer,
+    require_subject,
+    standing_change,
+    text_of,
+)
 from wallet.models import Hold
 from wallet.services import hold_create, hold_release, hold_seize, player_cash_account
 
@@ -45,12 +51,7 @@ def case_hold_create(
     standing, _ = AccountStanding.objects.select_for_update().get_or_create(user=player)
     under_review = standing.state == Standing.ACTIVE
     if under_review:
-        standing.state = Standing.UNDER_REVIEW
-        standing.reason = text
-        standing.case = locked
-        standing.changed_by = actor
-        standing.changed_at = timezone.now()
-        standing.save()
+        standing_change(standing, Standing.UNDER_REVIEW, text, locked, actor)
     action_record(
         locked,
         CaseActionKind.HOLD,

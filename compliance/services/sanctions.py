@@ -16,7 +16,6 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from compliance.errors import InvalidRequest, NotAllowed
 from compliance.models import BLOCKED_STANDINGS, AccountStanding, Case, CaseActionKind, Standing
@@ -27,6 +26,7 @@ from compliance.services.common import (
     case_lock,
     require_reviewer,
     require_subject,
+    standing_change,
     text_of,
 )
 
@@ -57,12 +57,7 @@ def account_standing_set(case: Case | int, actor: User, player: User, state: str
     if standing.state == state:
         raise NotAllowed(f"{player.username}'s account is already {standing.get_state_display()}.")
     before = {"state": standing.state, "reason": standing.reason}
-    standing.state = state
-    standing.reason = text if state != Standing.ACTIVE else ""
-    standing.case = locked
-    standing.changed_by = actor
-    standing.changed_at = timezone.now()
-    standing.save()
+    standing_change(standing, state, text if state != Standing.ACTIVE else "", locked, actor)
     action_record(
         locked,
         CaseActionKind.STANDING,
