@@ -19,7 +19,7 @@ from django.db import OperationalError
 logger = logging.getLogger(__name__)
 
 MOST_BATCHES = 50
-QUEUE_WINDOW_MILLISECONDS = 2_000
+QUEUE_WINDOW_MILLISECONDS = 15_000
 
 
 @shared_task(
