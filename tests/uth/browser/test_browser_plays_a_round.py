@@ -79,7 +79,9 @@ def test_a_player_bets_raises_and_reads_the_result_while_a_visitor_watches(uth_t
     play.wait_for(state="visible", timeout=30_000)
     assert play.text_content() == "PLAY 4x (€20.00)"
     box = play.bounding_box()
-    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 800, "PLAY 4x is below the fold"
+    assert box is not None
+    assert box["y"] >= 0
+    assert box["y"] + box["height"] <= 800, "PLAY 4x is below the fold"
     assert visitor.locator("#uth-player-cards .uth-card").count() == 2
     assert visitor.locator("#uth-dealer-cards .uth-card.back").count() == 2  # face down until the result
     play.click()
