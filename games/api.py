@@ -13,9 +13,7 @@ from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import NotFound
 from rest_framework.generics import ListAPIView
-from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -34,6 +32,8 @@ from games.serializers import (
     LobbyTableSerializer,
     SeatingRequestSerializer,
 )
+from poker_site.core.pagination import IntegerPositionCursorPagination
+from poker_site.core.strict_input import NoFieldsSerializer
 
 REFUSAL_STATUS = {
     "not_found": status.HTTP_404_NOT_FOUND,
@@ -75,9 +75,6 @@ class LobbyView(APIView):
     def get(self, request: Request) -> Response:
         game = request.query_params.get("game") or None
         stake = request.query_params.get("stake") or None
-        if any("\x00" in value for value in (game, stake) if value):
-            # PostgreSQL text cannot hold NUL: no game or stake is called that.
-            return Response([])
         rows = lobby.lobby_rows(game=game[:30] if game else None, stake=stake[:12] if stake else None)
         return Response(LobbyTableSerializer(rows, many=True).data)
 
@@ -102,10 +99,10 @@ class JoinTableView(TableCommandView):
         responses={200: CommandResultSerializer, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request, table_id: int) -> Response:
-        table = self.table(table_id)
         serializer = JoinTableSerializer(data=request.data)
         if not serializer.is_valid():
             return invalid_request_response(serializer)
+        table = self.table(table_id)
         data = serializer.validated_data
         try:
             commands.join_table(
@@ -142,10 +139,13 @@ class LeaveTableView(TableCommandView):
 
     @extend_schema(
         operation_id="games_table_leave",
-        request=None,
-        responses={200: CommandResultSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+        request=NoFieldsSerializer,
+        responses={200: CommandResultSerializer, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request, table_id: int) -> Response:
+        serializer = NoFieldsSerializer(data=request.data)
+        if not serializer.is_valid():
+            return invalid_request_response(serializer)
         table = self.table(table_id)
         try:
             commands.leave_table(request.user, table)
@@ -174,10 +174,10 @@ class StakeQueueView(APIView):
         responses={200: SeatingRequestSerializer, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request, stake_id: int) -> Response:
-        stake = self.stake(stake_id)
         serializer = JoinStakeSerializer(data=request.data)
         if not serializer.is_valid():
             return invalid_request_response(serializer)
+        stake = self.stake(stake_id)
         data = serializer.validated_data
         try:
             seating = commands.join_stake_queue(
@@ -197,8 +197,15 @@ class StakeQueueView(APIView):
             ).data
         )
 
-    @extend_schema(operation_id="games_stake_leave_queue", request=None, responses={200: CommandResultSerializer})
+    @extend_schema(
+        operation_id="games_stake_leave_queue",
+        request=NoFieldsSerializer,
+        responses={200: CommandResultSerializer, 400: ErrorSerializer, 404: ErrorSerializer},
+    )
     def delete(self, request: Request, stake_id: int) -> Response:
+        serializer = NoFieldsSerializer(data=request.data)
+        if not serializer.is_valid():
+            return invalid_request_response(serializer)
         stake = self.stake(stake_id)
         try:
             ended = commands.leave_stake_queue(request.user, stake)
@@ -207,20 +214,9 @@ class StakeQueueView(APIView):
         return Response({"ok": True, "detail": f"{ended} request(s) left the queue"})
 
 
-class HandPagination(CursorPagination):
+class HandPagination(IntegerPositionCursorPagination):
     ordering = "-hand_id"
     page_size = 50
-
-    def decode_cursor(self, request: Request) -> Any:
-        """DRF checks the cursor's offset but not its position (``p``), which is compared with the integer hand id: a
-        position that is not an integer is the same bad cursor as any other (404), not a server error."""
-        cursor = super().decode_cursor(request)
-        if cursor is not None and cursor.position is not None:
-            try:
-                int(cursor.position)
-            except (TypeError, ValueError):
-                raise NotFound(self.invalid_cursor_message) from None
-        return cursor
 
 
 class HandListView(ListAPIView):

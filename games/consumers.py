@@ -397,6 +397,10 @@ class LobbyConsumer(ClientProtocolConsumer):
         self.sent = {row["id"]: row for row in tables}
         await self.send_message({"type": "lobby", "tables": tables, "request_id": request_id})
 
+    async def lobby_tournament_changed(self, message: dict[str, Any]) -> None:
+        """A tournament's lobby row changed (registrations, status): clients reload it from /api/tournaments/."""
+        await self.send_message({"type": "tournament_changed", "tournament_id": int(message["tournament_id"])})
+
     async def lobby_changed(self, message: dict[str, Any]) -> None:
         table_id = int(message["table_id"])
         loop = asyncio.get_running_loop()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 import weakref
 from typing import Final
@@ -17,6 +16,8 @@ from typing import Final
 import redis
 import redis.asyncio as redis_asyncio
 from django.conf import settings
+
+from poker_site.core.redis_clients import blocking_client as _blocking_client
 
 logger = logging.getLogger(__name__)
 
@@ -33,19 +34,6 @@ def _client() -> redis_asyncio.Redis:
     if client is None:
         client = _clients[loop] = redis_asyncio.Redis.from_url(settings.REDIS_URL)
     return client
-
-
-_sync_client: redis.Redis | None = None
-_sync_client_lock = threading.Lock()
-
-
-def _blocking_client() -> redis.Redis:
-    # The services run in worker threads and the ticker; redis-py's blocking client pools connections across threads.
-    global _sync_client
-    with _sync_client_lock:
-        if _sync_client is None:
-            _sync_client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2.0, socket_connect_timeout=2.0)
-        return _sync_client
 
 
 class Presence:

@@ -1,10 +1,13 @@
-"""Serializers of the cash-table REST API (games/api.py): input validation and the documented response shapes."""
+"""Serializers of the cash-table REST API (games/api.py): input validation and the documented response shapes.
+
+Request bodies are read with :class:`~poker_site.core.strict_input.StrictSerializer`s: unknown fields are refused."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
 
 from games.protocol import MAXIMUM_AMOUNT, MAXIMUM_SEAT
+from poker_site.core.strict_input import StrictSerializer
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -37,7 +40,7 @@ class LobbyTableSerializer(serializers.Serializer):
     waiting = serializers.IntegerField(help_text="Players queued for this stake (CASH-05).")
 
 
-class JoinTableSerializer(serializers.Serializer):
+class JoinTableSerializer(StrictSerializer):
     buy_in = StrictIntegerField(min_value=1, max_value=MAXIMUM_AMOUNT, help_text="Buy-in in cents.")
     seat = StrictIntegerField(
         min_value=1, max_value=MAXIMUM_SEAT, required=False, help_text="Preferred seat; any free seat if omitted."
@@ -71,7 +74,7 @@ class BuyInLimitsSerializer(serializers.Serializer):
     )
 
 
-class JoinStakeSerializer(serializers.Serializer):
+class JoinStakeSerializer(StrictSerializer):
     buy_in = StrictIntegerField(min_value=1, max_value=MAXIMUM_AMOUNT, help_text="Buy-in in cents.")
     post_big_blind = serializers.BooleanField(
         required=False, default=False, help_text="Post a big blind out of position to be dealt in at once (CASH-07)."

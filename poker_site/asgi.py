@@ -13,17 +13,17 @@ django_application = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from poker_site.core.busy import RequestAdmission  # noqa: E402
+from poker_site.core.socket_origins import SiteOriginValidator  # noqa: E402
 from poker_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         # A burst beyond WEB_MAX_CONCURRENT_REQUESTS is answered 503 at once instead of queueing a thread per request.
         "http": RequestAdmission(django_application, settings.WEB_MAX_CONCURRENT_REQUESTS),
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

@@ -32,6 +32,30 @@ if ENVIRONMENT == "production":
     CSRF_COOKIE_SECURE = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# HTTP Strict Transport Security on HTTPS responses: a year in production, off elsewhere (a development site on
+# localhost must not teach the browser to refuse plain HTTP).
+SECURE_HSTS_SECONDS = env.integer("SECURE_HSTS_SECONDS", 31_536_000 if ENVIRONMENT == "production" else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.boolean("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env.boolean("SECURE_HSTS_PRELOAD", False)
+
+# Content-Security-Policy (django-csp; poker_site/core/content_security.py adds the page's own socket origin to
+# connect-src). No inline script or style anywhere: the pages load theirs from static files. The API docs pages get
+# a wider policy where they are served (poker_site/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -44,6 +68,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "csp",
     "django_celery_beat",
     "poker_site.core",
     "poker_site.accounts",
@@ -56,6 +81,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "poker_site.core.middleware.RefuseNulCharactersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -64,6 +90,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "poker_site.core.content_security.SiteContentSecurityPolicyMiddleware",
     # Last, so its process_exception sees a view's error first: no free database connection answers 503, not 500.
     "poker_site.core.busy.DatabaseBusyMiddleware",
 ]
@@ -150,6 +177,21 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"global_keyprefix": f"{REDIS_KEY_PREFIX}:celery:"}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
+# Tournament clocks are deadlines in PostgreSQL (architecture rule 5); this beat task moves every live tournament on
+# (starts, levels, breaks, hand-for-hand, balancing, places and prizes). It is idempotent, so a late or doubled run
+# changes nothing, and a worker restart loses nothing. Test runs may execute tasks eagerly (CELERY_TASK_ALWAYS_EAGER).
+CELERY_BEAT_SCHEDULE = {
+    "tournaments-advance": {
+        "task": "tournaments.tasks.tournaments_advance",
+        "schedule": env.number("TOURNAMENT_TICK_SECONDS", 2.0, minimum=0.5),
+        "options": {"expires": 10},
+    },
+}
+CELERY_TASK_ALWAYS_EAGER = env.boolean("CELERY_TASK_ALWAYS_EAGER", False)
+
+# --- Tournaments ----------------------------------------------------------------------------------------------
+# TRN-04 / AMB-57: a registrant with no socket on their table when it first deals is dealt in sitting out.
+TOURNAMENT_SITS_OUT_ABSENT_PLAYERS = env.boolean("TOURNAMENT_SITS_OUT_ABSENT_PLAYERS", True)
 
 # --- Accounts -------------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
@@ -157,8 +199,15 @@ AUTHENTICATION_BACKENDS = ["poker_site.accounts.backends.RateLimitedModelBackend
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# The brute-force lock (poker_site/accounts/throttle.py): failed log-ins per (username, address), per username from
+# any address, and per address over all usernames, each in a window of LOGIN_LOCKOUT_SECONDS.
 LOGIN_FAILURE_LIMIT = env.integer("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_ACCOUNT_FAILURE_LIMIT = env.integer("LOGIN_ACCOUNT_FAILURE_LIMIT", 4 * LOGIN_FAILURE_LIMIT, minimum=1)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.integer("LOGIN_ADDRESS_FAILURE_LIMIT", 10 * LOGIN_FAILURE_LIMIT, minimum=1)
 LOGIN_LOCKOUT_SECONDS = env.integer("LOGIN_LOCKOUT_SECONDS", 900, minimum=1)
+# How many reverse proxies in front of the site append the client's address to X-Forwarded-For. 0: the header is the
+# client's own say and is ignored (REMOTE_ADDR counts); n: the n-th entry from the right is the client.
+TRUSTED_PROXY_COUNT = env.integer("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
@@ -174,6 +223,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.CursorPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_RATES": {"anon": "60/min", "user": "600/min"},
+    # Without it DRF's anonymous throttle keys on the whole X-Forwarded-For header, which any client can vary.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poker operator API",
@@ -182,6 +233,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No badge from the online validator: the docs pages load nothing from other sites (Content-Security-Policy).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
 }
 

@@ -2,16 +2,20 @@
 
 from importlib.util import find_spec
 
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 from django.views.i18n import JavaScriptCatalog
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from poker_site.accounts.forms import AdminLoginForm
+from poker_site.core.content_security import API_DOCS_POLICY
 from poker_site.core.health import healthz
 from poker_site.core.views import home
 
 admin.site.site_header = "Poker operator back office"
 admin.site.site_title = "Back office"
+admin.site.login_form = AdminLoginForm  # says when the brute-force lock refused the log-in
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", home, name="home"),
@@ -22,8 +26,16 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("rules/", include("poker_site.core.rules_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path(
+        "api/docs/",
+        csp_update(API_DOCS_POLICY)(SpectacularSwaggerSplitView.as_view(url_name="schema")),
+        name="api-docs",
+    ),
+    path(
+        "api/redoc/",
+        csp_update(API_DOCS_POLICY)(SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html")),
+        name="api-redoc",
+    ),
 ]
 
 # Apps publish pages in <app>/urls.py and API endpoints in <app>/api_urls.py.

@@ -6,3 +6,9 @@ class TournamentsConfig(AppConfig):
 
     name = "tournaments"
     verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        from games.services.policy import policy_register
+        from tournaments.table_policy import TournamentPolicy
+
+        policy_register(TournamentPolicy())

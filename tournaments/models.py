@@ -133,6 +133,11 @@ class Tournament(models.Model):
         _("final stage starts"), max_length=12, choices=FinalStageStart.choices, default=FinalStageStart.FINAL_TABLE
     )
     pause_between_hands_milliseconds = models.PositiveIntegerField(_("pause between hands (ms)"), default=2500)
+    reopens = models.BooleanField(
+        _("open the next one when this one starts"),
+        default=False,
+        help_text=_("Sit & Go: a copy of this definition opens for registration as soon as this one starts."),
+    )
     eligibility = models.JSONField(
         _("entry requirements"),
         default=dict,
@@ -149,6 +154,8 @@ class Tournament(models.Model):
         _("registration closed at"), null=True, blank=True, help_text=_("The payouts are final from then (TRN-06).")
     )
     entrants = models.PositiveIntegerField(_("entries"), default=0)
+    players_remaining = models.PositiveIntegerField(_("players remaining"), default=0)
+    tables_running = models.PositiveIntegerField(_("tables running"), default=0)
     prize_pool = models.PositiveBigIntegerField(_("prize pool (cents)"), null=True, blank=True)
     prizes = models.JSONField(_("prize per place (cents)"), default=list, blank=True)
     level_number = models.PositiveSmallIntegerField(_("level"), default=1)
@@ -285,7 +292,9 @@ class TournamentEntry(models.Model):
         "games.CashTable", null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_entries"
     )
     eliminated_at = models.DateTimeField(_("knocked out at"), null=True, blank=True)
-    eliminated_in_hand = models.ForeignKey("games.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    eliminated_in_hand = models.ForeignKey(
+        "games.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     chips_at_hand_start = models.BigIntegerField(_("chips at the start of that hand"), null=True, blank=True)
     hand_for_hand_round = models.PositiveIntegerField(_("hand-for-hand round"), null=True, blank=True)
     tie_breaker = models.BigIntegerField(_("random tie-breaker"), null=True, blank=True)

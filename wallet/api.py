@@ -13,11 +13,12 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import ListAPIView
-from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from poker_site.core.pagination import IntegerPositionCursorPagination
+from poker_site.core.strict_input import errors_in_words
 from wallet.errors import IdempotencyConflict, PaymentProviderError, WalletError, format_cents
 from wallet.models import DEFAULT_CURRENCY, CashierDirection, CashierStatus, CashierTransaction, Leg
 from wallet.serializers import (
@@ -83,7 +84,7 @@ class BalanceView(APIView):
         return Response(player_balance(request.user))
 
 
-class HistoryPagination(CursorPagination):
+class HistoryPagination(IntegerPositionCursorPagination):
     ordering = "-id"
     page_size = 50
 
@@ -124,7 +125,8 @@ class _CashierView(APIView):
             return error_response(error)
         except ValidationError as error:
             return Response(
-                {"error": "invalid_request", "detail": str(error.detail)}, status=status.HTTP_400_BAD_REQUEST
+                {"error": "invalid_request", "detail": errors_in_words(error.detail)},
+                status=status.HTTP_400_BAD_REQUEST,
             )
         return Response(CashierTransactionSerializer(cashier_transaction).data, status=status.HTTP_201_CREATED)
 

@@ -37,7 +37,8 @@ class InvalidAmount(WalletError):
 
 
 class InsufficientFunds(WalletError):
-    """An account that may not go negative would drop below zero. Names the account and the shortfall."""
+    """An account that may not go negative would drop below zero. Names the account (never its internal number: the
+    message may reach the player) and the shortfall."""
 
     code = "insufficient_funds"
 
@@ -46,7 +47,7 @@ class InsufficientFunds(WalletError):
         self.shortfall_cents = shortfall_cents
         super().__init__(
             message
-            or f"Insufficient funds in {account.label}: {format_cents(shortfall_cents, account.currency)} short "
+            or f"Insufficient funds in {account.description}: {format_cents(shortfall_cents, account.currency)} short "
             f"(balance {format_cents(account.balance, account.currency)})."
         )
 

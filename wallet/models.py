@@ -118,13 +118,19 @@ class Account(models.Model):
         return f"{self.label} ({format_cents(self.balance, self.currency)})"
 
     @property
-    def label(self) -> str:
-        """A human name for messages: "alice's player cash account #3" or "house rake account #1"."""
+    def description(self) -> str:
+        """A human name without the internal number, for messages anyone may read: "alice's player cash account",
+        "tournament prize pool tournament:7 account"."""
         kind = AccountKind(self.kind).label if self.kind in AccountKind.values else self.kind
         if self.reference and self.reference != SYSTEM_REFERENCE and not self.reference.startswith("player:"):
             kind = f"{kind} {self.reference}"
         owner = f"{self.owner}'s " if self.owner_id is not None else ""
-        return f"{owner}{kind} account #{self.pk}"
+        return f"{owner}{kind} account"
+
+    @property
+    def label(self) -> str:
+        """The description with the internal number, for staff (admin, reconciliation): "house rake account #1"."""
+        return f"{self.description} #{self.pk}"
 
 
 class Transfer(models.Model):

@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from poker_site.core.strict_input import StrictSerializer
 from wallet.errors import InvalidAmount, format_cents
 from wallet.models import CashierTransaction, Leg
 from wallet.services import check_positive_amount, parse_euros_to_cents
@@ -60,7 +61,7 @@ class EurosTextField(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
-class CashierRequestSerializer(serializers.Serializer):
+class CashierRequestSerializer(StrictSerializer):
     """Exactly one of ``amount`` (euros as text, e.g. "12.34") or ``amount_cents`` (integer)."""
 
     amount = EurosTextField(

@@ -23,7 +23,7 @@ from urllib.request import HTTPCookieProcessor, Request, build_opener
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from games.bots.policy import choose_action
+from games.bots.policy import busted_seat_plan, choose_action
 
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -85,6 +85,10 @@ class BotStats:
     hands_ended: int = 0
     joins: int = 0
     leaves: int = 0
+    busted: int = 0
+    """Times a bot found its table stack empty between hands (then it re-bought or left its seat)."""
+    broke: int = 0
+    """Bots whose balance could not buy them a seat again: they stopped trying."""
     disconnects: int = 0
     resyncs: int = 0
     errors: Counter[str] = field(default_factory=Counter)
@@ -111,6 +115,8 @@ class BotStats:
             "hands_ended_seen": self.hands_ended,
             "joins": self.joins,
             "leaves": self.leaves,
+            "busted": self.busted,
+            "broke": self.broke,
             "disconnects": self.disconnects,
             "resyncs": self.resyncs,
             "connect_failures": self.connect_failures,
@@ -164,6 +170,12 @@ class Bot:
         self.request_number = 0
         self.request_types: dict[str, str] = {}
         self.auto_top_up_sent = False
+        self.stack: int | None = None
+        """The bot's table stack as the last snapshot or event told it (None: not seated or not known)."""
+        self.stack_check_due = False
+        """A hand ended (or the snapshot shows the bot sitting out): see whether it is busted once the batch is read."""
+        self.rebuy_request_id: str | None = None
+        self.minimum_buy_in: int | None = None
 
     def stop(self) -> None:
         """Ask the bot to leave its seat and end :meth:`run` within about two seconds (the longest socket wait).
@@ -248,9 +260,34 @@ class Bot:
             self.join_pending = True
             self.stats.joins += 1
             self.join_request_id = await self.send({"type": "take_seat", "buy_in": self.buy_in})
+        if self.stack_check_due:
+            self.stack_check_due = False
+            await self.handle_an_empty_stack(now)
         if self.sit_in_needed:
             self.sit_in_needed = False
             await self.send({"type": "sit_in"})
+
+    async def handle_an_empty_stack(self, now: float) -> None:
+        """Between hands, a bot with no chips re-buys from its balance (a ``top_up`` of its buy-in) when auto top-up
+        is off and it has not tried yet, and otherwise leaves its seat (auto top-up already used whatever balance there
+        was); it then takes a seat again later, if its balance still buys one (:meth:`on_error`)."""
+        if self.seat is None:
+            return
+        plan = busted_seat_plan(self.stack, may_rebuy=not self.settings.auto_top_up and self.rebuy_request_id is None)
+        if plan == "play":
+            return
+        self.stats.busted += 1
+        self.sit_in_needed = False  # sitting in with no chips is refused
+        if plan == "rebuy":
+            self.rebuy_request_id = await self.send({"type": "top_up", "amount": self.buy_in})
+            return
+        await self.leave_busted(now)
+
+    async def leave_busted(self, now: float) -> None:
+        self.stats.leaves += 1
+        self.wants_seat = True
+        self.rejoin_at = now + self.rng.uniform(*self.settings.rejoin_seconds)
+        await self.send({"type": "leave"})
 
     async def leave_politely(self, ws: Any) -> None:
         if self.seat is None:
@@ -277,6 +314,8 @@ class Bot:
                 self.schedule_act(message["legal_actions"], message.get("hand_id"))
         elif kind == "ok":
             self.stats.acknowledged += 1  # after take_seat the seat arrives with the snapshot that follows
+            if message.get("request_id") == self.rebuy_request_id:
+                self.rebuy_request_id = None  # re-bought: the next time the stack runs out it may re-buy again
         elif kind == "error":
             self.on_error(message)
 
@@ -286,15 +325,20 @@ class Bot:
         viewer = snapshot.get("viewer") or {}
         self.user_id = viewer.get("user_id")
         self.seat = viewer.get("seat")
+        table = snapshot.get("table") or {}
+        if table.get("min_buy_in"):
+            self.minimum_buy_in = int(table["min_buy_in"])
         if self.seat is not None:
             self.join_pending = False
-            table = snapshot.get("table") or {}
             if table.get("max_buy_in") and table.get("min_buy_in"):
                 self.buy_in = max(int(table["min_buy_in"]), min(self.buy_in, int(table["max_buy_in"])))
             seats: list[dict[str, Any]] = snapshot.get("seats", [])
             own: dict[str, Any] = next((seat for seat in seats if seat.get("number") == self.seat), {})
+            if isinstance(own.get("stack"), int):
+                self.stack = int(own["stack"])
             if own.get("sitting_out"):
                 self.sit_in_needed = True
+                self.stack_check_due = True  # sitting out with no chips: re-buy or leave instead of sitting in
         if viewer.get("legal_actions"):
             hand = snapshot.get("hand") or {}
             self.schedule_act(viewer["legal_actions"], hand.get("id"))
@@ -323,8 +367,13 @@ class Bot:
                 self.act_sent_at = None
             elif kind == "hand_started":
                 self.in_hand = True
+            elif kind == "hand_settled" and self.seat is not None:
+                settled_stack = (event.get("stacks") or {}).get(str(self.seat))
+                if isinstance(settled_stack, int):
+                    self.stack = settled_stack
             elif kind == "hand_ended":
                 self.stats.hands_ended += 1
+                self.stack_check_due = True
                 self.in_hand = False
                 self.act_due = None
                 self.act_legal = None
@@ -342,8 +391,12 @@ class Bot:
         if self.user_id is not None and event.get("user_id") == self.user_id and event["status"] != "empty":
             self.seat = seat
             self.join_pending = False
+            if isinstance(event.get("stack"), int):
+                self.stack = int(event["stack"])
         elif seat == self.seat and (event["status"] == "empty" or event.get("user_id") != self.user_id):
             self.seat = None
+            self.stack = None
+            self.rebuy_request_id = None
 
     def on_error(self, message: dict[str, Any]) -> None:
         code = str(message.get("code"))
@@ -351,6 +404,15 @@ class Bot:
         self.stats.errors[f"{self.request_types.get(request_id, 'unknown')}:{code}"] += 1
         if code in {"not_your_turn", "illegal_action"}:
             self.act_sent_at = None
+        if request_id and request_id == self.rebuy_request_id:
+            # The balance does not cover a re-buy: give the seat up rather than sit at the table without chips.
+            self.stack_check_due = True
         if self.join_pending and request_id == self.join_request_id:
             self.join_pending = False
-            self.rejoin_at = time.monotonic() + 5.0  # refused (limits, balance, a taken seat): try again later
+            self.rejoin_at = time.monotonic() + 5.0  # refused (limits, a taken seat): try again later
+            if code == "insufficient_balance":
+                if self.minimum_buy_in is not None and self.buy_in > self.minimum_buy_in:
+                    self.buy_in = self.minimum_buy_in  # what is left may still buy the table's smallest stack
+                else:
+                    self.wants_seat = False  # broke: a seat it cannot pay for is not worth asking again
+                    self.stats.broke += 1

@@ -42,3 +42,12 @@ def _size(bounds: list[int], rng: Random) -> int:
     if high <= low:
         return low
     return low + int((high - low) * rng.random() ** 3)
+
+
+def busted_seat_plan(stack: int | None, *, may_rebuy: bool) -> str:
+    """What a seated bot does between hands about its table stack: ``"play"`` while it has chips; with none,
+    ``"rebuy"`` (top up from its balance) when ``may_rebuy``, else ``"leave"``: a busted bot must not keep its seat,
+    or a bot table with busted players sits idle. ``stack`` None (not known yet) is ``"play"``."""
+    if stack is None or stack > 0:
+        return "play"
+    return "rebuy" if may_rebuy else "leave"

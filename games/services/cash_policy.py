@@ -214,6 +214,9 @@ class CashPolicy:
     def seat_returns_as(self, seat: Seat, table: CashTable, post_out_of_position: bool) -> str:
         return entry_status_after_absence(seat, table, post_out_of_position)
 
+    def returns_on_reconnect(self, seat: Seat) -> bool:
+        return False  # CASH-22: a player sat out after a disconnection comes back with "I'm back"
+
     def acts_for(self, seat: Seat) -> bool:
         return False
 

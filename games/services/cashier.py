@@ -1,7 +1,8 @@
 """Money between a player's cash account and their table account, always through the wallet ledger.
 
 Internal helpers: they run inside a table service's transaction (the table row locked) and never open their own
-durable transaction. Wallet errors are turned into table errors with the same message.
+durable transaction. A balance too low for a buy-in or top-up is the table error ``InsufficientBalance``, in the
+player's words.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from django.contrib.auth import get_user_model
 
 from games.models import CashTable, TableSession
 from games.services.errors import InsufficientBalance
-from wallet.errors import InsufficientFunds
+from wallet.errors import InsufficientFunds, format_cents
 from wallet.models import Account, AccountKind
 from wallet.services import (
     TransferKind,
@@ -33,6 +34,9 @@ def table_account_create(table: CashTable, user_id: int) -> Account:
     )
 
 
+MONEY_TO_TABLE_WORDS = {TransferKind.CASH_BUY_IN: "a buy-in", TransferKind.CASH_TOP_UP: "a top-up"}
+
+
 def money_to_table(
     session_account: Account, cash: Account, amount: int, *, kind: str, idempotency_key: str, reference: str
 ) -> None:
@@ -46,8 +50,11 @@ def money_to_table(
             description=f"{kind.replace('_', ' ')} to {reference}",
         )
     except InsufficientFunds as error:
+        # In the player's words: the wallet's own message names its internal account, which means nothing to them.
+        what = MONEY_TO_TABLE_WORDS.get(kind, "this")
         raise InsufficientBalance(
-            f"Your balance is too low for this: you need €{amount // 100}.{amount % 100:02d} ({error.message})"
+            f"Your balance ({format_cents(amount - error.shortfall_cents)}) does not cover {what} of "
+            f"{format_cents(amount)}."
         ) from error
 
 

@@ -18,7 +18,7 @@ from games.models import ClockPhase, Hand, HandStatus
 from games.services.hands import HandContext, _clock_switch, _spend_timebank
 from games.services.locking import seats_lock, table_lock
 from games.services.policy import policy_for
-from games.services.seat_state import seat_connection_record
+from games.services.seat_state import seat_connection_record, seat_return
 
 
 def _running_hand_for_update(table_id: int, hand_id: int | None) -> Hand | None:
@@ -64,6 +64,9 @@ def player_connection_restored(user: Any, table: Any, *, now: datetime | None = 
         return False
     context = HandContext(locked, seats, moment)
     context.events.append(seat_connection_record(seat, None))
+    if policy_for(locked).returns_on_reconnect(seat):
+        # TRN-04 / AMB-57: a tournament player blinded while absent or disconnected plays again once back.
+        context.events.append(seat_return(seat, locked, post_out_of_position=False))
     hand = _running_hand_for_update(locked.pk, locked.current_hand_id)
     if (
         hand is not None

@@ -126,6 +126,10 @@ class TablePolicy(Protocol):
         """The status a player sitting out comes back with ("I'm back")."""
         ...
 
+    def returns_on_reconnect(self, seat: Seat) -> bool:
+        """Whether a player sitting out comes back into play by themselves when their socket returns."""
+        ...
+
     def acts_for(self, seat: Seat) -> bool:
         """Whether the player in ``seat`` is acted for as soon as it is their turn (TRN-19: sitting out)."""
         ...

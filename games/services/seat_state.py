@@ -151,8 +151,19 @@ def seat_vacate(seat: Seat, table: CashTable, reason: str, now: datetime, terms:
         ended_at=now, leave_reason=reason, leave_stack=stack, leave_big_blind=terms.big_blind
     )
     number = seat.number
+    seat_empty(seat)
+    if user_id is not None:
+        global_sit_out_settle(user_id)
+    return NewEvent(
+        "seat_left", {"seat": number, "status": SeatStatus.EMPTY, "user_id": user_id, "stack": stack, "reason": reason}
+    )
+
+
+def seat_empty(seat: Seat) -> None:
+    """Clear the occupant of a locked seat and everything about their stay (the caller has dealt with the stack)."""
     seat.user = None
     seat.session = None
+    seat.chips = 0
     seat.status = SeatStatus.EMPTY
     seat.sit_out_reason = SitOutReason.NONE
     seat.sit_out_since = None
@@ -166,29 +177,28 @@ def seat_vacate(seat: Seat, table: CashTable, reason: str, now: datetime, terms:
     seat.timebank_milliseconds = 0
     seat.hands_dealt_in = 0
     seat.seated_at = None
-    seat_save(
-        seat,
-        "user",
-        "session",
-        "status",
-        "sit_out_reason",
-        "sit_out_since",
-        "sit_out_deadline",
-        "sit_out_after_hand",
-        "sit_out_reason_after_hand",
-        "sit_out_next_big_blind",
-        "missed_big_blind",
-        "leave_after_hand",
-        "disconnected_since",
-        "timebank_milliseconds",
-        "hands_dealt_in",
-        "seated_at",
-    )
-    if user_id is not None:
-        global_sit_out_settle(user_id)
-    return NewEvent(
-        "seat_left", {"seat": number, "status": SeatStatus.EMPTY, "user_id": user_id, "stack": stack, "reason": reason}
-    )
+    seat_save(seat, *SEAT_OCCUPANCY_FIELDS)
+
+
+SEAT_OCCUPANCY_FIELDS = (
+    "user",
+    "session",
+    "chips",
+    "status",
+    "sit_out_reason",
+    "sit_out_since",
+    "sit_out_deadline",
+    "sit_out_after_hand",
+    "sit_out_reason_after_hand",
+    "sit_out_next_big_blind",
+    "missed_big_blind",
+    "leave_after_hand",
+    "disconnected_since",
+    "timebank_milliseconds",
+    "hands_dealt_in",
+    "seated_at",
+)
+"""The fields that describe a seat's occupant (what emptying or filling a seat writes)."""
 
 
 def global_sit_out_settle(user_id: int) -> None:

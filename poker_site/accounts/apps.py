@@ -11,6 +11,6 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_migrate
 
-        from poker_site.accounts import roles, signals  # noqa: F401  (connects the failed-log-in receiver)
+        from poker_site.accounts import roles
 
         post_migrate.connect(roles.ensure_role_groups, dispatch_uid="accounts.ensure_role_groups")

@@ -1,4 +1,8 @@
-"""The authentication backend: Django's model backend behind the brute-force lock."""
+"""The authentication backend: Django's model backend behind the brute-force lock (poker_site/accounts/throttle.py).
+
+Every log-in path (the site's form, the admin's, anything calling ``django.contrib.auth.authenticate``) reaches the
+password check only through :meth:`RateLimitedModelBackend.authenticate`.
+"""
 
 from __future__ import annotations
 
@@ -13,15 +17,21 @@ from poker_site.accounts.models import User
 
 
 class RateLimitedModelBackend(ModelBackend):
-    """Refuses every attempt (right password or not) while the username or address is locked out."""
+    """Checks a password only after reserving an attempt on the lock's counters; refuses every attempt (right password
+    or not) while the username, the (username, address) pair or the address is locked out."""
 
     def authenticate(
         self, request: HttpRequest | None, username: str | None = None, password: str | None = None, **kwargs: Any
     ) -> User | None:
-        if username is not None and throttle.seconds_locked(username, throttle.client_address(request)):
+        if username is None:
+            username = kwargs.pop(User.USERNAME_FIELD, None)
+        if username is None or password is None:
+            return None  # what ModelBackend answers too, before any password check
+        address = throttle.client_address(request)
+        if throttle.attempt_reserve(username, address):
             # PermissionDenied stops Django trying other backends and fires user_login_failed.
             raise PermissionDenied("too many failed log-in attempts")
         user = super().authenticate(request, username=username, password=password, **kwargs)
-        if user is not None and username is not None:
-            throttle.clear_failures(username)
+        if user is not None:
+            throttle.attempt_succeeded(username, address)
         return user

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -27,22 +29,33 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
         return email
 
 
-class LoginForm(AuthenticationForm):
-    """Django's log-in form that explains a brute-force lock-out instead of a generic failure."""
+class LockoutExplainedMixin:
+    """For a log-in form: when the log-in failed because of the brute-force lock, say so and for how long, instead of
+    Django's "enter a correct username and password"."""
 
-    def clean(self) -> dict[str, Any]:
-        username = self.data.get("username", "")
-        if username:
-            seconds = throttle.seconds_locked(username, throttle.client_address(self.request))
-            if seconds:
-                minutes = max(1, (seconds + 59) // 60)
-                raise forms.ValidationError(
-                    ngettext(
-                        "Too many failed log-in attempts. Try again in %(minutes)d minute.",
-                        "Too many failed log-in attempts. Try again in %(minutes)d minutes.",
-                        minutes,
-                    )
-                    % {"minutes": minutes},
-                    code="locked",
-                )
-        return super().clean()
+    request: HttpRequest | None
+    cleaned_data: dict[str, Any]
+
+    def get_invalid_login_error(self) -> forms.ValidationError:
+        username = str(self.cleaned_data.get("username") or "")
+        seconds = throttle.seconds_locked(username, throttle.client_address(self.request)) if username else 0
+        if not seconds:
+            return super().get_invalid_login_error()  # type: ignore[misc]
+        minutes = max(1, (seconds + 59) // 60)
+        return forms.ValidationError(
+            ngettext(
+                "Too many failed log-in attempts. Try again in %(minutes)d minute.",
+                "Too many failed log-in attempts. Try again in %(minutes)d minutes.",
+                minutes,
+            )
+            % {"minutes": minutes},
+            code="locked",
+        )
+
+
+class LoginForm(LockoutExplainedMixin, AuthenticationForm):
+    """The site's log-in form."""
+
+
+class AdminLoginForm(LockoutExplainedMixin, AdminAuthenticationForm):
+    """The back office's log-in form (``admin.site.login_form``)."""

@@ -26,7 +26,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-import redis
 import redis.asyncio as redis_asyncio
 
 logger = logging.getLogger(__name__)
@@ -134,18 +133,12 @@ def publish_to_redis(channel: str, data: str | bytes) -> None:
     current.submit(send)
 
 
-_redis_client: redis.Redis | None = None
-
-
 def first_in_window(key: str, milliseconds: int) -> bool:
     """True for the first call with ``key`` in each window of ``milliseconds`` (a Redis ``SET NX PX`` key, so the
     window holds across processes): publishers that coalesce notices (the lobby, UTH statistics) send only then."""
-    global _redis_client
-    if _redis_client is None:
-        from django.conf import settings
+    from poker_site.core.redis_clients import blocking_client
 
-        _redis_client = redis.Redis.from_url(settings.REDIS_URL)
-    return bool(_redis_client.set(key, b"1", nx=True, px=milliseconds))
+    return bool(blocking_client().set(key, b"1", nx=True, px=milliseconds))
 
 
 _windows_taken_here: dict[str, float] = {}

@@ -224,7 +224,8 @@ def site(live_site: LiveSite, flush_retried_after_a_deadlock: None, transactiona
 
 
 class Pages:
-    """Browser contexts of one test: each a separate person (own cookies), with console errors collected."""
+    """Browser contexts of one test: each a separate person (own cookies), with JavaScript errors and the
+    Content-Security-Policy's refusals collected (the ``pages`` fixture fails the test on any)."""
 
     def __init__(self, browser: Any, site: LiveSite, test_name: str) -> None:
         self.browser = browser
@@ -244,7 +245,13 @@ class Pages:
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        page.on("console", lambda message: self.note_policy_refusal(page, message.text))
         return page
+
+    def note_policy_refusal(self, page: Any, text: str) -> None:
+        """Chromium reports each load or inline code the Content-Security-Policy refused on the console: an error."""
+        if "Content Security Policy" in text:
+            self.errors.append(f"{page.url}: {text}")
 
     def screenshot(self, page: Any, label: str) -> Path:
         ARTIFACTS.mkdir(exist_ok=True)

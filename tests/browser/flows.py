@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from typing import Any
 
 PASSWORD = "a-long-enough-passphrase-42"
@@ -52,8 +53,34 @@ def join_from_lobby(page: Any, table_id: int, euros: str) -> None:
     wait_live(page)
 
 
+def wait_until(page: Any, expression: str, *, arg: Any = None, timeout: float = 20_000) -> None:
+    """Wait until the JavaScript ``expression`` (or function of ``arg``) is truthy in the page (``timeout`` in ms).
+
+    Playwright's ``wait_for_function`` evaluates its predicate with ``eval`` inside the page, which the site's
+    Content-Security-Policy refuses (no 'unsafe-eval'); ``page.evaluate`` goes through the DevTools protocol, outside
+    the page's policy, so the expression is polled with it instead. The tests keep the policy on, as players have it.
+    """
+    deadline = time.monotonic() + timeout / 1000
+    while not _evaluate_unless_navigating(page, expression, arg):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"still false after {timeout:.0f} ms: {expression}")
+        page.wait_for_timeout(50)
+
+
+def _evaluate_unless_navigating(page: Any, expression: str, arg: Any) -> Any:
+    """The expression's value, or None while the page is being replaced (a navigation destroys the context)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        return page.evaluate(expression, arg)
+    except PlaywrightError as error:
+        if "Execution context was destroyed" in str(error) or "navigat" in str(error):
+            return None
+        raise
+
+
 def wait_live(page: Any) -> None:
-    page.wait_for_function("document.getElementById('table-app').getAttribute('data-connection') === 'live'")
+    wait_until(page, "document.getElementById('table-app').getAttribute('data-connection') === 'live'")
 
 
 def my_turn(page: Any) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from games.services import table_close
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, wait_live
+from tests.browser.flows import log_in, wait_live, wait_until
 from tests.browser.setup import check_or_call_down, heads_up_table, in_thread, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -43,4 +43,4 @@ def test_a_table_support_closes_during_a_hand_says_so_live_after_a_reload_and_cl
 
     in_thread(lambda: check_or_call_down(table, {1: alice, 4: bob}))
     page.wait_for_selector(NOTICE, state="hidden")
-    page.wait_for_function("document.querySelectorAll('#seats .seat:not(.empty)').length === 0")
+    wait_until(page, "document.querySelectorAll('#seats .seat:not(.empty)').length === 0")

@@ -9,7 +9,7 @@ import pytest
 
 from games.models import CashTable, Hand, HandEvent, HandStatus
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, visible_actions, wait_live
+from tests.browser.flows import log_in, visible_actions, wait_live, wait_until
 from tests.browser.setup import check_or_call_down, heads_up_table, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -107,7 +107,7 @@ def test_every_control_on_every_page_has_an_accessible_name(played_table: tuple[
         assert_every_control_named(page, path)
     page.goto(f"/games/tables/{table.pk}/")
     wait_live(page)
-    page.wait_for_function("document.querySelectorAll('#action-buttons [data-act]:not([hidden])').length > 0")
+    wait_until(page, "document.querySelectorAll('#action-buttons [data-act]:not([hidden])').length > 0")
     assert_every_control_named(page, "table, the player's turn")
     page.locator("#top-up-button").click()
     assert_every_control_named(page, "table, top-up dialog")
@@ -145,14 +145,14 @@ def test_the_table_is_playable_with_the_keyboard_alone(dealt_table: CashTable, p
 
     # The player to act raises: R moves to the amount, typing and Enter raise to €0.30.
     first = players[running_hand(table).acting_seat or 0]
-    first.wait_for_function("document.activeElement && document.activeElement.dataset.act !== undefined")
+    wait_until(first, "document.activeElement && document.activeElement.dataset.act !== undefined")
     assert "raise" in visible_actions(first)
     first.keyboard.press("r")
     assert first.evaluate("document.activeElement.id") == "bet-amount"
     first.keyboard.press("Control+A")
     first.keyboard.type("0.30")
     first.keyboard.press("Enter")
-    first.wait_for_function("!document.querySelector('#action-buttons [data-act]:not([hidden])')")
+    wait_until(first, "!document.querySelector('#action-buttons [data-act]:not([hidden])')")
     raise_event = HandEvent.objects.filter(hand=hand, kind="action_taken").order_by("sequence").last()
     assert raise_event is not None
     assert raise_event.payload["resolved"] == "raise"
@@ -164,12 +164,10 @@ def test_the_table_is_playable_with_the_keyboard_alone(dealt_table: CashTable, p
         if hand.status != HandStatus.RUNNING:
             break
         page = players[hand.acting_seat or 0]
-        page.wait_for_function(
-            "document.querySelector('#action-buttons [data-act]:not([hidden]):not([aria-disabled=true])')"
-        )
+        wait_until(page, "document.querySelector('#action-buttons [data-act]:not([hidden]):not([aria-disabled=true])')")
         sequence = int(page.locator("#table-app").get_attribute("data-sequence"))
         page.keyboard.press("c")
-        page.wait_for_function(f"Number(document.getElementById('table-app').dataset.sequence) > {sequence}")
+        wait_until(page, f"Number(document.getElementById('table-app').dataset.sequence) > {sequence}")
         page.wait_for_timeout(200)
     hand.refresh_from_db()
     assert hand.status == HandStatus.FINISHED
@@ -184,7 +182,7 @@ def test_tab_reaches_the_action_buttons(dealt_table: CashTable, pages: Pages) ->
     log_in(page, "alice" if acting == 1 else "bob")
     page.goto(f"/games/tables/{table.pk}/")
     wait_live(page)
-    page.wait_for_function("document.querySelector('#action-buttons [data-act]:not([hidden])')")
+    wait_until(page, "document.querySelector('#action-buttons [data-act]:not([hidden])')")
     page.evaluate("document.activeElement.blur()")
     reached = set()
     for _ in range(60):

@@ -10,7 +10,7 @@ import pytest
 from games.models import CashTable, Stake
 from games.services import table_open
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, wait_live
+from tests.browser.flows import log_in, wait_live, wait_until
 from tests.browser.setup import in_thread, player, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -39,7 +39,7 @@ def row_ids(page: Any) -> set[int]:
 def test_cash_tables_filter_by_game_and_stake_and_update_live(tables: dict[str, CashTable], pages: Pages) -> None:
     page = pages.new()
     page.goto("/")
-    page.wait_for_function("document.querySelectorAll('#cash-table-rows tr').length === 3")
+    wait_until(page, "document.querySelectorAll('#cash-table-rows tr').length === 3")
     nl10 = tables["holdem NL10"]
     row = page.locator(f"#lobby-table-{nl10.pk}")
     assert row.locator(".seats-taken").text_content() == "1 / 6"
@@ -58,7 +58,7 @@ def test_cash_tables_filter_by_game_and_stake_and_update_live(tables: dict[str, 
     assert row_ids(page) == {tables["holdem NL4"].pk}
     # The filter is in the address, so a reload or a shared link keeps it.
     page.reload()
-    page.wait_for_function("document.querySelectorAll('#cash-table-rows tr').length === 1")
+    wait_until(page, "document.querySelectorAll('#cash-table-rows tr').length === 1")
     assert page.locator("#filter-stake").input_value() == "NL4"
     page.locator("#filter-game").select_option("")
     page.locator("#filter-seats").select_option("free")
@@ -68,8 +68,10 @@ def test_cash_tables_filter_by_game_and_stake_and_update_live(tables: dict[str, 
     new_table = in_thread(lambda: table_open(stake("holdem", "NL10")))
     page.wait_for_selector(f"#lobby-table-{new_table.pk}", timeout=15_000)
     in_thread(lambda: seat(player("bob"), new_table, 1000))
-    page.wait_for_function(
-        f"document.querySelector('#lobby-table-{new_table.pk} .seats-taken')?.dataset.players === '1'", timeout=15_000
+    wait_until(
+        page,
+        f"document.querySelector('#lobby-table-{new_table.pk} .seats-taken')?.dataset.players === '1'",
+        timeout=15_000,
     )
     pages.screenshot(page, "after-live-updates")
 
@@ -91,7 +93,7 @@ def test_the_language_switch_turns_the_site_estonian(tables: dict[str, CashTable
     page = pages.new()
     log_in(page, "alice")
     page.locator("#language-select").select_option("et")
-    page.wait_for_function("document.documentElement.lang === 'et'")
+    wait_until(page, "document.documentElement.lang === 'et'")
     page.wait_for_selector("#cash-table-rows tr")
     assert page.get_by_role("tab", name="Rahamängud").is_visible()
     assert page.locator("#lobby-status").text_content() == "Otse"
@@ -102,7 +104,7 @@ def test_the_language_switch_turns_the_site_estonian(tables: dict[str, CashTable
     page.get_by_role("link", name="Reeglid").first.click()
     assert "Reeglite versioon 2.7" in str(page.locator("main").text_content())
     page.locator("#language-select").select_option("en")
-    page.wait_for_function("document.documentElement.lang === 'en'")
+    wait_until(page, "document.documentElement.lang === 'en'")
     assert "Rules version 2.7" in str(page.locator("main").text_content())
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from games.models import CashTable
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, visible_actions, wait_live
+from tests.browser.flows import log_in, visible_actions, wait_live, wait_until
 from tests.browser.setup import heads_up_table, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -38,7 +38,7 @@ def test_a_player_plays_from_a_phone(dealt_table: CashTable, pages: Pages) -> No
     pages.screenshot(page, "lobby-phone")
     page.goto(f"/games/tables/{dealt_table.pk}/")
     wait_live(page)
-    page.wait_for_function("document.querySelectorAll('#my-cards [data-card]').length === 2")
+    wait_until(page, "document.querySelectorAll('#my-cards [data-card]').length === 2")
     no_sideways_scroll(page)
     actions = visible_actions(page)
     assert actions
@@ -58,4 +58,4 @@ def test_a_player_plays_from_a_phone(dealt_table: CashTable, pages: Pages) -> No
     choice = "check" if "check" in actions else "call"
     sequence = int(page.locator("#table-app").get_attribute("data-sequence"))
     page.locator(f"#action-buttons [data-act={choice}]").click()
-    page.wait_for_function(f"Number(document.getElementById('table-app').dataset.sequence) > {sequence}")
+    wait_until(page, f"Number(document.getElementById('table-app').dataset.sequence) > {sequence}")

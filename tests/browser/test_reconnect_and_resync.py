@@ -11,7 +11,7 @@ import pytest
 from games.models import CashTable
 from games.services import seat_take
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import FrameRecorder, board, log_in, seat_stacks, wait_live
+from tests.browser.flows import FrameRecorder, board, log_in, seat_stacks, wait_live, wait_until
 from tests.browser.setup import check_or_call_down, heads_up_table, in_thread, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -62,10 +62,13 @@ def test_a_dropped_connection_comes_back_with_the_table_as_it_is_now(
     assert seat_stacks(page) == {"alice": 1000}
 
     # The network goes away: the page says so and keeps trying; meanwhile Bob sits down. The page's reconnection
-    # attempts go to a port nobody answers, and the browser goes offline only once the socket has closed: Chromium's
-    # offline mode does not always stop a WebSocket to 127.0.0.1, and when it does, it can hold up the closing
-    # handshake of the dropped socket for a long time.
-    page.evaluate("window.tableApp.socket.url = () => 'ws://127.0.0.1:1/'; window.tableApp.socket.drop()")
+    # attempts go to a socket address of the site that nothing serves (its handshake is refused; an address on another
+    # port would be refused by the Content-Security-Policy before any attempt), and the browser goes offline only once
+    # the socket has closed: Chromium's offline mode does not always stop a WebSocket to 127.0.0.1, and when it does,
+    # it can hold up the closing handshake of the dropped socket for a long time.
+    page.evaluate(
+        "window.tableApp.socket.url = () => `ws://${location.host}/ws/not-a-socket/`; window.tableApp.socket.drop()"
+    )
     page.wait_for_selector("#connection-banner", state="visible")
     page.context.set_offline(True)
     assert page.locator("#table-status").get_attribute("data-state") == "reconnecting"
@@ -76,7 +79,7 @@ def test_a_dropped_connection_comes_back_with_the_table_as_it_is_now(
     page.evaluate("delete window.tableApp.socket.url; window.tableApp.socket.reconnectNow()")
     wait_live(page)
     page.wait_for_selector("#connection-banner", state="hidden")
-    page.wait_for_function("document.querySelectorAll('#seats .seat:not(.empty)').length === 2")
+    wait_until(page, "document.querySelectorAll('#seats .seat:not(.empty)').length === 2")
     assert seat_stacks(page) == {"alice": 1000, "bob": 800}
     pages.screenshot(page, "connection-restored")
 
@@ -129,21 +132,19 @@ def test_a_hand_that_ends_while_its_events_are_on_the_way_is_shown_and_listed_wh
     log_in(page, "alice")
     page.goto(f"/games/tables/{table.pk}/")
     wait_live(page)
-    page.wait_for_function("document.querySelectorAll('#my-cards [data-card]').length === 2")
+    wait_until(page, "document.querySelectorAll('#my-cards [data-card]').length === 2")
 
     # The page's stream of events falls behind (held back on the way), and the hand is played to its end meanwhile.
     # The page's own periodic check for missed events is paused meanwhile (it would catch up by another way).
-    page.wait_for_function(HOLD_BACK_ONCE_SETTLED)
+    wait_until(page, HOLD_BACK_ONCE_SETTLED)
     sequence = int(page.locator("#table-app").get_attribute("data-sequence"))
     hand = in_thread(lambda: check_or_call_down(table, {1: alice, 4: bob}))
-    page.wait_for_function("window.heldBack.some(m => (m.events || []).some(e => e.type === 'hand_settled'))")
+    wait_until(page, "window.heldBack.some(m => (m.events || []).some(e => e.type === 'hand_settled'))")
     assert int(page.locator("#table-app").get_attribute("data-sequence")) == sequence
 
     # A snapshot read after the hand's end overtakes its events; the held-back frames are then too late to matter.
     page.evaluate("() => { window.deliverHeldBack(); window.tableApp.socket.send({type: 'snapshot'}); }")
-    page.wait_for_function(
-        f"document.querySelector('#results li[data-hand-id=\"{hand.pk}\"]')?.textContent.includes('rake')"
-    )
+    wait_until(page, f"document.querySelector('#results li[data-hand-id=\"{hand.pk}\"]')?.textContent.includes('rake')")
     assert [frame for frame in recorder.sent if frame.get("type") == "resync" and frame.get("since") == sequence]
     won = page.locator(f"#results li[data-hand-id='{hand.pk}']").get_attribute("data-won")
     assert won not in (None, "{}")

@@ -11,7 +11,7 @@ import pytest
 
 from games.models import CashTable, Hand, PlayerTableSettings, Seat, SeatStatus
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, wait_live
+from tests.browser.flows import log_in, wait_live, wait_until
 from tests.browser.setup import heads_up_table, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -75,14 +75,15 @@ def test_the_seat_controls_change_the_seat_and_the_settings(dealt_table: CashTab
     assert PlayerTableSettings.objects.get(user__username=name).auto_top_up is True
 
     page.get_by_label("Sit out next big blind").check()
-    page.wait_for_function("document.getElementById('toggle-sit-out-next-big-blind').checked")
+    wait_until(page, "document.getElementById('toggle-sit-out-next-big-blind').checked")
     page.wait_for_timeout(500)
     assert Seat.objects.get(table=dealt_table, number=number).sit_out_next_big_blind is True
 
     page.get_by_label("Sit out", exact=True).check()
-    page.wait_for_function(
+    wait_until(
+        page,
         "document.querySelector('#sit-out-info').textContent.length > 0"
-        " || document.getElementById('toggle-sit-out').checked"
+        " || document.getElementById('toggle-sit-out').checked",
     )
     page.wait_for_timeout(500)
     seat_row = Seat.objects.get(table=dealt_table, number=number)

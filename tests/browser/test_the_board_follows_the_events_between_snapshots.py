@@ -13,7 +13,7 @@ from games.models import CashTable
 from games.services import hand_act
 from games.services.engine_state import hand_engine_state
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import board, log_in, seat_stacks, wait_live
+from tests.browser.flows import board, log_in, seat_stacks, wait_live, wait_until
 from tests.browser.setup import heads_up_table, in_thread, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -45,7 +45,7 @@ def test_the_flop_the_pot_and_the_stacks_are_drawn_from_the_events_before_any_sn
     log_in(page, "alice")
     page.goto(f"/games/tables/{table.pk}/")
     wait_live(page)
-    page.wait_for_function("document.querySelectorAll('#my-cards [data-card]').length === 2")
+    wait_until(page, "document.querySelectorAll('#my-cards [data-card]').length === 2")
     assert board(page) == []
 
     # From now on every snapshot is held back on its way to the page: only the events reach it.
@@ -57,20 +57,22 @@ def test_the_flop_the_pot_and_the_stacks_are_drawn_from_the_events_before_any_sn
     flop, pot_total = in_thread(lambda: play_to_the_flop(table, {1: alice, 4: bob}))
     assert pot_total == 20  # both blinds completed: €0.10 each
 
-    page.wait_for_function(
+    wait_until(
+        page,
         "expected => [...document.querySelectorAll('#community-cards [data-card]')].map(c => c.dataset.card)"
         ".join() === expected.join()",
         arg=flop,
     )
     assert int(page.locator("#pot-total").get_attribute("data-cents")) == pot_total
-    page.wait_for_function("window.heldBack.length > 0")  # the page did ask for snapshots; none reached it
+    wait_until(page, "window.heldBack.length > 0")  # the page did ask for snapshots; none reached it
     assert board(page) == flop
     # The blinds and the call moved chips from the stacks to the pot; the round's bets went to the pot with the flop.
     assert seat_stacks(page) == {"alice": 990, "bob": 990}
     assert page.locator("#seats .seat-bet").count() == 0
     hand = running_hand(table)
     acting_name = {1: "alice", 4: "bob"}[hand.acting_seat]
-    page.wait_for_function(
+    wait_until(
+        page,
         "name => document.querySelector('#seats .seat.to-act .name')?.textContent.replace(' (you)', '') === name",
         arg=acting_name,
     )

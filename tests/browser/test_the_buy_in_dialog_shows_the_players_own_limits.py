@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.models import Seat, Stake
 from games.services import table_open
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, wait_live
+from tests.browser.flows import log_in, wait_live, wait_until
 from tests.browser.setup import player, seat
 from tests.tables.support import left_table_earlier
 
@@ -38,7 +38,7 @@ def test_lob_05_cash_11_the_dialog_shows_the_ratholing_minimum_of_the_table_the_
 
     open_buy_in(page, table.pk)
 
-    page.wait_for_function("document.getElementById('buy-in-limits').textContent.includes('CASH-11')")
+    wait_until(page, "document.getElementById('buy-in-limits').textContent.includes('CASH-11')")
     text = str(page.locator("#buy-in-limits").text_content())
     assert "between €7.30 and €10.00" in text
     page.locator("[data-buy-in='min']").click()

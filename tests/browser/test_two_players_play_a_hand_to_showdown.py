@@ -30,6 +30,7 @@ from tests.browser.flows import (
     sign_up,
     visible_actions,
     wait_live,
+    wait_until,
 )
 from wallet.models import Account, AccountKind
 from wallet.services import balance_of
@@ -70,7 +71,7 @@ def act_with_mouse(page: Any) -> str:
 
 def act_with_keyboard(page: Any) -> str:
     """The turn moves focus to the check/call button; Enter presses it (no mouse)."""
-    page.wait_for_function("document.activeElement && ['check', 'call'].includes(document.activeElement.dataset.act)")
+    wait_until(page, "document.activeElement && ['check', 'call'].includes(document.activeElement.dataset.act)")
     choice = str(page.evaluate("document.activeElement.dataset.act"))
     page.keyboard.press("Enter")
     return choice
@@ -99,16 +100,16 @@ def test_two_players_play_a_hand_to_showdown_and_the_pages_match_the_ledger(
     assert bob.locator(f"#lobby-table-{table.pk} .seats-taken").get_attribute("data-players") == "0"
     pages.screenshot(bob, "lobby")
     join_from_lobby(alice, table.pk, "10.00")
-    bob.wait_for_function(
-        f"document.querySelector('#lobby-table-{table.pk} .seats-taken')?.dataset.players === '1'", timeout=15_000
+    wait_until(
+        bob, f"document.querySelector('#lobby-table-{table.pk} .seats-taken')?.dataset.players === '1'", timeout=15_000
     )
     join_from_lobby(bob, table.pk, "10.00")
     assert header_balance(alice) == 4000 == cash_balance("alice")
 
     # The hand starts by itself (the ticker); whoever is first to act sees only the legal actions.
     players = {"alice": alice, "bob": bob}
-    alice.wait_for_function("document.querySelectorAll('#my-cards [data-card]').length === 2", timeout=30_000)
-    bob.wait_for_function("document.querySelectorAll('#my-cards [data-card]').length === 2", timeout=30_000)
+    wait_until(alice, "document.querySelectorAll('#my-cards [data-card]').length === 2", timeout=30_000)
+    wait_until(bob, "document.querySelectorAll('#my-cards [data-card]').length === 2", timeout=30_000)
     cards = {name: my_cards(page) for name, page in players.items()}
     assert cards["alice"] != cards["bob"]
     spectator_sees_no_face_up_hole_card(watcher)
@@ -135,7 +136,7 @@ def test_two_players_play_a_hand_to_showdown_and_the_pages_match_the_ledger(
             pages.screenshot(alice, "flop-before-reload")
             alice.reload()
             wait_live(alice)
-            alice.wait_for_function("document.querySelectorAll('#my-cards [data-card]').length === 2")
+            wait_until(alice, "document.querySelectorAll('#my-cards [data-card]').length === 2")
             assert (my_cards(alice), board(alice), seat_stacks(alice)) == before
             pages.screenshot(alice, "flop-after-reload")
             reloaded = True
@@ -149,9 +150,7 @@ def test_two_players_play_a_hand_to_showdown_and_the_pages_match_the_ledger(
         else:
             act_with_mouse(page)
         # The action is in once the table's event log has moved on (the next turn may be the same player's).
-        page.wait_for_function(
-            f"Number(document.getElementById('table-app').dataset.sequence) > {sequence}", timeout=15_000
-        )
+        wait_until(page, f"Number(document.getElementById('table-app').dataset.sequence) > {sequence}", timeout=15_000)
     else:
         pytest.fail("the hand did not finish")
     assert reloaded, "the hand never reached the flop"
@@ -164,8 +163,8 @@ def test_two_players_play_a_hand_to_showdown_and_the_pages_match_the_ledger(
     assert pot_before_showdown == hand.pot_total == 20  # both blinds completed: €0.10 each
 
     for page in (alice, bob, watcher):
-        page.wait_for_function(
-            f"document.querySelector('#results li[data-hand-id=\"{hand.pk}\"]')?.textContent.includes('rake')"
+        wait_until(
+            page, f"document.querySelector('#results li[data-hand-id=\"{hand.pk}\"]')?.textContent.includes('rake')"
         )
     pages.screenshot(alice, "showdown")
     pages.screenshot(watcher, "spectator-showdown")
@@ -177,7 +176,8 @@ def test_two_players_play_a_hand_to_showdown_and_the_pages_match_the_ledger(
     ledger_stacks = {name: balance_of(session.account) for name, session in sessions.items()}
     assert sum(ledger_stacks.values()) == 2000 - hand.rake
     for page in (alice, bob, watcher):
-        page.wait_for_function(
+        wait_until(
+            page,
             "expected => Object.entries(expected).every(([name, cents]) => [...document.querySelectorAll("
             "'#seats .seat:not(.empty)')].some(s => s.querySelector('.name').textContent.replace(' (you)', '') === name"
             " && Number(s.querySelector('.stack').dataset.cents) === cents))",
@@ -210,7 +210,7 @@ def test_two_players_play_a_hand_to_showdown_and_the_pages_match_the_ledger(
     # Leaving returns the stack to the cash balance; the header and the cashier show the ledger's figure.
     alice.once("dialog", lambda dialog: dialog.accept())
     alice.locator("#leave-button").click()
-    alice.wait_for_function("document.getElementById('seat-controls').hidden === true", timeout=15_000)
+    wait_until(alice, "document.getElementById('seat-controls').hidden === true", timeout=15_000)
     expected_cash = 4000 + ledger_stacks["alice"]
     assert cash_balance("alice") == expected_cash
     alice.goto("/wallet/")

@@ -68,3 +68,17 @@ def test_with_a_worker_running_the_site_is_healthy(client: Client, celery_worker
         response = client.get("/healthz")
     assert response.status_code == 200, response.json()
     assert response.json() == {"status": "ok", "checks": {"database": "ok", "redis": "ok", "celery": "ok"}}
+
+
+@pytest.mark.slow
+def test_a_worker_that_stopped_is_reported(client: Client, celery_worker: subprocess.Popen[bytes]) -> None:
+    """The tournaments' clocks and payouts run on the Celery worker: /healthz says when none answers any more."""
+    deadline = time.monotonic() + 60
+    while client.get("/healthz").status_code != 200 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert client.get("/healthz").status_code == 200
+    celery_worker.terminate()
+    celery_worker.wait(timeout=30)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["checks"]["celery"].startswith("error: no Celery worker answered")

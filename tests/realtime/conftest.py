@@ -17,10 +17,9 @@ from django.test import Client
 
 from tests.conftest import delete_redis_keys_of_this_run
 from tests.event_loops import run_scenario
+from tests.socket_headers import SITE_HEADERS
 
 T = TypeVar("T")
-
-ORIGIN = (b"origin", b"http://testserver")
 
 
 @pytest.fixture(autouse=True)
@@ -43,7 +42,7 @@ def session_cookie(user: Any) -> bytes:
 
 
 def headers_for(user: Any | None) -> list[tuple[bytes, bytes]]:
-    headers = [ORIGIN]
+    headers = list(SITE_HEADERS)
     if user is not None:
         headers.append((b"cookie", session_cookie(user)))
     return headers

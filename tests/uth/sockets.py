@@ -14,9 +14,9 @@ from django.db import connections
 from django.test import Client
 
 from tests.event_loops import run_scenario
+from tests.socket_headers import SITE_HEADERS
 
 T = TypeVar("T")
-ORIGIN = (b"origin", b"http://testserver")
 
 
 def run(coroutine_function: Callable[[], Awaitable[T]]) -> T:
@@ -30,7 +30,7 @@ def run(coroutine_function: Callable[[], Awaitable[T]]) -> T:
 
 
 def _headers(user: Any | None) -> list[tuple[bytes, bytes]]:
-    headers = [ORIGIN]
+    headers = list(SITE_HEADERS)
     if user is not None:
         client = Client()
         client.force_login(user)

@@ -14,6 +14,7 @@ from games.uth.models import UthTable
 from games.uth.services import uth_bet_place, uth_seat_take
 from poker_site.accounts.models import User
 from tests.conftest import delete_redis_keys_of_this_run
+from tests.socket_headers import SITE_HEADERS
 
 from .conftest import Clock, ledger_state
 from .sockets import Closed, open_socket, run
@@ -160,9 +161,7 @@ def test_an_unknown_table_answers_with_an_error_and_closes(db: None) -> None:
 
         from poker_site.asgi import application
 
-        communicator = WebsocketCommunicator(
-            application, "/ws/uth/999999/", headers=[(b"origin", b"http://testserver")]
-        )
+        communicator = WebsocketCommunicator(application, "/ws/uth/999999/", headers=SITE_HEADERS)
         connected, _ = await communicator.connect()
         assert connected
         reply = json.loads((await communicator.receive_output(5))["text"])

@@ -21,6 +21,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.bots.client import Bot, BotSettings, BotStats, http_login
 from games.bots.setup import buy_in_for, ensure_bot_users, ensure_tables, session_for
+from games.bots.tournament import TournamentBot
 
 LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
@@ -47,8 +48,18 @@ class Command(BaseCommand):
             help="form: log in through the log-in page (default); session: mint sessions directly (large load tests)",
         )
         parser.add_argument("--allow-remote", action="store_true", help="allow a base URL that is not loopback")
+        parser.add_argument(
+            "--tournament",
+            type=int,
+            default=None,
+            help="register --bots bots for this tournament and play it (its tables are assigned, not chosen)",
+        )
+        parser.add_argument("--bots", type=int, default=None, help="with --tournament: how many bots register")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["tournament"] is not None:
+            self.play_tournament(options)
+            return
         tables_count = int(options["tables"])
         per_table = int(options["bots_per_table"])
         if not 1 <= tables_count <= 1000 or not 1 <= per_table <= 10:
@@ -93,6 +104,57 @@ class Command(BaseCommand):
         started = time.monotonic()
         asyncio.run(play(bots, started + duration))
         summary = {"tables": len(tables), "bots": len(bots), "seconds": round(time.monotonic() - started, 1)}
+        summary.update(stats.summary())
+        self.stdout.write(json.dumps(summary, sort_keys=True))
+
+    def play_tournament(self, options: dict[str, Any]) -> None:
+        """Register bots for the tournament (as many as it still seats, or --bots), then play it until it ends for
+        them or the duration is over."""
+        from tournaments.models import Tournament, TournamentKind
+        from tournaments.services import TournamentError, tournament_register
+
+        tournament = Tournament.objects.filter(pk=options["tournament"]).first()
+        if tournament is None:
+            raise CommandError(f"there is no tournament {options['tournament']}")
+        wanted = options["bots"]
+        if wanted is None:
+            wanted = (tournament.seats_to_start or 2) - tournament.entrants
+            if tournament.kind == TournamentKind.SCHEDULED:
+                wanted = 9
+        if not 1 <= int(wanted) <= 10_000:
+            raise CommandError("--bots must be 1..10000 (and the Sit & Go must still have free seats)")
+        duration = float(options["duration"])
+        base_url = str(options["base_url"]).rstrip("/")
+        host = urlsplit(base_url).hostname or ""
+        if host not in LOOPBACK_HOSTS and not options["allow_remote"]:
+            raise CommandError(f"{base_url} is not a loopback address; pass --allow-remote to play elsewhere")
+        users, password = ensure_bot_users(
+            int(wanted), prefix=options["prefix"], balance=max(100, 2 * tournament.entry_price)
+        )
+        registered = 0
+        for user in users:
+            try:
+                tournament_register(user, tournament)
+                registered += 1
+            except TournamentError as error:
+                self.stderr.write(f"{user.username}: {error.message}")
+        if options["login"] == "session":
+            cookies = [session_for(user) for user in users]
+        else:
+            cookies = [http_login(base_url, user.username, password) for user in users]
+        settings = BotSettings(
+            base_url=base_url, think_seconds=(float(options["think"][0]), float(options["think"][1]))
+        )
+        stats = BotStats()
+        rng = Random(options["seed"])
+        bots: list[Bot] = [
+            TournamentBot(user.username, cookie, tournament.pk, settings, stats, Random(rng.random()))
+            for user, cookie in zip(users, cookies, strict=True)
+        ]
+        self.stdout.write(f"{registered} bots registered for {tournament.name} (tournament {tournament.pk})")
+        started = time.monotonic()
+        asyncio.run(play(bots, started + duration))
+        summary = {"tournament": tournament.pk, "bots": len(bots), "seconds": round(time.monotonic() - started, 1)}
         summary.update(stats.summary())
         self.stdout.write(json.dumps(summary, sort_keys=True))
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.uth.models import HandStatus, UthHand, UthTable
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in
+from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
 from wallet.services import ledger_reconcile, player_cash_account
 
@@ -37,7 +37,8 @@ def uth_table(site: Any) -> UthTable:
 
 def wait_for_betting_time(page: Any, seconds_needed: int = 8) -> None:
     """Wait for a betting time with at least ``seconds_needed`` seconds left (an unused one starts again)."""
-    page.wait_for_function(
+    wait_until(
+        page,
         "(() => { const light = document.getElementById('uth-light').dataset.light;"
         " const left = parseInt(document.getElementById('uth-timer').textContent, 10);"
         f" return light === 'green' && left >= {seconds_needed}; }})()",
@@ -50,7 +51,7 @@ def test_a_player_bets_raises_and_reads_the_result_while_a_visitor_watches(uth_t
     page = pages.new(width=1366, height=800)  # a common laptop screen: the decisions must be in sight there
     log_in(page, "alice")
     page.goto(f"/uth/{uth_table.pk}/")
-    page.wait_for_function("document.getElementById('uth-connection').textContent === 'Connected'")
+    wait_until(page, "document.getElementById('uth-connection').textContent === 'Connected'")
     visitor = pages.new()
     visitor.goto(f"/uth/{uth_table.pk}/")
 
@@ -67,11 +68,11 @@ def test_a_player_bets_raises_and_reads_the_result_while_a_visitor_watches(uth_t
 
     page.keyboard.press("2")  # shortcut: the second chip, €5
     page.get_by_role("button", name="Ante: place the selected chip").click()
-    page.wait_for_function("document.getElementById('uth-total-bet').textContent === '€10.00'")
+    wait_until(page, "document.getElementById('uth-total-bet').textContent === '€10.00'")
     assert page.locator("[data-amount=blind]").text_content() == "€5.00"
     page.get_by_label("€1.00").check()
     page.get_by_role("button", name="Trips side bet: place the selected chip").click()
-    page.wait_for_function("document.getElementById('uth-total-bet').textContent === '€11.00'")
+    wait_until(page, "document.getElementById('uth-total-bet').textContent === '€11.00'")
     assert page.locator("#uth-balance").text_content() == "€89.00"
     pages.screenshot(page, "bets-placed")
 
@@ -85,7 +86,7 @@ def test_a_player_bets_raises_and_reads_the_result_while_a_visitor_watches(uth_t
     assert visitor.locator("#uth-player-cards .uth-card").count() == 2
     assert visitor.locator("#uth-dealer-cards .uth-card.back").count() == 2  # face down until the result
     play.click()
-    page.wait_for_function("document.getElementById('uth-last-decision').textContent === 'PLAY 4x'")
+    wait_until(page, "document.getElementById('uth-last-decision').textContent === 'PLAY 4x'")
 
     page.locator("#uth-result table").wait_for(timeout=30_000)
     result = str(page.locator("#uth-result p").text_content())

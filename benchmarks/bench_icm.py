@@ -1,0 +1,173 @@
+"""ICM chop speed (CXL-11, AMB-17): the exact subset programme against the textbook recursion over finishing orders,
+and the Monte-Carlo approximation for big fields against the exact values where both run.
+
+Run standalone: ``.venv/bin/python benchmarks/bench_icm.py [--repeat N] [--samples N] [--deep] [--seed S]``.
+
+* Exact (``icm_equities``, exact rationals): 10 players paying 3, 5 and all 10 places; 18 players paying 3 to 6
+  places (``--deep`` adds 18 players paying 7 and 9, and 12 paying all 12: minutes). The peer is
+  ``icm_equities_by_permutations`` (the recursion over the n!/(n−k)! finishing orders, also exact) wherever it has at
+  most 100,000 orders; both must give the same fractions.
+* Approximation (``approximate_icm_equities``: places 1–2 exact, the rest by conditional Monte Carlo over
+  ``--samples`` sampled finishing orders, default 10,000):
+  100, 500 and 1,000 players, with every remaining player paid (a cancelled final stage in the money) and with 15 %
+  paid. Reported: time, the largest standard error and the largest as a share of the prize pool.
+* Approximation against exact where both run: the largest error in cents and in standard errors.
+
+Stacks are random whole chips (1,000–60,000), prizes a harmonic structure (place k ∝ 1/k) of a €1,000 or €100,000
+pool in cents. Times are one core, best of ``--repeat`` runs for the quick cases, one run for cases over a second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tournaments.rules.icm import (
+    DEFAULT_SAMPLES,
+    ERROR_BOUND_IN_STANDARD_ERRORS,
+    approximate_icm_equities,
+    exact_steps,
+    icm_equities,
+    icm_equities_by_permutations,
+)
+
+PEER_ORDER_LIMIT = 100_000
+EXACT_CASES = [(3, 3), (9, 3), (10, 3), (10, 5), (10, 10), (18, 3), (18, 4), (18, 5), (18, 6)]
+DEEP_CASES = [(12, 12), (18, 7), (18, 9)]
+APPROXIMATION_FIELDS = [100, 500, 1_000]
+CHECKED_CASES = [(10, 10), (12, 6), (18, 5), (30, 3), (60, 3)]
+
+
+def stacks_for(players: int, seed: int) -> list[int]:
+    generator = random.Random(seed * 1_000 + players)
+    return [generator.randint(1_000, 60_000) for _ in range(players)]
+
+
+def harmonic_prizes(pool_cents: int, places: int) -> list[int]:
+    """Place k gets pool × (1/k) / Σ 1/j, rounded down; the cents left over go to first place."""
+    weights = [Fraction(1, place) for place in range(1, places + 1)]
+    total = sum(weights)
+    prizes = [math.floor(pool_cents * weight / total) for weight in weights]
+    prizes[0] += pool_cents - sum(prizes)
+    return prizes
+
+
+def timed(function: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """Seconds of the best of ``repeat`` runs (one run if the first takes over a second) and the last result."""
+    best = math.inf
+    result = None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = function()
+        elapsed = time.perf_counter() - started
+        best = min(best, elapsed)
+        if elapsed > 1:
+            break
+    return best, result
+
+
+def orders(players: int, places: int) -> int:
+    return math.perm(players, places)
+
+
+def milliseconds(seconds: float) -> str:
+    return f"{seconds * 1000:,.2f} ms" if seconds < 10 else f"{seconds:,.1f} s"
+
+
+def bench_exact(cases: list[tuple[int, int]], repeat: int, seed: int) -> None:
+    print("Exact ICM (exact rationals): ours = subset programme; peer = recursion over finishing orders")
+    print(f"{'players':>7} {'paid':>4} {'steps':>9} {'ours':>12} {'orders':>11} {'peer':>12} {'peer ÷ ours':>11}")
+    for players, places in cases:
+        stacks = stacks_for(players, seed)
+        prizes = harmonic_prizes(100_000, places)
+        ours, equities = timed(lambda stacks=stacks, prizes=prizes: icm_equities(stacks, prizes), repeat)
+        assert sum(equities) == sum(prizes)
+        peer_text = ratio_text = "—"
+        if orders(players, places) <= PEER_ORDER_LIMIT:
+            peer, reference = timed(
+                lambda stacks=stacks, prizes=prizes: icm_equities_by_permutations(stacks, prizes), repeat
+            )
+            if reference != equities:
+                raise SystemExit(f"the recursion and the programme disagree for {players} players, {places} paid")
+            peer_text, ratio_text = milliseconds(peer), f"{peer / ours:,.1f}×"
+        print(
+            f"{players:>7} {places:>4} {exact_steps(players, places):>9,} {milliseconds(ours):>12}"
+            f" {orders(players, places):>11,} {peer_text:>12} {ratio_text:>11}"
+        )
+    print()
+
+
+def bench_approximation(samples: int, seed: int) -> None:
+    print(f"Approximation: places 1–2 exact, the rest over {samples:,} sampled finishing orders (pool €100,000)")
+    print(f"{'players':>7} {'paid':>5} {'time':>10} {'largest SE':>12} {'÷ pool':>9} {'mean SE':>10}")
+    for players in APPROXIMATION_FIELDS:
+        for places in (players, max(3, players * 15 // 100)):
+            stacks = stacks_for(players, seed)
+            prizes = harmonic_prizes(10_000_000, places)
+            started = time.perf_counter()
+            estimate = approximate_icm_equities(stacks, prizes, samples=samples, seed=seed)
+            elapsed = time.perf_counter() - started
+            errors = estimate.standard_errors
+            assert errors is not None
+            print(
+                f"{players:>7} {places:>5} {elapsed:>9.2f}s {max(errors) / 100:>10.2f} €"
+                f" {max(errors) / 10_000_000:>9.4%} {sum(errors) / len(errors) / 100:>8.2f} €"
+            )
+    print()
+
+
+def bench_against_exact(samples: int, seed: int) -> None:
+    print(f"Approximation ({samples:,} samples) against the exact values (pool €1,000)")
+    print(f"{'players':>7} {'paid':>4} {'exact':>10} {'approx.':>10} {'largest error':>14} {'largest error ÷ SE':>19}")
+    for players, places in CHECKED_CASES:
+        stacks = stacks_for(players, seed)
+        prizes = harmonic_prizes(100_000, places)
+        started = time.perf_counter()
+        exact = icm_equities(stacks, prizes)
+        exact_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        estimate = approximate_icm_equities(stacks, prizes, samples=samples, seed=seed)
+        approximation_seconds = time.perf_counter() - started
+        assert estimate.standard_errors is not None
+        errors = [abs(float(guess - truth)) for guess, truth in zip(estimate.equities, exact, strict=True)]
+        in_errors = [
+            error / standard_error
+            for error, standard_error in zip(errors, estimate.standard_errors, strict=True)
+            if standard_error
+        ]
+        worst_ratio = max(in_errors, default=0.0)
+        flag = "" if worst_ratio <= ERROR_BOUND_IN_STANDARD_ERRORS else "  OUTSIDE THE BOUND"
+        print(
+            f"{players:>7} {places:>4} {exact_seconds:>9.2f}s {approximation_seconds:>9.2f}s"
+            f" {max(errors):>11.2f} ct {worst_ratio:>18.2f}{flag}"
+        )
+    print()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    parser.add_argument("--seed", type=int, default=20261125)
+    parser.add_argument("--deep", action="store_true", help="also 12/12, 18/7 and 18/9 (minutes)")
+    arguments = parser.parse_args()
+    print(f"Python {platform.python_version()} on {platform.machine()}, load average {os.getloadavg()[0]:.2f}")
+    print()
+    bench_exact(EXACT_CASES + (DEEP_CASES if arguments.deep else []), arguments.repeat, arguments.seed)
+    bench_approximation(arguments.samples, arguments.seed)
+    bench_against_exact(arguments.samples, arguments.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,42 @@
+// A Specific Tournament Lobby kept live: the page polls its tournament's API and reloads when something a player acts
+// on changed (status, registration, their own table), so the register button, the table link and the payouts stay
+// true. A player seated at a table for the first time is taken there (their table deals within seconds, TRN-04).
+(function () {
+  "use strict";
+  const root = document.getElementById("tournament");
+  if (!root) { return; }
+  const url = root.dataset.detailUrl;
+  const tableUrl = root.dataset.tableUrl || "";
+  let shown = { status: root.dataset.status, registration: root.dataset.registration, table: root.dataset.viewerTable || "" };
+
+  function text(id, value) {
+    const node = document.getElementById(id);
+    if (node && value !== undefined && value !== null) { node.textContent = String(value); }
+  }
+
+  async function poll() {
+    try {
+      const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+      if (!response.ok) { return; }
+      const data = await response.json();
+      const table = data.viewer && data.viewer.table_id ? String(data.viewer.table_id) : "";
+      text("tournament-entrants", data.entrants);
+      text("players-remaining", data.players_remaining);
+      if (data.current_level) {
+        const level = data.current_level;
+        text("current-level", level.level + ": " + level.small_blind + "/" + level.big_blind + (level.ante ? " ante " + level.ante : ""));
+      }
+      if (table && table !== shown.table && data.status === "running") {
+        window.location.assign(tableUrl.replace(/0\/$/, table + "/"));
+        return;
+      }
+      if (data.status !== shown.status || data.registration !== shown.registration || table !== shown.table) {
+        window.location.reload();
+      }
+    } catch (error) {
+      // The next poll tries again.
+    }
+  }
+
+  window.setInterval(poll, 4000);
+})();

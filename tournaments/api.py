@@ -1,0 +1,100 @@
+"""REST API of the tournaments, mounted at /api/tournaments/: the Full Tournament Lobby, a Specific Tournament Lobby,
+registering and unregistering. Thin views over :mod:`tournaments.readside` and :mod:`tournaments.services`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.views import APIView
+
+from games.api import invalid_request_response
+from games.serializers import ErrorSerializer
+from poker_site.core.strict_input import NoFieldsSerializer
+from tournaments import readside, services
+from tournaments.models import Tournament
+
+REFUSAL_STATUS = {"not_found": status.HTTP_404_NOT_FOUND}
+
+
+def refusal_response(error: services.TournamentError) -> Response:
+    """A refusal in the API's error shape: 404 when there is no such tournament, otherwise 409 (understood, but the
+    tournament's state or the rules do not allow it)."""
+    return Response(
+        {"code": error.code, "message": error.message},
+        status=REFUSAL_STATUS.get(error.code, status.HTTP_409_CONFLICT),
+    )
+
+
+def tournament_or_404(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404("no such tournament")
+    return tournament
+
+
+def viewer_id(request: Request) -> int | None:
+    return int(request.user.pk) if request.user.is_authenticated else None
+
+
+class TournamentListView(APIView):
+    """The Full Tournament Lobby (LOB-02): every scheduled tournament and Sit & Go that is open or running."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle, UserRateThrottle]
+
+    @extend_schema(operation_id="tournaments_list", responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        return Response(readside.tournament_rows(viewer_id(request)))
+
+
+class TournamentDetailView(APIView):
+    """A Specific Tournament Lobby (LOB-03)."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle, UserRateThrottle]
+
+    @extend_schema(operation_id="tournaments_detail", responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(readside.tournament_detail(tournament_or_404(tournament_id), viewer_id(request)))
+
+
+class TournamentRegistrationView(APIView):
+    """Register (POST) or unregister (DELETE) the caller (TRN-09, TRN-10, TRN-14, TRN-17, FEE-04)."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [UserRateThrottle]
+
+    def _run(self, request: Request, tournament_id: int, service: Any) -> Response:
+        serializer = NoFieldsSerializer(data=request.data)
+        if not serializer.is_valid():
+            return invalid_request_response(serializer)
+        tournament = tournament_or_404(tournament_id)
+        try:
+            service(request.user, tournament)
+        except services.TournamentError as error:
+            return refusal_response(error)
+        return Response(readside.tournament_row(Tournament.objects.get(pk=tournament.pk), viewer_id(request)))
+
+    @extend_schema(
+        operation_id="tournaments_register",
+        request=NoFieldsSerializer,
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        return self._run(request, tournament_id, services.tournament_register)
+
+    @extend_schema(
+        operation_id="tournaments_unregister",
+        request=NoFieldsSerializer,
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def delete(self, request: Request, tournament_id: int) -> Response:
+        return self._run(request, tournament_id, services.tournament_unregister)

@@ -1,0 +1,134 @@
+"""A tournament's stored rows read as the pure rule values of ``tournaments.rules`` (levels, clock, breaks,
+payouts, timebank, final stage), so every decision is made by the plain functions there."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from tournaments.models import FinalStageStart as StoredFinalStageStart
+from tournaments.models import Tournament, TournamentKind
+from tournaments.rules.breaks import BreakPolicy
+from tournaments.rules.levels import BlindLevel, BlindStructure, LevelClock, Pause
+from tournaments.rules.payouts import PayoutTemplate, PrizePool, payout_table, select_template
+from tournaments.rules.timebank import FinalStageReconnect, FinalStageStart
+
+
+def blind_structure(tournament: Tournament) -> BlindStructure:
+    """The tournament's levels as a :class:`BlindStructure` (one query)."""
+    levels = tuple(
+        BlindLevel(level.small_blind, level.big_blind, level.ante, level.duration_seconds)
+        for level in tournament.levels.order_by("number")
+    )
+    return BlindStructure(tournament.name, tournament.starting_stack, levels)
+
+
+def level_clock(tournament: Tournament, structure: BlindStructure | None = None) -> LevelClock:
+    """The level clock of a started tournament: its start and the breaks recorded so far (TRN-02, TRN-30)."""
+    assert tournament.started_at is not None, "only a started tournament has a level clock"
+    pauses = tuple(Pause(row.started_at, row.ends_at) for row in tournament.breaks.order_by("started_at"))
+    return LevelClock(tournament.started_at, structure or blind_structure(tournament), pauses)
+
+
+def break_policy(tournament: Tournament) -> BreakPolicy:
+    every = None if tournament.synchronized_breaks else tournament.break_every_levels
+    return BreakPolicy(
+        synchronized=tournament.synchronized_breaks, every_levels=every, length_seconds=tournament.break_seconds
+    )
+
+
+def payout_templates(tournament: Tournament) -> list[PayoutTemplate]:
+    return [
+        PayoutTemplate(row.minimum_entrants, row.maximum_entrants, tuple(row.shares_basis_points), row.table_size)
+        for row in tournament.payout_structure.ranges.all()
+    ]
+
+
+@dataclass(frozen=True)
+class Payouts:
+    """The prize per place (cents, 1st first), the pool and whether they may still change (TRN-06, TRN-07)."""
+
+    prizes: tuple[int, ...]
+    pool: int
+    overlay: int
+    provisional: bool
+
+    @property
+    def paid_places(self) -> int:
+        return len(self.prizes)
+
+
+def payouts_now(tournament: Tournament) -> Payouts:
+    """Final payouts once registration closed (stored then); before that, what they would be with the entries so far
+    (provisional, LOB-03)."""
+    if tournament.registration_closed_at is not None and tournament.prize_pool is not None:
+        return Payouts(tuple(tournament.prizes), tournament.prize_pool, 0, False)
+    return payouts_for(tournament, tournament.entrants, tournament.entrants * tournament.buy_in, provisional=True)
+
+
+def payouts_for(tournament: Tournament, entrants: int, contributions: int, *, provisional: bool) -> Payouts:
+    """The payouts for ``entrants`` who contributed ``contributions`` cents: the guarantee is topped up by the house
+    (overlay, TRN-07) and operator-added money joins the pool (TRN-17)."""
+    pool = PrizePool(contributions + tournament.added_prize_money, tournament.guarantee)
+    counted = max(entrants, 2)
+    templates = payout_templates(tournament)
+    template = select_template(templates, counted, tournament.table_size)
+    table = payout_table(
+        [template],
+        entrants=counted,
+        seats_per_table=tournament.table_size,
+        pool=pool,
+        registration_closed=not provisional,
+    )
+    places = min(len(table.prizes_cents), max(entrants, 1))
+    prizes = table.prizes_cents[:places]
+    if places < len(table.prizes_cents):  # fewer entrants than places: the unpaid places' money goes to the winner
+        prizes = (prizes[0] + sum(table.prizes_cents[places:]), *prizes[1:])
+    return Payouts(prizes, pool.total_cents, pool.overlay_cents, provisional)
+
+
+def final_stage(tournament: Tournament) -> FinalStageReconnect:
+    starts = (
+        FinalStageStart.IN_THE_MONEY
+        if tournament.final_stage_from == StoredFinalStageStart.IN_THE_MONEY
+        else FinalStageStart.FINAL_TABLE
+    )
+    return FinalStageReconnect(tournament.final_stage_reconnect_seconds, starts)
+
+
+@dataclass(frozen=True)
+class TournamentTableRules:
+    """The :class:`games.services.policy.TableRules` of a tournament's tables (TB-02, TB-05, TB-07, TB-08, TRN-31)."""
+
+    decision_seconds: int
+    timebank_first_hand_seconds: int
+    timebank_replenish_seconds: int
+    timebank_replenish_every_hands: int
+    timebank_cap_seconds: int
+    reconnect_grace_seconds: int
+    pause_between_hands_milliseconds: int
+    sit_out_removal_seconds: int | None = None
+    global_sit_out_seconds: int = 0
+
+
+def table_rules(tournament: Tournament, *, final_stage_reached: bool = False) -> TournamentTableRules:
+    """The clocks at the tournament's tables; in the final stage a disconnected player's grace grows by the
+    final-stage extra time (AMB-44)."""
+    extra = tournament.final_stage_reconnect_seconds if final_stage_reached else 0
+    return TournamentTableRules(
+        decision_seconds=tournament.decision_seconds,
+        timebank_first_hand_seconds=tournament.timebank_first_hand_seconds,
+        timebank_replenish_seconds=tournament.timebank_replenish_seconds,
+        timebank_replenish_every_hands=tournament.timebank_replenish_every_hands,
+        timebank_cap_seconds=tournament.timebank_cap_seconds,
+        reconnect_grace_seconds=tournament.reconnect_grace_seconds + extra,
+        pause_between_hands_milliseconds=tournament.pause_between_hands_milliseconds,
+    )
+
+
+def is_sit_and_go(tournament: Tournament) -> bool:
+    return tournament.kind == TournamentKind.SIT_AND_GO
+
+
+def moment_text(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None

@@ -1,0 +1,65 @@
+"""Demo tournaments (idempotent): a turbo multi-table tournament a few minutes after start-up and one every half hour
+after it for the next hours, and two Sit & Gos that open the next one as they start (FEE-01, FEE-02 prices)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.utils import timezone
+
+from tournaments.models import Tournament, TournamentKind, TournamentStatus
+from tournaments.rules.fees import MULTI_TABLE_PRICE_PRESETS, sit_and_go_price
+from tournaments.rules.levels import TURBO_MULTI_TABLE_STRUCTURE, TURBO_SIT_AND_GO_STRUCTURE
+from tournaments.services.catalog import tournament_create
+
+FIRST_START = timedelta(minutes=5)
+EVERY = timedelta(minutes=30)
+SCHEDULED_AHEAD = 6
+"""How many scheduled demo tournaments are kept ahead."""
+
+
+def seed_demo(write: Callable[[str], None]) -> None:
+    now = timezone.now()
+    live = (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING)
+    upcoming = list(
+        Tournament.objects.filter(kind=TournamentKind.SCHEDULED, status__in=live, starts_at__gt=now).order_by(
+            "starts_at"
+        )
+    )
+    created = 0
+    start = upcoming[-1].starts_at + EVERY if upcoming and upcoming[-1].starts_at else now + FIRST_START
+    for _ in range(SCHEDULED_AHEAD - len(upcoming)):
+        assert start is not None
+        tournament_create(
+            name=f"Turbo €1 – {start:%H:%M} UTC",
+            kind=TournamentKind.SCHEDULED,
+            starts_at=start.replace(second=0, microsecond=0),
+            buy_in=MULTI_TABLE_PRICE_PRESETS[0].prize_contribution_cents,
+            fee=MULTI_TABLE_PRICE_PRESETS[0].fee_cents,
+            guarantee=5_000,
+            table_size=6,
+            late_registration_levels=2,
+            synchronized_breaks=True,
+            structure=TURBO_MULTI_TABLE_STRUCTURE,
+        )
+        start += EVERY
+        created += 1
+    sit_and_gos = [
+        ("Sit & Go 5-handed €1", 5, sit_and_go_price(5, 100)),
+        ("Heads-up Sit & Go €2", 2, sit_and_go_price(2, 200)),
+    ]
+    for name, seats, price in sit_and_gos:
+        if not Tournament.objects.filter(name=name, status=TournamentStatus.REGISTERING).exists():
+            tournament_create(
+                name=name,
+                kind=TournamentKind.SIT_AND_GO,
+                seats_to_start=seats,
+                table_size=seats,
+                buy_in=price.prize_contribution_cents,
+                fee=price.fee_cents,
+                reopens=True,
+                structure=TURBO_SIT_AND_GO_STRUCTURE,
+            )
+            created += 1
+    write(f"Tournaments: {created} demo tournaments scheduled or opened.")

@@ -1,0 +1,64 @@
+"""Tournament pages: the Full Tournament Lobby (LOB-02) and a Specific Tournament Lobby (LOB-03), with registering and
+unregistering by form (the page's script keeps them live from ``/api/tournaments/``)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments import readside, services
+from tournaments.models import Tournament
+
+
+def _viewer(request: HttpRequest) -> int | None:
+    return int(request.user.pk) if request.user.is_authenticated else None
+
+
+@require_GET
+def tournament_lobby(request: HttpRequest) -> HttpResponse:
+    rows = readside.tournament_rows(_viewer(request))
+    return render(
+        request,
+        "tournaments/lobby.html",
+        {
+            "scheduled": [row for row in rows if row["kind"] == "scheduled"],
+            "sit_and_go": [row for row in rows if row["kind"] == "sit_and_go"],
+        },
+    )
+
+
+@require_GET
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404("No such tournament.")
+    detail = readside.tournament_detail(tournament, _viewer(request))
+    return render(request, "tournaments/detail.html", {"tournament": detail})
+
+
+@login_required
+@require_POST
+def tournament_registration(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """``action=register`` or ``action=unregister``; the answer is a message on the tournament's page."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404("No such tournament.")
+    action = request.POST.get("action")
+    service = {"register": services.tournament_register, "unregister": services.tournament_unregister}.get(action or "")
+    target = reverse("tournaments:detail", args=[tournament.pk])
+    if service is None:
+        messages.error(request, "Choose to register or to unregister.")
+        return HttpResponseRedirect(target)
+    try:
+        service(request.user, tournament)
+    except services.TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, "You are registered." if action == "register" else "You are unregistered; buy-in and fee refunded."
+        )
+    return HttpResponseRedirect(target)

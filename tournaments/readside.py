@@ -1,0 +1,234 @@
+"""What players see of tournaments: the Full Tournament Lobby's rows (LOB-02) and a Specific Tournament Lobby (LOB-03).
+
+Plain dictionaries for the pages, the API and the lobby socket; money in cents, chips as whole numbers.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+
+from games.models import Seat
+from tournaments.definitions import break_policy, level_clock, payouts_now
+from tournaments.models import (
+    EntryStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentKind,
+    TournamentLevel,
+    TournamentStatus,
+    TournamentTable,
+)
+from tournaments.rules.breaks import SYNCHRONIZED_BREAK_PHRASE
+from tournaments.services.registration import registration_open_now, unregistration_closes_at
+
+LISTED_STATUSES = (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
+FINISHED_SHOWN = 10
+"""How many recently finished tournaments the lobby still lists."""
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def lobby_tournaments() -> QuerySet[Tournament]:
+    """Tournaments the lobby lists: every live one, scheduled first by start time."""
+    return Tournament.objects.filter(status__in=LISTED_STATUSES).order_by("kind", "starts_at", "pk")
+
+
+def registration_state(tournament: Tournament, now: datetime) -> str:
+    """``announced``, ``open``, ``late`` (late registration, TRN-08), ``closed``, ``full``."""
+    if tournament.status == TournamentStatus.ANNOUNCED:
+        return "announced"
+    if tournament.status == TournamentStatus.REGISTERING:
+        capacity = (
+            tournament.seats_to_start if tournament.kind == TournamentKind.SIT_AND_GO else tournament.maximum_entrants
+        )
+        return "full" if capacity is not None and tournament.entrants >= capacity else "open"
+    if tournament.status == TournamentStatus.RUNNING and registration_open_now(tournament, now):
+        return "late"
+    return "closed"
+
+
+def tournament_row(tournament: Tournament, viewer_id: int | None = None, now: datetime | None = None) -> dict[str, Any]:
+    """One row of the Full Tournament Lobby (LOB-02)."""
+    moment = now or timezone.now()
+    row: dict[str, Any] = {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "kind": tournament.kind,
+        "game": tournament.variant,
+        "game_name": tournament.get_variant_display(),
+        "status": tournament.status,
+        "starts_at": _iso(tournament.starts_at),
+        "seats_to_start": tournament.seats_to_start,
+        "table_size": tournament.table_size,
+        "buy_in": tournament.buy_in,
+        "fee": tournament.fee,
+        "freeroll": tournament.is_freeroll,
+        "guarantee": tournament.guarantee,
+        "added_prize_money": tournament.added_prize_money,
+        "entrants": tournament.entrants,
+        "players_remaining": tournament.players_remaining,
+        "registration": registration_state(tournament, moment),
+        "late_registration_levels": tournament.late_registration_levels,
+        "unregistration_closes_at": _iso(unregistration_closes_at(tournament)),
+        "unregistration_allowed": tournament.unregistration_allowed,
+        "re_entry": False,
+        "synchronized_breaks": tournament.synchronized_breaks,
+        "level": tournament.level_number if tournament.started_at else None,
+        "registered": None,
+    }
+    if viewer_id is not None:
+        row["registered"] = TournamentEntry.objects.filter(
+            tournament=tournament, user_id=viewer_id, status__in=[EntryStatus.REGISTERED, EntryStatus.PLAYING]
+        ).exists()
+    return row
+
+
+def tournament_rows(viewer_id: int | None = None) -> list[dict[str, Any]]:
+    now = timezone.now()
+    tournaments = list(lobby_tournaments())
+    mine: set[int] = set()
+    if viewer_id is not None:
+        mine = set(
+            TournamentEntry.objects.filter(
+                tournament__in=tournaments,
+                user_id=viewer_id,
+                status__in=[EntryStatus.REGISTERED, EntryStatus.PLAYING],
+            ).values_list("tournament_id", flat=True)
+        )
+    rows = []
+    for tournament in tournaments:
+        row = tournament_row(tournament, None, now)
+        row["registered"] = tournament.pk in mine if viewer_id is not None else None
+        rows.append(row)
+    return rows
+
+
+def break_rule_text(tournament: Tournament) -> str:
+    """The break information of the Specific Tournament Lobby (TRN-30's phrase for synchronized breaks)."""
+    minutes = tournament.break_seconds // 60
+    if tournament.synchronized_breaks:
+        return f"{SYNCHRONIZED_BREAK_PHRASE} ({minutes} minutes; not during the first level)."
+    if tournament.break_every_levels:
+        return f"A {minutes}-minute break after every {tournament.break_every_levels} levels."
+    return "No scheduled breaks."
+
+
+def tournament_detail(tournament: Tournament, viewer_id: int | None = None) -> dict[str, Any]:
+    """The Specific Tournament Lobby (LOB-03): structure, breaks, payouts (provisional until registration closes),
+    entrants, tables and chip counts, and the viewer's own entry and table."""
+    now = timezone.now()
+    detail = tournament_row(tournament, viewer_id, now)
+    levels = list(TournamentLevel.objects.filter(tournament=tournament).order_by("number"))
+    payouts = payouts_now(tournament)
+    detail.update(
+        {
+            "starting_stack": tournament.starting_stack,
+            "levels": [
+                {
+                    "level": level.number,
+                    "small_blind": level.small_blind,
+                    "big_blind": level.big_blind,
+                    "ante": level.ante,
+                    "minutes": level.duration_seconds / 60,
+                }
+                for level in levels
+            ],
+            "level_minutes": levels[0].duration_seconds / 60 if levels else None,
+            "breaks": break_rule_text(tournament),
+            "payouts": {
+                "provisional": payouts.provisional,
+                "prize_pool": payouts.pool,
+                "overlay": payouts.overlay,
+                "places": [{"place": place, "prize": prize} for place, prize in enumerate(payouts.prizes, start=1)],
+            },
+            "timebank": {
+                "first_hand_seconds": tournament.timebank_first_hand_seconds,
+                "replenish_seconds": tournament.timebank_replenish_seconds,
+                "every_hands": tournament.timebank_replenish_every_hands,
+                "cap_seconds": tournament.timebank_cap_seconds,
+            },
+            "minimum_entrants": tournament.minimum_entrants,
+            "started_at": _iso(tournament.started_at),
+            "finished_at": _iso(tournament.finished_at),
+            "cancelled_reason": tournament.cancelled_reason,
+            "hand_for_hand": tournament.hand_for_hand,
+            "on_break_until": _iso(tournament.break_ends_at)
+            if tournament.break_ends_at and tournament.break_ends_at > now
+            else None,
+            "next_break_at": _iso(tournament.break_due_at),
+        }
+    )
+    if tournament.started_at is not None:
+        reading = level_clock(tournament).reading(now)
+        detail["current_level"] = {
+            "level": reading.number,
+            "small_blind": reading.level.small_blind,
+            "big_blind": reading.level.big_blind,
+            "ante": reading.level.ante,
+            "ends_at": _iso(reading.ends_at),
+        }
+    detail["break_policy"] = {"synchronized": break_policy(tournament).synchronized}
+    detail["entrants_list"] = _entrants(tournament)
+    detail["tables"] = _tables(tournament)
+    detail["viewer"] = _viewer(tournament, viewer_id) if viewer_id is not None else None
+    return detail
+
+
+def _entrants(tournament: Tournament) -> list[dict[str, Any]]:
+    chips = dict(
+        Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
+            "user_id", "chips"
+        )
+    )
+    rows = []
+    for entry in (
+        TournamentEntry.objects.filter(tournament=tournament)
+        .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
+        .select_related("user")
+        .order_by("place", "registered_at")
+    ):
+        rows.append(
+            {
+                "name": getattr(entry.user, "table_name", entry.user.get_username()),
+                "status": entry.status,
+                "chips": chips.get(entry.user_id) if entry.status == EntryStatus.PLAYING else None,
+                "place": entry.place,
+                "prize": entry.prize,
+                "table_id": entry.table_id,
+            }
+        )
+    rows.sort(key=lambda row: (row["place"] is not None, -int(row["chips"] or 0), int(row["place"] or 0)))
+    return rows
+
+
+def _tables(tournament: Tournament) -> list[dict[str, Any]]:
+    links = (
+        TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True)
+        .annotate(occupied=Count("table__seats", filter=Q(table__seats__user__isnull=False)))
+        .order_by("number")
+    )
+    return [{"table_id": link.table_id, "number": link.number, "players": link.occupied} for link in links]
+
+
+def _viewer(tournament: Tournament, viewer_id: int) -> dict[str, Any] | None:
+    entry = (
+        TournamentEntry.objects.filter(tournament=tournament, user_id=viewer_id)
+        .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
+        .order_by("-pk")
+        .first()
+    )
+    if entry is None:
+        return None
+    return {
+        "status": entry.status,
+        "table_id": entry.table_id,
+        "place": entry.place,
+        "prize": entry.prize,
+        "prize_paid": entry.prize_transfer_id is not None,
+    }

@@ -1,0 +1,461 @@
+"""ICM chop (CXL-11, AMB-17): Malmuth–Harville equities in exact rational arithmetic, the cent rules, and a seeded
+Monte-Carlo approximation for fields too big for the exact method.
+
+Model (Malmuth–Harville): a player finishes first with probability stack / total chips; given who finished above,
+the next place goes to each player still in with probability stack / chips still in. A player's equity is
+Σ over places of P(place) × prize(place).
+
+Exact method (:func:`icm_equities`): a dynamic programme over the *sets* of players who finished above, not over
+finishing orders. q(S), the probability that the players of S took the top |S| places (in any order), satisfies
+q(S ∪ {j}) = Σ q(S) × s_j / R(S) with R(S) the chips outside S, so player j finishes in place |S| + 1 with
+probability Σ over S not holding j of q(S) × s_j / R(S). Only sets smaller than the number of paid places are
+visited: Σ_{k < places} C(n, k) sets, n additions each. The arithmetic is in integers over one common denominator,
+the product over the levels k of lcm{R(S) : |S| = k} (every chain of sets meets one R per level, so every term of
+the programme is a whole number over it); the division of each q(S) by R(S) is then exact. Stacks are first divided
+by their greatest common divisor (ICM does not change when every stack is scaled). With all n places paid, the last
+place is folded in: every player is certain of the last prize, and the other places pay their excess over it.
+
+Cent rules (AMB-17, :func:`round_shares_to_cents`): each exact share is rounded down to the cent; the cents left over
+go one each by largest remainder, ties to the larger stack, then to the lower seat number.
+
+Approximation (:func:`approximate_icm_equities`), for fields too big for the exact method: places 1 and 2 exactly
+(P(j first) = s_j / T and P(j second) = s_j / T × Σ_{i≠j} s_i / (T − s_i), linear time), the places from 3 down by
+sampling Malmuth–Harville finishing orders — sorting players by E_j / s_j with E_j independent standard exponentials
+gives exactly the Malmuth–Harville order (the exponential race) — with conditional Monte Carlo: in each sampled order
+every player still in when place k is decided is credited prize_k × stack / chips still in. Each estimate is
+unbiased; its standard error (the sample standard deviation of the player's credits / √samples) is reported per
+player. The documented bound: a player's error exceeds 4 standard errors with probability about 6 in 100,000 (normal
+approximation). The sampled part is kept in millionths of a cent, adjusted by the float rounding (a few millionths)
+so that the estimates add up to the prize total exactly and the cent rules apply to them unchanged. The sampler is
+seeded: the same input, samples and seed give the same chop.
+
+Bad input raises ValueError with a sentence saying what is wrong: stacks must be whole positive chip counts (a player
+without chips is not in the chop); prizes are listed from first place down, never increasing, none negative, with a
+positive total; there may be fewer prizes than players (the places below are unpaid) but not more — a chop is among
+the players still in, and the places below them are already paid, so more prizes than players means the caller
+passed places that no longer belong to the chop.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import operator
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from functools import cached_property, reduce
+from itertools import accumulate
+from typing import Final
+
+Amount = int | Fraction
+
+# Above this many (set, player) steps the exact programme takes more than about half a second on one core (see
+# docs/benchmarks.md, section ICM), and icm_chop switches to the approximation unless told otherwise.
+EXACT_STEP_LIMIT: Final[int] = 80_000
+DEFAULT_SAMPLES: Final[int] = 10_000
+DEFAULT_SEED: Final[int] = 0
+ERROR_BOUND_IN_STANDARD_ERRORS: Final[int] = 4
+_EXACTLY_COMPUTED_PLACES: Final[int] = 2
+_UNITS: Final[int] = 1_000_000  # the sampled part of an estimate is kept in millionths of the prize unit
+
+
+class IcmMethod(StrEnum):
+    EXACT = "exact"
+    MONTE_CARLO = "monte-carlo"
+
+
+def checked_stacks(stacks: Sequence[int]) -> list[int]:
+    """The stacks as a list, or ValueError: at least one player, every stack a whole number of chips above zero."""
+    if len(stacks) == 0:
+        raise ValueError("no stacks given: a chop needs at least one player")
+    for position, stack in enumerate(stacks, start=1):
+        if isinstance(stack, bool) or not isinstance(stack, int):
+            raise ValueError(f"stack {position} is {stack!r}: stacks are whole numbers of chips")
+        if stack <= 0:
+            raise ValueError(f"stack {position} is {stack}: every player in the chop has at least one chip")
+    return list(stacks)
+
+
+def checked_prizes(prizes: Sequence[Amount], players: int) -> list[Amount]:
+    """The prizes as a list, or ValueError (see the module docstring for the rules and why)."""
+    if len(prizes) == 0:
+        raise ValueError("no prizes given: list the unpaid prizes from first place down")
+    if len(prizes) > players:
+        raise ValueError(
+            f"{len(prizes)} prizes for {players} players: a chop shares only the prizes of places 1 to {players},"
+            " the places below are already paid"
+        )
+    for place, prize in enumerate(prizes, start=1):
+        if isinstance(prize, bool) or not isinstance(prize, int | Fraction):
+            raise ValueError(f"the prize for place {place} is {prize!r}: prizes are amounts in cents")
+        if prize < 0:
+            raise ValueError(f"the prize for place {place} is {prize}: prizes cannot be negative")
+    for place in range(1, len(prizes)):
+        if prizes[place] > prizes[place - 1]:
+            raise ValueError(
+                f"the prize for place {place + 1} ({prizes[place]}) is bigger than for place {place}"
+                f" ({prizes[place - 1]}): list prizes from first place down"
+            )
+    if sum(prizes) == 0:
+        raise ValueError("the prizes add up to zero: there is nothing to chop")
+    return list(prizes)
+
+
+def checked_seats(seats: Sequence[int] | None, players: int) -> list[int]:
+    """The seat numbers (tie-break order of the cent rules), 1..n in the given order when none are given."""
+    if seats is None:
+        return list(range(1, players + 1))
+    if len(seats) != players:
+        raise ValueError(f"{len(seats)} seat numbers for {players} stacks: give one seat number per stack")
+    if any(isinstance(seat, bool) or not isinstance(seat, int) for seat in seats):
+        raise ValueError("seat numbers are whole numbers")
+    if len(set(seats)) != players:
+        raise ValueError("seat numbers must be different from each other")
+    return list(seats)
+
+
+def exact_steps(players: int, paid_places: int) -> int:
+    """How many (set, player) steps :func:`icm_equities` takes for ``players`` with ``paid_places`` prizes."""
+    depth = min(paid_places, players - 1)
+    return sum(math.comb(players, size) * (players - size) for size in range(depth))
+
+
+def icm_equities(stacks: Sequence[int], prizes: Sequence[Amount]) -> tuple[Fraction, ...]:
+    """Every player's exact Malmuth–Harville equity, in the order of ``stacks``; they add up to ``sum(prizes)``.
+
+    ``prizes[k]`` is the prize for place k + 1 (in cents, whole or rational). ValueError on bad input.
+    """
+    chips = checked_stacks(stacks)
+    numerators, denominator = _exact_scaled(chips, checked_prizes(prizes, len(chips)))
+    return tuple(Fraction(numerator, denominator) for numerator in numerators)
+
+
+def _exact_scaled(chips: list[int], prizes: list[Amount]) -> tuple[list[int], int]:
+    """The exact equities as numerators over one common denominator (not reduced)."""
+    players = len(chips)
+    prize_numerators, prize_denominator = _common_denominator(prizes)
+    certain = 0
+    if len(prize_numerators) == players:
+        # Everyone is sure of the last prize; the places above pay their excess over it.
+        certain = prize_numerators[-1]
+        prize_numerators = [prize - certain for prize in prize_numerators[:-1]]
+    while prize_numerators and prize_numerators[-1] == 0:
+        prize_numerators.pop()
+    if not prize_numerators:
+        return [certain] * players, prize_denominator
+    divisor = reduce(math.gcd, chips)
+    excess, denominator = _subset_programme([stack // divisor for stack in chips], prize_numerators)
+    return [certain * denominator + share for share in excess], denominator * prize_denominator
+
+
+def _subset_programme(chips: list[int], prizes: list[int]) -> tuple[list[int], int]:
+    players = len(chips)
+    places = len(prizes)
+    bits = [1 << player for player in range(players)]
+    # levels[k]: every set of k players (as a bit mask) -> the chips of the players outside it.
+    levels: list[dict[int, int]] = [{0: sum(chips)}]
+    for _ in range(1, places):
+        level: dict[int, int] = {}
+        for members, chips_outside in levels[-1].items():
+            for player in range(members.bit_length(), players):
+                level[members | bits[player]] = chips_outside - chips[player]
+        levels.append(level)
+    denominator = 1
+    for level in levels:
+        denominator *= math.lcm(*level.values())
+    # probability[S] × denominator, a whole number, for the sets of the level being processed.
+    probability: dict[int, int] = {0: denominator}
+    expected = [0] * players
+    for place in range(places):
+        last = place == places - 1
+        chips_outside_of = levels[place]
+        next_probability: dict[int, int] = {}
+        finishing_here = [0] * players  # Σ q(S) / R(S) over the sets S of this level not holding the player
+        for members, scaled in probability.items():
+            share = scaled // chips_outside_of[members]
+            for player in range(players):
+                bit = bits[player]
+                if members & bit:
+                    continue
+                finishing_here[player] += share
+                if not last:
+                    grown = members | bit
+                    next_probability[grown] = next_probability.get(grown, 0) + share * chips[player]
+        prize = prizes[place]
+        for player in range(players):
+            expected[player] += finishing_here[player] * prize
+        probability = next_probability
+    return [expected[player] * chips[player] for player in range(players)], denominator
+
+
+def _common_denominator(amounts: Sequence[Amount]) -> tuple[list[int], int]:
+    denominator = math.lcm(*(Fraction(amount).denominator for amount in amounts))
+    return [int(amount * denominator) for amount in amounts], denominator
+
+
+def icm_equities_by_permutations(stacks: Sequence[int], prizes: Sequence[Amount]) -> tuple[Fraction, ...]:
+    """The same equities by the textbook recursion over finishing orders (n!/(n−places)! orders).
+
+    A slow, obviously correct reference for tests and the benchmark's peer; use :func:`icm_equities` otherwise.
+    """
+    chips = checked_stacks(stacks)
+    amounts = checked_prizes(prizes, len(chips))
+    equities = [Fraction(0)] * len(chips)
+
+    def finish(still_in: tuple[int, ...], probability: Fraction, place: int) -> None:
+        if place == len(amounts):
+            return
+        chips_in = sum(chips[player] for player in still_in)
+        for player in still_in:
+            reaching = probability * Fraction(chips[player], chips_in)
+            equities[player] += reaching * amounts[place]
+            finish(tuple(other for other in still_in if other != player), reaching, place + 1)
+
+    finish(tuple(range(len(chips))), Fraction(1), 0)
+    return tuple(equities)
+
+
+def round_shares_to_cents(shares: Sequence[Fraction], stacks: Sequence[int], seats: Sequence[int]) -> tuple[int, ...]:
+    """Whole cents for exact shares that add up to a whole number of cents (AMB-17, CXL-04, CXL-11).
+
+    Each share is rounded down to the cent; the cents left over go one each to the largest remainders, ties to the
+    larger stack, then to the lower seat number. The result adds up to ``sum(shares)``; no share moves by a cent or
+    more. ValueError if a share is negative or the shares do not add up to whole cents.
+    """
+    denominator = math.lcm(*(share.denominator for share in shares))
+    numerators = [share.numerator * (denominator // share.denominator) for share in shares]
+    return round_scaled_shares_to_cents(numerators, denominator, stacks, seats)
+
+
+def round_scaled_shares_to_cents(
+    numerators: Sequence[int], denominator: int, stacks: Sequence[int], seats: Sequence[int]
+) -> tuple[int, ...]:
+    """:func:`round_shares_to_cents` for shares given as ``numerators[i] / denominator``: whole-number arithmetic
+    only, so a thousand shares with denominators of thousands of digits round in milliseconds."""
+    if not len(numerators) == len(stacks) == len(seats):
+        raise ValueError("give one stack and one seat number per share")
+    if any(numerator < 0 for numerator in numerators):
+        raise ValueError("a share cannot be negative")
+    total, remainder = divmod(sum(numerators), denominator)
+    if remainder:
+        raise ValueError(f"the shares add up to {Fraction(sum(numerators), denominator)}, not to whole cents")
+    cents, remainders = zip(*(divmod(numerator, denominator) for numerator in numerators), strict=True)
+    paid = list(cents)
+    leftover = total - sum(paid)
+    by_claim = sorted(
+        range(len(paid)), key=lambda position: (-remainders[position], -stacks[position], seats[position])
+    )
+    for position in by_claim[:leftover]:
+        paid[position] += 1
+    return tuple(paid)
+
+
+def approximate_icm_equities(
+    stacks: Sequence[int], prizes: Sequence[Amount], *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED
+) -> IcmEquities:
+    """Malmuth–Harville equities estimated as described in the module docstring (places 1–2 exact, the rest sampled).
+
+    ``samples`` finishing orders are drawn from ``random.Random(seed)``. ValueError on bad input.
+    """
+    chips = checked_stacks(stacks)
+    amounts = checked_prizes(prizes, len(chips))
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
+        raise ValueError(f"samples is {samples!r}: at least 2 finishing orders are needed for a standard error")
+    players = len(chips)
+    prize_numerators, prize_denominator = _common_denominator(amounts)
+    exact_numerators, exact_denominator = _first_two_places(chips, prize_numerators)
+    sampled_sums, sampled_squares = _sample_lower_places(chips, prize_numerators, samples, random.Random(seed))
+    sampled = _whole_units(
+        [total / samples for total in sampled_sums], sum(prize_numerators[_EXACTLY_COMPUTED_PLACES:]) * _UNITS
+    )
+    # equity = (exact numerator / exact denominator + sampled units / units) / prize denominator
+    numerators = tuple(
+        exact_numerators[player] * _UNITS + sampled[player] * exact_denominator for player in range(players)
+    )
+    standard_errors = []
+    for player in range(players):
+        spread = sampled_squares[player] - sampled_sums[player] ** 2 / samples
+        standard_errors.append(math.sqrt(max(spread, 0.0) / (samples - 1) / samples) / prize_denominator)
+    return IcmEquities(
+        IcmMethod.MONTE_CARLO,
+        numerators,
+        exact_denominator * _UNITS * prize_denominator,
+        tuple(standard_errors),
+        samples,
+        seed,
+    )
+
+
+def _whole_units(means: list[float], total_units: int) -> list[int]:
+    """The sampled means in millionths, made to add up to ``total_units`` exactly: the float sums miss the exact total
+    by rounding only, and that difference (a few millionths) goes to the largest mean."""
+    units = [round(mean * _UNITS) for mean in means]
+    largest = max(range(len(units)), key=units.__getitem__)
+    units[largest] += total_units - sum(units)
+    return units
+
+
+def _first_two_places(chips: list[int], prizes: list[int]) -> tuple[list[int], int]:
+    """Σ over places 1 and 2 of P(place) × prize, exactly, in linear time: numerators over one common denominator.
+
+    P(j first) = s_j / T; P(j second) = s_j / T × (A − s_j / (T − s_j)) with A = Σ_i s_i / (T − s_i), all over
+    T × L with L = lcm(T − s_i).
+    """
+    total = sum(chips)
+    if len(prizes) < 2 or prizes[1] == 0 or len(chips) < 2:
+        return [prizes[0] * stack for stack in chips], total
+    common = math.lcm(*(total - stack for stack in chips))
+    scaled = [stack * (common // (total - stack)) for stack in chips]
+    sum_scaled = sum(scaled)
+    numerators = [
+        stack * (prizes[0] * common + prizes[1] * (sum_scaled - own)) for stack, own in zip(chips, scaled, strict=True)
+    ]
+    return numerators, total * common
+
+
+def _sample_lower_places(
+    chips: list[int], prizes: list[int], samples: int, generator: random.Random
+) -> tuple[list[float], list[float]]:
+    """Per player, the sum and the sum of squares over sampled orders of the credit for places 3 and below.
+
+    Conditional Monte Carlo: in each sampled order, every player still in when place k is decided is credited
+    prize_k × stack / chips still in — their chance of place k given the players above, whose expectation is exactly
+    P(place k) × prize_k — instead of prize_k to the one sampled finisher. For big fields this spreads far less (a
+    tenth of the standard error at 1,000 players). Players below the paid places are credited at the full rate; that
+    common part is added in bulk after the loop, so a sample costs the draw plus work for the paid places only.
+    """
+    players = len(chips)
+    sums = [0.0] * players
+    squares = [0.0] * players
+    depth = max((place + 1 for place, prize in enumerate(prizes) if prize), default=0)
+    if depth <= _EXACTLY_COMPUTED_PLACES:
+        return sums, squares
+    lower_prizes = [float(prize) if place >= _EXACTLY_COMPUTED_PLACES else 0.0 for place, prize in enumerate(prizes)]
+    lower_prizes = lower_prizes[:depth]
+    total_chips = sum(chips)
+    inverse_chips = [1.0 / stack for stack in chips]
+    chip_squares = [float(stack) * stack for stack in chips]
+    everyone = range(players)
+    draw = generator.random
+    log = math.log
+    rate_sum = rate_square_sum = 0.0
+    for _ in range(samples):
+        # log(U) / s_j ≤ 0: the largest key finishes first (the exponential race, negated).
+        keys = [log(1.0 - draw()) * inverse for inverse in inverse_chips]
+        if depth * 8 < players:
+            top = heapq.nlargest(depth, everyone, key=keys.__getitem__)
+        else:
+            top = sorted(everyone, key=keys.__getitem__, reverse=True)[:depth]
+        # chips_in[k]: chips still in when place k + 1 is decided; rates[p]: Σ prize_k / chips_in over the places
+        # a player finishing in place p + 1 was in for.
+        chips_in = accumulate((chips[player] for player in top), operator.sub, initial=total_chips)
+        rates = list(accumulate(map(operator.truediv, lower_prizes, chips_in)))
+        rate = rates[-1]
+        rate_sum += rate
+        rate_square_sum += rate * rate
+        for player, own_rate in zip(top, rates, strict=True):
+            # The bulk step below credits every player stack × rate; the paid ones get their own rate instead.
+            sums[player] += chips[player] * (own_rate - rate)
+            squares[player] += chip_squares[player] * (own_rate * own_rate - rate * rate)
+    for player, stack in enumerate(chips):
+        sums[player] += stack * rate_sum
+        squares[player] += stack * stack * rate_square_sum
+    return sums, squares
+
+
+@dataclass(frozen=True)
+class IcmEquities:
+    """Equities by one method, as ``numerators[i] / denominator`` (one common denominator, not reduced: reducing a
+    thousand estimates with denominators of thousands of digits costs seconds). The Monte-Carlo method adds each
+    estimate's standard error (cents) and the sampler's settings."""
+
+    method: IcmMethod
+    numerators: tuple[int, ...]
+    denominator: int
+    standard_errors: tuple[float, ...] | None = None
+    samples: int | None = None
+    seed: int | None = None
+
+    @cached_property
+    def equities(self) -> tuple[Fraction, ...]:
+        """The equities as reduced fractions."""
+        return tuple(Fraction(numerator, self.denominator) for numerator in self.numerators)
+
+
+def chop_equities(
+    stacks: Sequence[int],
+    prizes: Sequence[Amount],
+    *,
+    method: IcmMethod | None = None,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> IcmEquities:
+    """The equities of a chop by ``method``; None picks the exact method when it takes at most
+    :data:`EXACT_STEP_LIMIT` steps, else the approximation. ValueError on bad input."""
+    chips = checked_stacks(stacks)
+    amounts = checked_prizes(prizes, len(chips))
+    if method is None:
+        exact_is_quick = exact_steps(len(chips), len(amounts)) <= EXACT_STEP_LIMIT
+        method = IcmMethod.EXACT if exact_is_quick else IcmMethod.MONTE_CARLO
+    if method is IcmMethod.EXACT:
+        numerators, denominator = _exact_scaled(chips, amounts)
+        return IcmEquities(method, tuple(numerators), denominator)
+    return approximate_icm_equities(chips, amounts, samples=samples, seed=seed)
+
+
+@dataclass(frozen=True)
+class IcmChop:
+    """A chop: the input, the equities (exact or estimated) and each player's whole cents after the cent rules."""
+
+    stacks: tuple[int, ...]
+    seats: tuple[int, ...]
+    prizes: tuple[Amount, ...]
+    equities: IcmEquities
+    cents: tuple[int, ...]
+
+
+def icm_chop(
+    stacks: Sequence[int],
+    prizes: Sequence[Amount],
+    seats: Sequence[int] | None = None,
+    *,
+    method: IcmMethod | None = None,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> IcmChop:
+    """Chop ``prizes`` (cents, first place first, adding up to whole cents) among ``stacks`` by ICM (CXL-11).
+
+    ``method``, ``samples`` and ``seed`` as for :func:`chop_equities`. ``seats`` orders ties in the cent rules (lower
+    first); default 1..n in the order of ``stacks``. ValueError on bad input.
+    """
+    chips = checked_stacks(stacks)
+    amounts = checked_prizes(prizes, len(chips))
+    seat_numbers = checked_seats(seats, len(chips))
+    total = sum(amounts, Fraction(0))
+    if total.denominator != 1:
+        raise ValueError(f"the prizes add up to {total} cents: a chop pays whole cents")
+    equities = chop_equities(chips, amounts, method=method, samples=samples, seed=seed)
+    cents = round_scaled_shares_to_cents(equities.numerators, equities.denominator, chips, seat_numbers)
+    return IcmChop(tuple(chips), tuple(seat_numbers), tuple(amounts), equities, cents)
+
+
+def fraction_text(value: Fraction) -> str:
+    """``"numerator/denominator"`` in decimal digits, also beyond Python's 4,300-digit ``str(int)`` limit."""
+    return f"{_decimal_digits(value.numerator)}/{_decimal_digits(value.denominator)}"
+
+
+_DIGITS_PER_PIECE: Final[int] = 4_000
+
+
+def _decimal_digits(number: int) -> str:
+    if number < 0:
+        return "-" + _decimal_digits(-number)
+    if number < 10**_DIGITS_PER_PIECE:
+        return str(number)
+    # Split around a power of ten of about half the digits; the low half keeps its leading zeros.
+    half = int(number.bit_length() * math.log10(2)) // 2
+    high, low = divmod(number, 10**half)
+    return _decimal_digits(high) + _decimal_digits(low).rjust(half, "0")

@@ -1,0 +1,110 @@
+"""Tournament services (``<entity>_<verb>``), imported from here: ``from tournaments.services import ...``.
+
+Each owns its transaction (``@transaction.atomic(durable=True)``), locks the tournament row first, then tables in
+primary-key order (each table before its seats and its ``TournamentTable`` row), wallet accounts last; refuses with a
+:class:`~tournaments.services.errors.TournamentError` that says why (and then nothing changed); announces changes
+after commit.
+
+  tournament_register(user, tournament, *, now=None) -> TournamentEntry
+  tournament_unregister(user, tournament, *, now=None) -> TournamentEntry
+  tournament_advance(tournament_id, *, now=None, randomness=None) -> Step   (the coordinator; idempotent)
+  tournaments_advance_all(*, now=None) -> dict                              (the beat task)
+  entry_prize_pay(entry_id) -> bool                                         (a prize credit; idempotent)
+  tournament_delay / tournament_cancel / tournament_hand_for_hand_set / entry_disqualify   (staff, audited)
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
+from tournaments.services import money
+from tournaments.services.errors import (
+    AlreadyRegistered,
+    InsufficientBalance,
+    NotAllowedNow,
+    NotEligible,
+    NotRegistered,
+    ReasonRequired,
+    RegistrationClosed,
+    TournamentError,
+    TournamentNotFound,
+)
+from tournaments.services.registration import tournament_register, tournament_unregister
+from tournaments.services.running import Step, tournament_advance
+from tournaments.services.staff import (
+    entry_disqualify,
+    tournament_cancel,
+    tournament_delay,
+    tournament_hand_for_hand_set,
+)
+
+LIVE_STATUSES = (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
+
+
+@transaction.atomic(durable=True)
+def entry_prize_pay(entry_id: int) -> bool:
+    """Credit entry ``entry_id``'s prize once (TRN-27); True when this call paid it. A forfeited prize is not paid."""
+    entry = (
+        TournamentEntry.objects.select_for_update(of=("self",))
+        .select_related("tournament", "user")
+        .filter(pk=entry_id)
+        .first()
+    )
+    if entry is None or entry.prize <= 0 or entry.prize_transfer_id is not None or entry.prize_forfeited:
+        return False
+    if entry.status not in (EntryStatus.FINISHED, EntryStatus.DISQUALIFIED):
+        return False
+    entry.prize_transfer = money.prize_credit(entry)
+    entry.save(update_fields=["prize_transfer"])
+    return True
+
+
+def tournaments_advance_all(*, now: datetime | None = None) -> dict[str, Any]:
+    """Move every live tournament on (one transaction each: a failing one does not stop the others) and pay any
+    prize still owed."""
+    moment = now or timezone.now()
+    advanced, failed = 0, []
+    for tournament_id in (
+        Tournament.objects.filter(status__in=LIVE_STATUSES).order_by("pk").values_list("pk", flat=True)
+    ):
+        try:
+            advanced += tournament_advance(tournament_id, now=moment).changed
+        except Exception:
+            import logging
+
+            logging.getLogger(__name__).exception("tournament %s could not be advanced", tournament_id)
+            failed.append(tournament_id)
+    paid = 0
+    for entry_id in TournamentEntry.objects.filter(
+        prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False, place__isnull=False
+    ).values_list("pk", flat=True):
+        paid += entry_prize_pay(entry_id)
+    return {"advanced": advanced, "failed": failed, "prizes_paid": paid}
+
+
+__all__ = [
+    "AlreadyRegistered",
+    "InsufficientBalance",
+    "NotAllowedNow",
+    "NotEligible",
+    "NotRegistered",
+    "ReasonRequired",
+    "RegistrationClosed",
+    "Step",
+    "TournamentError",
+    "TournamentNotFound",
+    "entry_disqualify",
+    "entry_prize_pay",
+    "tournament_advance",
+    "tournament_cancel",
+    "tournament_delay",
+    "tournament_hand_for_hand_set",
+    "tournament_register",
+    "tournament_unregister",
+    "tournaments_advance_all",
+]

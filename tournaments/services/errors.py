@@ -1,0 +1,44 @@
+"""Refusals of the tournament services: each carries a ``code`` and a player-facing ``message``; when one is raised
+nothing has changed. The table socket and the APIs turn them into their error answers."""
+
+from __future__ import annotations
+
+
+class TournamentError(Exception):
+    code = "refused"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class TournamentNotFound(TournamentError):
+    code = "not_found"
+
+
+class RegistrationClosed(TournamentError):
+    code = "registration_closed"
+
+
+class AlreadyRegistered(TournamentError):
+    code = "already_registered"
+
+
+class NotRegistered(TournamentError):
+    code = "not_registered"
+
+
+class NotEligible(TournamentError):
+    code = "not_eligible"
+
+
+class InsufficientBalance(TournamentError):
+    code = "insufficient_balance"
+
+
+class NotAllowedNow(TournamentError):
+    code = "not_allowed_now"
+
+
+class ReasonRequired(TournamentError):
+    code = "reason_required"

@@ -1,0 +1,116 @@
+"""Tournament money, only through the wallet ledger, each movement one idempotent transfer (FEE-04, TRN-07, TRN-10,
+TRN-15, TRN-27).
+
+Accounts: the tournament's prize pool (``tournament_prize_pool`` account ``tournament:<id>``), the house fees account
+(fees are revenue from registration; an unregistration or a cancellation before the start gives them back), and the
+house guarantee account, which funds an overlay (TRN-07) and operator-added prize money (TRN-17).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournaments.models import Tournament, TournamentEntry
+from wallet.models import Account, AccountKind, Transfer
+from wallet.services import (
+    TransferKind,
+    TransferLeg,
+    player_cash_account,
+    reference_account,
+    system_account,
+    transfer_create,
+)
+
+
+def prize_pool_account(tournament: Tournament) -> Account:
+    return reference_account(AccountKind.TOURNAMENT_PRIZE_POOL, f"tournament:{tournament.pk}")
+
+
+def _format(cents: int) -> str:
+    return f"€{cents // 100:,}.{cents % 100:02d}"
+
+
+def registration_pay(entry: TournamentEntry, user: Any) -> Transfer | None:
+    """Debit buy-in and fee from the player's cash as two legs of one transfer (FEE-04); nothing for a freeroll."""
+    tournament = entry.tournament
+    total = entry.prize_contribution + entry.fee
+    if total == 0:
+        return None
+    legs = [TransferLeg(player_cash_account(user), -total)]
+    if entry.prize_contribution:
+        legs.append(TransferLeg(prize_pool_account(tournament), entry.prize_contribution))
+    if entry.fee:
+        legs.append(TransferLeg(system_account(AccountKind.HOUSE_FEES), entry.fee))
+    return transfer_create(
+        kind=TransferKind.TOURNAMENT_BUY_IN,
+        legs=legs,
+        idempotency_key=f"tournament-entry:{entry.pk}:registration",
+        reference=f"tournament-entry:{entry.pk}",
+        description=f"{tournament.name}: buy-in {_format(entry.prize_contribution)} + fee {_format(entry.fee)}",
+    )
+
+
+def registration_refund(entry: TournamentEntry, why: str) -> Transfer | None:
+    """Give buy-in and fee back to the player's cash (TRN-10 unregistration, TRN-15 / CXL-02 cancellation)."""
+    tournament = entry.tournament
+    total = entry.prize_contribution + entry.fee
+    if total == 0:
+        return None
+    legs = [TransferLeg(player_cash_account(entry.user), total)]
+    if entry.prize_contribution:
+        legs.append(TransferLeg(prize_pool_account(tournament), -entry.prize_contribution))
+    if entry.fee:
+        legs.append(TransferLeg(system_account(AccountKind.HOUSE_FEES), -entry.fee))
+    return transfer_create(
+        kind=TransferKind.TOURNAMENT_REFUND,
+        legs=legs,
+        idempotency_key=f"tournament-entry:{entry.pk}:refund",
+        reference=f"tournament-entry:{entry.pk}",
+        description=f"{tournament.name}: {why}",
+    )
+
+
+def overlay_fund(tournament: Tournament, amount: int) -> Transfer | None:
+    """The house tops the prize pool up to the guarantee and adds any operator-added prize money (TRN-07, TRN-17)."""
+    if amount <= 0:
+        return None
+    return transfer_create(
+        kind=TransferKind.TOURNAMENT_OVERLAY,
+        legs=[
+            TransferLeg(system_account(AccountKind.HOUSE_GUARANTEE), -amount),
+            TransferLeg(prize_pool_account(tournament), amount),
+        ],
+        idempotency_key=f"tournament:{tournament.pk}:overlay",
+        reference=f"tournament:{tournament.pk}",
+        description=f"{tournament.name}: guarantee overlay and added prize money",
+    )
+
+
+def prize_credit(entry: TournamentEntry) -> Transfer:
+    """Credit the entry's prize from the prize pool to the player's cash (TRN-27)."""
+    tournament = entry.tournament
+    return transfer_create(
+        kind=TransferKind.TOURNAMENT_PRIZE,
+        legs=[
+            TransferLeg(prize_pool_account(tournament), -entry.prize),
+            TransferLeg(player_cash_account(entry.user), entry.prize),
+        ],
+        idempotency_key=f"tournament-entry:{entry.pk}:prize",
+        reference=f"tournament-entry:{entry.pk}",
+        description=f"{tournament.name}: prize for place {entry.place}",
+    )
+
+
+def prize_forfeit(entry: TournamentEntry) -> Transfer:
+    """A disqualified player's unpaid prize is confiscated: from the prize pool to the house's seized funds (TRN-28)."""
+    tournament = entry.tournament
+    return transfer_create(
+        kind=TransferKind.HOLD_SEIZURE,
+        legs=[
+            TransferLeg(prize_pool_account(tournament), -entry.prize),
+            TransferLeg(system_account(AccountKind.HOUSE_SEIZED), entry.prize),
+        ],
+        idempotency_key=f"tournament-entry:{entry.pk}:prize-forfeited",
+        reference=f"tournament-entry:{entry.pk}",
+        description=f"{tournament.name}: prize for place {entry.place} forfeited on disqualification",
+    )

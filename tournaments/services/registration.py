@@ -1,0 +1,240 @@
+"""Registering and unregistering (TRN-08..TRN-17, TRN-35, FEE-01..FEE-05).
+
+``tournament_register`` books buy-in and fee as two legs of one transfer from the player's cash (FEE-04); a Sit & Go
+starts in the same transaction when its last seat fills (TRN-35); a late registrant is seated at once at a table with
+the fewest players (TRN-08). ``tournament_unregister`` refunds in the same form (TRN-10) until the unregistration close
+(TRN-14). Every refusal says why and changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from games.models import Seat
+from tournaments.definitions import level_clock, payouts_now
+from tournaments.models import (
+    LIVE_ENTRY_STATUSES,
+    EntryStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentKind,
+    TournamentStatus,
+    TournamentTable,
+)
+from tournaments.rules.common import RandomSource, RuleError
+from tournaments.rules.eligibility import PlayerProfile, check_eligibility, parse_requirement
+from tournaments.rules.registration import late_registration_open
+from tournaments.rules.seating import seat_late_registrant
+from tournaments.services import money
+from tournaments.services.errors import (
+    AlreadyRegistered,
+    InsufficientBalance,
+    NotAllowedNow,
+    NotEligible,
+    NotRegistered,
+    RegistrationClosed,
+)
+from tournaments.services.running import primary_key, start_locked, tournament_lock, tournament_save
+from tournaments.services.seating import seat_fill, table_open, tables_lock
+from wallet.models import AccountKind, Leg
+from wallet.services import balance_of, player_cash_account
+
+
+def _format(cents: int) -> str:
+    return f"€{cents // 100:,}.{cents % 100:02d}"
+
+
+def player_profile(user: Any) -> PlayerProfile:
+    """What freeroll entry requirements are checked against (TRN-17): account age, deposits so far."""
+    deposited = (
+        Leg.objects.filter(
+            account__owner=user, account__kind=AccountKind.PLAYER_CASH, transfer__kind="deposit", amount__gt=0
+        ).aggregate(total=Sum("amount"))["total"]
+        or 0
+    )
+    return PlayerProfile(account_created_at=user.date_joined, deposited_cents=int(deposited))
+
+
+def registration_open_now(tournament: Tournament, now: datetime, *, alive: int | None = None) -> bool:
+    """Whether a registration is taken at ``now``: before the start while registering, or during late registration
+    (TRN-08, AMB-28)."""
+    if tournament.status == TournamentStatus.REGISTERING:
+        return tournament.registration_opens_at is None or tournament.registration_opens_at <= now
+    if tournament.status != TournamentStatus.RUNNING or tournament.registration_closed_at is not None:
+        return False
+    if tournament.kind == TournamentKind.SIT_AND_GO:
+        return False
+    remaining = alive if alive is not None else tournament.players_remaining
+    return late_registration_open(
+        level_clock(tournament),
+        now,
+        late_registration_levels=tournament.late_registration_levels,
+        remaining_players=remaining,
+        paid_places=payouts_now(tournament).paid_places,
+    )
+
+
+@transaction.atomic(durable=True)
+def tournament_register(
+    user: Any, tournament: Tournament | int, *, now: datetime | None = None, randomness: RandomSource | None = None
+) -> TournamentEntry:
+    """Register ``user`` (TRN-09: one live entry each). Refused: registration not open (or closed), already
+    registered, full, not eligible for a freeroll (TRN-17), or a balance below buy-in + fee."""
+    moment = now or timezone.now()
+    chance: RandomSource = randomness if randomness is not None else secrets.SystemRandom()
+    locked = tournament_lock(primary_key(tournament))
+    if not registration_open_now(locked, moment):
+        if locked.status == TournamentStatus.ANNOUNCED:
+            raise RegistrationClosed(f"Registration for {locked.name} is not open yet.")
+        raise RegistrationClosed(f"Registration for {locked.name} is closed.")
+    if TournamentEntry.objects.filter(tournament=locked, user=user, status__in=LIVE_ENTRY_STATUSES).exists():
+        raise AlreadyRegistered(f"You are already registered for {locked.name}.")
+    if (
+        locked.status == TournamentStatus.RUNNING
+        and TournamentEntry.objects.filter(tournament=locked, user=user)
+        .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
+        .exists()
+    ):
+        raise AlreadyRegistered(f"You already played {locked.name}; this tournament has no re-entry (TRN-09).")
+    capacity = locked.seats_to_start if locked.kind == TournamentKind.SIT_AND_GO else locked.maximum_entrants
+    if capacity is not None and locked.entrants >= capacity:
+        raise RegistrationClosed(f"{locked.name} is full.")
+    if locked.eligibility:
+        try:
+            requirement = parse_requirement(locked.eligibility)
+        except RuleError as error:
+            raise NotEligible(
+                f"{locked.name} cannot take registrations: its entry requirements are invalid."
+            ) from error
+        verdict = check_eligibility(requirement, player_profile(user), moment)
+        if not verdict.eligible:
+            raise NotEligible(f"You cannot enter {locked.name}: " + "; ".join(verdict.unmet) + ".")
+    price = locked.entry_price
+    if price:
+        balance = balance_of(player_cash_account(user))
+        if balance < price:
+            raise InsufficientBalance(
+                f"{locked.name} costs {_format(locked.buy_in)} + {_format(locked.fee)} fee; your balance is "
+                f"{_format(balance)}."
+            )
+    try:
+        with transaction.atomic():
+            entry = TournamentEntry.objects.create(
+                tournament=locked,
+                user=user,
+                registered_at=moment,
+                prize_contribution=locked.buy_in,
+                fee=locked.fee,
+            )
+    except IntegrityError:  # a concurrent registration of the same player won the unique live-entry row
+        raise AlreadyRegistered(f"You are already registered for {locked.name}.") from None
+    entry.registration_transfer = money.registration_pay(entry, user)
+    entry.save(update_fields=["registration_transfer"])
+    locked.entrants += 1
+    tournament_save(locked, "entrants")
+    if locked.status == TournamentStatus.RUNNING:
+        _seat_late_registrant(locked, entry, user, moment, chance)
+    elif (
+        locked.kind == TournamentKind.SIT_AND_GO and locked.seats_to_start and locked.entrants >= locked.seats_to_start
+    ):
+        start_locked(locked, moment, chance)  # TRN-35: a Sit & Go starts when its last seat fills
+    _announce_after_commit(locked.pk)
+    return entry
+
+
+def _seat_late_registrant(
+    tournament: Tournament, entry: TournamentEntry, user: Any, now: datetime, randomness: RandomSource
+) -> None:
+    """TRN-08: a late registrant plays at once, at a table with the fewest players (a new one when all are full)."""
+    links = {
+        link.table_id: link for link in TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True)
+    }
+    occupied: dict[int, set[int]] = {table_id: set() for table_id in links}
+    for table_id, number in Seat.objects.filter(table_id__in=list(links), user__isnull=False).values_list(
+        "table_id", "number"
+    ):
+        occupied[table_id].add(number)
+    choice = seat_late_registrant(occupied, tournament.table_size, randomness)
+    if choice.table is None:
+        table, link = table_open(tournament, now)
+        tournament_save(tournament, "next_table_number")
+        table_id = table.pk
+    else:
+        table_id = choice.table
+        link = links[table_id]
+    table, seats = tables_lock([table_id])[table_id]
+    seat = seats[choice.seat]
+    if seat.user_id is not None:  # seated meanwhile by balancing: take any free seat
+        seat = next(candidate for candidate in seats.values() if candidate.user_id is None)
+    event = seat_fill(
+        seat,
+        entry,
+        user,
+        tournament.starting_stack,
+        now,
+        timebank_milliseconds=tournament.timebank_first_hand_seconds * 1000,
+    )
+    from games.services.events import events_append
+
+    events_append(table, [event])
+    TournamentTable.objects.filter(pk=link.pk).update(players=sum(1 for s in seats.values() if s.user_id))
+    tournament.players_remaining += 1
+    tournament_save(tournament, "players_remaining")
+    if table.current_hand_id is None and table.next_hand_at is None:
+        from games.models import CashTable
+
+        CashTable.objects.filter(pk=table.pk).update(next_hand_at=now + timedelta(seconds=1))
+
+
+def unregistration_closes_at(tournament: Tournament) -> datetime | None:
+    """The last moment to unregister (TRN-10): a set time before a scheduled start; a Sit & Go until it starts."""
+    if not tournament.unregistration_allowed:
+        return None
+    if tournament.kind == TournamentKind.SCHEDULED and tournament.starts_at is not None:
+        return tournament.starts_at - timedelta(minutes=tournament.unregistration_closes_minutes)
+    return None
+
+
+@transaction.atomic(durable=True)
+def tournament_unregister(user: Any, tournament: Tournament | int, *, now: datetime | None = None) -> TournamentEntry:
+    """Unregister ``user`` and refund buy-in and fee (TRN-10). Refused once the tournament started or the
+    unregistration time passed (TRN-14), where unregistration is not allowed, or when not registered."""
+    moment = now or timezone.now()
+    locked = tournament_lock(primary_key(tournament))
+    entry = (
+        TournamentEntry.objects.select_for_update()
+        .select_related("user", "tournament")
+        .filter(tournament=locked, user=user, status=EntryStatus.REGISTERED)
+        .first()
+    )
+    if entry is None:
+        raise NotRegistered(f"You are not registered for {locked.name}.")
+    if locked.status != TournamentStatus.REGISTERING:
+        raise NotAllowedNow(f"{locked.name} has started: buy-in and fee are no longer refundable (TRN-14).")
+    if not locked.unregistration_allowed:
+        raise NotAllowedNow(f"{locked.name} does not allow unregistration.")
+    closes = unregistration_closes_at(locked)
+    if closes is not None and moment >= closes:
+        raise NotAllowedNow(f"Unregistration for {locked.name} closed at {closes:%H:%M} UTC (TRN-14).")
+    entry.refund_transfer = money.registration_refund(entry, "unregistered, refunded")
+    entry.status = EntryStatus.UNREGISTERED
+    entry.save(update_fields=["refund_transfer", "status"])
+    locked.entrants -= 1
+    tournament_save(locked, "entrants")
+    _announce_after_commit(locked.pk)
+    return entry
+
+
+def _announce_after_commit(tournament_id: int) -> None:
+    def announce() -> None:
+        from tournaments import realtime
+
+        realtime.tournament_changed(tournament_id)
+
+    transaction.on_commit(announce)

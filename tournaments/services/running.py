@@ -1,0 +1,655 @@
+"""Running a tournament: the start, and the coordinator that moves it on between hands and on its clocks.
+
+:func:`tournament_advance` is the one idempotent step for a tournament at a moment (the Celery beat task runs it
+every few seconds for every live tournament, and a table's hand end asks for it at once). Under the tournament's row
+lock it:
+
+1. opens registration and starts a scheduled tournament at its time (TRN-01, TRN-03, TRN-05), or cancels it with
+   refunds when too few registered (TRN-15, CXL-02);
+2. closes late registration at the end of its last level, or once payouts begin (TRN-08, AMB-28), fixing the prize
+   pool (guarantee overlay, TRN-07) and the payouts (TRN-06);
+3. gives knocked-out players their places — one hand's (or one hand-for-hand round's) eliminations by the chips they
+   started it with, ties at random (TRN-22, TRN-24) — and credits each prize at once (TRN-27, a Celery task);
+4. ends the tournament with one player left, or when every remaining place pays the same and the tournament says so
+   (TRN-21), paying the winner(s);
+5. switches hand-for-hand on at the bubble and off when it bursts, and deals the next round once every table has
+   finished the last (TRN-23, AMB-43);
+6. breaks and balances tables between hands (TRN-25, AMB-42) and tells the moved players (TRN-26);
+7. starts a break once every table has finished its hand after the break fell due, and ends it (TRN-30, AMB-41);
+8. records the current level for the lobby, and tells the tables when a new one starts (AMB-65: it applies to the
+   next hand dealt, which the tables work out themselves from the clock).
+
+Running it twice at the same moment changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections.abc import Iterable, MutableSequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from itertools import groupby
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Q, Sum
+from django.utils import timezone
+
+from games.models import CashTable, Hand, HandStatus, Seat, SeatStatus, TableStatus
+from games.services.events import NewEvent, events_append
+from games.services.seat_state import seat_empty, table_touch
+from tournaments.definitions import (
+    break_policy,
+    level_clock,
+    payouts_for,
+    payouts_now,
+)
+from tournaments.models import (
+    EntryStatus,
+    HandForHandMode,
+    Tournament,
+    TournamentBreak,
+    TournamentEntry,
+    TournamentKind,
+    TournamentStatus,
+    TournamentTable,
+)
+from tournaments.rules.balancing import MoveReason
+from tournaments.rules.breaks import break_pause, next_break_due
+from tournaments.rules.common import RandomSource
+from tournaments.rules.eliminations import finishing_places, hand_for_hand, tournament_over
+from tournaments.rules.registration import late_registration_open
+from tournaments.rules.seating import initial_seating
+from tournaments.services import money
+from tournaments.services.errors import TournamentNotFound
+from tournaments.services.seating import player_move, seat_fill, table_open, tables_lock
+
+FIRST_DEAL_DELAY = timedelta(seconds=10)
+"""Between the start and the first deal: time for the players to open their tables (absent ones are then dealt in
+sitting out, TRN-04)."""
+
+MINIMUM_ENTRANTS_REASON = (
+    "Cancelled: fewer players registered than the tournament needs (TRN-15); buy-ins and fees refunded."
+)
+
+
+def primary_key(value: Any) -> int:
+    """The id of a model instance or an id given as is."""
+    return int(getattr(value, "pk", value))
+
+
+def tournament_lock(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TournamentNotFound(f"There is no tournament {tournament_id}.")
+    return tournament
+
+
+def tournament_save(tournament: Tournament, *fields: str) -> None:
+    tournament.version += 1
+    tournament.save(update_fields=[*fields, "version"])
+
+
+@dataclass
+class Step:
+    """What one coordination did: for tests, the task log and the benchmark."""
+
+    started: bool = False
+    cancelled: bool = False
+    registration_closed: bool = False
+    places: list[tuple[int, int]] = field(default_factory=list)
+    moves: int = 0
+    tables_broken: int = 0
+    finished: bool = False
+    break_started: bool = False
+    level_changed: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return bool(
+            self.started
+            or self.cancelled
+            or self.registration_closed
+            or self.places
+            or self.moves
+            or self.tables_broken
+            or self.finished
+            or self.break_started
+            or self.level_changed
+        )
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Start
+
+
+def start_locked(tournament: Tournament, now: datetime, randomness: RandomSource) -> None:
+    """Seat every registrant at random on balanced tables (TRN-03), the button at each table's highest occupied seat
+    (TRN-05, the runtime's first hand), and start the level clock. The caller checked the minimum (TRN-15)."""
+    entries = list(
+        TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED)
+        .select_related("user")
+        .order_by("pk")
+    )
+    by_id = {entry.pk: entry for entry in entries}
+    timebank = tournament.timebank_first_hand_seconds * 1000
+    first_deal = now + FIRST_DEAL_DELAY
+    for seated in initial_seating(list(by_id), tournament.table_size, randomness):
+        table, link = table_open(tournament, now)
+        seats = {seat.number: seat for seat in Seat.objects.filter(table=table).order_by("number")}
+        events = [
+            seat_fill(
+                seats[number],
+                by_id[entry_id],
+                by_id[entry_id].user,
+                tournament.starting_stack,
+                now,
+                timebank_milliseconds=timebank,
+            )
+            for number, entry_id in sorted(seated.players.items())
+        ]
+        events_append(table, events)
+        TournamentTable.objects.filter(pk=link.pk).update(players=len(seated.players))
+        CashTable.objects.filter(pk=table.pk).update(next_hand_at=first_deal)
+    tournament.status = TournamentStatus.RUNNING
+    tournament.started_at = now
+    tournament.players_remaining = len(entries)
+    tournament.tables_running = tournament.next_table_number - 1
+    clock = level_clock(tournament)
+    reading = clock.reading(now)
+    tournament.level_number = reading.number
+    tournament.level_ends_at = reading.ends_at
+    tournament.break_due_at = next_break_due(break_policy(tournament), clock, now)
+    tournament_save(
+        tournament,
+        "status",
+        "started_at",
+        "players_remaining",
+        "tables_running",
+        "level_number",
+        "level_ends_at",
+        "break_due_at",
+        "next_table_number",
+    )
+    if tournament.late_registration_levels == 0 or tournament.kind == TournamentKind.SIT_AND_GO:
+        _registration_close(tournament, now)
+    if tournament.reopens and tournament.kind == TournamentKind.SIT_AND_GO:
+        from tournaments.services.catalog import tournament_copy
+
+        tournament_copy(tournament)  # the next Sit & Go of this kind opens at once
+
+
+def cancel_before_start_locked(tournament: Tournament, reason: str, now: datetime) -> int:
+    """Cancel a tournament that has not started: every registration refunded in full (CXL-02, TRN-15)."""
+    refunded = 0
+    for entry in TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED).select_related(
+        "user", "tournament"
+    ):
+        entry.refund_transfer = money.registration_refund(entry, "tournament cancelled before the start, refunded")
+        entry.status = EntryStatus.REFUNDED
+        entry.save(update_fields=["refund_transfer", "status"])
+        refunded += 1
+    tournament.status = TournamentStatus.CANCELLED
+    tournament.cancelled_reason = reason[:300]
+    tournament.finished_at = now
+    tournament_save(tournament, "status", "cancelled_reason", "finished_at")
+    return refunded
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The coordinator
+
+
+@transaction.atomic(durable=True)
+def tournament_advance(
+    tournament_id: int, *, now: datetime | None = None, randomness: RandomSource | None = None
+) -> Step:
+    """Move the tournament on at ``now`` (see the module docstring); idempotent."""
+    moment = now or timezone.now()
+    chance: RandomSource = randomness if randomness is not None else secrets.SystemRandom()
+    tournament = tournament_lock(tournament_id)
+    step = Step()
+    if tournament.status == TournamentStatus.ANNOUNCED and (
+        tournament.registration_opens_at is None or tournament.registration_opens_at <= moment
+    ):
+        tournament.status = TournamentStatus.REGISTERING
+        tournament_save(tournament, "status")
+    if tournament.status == TournamentStatus.REGISTERING:
+        if tournament.kind == TournamentKind.SCHEDULED and tournament.starts_at and tournament.starts_at <= moment:
+            registered = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED).count()
+            if registered < max(2, tournament.minimum_entrants):
+                cancel_before_start_locked(tournament, MINIMUM_ENTRANTS_REASON, moment)
+                step.cancelled = True
+            else:
+                start_locked(tournament, moment, chance)
+                step.started = True
+        _announce(tournament)
+        return step
+    if tournament.status != TournamentStatus.RUNNING:
+        return step
+    _coordinate(tournament, moment, chance, step)
+    _announce(tournament)
+    return step
+
+
+def _coordinate(tournament: Tournament, now: datetime, randomness: RandomSource, step: Step) -> None:
+    waiting = list(
+        TournamentTable.objects.filter(tournament=tournament, needs_coordination=True).values_list("pk", flat=True)
+    )
+    live = _live_tables(tournament)
+    alive = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).count()
+    clock = level_clock(tournament)
+    if tournament.registration_closed_at is None:
+        paid = payouts_now(tournament).paid_places
+        if not late_registration_open(
+            clock,
+            now,
+            late_registration_levels=tournament.late_registration_levels,
+            remaining_players=alive,
+            paid_places=paid,
+        ):
+            _registration_close(tournament, now)
+            step.registration_closed = True
+    if tournament.registration_closed_at is not None:
+        _places_assign(tournament, live, alive, randomness, step)
+        alive = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).count()
+        if _maybe_finish(tournament, alive, now, randomness, step):
+            return
+    _hand_for_hand_update(tournament, live, alive, now)
+    moved_tables = _balance(tournament, live, now, randomness, step)
+    _breaks_update(tournament, live, now)
+    _level_update(tournament, clock, live, now, step)
+    tournament.players_remaining = alive
+    tournament.tables_running = sum(1 for table in live if table.broken_at is None)
+    tournament_save(tournament, "players_remaining", "tables_running")
+    # Last, once every table lock this step needs is held: the waiting tables may deal again.
+    TournamentTable.objects.filter(pk__in=waiting).update(needs_coordination=False)
+    _tables_wake(tournament, now, exclude=moved_tables)
+
+
+@dataclass
+class LiveTable:
+    link_id: int
+    table_id: int
+    number: int
+    players: int
+    in_hand: bool
+    round_dealt: int
+    broken_at: datetime | None = None
+
+
+def _live_tables(tournament: Tournament) -> list[LiveTable]:
+    """The tournament's open tables with their player counts (one query; counts kept by the services)."""
+    rows = TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).values_list(
+        "pk", "table_id", "number", "players", "table__current_hand_id", "hand_for_hand_round_dealt"
+    )
+    return [
+        LiveTable(link, table, number, players, hand is not None, round_dealt)
+        for link, table, number, players, hand, round_dealt in rows
+    ]
+
+
+def _registration_close(tournament: Tournament, now: datetime) -> None:
+    """Registration is over: the prize pool and payouts are final (TRN-06), the house funds any overlay and added
+    money (TRN-07, TRN-17)."""
+    paid_entries = TournamentEntry.objects.filter(tournament=tournament).exclude(
+        status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED]
+    )
+    totals = paid_entries.aggregate(count=Count("pk"), contributions=Sum("prize_contribution"))
+    entrants, contributions = int(totals["count"] or 0), int(totals["contributions"] or 0)
+    payouts = payouts_for(tournament, entrants, contributions, provisional=False)
+    money.overlay_fund(tournament, payouts.pool - contributions)
+    tournament.registration_closed_at = now
+    tournament.entrants = entrants
+    tournament.prize_pool = payouts.pool
+    tournament.prizes = list(payouts.prizes)
+    tournament_save(tournament, "registration_closed_at", "entrants", "prize_pool", "prizes")
+
+
+def _places_assign(
+    tournament: Tournament, live: list[LiveTable], alive: int, randomness: RandomSource, step: Step
+) -> None:
+    """TRN-22 / TRN-24: places for the knocked-out players, one hand (or hand-for-hand round) at a time, oldest first.
+    A round is placed only once every table has finished it."""
+    pending = list(
+        TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).order_by(
+            "eliminated_at", "eliminated_in_hand_id", "pk"
+        )
+    )
+    if not pending:
+        return
+    round_in_play = tournament.hand_for_hand and any(table.in_hand for table in live)
+
+    def group_key(entry: TournamentEntry) -> tuple[str, int]:
+        if entry.hand_for_hand_round is not None:
+            return ("round", entry.hand_for_hand_round)
+        return ("hand", entry.eliminated_in_hand_id or -entry.pk)
+
+    groups: list[list[TournamentEntry]] = []
+    for key, grouped in groupby(pending, key=group_key):
+        if key[0] == "round" and key[1] == tournament.hand_for_hand_round and round_in_play:
+            break  # the round is still being played at another table
+        groups.append(list(grouped))
+    remaining = alive + len(pending)
+    prizes = list(tournament.prizes)
+    for members in groups:
+        stacks = {entry.pk: int(entry.chips_at_hand_start or 1) for entry in members}
+        by_id = {entry.pk: entry for entry in members}
+        for finishing in finishing_places(stacks, remaining, _tie_breaking(members, randomness)):
+            entry = by_id[finishing.player]
+            entry.place = finishing.place
+            entry.prize = prizes[finishing.place - 1] if finishing.place <= len(prizes) else 0
+            entry.status = EntryStatus.FINISHED
+            entry.save(update_fields=["place", "prize", "status"])
+            step.places.append((entry.pk, finishing.place))
+            _prize_credit_after_commit(entry)
+        remaining -= len(members)
+
+
+class _RecordedTies:
+    """Ties broken by the random number drawn when each player was knocked out (TRN-22), so a coordination run twice
+    gives the same places."""
+
+    def __init__(self, members: Iterable[TournamentEntry], fallback: RandomSource) -> None:
+        self.keys = {entry.pk: entry.tie_breaker or 0 for entry in members}
+        self.fallback = fallback
+
+    def choice(self, items: Any) -> Any:
+        return self.fallback.choice(items)
+
+    def shuffle(self, items: MutableSequence[Any], /) -> None:
+        items[:] = sorted(items, key=lambda player: self.keys.get(player, 0))
+
+
+def _tie_breaking(members: list[TournamentEntry], randomness: RandomSource) -> RandomSource:
+    return _RecordedTies(members, randomness)
+
+
+def _prize_credit_after_commit(entry: TournamentEntry) -> None:
+    if entry.prize <= 0:
+        return
+    entry_id = entry.pk
+    transaction.on_commit(lambda: _prize_credit_later(entry_id))
+
+
+def _prize_credit_later(entry_id: int) -> None:
+    from tournaments.tasks import entry_prize_credit_later
+
+    entry_prize_credit_later(entry_id)
+
+
+def _maybe_finish(tournament: Tournament, alive: int, now: datetime, randomness: RandomSource, step: Step) -> bool:
+    """TRN-21: one player left (and nobody waiting for a place), or identical remaining prizes."""
+    pending = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).exists()
+    if pending or alive == 0:
+        return False
+    if not tournament_over(
+        alive, list(tournament.prizes), end_when_prizes_identical=tournament.end_when_prizes_identical
+    ):
+        return False
+    if (
+        alive > 1
+        and CashTable.objects.filter(tournament_link__tournament=tournament, current_hand__isnull=False).exists()
+    ):
+        return False  # identical prizes: finish once the hands in play are over
+    players = list(
+        Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
+            "user_id", "chips"
+        )
+    )
+    ordered = sorted(players, key=lambda item: -item[1])
+    entries = {
+        entry.user_id: entry
+        for entry in TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING)
+    }
+    prizes = list(tournament.prizes)
+    chips_by_user = dict(players)
+    chip_counts = sorted(set(chips_by_user.values()), reverse=True)
+    place = 1
+    for chips in chip_counts:
+        tied = [user for user, count in ordered if count == chips]
+        randomness.shuffle(tied)
+        for user_id in tied:
+            entry = entries[user_id]
+            entry.place = place
+            entry.prize = prizes[place - 1] if place <= len(prizes) else 0
+            entry.status = EntryStatus.FINISHED
+            entry.table = None
+            entry.save(update_fields=["place", "prize", "status", "table"])
+            step.places.append((entry.pk, place))
+            _prize_credit_after_commit(entry)
+            place += 1
+    for table in tables_lock(
+        list(
+            TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).values_list(
+                "table_id", flat=True
+            )
+        )
+    ).values():
+        _table_close(table[0], table[1], now, "The tournament is over.")
+    TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).update(broken_at=now, players=0)
+    tournament.status = TournamentStatus.FINISHED
+    tournament.finished_at = now
+    tournament.players_remaining = 0
+    tournament.tables_running = 0
+    tournament.hand_for_hand = False
+    tournament_save(tournament, "status", "finished_at", "players_remaining", "tables_running", "hand_for_hand")
+    step.finished = True
+    return True
+
+
+def _table_close(table: CashTable, seats: dict[int, Seat], now: datetime, reason: str) -> None:
+    events = []
+    for seat in seats.values():
+        if seat.user_id is not None:
+            number, user_id = seat.number, seat.user_id
+            seat_empty(seat)
+            events.append(NewEvent("seat_left", {"seat": number, "status": SeatStatus.EMPTY, "user_id": user_id}))
+    events.append(NewEvent("table_closed", {"reason": reason}))
+    table_touch(table, status=TableStatus.CLOSED, closed_at=now, close_reason=reason, next_hand_at=None)
+    events_append(table, events)
+
+
+def _hand_for_hand_update(tournament: Tournament, live: list[LiveTable], alive: int, now: datetime) -> None:
+    """TRN-23 / AMB-43: on at the bubble (or by staff), off when it bursts; the next round is dealt everywhere once
+    every table has finished the last one."""
+    manual: bool | None = None
+    if tournament.hand_for_hand_mode == HandForHandMode.ON:
+        manual = True
+    elif tournament.hand_for_hand_mode == HandForHandMode.OFF:
+        manual = False
+    paid = payouts_now(tournament).paid_places
+    wanted = hand_for_hand(alive, paid, len(live), manual=manual)
+    if wanted and not tournament.hand_for_hand:
+        tournament.hand_for_hand = True
+        tournament.hand_for_hand_round += 1
+        tournament_save(tournament, "hand_for_hand", "hand_for_hand_round")
+    elif not wanted and tournament.hand_for_hand:
+        tournament.hand_for_hand = False
+        tournament_save(tournament, "hand_for_hand")
+    elif wanted:
+        round_over = all(
+            not table.in_hand and (table.round_dealt >= tournament.hand_for_hand_round or table.players < 2)
+            for table in live
+        )
+        if round_over:
+            tournament.hand_for_hand_round += 1
+            tournament_save(tournament, "hand_for_hand_round")
+
+
+def _balance(
+    tournament: Tournament, live: list[LiveTable], now: datetime, randomness: RandomSource, step: Step
+) -> set[int]:
+    """TRN-25 / AMB-42: break tables whose players fit into the other tables' free seats, then move players from the
+    fullest to the emptiest tables until they differ by at most one. Only players of tables between hands move.
+    Returns the tables changed."""
+    seats_per_table = tournament.table_size
+    changed: set[int] = set()
+    tables = [table for table in live if table.broken_at is None]
+    total = sum(table.players for table in tables)
+    needed = max(1, math.ceil(total / seats_per_table))
+    locked: dict[int, tuple[CashTable, dict[int, Seat]]] = {}
+
+    def lock(table: LiveTable) -> tuple[CashTable, dict[int, Seat]]:
+        if table.table_id not in locked:
+            locked.update(tables_lock([table.table_id]))
+            fresh_table, fresh_seats = locked[table.table_id]
+            table.in_hand = fresh_table.current_hand_id is not None
+            table.players = sum(1 for seat in fresh_seats.values() if seat.user_id is not None)
+        return locked[table.table_id]
+
+    while len(tables) > needed:
+        candidates = sorted((table for table in tables if not table.in_hand), key=lambda table: table.players)
+        if not candidates:
+            break
+        victim = candidates[0]
+        source, source_seats = lock(victim)
+        if victim.in_hand:
+            tables.remove(victim)  # a hand started meanwhile: it is broken when it ends
+            continue
+        others = [table for table in tables if table is not victim]
+        for number in sorted(n for n, seat in source_seats.items() if seat.user_id is not None):
+            fewest = min(table.players for table in others)
+            target_row = randomness.choice([table for table in others if table.players == fewest])
+            target, target_seats = lock(target_row)
+            if target_row.players >= seats_per_table:
+                break
+            player_move(source, source_seats, number, target, target_seats, MoveReason.TABLE_BROKEN, now, randomness)
+            target_row.players += 1
+            victim.players -= 1
+            step.moves += 1
+            changed.update({victim.table_id, target_row.table_id})
+        if victim.players == 0:
+            _table_close(source, source_seats, now, "Tables are being consolidated.")
+            victim.broken_at = now
+            tables.remove(victim)
+            step.tables_broken += 1
+        else:
+            break
+    while len(tables) > 1:
+        most = max(table.players for table in tables)
+        fewest = min(table.players for table in tables)
+        if most - fewest <= 1:
+            break
+        sources = [table for table in tables if table.players == most and not table.in_hand]
+        if not sources:
+            break
+        source_row = randomness.choice(sources)
+        targets = [table for table in tables if table.players == fewest]
+        target_row = randomness.choice(targets)
+        source, source_seats = lock(source_row)
+        target, target_seats = lock(target_row)
+        if source_row.in_hand or source_row.players != most or target_row.players != fewest:
+            continue  # the locked rows disagree with the counts read: look again with the fresh ones
+        occupied = sorted(number for number, seat in source_seats.items() if seat.user_id is not None)
+        player_move(
+            source,
+            source_seats,
+            randomness.choice(occupied),
+            target,
+            target_seats,
+            MoveReason.BALANCING,
+            now,
+            randomness,
+        )
+        source_row.players -= 1
+        target_row.players += 1
+        step.moves += 1
+        changed.update({source_row.table_id, target_row.table_id})
+    for table in live:
+        if table.table_id in locked:
+            TournamentTable.objects.filter(pk=table.link_id).update(
+                players=table.players, **({"broken_at": now} if table.broken_at is not None else {})
+            )
+    live[:] = [table for table in live if table.broken_at is None]
+    return changed
+
+
+def _breaks_update(tournament: Tournament, live: list[LiveTable], now: datetime) -> None:
+    """TRN-30 / AMB-41: once the break is due and every table has finished its hand, the break starts (the level
+    clocks stop for its length); when it ends the tables deal again."""
+    if tournament.break_ends_at is not None and tournament.break_ends_at <= now:
+        tournament.break_ends_at = None
+        tournament_save(tournament, "break_ends_at")
+    if tournament.break_due_at is None or tournament.break_due_at > now or tournament.break_ends_at is not None:
+        return
+    if any(table.in_hand for table in live):
+        return
+    last_hand_ended = (
+        TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True)
+        .exclude(last_hand_ended_at__isnull=True)
+        .order_by("-last_hand_ended_at")
+        .values_list("last_hand_ended_at", flat=True)
+        .first()
+    )
+    started = max(tournament.break_due_at, last_hand_ended or tournament.break_due_at)
+    started = min(started, now)
+    policy = break_policy(tournament)
+    pause = break_pause(policy, started)
+    assert pause.end is not None
+    TournamentBreak.objects.create(tournament=tournament, started_at=pause.start, ends_at=pause.end)
+    clock = level_clock(tournament)
+    tournament.break_ends_at = pause.end
+    tournament.break_due_at = next_break_due(policy, clock, pause.end)
+    tournament_save(tournament, "break_ends_at", "break_due_at")
+    CashTable.objects.filter(tournament_link__tournament=tournament, status=TableStatus.OPEN).update(
+        next_hand_at=pause.end
+    )
+
+
+def _level_update(tournament: Tournament, clock: Any, live: list[LiveTable], now: datetime, step: Step) -> None:
+    """Record the current level for the lobby; when it changed, tell every table (the new blinds apply from the next
+    hand dealt, AMB-65)."""
+    reading = level_clock(tournament).reading(now)
+    if reading.number == tournament.level_number and reading.ends_at == tournament.level_ends_at:
+        return
+    changed = reading.number != tournament.level_number
+    tournament.level_number = reading.number
+    tournament.level_ends_at = reading.ends_at
+    tournament_save(tournament, "level_number", "level_ends_at")
+    if not changed:
+        return
+    step.level_changed = True
+    level = reading.level
+    payload = {
+        "level": reading.number,
+        "small_blind": level.small_blind,
+        "big_blind": level.big_blind,
+        "ante": level.ante,
+        "level_ends_at": reading.ends_at.isoformat() if reading.ends_at else None,
+    }
+    for table, _seats in tables_lock([table.table_id for table in live]).values():
+        events_append(table, [NewEvent("level_changed", payload)])
+
+
+def _tables_wake(tournament: Tournament, now: datetime, exclude: set[int]) -> None:
+    """Tables that stopped asking to deal (a closed gate) try again now, unless a break holds them."""
+    if tournament.break_ends_at is not None and tournament.break_ends_at > now:
+        return
+    CashTable.objects.filter(
+        Q(next_hand_at__isnull=True) | Q(next_hand_at__gt=now),
+        tournament_link__tournament=tournament,
+        tournament_link__needs_coordination=False,
+        status=TableStatus.OPEN,
+        current_hand__isnull=True,
+    ).exclude(pk__in=exclude).update(next_hand_at=now)
+    if exclude:
+        CashTable.objects.filter(pk__in=exclude, status=TableStatus.OPEN, current_hand__isnull=True).update(
+            next_hand_at=now
+        )
+
+
+def _announce(tournament: Tournament) -> None:
+    tournament_id = tournament.pk
+    transaction.on_commit(lambda: _announce_now(tournament_id))
+
+
+def _announce_now(tournament_id: int) -> None:
+    from tournaments import realtime
+
+    realtime.tournament_changed(tournament_id)
+
+
+def running_hands(tournament: Tournament) -> int:
+    return Hand.objects.filter(table__tournament_link__tournament=tournament, status=HandStatus.RUNNING).count()

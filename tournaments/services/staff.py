@@ -1,0 +1,169 @@
+"""Staff actions on tournaments (TRN-01, TRN-23, TRN-28, LOB-08), each audited in the same transaction
+(``wallet.services.audit_record``: who, when, what, before and after, append-only)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.models import EntryStatus, HandForHandMode, Tournament, TournamentEntry, TournamentStatus
+from tournaments.services import money
+from tournaments.services.errors import NotAllowedNow, ReasonRequired, TournamentNotFound
+from tournaments.services.running import cancel_before_start_locked, primary_key, tournament_lock, tournament_save
+from tournaments.services.seating import tables_lock
+from wallet.services.audit import audit_record
+
+
+def _reason(reason: object) -> str:
+    text = reason.strip() if isinstance(reason, str) else ""
+    if not text:
+        raise ReasonRequired("Give the reason: it is recorded with the action.")
+    return text[:300]
+
+
+@transaction.atomic(durable=True)
+def tournament_delay(
+    tournament: Tournament | int, new_start: datetime, *, actor: Any, reason: str, now: datetime | None = None
+) -> Tournament:
+    """Move a scheduled tournament's start later (TRN-01); only before it starts."""
+    text = _reason(reason)
+    moment = now or timezone.now()
+    locked = tournament_lock(primary_key(tournament))
+    if locked.status not in (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING) or locked.starts_at is None:
+        raise NotAllowedNow(f"{locked.name} is not waiting for a scheduled start.")
+    if new_start <= moment or new_start <= locked.starts_at:
+        raise NotAllowedNow("A delay moves the start later than both now and the current start.")
+    before = locked.starts_at.isoformat()
+    locked.starts_at = new_start
+    tournament_save(locked, "starts_at")
+    audit_record(
+        action="tournament_delayed",
+        actor=actor,
+        reason=text,
+        details={
+            "tournament": locked.pk,
+            "before": {"starts_at": before},
+            "after": {"starts_at": new_start.isoformat()},
+        },
+    )
+    return locked
+
+
+@transaction.atomic(durable=True)
+def tournament_cancel(
+    tournament: Tournament | int, *, actor: Any, reason: str, now: datetime | None = None
+) -> Tournament:
+    """Cancel a tournament that has not started: every registration refunded in full (TRN-01, CXL-02). A started
+    tournament is cancelled through the cancellation policy's preview and approval (CXL)."""
+    text = _reason(reason)
+    moment = now or timezone.now()
+    locked = tournament_lock(primary_key(tournament))
+    if locked.status not in (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING):
+        raise NotAllowedNow(
+            f"{locked.name} has started: cancel it with the cancellation policy (preview and approval, CXL)."
+            if locked.status == TournamentStatus.RUNNING
+            else f"{locked.name} is already over."
+        )
+    refunded = cancel_before_start_locked(locked, text, moment)
+    audit_record(
+        action="tournament_cancelled",
+        actor=actor,
+        reason=text,
+        details={"tournament": locked.pk, "before": {"status": "registering"}, "after": {"refunded": refunded}},
+    )
+    return locked
+
+
+@transaction.atomic(durable=True)
+def tournament_hand_for_hand_set(
+    tournament: Tournament | int, mode: str, *, actor: Any, reason: str = "", now: datetime | None = None
+) -> Tournament:
+    """Switch hand-for-hand on or off by hand, or back to automatic at the bubble (AMB-43)."""
+    if mode not in HandForHandMode.values:
+        raise NotAllowedNow(f"Hand-for-hand is one of {', '.join(HandForHandMode.values)}, not {mode!r}.")
+    locked = tournament_lock(primary_key(tournament))
+    before = locked.hand_for_hand_mode
+    locked.hand_for_hand_mode = mode
+    tournament_save(locked, "hand_for_hand_mode")
+    audit_record(
+        action="tournament_hand_for_hand",
+        actor=actor,
+        reason=reason.strip() if isinstance(reason, str) else "",
+        details={"tournament": locked.pk, "before": {"mode": before}, "after": {"mode": mode}},
+    )
+    return locked
+
+
+@transaction.atomic(durable=True)
+def entry_disqualify(
+    entry: TournamentEntry | int, *, actor: Any, reason: str, forfeit_prize: bool, now: datetime | None = None
+) -> TournamentEntry:
+    """Disqualify a player (TRN-28). A player still in play is removed with their chips (they take no place); a
+    player who already finished keeps or forfeits an unpaid prize by ``forfeit_prize`` (a prize already paid is
+    confiscated through the compliance desk's seizure, not here)."""
+    from games.models import CashTable
+    from games.services.events import NewEvent, events_append
+    from games.services.seat_state import seat_empty
+
+    text = _reason(reason)
+    moment = now or timezone.now()
+    entry_id = primary_key(entry)
+    tournament_id = TournamentEntry.objects.filter(pk=entry_id).values_list("tournament_id", flat=True).first()
+    if tournament_id is None:
+        raise TournamentNotFound(f"There is no tournament entry {entry_id}.")
+    locked = tournament_lock(tournament_id)
+    row = TournamentEntry.objects.select_for_update().select_related("user").get(pk=entry_id)
+    before = {"status": row.status, "place": row.place, "prize": row.prize}
+    if row.status == EntryStatus.PLAYING:
+        assert row.table_id is not None
+        table, seats = tables_lock([row.table_id])[row.table_id]
+        hand_running = CashTable.objects.filter(pk=table.pk, current_hand__isnull=False).exists()
+        if hand_running:
+            raise NotAllowedNow("The player is in a hand: disqualify them when it ends.")
+        seat = next(seat for seat in seats.values() if seat.user_id == row.user_id)
+        number, chips = seat.number, seat.chips
+        seat_empty(seat)
+        events_append(
+            table,
+            [
+                NewEvent(
+                    "player_disqualified", {"seat": number, "status": "empty", "user_id": row.user_id, "chips": chips}
+                )
+            ],
+        )
+        row.table = None
+        locked.players_remaining = max(0, locked.players_remaining - 1)
+        tournament_save(locked, "players_remaining")
+        from tournaments.models import TournamentTable
+
+        TournamentTable.objects.filter(table_id=table.pk).update(
+            players=sum(1 for candidate in seats.values() if candidate.user_id is not None), needs_coordination=True
+        )
+    elif row.status == EntryStatus.FINISHED and row.prize_transfer_id is not None and forfeit_prize:
+        raise NotAllowedNow("The prize is already paid: put it on hold and seize it from the compliance desk.")
+    elif row.status == EntryStatus.FINISHED and row.prize and forfeit_prize:
+        money.prize_forfeit(row)
+    elif row.status not in (EntryStatus.FINISHED, EntryStatus.REGISTERED, EntryStatus.BUSTED):
+        raise NotAllowedNow(f"This entry is {row.get_status_display()}: there is nothing to disqualify.")
+    row.status = EntryStatus.DISQUALIFIED
+    row.disqualification_reason = text
+    row.prize_forfeited = bool(forfeit_prize)
+    row.eliminated_at = row.eliminated_at or moment
+    row.save(update_fields=["status", "disqualification_reason", "prize_forfeited", "table", "eliminated_at"])
+    audit_record(
+        action="tournament_player_disqualified",
+        actor=actor,
+        player=row.user,
+        reason=text,
+        details={
+            "tournament": locked.pk,
+            "entry": row.pk,
+            "forfeit_prize": bool(forfeit_prize),
+            "before": before,
+            "after": {"status": row.status},
+        },
+    )
+    return row

@@ -1,0 +1,286 @@
+"""The tournament policy of the table runtime (games.services.policy): chips on the seats, levels from the tournament.
+
+* Stacks: chips on the seat (TRN-16); a hand changes them only when it settles, so a hand cut off by a crash is
+  cancelled with every stack at its start-of-hand count (TRN-33).
+* Terms: the level current when the hand is dealt (AMB-65), with its ante; the tournament's clocks (TB-02, TB-08) and,
+  in the final stage, the longer reconnection time (TRN-31, AMB-44). No rake (RAKE-09).
+* Who is dealt in: every player with chips, sitting out or absent included (TRN-04, TRN-19, AMB-57); the big blind
+  once per orbit (ENG-07, TRN-29); the first button at the highest occupied seat (TRN-05). A player sitting out is
+  acted for at once: check, else fold (AMB-20).
+* When a table may deal: the tournament is running, not on (or waiting for) a break (TRN-30), the table has not dealt
+  the current hand-for-hand round (TRN-23), and the tournament has dealt with the table's last hand (eliminations and
+  balancing, ``needs_coordination``).
+* Between hands: pending sit-outs, knock-outs (the seat is emptied, the entry waits for its place); then the
+  tournament is asked to coordinate (``tournaments.services.tournament_coordinate`` after commit).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from games import presence
+from games.engine.positions import HandPositions, PositionError, next_hand_positions, tournament_first_button
+from games.engine.state import HandState
+from games.models import CashTable, Hand, Seat, SeatStatus, SitOutReason, TableKind
+from games.services.events import NewEvent
+from games.services.hands import HandContext, _previous_hand
+from games.services.policy import Chooser, HandTerms, Settlement, TableRules
+from games.services.seat_state import seat_empty, seat_event, seat_save, seat_sit_out_now, table_touch
+from tournaments.definitions import level_clock, payouts_now, table_rules
+from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus, TournamentTable
+from tournaments.rules.timebank import FinalStageReconnect
+
+
+def table_link(table_id: int) -> TournamentTable:
+    """The tournament link of a tournament table, with the tournament (one query)."""
+    return TournamentTable.objects.select_related("tournament").get(table_id=table_id)
+
+
+def _final_stage_reached(tournament: Tournament) -> bool:
+    paid = len(tournament.prizes) if tournament.registration_closed_at is not None else 0
+    stage = FinalStageReconnect(tournament.final_stage_reconnect_seconds)
+    if tournament.final_stage_from == "in_the_money":
+        return tournament.registration_closed_at is not None and tournament.players_remaining <= paid
+    return stage.applies(
+        running_tables=tournament.tables_running, remaining_players=tournament.players_remaining, paid_places=paid
+    )
+
+
+def tournament_table_rules(tournament: Tournament) -> TableRules:
+    return table_rules(tournament, final_stage_reached=_final_stage_reached(tournament))
+
+
+def may_deal(tournament: Tournament, link: TournamentTable, now: datetime) -> bool:
+    """Whether a tournament table may deal its next hand at ``now`` (see the module docstring)."""
+    if tournament.status != TournamentStatus.RUNNING or link.broken_at is not None or link.needs_coordination:
+        return False
+    if tournament.break_ends_at is not None and now < tournament.break_ends_at:
+        return False  # on a break
+    if tournament.break_due_at is not None and now >= tournament.break_due_at:
+        return False  # the break is due: finish the hand in play and wait for the others (TRN-30)
+    return not (tournament.hand_for_hand and link.hand_for_hand_round_dealt >= tournament.hand_for_hand_round)
+
+
+def absent_players_sit_out(table: CashTable, seats: dict[int, Seat], now: datetime) -> list[NewEvent]:
+    """TRN-04 / AMB-57: at a tournament table's first hand, a player with no live socket on it is absent and is dealt
+    in sitting out (acted for at once) until their socket arrives, which sits them in (the clocks' report)."""
+    events = []
+    for seat in seats.values():
+        if seat.user_id is None or seat.status != SeatStatus.PLAYING or seat.hands_dealt_in:
+            continue
+        if presence.has_live_socket(int(seat.user_id), table.pk) is False:
+            seat.status = SeatStatus.SITTING_OUT
+            seat.sit_out_reason = SitOutReason.DISCONNECTED
+            seat.sit_out_since = now
+            seat.sit_out_deadline = None
+            seat.disconnected_since = now
+            seat_save(seat, "status", "sit_out_reason", "sit_out_since", "sit_out_deadline", "disconnected_since")
+            events.append(seat_event(seat, "seat_sat_out", absent=True))
+    return events
+
+
+class TournamentPolicy:
+    """Tournament tables: see the module docstring."""
+
+    kind = TableKind.TOURNAMENT
+
+    def stack(self, seat: Seat) -> int:
+        return seat.chips
+
+    def refresh_stacks(self, seats: dict[int, Seat]) -> None:
+        """Chips change only under the table lock, in :meth:`settle`, which updates the loaded seats too."""
+
+    def available(self, seats: dict[int, Seat]) -> list[Seat]:
+        return [seat for seat in seats.values() if seat.user_id is not None and seat.chips > 0]
+
+    def next_hand_terms(self, context: HandContext) -> HandTerms | None:
+        link = table_link(context.table.pk)
+        tournament = link.tournament
+        if not may_deal(tournament, link, context.now):
+            return None
+        if context.table.hands_played == 0 and settings.TOURNAMENT_SITS_OUT_ABSENT_PLAYERS:
+            context.events.extend(absent_players_sit_out(context.table, context.seats, context.now))
+        level = level_clock(tournament).reading(context.now)
+        if tournament.hand_for_hand:
+            TournamentTable.objects.filter(pk=link.pk).update(hand_for_hand_round_dealt=tournament.hand_for_hand_round)
+        return HandTerms(
+            rules=tournament_table_rules(tournament),
+            variant=tournament.variant,
+            small_blind=level.level.small_blind,
+            big_blind=level.level.big_blind,
+            ante=level.level.ante,
+            level_number=level.number,
+        )
+
+    def positions(self, context: HandContext, terms: HandTerms, chooser: Chooser) -> tuple[HandPositions, bool] | None:
+        """Every player with chips is ready (ENG-07: the big blind never skips anyone); the first hand's button is at
+        the highest occupied seat (TRN-05)."""
+        table = context.table
+        ready = [seat.number for seat in self.available(context.seats)]
+        previous = _previous_hand(table)
+        try:
+            if previous is None:
+                positions = next_hand_positions(
+                    table_size=table.seat_count, previous=None, ready=ready, first_button=tournament_first_button(ready)
+                )
+                return positions, True
+            positions = next_hand_positions(table_size=table.seat_count, previous=previous, ready=ready)
+        except PositionError:
+            return None
+        # ENG-05 #2: the small blind is the previous big blind *player*. A player moved into that seat since (its
+        # occupant was knocked out) has not posted a big blind here: the small blind is dead this hand.
+        previous_occupants = {int(seat): user for seat, user in table.previous_dealt_in_seats or []}
+        small_blind = positions.small_blind
+        if (
+            small_blind is not None
+            and len(positions.dealt_in) > 2
+            and previous_occupants.get(small_blind) != context.seats[small_blind].user_id
+        ):
+            positions = replace(positions, small_blind=None)
+        return positions, False
+
+    def participant(self, seat: Seat, stack: int) -> dict[str, Any]:
+        return {"user": seat.user_id, "stack": stack}
+
+    def hand_rules(self, hand: Hand, table: CashTable) -> TableRules:
+        return tournament_table_rules(table_link(table.pk).tournament)
+
+    def current_rules(self, table: CashTable, now: datetime) -> TableRules:
+        return tournament_table_rules(table_link(table.pk).tournament)
+
+    def seat_returns_as(self, seat: Seat, table: CashTable, post_out_of_position: bool) -> str:
+        return SeatStatus.PLAYING
+
+    def returns_on_reconnect(self, seat: Seat) -> bool:
+        return seat.status == SeatStatus.SITTING_OUT and seat.sit_out_reason == SitOutReason.DISCONNECTED
+
+    def acts_for(self, seat: Seat) -> bool:
+        return seat.status == SeatStatus.SITTING_OUT
+
+    def settle(self, context: HandContext, hand: Hand, state: HandState) -> Settlement:
+        """Chip counts, no rake (RAKE-09): each seat's chips become its final stack."""
+        result = state.result
+        final = dict(result.final_stacks)
+        starting = {int(seat): data["stack"] for seat, data in hand.participants.items()}
+        net = {seat: final[seat] - starting[seat] for seat in starting}
+        if sum(net.values()) != 0:
+            raise AssertionError(f"tournament hand {hand.pk} does not balance: net {net}")
+        for number, chips in final.items():
+            seat = context.seats[number]
+            if seat.chips != chips:
+                seat.chips = chips
+                seat_save(seat, "chips")
+        return Settlement(final_stacks=final, net=net, pot_total=sum(result.pot_amounts))
+
+    def after_hand(self, context: HandContext, hand: Hand, counted: bool, now: datetime) -> None:
+        """Pending sit-outs (they stay in, no removal deadline, TRN-20); players without chips are knocked out: their
+        seat is emptied and their entry waits for its place (TRN-22); then the table waits for the tournament."""
+        table = context.table
+        link = table_link(table.pk)
+        tournament = link.tournament
+        rules = tournament_table_rules(tournament)
+        knocked_out = []
+        for seat in sorted(context.seats.values(), key=lambda seat: seat.number):
+            if seat.user_id is None:
+                continue
+            if counted and seat.chips == 0:
+                knocked_out.append(seat)
+                continue
+            if seat.sit_out_after_hand:
+                reason = seat.sit_out_reason_after_hand or SitOutReason.PLAYER
+                context.events.append(seat_sit_out_now(seat, reason, now, rules))
+        if knocked_out:
+            self._knock_out(context, hand, tournament, link, knocked_out, now)
+        players = sum(1 for seat in context.seats.values() if seat.user_id is not None)
+        TournamentTable.objects.filter(pk=link.pk).update(
+            players=players, needs_coordination=True, last_hand_ended_at=now
+        )
+        table_touch(
+            table, current_hand=None, next_hand_at=now + timedelta(milliseconds=rules.pause_between_hands_milliseconds)
+        )
+        tournament_id = tournament.pk
+        transaction.on_commit(lambda: coordinate_soon(tournament_id))
+
+    @staticmethod
+    def _knock_out(
+        context: HandContext,
+        hand: Hand,
+        tournament: Tournament,
+        link: TournamentTable,
+        seats: list[Seat],
+        now: datetime,
+    ) -> None:
+        round_number = tournament.hand_for_hand_round if tournament.hand_for_hand else None
+        random = secrets.SystemRandom()
+        for seat in seats:
+            user_id = seat.user_id
+            start_stack = int(hand.participants[str(seat.number)]["stack"])
+            TournamentEntry.objects.filter(
+                tournament=tournament, user_id=int(user_id or 0), status=EntryStatus.PLAYING
+            ).update(
+                status=EntryStatus.BUSTED,
+                table=None,
+                eliminated_at=now,
+                eliminated_in_hand=hand,
+                chips_at_hand_start=start_stack,
+                hand_for_hand_round=round_number,
+                tie_breaker=random.randrange(2**62),
+            )
+            name = getattr(seat.user, "table_name", None) or (seat.user.get_username() if seat.user else "")
+            number = seat.number
+            seat_empty(seat)
+            context.events.append(
+                NewEvent(
+                    "player_eliminated",
+                    {"seat": number, "status": SeatStatus.EMPTY, "user_id": user_id, "name": name, "stack": 0},
+                    hand,
+                )
+            )
+
+    def snapshot_table(self, table: CashTable, now: datetime) -> dict[str, Any]:
+        link = table_link(table.pk)
+        tournament = link.tournament
+        variant_name = dict(Tournament._meta.get_field("variant").choices or []).get(tournament.variant, "")
+        info: dict[str, Any] = {
+            "game": "tournament",
+            "game_name": str(variant_name),
+            "variant": tournament.variant,
+            "currency": "CHIPS",
+            "tournament_id": tournament.pk,
+            "tournament_name": tournament.name,
+            "table_number": link.number,
+            "players_remaining": tournament.players_remaining,
+            "entrants": tournament.entrants,
+            "on_break_until": tournament.break_ends_at.isoformat()
+            if tournament.break_ends_at and tournament.break_ends_at > now
+            else None,
+            "break_due_at": tournament.break_due_at.isoformat() if tournament.break_due_at else None,
+            "hand_for_hand": tournament.hand_for_hand,
+            "paid_places": payouts_now(tournament).paid_places,
+            "status": tournament.status,
+        }
+        if tournament.started_at is not None:
+            reading = level_clock(tournament).reading(now)
+            info.update(
+                {
+                    "level": reading.number,
+                    "small_blind": reading.level.small_blind,
+                    "big_blind": reading.level.big_blind,
+                    "ante": reading.level.ante,
+                    "level_ends_at": reading.ends_at.isoformat() if reading.ends_at else None,
+                }
+            )
+        return info
+
+
+def coordinate_soon(tournament_id: int) -> None:
+    """Ask a worker to coordinate the tournament now (its beat task would do it within seconds anyway)."""
+    from tournaments.tasks import tournament_coordinate_later
+
+    tournament_coordinate_later(tournament_id)

@@ -1,0 +1,67 @@
+"""Celery tasks of the tournaments (the product card: Celery handles blind-level clocks, breaks and payouts).
+
+* ``tournaments_advance`` — the beat task: every live tournament moved on (``tournament_advance``), and any prize
+  not yet credited handed to ``entry_prize_credit`` again (a worker that died between the place and the payment).
+* ``tournament_coordinate`` — one tournament at once, asked for when one of its tables finishes a hand.
+* ``entry_prize_credit`` — one prize, with retries; the ledger's idempotency key makes a repeat a no-op.
+
+Every task is idempotent: run twice, or killed and run again, it leaves the same state.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import shared_task
+from django.db import OperationalError
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(name="tournaments.tasks.tournaments_advance", ignore_result=True)
+def tournaments_advance() -> dict[str, Any]:
+    from tournaments.services import tournaments_advance_all
+
+    return tournaments_advance_all()
+
+
+@shared_task(
+    name="tournaments.tasks.tournament_coordinate",
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def tournament_coordinate(tournament_id: int) -> bool:
+    from tournaments.services import tournament_advance
+
+    return tournament_advance(tournament_id).changed
+
+
+@shared_task(
+    name="tournaments.tasks.entry_prize_credit",
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=10,
+)
+def entry_prize_credit(entry_id: int) -> bool:
+    from tournaments.services import entry_prize_pay
+
+    return entry_prize_pay(entry_id)
+
+
+def tournament_coordinate_later(tournament_id: int) -> None:
+    """Queue a coordination; when the broker cannot take it, the beat task does the same within seconds."""
+    try:
+        tournament_coordinate.delay(tournament_id)
+    except Exception:  # the beat task covers it
+        logger.warning("could not queue the coordination of tournament %s", tournament_id, exc_info=True)
+
+
+def entry_prize_credit_later(entry_id: int) -> None:
+    try:
+        entry_prize_credit.delay(entry_id)
+    except Exception:  # the beat task's sweep credits it
+        logger.warning("could not queue the prize of tournament entry %s", entry_id, exc_info=True)
