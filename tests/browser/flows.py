@@ -85,8 +85,9 @@ def wait_live(page: Any) -> None:
 
 def my_turn(page: Any) -> None:
     """Wait until the action buttons are shown (the player's turn, with the legal actions drawn)."""
-    page.wait_for_function(
-        "document.querySelectorAll('#action-buttons [data-act]:not([hidden]):not([aria-disabled=true])').length > 0"
+    wait_until(
+        page,
+        "document.querySelectorAll('#action-buttons [data-act]:not([hidden]):not([aria-disabled=true])').length > 0",
     )
 
 

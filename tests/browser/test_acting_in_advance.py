@@ -13,7 +13,7 @@ import pytest
 from games.models import CashTable
 from games.services import hand_act
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import FrameRecorder, log_in, my_turn, sent_actions, wait_live
+from tests.browser.flows import FrameRecorder, log_in, my_turn, sent_actions, wait_live, wait_until
 from tests.browser.setup import heads_up_table, in_thread, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -77,9 +77,7 @@ def test_call_any_calls_the_raise_without_an_amount(dealt: tuple[CashTable, dict
     page, recorder, acting, _waiting = waiting_player_page(pages, table, users)
     page.locator("[data-advance=call_any]").check()
     raise_for(table, users[acting], 40)
-    page.wait_for_function(
-        "window.tableApp.state.snapshot.hand && window.tableApp.state.snapshot.hand.street === 'flop'"
-    )
+    wait_until(page, "window.tableApp.state.snapshot.hand && window.tableApp.state.snapshot.hand.street === 'flop'")
     assert [frame["action"] for frame in sent_actions(recorder)] == ["call"]
     assert "amount" not in sent_actions(recorder)[0]
     # The seat that raised shows its last action until the street ends; the flop clears the labels.

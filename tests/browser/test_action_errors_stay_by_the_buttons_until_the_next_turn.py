@@ -10,7 +10,7 @@ import pytest
 
 from games.models import CashTable
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, my_turn, wait_live
+from tests.browser.flows import log_in, my_turn, wait_live, wait_until
 from tests.browser.setup import act_until_seat_acts, heads_up_table, in_thread, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -59,10 +59,11 @@ def test_an_amount_out_of_range_is_explained_by_the_buttons_and_cleared_on_the_n
     # The player calls; the other player plays on until it is this player's turn again (the next street).
     sequence = int(page.locator("#table-app").get_attribute("data-sequence"))
     page.locator("#action-buttons [data-act=call]:visible, #action-buttons [data-act=check]:visible").first.click()
-    page.wait_for_function(f"Number(document.getElementById('table-app').dataset.sequence) > {sequence}")
+    wait_until(page, f"Number(document.getElementById('table-app').dataset.sequence) > {sequence}")
     in_thread(lambda: act_until_seat_acts(table, users, acting))
-    page.wait_for_function(
+    wait_until(
+        page,
         "document.querySelector('#hand-info').textContent.includes('Flop')"
-        " && document.querySelectorAll('#action-buttons [data-act]:not([hidden])').length > 0"
+        " && document.querySelectorAll('#action-buttons [data-act]:not([hidden])').length > 0",
     )
     assert page.locator("#action-notices .notice").count() == 0, "the error stayed on screen into the next turn"

@@ -18,7 +18,7 @@ from games.services import hand_act
 from games.services.engine_state import hand_engine_state
 from games.uth.models import UthTable
 from tests.browser.conftest import ARTIFACTS, Pages, requires_chromium
-from tests.browser.flows import log_in, wait_live
+from tests.browser.flows import log_in, wait_live, wait_until
 from tests.browser.setup import (
     act_until_seat_acts,
     check_or_call_down,
@@ -148,8 +148,8 @@ def test_every_page_a_player_uses_reads_in_estonian(played: tuple[CashTable, dic
     page.goto("/uth/")
     english.check(page, "uth-tables")
     page.goto(f"/uth/{uth.pk}/")
-    page.wait_for_function("document.getElementById('uth-connection').textContent === 'Ühendatud'")
-    page.wait_for_function("document.getElementById('uth-game-number').textContent.includes('GMT')", timeout=30_000)
+    wait_until(page, "document.getElementById('uth-connection').textContent === 'Ühendatud'")
+    wait_until(page, "document.getElementById('uth-game-number').textContent.includes('GMT')", timeout=30_000)
     english.check(page, "uth-table")
     # Kept for reading when this fails (the assertion's own report is cut short).
     (ARTIFACTS / "estonian-pages-english-found.json").write_text(

@@ -10,7 +10,7 @@ import pytest
 
 from games.models import CashTable
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, my_turn, wait_live
+from tests.browser.flows import log_in, my_turn, wait_live, wait_until
 from tests.browser.setup import heads_up_table, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -64,7 +64,7 @@ def test_the_actions_and_bet_shortcuts_are_on_screen_when_the_turn_comes(
     page.goto(f"/games/tables/{dealt.pk}/")
     wait_live(page)
     my_turn(page)
-    page.wait_for_function("document.querySelectorAll('#my-cards [data-card]').length === 2")
+    wait_until(page, "document.querySelectorAll('#my-cards [data-card]').length === 2")
     assert page.evaluate("window.scrollY") == 0, "the page had to scroll"
     assert fully_in_view(page, "#action-buttons [data-act]:not([hidden])")
     assert fully_in_view(page, "#bet-amount")

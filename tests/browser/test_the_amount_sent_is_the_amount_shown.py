@@ -11,7 +11,7 @@ import pytest
 
 from games.models import CashTable
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import FrameRecorder, log_in, my_turn, sent_actions, wait_live
+from tests.browser.flows import FrameRecorder, log_in, my_turn, sent_actions, wait_live, wait_until
 from tests.browser.setup import heads_up_table, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -64,7 +64,7 @@ def test_a_pot_sized_raise_sends_the_amount_in_the_box_even_when_a_snapshot_arri
     assert button.get_attribute("data-amount") == str(chosen)
     assert "0.30" in str(button.text_content())
     button.click()
-    page.wait_for_function("document.querySelectorAll('#action-buttons [data-act]:not([hidden])').length === 0")
+    wait_until(page, "document.querySelectorAll('#action-buttons [data-act]:not([hidden])').length === 0")
     sent = sent_actions(recorder)
     assert [(frame["action"], frame["amount"]) for frame in sent] == [("raise", chosen)]
 
@@ -92,5 +92,5 @@ def test_an_amount_that_changes_while_the_button_is_pressed_is_not_sent(dealt: C
     assert "changed" in str(page.locator("#action-notices").text_content())
     assert sent_actions(recorder) == []
     page.locator("#action-buttons [data-act=raise]").click()
-    page.wait_for_function("document.querySelectorAll('#action-buttons [data-act]:not([hidden])').length === 0")
+    wait_until(page, "document.querySelectorAll('#action-buttons [data-act]:not([hidden])').length === 0")
     assert [(frame["action"], frame["amount"]) for frame in sent_actions(recorder)] == [("raise", 40)]

@@ -95,7 +95,7 @@ def test_a_player_bets_raises_and_reads_the_result_while_a_visitor_watches(uth_t
     page.locator("#uth-history tr td[title]").first.wait_for()
     # The header balance follows the round without a reload.
     balance = int(player_cash_account(alice).balance)
-    page.wait_for_function(f"document.getElementById('header-balance').dataset.cents === '{balance}'")
+    wait_until(page, f"document.getElementById('header-balance').dataset.cents === '{balance}'")
     assert "GMT" in str(page.locator("#uth-game-number").text_content())
     pages.screenshot(page, "result")
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games.uth.models import UthTable
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in
+from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -40,7 +40,7 @@ def test_the_page_is_no_wider_than_a_phone(uth_table: UthTable, pages: Pages) ->
     page = pages.new(**PHONE)
     log_in(page, "alice")
     page.goto(f"/uth/{uth_table.pk}/")
-    page.wait_for_function("document.getElementById('uth-connection').textContent === 'Connected'")
+    wait_until(page, "document.getElementById('uth-connection').textContent === 'Connected'")
     page.locator("#uth-help summary").click()  # the limits and paytables too
     pages.screenshot(page, "uth-phone")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "the page scrolls sideways"
