@@ -14,9 +14,12 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
 from django.utils import timezone
 
+from games.engine.evaluation import holdem_strength, omaha_strength, strength_name
 from games.engine.state import HandState
-from games.models import CashTable, EventAudience, Hand, HandEvent, HandStatus, Seat, SeatStatus
+from games.models import CashTable, EventAudience, Hand, HandEvent, HandStatus, Seat, SeatStatus, TableKind
+from games.services.cash_policy import available_seats, may_start
 from games.services.engine_state import hand_engine_state
+from games.services.locking import table_terms
 from games.services.policy import policy_for
 
 Viewer = AbstractBaseUser | AnonymousUser | None
@@ -112,6 +115,40 @@ def _shown_cards(hand: Hand) -> dict[int, dict[str, Any]]:
     return shown
 
 
+def made_hand_name(state: HandState, seat_number: int) -> str | None:
+    """The name of the best hand ``seat_number`` holds with the board so far ("Pair of Aces", "Flush, King High"), or
+    None before the flop. Omaha (pot-limit) hands use exactly two hole cards and three board cards (CARD-09)."""
+    board = state.board
+    if len(board) < 3:
+        return None
+    hole = state.hole_cards(seat_number)
+    if state.config.variant.pot_limit:
+        return strength_name(omaha_strength(hole, board))
+    return strength_name(holdem_strength((*hole, *board)))
+
+
+def waiting_reason(table: CashTable, seats: list[Seat], now: Any) -> dict[str, Any] | None:
+    """Why a cash table deals no hand now, for the players (between hands only; None while a hand is in play).
+
+    ``reason`` is ``starting`` (the next hand is dealt after the pause between hands), ``players`` (fewer than two
+    players can be dealt in) or ``third_player`` (two can play but CASH-06 / AMB-11 need a third: the last hand was
+    heads-up, or there was none); ``available`` counts the players who could be dealt in and ``needed`` how many more
+    the table waits for. Tables of other kinds (tournaments) start their hands by their own rules: None."""
+    if table.kind != TableKind.CASH:
+        return None
+    available = len(available_seats({seat.number: seat for seat in seats}))
+    rules = table_terms(table, now)[1]
+    if may_start(available, table, rules):
+        return {"reason": "starting", "available": available, "needed": 0}
+    if available < 2:
+        return {
+            "reason": "players",
+            "available": available,
+            "needed": max(2, rules.minimum_players_to_start) - available,
+        }
+    return {"reason": "third_player", "available": available, "needed": 3 - available}
+
+
 def table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
     """See :func:`_table_snapshot`; read in one REPEATABLE READ transaction so every part matches ``last_sequence``."""
     if connection.in_atomic_block:
@@ -129,8 +166,10 @@ def _table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
     policy's part: game, blinds and ante, ``currency`` — EUR for cash tables, with the stake and buy-in range; CHIPS
     for tournament tables, with the tournament and its level), ``last_sequence`` (events after it are not included),
     ``seats`` (occupant, name, stack, status, in-hand flags), ``button``, ``hand`` (None between hands; otherwise
-    number, blinds seats, street, board, pots, acting seat, deadline, clock, shown cards) and ``viewer`` (their seat,
-    their own hole cards, their legal actions with min/max when it is their turn, settings).
+    number, blinds seats, street, board, pots, acting seat, deadline, clock, shown cards), ``waiting`` (between hands at
+    a cash table: why no hand is dealt, see :func:`waiting_reason`) and ``viewer`` (their seat, their own hole cards,
+    ``made_hand`` — the name of their best hand with the board from the flop on —, their legal actions with min/max
+    when it is their turn, settings).
     """
     table = CashTable.objects.select_related("stake__game_type", "current_hand").get(pk=table.pk)
     now = timezone.now()
@@ -173,6 +212,8 @@ def _table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
         own = participants.get(str(viewer_seat.number)) if viewer_seat is not None else None
         if viewer_seat is not None and own is not None and own["user"] == viewer_id:
             viewer_view["hole_cards"] = [str(card) for card in state.hole_cards(viewer_seat.number)]
+            if viewer_seat.number not in state.folded_seats:
+                viewer_view["made_hand"] = made_hand_name(state, viewer_seat.number)
             if state.actor == viewer_seat.number and hand.acting_seat == viewer_seat.number:
                 legal = state.legal_actions()
                 viewer_view["legal_actions"] = legal.to_dict() if legal is not None else None
@@ -190,6 +231,7 @@ def _table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
         "button": hand.config["button"] if hand is not None else table.previous_button_seat,
         "seats": seat_views,
         "hand": hand_view,
+        "waiting": waiting_reason(table, seats, now) if hand is None else None,
         "viewer": viewer_view,
         "server_time": now.isoformat(),
     }

@@ -79,6 +79,25 @@ def check_or_call_down(table: CashTable, users: dict[int, Any]) -> Hand:
         hand_act(table, users[hand.acting_seat], "check" if legal.check else "call")
 
 
+def act_until_seat_acts(table: CashTable, users: dict[int, Any], seat_number: int, timeout: float = 20) -> Hand:
+    """Check or call for the other players (through ``hand_act``) until ``seat_number`` is to act in the running
+    hand."""
+    deadline = time.monotonic() + timeout
+    hand = running_hand(table)
+    while time.monotonic() < deadline:
+        hand.refresh_from_db()
+        assert hand.status == HandStatus.RUNNING, "the hand ended before the seat's turn"
+        if hand.acting_seat == seat_number:
+            return hand
+        if hand.acting_seat is None:
+            time.sleep(0.1)
+            continue
+        legal = hand_engine_state(hand).legal_actions()
+        assert legal is not None
+        hand_act(table, users[hand.acting_seat], "check" if legal.check else "call")
+    raise AssertionError(f"seat {seat_number} never came to act")
+
+
 def in_thread(call: Callable[[], T]) -> T:
     """Run ``call`` in a worker thread (its own database connection) and return its result."""
     outcome: dict[str, Any] = {}

@@ -97,7 +97,8 @@ def test_the_language_switch_turns_the_site_estonian(tables: dict[str, CashTable
     page.wait_for_selector("#cash-table-rows tr")
     assert page.get_by_role("tab", name="Rahamängud").is_visible()
     assert page.locator("#lobby-status").text_content() == "Otse"
-    assert page.locator(f"#lobby-table-{tables['holdem NL10'].pk} a.button").text_content() == "Vaata"
+    assert page.locator(f"#lobby-table-{tables['holdem NL4'].pk} a.button").text_content() == "Vaata"
+    assert page.locator(f"#lobby-table-{tables['holdem NL10'].pk} a.button").text_content() == "Ava"  # alice's own
     assert page.locator("#header-balance").text_content() == "43,00\u00a0€"
     pages.screenshot(page, "lobby-estonian")
     page.get_by_role("link", name="Reeglid").first.click()
