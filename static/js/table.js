@@ -155,7 +155,7 @@
     var currentHand = hand();
     var finished = !currentHand ? state.finished : null;
     var anchor = viewer().seat || 1;
-    var canSit = authenticated && !viewer().seat;
+    var canSit = authenticated && !viewer().seat && table.kind !== "tournament";
     var fragment = document.createDocumentFragment();
     seats().forEach(function (seat) {
       var index = ((seat.number - anchor) % count + count) % count;
@@ -784,11 +784,15 @@
 
   // --- Seat controls -------------------------------------------------------------------------------------
 
+  function tournamentTable() { return tableInfo().kind === "tournament"; }
+
   function drawSeatControls() {
     if (!elements.seatControls) { return; }
     var me = mySeat();
     elements.seatControls.hidden = !me;
     if (!me) { return; }
+    // A tournament seats its players and keeps their chips in play: no leaving, top-up or cash-game settings (TRN-19).
+    app.querySelectorAll("[data-cash-only]").forEach(function (node) { node.hidden = tournamentTable(); });
     if (me.sitting_out) { state.sitOutPending = false; }
     // A toggle whose request is on its way keeps what the player just chose (a redraw in between must not undo it).
     if (!state.sitOutSending) { elements.sitOut.checked = !!me.sitting_out || !!state.sitOutPending; }
@@ -1157,7 +1161,7 @@
       return;
     }
     if (live && kind === "table_closing" && state.snapshot && state.snapshot.table) { state.snapshot.table.closing = true; }
-    if (live) { tableEventLine(kind, event); }
+    if (live) { tournamentEvent(kind, event); tableEventLine(kind, event); }
   }
 
   function tableEventLine(kind, event) {
@@ -1172,7 +1176,10 @@
       seat_disconnected: f(gettext("%(name)s lost the connection"), { name: name }),
       seat_reconnected: f(gettext("%(name)s is connected again"), { name: name }),
       table_closing: gettext("This table closes when the hand in play ends."),
-      table_closed: gettext("This table is closed; every player's chips went back to their balance.")
+      table_closed: tournamentTable() ? gettext("This table is closed.") : gettext("This table is closed; every player's chips went back to their balance."),
+      player_moved: f(gettext("%(name)s moves to another table"), { name: name }),
+      player_eliminated: f(gettext("%(name)s is knocked out"), { name: name }),
+      level_changed: f(gettext("Level %(level)s begins"), { level: event.level })
     };
     if (lines[kind]) { logLine(lines[kind]); }
   }
@@ -1376,9 +1383,51 @@
     app.setAttribute("data-connection", socketState);
   }
 
+  function drawTournamentInfo() {
+    var info = document.getElementById("tournament-info");
+    if (!info || !tournamentTable()) { return; }
+    var table = tableInfo();
+    var parts = [f(gettext("Level %(level)s: blinds %(small)s/%(big)s"), { level: table.level, small: money(table.small_blind), big: money(table.big_blind) })];
+    if (table.ante) { parts.push(f(gettext("ante %(ante)s"), { ante: money(table.ante) })); }
+    if (table.level_ends_at) {
+      parts.push(f(gettext("next level at %(time)s"), { time: new Date(table.level_ends_at).toLocaleTimeString(document.documentElement.lang) }));
+    }
+    parts.push(f(gettext("%(left)s of %(entrants)s players left"), { left: table.players_remaining, entrants: table.entrants }));
+    if (table.on_break_until) {
+      parts.push(f(gettext("on a break until %(time)s"), { time: new Date(table.on_break_until).toLocaleTimeString(document.documentElement.lang) }));
+    }
+    if (table.hand_for_hand) { parts.push(gettext("hand-for-hand: each hand starts when every table has finished the last")); }
+    info.textContent = parts.join(" · ");
+    info.hidden = false;
+  }
+
+  function tournamentEvent(kind, event) {
+    // TRN-26: a player moved to another table is told why and taken there; a knocked-out player is told so.
+    var me = viewer().user_id;
+    if (kind === "level_changed" && state.snapshot && state.snapshot.table) {
+      var table = state.snapshot.table;
+      table.level = event.level; table.small_blind = event.small_blind; table.big_blind = event.big_blind;
+      table.ante = event.ante; table.level_ends_at = event.level_ends_at;
+      notify(f(gettext("Level %(level)s: blinds %(small)s/%(big)s from the next hand."), { level: event.level, small: money(event.small_blind), big: money(event.big_blind) }), "info");
+      drawTournamentInfo();
+      return;
+    }
+    if (kind === "player_moved" && me && event.user_id === me) {
+      notify(event.message || gettext("You were moved to another table."), "info");
+      var target = app.getAttribute("data-table-url-zero").replace(/0\/$/, event.to_table + "/");
+      app.setAttribute("data-moved-to", String(event.to_table));
+      setTimeout(function () { window.location.assign(target); }, 1500);
+      return;
+    }
+    if (kind === "player_eliminated" && me && event.user_id === me) {
+      notify(gettext("You are out of the tournament. Your place and any prize are on the tournament's page."), "info");
+    }
+  }
+
   function draw() {
     // Support closed the table during the hand in play (a page opened after the table_closing event learns it here).
     elements.closing.hidden = !tableInfo().closing;
+    drawTournamentInfo();
     drawSeats();
     drawBoard();
     drawActions();

@@ -24,6 +24,14 @@ def open_uth_tables() -> list[Any]:
 
 
 @register.simple_tag
+def upcoming_tournaments(limit: int = 6) -> list[dict[str, Any]]:
+    """The next tournaments and the open Sit & Gos (LOB-02's rows), for the lobby's Tournaments tab."""
+    from tournaments.readside import tournament_rows
+
+    return tournament_rows()[:limit]
+
+
+@register.simple_tag
 def offered_stakes() -> list[dict[str, Any]]:
     """Every stake the lobby offers now (CASH-02), with its game, blinds and default buy-in range in cents: the
     lobby's game and stake choices, including stakes with no open table yet (the seating queue opens one)."""
