@@ -37,7 +37,7 @@ PROJECT_DIRECTORY = Path(__file__).resolve().parent.parent
 VARIABLE_DIRECTORY = Path(os.environ.get("POKER_VAR_DIR", PROJECT_DIRECTORY / "var"))
 DATABASE_NAME = "poker"
 
-COMMANDS_WITHOUT_SERVICES = frozenset({"hexapro_figures", "icm", "replay_phh", "uth_rtp"})
+COMMANDS_WITHOUT_SERVICES = frozenset({"compliance_scan", "hexapro_figures", "icm", "replay_phh", "uth_rtp"})
 """``manage.py`` commands that only read files and compute, using neither PostgreSQL nor Redis: they run without the
 embedded servers. Add a command here when it needs neither (a command listed wrongly fails at its first query, see
 :data:`UNREACHABLE_DATABASE_URL`)."""

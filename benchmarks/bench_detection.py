@@ -1,0 +1,277 @@
+"""Fraud detection measured: recall on planted cases, false flags on honest players, and the indicators' speed (FRD-19).
+
+    .venv/bin/python benchmarks/bench_detection.py [--hands 200000] [--seed 19] [--json]
+
+Plays ``--hands`` hands of 6-max No-Limit Hold'em with the engine between simulated players of four honest styles
+and planted cases (colluding pairs who share hole cards and soft-play each other, chip dumpers losing to a partner,
+bots with machine timing, counter abusers), see benchmarks/detection_simulation.py. Every hand, connection and counter
+record goes through ``compliance.detection.Detector`` with its default parameters, as the site would feed it.
+
+Prints, per indicator: the planted cases and how many were flagged (recall), the honest players (honest styles and
+honest friend pairs) and how many appear in a flag (false-flag rate), and flags that name other planted players. Then
+the speeds: hands/s of the indicators (analysis and all indicators, timed around ``feed_hand`` only), of the
+simulation that produced the hands (engine and policies), and — as a named peer for the equity the indicators use —
+heads-up all-in equity by ``games.engine.equity`` against pokerkit's ``calculate_equities`` with the same sample
+count. Targets: recall >= 95 % at a false-flag rate <= 1 %, indicators >= 200 hands/s.
+
+``--json`` prints the report as one JSON document instead (used by tests/compliance/test_detection_benchmark_report.py
+on a few thousand hands).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from detection_simulation import (
+    Population,
+    PopulationSize,
+    Room,
+    build_population,
+    counter_records,
+    preflop_percentiles,
+)
+
+from compliance.detection.detector import INDICATOR_NAMES, Detector
+from compliance.detection.flags import Flag
+from games.engine.cards import parse_cards
+from games.engine.config import Variant
+from games.engine.equity import all_in_equity
+
+TARGET_RECALL = 0.95
+TARGET_FALSE_FLAG_RATE = 0.01
+TARGET_HANDS_PER_SECOND = 200.0
+
+
+def planted_cases(population: Population, dumps_done: list[tuple[str, str, str]]) -> dict[str, set[tuple[str, ...]]]:
+    """Per indicator, the cases it should flag: pairs as sorted tuples (chip dumping: (dumper, receiver)), players as
+    1-tuples. Dumping pairs count once they dumped at least once."""
+    dumped = {(dumper, receiver) for dumper, receiver, _ in dumps_done}
+    return {
+        "chip_dumping": {pair for pair in population.dumping_pairs if pair in dumped},
+        "soft_play": {tuple(sorted(pair)) for pair in population.colluding_pairs},
+        "shared_connection": {tuple(sorted(pair)) for pair in population.sharing_pairs},
+        "counter_use": {(name,) for name in population.counter_abusers},
+        "bot_timing": {(name,) for name in population.bots},
+    }
+
+
+def flag_key(flag: Flag) -> tuple[str, ...]:
+    return flag.players if flag.indicator == "chip_dumping" else tuple(sorted(flag.players))
+
+
+def evaluate(population: Population, dumps_done: list[tuple[str, str, str]], flags: list[Flag]) -> dict[str, Any]:
+    cases = planted_cases(population, dumps_done)
+    honest = population.honest
+    households = {name for pair in population.household_pairs for name in pair}
+    report: dict[str, Any] = {}
+    for name in INDICATOR_NAMES:
+        own = [flag for flag in flags if flag.indicator == name]
+        keys = {flag_key(flag) for flag in own}
+        planted = cases[name]
+        found = planted & keys
+        flagged_players = {player for flag in own for player in flag.players}
+        falsely = sorted(flagged_players & honest)
+        other = sorted(
+            {player for flag in own if flag_key(flag) not in planted for player in flag.players if player not in honest}
+        )
+        report[name] = {
+            "planted": len(planted),
+            "flagged": len(found),
+            "recall": len(found) / len(planted) if planted else None,
+            "missed": sorted("/".join(case) for case in planted - found),
+            "honest_players": len(honest),
+            "honest_flagged": len(falsely),
+            "false_flag_rate": len(falsely) / len(honest) if honest else 0.0,
+            "honest_flagged_players": falsely,
+            "honest_flagged_households": sorted(set(falsely) & households),
+            "other_planted_players_flagged": other,
+            "flags": len(own),
+        }
+    return report
+
+
+def equity_peer(repeat: int = 3) -> dict[str, Any]:
+    """Heads-up preflop all-in equity, 2,000 Monte-Carlo samples: ours against pokerkit's calculate_equities."""
+    from pokerkit import Card as PokerkitCard
+    from pokerkit import Deck, StandardHighHand, calculate_equities
+
+    samples = 2_000
+    ours_best = theirs_best = float("inf")
+    for _ in range(repeat):
+        began = time.perf_counter()
+        all_in_equity(Variant.NO_LIMIT_HOLDEM, [parse_cards("AsKs"), parse_cards("QdQh")], samples=samples, seed=1)
+        ours_best = min(ours_best, time.perf_counter() - began)
+        began = time.perf_counter()
+        calculate_equities(
+            ([list(PokerkitCard.parse("AsKs"))], [list(PokerkitCard.parse("QdQh"))]),
+            (),
+            2,
+            5,
+            Deck.STANDARD,
+            (StandardHighHand,),
+            sample_count=samples,
+        )
+        theirs_best = min(theirs_best, time.perf_counter() - began)
+    return {
+        "samples": samples,
+        "ours_seconds": ours_best,
+        "pokerkit_seconds": theirs_best,
+        "ratio": theirs_best / ours_best if ours_best else None,
+    }
+
+
+def run(hands: int, seed: int, hands_per_round: int, with_peer: bool) -> dict[str, Any]:
+    rng = random.Random(seed)
+    began = time.perf_counter()
+    percentiles = preflop_percentiles(random.Random(seed + 1))
+    setup_seconds = time.perf_counter() - began
+    size = PopulationSize()
+    population = build_population(size, rng)
+    room = Room(population, hands_per_round, seconds_per_hand=50.0, rng=rng, percentiles=percentiles)
+    detector = Detector()
+    detection_seconds = 0.0
+    connection_seconds = 0.0
+    fed_hands = 0
+    for records, connections in room.rounds(hands):
+        began = time.perf_counter()
+        for connection in sorted(connections, key=lambda record: record.at):
+            detector.feed_connection(connection)
+        connection_seconds += time.perf_counter() - began
+        began = time.perf_counter()
+        for record in records:
+            detector.feed_hand(record)
+        detection_seconds += time.perf_counter() - began
+        fed_hands += len(records)
+    counters = counter_records(population, rng)
+    began = time.perf_counter()
+    for counter in counters:
+        detector.feed_counter(counter)
+    counter_seconds = time.perf_counter() - began
+    began = time.perf_counter()
+    flags = detector.flags()
+    flag_seconds = time.perf_counter() - began
+    state_bytes = len(json.dumps(detector.state()))
+    return {
+        "hands": fed_hands,
+        "seed": seed,
+        "hands_per_round": hands_per_round,
+        "players": len(population.players),
+        "population": {
+            "honest": size.honest,
+            "friend_pairs": size.friend_pairs,
+            "colluding_pairs": size.colluding_pairs,
+            "dumping_pairs": size.dumping_pairs,
+            "bots": size.bots,
+            "counter_abusers": size.counter_abusers,
+            "households": size.households,
+        },
+        "dumps_done": len(room.dumps_done),
+        "connections": detector.connections,
+        "counter_records": len(counters),
+        "indicators": evaluate(population, room.dumps_done, flags),
+        "speed": {
+            "detection_seconds": detection_seconds,
+            "detection_hands_per_second": fed_hands / detection_seconds if detection_seconds else None,
+            "connection_seconds": connection_seconds,
+            "counter_seconds": counter_seconds,
+            "flags_seconds": flag_seconds,
+            "simulation_seconds": room.simulation_seconds,
+            "simulation_hands_per_second": fed_hands / room.simulation_seconds if room.simulation_seconds else None,
+            "preflop_table_seconds": setup_seconds,
+        },
+        "equity_peer": equity_peer() if with_peer else None,
+        "state_bytes": state_bytes,
+    }
+
+
+def print_report(report: dict[str, Any]) -> None:
+    print(f"Fraud detection: {report['hands']:,} hands, {report['players']} players, seed {report['seed']}")
+    print(f"machine: {platform.machine()} {os.cpu_count()} cores, CPython {platform.python_version()}")
+    population = report["population"]
+    print(
+        "population: "
+        + ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in population.items())
+        + f"; dumps done {report['dumps_done']}; connections {report['connections']:,}; "
+        f"counter records {report['counter_records']:,}"
+    )
+    print()
+    print(
+        f"{'indicator':<18} {'planted':>7} {'flagged':>7} {'recall':>7} {'honest':>6} {'false':>5} {'rate':>6}  other"
+    )
+    for name, row in report["indicators"].items():
+        recall = "-" if row["recall"] is None else f"{row['recall']:.1%}"
+        print(
+            f"{name:<18} {row['planted']:>7} {row['flagged']:>7} {recall:>7} {row['honest_players']:>6} "
+            f"{row['honest_flagged']:>5} {row['false_flag_rate']:>6.2%}  {len(row['other_planted_players_flagged'])}"
+        )
+        if row["missed"]:
+            print(f"    missed: {', '.join(row['missed'])}")
+        if row["honest_flagged_players"]:
+            households = row["honest_flagged_households"]
+            print(
+                f"    honest flagged: {', '.join(row['honest_flagged_players'])}"
+                + (f" (households sharing an address: {', '.join(households)})" if households else "")
+            )
+    speed = report["speed"]
+    print()
+    print(
+        f"indicators: {speed['detection_hands_per_second']:,.0f} hands/s "
+        f"({speed['detection_seconds']:.1f} s for the hands; connections {speed['connection_seconds']:.2f} s, "
+        f"counters {speed['counter_seconds']:.2f} s, flags {speed['flags_seconds']:.2f} s); "
+        f"target >= {TARGET_HANDS_PER_SECOND:.0f} hands/s"
+    )
+    print(
+        f"simulation (engine + policies, for comparison): {speed['simulation_hands_per_second']:,.0f} hands/s "
+        f"({speed['simulation_seconds']:.1f} s)"
+    )
+    peer = report["equity_peer"]
+    if peer is not None:
+        print(
+            f"heads-up preflop equity, {peer['samples']} samples: "
+            f"games.engine.equity {peer['ours_seconds'] * 1000:.1f} ms,"
+            f" pokerkit calculate_equities {peer['pokerkit_seconds'] * 1000:.1f} ms ({peer['ratio']:.1f}x)"
+        )
+    print(f"accumulator state: {report['state_bytes']:,} bytes of JSON")
+    print()
+    misses = []
+    for name, row in report["indicators"].items():
+        if row["recall"] is not None and row["recall"] < TARGET_RECALL:
+            misses.append(f"{name} recall {row['recall']:.1%}")
+        if row["false_flag_rate"] > TARGET_FALSE_FLAG_RATE:
+            misses.append(f"{name} false flags {row['false_flag_rate']:.2%}")
+    if (
+        speed["detection_hands_per_second"] is not None
+        and speed["detection_hands_per_second"] < TARGET_HANDS_PER_SECOND
+    ):
+        misses.append("speed")
+    print("targets: " + ("all met" if not misses else "missed: " + "; ".join(misses)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=200_000)
+    parser.add_argument("--seed", type=int, default=19)
+    parser.add_argument("--hands-per-round", type=int, default=150)
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON document")
+    parser.add_argument("--no-peer", action="store_true", help="skip the equity comparison with pokerkit")
+    arguments = parser.parse_args()
+    report = run(arguments.hands, arguments.seed, arguments.hands_per_round, not arguments.no_peer)
+    if arguments.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        print_report(report)
+
+
+if __name__ == "__main__":
+    main()

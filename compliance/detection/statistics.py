@@ -1,0 +1,45 @@
+"""Small statistics the indicators use: a binomial upper tail, a rate shrunk towards a population rate.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def binomial_upper_tail(trials: int, successes: int, probability: float) -> float:
+    """P(X >= successes) for X ~ Binomial(trials, probability), summed exactly in log space (trials up to a few
+    thousand, which is what one pair of players produces)."""
+    if successes <= 0:
+        return 1.0
+    if successes > trials:
+        return 0.0
+    if probability <= 0.0:
+        return 0.0
+    if probability >= 1.0:
+        return 1.0
+    log_p = math.log(probability)
+    log_q = math.log1p(-probability)
+    log_terms = [
+        math.lgamma(trials + 1) - math.lgamma(k + 1) - math.lgamma(trials - k + 1) + k * log_p + (trials - k) * log_q
+        for k in range(successes, trials + 1)
+    ]
+    largest = max(log_terms)
+    return min(1.0, math.exp(largest) * sum(math.exp(term - largest) for term in log_terms))
+
+
+def surprise(tail_probability: float) -> float:
+    """-log10 of a probability: 2 means 1 in 100, 4 means 1 in 10,000 (capped at 300 for a probability of 0)."""
+    if tail_probability <= 0.0:
+        return 300.0
+    return -math.log10(tail_probability)
+
+
+def shrunk_rate(events: float, trials: float, prior_rate: float, prior_weight: float) -> float:
+    """``events / trials`` pulled towards ``prior_rate`` as if ``prior_weight`` trials at that rate had been seen: a
+    player with few observations gets the population's rate, one with many gets their own."""
+    return (events + prior_rate * prior_weight) / (trials + prior_weight) if trials + prior_weight > 0 else prior_rate
+
+
+__all__ = ["binomial_upper_tail", "shrunk_rate", "surprise"]

@@ -1,0 +1,32 @@
+"""FRD-19: the detection benchmark (benchmarks/bench_detection.py) runs on a few thousand hands and reports, per
+indicator, planted cases, recall, honest players and false flags, and the speeds (the figures themselves are measured
+on 200,000 hands and recorded in docs/benchmarks.md; no timing is checked here)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def test_a_small_run_reports_every_indicator_with_recall_false_flags_and_speeds() -> None:
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import bench_detection
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    report = bench_detection.run(3_000, seed=19, hands_per_round=100, with_peer=False)
+    assert report["hands"] == 3_000
+    assert set(report["indicators"]) == {"chip_dumping", "soft_play", "shared_connection", "counter_use", "bot_timing"}
+    for row in report["indicators"].values():
+        assert set(row) >= {"planted", "flagged", "recall", "honest_players", "honest_flagged", "false_flag_rate"}
+        assert 0 <= row["flagged"] <= row["planted"]
+        assert row["honest_players"] == report["population"]["honest"] + 2 * report["population"]["friend_pairs"]
+        assert 0.0 <= row["false_flag_rate"] <= 1.0
+    assert report["indicators"]["counter_use"]["planted"] == report["population"]["counter_abusers"]
+    assert report["indicators"]["bot_timing"]["planted"] == report["population"]["bots"]
+    speed = report["speed"]
+    assert speed["detection_hands_per_second"] > 0
+    assert speed["simulation_hands_per_second"] > 0
+    assert report["state_bytes"] > 0
