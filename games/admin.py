@@ -24,7 +24,6 @@ from django.utils import timezone
 
 from games.event_summaries import PRIVATE_KINDS, euros, event_summary
 from games.models import (
-    CashTable,
     EventAudience,
     GameRules,
     GameType,
@@ -38,6 +37,7 @@ from games.models import (
     SeatingRequest,
     Stake,
     StakeTerms,
+    Table,
     TableSession,
     TableStatus,
 )
@@ -276,7 +276,7 @@ class StakeAdmin(admin.ModelAdmin):
             self.message_user(request, f"Opened {table.name} ({table.seat_count} seats).", messages.SUCCESS)
 
     def has_add_table_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("games.add_cashtable")
+        return request.user.has_perm("games.add_table")
 
 
 @admin.register(StakeTerms)
@@ -340,8 +340,8 @@ class SeatInline(admin.TabularInline):
         return False
 
 
-@admin.register(CashTable)
-class CashTableAdmin(SavesOnlyWhatStaffChanged):
+@admin.register(Table)
+class TableAdmin(SavesOnlyWhatStaffChanged):
     list_display = (
         "name",
         "kind",
@@ -395,7 +395,7 @@ class CashTableAdmin(SavesOnlyWhatStaffChanged):
         return request.user.has_perm("games.close_table")
 
     @admin.action(description="Cancel the hand in play (stacks restored, reason required)", permissions=["cancel_hand"])
-    def cancel_hand_in_play(self, request: HttpRequest, queryset: QuerySet[CashTable]) -> TemplateResponse | None:
+    def cancel_hand_in_play(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
         """Cancel the hand in play at each selected table: the one shown on the confirmation page, so a hand that
         started after the page was shown is never cancelled by mistake."""
         if too_many(self, request, queryset):
@@ -437,7 +437,7 @@ class CashTableAdmin(SavesOnlyWhatStaffChanged):
     @admin.action(
         description="Close the selected tables (players cashed out, reason required)", permissions=["close_table"]
     )
-    def close_tables(self, request: HttpRequest, queryset: QuerySet[CashTable]) -> TemplateResponse | None:
+    def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
         """Close each selected table (``table_close``): at once between hands, else when the hand in play ends."""
         if too_many(self, request, queryset):
             return None
@@ -470,7 +470,7 @@ class CashTableAdmin(SavesOnlyWhatStaffChanged):
         return None
 
 
-def _closing_outcome(table: CashTable) -> str:
+def _closing_outcome(table: Table) -> str:
     if table.status != TableStatus.OPEN:
         return "already closed: nothing changes"
     if table.close_after_hand:

@@ -1,4 +1,4 @@
-"""The tournament policy of the table runtime (games.services.policy): chips on the seats, levels from the tournament.
+"""The tournament policy of the table runtime (games.runtime.policy): chips on the seats, levels from the tournament.
 
 * Stacks: chips on the seat (TRN-16); a hand changes them only when it settles, so a hand cut off by a crash is
   cancelled with every stack at its start-of-hand count (TRN-33).
@@ -24,14 +24,14 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games import presence
 from games.engine.positions import HandPositions, PositionError, next_hand_positions, tournament_first_button
 from games.engine.state import HandState
-from games.models import CashTable, Hand, Seat, SeatStatus, SitOutReason, TableKind
-from games.services.events import NewEvent
-from games.services.hands import HandContext, _previous_hand
-from games.services.policy import Chooser, HandTerms, Settlement, TableRules
-from games.services.seat_state import seat_empty, seat_event, seat_save, seat_sit_out_now, table_touch
+from games.models import Hand, Seat, SeatStatus, SitOutReason, Table, TableKind
+from games.runtime import presence
+from games.runtime.events import NewEvent
+from games.runtime.hands import HandContext, _previous_hand
+from games.runtime.policy import Chooser, HandTerms, Settlement, TableRules
+from games.runtime.seat_state import seat_empty, seat_event, seat_save, seat_sit_out_now, table_touch
 from tournaments.definitions import level_clock, payouts_now, table_rules
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus, TournamentTable
 from tournaments.rules.timebank import FinalStageReconnect
@@ -69,7 +69,7 @@ def may_deal(tournament: Tournament, link: TournamentTable, now: datetime) -> bo
     return not (tournament.hand_for_hand and link.hand_for_hand_round_dealt >= tournament.hand_for_hand_round)
 
 
-def absent_players_sit_out(table: CashTable, seats: dict[int, Seat], now: datetime) -> list[NewEvent]:
+def absent_players_sit_out(table: Table, seats: dict[int, Seat], now: datetime) -> list[NewEvent]:
     """TRN-04 / AMB-57: at a tournament table's first hand, a player with no live socket on it is absent and is dealt
     in sitting out (acted for at once) until their socket arrives, which sits them in (the clocks' report)."""
     events = []
@@ -150,13 +150,13 @@ class TournamentPolicy:
     def participant(self, seat: Seat, stack: int) -> dict[str, Any]:
         return {"user": seat.user_id, "stack": stack}
 
-    def hand_rules(self, hand: Hand, table: CashTable) -> TableRules:
+    def hand_rules(self, hand: Hand, table: Table) -> TableRules:
         return tournament_table_rules(table_link(table.pk).tournament)
 
-    def current_rules(self, table: CashTable, now: datetime) -> TableRules:
+    def current_rules(self, table: Table, now: datetime) -> TableRules:
         return tournament_table_rules(table_link(table.pk).tournament)
 
-    def seat_returns_as(self, seat: Seat, table: CashTable, post_out_of_position: bool) -> str:
+    def seat_returns_as(self, seat: Seat, table: Table, post_out_of_position: bool) -> str:
         return SeatStatus.PLAYING
 
     def returns_on_reconnect(self, seat: Seat) -> bool:
@@ -245,7 +245,7 @@ class TournamentPolicy:
                 )
             )
 
-    def snapshot_table(self, table: CashTable, now: datetime) -> dict[str, Any]:
+    def snapshot_table(self, table: Table, now: datetime) -> dict[str, Any]:
         link = table_link(table.pk)
         tournament = link.tournament
         variant_name = dict(Tournament._meta.get_field("variant").choices or []).get(tournament.variant, "")

@@ -124,7 +124,7 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "Tables open from here (`open_tables`, needs the permission to add tables).", support_actions=("open_tables",)
     ),
     "games.staketerms": catalogue("A change is a new row; rows in force or past are read-only."),
-    "games.cashtable": ModelPowers(
+    "games.table": ModelPowers(
         support=may("view", "change", actions=CASH_TABLE_ACTIONS),
         compliance=READ,
         administrators=may("view", "change", "delete", actions=(DELETE_SELECTED, *CASH_TABLE_ACTIONS)),

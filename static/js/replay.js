@@ -1,4 +1,4 @@
-/* The hand replayer: steps through games.history.hand_replay (embedded in the page as JSON): stacks, bets, pots,
+/* The hand replayer: steps through games.runtime.history.hand_replay (embedded in the page as JSON): stacks, bets, pots,
    board and shown cards after every step. Other players' cards appear only if they were shown at showdown. */
 (function () {
   "use strict";

@@ -364,7 +364,7 @@
     elements.handInfo.setAttribute("data-waiting", waiting ? waiting.reason : "");
   }
 
-  /* Why no hand is dealt now, from the snapshot's waiting reason (games.services.views.waiting_reason). */
+  /* Why no hand is dealt now, from the snapshot's waiting reason (games.runtime.views.waiting_reason). */
   function waitingText() {
     var waiting = snapshot().waiting;
     if (tableInfo().closing) { return gettext("This table closes now; no new hand is dealt."); }

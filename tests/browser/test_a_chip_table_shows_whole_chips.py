@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable
+from games.models import Table
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import wait_live
 from tests.browser.setup import heads_up_table, player, running_hand, seat
@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 
 @pytest.fixture
-def dealt(site: Any) -> CashTable:
+def dealt(site: Any) -> Table:
     table = heads_up_table()
     seat(player("alice"), table, 1000, number=1)
     seat(player("bob"), table, 1000, number=4)
@@ -25,7 +25,7 @@ def dealt(site: Any) -> CashTable:
     return table
 
 
-def test_amounts_are_whole_chips_when_the_table_plays_for_chips(dealt: CashTable, pages: Pages) -> None:
+def test_amounts_are_whole_chips_when_the_table_plays_for_chips(dealt: Table, pages: Pages) -> None:
     page = pages.new()
     page.goto(f"/games/tables/{dealt.pk}/")
     wait_live(page)

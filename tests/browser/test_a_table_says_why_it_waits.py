@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable, Stake
+from games.models import Stake, Table
 from games.services import table_open
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_live
@@ -18,14 +18,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 
 @pytest.fixture
-def two_player_table(site: Any) -> CashTable:
+def two_player_table(site: Any) -> Table:
     """A table under the catalogue's rules (three players to start, no heads-up continuation)."""
     table = table_open(Stake.objects.get(game_type__code="holdem", label="NL10"))
     seat(player("alice"), table, 1000, number=1)
     return table
 
 
-def test_a_two_player_table_says_it_waits_for_a_third_player(two_player_table: CashTable, pages: Pages) -> None:
+def test_a_two_player_table_says_it_waits_for_a_third_player(two_player_table: Table, pages: Pages) -> None:
     page = pages.new()
     log_in(page, "alice")
     page.goto(f"/games/tables/{two_player_table.pk}/")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable
+from games.models import Table
 from games.services import hand_act
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import FrameRecorder, log_in, my_turn, sent_actions, wait_live, wait_until
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 
 @pytest.fixture
-def dealt(site: Any) -> tuple[CashTable, dict[int, Any]]:
+def dealt(site: Any) -> tuple[Table, dict[int, Any]]:
     table = heads_up_table()
     users = {1: player("alice"), 4: player("bob")}
     seat(users[1], table, 1000, number=1)
@@ -29,7 +29,7 @@ def dealt(site: Any) -> tuple[CashTable, dict[int, Any]]:
     return table, users
 
 
-def waiting_player_page(pages: Pages, table: CashTable, users: dict[int, Any]) -> tuple[Any, FrameRecorder, int, int]:
+def waiting_player_page(pages: Pages, table: Table, users: dict[int, Any]) -> tuple[Any, FrameRecorder, int, int]:
     """The page of the player who is not to act (the big blind before the flop), and both seat numbers."""
     acting = running_hand(table).acting_seat
     assert acting is not None
@@ -43,11 +43,11 @@ def waiting_player_page(pages: Pages, table: CashTable, users: dict[int, Any]) -
     return page, recorder, acting, waiting
 
 
-def raise_for(table: CashTable, user: Any, amount: int) -> None:
+def raise_for(table: Table, user: Any, amount: int) -> None:
     in_thread(lambda: hand_act(table, user, "raise_to", amount))
 
 
-def test_check_fold_folds_when_a_raise_comes(dealt: tuple[CashTable, dict[int, Any]], pages: Pages) -> None:
+def test_check_fold_folds_when_a_raise_comes(dealt: tuple[Table, dict[int, Any]], pages: Pages) -> None:
     table, users = dealt
     page, recorder, acting, _waiting = waiting_player_page(pages, table, users)
     page.get_by_label("Check/Fold").check()
@@ -57,9 +57,7 @@ def test_check_fold_folds_when_a_raise_comes(dealt: tuple[CashTable, dict[int, A
     assert all("amount" not in frame for frame in sent_actions(recorder))
 
 
-def test_a_raise_cancels_a_ticked_check_and_nothing_is_sent(
-    dealt: tuple[CashTable, dict[int, Any]], pages: Pages
-) -> None:
+def test_a_raise_cancels_a_ticked_check_and_nothing_is_sent(dealt: tuple[Table, dict[int, Any]], pages: Pages) -> None:
     table, users = dealt
     page, recorder, acting, _waiting = waiting_player_page(pages, table, users)
     page.get_by_label("Check", exact=True).check()
@@ -72,7 +70,7 @@ def test_a_raise_cancels_a_ticked_check_and_nothing_is_sent(
     pages.screenshot(page, "check-cancelled")
 
 
-def test_call_any_calls_the_raise_without_an_amount(dealt: tuple[CashTable, dict[int, Any]], pages: Pages) -> None:
+def test_call_any_calls_the_raise_without_an_amount(dealt: tuple[Table, dict[int, Any]], pages: Pages) -> None:
     table, users = dealt
     page, recorder, acting, _waiting = waiting_player_page(pages, table, users)
     page.locator("[data-advance=call_any]").check()

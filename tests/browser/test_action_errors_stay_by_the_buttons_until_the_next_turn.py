@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable
+from games.models import Table
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, my_turn, wait_live, wait_until
 from tests.browser.setup import act_until_seat_acts, heads_up_table, in_thread, player, running_hand, seat
@@ -19,7 +19,7 @@ LAPTOP = {"width": 1366, "height": 800}
 
 
 @pytest.fixture
-def dealt(site: Any) -> tuple[CashTable, dict[int, Any]]:
+def dealt(site: Any) -> tuple[Table, dict[int, Any]]:
     table = heads_up_table()
     users = {1: player("alice"), 4: player("bob")}
     seat(users[1], table, 1000, number=1)
@@ -35,7 +35,7 @@ def in_view(page: Any, selector: str) -> bool:
 
 
 def test_an_amount_out_of_range_is_explained_by_the_buttons_and_cleared_on_the_next_turn(
-    dealt: tuple[CashTable, dict[int, Any]], pages: Pages
+    dealt: tuple[Table, dict[int, Any]], pages: Pages
 ) -> None:
     table, users = dealt
     acting = running_hand(table).acting_seat

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games.models import CashTable, Hand
+from games.models import Hand, Table
+from games.runtime.engine_state import hand_engine_state
 from games.services import hand_act
-from games.services.engine_state import hand_engine_state
 from games.uth.models import UthTable
 from tests.browser.conftest import ARTIFACTS, Pages, requires_chromium
 from tests.browser.flows import log_in, wait_live, wait_until
@@ -80,7 +80,7 @@ class EnglishFound:
             self.found[label] = lines_with_english(page)
 
 
-def to_the_flop_with_alice_to_act(table: CashTable, users: dict[int, Any]) -> None:
+def to_the_flop_with_alice_to_act(table: Table, users: dict[int, Any]) -> None:
     """Check or call for both players until the flop is dealt and alice (seat 1) is to act."""
     while True:
         hand = act_until_seat_acts(table, users, 1)
@@ -93,7 +93,7 @@ def to_the_flop_with_alice_to_act(table: CashTable, users: dict[int, Any]) -> No
 
 
 @pytest.fixture
-def played(site: Any) -> tuple[CashTable, dict[int, Any]]:
+def played(site: Any) -> tuple[Table, dict[int, Any]]:
     table = heads_up_table()
     users = {1: player("alice"), 4: player("bob")}
     seat(users[1], table, 1000, number=1)
@@ -102,7 +102,7 @@ def played(site: Any) -> tuple[CashTable, dict[int, Any]]:
     return table, users
 
 
-def test_every_page_a_player_uses_reads_in_estonian(played: tuple[CashTable, dict[int, Any]], pages: Pages) -> None:
+def test_every_page_a_player_uses_reads_in_estonian(played: tuple[Table, dict[int, Any]], pages: Pages) -> None:
     table, users = played
     uth = UthTable.objects.create(
         name="Laud UTH",

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable
+from games.models import Table
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, my_turn, wait_live, wait_until
 from tests.browser.setup import heads_up_table, player, running_hand, seat
@@ -20,7 +20,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def dealt(site: Any) -> CashTable:
+def dealt(site: Any) -> Table:
     table = heads_up_table()
     seat(player("alice"), table, 1000, number=1)
     seat(player("bob"), table, 1000, number=4)
@@ -56,7 +56,7 @@ def my_cards_uncovered(page: Any) -> bool:
 
 @pytest.mark.parametrize("screen", [LAPTOP, PHONE], ids=["laptop-1366x800", "phone-390x844"])
 def test_the_actions_and_bet_shortcuts_are_on_screen_when_the_turn_comes(
-    dealt: CashTable, pages: Pages, screen: dict[str, int]
+    dealt: Table, pages: Pages, screen: dict[str, int]
 ) -> None:
     acting = running_hand(dealt).acting_seat
     page = pages.new(**screen)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable
+from games.models import Table
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import FrameRecorder, log_in, my_turn, sent_actions, wait_live, wait_until
 from tests.browser.setup import heads_up_table, player, running_hand, seat
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 
 @pytest.fixture
-def dealt(site: Any) -> CashTable:
+def dealt(site: Any) -> Table:
     table = heads_up_table()
     seat(player("alice"), table, 1000, number=1)
     seat(player("bob"), table, 1000, number=4)
@@ -46,7 +46,7 @@ def redraw_with_a_fresh_snapshot(page: Any) -> None:
 
 
 def test_a_pot_sized_raise_sends_the_amount_in_the_box_even_when_a_snapshot_arrives_meanwhile(
-    dealt: CashTable, pages: Pages
+    dealt: Table, pages: Pages
 ) -> None:
     acting = running_hand(dealt).acting_seat
     page = pages.new()
@@ -69,7 +69,7 @@ def test_a_pot_sized_raise_sends_the_amount_in_the_box_even_when_a_snapshot_arri
     assert [(frame["action"], frame["amount"]) for frame in sent] == [("raise", chosen)]
 
 
-def test_an_amount_that_changes_while_the_button_is_pressed_is_not_sent(dealt: CashTable, pages: Pages) -> None:
+def test_an_amount_that_changes_while_the_button_is_pressed_is_not_sent(dealt: Table, pages: Pages) -> None:
     acting = running_hand(dealt).acting_seat
     page = pages.new()
     recorder = FrameRecorder(page)

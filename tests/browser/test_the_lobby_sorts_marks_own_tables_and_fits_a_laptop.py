@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable, Stake
+from games.models import Stake, Table
 from games.services import table_open
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, sign_up
@@ -20,7 +20,7 @@ LAPTOP = {"width": 1366, "height": 800}
 
 
 @pytest.fixture
-def tables(site: Any) -> dict[str, CashTable]:
+def tables(site: Any) -> dict[str, Table]:
     opened = {
         "holdem NL10": table_open(Stake.objects.get(game_type__code="holdem", label="NL10")),
         "holdem NL4": table_open(Stake.objects.get(game_type__code="holdem", label="NL4")),
@@ -32,7 +32,7 @@ def tables(site: Any) -> dict[str, CashTable]:
     return opened
 
 
-def test_the_lobby_fits_sorts_and_marks_the_players_tables(tables: dict[str, CashTable], pages: Pages) -> None:
+def test_the_lobby_fits_sorts_and_marks_the_players_tables(tables: dict[str, Table], pages: Pages) -> None:
     page = pages.new(**LAPTOP)
     log_in(page, "alice")
     page.goto("/")

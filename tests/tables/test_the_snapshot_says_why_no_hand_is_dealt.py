@@ -1,13 +1,13 @@
 """The table snapshot says why a cash table deals no hand (CASH-06, AMB-11) and names the viewer's made hand from the
-flop on; both are read-only additions of ``games.services.views.table_snapshot``."""
+flop on; both are read-only additions of ``games.runtime.views.table_snapshot``."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from games.runtime.engine_state import hand_engine_state
+from games.runtime.views import table_snapshot
 from games.services import seat_leave, seat_take
-from games.services.engine_state import hand_engine_state
-from games.services.views import table_snapshot
 from tests.tables.support import (
     START,
     act,

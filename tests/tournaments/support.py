@@ -11,9 +11,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from games.engine.state import HandState
-from games.models import CashTable, Hand, HandStatus, TableStatus
+from games.models import Hand, HandStatus, Table, TableStatus
+from games.runtime.engine_state import hand_engine_state
 from games.services import hand_act, hand_start
-from games.services.engine_state import hand_engine_state
 from tests.tables.support import START, cash, player
 from tournaments.models import Tournament, TournamentKind, TournamentStatus
 from tournaments.rules.levels import BlindStructure, structure_from_rows
@@ -78,13 +78,11 @@ def fresh(tournament: Tournament) -> Tournament:
     return Tournament.objects.get(pk=tournament.pk)
 
 
-def open_tables(tournament: Tournament) -> list[CashTable]:
-    return list(
-        CashTable.objects.filter(tournament_link__tournament=tournament, status=TableStatus.OPEN).order_by("pk")
-    )
+def open_tables(tournament: Tournament) -> list[Table]:
+    return list(Table.objects.filter(tournament_link__tournament=tournament, status=TableStatus.OPEN).order_by("pk"))
 
 
-def running_hand(table: CashTable) -> Hand | None:
+def running_hand(table: Table) -> Hand | None:
     hand = Hand.objects.filter(table=table, status=HandStatus.RUNNING).first()
     return hand
 

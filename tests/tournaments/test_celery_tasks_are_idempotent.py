@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from games.models import CashTable, Seat
+from games.models import Seat, Table
 from poker_site.celery import app
 from tests.tournaments.support import START, fresh, play, register_players, scheduled, sit_and_go
 from tournaments import tasks
@@ -121,4 +121,4 @@ def test_a_prize_left_unpaid_by_a_dead_worker_is_paid_by_the_next_beat(monkeypat
     assert winner.pk in never_queued
     assert winner.prize_transfer is not None  # the beat's sweep paid it
     assert tournaments_advance_all()["prizes_paid"] == 0
-    assert CashTable.objects.filter(tournament_link__tournament=tournament, status="open").count() == 0
+    assert Table.objects.filter(tournament_link__tournament=tournament, status="open").count() == 0

@@ -180,16 +180,16 @@ def _seat_late_registrant(
         now,
         timebank_milliseconds=tournament.timebank_first_hand_seconds * 1000,
     )
-    from games.services.events import events_append
+    from games.runtime.events import events_append
 
     events_append(table, [event])
     TournamentTable.objects.filter(pk=link.pk).update(players=sum(1 for s in seats.values() if s.user_id))
     tournament.players_remaining += 1
     tournament_save(tournament, "players_remaining")
     if table.current_hand_id is None and table.next_hand_at is None:
-        from games.models import CashTable
+        from games.models import Table
 
-        CashTable.objects.filter(pk=table.pk).update(next_hand_at=now + timedelta(seconds=1))
+        Table.objects.filter(pk=table.pk).update(next_hand_at=now + timedelta(seconds=1))
 
 
 def unregistration_closes_at(tournament: Tournament) -> datetime | None:

@@ -36,9 +36,9 @@ from django.db import transaction
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from games.models import CashTable, Hand, HandStatus, Seat, SeatStatus, TableStatus
-from games.services.events import NewEvent, events_append
-from games.services.seat_state import seat_empty, table_touch
+from games.models import Hand, HandStatus, Seat, SeatStatus, Table, TableStatus
+from games.runtime.events import NewEvent, events_append
+from games.runtime.seat_state import seat_empty, table_touch
 from tournaments.definitions import (
     break_policy,
     level_clock,
@@ -151,7 +151,7 @@ def start_locked(tournament: Tournament, now: datetime, randomness: RandomSource
         ]
         events_append(table, events)
         TournamentTable.objects.filter(pk=link.pk).update(players=len(seated.players))
-        CashTable.objects.filter(pk=table.pk).update(next_hand_at=first_deal)
+        Table.objects.filter(pk=table.pk).update(next_hand_at=first_deal)
     tournament.status = TournamentStatus.RUNNING
     tournament.started_at = now
     tournament.players_remaining = len(entries)
@@ -388,10 +388,7 @@ def _maybe_finish(tournament: Tournament, alive: int, now: datetime, randomness:
         alive, list(tournament.prizes), end_when_prizes_identical=tournament.end_when_prizes_identical
     ):
         return False
-    if (
-        alive > 1
-        and CashTable.objects.filter(tournament_link__tournament=tournament, current_hand__isnull=False).exists()
-    ):
+    if alive > 1 and Table.objects.filter(tournament_link__tournament=tournament, current_hand__isnull=False).exists():
         return False  # identical prizes: finish once the hands in play are over
     players = list(
         Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
@@ -439,7 +436,7 @@ def _maybe_finish(tournament: Tournament, alive: int, now: datetime, randomness:
     return True
 
 
-def _table_close(table: CashTable, seats: dict[int, Seat], now: datetime, reason: str) -> None:
+def _table_close(table: Table, seats: dict[int, Seat], now: datetime, reason: str) -> None:
     events = []
     for seat in seats.values():
         if seat.user_id is not None:
@@ -489,9 +486,9 @@ def _balance(
     tables = [table for table in live if table.broken_at is None]
     total = sum(table.players for table in tables)
     needed = max(1, math.ceil(total / seats_per_table))
-    locked: dict[int, tuple[CashTable, dict[int, Seat]]] = {}
+    locked: dict[int, tuple[Table, dict[int, Seat]]] = {}
 
-    def lock(table: LiveTable) -> tuple[CashTable, dict[int, Seat]]:
+    def lock(table: LiveTable) -> tuple[Table, dict[int, Seat]]:
         if table.table_id not in locked:
             locked.update(tables_lock([table.table_id]))
             fresh_table, fresh_seats = locked[table.table_id]
@@ -593,9 +590,7 @@ def _breaks_update(tournament: Tournament, live: list[LiveTable], now: datetime)
     tournament.break_ends_at = pause.end
     tournament.break_due_at = next_break_due(policy, clock, pause.end)
     tournament_save(tournament, "break_ends_at", "break_due_at")
-    CashTable.objects.filter(tournament_link__tournament=tournament, status=TableStatus.OPEN).update(
-        next_hand_at=pause.end
-    )
+    Table.objects.filter(tournament_link__tournament=tournament, status=TableStatus.OPEN).update(next_hand_at=pause.end)
 
 
 def _level_update(tournament: Tournament, clock: Any, live: list[LiveTable], now: datetime, step: Step) -> None:
@@ -627,7 +622,7 @@ def _tables_wake(tournament: Tournament, now: datetime, exclude: set[int]) -> No
     """Tables that stopped asking to deal (a closed gate) try again now, unless a break holds them."""
     if tournament.break_ends_at is not None and tournament.break_ends_at > now:
         return
-    CashTable.objects.filter(
+    Table.objects.filter(
         Q(next_hand_at__isnull=True) | Q(next_hand_at__gt=now),
         tournament_link__tournament=tournament,
         tournament_link__needs_coordination=False,
@@ -635,7 +630,7 @@ def _tables_wake(tournament: Tournament, now: datetime, exclude: set[int]) -> No
         current_hand__isnull=True,
     ).exclude(pk__in=exclude).update(next_hand_at=now)
     if exclude:
-        CashTable.objects.filter(pk__in=exclude, status=TableStatus.OPEN, current_hand__isnull=True).update(
+        Table.objects.filter(pk__in=exclude, status=TableStatus.OPEN, current_hand__isnull=True).update(
             next_hand_at=now
         )
 

@@ -1,7 +1,7 @@
 """Seats of a running tournament: opening its tables, seating players, moving them (TRN-03, TRN-05, TRN-25, TRN-26).
 
 Internal to the tournament services: the caller holds the tournament row locked; every table is locked
-(``games.services.locking.table_lock``) before its seats or its ``TournamentTable`` row are written, in that order,
+(``games.runtime.locking.table_lock``) before its seats or its ``TournamentTable`` row are written, in that order,
 the order the hands' own transactions use (table, then its link row), so no cycle can form.
 """
 
@@ -11,20 +11,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from games.models import CashTable, Seat, SeatStatus, TableKind
-from games.services.events import NewEvent, events_append
-from games.services.locking import seats_lock, table_lock
-from games.services.seat_state import SEAT_OCCUPANCY_FIELDS, seat_empty, seat_event, seat_save
+from games.models import Seat, SeatStatus, Table, TableKind
+from games.runtime.events import NewEvent, events_append
+from games.runtime.locking import seats_lock, table_lock
+from games.runtime.seat_state import SEAT_OCCUPANCY_FIELDS, seat_empty, seat_event, seat_save
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentTable
 from tournaments.rules.balancing import MoveReason, hands_until_big_blind
 from tournaments.rules.common import RandomSource
 
 
-def table_open(tournament: Tournament, now: datetime) -> tuple[CashTable, TournamentTable]:
+def table_open(tournament: Tournament, now: datetime) -> tuple[Table, TournamentTable]:
     """Open the tournament's next table (its seats empty) and link it to the tournament."""
     number = tournament.next_table_number
     tournament.next_table_number = number + 1
-    table = CashTable.objects.create(
+    table = Table.objects.create(
         kind=TableKind.TOURNAMENT,
         stake=None,
         name=f"{tournament.name} – table {number}",
@@ -67,7 +67,7 @@ class Move:
     reason: MoveReason
 
 
-def seat_reached_last(table: CashTable, seats: dict[int, Seat], randomness: RandomSource) -> int:
+def seat_reached_last(table: Table, seats: dict[int, Seat], randomness: RandomSource) -> int:
     """AMB-42: the free seat the big blind will reach last (the most hands before it posts the big blind), random
     among ties."""
     occupied = [number for number, seat in seats.items() if seat.user_id is not None]
@@ -79,10 +79,10 @@ def seat_reached_last(table: CashTable, seats: dict[int, Seat], randomness: Rand
 
 
 def player_move(
-    source: CashTable,
+    source: Table,
     source_seats: dict[int, Seat],
     from_seat: int,
-    target: CashTable,
+    target: Table,
     target_seats: dict[int, Seat],
     reason: MoveReason,
     now: datetime,
@@ -136,7 +136,7 @@ def player_move(
     return move
 
 
-def tables_lock(table_ids: list[int]) -> dict[int, tuple[CashTable, dict[int, Seat]]]:
+def tables_lock(table_ids: list[int]) -> dict[int, tuple[Table, dict[int, Seat]]]:
     """Lock tables (primary-key order) and their seats."""
     locked = {}
     for table_id in sorted(set(table_ids)):

@@ -104,9 +104,9 @@ def entry_disqualify(
     """Disqualify a player (TRN-28). A player still in play is removed with their chips (they take no place); a
     player who already finished keeps or forfeits an unpaid prize by ``forfeit_prize`` (a prize already paid is
     confiscated through the compliance desk's seizure, not here)."""
-    from games.models import CashTable
-    from games.services.events import NewEvent, events_append
-    from games.services.seat_state import seat_empty
+    from games.models import Table
+    from games.runtime.events import NewEvent, events_append
+    from games.runtime.seat_state import seat_empty
 
     text = _reason(reason)
     moment = now or timezone.now()
@@ -120,7 +120,7 @@ def entry_disqualify(
     if row.status == EntryStatus.PLAYING:
         assert row.table_id is not None
         table, seats = tables_lock([row.table_id])[row.table_id]
-        hand_running = CashTable.objects.filter(pk=table.pk, current_hand__isnull=False).exists()
+        hand_running = Table.objects.filter(pk=table.pk, current_hand__isnull=False).exists()
         if hand_running:
             raise NotAllowedNow("The player is in a hand: disqualify them when it ends.")
         seat = next(seat for seat in seats.values() if seat.user_id == row.user_id)

@@ -5,7 +5,7 @@ Contract with the services (they call both inside ``transaction.on_commit``, nev
 * :func:`table_events_committed` — hand/table events ``first_sequence..last_sequence`` of one table are committed.
   The committing process passes the rows it has just written (else they are loaded once), and each view is made by
   the domain's ``event_view`` (the same rules as ``table_events_since(table, sequence, viewer)``). One Redis message
-  on the table's broadcast channel (:mod:`games.broadcasts`) carries:
+  on the table's broadcast channel (:mod:`games.runtime.broadcasts`) carries:
 
   - the spectator view (no hidden card), which every socket on the table receives, with its ``events`` frame encoded
     here once for every socket of every server process;
@@ -21,7 +21,7 @@ Contract with the services (they call both inside ``transaction.on_commit``, nev
   one notice per table per :data:`LOBBY_NOTICE_WINDOW_MS` goes to the group ``lobby`` (a Redis ``SET NX PX`` key, set
   on the publisher thread: the committing thread does not wait for Redis);
   each lobby consumer then reloads the row no earlier than one window after the notice, so a change that fell inside
-  a window is still pushed (see :class:`games.consumers.LobbyConsumer`).
+  a window is still pushed (see :class:`games.runtime.consumers.LobbyConsumer`).
 
 Both functions only *publish*: they never raise into the service that called them (the change is already committed;
 a client that misses a push sees a sequence gap and resyncs), they log instead. Messages go out through this process's
@@ -36,7 +36,7 @@ from typing import Any, Final
 
 from django.conf import settings
 
-from games.broadcasts import message_encode, refresh_encode, table_channel
+from games.runtime.broadcasts import message_encode, refresh_encode, table_channel
 from poker_site.core.publish import publish_first_in_window, publish_to_redis
 
 logger = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ def _publish_table_events(table_id: int, first_sequence: int, last_sequence: int
     if last_sequence < first_sequence or last_sequence - first_sequence + 1 > MAXIMUM_EVENTS_PER_MESSAGE:
         table_refresh(table_id, "seats" if last_sequence < first_sequence else "many_events")
         return
-    from games import readside  # the domain read side; imported late so this module imports early and cheaply
+    from games.runtime import readside  # the domain read side; imported late so this module imports early and cheaply
 
     if rows is None:
         public, private = readside.range_views(table_id, first_sequence, last_sequence)

@@ -1,7 +1,7 @@
 """A player's cash-game hand histories: the list of their hands and one hand replayed step by step (GEN-07, ENG-28).
 
 The replay is a fold over the hand's stored engine events *as this player may see them* (the domain's
-:func:`games.services.views.event_view`, the same view the table socket sends): other players' hole cards appear only in
+:func:`games.runtime.views.event_view`, the same view the table socket sends): other players' hole cards appear only in
 ``hand_shown`` events (a showdown), the deck order never. Each step carries the running stacks, the bets of the
 current betting round, the pots, the board, the cards shown so far and what happened; the last step adds the rake and
 each player's result (the settled stacks).
@@ -51,7 +51,7 @@ def hand_summary(seat_row: Any) -> dict[str, Any]:
 def hand_replay(hand: Any, viewer: Any) -> dict[str, Any]:
     """The hand as ``viewer`` (a player dealt into it) may replay it: a header and a list of steps."""
     from games.models import EventAudience, HandEvent, HandPlayer
-    from games.services.views import event_view
+    from games.runtime.views import event_view
 
     players = {row.seat_number: row for row in HandPlayer.objects.filter(hand=hand).select_related("user")}
     viewer_seat = next((seat for seat, row in players.items() if row.user_id == viewer.pk), None)

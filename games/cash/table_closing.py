@@ -17,18 +17,18 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import CashTable, Hand, HandStatus, LeaveReason, Seat, StakeTerms, TableKind, TableStatus
-from games.services.errors import NotAllowedNow, ReasonRequired
-from games.services.events import NewEvent, events_append
-from games.services.locking import seats_lock, table_lock, table_terms
-from games.services.seat_state import seat_vacate, table_touch
+from games.models import Hand, HandStatus, LeaveReason, Seat, StakeTerms, Table, TableKind, TableStatus
+from games.runtime.errors import NotAllowedNow, ReasonRequired
+from games.runtime.events import NewEvent, events_append
+from games.runtime.locking import seats_lock, table_lock, table_terms
+from games.runtime.seat_state import seat_vacate, table_touch
 
-REASON_LENGTH = CashTable._meta.get_field("close_reason").max_length or 300
+REASON_LENGTH = Table._meta.get_field("close_reason").max_length or 300
 """The longest reason kept (the column's length); a longer one is cut."""
 
 
 @transaction.atomic(durable=True)
-def table_close(table: CashTable, *, reason: str, now: datetime | None = None) -> CashTable:
+def table_close(table: Table, *, reason: str, now: datetime | None = None) -> Table:
     """Close ``table`` for ``reason`` (recorded on the table; the players are told it in the closing events).
 
     Between hands every occupied seat is vacated with ``LeaveReason.TABLE_CLOSED``: the stack goes back to the
@@ -67,7 +67,7 @@ def table_close(table: CashTable, *, reason: str, now: datetime | None = None) -
 
 
 def table_close_locked(
-    table: CashTable, seats: dict[int, Seat], now: datetime, terms: StakeTerms, *, reason: str | None = None
+    table: Table, seats: dict[int, Seat], now: datetime, terms: StakeTerms, *, reason: str | None = None
 ) -> list[NewEvent]:
     """Cash out every occupied seat and close the table; return the events for the caller to append.
 

@@ -14,9 +14,9 @@ from django.contrib.auth import get_user_model
 
 def table_by_id(table_id: int) -> Any | None:
     """The cash table ``table_id``, or ``None`` when there is no such table."""
-    from games.models import CashTable
+    from games.models import Table
 
-    return CashTable.objects.filter(pk=table_id).select_related("stake__game_type").first()
+    return Table.objects.filter(pk=table_id).select_related("stake__game_type").first()
 
 
 def user_by_id(user_id: int) -> Any | None:
@@ -45,7 +45,7 @@ def turn_of(table: Any, viewer: Any) -> dict[str, Any] | None:
     races a new action finds the turn moved on and returns ``None`` (the next ``turn`` event asks again).
     """
     from games.models import Hand, HandStatus
-    from games.services.engine_state import hand_engine_state
+    from games.runtime.engine_state import hand_engine_state
 
     viewer_id = getattr(viewer, "pk", None)
     if viewer_id is None:
@@ -99,7 +99,7 @@ def range_views(
 def views_of_rows(rows: Sequence[Any]) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
     """The spectator view of ``rows`` (``HandEvent`` rows in sequence order) and each private-event owner's view."""
     from games.models import EventAudience
-    from games.services.views import event_view
+    from games.runtime.views import event_view
 
     owners = sorted(
         {row.private_to_user_id for row in rows if row.audience == EventAudience.SEAT and row.private_to_user_id}
@@ -110,6 +110,6 @@ def views_of_rows(rows: Sequence[Any]) -> tuple[list[dict[str, Any]], dict[int, 
 
 
 def lobby_rows(table_ids: list[int] | None) -> list[dict[str, Any]]:
-    from games.lobby import lobby_rows as rows
+    from games.cash.lobby import lobby_rows as rows
 
     return rows(table_ids)

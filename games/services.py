@@ -1,13 +1,18 @@
-"""Cash-table services (``<entity>_<verb>``). Import from here: ``from games.services import hand_act``.
+"""The games app's services (``<entity>_<verb>``), in one import: ``from games.services import hand_act``.
+
+They live where they belong: the one table runtime every product shares in ``games/runtime/`` (hands, clocks, seat
+states, the event log, sitting out, the snapshot, recovery, the policy interface), the cash game's policy and services
+in ``games/cash/`` (seating and the queue, buy-in limits, the cashier, closing tables, the catalogue); the tournament
+policy is ``tournaments/table_policy.py``.
 
 Every top-level service owns its transaction (``@transaction.atomic(durable=True)``), locks the table row before
 anything else (then seats in primary-key order; wallet accounts last), raises a
-:class:`~games.services.errors.TableError` with a clear message when a request is refused — and then nothing has
-changed — and announces committed events through ``games.realtime`` after commit.
+:class:`~games.runtime.errors.TableError` with a clear message when a request is refused — and then nothing has
+changed — and announces committed events through ``games.runtime.realtime`` after commit.
 
 Write side:
-  table_open(stake, *, name=None, now=None) -> CashTable
-  table_close(table, *, reason, now=None) -> CashTable  (between hands at once, else when the hand ends)
+  table_open(stake, *, name=None, now=None) -> Table
+  table_close(table, *, reason, now=None) -> Table  (between hands at once, else when the hand ends)
   table_join_queue(user, stake, buy_in, *, post_out_of_position=False, now=None) -> SeatingRequest
   table_leave_queue(user, stake, *, now=None) -> int
   seat_take(user, table, amount, *, seat_number=None, post_out_of_position=False, banzai_choice=None, now=None) -> Seat
@@ -32,10 +37,21 @@ Read side:
   seat_buy_in_limits(user, table, *, banzai_choice=None, now=None) -> BuyInLimits
 """
 
-from games.services.buy_in import BanzaiChoice, BuyInLimits
-from games.services.catalog import seed_stakes
-from games.services.clocks import player_connection_lost, player_connection_restored
-from games.services.errors import (
+from games.cash.buy_in import BanzaiChoice, BuyInLimits
+from games.cash.catalog import seed_stakes
+from games.cash.seating import (
+    seat_buy_in_limits,
+    seat_leave,
+    seat_take,
+    seat_top_up,
+    stake_queues_drain,
+    table_join_queue,
+    table_leave_queue,
+    table_open,
+)
+from games.cash.table_closing import table_close
+from games.runtime.clocks import player_connection_lost, player_connection_restored
+from games.runtime.errors import (
     ActionRefused,
     AlreadySeated,
     BanzaiExcluded,
@@ -50,27 +66,16 @@ from games.services.errors import (
     TableError,
     TableLimitReached,
 )
-from games.services.hands import hand_act, hand_start, hand_timeout
-from games.services.recovery import hand_cancel, hands_recover_unfinished
-from games.services.seating import (
-    seat_buy_in_limits,
-    seat_leave,
-    seat_take,
-    seat_top_up,
-    stake_queues_drain,
-    table_join_queue,
-    table_leave_queue,
-    table_open,
-)
-from games.services.sitting_out import (
+from games.runtime.hands import hand_act, hand_start, hand_timeout
+from games.runtime.recovery import hand_cancel, hands_recover_unfinished
+from games.runtime.sitting_out import (
     player_settings_update,
     seat_sit_in,
     seat_sit_out,
     seat_sit_out_expire,
     seat_sit_out_next_big_blind,
 )
-from games.services.table_closing import table_close
-from games.services.views import table_events_since, table_snapshot
+from games.runtime.views import table_events_since, table_snapshot
 
 __all__ = [
     "ActionRefused",

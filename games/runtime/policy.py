@@ -1,7 +1,7 @@
 """One table runtime, a policy per product (architecture rule 7).
 
 Cash tables and tournament tables share the hand, clock, seat-state, event-log and socket machinery
-(``games.services.hands``, ``clocks``, ``seat_state``, ``events``, the table socket). What differs is a
+(``games.runtime.hands``, ``clocks``, ``seat_state``, ``events``, the table socket). What differs is a
 :class:`TablePolicy`, chosen by the table's ``kind``:
 
 * where stacks live — a wallet table account per player (cash) or chips on the seat (tournament);
@@ -12,7 +12,7 @@ Cash tables and tournament tables share the hand, clock, seat-state, event-log a
 * what happens between hands — top-ups, departures and the next deal (cash); eliminations, breaks, hand-for-hand and
   balancing (tournament, coordinated by ``tournaments.services``).
 
-The cash policy lives in ``games.services.cash_policy``; the tournament policy in ``tournaments.table_policy``, which
+The cash policy lives in ``games.cash.policy``; the tournament policy in ``tournaments.table_policy``, which
 registers itself when the tournaments app is ready. The runtime never imports either product.
 """
 
@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from games.engine.positions import HandPositions
     from games.engine.state import HandState
-    from games.models import CashTable, GameRules, Hand, Seat, StakeTerms
-    from games.services.hands import HandContext
+    from games.models import GameRules, Hand, Seat, StakeTerms, Table
+    from games.runtime.hands import HandContext
 
 
 class TableRules(Protocol):
@@ -114,15 +114,15 @@ class TablePolicy(Protocol):
         """What the hand records of a seat dealt in (``user``, ``stack`` and the stack's owner record)."""
         ...
 
-    def hand_rules(self, hand: Hand, table: CashTable) -> TableRules:
+    def hand_rules(self, hand: Hand, table: Table) -> TableRules:
         """The clocks a running hand uses now."""
         ...
 
-    def current_rules(self, table: CashTable, now: datetime) -> TableRules:
+    def current_rules(self, table: Table, now: datetime) -> TableRules:
         """The clocks and limits in force at the table at ``now`` (between hands, for seat changes)."""
         ...
 
-    def seat_returns_as(self, seat: Seat, table: CashTable, post_out_of_position: bool) -> str:
+    def seat_returns_as(self, seat: Seat, table: Table, post_out_of_position: bool) -> str:
         """The status a player sitting out comes back with ("I'm back")."""
         ...
 
@@ -143,7 +143,7 @@ class TablePolicy(Protocol):
         with the table's ``current_hand`` cleared and its next deadline set."""
         ...
 
-    def snapshot_table(self, table: CashTable, now: datetime) -> dict[str, Any]:
+    def snapshot_table(self, table: Table, now: datetime) -> dict[str, Any]:
         """The product's part of the ``table`` block of a snapshot (blinds, buy-in range or level, ...)."""
         ...
 
@@ -156,7 +156,7 @@ def policy_register(policy: TablePolicy) -> None:
     _policies[policy.kind] = policy
 
 
-def policy_for(table: CashTable) -> TablePolicy:
+def policy_for(table: Table) -> TablePolicy:
     """The policy of ``table``'s kind; a kind nobody registered is a configuration error."""
     try:
         return _policies[table.kind]

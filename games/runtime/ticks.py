@@ -13,11 +13,11 @@ import logging
 import sys
 from datetime import datetime, timedelta
 
-from games.models import CashTable, Hand, HandStatus, Seat, SeatStatus, TableStatus
-from games.services.hands import hand_start, hand_timeout
-from games.services.recovery import SERVER_ERROR_REASON, hand_cancel, hands_recover_unfinished
-from games.services.seating import stake_queues_drain
-from games.services.sitting_out import seat_sit_out_expire
+from games.cash.seating import stake_queues_drain
+from games.models import Hand, HandStatus, Seat, SeatStatus, Table, TableStatus
+from games.runtime.hands import hand_start, hand_timeout
+from games.runtime.recovery import SERVER_ERROR_REASON, hand_cancel, hands_recover_unfinished
+from games.runtime.sitting_out import seat_sit_out_expire
 from poker_site.core.ticker import register
 
 logger = logging.getLogger(__name__)
@@ -64,7 +64,7 @@ def _hand_clock(hand_id: int, *, now: datetime) -> bool:
 
 
 def _table_start(table_id: int, *, now: datetime) -> bool:
-    table = CashTable.objects.get(pk=table_id)
+    table = Table.objects.get(pk=table_id)
     return hand_start(table, now=now) is not None
 
 
@@ -96,7 +96,7 @@ def cash_tables_tick(now: datetime) -> int:
     except Exception:
         logger.exception("cash_tables: seating queue failed")
     tables = list(
-        CashTable.objects.filter(status=TableStatus.OPEN, current_hand__isnull=True, next_hand_at__lte=now)
+        Table.objects.filter(status=TableStatus.OPEN, current_hand__isnull=True, next_hand_at__lte=now)
         .order_by("next_hand_at", "pk")
         .values_list("pk", flat=True)
     )

@@ -15,10 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import ClockPhase, Hand, HandStatus
-from games.services.hands import HandContext, _clock_switch, _spend_timebank
-from games.services.locking import seats_lock, table_lock
-from games.services.policy import policy_for
-from games.services.seat_state import seat_connection_record, seat_return
+from games.runtime.hands import HandContext, _clock_switch, _spend_timebank
+from games.runtime.locking import seats_lock, table_lock
+from games.runtime.policy import policy_for
+from games.runtime.seat_state import seat_connection_record, seat_return
 
 
 def _running_hand_for_update(table_id: int, hand_id: int | None) -> Hand | None:

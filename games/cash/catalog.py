@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.catalog_seed import seed_catalog
+from games.cash.catalog_seed import seed_catalog
 from games.models import GameRules, GameType, Stake, StakeTerms
 
 

@@ -13,23 +13,20 @@ from typing import Any
 
 from django.db import connection
 
-from games.models import CashTable, GameRules, PlayerTableSettings, Seat, StakeTerms
-from games.services.errors import NotFound
+from games.models import GameRules, PlayerTableSettings, Seat, StakeTerms, Table
+from games.runtime.errors import NotFound
 from poker_site.core.compiled_sql import CompiledSelect
 
 # The lock queries run for every action and hand: compiled once per process (poker_site.core.compiled_sql).
 # order_by(): a primary-key lookup needs no ordering, and the models' default one would join and sort.
 _TABLE = CompiledSelect(
     lambda table_id: (
-        CashTable.objects.select_for_update(of=("self",))
-        .select_related("stake__game_type")
-        .order_by()
-        .filter(pk=table_id)
+        Table.objects.select_for_update(of=("self",)).select_related("stake__game_type").order_by().filter(pk=table_id)
     )
 )
 _TABLE_WITH_HAND = CompiledSelect(
     lambda table_id: (
-        CashTable.objects.select_for_update(of=("self",))
+        Table.objects.select_for_update(of=("self",))
         .select_related("stake__game_type", "current_hand__game_rules", "current_hand__stake_terms__stake__game_type")
         .order_by()
         .filter(pk=table_id)
@@ -60,7 +57,7 @@ def player_seating_lock(user_id: int) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_SEATING_LOCK_CLASS, int(user_id)])
 
 
-def table_lock(table_id: int) -> CashTable:
+def table_lock(table_id: int) -> Table:
     """Lock and return the table (with its stake and game type); :class:`NotFound` if there is no such table."""
     table = _TABLE.first(int(table_id))
     if table is None:
@@ -68,7 +65,7 @@ def table_lock(table_id: int) -> CashTable:
     return table
 
 
-def table_lock_with_hand(table_id: int) -> CashTable:
+def table_lock_with_hand(table_id: int) -> Table:
     """Like :func:`table_lock`, also loading the hand in play with its rules and terms (one query). The hand row itself
     needs no lock of its own: every service that changes a hand holds its table's lock."""
     table = _TABLE_WITH_HAND.first(int(table_id))
@@ -78,7 +75,7 @@ def table_lock_with_hand(table_id: int) -> CashTable:
     return table
 
 
-def seats_lock(table: CashTable) -> dict[int, Seat]:
+def seats_lock(table: Table) -> dict[int, Seat]:
     """Lock the table's seats in primary-key order; return them by seat number (occupant and account loaded)."""
     locked = {seat.number: seat for seat in _SEATS.all(table.pk)}
     for seat in locked.values():
@@ -99,7 +96,7 @@ def forget_reverse_one_to_one(instance: Any, field_name: str) -> None:
         instance._meta.get_field(field_name).remote_field.delete_cached_value(related)
 
 
-def table_terms(table: CashTable, now: datetime) -> tuple[StakeTerms, GameRules]:
+def table_terms(table: Table, now: datetime) -> tuple[StakeTerms, GameRules]:
     """The stake terms and game rules in force at ``now``."""
     stake = table.cash_stake
     return stake.terms_at(now), stake.game_type.rules_at(now)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from games.models import CashTable, TableSession
-from games.services.errors import InsufficientBalance
+from games.models import Table, TableSession
+from games.runtime.errors import InsufficientBalance
 from wallet.errors import InsufficientFunds, format_cents
 from wallet.models import Account, AccountKind
 from wallet.services import (
@@ -23,7 +23,7 @@ from wallet.services import (
 )
 
 
-def table_account_create(table: CashTable, user_id: int) -> Account:
+def table_account_create(table: Table, user_id: int) -> Account:
     """A new TABLE_SESSION account for the player's next stay at ``table`` (the table row must be locked)."""
     stays = TableSession.objects.filter(table_id=table.pk, user_id=user_id).count()
     user = get_user_model().objects.get(pk=user_id)

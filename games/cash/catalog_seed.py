@@ -1,6 +1,6 @@
 """The catalog's cash-game data (CASH-01..03, CASH-10, TB-02, RAKE-02, RAKE-06) and an idempotent seeding step.
 
-Kept free of model imports so the data migration can run it with historical models and ``games.services.catalog``
+Kept free of model imports so the data migration can run it with historical models and ``games.cash.catalog``
 with the real ones. Rows are seeded with :data:`SEEDED_EFFECTIVE_FROM` (the v2.7 rules date), so they are in force
 from the start; staff change a parameter by adding a row with a later effective time, never by editing history.
 """

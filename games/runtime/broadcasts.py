@@ -1,5 +1,5 @@
 """Table broadcasts: one Redis subscription per server event loop hands each committed range of a table's events
-straight to that loop's sockets on the table (the receiving half of :mod:`games.realtime`).
+straight to that loop's sockets on the table (the receiving half of :mod:`games.runtime.realtime`).
 
 Why not the channel layer: through Channels' layer every broadcast reached each socket as a message on its own
 channel, and each socket's consumer woke for it through Channels' receive loop (a new task and an ``asyncio.wait``
@@ -10,7 +10,7 @@ on the real tables, whose own work dominates, the gain is lower latency at the s
 
 How it works:
 
-* :func:`games.realtime.table_events_committed` publishes one Redis message per committed range on the channel
+* :func:`games.runtime.realtime.table_events_committed` publishes one Redis message per committed range on the channel
   :func:`table_channel` ``(table_id)``: the spectator view, that view already encoded as the ``events`` frame, and the
   private view of each player who owns a private event in the range (their hole cards). See :func:`message_encode`.
 * Each server event loop has one :class:`TableBroadcasts`: a pattern subscription to every table's channel and a
@@ -18,7 +18,8 @@ How it works:
   decoded once, and each socket on the table is handed, in the order the messages were published, the view meant for
   it: its player's private view, or the spectator view with its frame encoded once for all (``socket.deliver``).
 * Sockets receive what the channel layer delivered before: ``table.events`` and ``table.refresh`` messages for
-  :class:`games.consumers.TableConsumer`, which handles them one at a time in its own order with its client frames.
+  :class:`games.runtime.consumers.TableConsumer`, which handles them one at a time in its own order with its client
+  frames.
 * Delivery is at most once, as with the pub/sub channel layer before: a socket that misses a message sees a sequence
   gap and reads what it is missing. When the subscription's connection fails, the reader connects again (backing
   off up to :data:`RECONNECT_MAXIMUM_SECONDS`), subscribes, and then tells every socket in the loop to catch up

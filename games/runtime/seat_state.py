@@ -11,19 +11,19 @@ from typing import Any
 
 from django.db.models import F
 
+from games.cash.cashier import money_from_table
 from games.models import (
-    CashTable,
     LeaveReason,
     PlayerTableSettings,
     Seat,
     SeatStatus,
     SitOutReason,
     StakeTerms,
+    Table,
     TableSession,
 )
-from games.services.cashier import money_from_table
-from games.services.events import NewEvent
-from games.services.policy import TableRules, seat_stack
+from games.runtime.events import NewEvent
+from games.runtime.policy import TableRules, seat_stack
 from poker_site.core.compiled_sql import fields_update
 
 
@@ -108,7 +108,7 @@ def seat_sit_out_now(seat: Seat, reason: str, now: datetime, rules: TableRules) 
     return seat_event(seat, "seat_sat_out")
 
 
-def entry_status_after_absence(seat: Seat, table: CashTable, post_out_of_position: bool) -> str:
+def entry_status_after_absence(seat: Seat, table: Table, post_out_of_position: bool) -> str:
     """How a player comes back into play: straight in, or — after missing the big blind, or when joining a table that
     has dealt before — waiting for the big blind or posting one out of position (CASH-07, CASH-21)."""
     if table.previous_big_blind_seat is None:
@@ -118,10 +118,10 @@ def entry_status_after_absence(seat: Seat, table: CashTable, post_out_of_positio
     return SeatStatus.PLAYING
 
 
-def seat_return(seat: Seat, table: CashTable, post_out_of_position: bool) -> NewEvent:
+def seat_return(seat: Seat, table: Table, post_out_of_position: bool) -> NewEvent:
     """Bring a sitting-out seat back into play (CASH-16 "I'm back", CASH-21; TRN-19), with the status the table's
     policy gives a returning player."""
-    from games.services.policy import policy_for
+    from games.runtime.policy import policy_for
 
     seat.status = policy_for(table).seat_returns_as(seat, table, post_out_of_position)
     seat.sit_out_reason = SitOutReason.NONE
@@ -141,7 +141,7 @@ def seat_return(seat: Seat, table: CashTable, post_out_of_position: bool) -> New
     return seat_event(seat, "seat_sat_in")
 
 
-def seat_vacate(seat: Seat, table: CashTable, reason: str, now: datetime, terms: StakeTerms) -> NewEvent:
+def seat_vacate(seat: Seat, table: Table, reason: str, now: datetime, terms: StakeTerms) -> NewEvent:
     """Cash the player out (table account back to cash, CASH-08), record the leave, and empty the seat."""
     session = seat.session
     assert session is not None
@@ -215,11 +215,11 @@ def global_sit_out_settle(user_id: int) -> None:
         )
 
 
-def table_touch(table: CashTable, **changes: Any) -> None:
+def table_touch(table: Table, **changes: Any) -> None:
     """Save ``changes`` on the locked table and bump its version."""
     for name, value in changes.items():
         setattr(table, name, value)
-    CashTable.objects.filter(pk=table.pk).update(version=F("version") + 1, **changes)
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1, **changes)
     table.version += 1
 
 

@@ -1,9 +1,11 @@
 """Appending to a table's event log and announcing committed changes to the realtime layer.
 
 Contract: the caller holds the table row locked (``SELECT ... FOR UPDATE``) for the whole transaction, so sequence
-numbers are allocated gap-free and in commit order. After the transaction commits, ``games.realtime`` is told which
+numbers are allocated gap-free and in commit order. After the transaction commits, ``games.runtime.realtime`` is told
+which
 sequence range is new (``table_events_committed``) and that the table's lobby row changed (``lobby_table_changed``).
-``games.realtime`` is imported inside the callback, so the domain works (and tests run) without the realtime layer.
+``games.runtime.realtime`` is imported inside the callback, so the domain works (and tests run) without the realtime
+layer.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine.events import SEAT, Event, HoleCardsDealt, event_from_dict, event_to_dict
-from games.models import CashTable, EventAudience, Hand, HandEvent
+from games.models import EventAudience, Hand, HandEvent, Table
 from poker_site.core.compiled_sql import rows_insert
 
 logger = logging.getLogger(__name__)
@@ -56,7 +58,7 @@ def engine_event_from_stored(kind: str, payload: dict[str, Any]) -> Event:
     return event_from_dict(data)
 
 
-def events_append(table: CashTable, events: Sequence[NewEvent]) -> tuple[int, int] | None:
+def events_append(table: Table, events: Sequence[NewEvent]) -> tuple[int, int] | None:
     """Append ``events`` to the locked ``table``'s log; return the (first, last) sequence used, or None if empty.
 
     Also schedules the post-commit notice of the new range and of the lobby row.
@@ -96,7 +98,7 @@ def lobby_changed_on_commit(table_id: int) -> None:
 
 def _announce_events(table_id: int, first: int, last: int, rows: list[HandEvent]) -> None:
     try:
-        from games import realtime
+        from games.runtime import realtime
 
         realtime.table_events_committed(table_id, first, last, rows)
     except Exception:  # the change is committed; a client that misses it sees a sequence gap and resyncs
@@ -105,7 +107,7 @@ def _announce_events(table_id: int, first: int, last: int, rows: list[HandEvent]
 
 def _announce_lobby(table_id: int) -> None:
     try:
-        from games import realtime
+        from games.runtime import realtime
 
         realtime.lobby_table_changed(table_id)
     except Exception:

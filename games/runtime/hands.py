@@ -21,7 +21,6 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import presence
 from games.engine.actions import Fold, IllegalAction, Timeout, action_from_dict
 from games.engine.cards import Shuffler
 from games.engine.config import HandConfig
@@ -30,7 +29,6 @@ from games.engine.events import Event
 from games.engine.positions import HandPositions, PositionError, PreviousHand, next_hand_positions
 from games.engine.state import HandState
 from games.models import (
-    CashTable,
     ClockPhase,
     Hand,
     HandPlayer,
@@ -38,14 +36,16 @@ from games.models import (
     Seat,
     SeatStatus,
     SitOutReason,
+    Table,
     TableStatus,
 )
-from games.services.engine_state import hand_engine_state_remember, hand_engine_state_to_change
-from games.services.errors import ActionRefused, NotSeated, NotYourTurn
-from games.services.events import NewEvent, engine_event, events_append
-from games.services.locking import seats_lock, table_lock, table_lock_with_hand
-from games.services.policy import TableRules, policy_for
-from games.services.seat_state import seat_connection_record, seat_save, table_touch
+from games.runtime import presence
+from games.runtime.engine_state import hand_engine_state_remember, hand_engine_state_to_change
+from games.runtime.errors import ActionRefused, NotSeated, NotYourTurn
+from games.runtime.events import NewEvent, engine_event, events_append
+from games.runtime.locking import seats_lock, table_lock, table_lock_with_hand
+from games.runtime.policy import TableRules, policy_for
+from games.runtime.seat_state import seat_connection_record, seat_save, table_touch
 from poker_site.core.compiled_sql import fields_update, rows_update
 from poker_site.core.rules import RULES_VERSION
 
@@ -59,7 +59,7 @@ class HandContext:
     """What a hand service works on inside its transaction: the locked table and seats, the hand and its engine
     state, the rules in force, the time, and the events to append."""
 
-    def __init__(self, table: CashTable, seats: dict[int, Seat], now: datetime) -> None:
+    def __init__(self, table: Table, seats: dict[int, Seat], now: datetime) -> None:
         self.table = table
         self.seats = seats
         self.now = now
@@ -89,7 +89,7 @@ class HandContext:
 # Starting a hand
 
 
-def _previous_hand(table: CashTable) -> PreviousHand | None:
+def _previous_hand(table: Table) -> PreviousHand | None:
     if table.previous_big_blind_seat is None or table.previous_button_seat is None:
         return None
     dealt_in = frozenset(int(seat) for seat, _user in table.previous_dealt_in_seats or [])
@@ -136,7 +136,7 @@ def strictly_between(start: int, end: int, table_size: int) -> set[int]:
 
 
 @transaction.atomic(durable=True)
-def hand_start(table: CashTable, *, now: datetime | None = None, shuffler: Shuffler | None = None) -> Hand | None:
+def hand_start(table: Table, *, now: datetime | None = None, shuffler: Shuffler | None = None) -> Hand | None:
     """Deal the next hand at ``table`` if it can start (CASH-06); return it, or None when it cannot start now.
 
     ``shuffler`` (tests: a seeded ``random.Random``) shuffles the deck and places the first button; production uses
@@ -298,7 +298,7 @@ def _advance(context: HandContext, hand: Hand, state: HandState, rules: TableRul
 
 @transaction.atomic(durable=True)
 def hand_act(
-    table: CashTable,
+    table: Table,
     user: Any,
     action_type: str,
     amount: Any = None,
@@ -309,7 +309,7 @@ def hand_act(
     """The player ``user`` acts at ``table``: ``action_type`` is fold, check, call, bet, raise_to or all_in; ``amount``
     is the "to" total for bet and raise_to (integer cents), omitted otherwise.
 
-    Refused with a :class:`~games.services.errors.TableError` — and nothing changes — when the user has no seat here,
+    Refused with a :class:`~games.runtime.errors.TableError` — and nothing changes — when the user has no seat here,
     is not in the hand, it is not their turn (or ``hand_id`` names another hand), or the engine finds the action or
     amount illegal (:class:`ActionRefused` carries the engine's reason).
     """

@@ -14,9 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import ClockPhase, Hand, HandPlayer, HandStatus
-from games.services.events import NewEvent
-from games.services.hands import HandContext, _hand_save, between_hands
-from games.services.locking import seats_lock, table_lock
+from games.runtime.events import NewEvent
+from games.runtime.hands import HandContext, _hand_save, between_hands
+from games.runtime.locking import seats_lock, table_lock
 
 CRASH_REASON = "Server restart: the hand was cancelled and every stack restored to its start-of-hand amount (CASH-24)."
 SERVER_ERROR_REASON = (

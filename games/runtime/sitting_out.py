@@ -14,12 +14,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import CashTable, LeaveReason, Seat, SeatStatus, SitOutReason, TableKind, TableStatus
-from games.services.errors import NotAllowedNow, NotSeated
-from games.services.events import NewEvent, events_append
-from games.services.locking import player_settings_lock, seats_lock, table_lock, table_terms
-from games.services.policy import policy_for, seat_stack
-from games.services.seat_state import (
+from games.cash.seating import _start_soon, seat_in_running_hand
+from games.models import LeaveReason, Seat, SeatStatus, SitOutReason, Table, TableKind, TableStatus
+from games.runtime.errors import NotAllowedNow, NotSeated
+from games.runtime.events import NewEvent, events_append
+from games.runtime.locking import player_settings_lock, seats_lock, table_lock, table_terms
+from games.runtime.policy import policy_for, seat_stack
+from games.runtime.seat_state import (
     global_sit_out_settle,
     seat_event,
     seat_return,
@@ -27,10 +28,9 @@ from games.services.seat_state import (
     seat_sit_out_now,
     seat_vacate,
 )
-from games.services.seating import _start_soon, seat_in_running_hand
 
 
-def _lock_player_tables(user_id: int, also: int | None = None) -> list[tuple[CashTable, dict[int, Seat]]]:
+def _lock_player_tables(user_id: int, also: int | None = None) -> list[tuple[Table, dict[int, Seat]]]:
     """Lock every open cash table where the player sits (and ``also``) in primary-key order, with their seats.
     Tournament tables take no part in global sit out (CASH-18 is a cash-game rule)."""
     table_ids = set(
@@ -51,7 +51,7 @@ def _seat_of(seats: dict[int, Seat], user_id: int) -> Seat | None:
     return next((seat for seat in seats.values() if seat.user_id == user_id), None)
 
 
-def _sit_out(table: CashTable, seat: Seat, reason: str, now: datetime, events: list[NewEvent]) -> None:
+def _sit_out(table: Table, seat: Seat, reason: str, now: datetime, events: list[NewEvent]) -> None:
     """Sit out now, or after the hand the player is dealt into (they play it out)."""
     rules = policy_for(table).current_rules(table, now)
     if seat_in_running_hand(table, seat) is not None:
@@ -64,7 +64,7 @@ def _sit_out(table: CashTable, seat: Seat, reason: str, now: datetime, events: l
 
 
 @transaction.atomic(durable=True)
-def seat_sit_out(user: Any, table: CashTable, *, now: datetime | None = None) -> Seat:
+def seat_sit_out(user: Any, table: Table, *, now: datetime | None = None) -> Seat:
     """``user`` sits out at ``table`` (CASH-16): from now, or after the hand they are playing. If they are seated at
     other cash tables, global sit out starts (CASH-18) with its 500-second limit (CASH-20)."""
     moment = now or timezone.now()
@@ -105,9 +105,7 @@ def seat_sit_out(user: Any, table: CashTable, *, now: datetime | None = None) ->
 
 
 @transaction.atomic(durable=True)
-def seat_sit_in(
-    user: Any, table: CashTable, *, post_out_of_position: bool = False, now: datetime | None = None
-) -> Seat:
+def seat_sit_in(user: Any, table: Table, *, post_out_of_position: bool = False, now: datetime | None = None) -> Seat:
     """``user`` comes back ("I'm back", CASH-16). A player whose big blind passed while away waits for the big blind
     or, with ``post_out_of_position``, posts one (CASH-21). Also cancels a pending sit-out, and switches a waiting
     player between waiting and posting (CASH-07)."""
@@ -170,7 +168,7 @@ def player_settings_update(
 
 
 @transaction.atomic(durable=True)
-def seat_sit_out_next_big_blind(user: Any, table: CashTable, enabled: bool, *, now: datetime | None = None) -> Seat:
+def seat_sit_out_next_big_blind(user: Any, table: Table, enabled: bool, *, now: datetime | None = None) -> Seat:
     """Arm or disarm "sit out next big blind" at one table (CASH-19)."""
     locked = table_lock(table.pk)
     seats = seats_lock(locked)

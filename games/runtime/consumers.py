@@ -1,9 +1,11 @@
 """WebSocket consumers for the lobby (``/ws/lobby/``) and one cash table (``/ws/tables/<id>/``); see docs/protocol.md.
 Their frame handling, :class:`ProtocolConsumer`, is also the UTH table socket's (:mod:`games.uth.consumers`).
 
-The consumers are thin: they validate each frame (:mod:`games.protocol`), rate-limit the connection, call the domain
-services through :mod:`games.commands` and :mod:`games.readside` in a worker thread, and relay what
-:mod:`games.realtime` publishes after each commit (to table sockets through :mod:`games.broadcasts`, to the lobby
+The consumers are thin: they validate each frame (:mod:`games.runtime.protocol`), rate-limit the connection, call the
+domain
+services through :mod:`games.runtime.commands` and :mod:`games.runtime.readside` in a worker thread, and relay what
+:mod:`games.runtime.realtime` publishes after each commit (to table sockets through :mod:`games.runtime.broadcasts`, to
+the lobby
 through the channel layer). They hold no game state beyond the last sequence number they sent.
 """
 
@@ -18,9 +20,9 @@ from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from channels.db import database_sync_to_async as _database_sync_to_async
 
-from games import commands, presence, readside, realtime
-from games.broadcasts import ENCODED_EVENTS_FRAME, encode, table_broadcasts
-from games.protocol import (
+from games.runtime import commands, presence, readside, realtime
+from games.runtime.broadcasts import ENCODED_EVENTS_FRAME, encode, table_broadcasts
+from games.runtime.protocol import (
     LOBBY_MESSAGES,
     TABLE_MESSAGES,
     ClientMessage,
@@ -131,7 +133,7 @@ class ProtocolConsumer(DatabaseInWorkerThreadsConsumer, Generic[MessageT]):
 
 
 class ClientProtocolConsumer(ProtocolConsumer[ClientMessage]):
-    """A socket speaking the cash-game protocol (:func:`games.protocol.parse_client_message`)."""
+    """A socket speaking the cash-game protocol (:func:`games.runtime.protocol.parse_client_message`)."""
 
     allowed_messages: ClassVar[dict[str, dict[str, FieldRule]]] = {}
 
@@ -142,7 +144,8 @@ class ClientProtocolConsumer(ProtocolConsumer[ClientMessage]):
 class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
     """One socket watching (and, for a logged-in player, playing at) one cash table.
 
-    The table's broadcasts arrive in its mailbox from this process's :class:`games.broadcasts.TableBroadcasts` (as
+    The table's broadcasts arrive in its mailbox from this process's :class:`games.runtime.broadcasts.TableBroadcasts`
+    (as
     ``table.events`` / ``table.refresh`` messages), handled in order with the client's frames."""
 
     allowed_messages = TABLE_MESSAGES
@@ -257,10 +260,12 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
             {"type": "events", "table_id": self.table_id, "events": events, "resync": True, "request_id": request_id}
         )
 
-    # --- Broadcasts (from games.realtime through games.broadcasts) ----------------------------------------------
+    # --- Broadcasts (from games.runtime.realtime through games.runtime.broadcasts)
+    # ----------------------------------------------
 
     async def table_events(self, message: dict[str, Any]) -> None:
-        # The message is already this socket's view of the range (games.broadcasts hands a player with a private event
+        # The message is already this socket's view of the range (games.runtime.broadcasts hands a player with a
+        # private event
         # in it their own view instead of the spectators').
         events: list[dict[str, Any]] = message["events"]
         if events and int(events[0]["sequence"]) > self.last_sequence:
@@ -359,7 +364,8 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
 class LobbyConsumer(ClientProtocolConsumer):
     """The cash-game lobby: the full list on connect, then coalesced updates of the rows that changed.
 
-    Coalescing: :func:`games.realtime.lobby_table_changed` sends at most one notice per table per window. On a notice
+    Coalescing: :func:`games.runtime.realtime.lobby_table_changed` sends at most one notice per table per window. On a
+    notice
     the consumer schedules a reload of that row one window later (so changes inside the window are included); a
     notice that arrives while a reload is scheduled extends the need past its own window and the row is reloaded
     again after the first push, never more often than once per window. One window after connecting, the whole list

@@ -1,6 +1,6 @@
 """The cash-game lobby read model: one row per open table (stake, blinds, players, average pot, waiting list).
 
-Read-only queries shared by the lobby socket (:class:`games.consumers.LobbyConsumer`) and the REST lobby
+Read-only queries shared by the lobby socket (:class:`games.runtime.consumers.LobbyConsumer`) and the REST lobby
 (:mod:`games.api`). A fixed number of queries whatever the number of tables (no query per row).
 """
 
@@ -30,16 +30,16 @@ def lobby_rows(
     """
     from games.models import (
         TABLES_TAKING_PLAYERS,
-        CashTable,
         Hand,
         HandStatus,
         SeatingRequest,
         SeatingRequestStatus,
         StakeTerms,
+        Table,
     )
 
     # A table support is closing takes nobody new: it leaves the lobby now, not when its last hand ends.
-    tables = CashTable.objects.filter(TABLES_TAKING_PLAYERS).select_related("stake__game_type")
+    tables = Table.objects.filter(TABLES_TAKING_PLAYERS).select_related("stake__game_type")
     if table_ids is not None:
         tables = tables.filter(pk__in=list(table_ids))
     if game:

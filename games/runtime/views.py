@@ -14,13 +14,13 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
 from django.utils import timezone
 
+from games.cash.policy import available_seats, may_start
 from games.engine.evaluation import holdem_strength, omaha_strength, strength_name
 from games.engine.state import HandState
-from games.models import CashTable, EventAudience, Hand, HandEvent, HandStatus, Seat, SeatStatus, TableKind
-from games.services.cash_policy import available_seats, may_start
-from games.services.engine_state import hand_engine_state
-from games.services.locking import table_terms
-from games.services.policy import policy_for
+from games.models import EventAudience, Hand, HandEvent, HandStatus, Seat, SeatStatus, Table, TableKind
+from games.runtime.engine_state import hand_engine_state
+from games.runtime.locking import table_terms
+from games.runtime.policy import policy_for
 
 Viewer = AbstractBaseUser | AnonymousUser | None
 
@@ -54,7 +54,7 @@ def event_view(row: HandEvent, viewer_id: int | None) -> dict[str, Any]:
 
 
 def table_events_since(
-    table: CashTable, sequence: int, viewer: Viewer, *, limit: int | None = None
+    table: Table, sequence: int, viewer: Viewer, *, limit: int | None = None
 ) -> list[dict[str, Any]]:
     """The table's events with a sequence greater than ``sequence``, oldest first, as ``viewer`` may see them.
 
@@ -127,7 +127,7 @@ def made_hand_name(state: HandState, seat_number: int) -> str | None:
     return strength_name(holdem_strength((*hole, *board)))
 
 
-def waiting_reason(table: CashTable, seats: list[Seat], now: Any) -> dict[str, Any] | None:
+def waiting_reason(table: Table, seats: list[Seat], now: Any) -> dict[str, Any] | None:
     """Why a cash table deals no hand now, for the players (between hands only; None while a hand is in play).
 
     ``reason`` is ``starting`` (the next hand is dealt after the pause between hands), ``players`` (fewer than two
@@ -149,7 +149,7 @@ def waiting_reason(table: CashTable, seats: list[Seat], now: Any) -> dict[str, A
     return {"reason": "third_player", "available": available, "needed": 3 - available}
 
 
-def table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
+def table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
     """See :func:`_table_snapshot`; read in one REPEATABLE READ transaction so every part matches ``last_sequence``."""
     if connection.in_atomic_block:
         return _table_snapshot(table, viewer)
@@ -159,7 +159,7 @@ def table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
         return _table_snapshot(table, viewer)
 
 
-def _table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
+def _table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
     """Everything a client needs to draw the table for ``viewer`` (None or anonymous: a spectator).
 
     Keys: ``table`` (id, name, kind, status, ``closing`` when support closed it during a hand, seats, and the
@@ -171,7 +171,7 @@ def _table_snapshot(table: CashTable, viewer: Viewer) -> dict[str, Any]:
     ``made_hand`` — the name of their best hand with the board from the flop on —, their legal actions with min/max
     when it is their turn, settings).
     """
-    table = CashTable.objects.select_related("stake__game_type", "current_hand").get(pk=table.pk)
+    table = Table.objects.select_related("stake__game_type", "current_hand").get(pk=table.pk)
     now = timezone.now()
     viewer_id = _viewer_id(viewer)
     hand = table.current_hand

@@ -1,4 +1,4 @@
-"""The cash-game policy of the table runtime (games.services.policy): money at the table, the stake's terms, rake.
+"""The cash-game policy of the table runtime (games.runtime.policy): money at the table, the stake's terms, rake.
 
 * Stacks: a player's chips are the balance of the wallet account of their :class:`~games.models.TableSession`; during
   a hand it keeps its start-of-hand amount and the hand's single settlement transfer moves the result (CASH-23/24).
@@ -15,12 +15,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from games.cash.cashier import money_to_table
+from games.cash.table_closing import table_close_locked
 from games.engine.positions import HandPositions, cash_hand_may_start
 from games.engine.pots import split_pot
 from games.engine.rake import RakeResult, RakeRow, compute_rake
 from games.engine.state import HandState
 from games.models import (
-    CashTable,
     GameRules,
     Hand,
     HandPlayer,
@@ -30,13 +31,13 @@ from games.models import (
     SeatStatus,
     SitOutReason,
     StakeTerms,
+    Table,
     TableKind,
 )
-from games.services.cashier import money_to_table
-from games.services.hands import HandContext, _previous_hand, hand_positions, strictly_between
-from games.services.locking import table_terms
-from games.services.policy import Chooser, HandTerms, Settlement, TableRules
-from games.services.seat_state import (
+from games.runtime.hands import HandContext, _previous_hand, hand_positions, strictly_between
+from games.runtime.locking import table_terms
+from games.runtime.policy import Chooser, HandTerms, Settlement, TableRules
+from games.runtime.seat_state import (
     entry_status_after_absence,
     seat_event,
     seat_return,
@@ -45,7 +46,6 @@ from games.services.seat_state import (
     seat_vacate,
     table_touch,
 )
-from games.services.table_closing import table_close_locked
 from wallet.models import Account, AccountKind
 from wallet.services import TransferKind, TransferLeg, player_cash_accounts_lock, system_account, transfer_create
 
@@ -80,7 +80,7 @@ def available_seats(seats: dict[int, Seat]) -> list[Seat]:
     ]
 
 
-def may_start(available_count: int, table: CashTable, rules: GameRules) -> bool:
+def may_start(available_count: int, table: Table, rules: GameRules) -> bool:
     """CASH-06 / AMB-11 (games.engine.positions.cash_hand_may_start): three players not sitting out; two only right
     after a hand dealt to three or more, or while the back-office flag "continue heads-up" is on. The rules row may
     lower the number of players a hand needs (``minimum_players_to_start``, never below two)."""
@@ -204,14 +204,14 @@ class CashPolicy:
     def participant(self, seat: Seat, stack: int) -> dict[str, Any]:
         return {"user": seat.user_id, "session": seat.session_id, "stack": stack}
 
-    def hand_rules(self, hand: Hand, table: CashTable) -> TableRules:
+    def hand_rules(self, hand: Hand, table: Table) -> TableRules:
         assert hand.game_rules is not None
         return hand.game_rules
 
-    def current_rules(self, table: CashTable, now: datetime) -> TableRules:
+    def current_rules(self, table: Table, now: datetime) -> TableRules:
         return table_terms(table, now)[1]
 
-    def seat_returns_as(self, seat: Seat, table: CashTable, post_out_of_position: bool) -> str:
+    def seat_returns_as(self, seat: Seat, table: Table, post_out_of_position: bool) -> str:
         return entry_status_after_absence(seat, table, post_out_of_position)
 
     def returns_on_reconnect(self, seat: Seat) -> bool:
@@ -340,7 +340,7 @@ class CashPolicy:
         if seat.status == SeatStatus.SITTING_OUT and seat.sit_out_reason == SitOutReason.NO_CHIPS:
             context.events.append(seat_return(seat, context.table, post_out_of_position=False))
 
-    def snapshot_table(self, table: CashTable, now: datetime) -> dict[str, Any]:
+    def snapshot_table(self, table: Table, now: datetime) -> dict[str, Any]:
         stake = table.stake
         assert stake is not None
         terms = stake.terms_at(now)

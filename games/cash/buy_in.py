@@ -23,14 +23,14 @@ from django.db.models import F
 from games.models import (
     BuyInKind,
     BuyInRule,
-    CashTable,
     DailyCounterKind,
     GameRules,
     PlayerDailyCounter,
     StakeTerms,
+    Table,
     TableSession,
 )
-from games.services.errors import BuyInRefused
+from games.runtime.errors import BuyInRefused
 
 RATHOLING_COUNTER_LIMIT = 5
 """CASH-11: from a counter of 5 the player must return with exactly the stack they left with."""
@@ -108,7 +108,7 @@ def _last_leave(user_id: int, since: datetime, **where: object) -> TableSession 
 
 def buy_in_limits(
     user_id: int,
-    table: CashTable,
+    table: Table,
     terms: StakeTerms,
     rules: GameRules,
     now: datetime,
@@ -171,7 +171,7 @@ def buy_in_limits(
 
 def _banzai_limits(
     user_id: int,
-    table: CashTable,
+    table: Table,
     terms: StakeTerms,
     rules: GameRules,
     now: datetime,

@@ -15,12 +15,13 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from games.cash.buy_in import BuyInLimits, buy_in_limits, daily_count_increment
+from games.cash.cashier import money_to_table, table_account_create
 from games.engine.actions import Fold
 from games.models import (
     TABLES_TAKING_PLAYERS,
     BuyInKind,
     BuyInRule,
-    CashTable,
     DailyCounterKind,
     Hand,
     HandStatus,
@@ -32,13 +33,12 @@ from games.models import (
     SeatStatus,
     Stake,
     StakeTerms,
+    Table,
     TableKind,
     TableSession,
     TableStatus,
 )
-from games.services.buy_in import BuyInLimits, buy_in_limits, daily_count_increment
-from games.services.cashier import money_to_table, table_account_create
-from games.services.errors import (
+from games.runtime.errors import (
     AlreadySeated,
     BanzaiExcluded,
     BuyInRefused,
@@ -50,11 +50,11 @@ from games.services.errors import (
     TableError,
     TableLimitReached,
 )
-from games.services.events import NewEvent, events_append
-from games.services.hands import HandContext, _advance, _spend_timebank
-from games.services.locking import player_seating_lock, seats_lock, table_lock, table_terms
-from games.services.policy import policy_for
-from games.services.seat_state import entry_status_after_absence, seat_event, seat_return, seat_save, seat_vacate
+from games.runtime.events import NewEvent, events_append
+from games.runtime.hands import HandContext, _advance, _spend_timebank
+from games.runtime.locking import player_seating_lock, seats_lock, table_lock, table_terms
+from games.runtime.policy import policy_for
+from games.runtime.seat_state import entry_status_after_absence, seat_event, seat_return, seat_save, seat_vacate
 from wallet.services import TransferKind, balance_of, check_positive_amount, player_cash_account
 
 ASSIGNMENT_MEMORY = timedelta(hours=24)
@@ -73,28 +73,28 @@ def _amount(value: Any, what: str) -> int:
         raise BuyInRefused(str(error)) from error
 
 
-def _start_soon(table: CashTable, now: datetime) -> None:
+def _start_soon(table: Table, now: datetime) -> None:
     """Ask the ticker to try to deal as soon as possible (a seat change may have met the start condition)."""
     if table.current_hand_id is None and (table.next_hand_at is None or table.next_hand_at > now):
-        CashTable.objects.filter(pk=table.pk).update(next_hand_at=now)
+        Table.objects.filter(pk=table.pk).update(next_hand_at=now)
         table.next_hand_at = now
 
 
 @transaction.atomic(durable=True)
-def table_open(stake: Stake, *, name: str | None = None, now: datetime | None = None) -> CashTable:
+def table_open(stake: Stake, *, name: str | None = None, now: datetime | None = None) -> Table:
     """Open a new table of ``stake`` with the seats its terms give (CASH-03)."""
     return _table_open(stake, name, now or timezone.now())
 
 
-def _table_open(stake: Stake, name: str | None, now: datetime) -> CashTable:
+def _table_open(stake: Stake, name: str | None, now: datetime) -> Table:
     try:
         terms = stake.terms_at(now)
     except StakeTerms.DoesNotExist:
         raise NotFound(f"{stake} has no terms in force yet: its first terms take effect later.") from None
     if not terms.enabled or not stake.game_type.enabled:
         raise NotFound(f"{stake} is not offered.")
-    count = CashTable.objects.filter(stake=stake).count()
-    table = CashTable.objects.create(
+    count = Table.objects.filter(stake=stake).count()
+    table = Table.objects.create(
         stake=stake,
         name=name or f"{stake.game_type.name} {stake.label} #{count + 1}",
         seat_count=terms.seats,
@@ -106,17 +106,17 @@ def _table_open(stake: Stake, name: str | None, now: datetime) -> CashTable:
 
 
 def seat_buy_in_limits(
-    user: Any, table: CashTable, *, banzai_choice: str | None = None, now: datetime | None = None
+    user: Any, table: Table, *, banzai_choice: str | None = None, now: datetime | None = None
 ) -> BuyInLimits:
     """The buy-in limits ``user`` would have at ``table`` now (for the buy-in dialog, LOB-05)."""
     moment = now or timezone.now()
-    table = CashTable.objects.select_related("stake__game_type").get(pk=table.pk)
+    table = Table.objects.select_related("stake__game_type").get(pk=table.pk)
     cash_table_only(table, "There is no buy-in at a tournament table.")
     terms, rules = table_terms(table, moment)
     return buy_in_limits(int(user.pk), table, terms, rules, moment, banzai_choice=banzai_choice)
 
 
-def _check_table_limits(user_id: int, table: CashTable) -> None:
+def _check_table_limits(user_id: int, table: Table) -> None:
     """CASH-09 (optional per-game limit), CASH-28 (Banzai: 4 tables per stake), CASH-32 (Banzai exclusion)."""
     game_type = table.cash_stake.game_type
     rules = game_type.rules_at()
@@ -140,7 +140,7 @@ def _check_table_limits(user_id: int, table: CashTable) -> None:
             )
 
 
-def cash_table_only(table: CashTable, refusal: str) -> None:
+def cash_table_only(table: Table, refusal: str) -> None:
     """Refuse a cash-game seat service at a tournament table, whose seats, stacks and departures the tournament
     decides (TRN-03, TRN-16, TRN-19)."""
     if table.kind != TableKind.CASH:
@@ -148,7 +148,7 @@ def cash_table_only(table: CashTable, refusal: str) -> None:
 
 
 def _seat_take_locked(
-    table: CashTable,
+    table: Table,
     seats: dict[int, Seat],
     user: Any,
     amount: int,
@@ -244,7 +244,7 @@ def _seat_take_locked(
 @transaction.atomic(durable=True)
 def seat_take(
     user: Any,
-    table: CashTable,
+    table: Table,
     amount: Any,
     *,
     seat_number: int | None = None,
@@ -287,7 +287,7 @@ def _user_seat(seats: dict[int, Seat], user: Any) -> Seat:
     return seat
 
 
-def seat_in_running_hand(table: CashTable, seat: Seat) -> Hand | None:
+def seat_in_running_hand(table: Table, seat: Seat) -> Hand | None:
     """The running hand the seat's current occupant is dealt into, if any."""
     if table.current_hand_id is None:
         return None
@@ -302,7 +302,7 @@ def seat_in_running_hand(table: CashTable, seat: Seat) -> Hand | None:
 
 @transaction.atomic(durable=True)
 def seat_top_up(
-    user: Any, table: CashTable, amount: Any, *, idempotency_key: str | None = None, now: datetime | None = None
+    user: Any, table: Table, amount: Any, *, idempotency_key: str | None = None, now: datetime | None = None
 ) -> Seat:
     """Add ``amount`` cents from the player's balance to their stack, between hands (CASH-10, CASH-27).
 
@@ -357,7 +357,7 @@ def seat_top_up(
 
 
 @transaction.atomic(durable=True)
-def seat_leave(user: Any, table: CashTable, *, now: datetime | None = None) -> Seat:
+def seat_leave(user: Any, table: Table, *, now: datetime | None = None) -> Seat:
     """``user`` leaves ``table`` (CASH-08). Between hands (or when not dealt in) the stack goes back to the cash balance
     at once; a player in a hand folds now if it is their turn (otherwise when it comes) and leaves when it ends."""
     moment = now or timezone.now()
@@ -389,11 +389,11 @@ def seat_leave(user: Any, table: CashTable, *, now: datetime | None = None) -> S
 # The seating queue (CASH-04, CASH-05)
 
 
-def table_candidates(user_id: int, stake: Stake, now: datetime, *, with_players: bool) -> list[CashTable]:
+def table_candidates(user_id: int, stake: Stake, now: datetime, *, with_players: bool) -> list[Table]:
     """Open tables of ``stake`` (not closing) with a free seat where the player is not seated, in assignment order
     (AMB-63): tables played at in the last 24 hours first, then the fewest seated players, random among equals."""
     tables = (
-        CashTable.objects.filter(TABLES_TAKING_PLAYERS, stake=stake)
+        Table.objects.filter(TABLES_TAKING_PLAYERS, stake=stake)
         .annotate(seated=Count("seats", filter=Q(seats__session__isnull=False)))
         .exclude(seats__user_id=user_id)
     )
@@ -472,7 +472,7 @@ def table_leave_queue(user: Any, stake: Stake, *, now: datetime | None = None) -
     )
 
 
-def _seat_request(request: SeatingRequest, table: CashTable, now: datetime) -> TableError | None:
+def _seat_request(request: SeatingRequest, table: Table, now: datetime) -> TableError | None:
     """Try to seat a queued request at ``table`` (in a savepoint); return the refusal, if any."""
     try:
         with transaction.atomic():

@@ -1,6 +1,7 @@
 """Validated client commands → domain services, and domain refusals → protocol error codes.
 
-Used by the table socket (:mod:`games.consumers`) and the REST API (:mod:`games.api`) so both speak the same error
+Used by the table socket (:mod:`games.runtime.consumers`) and the REST API (:mod:`games.api`) so both speak the same
+error
 codes. No rule lives here: every decision (whose turn, what is legal, buy-in limits, sitting out) is the service's;
 this module only picks the service for a message and turns what it refuses into ``CommandRefused``.
 """
@@ -14,7 +15,7 @@ from typing import Any
 import psycopg.errors
 from django.db import OperationalError
 
-from games.protocol import ClientMessage
+from games.runtime.protocol import ClientMessage
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ def _refusable_errors() -> tuple[type[Exception], ...]:
 
     classes: list[type[Exception]] = [IllegalAction, WalletError]
     try:
-        from games.services import errors as game_errors  # the domain's refusal hierarchy
+        from games.runtime import errors as game_errors  # the domain's refusal hierarchy
     except ImportError:  # pragma: no cover - only while the domain services are being written
         return tuple(classes)
     base = getattr(game_errors, "TableError", None) or getattr(game_errors, "GameError", None)

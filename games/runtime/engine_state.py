@@ -23,8 +23,8 @@ from django.db.models import Field
 from games.engine.config import HandConfig
 from games.engine.events import EVENT_TYPES, Event
 from games.engine.state import HandState, replay
-from games.models import CashTable, Hand, HandEvent
-from games.services.events import engine_event_from_stored
+from games.models import Hand, HandEvent, Table
+from games.runtime.events import engine_event_from_stored
 
 ENGINE_EVENT_KINDS = frozenset(EVENT_TYPES)
 
@@ -86,7 +86,7 @@ _entries: OrderedDict[int, _Entry] = OrderedDict()
 _entries_lock = threading.Lock()
 
 
-def hand_engine_state_to_change(hand: Hand, table: CashTable) -> HandState:
+def hand_engine_state_to_change(hand: Hand, table: Table) -> HandState:
     """The engine state of ``hand`` for a service that holds ``table`` locked and may change the hand.
 
     The cached state is taken out of the cache (the caller owns it and may mutate it; if its transaction rolls back
@@ -104,7 +104,7 @@ def hand_engine_state_to_change(hand: Hand, table: CashTable) -> HandState:
     return hand_engine_state(hand)
 
 
-def hand_engine_state_remember(hand: Hand, table: CashTable, state: HandState) -> None:
+def hand_engine_state_remember(hand: Hand, table: Table, state: HandState) -> None:
     """After the current transaction commits, keep ``state`` (the state after this transaction's events, which have
     been appended: ``table.last_sequence`` is the last of them) for the next change of a running hand."""
     if state.is_complete:
