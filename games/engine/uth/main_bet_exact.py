@@ -44,6 +44,7 @@ from functools import cache
 from itertools import combinations, combinations_with_replacement, product, repeat
 from math import comb, factorial
 from operator import mul
+from types import MappingProxyType
 from typing import Final
 
 from games.engine._evaluation_tables import FLUSH_BY_RANK_MASK, NON_FLUSH_BY_RANK_KEY
@@ -639,6 +640,34 @@ def _key_totals(
 
 # ---------------------------------------------------------------------------------------------------------------------
 # Public entry points
+
+
+RECORDED_BASIC_STRATEGY_TOTALS: Final[MainBetTotals] = MainBetTotals(
+    cases=27_813_810_024_000,
+    ante_wins=9_200_817_696_108,
+    ante_losses=8_693_776_158_324,
+    losses=8_866_090_382_604,
+    wins_by_class=MappingProxyType(
+        {
+            HandClass.HIGH_CARD: 588_554_075_400,
+            HandClass.PAIR: 4_805_146_429_488,
+            HandClass.TWO_PAIR: 4_189_225_529_592,
+            HandClass.THREE_OF_A_KIND: 969_260_266_708,
+            HandClass.STRAIGHT: 1_036_850_760_720,
+            HandClass.FLUSH: 715_231_952_880,
+            HandClass.FULL_HOUSE: 628_105_004_640,
+            HandClass.FOUR_OF_A_KIND: 42_368_375_040,
+            HandClass.STRAIGHT_FLUSH: 7_342_371_440,
+            HandClass.ROYAL_FLUSH: 856_152_000,
+        }
+    ),
+    play_units_won=35_356_218_008_880,
+    play_units_lost=22_827_731_481_364,
+    folds=5_022_343_893_600,
+    play_units=60_170_176_333_080,
+)
+"""What :func:`basic_strategy_totals` counts with the current strategy and settlement (a slow test recounts it):
+97.6186 % per Ante, 99.4280 % per total main bet. Kept so the figures can be shown without a minute of counting."""
 
 
 def board_totals(board: Sequence[Card]) -> MainBetTotals:
