@@ -273,10 +273,11 @@ def _spread_suits(ranks: Sequence[int], taken: dict[int, set[str]], counts: dict
     return None
 
 
-def _flop_rank_rule() -> dict[tuple[int, int, int, int, int], bool]:
-    """PLAY 2x on the flop?, by (hole low rank, hole high rank, flop ranks sorted): :func:`raises_on_flop` on cards
-    with no suit more than twice among the five (no flush, no four to a flush), i.e. the rank part of its rule."""
-    table = {}
+def _flop_rank_rule() -> dict[tuple[int, int, int], tuple[tuple[int, int], ...]]:
+    """For each flop (its ranks, sorted), the hole rank pairs (low, high) that PLAY 2x on it: :func:`raises_on_flop`
+    on cards with no suit more than twice among the five (no flush, no four to a flush), i.e. the rank part of its
+    rule (a hidden pair, two pair or better made with the hole cards)."""
+    raisers: dict[tuple[int, int, int], list[tuple[int, int]]] = defaultdict(list)
     for low, high in combinations_with_replacement(RANKS, 2):
         hole = (Card(low, "c"), Card(high, "d"))
         for flop_ranks in combinations_with_replacement(RANKS, 3):
@@ -289,13 +290,16 @@ def _flop_rank_rule() -> dict[tuple[int, int, int, int, int], bool]:
             flop = _spread_suits(flop_ranks, taken, {"c": 1, "d": 1, "h": 0, "s": 0})
             if flop is None:
                 raise AssertionError(f"no flush-free suits for {everything}")
-            table[(low, high, *flop_ranks)] = raises_on_flop(hole, flop)
-    return table
+            if raises_on_flop(hole, flop):
+                raisers[flop_ranks].append((low, high))
+    return {flop_ranks: tuple(pairs) for flop_ranks, pairs in raisers.items()}
 
 
 @cache
-def _decision_tables() -> tuple[dict[tuple[int, int, bool], bool], dict[tuple[int, int, int, int, int], bool]]:
-    """(pre-flop table, flop rank rule), built once per process (the flop table takes a few tenths of a second)."""
+def _decision_tables() -> tuple[
+    dict[tuple[int, int, bool], bool], dict[tuple[int, int, int], tuple[tuple[int, int], ...]]
+]:
+    """(pre-flop table, flop rank rule), built once per process (the flop rule takes a few tenths of a second)."""
     return _preflop_table(), _flop_rank_rule()
 
 
@@ -368,15 +372,13 @@ class _RankTables:
         self.board_strength = non_flush[board_key]
         self.first_position = {rank: ranks.index(rank) for rank in set(ranks)}
         flop_ranks = [tuple(ranks[position] for position in flop) for flop in _FLOPS]
-        self.rank_masks: dict[tuple[int, int], int] = {}
-        for low, high in combinations_with_replacement(RANKS, 2):
-            mask = 0
-            for index, three in enumerate(flop_ranks):
-                if flop_rule.get((low, high, *three)):
-                    mask |= 1 << index
-            self.rank_masks[(low, high)] = mask
+        self.rank_masks: dict[tuple[int, int], int] = dict.fromkeys(combinations_with_replacement(RANKS, 2), 0)
+        for index, three in enumerate(flop_ranks):
+            for pair in flop_rule.get(three, ()):
+                self.rank_masks[pair] |= 1 << index
         pairs = [pair for pair in combinations_with_replacement(RANKS, 2) if pair in self.pair_strength]
         self.pair_index = {pair: index for index, pair in enumerate(pairs)}
+        self.pair_index.update({(high, low): index for (low, high), index in self.pair_index.items()})
         self.pair_lows = [2 * low for low, _ in pairs]
         self.pair_highs = [2 * high for _, high in pairs]
         self.pair_values = [self.pair_strength[pair] for pair in pairs]
@@ -410,7 +412,6 @@ def _key_totals(
     preflop, _ = _decision_tables()
     rank_tables = _rank_tables(ranks)
     pair_strength = rank_tables.pair_strength
-    rank_masks = rank_tables.rank_masks
     flush_count = len(flush_ranks)
     flush_mask = sum(_RANK_BIT[rank] for rank in flush_ranks)
     flush_table = FLUSH_BY_RANK_MASK
@@ -439,11 +440,21 @@ def _key_totals(
 
     # For each card type, the strengths of the holdings containing one given card of it (one entry per holding);
     # for a card outside the flush suit, when no holding with it can make a flush, the ranks' table has them.
+    flush_available = [rank for rank in RANKS if 2 * rank + 1 in multiplicity]
     groups: dict[int, list[int]] = {}
     everything: list[int] = []
     for card_type, count in multiplicity.items():
         if flushing >= 2 and not card_type & 1:
             group = rank_tables.groups[card_type >> 1]
+        elif flushing == 2:
+            # A flush-suit card: as any card of its rank, except that with another flush-suit card it makes a flush.
+            rank = card_type >> 1
+            group = list(rank_tables.groups[rank])
+            for partner_rank in flush_available:
+                if partner_rank != rank:
+                    group.remove(pair_strength[(rank, partner_rank)])
+                    group.append(flush_table[flush_mask | _RANK_BIT[rank] | _RANK_BIT[partner_rank]])
+            group.sort()
         else:
             group = []
             for partner, partner_count in multiplicity.items():
@@ -476,39 +487,45 @@ def _key_totals(
     # mask. First the rank pairs with both cards outside the flush suit (counted offsuit; none may be left of some).
     firsts = list(rank_tables.pair_lows)
     seconds = list(rank_tables.pair_highs)
+    left = [0] * (2 * _ACE + 2)  # multiplicity by card type, 0 for types with no card left
+    for card_type, count in multiplicity.items():
+        left[card_type] = count
     holdings_of = [
-        multiplicity.get(low, 0) * (multiplicity.get(low, 0) - 1) // 2
-        if low == high
-        else multiplicity.get(low, 0) * multiplicity.get(high, 0)
+        left[low] * (left[low] - 1) // 2 if low == high else left[low] * left[high]
         for low, high in zip(firsts, seconds, strict=True)
     ]
     values = list(rank_tables.pair_values) if flushing else [flush_table[flush_mask]] * len(firsts)
     preflop_raises = list(rank_tables.pair_raises)
     flop_masks = list(rank_tables.pair_masks)
-    if flush_ranks:
-        for flush_rank in RANKS:
-            flush_type = 2 * flush_rank + 1
-            if flush_type not in multiplicity:
-                continue
-            for partner, partner_count in multiplicity.items():
-                partner_rank = partner >> 1
-                low, high = (flush_rank, partner_rank) if flush_rank <= partner_rank else (partner_rank, flush_rank)
-                if partner & 1:
-                    if partner_rank <= flush_rank:
-                        continue  # each holding of two flush-suit cards once
-                    # Three flush-suit cards on the flop make a flush (PLAY 2x); two make four to a flush.
-                    extra = three_in_flop | (two_in_flop if high >= _TEN else 0)
-                    suited = True
-                else:
-                    # Four to a flush when the three flop cards are of the flush suit, with a ten or better of it.
-                    extra = three_in_flop if flush_rank >= _TEN else 0
-                    suited = False
-                firsts.append(flush_type)
-                seconds.append(partner)
-                holdings_of.append(partner_count)
-                values.append(strength_of(flush_type, partner))
-                preflop_raises.append(preflop[(low, high, suited)])
-                flop_masks.append(rank_masks[(low, high)] | extra)
+    # Then the holdings with one flush-suit card (the other outside it), then those with two.
+    pair_index = rank_tables.pair_index
+    pair_raises = rank_tables.pair_raises
+    pair_masks = rank_tables.pair_masks
+    other_types = [card_type for card_type in multiplicity if not card_type & 1]
+    other_counts = [multiplicity[card_type] for card_type in other_types]
+    other_ranks = [card_type >> 1 for card_type in other_types]
+    for flush_rank in flush_available:
+        indexes = [pair_index[(flush_rank, rank)] for rank in other_ranks]
+        # Four to a flush when the three flop cards are of the flush suit, with a ten or better of it.
+        extra = three_in_flop if flush_rank >= _TEN else 0
+        firsts += [2 * flush_rank + 1] * len(other_types)
+        seconds += other_types
+        holdings_of += other_counts
+        if flushing >= 2:
+            values += [pair_strength[(flush_rank, rank)] for rank in other_ranks]
+        else:
+            values += [flush_table[flush_mask | _RANK_BIT[flush_rank]]] * len(other_types)
+        preflop_raises += [pair_raises[index] for index in indexes]
+        flop_masks += [pair_masks[index] | extra for index in indexes]
+    for low, high in combinations(flush_available, 2):
+        # Three flush-suit cards on the flop make a flush (PLAY 2x); two make four to a flush.
+        extra = three_in_flop | (two_in_flop if high >= _TEN else 0)
+        firsts.append(2 * low + 1)
+        seconds.append(2 * high + 1)
+        holdings_of.append(1)
+        values.append(flush_table[flush_mask | _RANK_BIT[low] | _RANK_BIT[high]])
+        preflop_raises.append(preflop[(low, high, True)])
+        flop_masks.append(pair_masks[pair_index[(low, high)]] | extra)
 
     # Settle every kind against the 990 dealer holdings left, column by column (the loops run in C where they can).
     for card_type in rank_tables.pair_lows:  # types with no card left: empty, their kinds have no holdings
@@ -580,11 +597,12 @@ def _key_totals(
     totals[_FOLDS] = DEALER_HOLDINGS * (FLOP_SPLITS * sum(holdings_of) - sum(played))
     totals[_PLAY_UNITS] = DEALER_HOLDINGS * sum(units)
     for value, won in zip(values, map(mul, played, wins), strict=True):
-        if won:
-            totals[_WINS_BY_CLASS + _blind_class(value)] += won
+        category = value >> _CATEGORY_SHIFT
+        if category == HandCategory.STRAIGHT_FLUSH and (value >> 16) & 15 == _ACE:
+            category = HandClass.ROYAL_FLUSH
+        totals[_WINS_BY_CLASS + category] += won
 
     # Suited holdings outside the flush suit: what changes against the same ranks offsuit, per suit of the board.
-    pair_index = rank_tables.pair_index
     sensitive = [
         (low, high, pair_index[(low, high)])
         for low, high in _SUIT_SENSITIVE_PAIRS
