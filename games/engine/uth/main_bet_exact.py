@@ -371,7 +371,7 @@ class _RankTables:
         self.six_card = {rank: non_flush[board_key + _RANK_KEY[rank]] for rank in RANKS if unseen[rank]}
         self.board_strength = non_flush[board_key]
         self.first_position = {rank: ranks.index(rank) for rank in set(ranks)}
-        flop_ranks = [tuple(ranks[position] for position in flop) for flop in _FLOPS]
+        flop_ranks = [(ranks[first], ranks[second], ranks[third]) for first, second, third in _FLOPS]
         self.rank_masks: dict[tuple[int, int], int] = dict.fromkeys(combinations_with_replacement(RANKS, 2), 0)
         for index, three in enumerate(flop_ranks):
             for pair in flop_rule.get(three, ()):
@@ -528,11 +528,8 @@ def _key_totals(
         flop_masks.append(pair_masks[pair_index[(low, high)]] | extra)
 
     # Settle every kind against the 990 dealer holdings left, column by column (the loops run in C where they can).
-    for card_type in rank_tables.pair_lows:  # types with no card left: empty, their kinds have no holdings
-        if card_type not in groups:
-            groups[card_type] = []
-            group_not_qualifying[card_type] = 0
-            six_card[card_type] = 0
+    # (Every rank with a card left has one outside the flush suit: three of a rank outside it and three in it would
+    # be six board cards.)
     first_groups = [groups[first] for first in firsts]
     second_groups = [groups[second] for second in seconds]
     kinds = len(firsts)
