@@ -6,7 +6,7 @@ likely cases (:data:`CASES`). Each is played with the basic strategy of games.en
 outcome table of games.engine.uth.settlement. The result is a set of integer counts (:class:`MainBetTotals`), so the
 return is an exact fraction: no sampling error, no confidence interval.
 
-How that fits in well under a minute of pure Python:
+How that fits in about half a minute of CPU in pure Python (:func:`basic_strategy_totals` can use several processes):
 
 1. **Boards up to suit symmetry.** A board is four rank sets, one per suit; relabelling the suits changes no
    outcome, so only the 134,459 multisets of four rank sets are visited (:func:`board_classes`), each weighted by how
@@ -26,8 +26,9 @@ The decisions are those of games.engine.uth.strategy. The pre-flop table is read
 rank part of the flop rule (hidden pair, two pair or better made with the player's cards) from :func:`raises_on_flop`,
 called on cards whose suits cannot make a flush; the flush part of the flop rule (four to a flush with a ten or better
 of the suit, a flush on the flop) and the river rule (a pair or better above the board's own category, else fewer than
-:data:`DEALER_OUTS_LIMIT` dealer outs) are counted by card type here. tests/uth/test_main_bet_exact.py settles whole
-boards by brute force with the strategy and settlement functions themselves and requires the same counts.
+:data:`DEALER_OUTS_LIMIT` dealer outs) are counted by card type here, so a change to those clauses of the strategy must
+be made here too: tests/uth/test_main_bet_exact.py settles whole boards (flush draws and made flushes among them) by
+brute force with the strategy and settlement functions themselves and requires the same counts.
 
 Standard library only.
 """
@@ -717,7 +718,7 @@ def totals_of_board_classes(classes: Iterable[BoardClass]) -> MainBetTotals:
 def basic_strategy_totals(workers: int = 1) -> MainBetTotals:
     """The exact totals of the main bets under the basic strategy over all :data:`CASES` cases (UTH-21).
 
-    ``workers`` > 1 counts the boards in that many processes (same result). Takes about 40 s of CPU in all.
+    ``workers`` > 1 counts the boards in that many processes (same result). Takes about half a minute of CPU.
     """
     classes = sorted(board_classes(), key=lambda board_class: (board_class.ranks, board_class.flush_ranks))
     if workers <= 1:
