@@ -39,6 +39,7 @@ from tournaments.admin_forms import (
     DelayForm,
     DisqualifyForm,
     HandForHandForm,
+    LevelForm,
     LevelFormSet,
     PayoutRangeFormSet,
     StaffActionForm,
@@ -117,6 +118,7 @@ class TournamentLevelInline(admin.TabularInline):
     change, add or remove the levels after the current one (TRN-02)."""
 
     model = TournamentLevel
+    form = LevelForm
     formset = LevelFormSet
     fields = ("number", "small_blind", "big_blind", "ante", "duration_seconds")
     extra = 0

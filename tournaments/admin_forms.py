@@ -14,11 +14,13 @@ from django.forms.models import BaseInlineFormSet
 from django.utils import timezone
 
 from tournaments.models import HandForHandMode, Tournament
+from tournaments.rules.common import RuleError
 from tournaments.rules.levels import (
     DEFAULT_MULTI_TABLE_STRUCTURE,
     DEFAULT_SIT_AND_GO_STRUCTURE,
     TURBO_MULTI_TABLE_STRUCTURE,
     TURBO_SIT_AND_GO_STRUCTURE,
+    BlindLevel,
     BlindStructure,
 )
 from tournaments.services.definition import (
@@ -73,6 +75,7 @@ class TournamentForm(forms.ModelForm):
             self.add_error("starts_at", "A scheduled tournament needs its start time (TRN-01).")
         if kind == "sit_and_go" and "seats_to_start" in self.fields and (cleaned.get("seats_to_start") or 0) < 2:
             self.add_error("seats_to_start", "A Sit & Go starts when this many have registered: at least 2 (TRN-35).")
+        self._check_limits(cleaned)
         if self.instance.pk is not None:
             try:
                 fields_change_check(self.instance, [name for name in self.changed_data if name in EDITABLE_FIELDS])
@@ -80,6 +83,22 @@ class TournamentForm(forms.ModelForm):
                 for name, message in refusal.field_errors.items():
                     self.add_error(name if name in self.fields else None, message)
         return cleaned
+
+    def _check_limits(self, cleaned: dict[str, Any]) -> None:
+        """The table's rules in words, on the field (rather than the database constraint's name)."""
+        size = cleaned.get("table_size")
+        if size is not None and not 2 <= size <= 10:
+            self.add_error("table_size", "A table has 2 to 10 seats.")
+        first, cap = cleaned.get("timebank_first_hand_seconds"), cleaned.get("timebank_cap_seconds")
+        if first is not None and cap is not None and first > cap:
+            self.add_error(
+                "timebank_first_hand_seconds", f"The timebank at the first hand is at most its cap ({cap} s)."
+            )
+        if cleaned.get("timebank_replenish_every_hands") == 0:
+            self.add_error("timebank_replenish_every_hands", "The timebank is replenished every 1 or more hands.")
+        minimum = cleaned.get("minimum_entrants")
+        if minimum is not None and minimum < 2:
+            self.add_error("minimum_entrants", "A tournament needs at least 2 entrants.")
 
     def definition_changes(self) -> dict[str, Any]:
         """The definition fields staff changed, with their new values."""
@@ -98,6 +117,20 @@ class TournamentForm(forms.ModelForm):
 
     def chosen_structure(self) -> BlindStructure | None:
         return DEFAULT_STRUCTURES.get(self.cleaned_data.get("default_structure") or "")
+
+
+class LevelForm(forms.ModelForm):
+    """One level; blinds that are not a level are refused on the small blind, in words."""
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        values = [cleaned.get(name) for name in ("small_blind", "big_blind", "ante", "duration_seconds")]
+        if all(value is not None for value in values):
+            try:
+                BlindLevel(*values)  # type: ignore[arg-type]
+            except RuleError as error:
+                self.add_error("small_blind", f"{error}.")
+        return cleaned
 
 
 class LevelFormSet(BaseInlineFormSet):
