@@ -151,7 +151,6 @@ def fields_change_check(tournament: Tournament, changed: Iterable[str]) -> None:
 def levels_change_check(tournament: Tournament, levels: Sequence[LevelRow], now: datetime) -> None:
     """Refuse replacing ``tournament``'s levels by ``levels`` when it changes, removes or renumbers a level that is
     history (:func:`levels_played`), or when ``levels`` are not a blind structure (:func:`levels_check`)."""
-    levels_check(levels)
     stored = levels_of(tournament)
     if sorted(levels, key=lambda level: level.number) == stored:
         return
@@ -166,6 +165,7 @@ def levels_change_check(tournament: Tournament, levels: Sequence[LevelRow], now:
             f"is past their start) and stay as they were; you changed or removed level "
             f"{', '.join(map(str, touched))}. Change levels from {played + 1} on. Nothing was changed."
         )
+    levels_check(levels)
 
 
 def definition_change_check(
