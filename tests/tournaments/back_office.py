@@ -103,3 +103,19 @@ def form_errors(response: Any) -> str:
     """Every error the admin's change form shows (the form's, its fields' and the inline formsets')."""
     assert response.status_code == 200, f"expected the form again, got {response.status_code}"
     return " ".join(str(error) for error in response.context["errors"])
+
+
+def run_action(client: Client, changelist: str, action: str, ids: list[int], **fields: Any) -> Any:
+    """Select ``ids`` on the list and run ``action``: its confirmation page, then the page confirmed with ``fields``
+    (the reason and the action's own values). Returns the last response (the page when the action shows none)."""
+    page = client.post(changelist, {"action": action, "_selected_action": ids, "index": 0})
+    if page.status_code != 200:
+        return page
+    return client.post(changelist, {"action": action, "_selected_action": ids, "confirm": "yes", **fields})
+
+
+def messages_after(client: Client, response: Any) -> list[str]:
+    """The messages the admin queued with ``response`` (shown on the page it redirects to)."""
+    if response.status_code == 302:
+        response = client.get(response.url)
+    return [str(message) for message in response.context["messages"]]
