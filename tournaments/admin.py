@@ -779,3 +779,5 @@ class PayoutStructureAdmin(admin.ModelAdmin):
     list_display = ("name",)
     search_fields = ("name",)
     inlines = (PayoutRangeInline,)
+    paginator = CappedCountPaginator
+    show_full_result_count = False

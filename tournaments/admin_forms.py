@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.forms.formsets import DELETION_FIELD_NAME
 from django.forms.models import BaseInlineFormSet
 from django.utils import timezone
 
@@ -145,7 +146,7 @@ class LevelFormSet(BaseInlineFormSet):
         rows = []
         for form in self.forms:
             data = getattr(form, "cleaned_data", None)
-            if not data or (self.can_delete and self._should_delete_form(form)):
+            if not data or (self.can_delete and data.get(DELETION_FIELD_NAME)):
                 continue
             rows.append(
                 LevelRow(data["number"], data["small_blind"], data["big_blind"], data["ante"], data["duration_seconds"])
@@ -183,7 +184,8 @@ class PayoutRangeFormSet(BaseInlineFormSet):
                 form.cleaned_data.get("shares_basis_points"),
             )
             for form in self.forms
-            if getattr(form, "cleaned_data", None) and not (self.can_delete and self._should_delete_form(form))
+            if getattr(form, "cleaned_data", None)
+            and not (self.can_delete and form.cleaned_data.get(DELETION_FIELD_NAME))
         ]
         try:
             payout_ranges_check(rows)

@@ -76,13 +76,14 @@ def entries_panel(tournament: Tournament) -> SafeString:
 
 
 def tables_panel(tournament: Tournament) -> SafeString:
-    """The tables still in play (number, players, the live table page), lowest number first; broken ones counted."""
+    """The tables still in play (number, players, the live table page), lowest number first; how many are in play and
+    broken comes from the tournament's own counters."""
     live = list(
         TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True)
         .select_related("table")
         .order_by("number")[:PANEL_ROWS]
     )
-    broken = TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=False).count()
+    opened = tournament.next_table_number - 1
     rows = [
         (
             f"Table {link.number}",
@@ -94,9 +95,9 @@ def tables_panel(tournament: Tournament) -> SafeString:
     ]
     summary = format_html(
         "<p>{} in play{}, {} broken. {}</p>",
-        len(live),
+        tournament.tables_running,
         f" (the first {PANEL_ROWS} shown)" if len(live) == PANEL_ROWS else "",
-        broken,
+        max(opened - tournament.tables_running, 0),
         list_link("tournamenttable", "All tables", tournament__id__exact=tournament.pk),
     )
     return format_html("{}{}", summary, _table(("table", "players", "state", "live page"), rows) if rows else "")

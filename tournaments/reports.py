@@ -85,7 +85,7 @@ def _referenced_id(prefix: str) -> Cast:
     return Cast(Substr("transfer__reference", len(prefix) + 1), BigIntegerField())
 
 
-def fee_rows(first_day: date, last_day: date, zone: tzinfo) -> list[dict[str, Any]]:
+def fee_rows(first_day: date, last_day: date, zone: tzinfo) -> list[Any]:
     """The fee legs summed per day, tournament kind, transfer kind and currency (one query)."""
     entry_kind = TournamentEntry.objects.filter(pk=OuterRef("entry_id")).values("tournament__kind")[:1]
     return list(
@@ -103,7 +103,7 @@ def fee_rows(first_day: date, last_day: date, zone: tzinfo) -> list[dict[str, An
     )
 
 
-def overlay_rows(first_day: date, last_day: date, zone: tzinfo) -> list[dict[str, Any]]:
+def overlay_rows(first_day: date, last_day: date, zone: tzinfo) -> list[Any]:
     """The house guarantee account's overlay payments summed per day, tournament kind and currency (one query)."""
     tournament_kind = Tournament.objects.filter(pk=OuterRef("tournament_id")).values("kind")[:1]
     return list(

@@ -142,7 +142,7 @@ def fields_change_check(tournament: Tournament, changed: Iterable[str]) -> None:
             "which stay as they were. Nothing was changed.",
             {
                 name: f"Fixed since the start ({started}): "
-                f"{Tournament._meta.get_field(name).verbose_name} cannot change any more."
+                f"{getattr(Tournament._meta.get_field(name), 'verbose_name', name)} cannot change any more."
                 for name in fixed
             },
         )
