@@ -17,6 +17,7 @@ scans a column for its values, related rows in the same query, numbers searched 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any, TypeVar
 
@@ -110,26 +111,41 @@ def refusal(model_admin: admin.ModelAdmin, request: HttpRequest, what: Any, erro
     model_admin.message_user(request, f"{what}: {error.message} Nothing was changed.", messages.ERROR)
 
 
+def each_through_the_service(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    rows: list[Any],
+    act: Callable[[Any], Any],
+    *,
+    history: Callable[[Any], str],
+    done: Callable[[Any, Any], str],
+) -> None:
+    """Run ``act`` (a service call, its own transaction) on each row: a refusal is reported and the next row is
+    tried; a success goes into the admin history (``history(result)``) and is reported (``done(row, result)``)."""
+    for row in rows:
+        try:
+            result = act(row)
+        except TournamentError as error:
+            refusal(model_admin, request, row, error)
+            continue
+        record_in_history(model_admin, request, result, history(result))
+        model_admin.message_user(request, done(row, result), messages.SUCCESS)
+
+
 # --- Definitions ---------------------------------------------------------------------------------------------------
 
 
-class TournamentLevelInline(admin.TabularInline):
-    """The levels: past and current levels of a running tournament are history (a change is refused); staff may
-    change, add or remove the levels after the current one (TRN-02)."""
+class DefinitionPartInline(admin.TabularInline):
+    """Rows that are part of their parent's definition (a tournament's levels, a payout structure's ranges): whoever
+    may change (or create) the parent may change, add and remove them, whatever the rows' own permissions."""
 
-    model = TournamentLevel
-    form = LevelForm
-    formset = LevelFormSet
-    fields = ("number", "small_blind", "big_blind", "ante", "duration_seconds")
     extra = 0
-    ordering = ("number",)
 
-    # Levels are part of the definition: whoever may change (or create) the tournament may change its levels.
     def _may_edit(self, request: HttpRequest, obj: Any) -> bool:
-        tournament_admin = self.admin_site._registry[Tournament]
+        parent_admin = self.admin_site._registry[self.parent_model]
         if obj is None:
-            return bool(tournament_admin.has_add_permission(request))
-        return bool(tournament_admin.has_change_permission(request, obj))
+            return bool(parent_admin.has_add_permission(request))
+        return bool(parent_admin.has_change_permission(request, obj))
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return self._may_edit(request, obj)
@@ -139,6 +155,17 @@ class TournamentLevelInline(admin.TabularInline):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return self._may_edit(request, obj)
+
+
+class TournamentLevelInline(DefinitionPartInline):
+    """The levels: past and current levels of a running tournament are history (a change is refused); staff may
+    change, add or remove the levels after the current one (TRN-02)."""
+
+    model = TournamentLevel
+    form = LevelForm
+    formset = LevelFormSet
+    fields = ("number", "small_blind", "big_blind", "ante", "duration_seconds")
+    ordering = ("number",)
 
 
 class CountRangeFilter(admin.SimpleListFilter):
@@ -388,16 +415,14 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
         )
         if isinstance(answer, TemplateResponse):
             return answer
-        try:
-            delayed = tournament_delay(
-                tournament, answer.cleaned_data["new_start"], actor=request.user, reason=answer.cleaned_data["reason"]
-            )
-        except TournamentError as error:
-            refusal(self, request, tournament.name, error)
-            return None
-        record_in_history(self, request, delayed, f"delayed to {delayed.starts_at:%Y-%m-%d %H:%M}")
-        self.message_user(
-            request, f"{delayed.name} now starts at {delayed.starts_at:%Y-%m-%d %H:%M} UTC.", messages.SUCCESS
+        new_start, reason = answer.cleaned_data["new_start"], answer.cleaned_data["reason"]
+        each_through_the_service(
+            self,
+            request,
+            [tournament],
+            lambda chosen: tournament_delay(chosen, new_start, actor=request.user, reason=reason),
+            history=lambda delayed: f"delayed to {delayed.starts_at:%Y-%m-%d %H:%M}",
+            done=lambda _row, delayed: f"{delayed.name} now starts at {delayed.starts_at:%Y-%m-%d %H:%M} UTC.",
         )
         return None
 
@@ -439,16 +464,15 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
         )
         if isinstance(answer, TemplateResponse):
             return answer
-        for tournament in waiting:
-            try:
-                cancelled = tournament_cancel(tournament, actor=request.user, reason=answer.cleaned_data["reason"])
-            except TournamentError as error:
-                refusal(self, request, tournament.name, error)
-                continue
-            record_in_history(self, request, cancelled, f"cancelled: {cancelled.cancelled_reason}")
-            self.message_user(
-                request, f"{cancelled.name} is cancelled; every registration was refunded in full.", messages.SUCCESS
-            )
+        reason = answer.cleaned_data["reason"]
+        each_through_the_service(
+            self,
+            request,
+            waiting,
+            lambda tournament: tournament_cancel(tournament, actor=request.user, reason=reason),
+            history=lambda cancelled: f"cancelled: {cancelled.cancelled_reason}",
+            done=lambda _row, cancelled: f"{cancelled.name} is cancelled; every registration was refunded in full.",
+        )
         return None
 
     @admin.action(
@@ -481,21 +505,15 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
         )
         if isinstance(answer, TemplateResponse):
             return answer
-        mode = answer.cleaned_data["mode"]
-        for tournament in live:
-            try:
-                switched = tournament_hand_for_hand_set(
-                    tournament, mode, actor=request.user, reason=answer.cleaned_data["reason"]
-                )
-            except TournamentError as error:
-                refusal(self, request, tournament.name, error)
-                continue
-            record_in_history(self, request, switched, f"hand-for-hand: {switched.get_hand_for_hand_mode_display()}")
-            self.message_user(
-                request,
-                f"{switched.name}: hand-for-hand {switched.get_hand_for_hand_mode_display()}.",
-                messages.SUCCESS,
-            )
+        mode, reason = answer.cleaned_data["mode"], answer.cleaned_data["reason"]
+        each_through_the_service(
+            self,
+            request,
+            live,
+            lambda tournament: tournament_hand_for_hand_set(tournament, mode, actor=request.user, reason=reason),
+            history=lambda switched: f"hand-for-hand: {switched.get_hand_for_hand_mode_display()}",
+            done=lambda _row, switched: f"{switched.name}: hand-for-hand {switched.get_hand_for_hand_mode_display()}.",
+        )
         return None
 
     # --- LOB-09: the fee report ---
@@ -642,19 +660,18 @@ class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
         )
         if isinstance(answer, TemplateResponse):
             return answer
-        for entry in entries:
-            try:
-                disqualified = entry_disqualify(
-                    entry, actor=request.user, reason=answer.cleaned_data["reason"], forfeit_prize=answer.forfeit_prize
-                )
-            except TournamentError as error:
-                refusal(self, request, entry, error)
-                continue
-            record_in_history(self, request, disqualified, f"disqualified: {disqualified.disqualification_reason}")
-            forfeited = (
-                " Their unpaid prize is forfeited." if disqualified.prize_forfeited and disqualified.prize else ""
-            )
-            self.message_user(request, f"{entry} is disqualified.{forfeited}", messages.SUCCESS)
+        reason, forfeit = answer.cleaned_data["reason"], answer.forfeit_prize
+        each_through_the_service(
+            self,
+            request,
+            entries,
+            lambda entry: entry_disqualify(entry, actor=request.user, reason=reason, forfeit_prize=forfeit),
+            history=lambda disqualified: f"disqualified: {disqualified.disqualification_reason}",
+            done=lambda entry, disqualified: (
+                f"{entry} is disqualified."
+                + (" Their unpaid prize is forfeited." if disqualified.prize_forfeited and disqualified.prize else "")
+            ),
+        )
         return None
 
     @admin.action(description="Credit the selected unpaid prizes (reason required)", permissions=["run_tournament"])
@@ -676,14 +693,15 @@ class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
         )
         if isinstance(answer, TemplateResponse):
             return answer
-        for entry in entries:
-            try:
-                credited = entry_prize_credit(entry, actor=request.user, reason=answer.cleaned_data["reason"])
-            except TournamentError as error:
-                refusal(self, request, entry, error)
-                continue
-            record_in_history(self, request, credited, f"prize credited by hand: {format_cents(credited.prize)}")
-            self.message_user(request, f"{entry}: {format_cents(credited.prize)} credited.", messages.SUCCESS)
+        reason = answer.cleaned_data["reason"]
+        each_through_the_service(
+            self,
+            request,
+            entries,
+            lambda entry: entry_prize_credit(entry, actor=request.user, reason=reason),
+            history=lambda credited: f"prize credited by hand: {format_cents(credited.prize)}",
+            done=lambda entry, credited: f"{entry}: {format_cents(credited.prize)} credited.",
+        )
         return None
 
 
@@ -748,27 +766,10 @@ class TournamentBreakAdmin(TournamentNumberSearch, ReadOnlyAdmin):
 # --- Payout structures ---------------------------------------------------------------------------------------------
 
 
-class PayoutRangeInline(admin.TabularInline):
+class PayoutRangeInline(DefinitionPartInline):
     model = PayoutRange
     formset = PayoutRangeFormSet
     fields = ("minimum_entrants", "maximum_entrants", "table_size", "shares_basis_points")
-    extra = 0
-
-    # The ranges are the structure: whoever may change (or create) it may change its ranges.
-    def _may_edit(self, request: HttpRequest, obj: Any) -> bool:
-        structure_admin = self.admin_site._registry[PayoutStructure]
-        if obj is None:
-            return bool(structure_admin.has_add_permission(request))
-        return bool(structure_admin.has_change_permission(request, obj))
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return self._may_edit(request, obj)
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return self._may_edit(request, obj)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return self._may_edit(request, obj)
 
 
 @admin.register(PayoutStructure)

@@ -73,51 +73,63 @@ class FeeReport:
     totals: list[FeeLine] = field(default_factory=list)  # per kind and currency over the period
 
 
-def _period_legs(first_day: date, last_day: date, zone: tzinfo) -> QuerySet[Leg]:
+def _grouped_legs(
+    first_day: date,
+    last_day: date,
+    zone: tzinfo,
+    *,
+    account_kind: str,
+    transfer_kinds: tuple[str, ...],
+    reference_prefix: str,
+    kind_of: QuerySet[Any],
+) -> list[Any]:
+    """The legs of the ``account_kind`` account in transfers of ``transfer_kinds`` whose reference is
+    ``<reference_prefix><id>``, summed per day (in ``zone``), tournament kind (``kind_of``: the kind of the row whose
+    id is ``OuterRef("referenced_id")``), transfer kind and currency: one query."""
     start = datetime.combine(first_day, time.min, tzinfo=zone)
     end = datetime.combine(last_day + timedelta(days=1), time.min, tzinfo=zone)
-    return Leg.objects.filter(transfer__created_at__gte=start, transfer__created_at__lt=end).annotate(
-        day=TruncDate("transfer__created_at", tzinfo=zone)
-    )
-
-
-def _referenced_id(prefix: str) -> Cast:
-    return Cast(Substr("transfer__reference", len(prefix) + 1), BigIntegerField())
-
-
-def fee_rows(first_day: date, last_day: date, zone: tzinfo) -> list[Any]:
-    """The fee legs summed per day, tournament kind, transfer kind and currency (one query)."""
-    entry_kind = TournamentEntry.objects.filter(pk=OuterRef("entry_id")).values("tournament__kind")[:1]
     return list(
-        _period_legs(first_day, last_day, zone)
-        .filter(
-            account__kind=AccountKind.HOUSE_FEES,
-            transfer__kind__in=(TransferKind.TOURNAMENT_BUY_IN, TransferKind.TOURNAMENT_REFUND),
-            transfer__reference__regex=rf"^{ENTRY_REFERENCE}[0-9]+$",
+        Leg.objects.filter(
+            account__kind=account_kind,
+            transfer__kind__in=transfer_kinds,
+            transfer__reference__regex=rf"^{reference_prefix}[0-9]+$",
+            transfer__created_at__gte=start,
+            transfer__created_at__lt=end,
         )
-        .annotate(entry_id=_referenced_id(ENTRY_REFERENCE))
-        .annotate(tournament_kind=Subquery(entry_kind))
+        .annotate(
+            day=TruncDate("transfer__created_at", tzinfo=zone),
+            referenced_id=Cast(Substr("transfer__reference", len(reference_prefix) + 1), BigIntegerField()),
+        )
+        .annotate(tournament_kind=Subquery(kind_of))
         .values("day", "tournament_kind", "transfer__kind", "account__currency")
         .annotate(amount=Sum("amount"), legs=Count("pk"))
         .order_by()
     )
 
 
+def fee_rows(first_day: date, last_day: date, zone: tzinfo) -> list[Any]:
+    """The fee legs of registrations and refunds, summed per day, tournament kind, transfer kind and currency."""
+    return _grouped_legs(
+        first_day,
+        last_day,
+        zone,
+        account_kind=AccountKind.HOUSE_FEES,
+        transfer_kinds=(TransferKind.TOURNAMENT_BUY_IN, TransferKind.TOURNAMENT_REFUND),
+        reference_prefix=ENTRY_REFERENCE,
+        kind_of=TournamentEntry.objects.filter(pk=OuterRef("referenced_id")).values("tournament__kind")[:1],
+    )
+
+
 def overlay_rows(first_day: date, last_day: date, zone: tzinfo) -> list[Any]:
-    """The house guarantee account's overlay payments summed per day, tournament kind and currency (one query)."""
-    tournament_kind = Tournament.objects.filter(pk=OuterRef("tournament_id")).values("kind")[:1]
-    return list(
-        _period_legs(first_day, last_day, zone)
-        .filter(
-            account__kind=AccountKind.HOUSE_GUARANTEE,
-            transfer__kind=TransferKind.TOURNAMENT_OVERLAY,
-            transfer__reference__regex=rf"^{TOURNAMENT_REFERENCE}[0-9]+$",
-        )
-        .annotate(tournament_id=_referenced_id(TOURNAMENT_REFERENCE))
-        .annotate(tournament_kind=Subquery(tournament_kind))
-        .values("day", "tournament_kind", "account__currency")
-        .annotate(amount=Sum("amount"))
-        .order_by()
+    """The house guarantee account's overlay payments, summed per day, tournament kind and currency."""
+    return _grouped_legs(
+        first_day,
+        last_day,
+        zone,
+        account_kind=AccountKind.HOUSE_GUARANTEE,
+        transfer_kinds=(TransferKind.TOURNAMENT_OVERLAY,),
+        reference_prefix=TOURNAMENT_REFERENCE,
+        kind_of=Tournament.objects.filter(pk=OuterRef("referenced_id")).values("kind")[:1],
     )
 
 

@@ -7,13 +7,16 @@ with the reason on the page, and nothing is created. Every creation is audited."
 from __future__ import annotations
 
 import pytest
+from django.contrib import admin
+from django.contrib.admin.utils import flatten_fieldsets
 
 from poker_site.accounts.roles import SUPPORT_STAFF
+from tests.foundation.staff_roles import request_by, staff_member
 from tests.tournaments.back_office import TOURNAMENTS, audit_rows, client_of, form_errors, submit
 from tournaments.models import Tournament, TournamentKind
 from tournaments.rules.levels import DEFAULT_SIT_AND_GO_STRUCTURE, TURBO_MULTI_TABLE_STRUCTURE
 from tournaments.rules.timebank import SIT_AND_GO_TIMEBANK
-from tournaments.services.definition import LevelRow, levels_of
+from tournaments.services.definition import EDITABLE_FIELDS, LevelRow, levels_of
 
 pytestmark = pytest.mark.django_db
 
@@ -153,3 +156,16 @@ def test_levels_with_a_gap_or_bad_blinds_are_refused_and_nothing_is_created() ->
     assert "numbered 1 to 2 without gaps" in form_errors(with_gap)
     assert "small blind" in form_errors(upside_down)
     assert not Tournament.objects.exists()
+
+
+def test_every_field_of_a_definition_is_on_the_add_and_change_pages_and_the_runs_state_only_shown() -> None:
+    model_admin = admin.site._registry[Tournament]
+    request = request_by(staff_member(SUPPORT_STAFF))
+    tournament = Tournament(pk=1, name="shown")
+
+    on_add = set(flatten_fieldsets(model_admin.get_fieldsets(request, None)))
+    on_change = set(flatten_fieldsets(model_admin.get_fieldsets(request, tournament)))
+
+    assert on_add == {*EDITABLE_FIELDS, "default_structure"}
+    assert on_change >= EDITABLE_FIELDS
+    assert not (on_change - EDITABLE_FIELDS) - set(model_admin.get_readonly_fields(request, tournament))
