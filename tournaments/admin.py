@@ -542,6 +542,7 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": "Tournament and Sit & Go fees",
+            "zone": timezone.get_current_timezone_name(),
             "form": form,
             "report": report,
         }
