@@ -40,7 +40,13 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
 SUPERUSERS_ONLY_APPS = ("auth", "django_celery_beat")
 # Extra single permissions by "app_label.codename" (custom permissions that apps declare in Meta).
 EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
-    SUPPORT_STAFF: ("wallet.adjust_balance", "games.cancel_hand", "games.close_table"),
+    SUPPORT_STAFF: (
+        "wallet.adjust_balance",
+        "games.cancel_hand",
+        "games.close_table",
+        "tournaments.run_tournament",
+        "tournaments.disqualify_player",
+    ),
     COMPLIANCE_REVIEWERS: ("wallet.withhold_winnings", "wallet.release_hold", "wallet.seize_hold"),
 }
 

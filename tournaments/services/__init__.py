@@ -11,6 +11,8 @@ after commit.
   tournaments_advance_all(*, now=None) -> dict                              (the beat task)
   entry_prize_pay(entry_id) -> bool                                         (a prize credit; idempotent)
   tournament_delay / tournament_cancel / tournament_hand_for_hand_set / entry_disqualify   (staff, audited)
+  entry_prize_credit(entry, *, actor, reason) -> TournamentEntry          (staff: a manual prize credit, audited)
+  tournament_define / tournament_definition_update                        (staff: definitions, audited; definition.py)
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from django.utils import timezone
 
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
 from tournaments.services import money
+from tournaments.services.definition import DefinitionRefused, tournament_define, tournament_definition_update
 from tournaments.services.errors import (
     AlreadyRegistered,
     InsufficientBalance,
@@ -38,6 +41,7 @@ from tournaments.services.registration import tournament_register, tournament_un
 from tournaments.services.running import Step, tournament_advance
 from tournaments.services.staff import (
     entry_disqualify,
+    entry_prize_credit,
     tournament_cancel,
     tournament_delay,
     tournament_hand_for_hand_set,
@@ -89,6 +93,7 @@ def tournaments_advance_all(*, now: datetime | None = None) -> dict[str, Any]:
 
 __all__ = [
     "AlreadyRegistered",
+    "DefinitionRefused",
     "InsufficientBalance",
     "NotAllowedNow",
     "NotEligible",
@@ -99,9 +104,12 @@ __all__ = [
     "TournamentError",
     "TournamentNotFound",
     "entry_disqualify",
+    "entry_prize_credit",
     "entry_prize_pay",
     "tournament_advance",
     "tournament_cancel",
+    "tournament_define",
+    "tournament_definition_update",
     "tournament_delay",
     "tournament_hand_for_hand_set",
     "tournament_register",

@@ -167,3 +167,44 @@ def entry_disqualify(
         },
     )
     return row
+
+
+@transaction.atomic(durable=True)
+def entry_prize_credit(entry: TournamentEntry | int, *, actor: Any, reason: str) -> TournamentEntry:
+    """Credit an unpaid prize by hand (LOB-08: manual prize credit), e.g. when the automatic credit (TRN-27) failed:
+    the same idempotent transfer as ``entry_prize_pay``, audited with the reason. Refused, with nothing changed, for
+    an entry with no prize, a prize already paid, or one forfeited on disqualification (TRN-28)."""
+    text = _reason(reason)
+    entry_id = primary_key(entry)
+    row = (
+        TournamentEntry.objects.select_for_update(of=("self",))
+        .select_related("tournament", "user")
+        .filter(pk=entry_id)
+        .first()
+    )
+    if row is None:
+        raise TournamentNotFound(f"There is no tournament entry {entry_id}.")
+    if row.prize_transfer_id is not None:
+        raise NotAllowedNow(f"The prize of {row.user} for place {row.place} is already paid.")
+    if row.prize_forfeited:
+        raise NotAllowedNow(f"The prize of {row.user} was forfeited on disqualification: it is not paid.")
+    if row.prize <= 0 or row.status not in (EntryStatus.FINISHED, EntryStatus.DISQUALIFIED):
+        raise NotAllowedNow(f"{row.user} has no prize to credit ({row.get_status_display()}, no prize won).")
+    row.prize_transfer = money.prize_credit(row)
+    row.save(update_fields=["prize_transfer"])
+    audit_record(
+        action="tournament_prize_credited",
+        actor=actor,
+        player=row.user,
+        transfer=row.prize_transfer,
+        reason=text,
+        details={
+            "tournament": row.tournament_id,
+            "entry": row.pk,
+            "place": row.place,
+            "prize": row.prize,
+            "before": {"prize_transfer": None},
+            "after": {"prize_transfer": row.prize_transfer_id},
+        },
+    )
+    return row
