@@ -119,7 +119,7 @@ def play(
     now = start
     done = until or (lambda current: current.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED))
     for _ in range(limit):
-        tournaments_advance_all(now=now)
+        tournaments_advance_all(now=now, randomness=chance)
         current = fresh(tournament)
         if after_step is not None:
             after_step(current, now)

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
+from tournaments.rules.common import RandomSource
 from tournaments.services import money
 from tournaments.services.definition import DefinitionRefused, tournament_define, tournament_definition_update
 from tournaments.services.errors import (
@@ -68,16 +69,17 @@ def entry_prize_pay(entry_id: int) -> bool:
     return True
 
 
-def tournaments_advance_all(*, now: datetime | None = None) -> dict[str, Any]:
+def tournaments_advance_all(*, now: datetime | None = None, randomness: RandomSource | None = None) -> dict[str, Any]:
     """Move every live tournament on (one transaction each: a failing one does not stop the others) and pay any
-    prize still owed."""
+    prize still owed. ``randomness`` (tests: a seeded ``random.Random``) draws seats, moves and ties; production uses
+    the operating system's CSPRNG."""
     moment = now or timezone.now()
     advanced, failed = 0, []
     for tournament_id in (
         Tournament.objects.filter(status__in=LIVE_STATUSES).order_by("pk").values_list("pk", flat=True)
     ):
         try:
-            advanced += tournament_advance(tournament_id, now=moment).changed
+            advanced += tournament_advance(tournament_id, now=moment, randomness=randomness).changed
         except Exception:
             import logging
 
