@@ -102,6 +102,19 @@ def shove_or_call(state: HandState, seat: int) -> tuple[str, int | None]:
     return "check", None
 
 
+def one_shove_a_hand(state: HandState, seat: int) -> tuple[str, int | None]:
+    """The first player to act goes all in, the big blind calls, everyone else folds: at most one knock-out per hand."""
+    legal = state.legal_actions()
+    assert legal is not None
+    kinds = set(legal.kinds)
+    raised = state.current_bet > state.config.big_blind
+    if not raised:
+        return ("all_in", None) if "all_in" in kinds else ("check", None)
+    if seat == state.config.big_blind_seat and "call" in kinds:
+        return "call", None
+    return ("check", None) if "check" in kinds else ("fold", None)
+
+
 def play(
     tournament: Tournament,
     *,
