@@ -324,7 +324,7 @@ def players_per_table(tournament_id: int) -> list[int]:
 def freezeout(
     entrants: int = 10_000,
     *,
-    level_seconds: int = 60,
+    level_seconds: int = 20,
     break_every: int = 4,
     step_seconds: float = 3.0,
     hands_per_coordination: int = 1,
@@ -932,7 +932,7 @@ def main() -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("freezeout", help="a freezeout played to the end")
     run.add_argument("--entrants", type=int, default=10_000)
-    run.add_argument("--level-seconds", type=int, default=60, help="simulated length of each level")
+    run.add_argument("--level-seconds", type=int, default=20, help="simulated length of each level")
     run.add_argument("--break-every", type=int, default=4, help="levels between breaks (0: none)")
     run.add_argument("--step-seconds", type=float, default=3.0, help="simulated seconds between deals")
     run.add_argument(
