@@ -128,7 +128,7 @@ def in_process_workers() -> Iterator[Workers]:
     """No live updates (nothing listens) and no Celery: the after-commit hooks record what they would queue."""
     from django.test import override_settings
 
-    from games import realtime
+    from games.runtime import realtime
     from tournaments import realtime as tournament_realtime
     from tournaments import tasks
 
