@@ -219,8 +219,8 @@ def tournament_advance(
                 step.started = True
         _announce(tournament)
         return step
-    if tournament.status != TournamentStatus.RUNNING:
-        return step
+    if tournament.status != TournamentStatus.RUNNING or tournament.cancellation_pending:
+        return step  # a proposed cancellation freezes the tournament as its preview shows it (CXL-01)
     _coordinate(tournament, moment, chance, step)
     _announce(tournament)
     return step
