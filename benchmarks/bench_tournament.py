@@ -593,6 +593,8 @@ def burst(registrations: int = 2_000, clients: int = 50, *, serial: int | None =
     from wallet.services import balance_of, ledger_reconcile, player_cash_account, system_account
 
     serial_count = registrations if serial is None else serial
+    database: dict[str, Any] = settings.DATABASES["default"]
+    pool_options = (database.get("OPTIONS") or {}).get("pool")
     price = BUY_IN + FEE
     with in_process_workers():
         starts_at = timezone.now() + timedelta(days=1)
@@ -679,7 +681,7 @@ def burst(registrations: int = 2_000, clients: int = 50, *, serial: int | None =
     return {
         "registrations": registrations,
         "clients": clients,
-        "database_pool": settings.DATABASES["default"].get("OPTIONS", {}).get("pool"),
+        "database_pool": pool_options,
         "sends": len(sends),
         "burst_seconds": round(burst_seconds, 2),
         "burst_registrations_per_second": round(registrations / burst_seconds, 1),
@@ -709,7 +711,7 @@ def knock_out(tournament_id: int, table_ids: list[int], per_table: int, now: dat
         occupied = [seat for _number, seat in sorted(seats.items()) if seat.user_id is not None]
         for seat in occupied[:per_table]:
             TournamentEntry.objects.filter(
-                tournament_id=tournament_id, user_id=seat.user_id, status=EntryStatus.PLAYING
+                tournament_id=tournament_id, user_id=int(seat.user_id or 0), status=EntryStatus.PLAYING
             ).update(
                 status=EntryStatus.BUSTED,
                 table=None,
@@ -735,7 +737,7 @@ def balancing(table_counts: tuple[int, ...] = (10, 100, 1_000), *, rounds: int =
     from tournaments.services.catalog import tournament_create
 
     chance = random.Random(seed)
-    results = []
+    results: list[dict[str, Any]] = []
     with in_process_workers():
         for tables in table_counts:
             starts_at = timezone.now().replace(microsecond=0) + timedelta(hours=1)
@@ -771,8 +773,8 @@ def balancing(table_counts: tuple[int, ...] = (10, 100, 1_000), *, rounds: int =
                 return seconds, len(executed), step
 
             idle = [timed_round(now + timedelta(milliseconds=index)) for index in range(rounds)]
-            balancing_rounds = []
-            breaking_round = None
+            balancing_rounds: list[dict[str, Any]] = []
+            breaking_round: dict[str, Any] | None = None
             for index in range(2 * rounds + 2):
                 moment = now + timedelta(seconds=index + 1)
                 total = sum(
@@ -792,7 +794,7 @@ def balancing(table_counts: tuple[int, ...] = (10, 100, 1_000), *, rounds: int =
                 with transaction.atomic():
                     knock_out(tournament.pk, chance.sample(full, 2), 2, moment)
                 seconds, statements, step = timed_round(moment)
-                row = {
+                row: dict[str, Any] = {
                     "milliseconds": round(seconds * 1000, 2),
                     "statements": statements,
                     "places": len(step.places),
@@ -1014,8 +1016,9 @@ def _run(options: argparse.Namespace) -> int:
 
     call_command("migrate", "--no-input", verbosity=0)
     load_before = os.getloadavg()
+    postgresql_version = int(getattr(connection, "pg_version", 0))
     machine = (
-        f"PostgreSQL {connection.pg_version // 10000}, {os.cpu_count()} CPU(s), load average {load_before[0]:.1f} "
+        f"PostgreSQL {postgresql_version // 10000}, {os.cpu_count()} CPU(s), load average {load_before[0]:.1f} "
         "at the start"
     )
     print(machine, flush=True)
@@ -1052,7 +1055,7 @@ def _run(options: argparse.Namespace) -> int:
         "cores": os.cpu_count(),
         "load_average_at_start": load_before,
         "load_average_at_end": os.getloadavg(),
-        "postgresql": connection.pg_version,
+        "postgresql": postgresql_version,
     }
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     if options.json:
