@@ -20,6 +20,16 @@ lock it:
    next hand dealt, which the tables work out themselves from the clock).
 
 Running it twice at the same moment changes nothing the second time.
+
+Locks, in this order: the tournament row first; then tables in primary-key order, each table row before its seats
+and before its ``TournamentTable`` row (``tournaments.services.seating``); wallet accounts last. A table lock is never
+taken after a ``TournamentTable`` row was updated in the same transaction (the waiting flags are cleared last, once
+every table lock the step needs is held). The hand transactions lock their table and its link row, never the
+tournament row: they only read it (``tournaments.table_policy.locked_table_link``, once per table lock).
+
+Cost per coordination (``benchmarks/bench_tournament.py balancing``, docs/benchmarks.md): a fixed number of statements
+whatever the number of tables — the open and waiting tables are one query, the levels one, the breaks one — plus a few
+per place given and per player moved.
 """
 
 from __future__ import annotations
