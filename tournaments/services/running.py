@@ -260,7 +260,10 @@ def _coordinate(tournament: Tournament, now: datetime, randomness: RandomSource,
             return
     _hand_for_hand_update(tournament, live, alive, now)
     moved_tables = _balance(tournament, live, now, randomness, step)
-    clock = _breaks_update(tournament, live, now, structure) or clock
+    with_break = _breaks_update(tournament, live, now, structure)
+    if with_break is not None:
+        step.break_started = True
+        clock = with_break
     _level_update(tournament, clock, live, now, step)
     tables_running = sum(1 for table in live if table.broken_at is None)
     if (tournament.players_remaining, tournament.tables_running) != (alive, tables_running):
