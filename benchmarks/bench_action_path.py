@@ -101,9 +101,9 @@ def run(arguments: argparse.Namespace) -> int:
     from games.bots.setup import buy_in_for, ensure_bot_users, ensure_tables
     from games.engine.actions import action_to_dict
     from games.engine.simulation import choose_random_action
-    from games.models import CashTable, GameRules, Hand, HandStatus, PlayerTableSettings
+    from games.models import GameRules, Hand, HandStatus, PlayerTableSettings, Table
+    from games.runtime.engine_state import hand_engine_state
     from games.services import hand_act, hand_start, seat_take
-    from games.services.engine_state import hand_engine_state
     from poker_site.core.publish import flush
 
     GameRules.objects.update(pause_between_hands_milliseconds=0)
@@ -124,9 +124,9 @@ def run(arguments: argparse.Namespace) -> int:
     users_by_id = {user.pk: user for user in users}
     rng = random.Random(7)
 
-    def next_move(table: CashTable) -> tuple[str, Any, Any] | None:
+    def next_move(table: Table) -> tuple[str, Any, Any] | None:
         """The acting player and a legal action for them, or None when the table needs a new hand."""
-        table_row = CashTable.objects.only("current_hand_id").get(pk=table.pk)
+        table_row = Table.objects.only("current_hand_id").get(pk=table.pk)
         if table_row.current_hand_id is None:
             return None
         hand = Hand.objects.get(pk=table_row.current_hand_id)

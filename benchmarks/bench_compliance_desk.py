@@ -43,8 +43,8 @@ def play_hands(count: int, prefix: str = "bench") -> list[int]:
     from django.utils import timezone
 
     from games.models import Hand, HandStatus, Stake
+    from games.runtime.engine_state import hand_engine_state
     from games.services import hand_act, hand_start, seat_take, seed_stakes, table_open
-    from games.services.engine_state import hand_engine_state
     from wallet.models import AccountKind
     from wallet.services import TransferLeg, player_cash_account, system_account, transfer_create
 

@@ -172,7 +172,7 @@ class RawFanOut:
             # One pattern for every table, confirmed before the reader starts: redis-py's asyncio listen() returns at
             # once while no subscription is confirmed (the reader then ended and no table received anything), and a
             # SUBSCRIBE sent while another task waits in listen() is lost. Each process so receives every table's
-            # frames and keeps those of its own sockets (as games/broadcasts.py does).
+            # frames and keeps those of its own sockets (as games/runtime/broadcasts.py does).
             await self.pubsub.psubscribe(f"{self.prefix}*")
             while (await self.pubsub.get_message(timeout=10.0) or {}).get("type") != "psubscribe":
                 pass

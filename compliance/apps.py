@@ -15,7 +15,7 @@ class ComplianceConfig(AppConfig):
         from compliance import receivers
         from compliance.services.thresholds import settings_ensure
         from compliance.standing import withdrawal_refusal
-        from games.signals import hand_settled
+        from games.runtime.signals import hand_settled
         from poker_site.core.sockets import socket_connected
         from wallet.services.withdrawal_checks import withdrawal_check_register
 

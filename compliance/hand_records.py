@@ -2,7 +2,7 @@
 
 :func:`hand_record` turns a finished :class:`~games.models.Hand` into a
 :class:`~compliance.detection.records.HandRecord`: the engine state is rebuilt from the hand's stored events
-(:func:`games.services.engine_state.hand_engine_state`, which checks the log), the players are the hand's
+(:func:`games.runtime.engine_state.hand_engine_state`, which checks the log), the players are the hand's
 :class:`~games.models.HandPlayer` rows (net result after rake: end stack minus start stack), and every player action
 gets its decision time:
 
@@ -26,7 +26,8 @@ from datetime import datetime, timedelta
 
 from compliance.detection.records import CounterRecord, HandRecord, RecordError, record_from_state
 from games.models import BuyInKind, Hand, HandEvent, HandPlayer, HandStatus, TableSession
-from games.services.engine_state import hand_engine_state
+from games.runtime.engine_state import hand_engine_state
+from games.runtime.policy import policy_for
 
 
 def user_key(user_id: int) -> str:
@@ -51,12 +52,10 @@ def hand_record(hand: Hand) -> HandRecord:
     running or was cancelled (it moved no chips)."""
     if hand.status != HandStatus.FINISHED or hand.ended_at is None:
         raise RecordError(f"hand {hand.pk} is {hand.status}, not finished")
-    if hand.game_rules is None:
-        raise RecordError(f"hand {hand.pk} has no cash-game rules (a tournament hand)")
     state = hand_engine_state(hand)
     players = {row.seat_number: row for row in HandPlayer.objects.filter(hand=hand)}
     rows = list(HandEvent.objects.filter(hand=hand).order_by("sequence").only("kind", "payload"))
-    decision = timedelta(seconds=hand.game_rules.decision_seconds)
+    decision = timedelta(seconds=policy_for(hand.table).hand_rules(hand, hand.table).decision_seconds)
     return record_from_state(
         state,
         hand_id=hand_key(hand.pk),

@@ -14,8 +14,8 @@ from compliance.standing import standing_of
 
 def player_overview(user: Any) -> dict[str, Any]:
     """The figures of the LOB-08 player view for ``user``."""
+    from games.cash.buy_in import RATHOLING_COUNTER_LIMIT, daily_count
     from games.models import DailyCounterKind, PlayerTableSettings
-    from games.services.buy_in import RATHOLING_COUNTER_LIMIT, daily_count
     from tournaments.models import EntryStatus, TournamentEntry
     from wallet.api import player_balance
     from wallet.models import Hold

@@ -2,7 +2,7 @@
 
 * ``user_logged_in`` — record the log-in's address and device (FRD-03);
 * ``poker_site.core.sockets.socket_connected`` — record a player's socket connect to a table (FRD-03, FRD-19);
-* ``games.signals.hand_settled`` — queue the incremental detection (FRD-19).
+* ``games.runtime.signals.hand_settled`` — queue the incremental detection (FRD-19).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The reviewers' replay of a hand (FRD-04, FRD-19): every hole card, the deck, each decision's time and the equities
-on each street, on top of the players' own replay (:func:`games.history.replay_of`).
+on each street, on top of the players' own replay (:func:`games.runtime.history.replay_of`).
 
 Only hands that have ended: nobody sees the cards of a hand in play (architecture rule 4), reviewers included
 (:class:`~compliance.errors.NotAllowed`).
@@ -37,8 +37,8 @@ def review_replay(hand: Any) -> dict[str, Any]:
     stack and result), each
     action step's ``decision_ms`` (``None`` for a timeout or when unknown) and ``equities`` (street → seats with their
     equity), shown on the step that deals the street (preflop on the first step)."""
-    from games.history import replay_of
     from games.models import HandEvent, HandPlayer, HandStatus
+    from games.runtime.history import replay_of
 
     if hand.status == HandStatus.RUNNING:
         raise NotAllowed(f"Hand #{hand.pk} is still in play: its cards are shown once it has ended.")
@@ -86,7 +86,10 @@ def _deck(deck: list[str], hole_cards: dict[int, list[str]], board: list[str]) -
 
 def _add_decision_times(steps: list[dict[str, Any]], rows: list[Any], hand: Any) -> None:
     ended = hand.ended_at or (rows[-1].created_at if rows else hand.started_at)
-    times = decision_times(rows, timedelta(seconds=hand.game_rules.decision_seconds), ended)
+    from games.runtime.policy import policy_for
+
+    decision = policy_for(hand.table).hand_rules(hand, hand.table).decision_seconds
+    times = decision_times(rows, timedelta(seconds=decision), ended)
     actions = [step for step in steps if step["kind"] == "action_taken"]
     for step, milliseconds in zip(actions, times, strict=False):
         step["decision_ms"] = milliseconds

@@ -1,8 +1,9 @@
 """Celery tasks of the compliance desk: the incremental fraud detection (FRD-19).
 
 * ``compliance_detect`` — batches of :func:`compliance.services.detection_advance` until nothing is left to read (at
-  most :data:`MOST_BATCHES` per run). Queued a moment after hands settle (:func:`detection_soon`, at most once per
-  :data:`QUEUE_WINDOW_MILLISECONDS`, so a busy site feeds hands in small batches rather than one task per hand) and
+  most :data:`MOST_BATCHES` per run). Queued after hands settle (:func:`detection_soon`, at most once per
+  :data:`QUEUE_WINDOW_MILLISECONDS`, so a busy site feeds hands in small batches rather than one task per hand: a
+  batch's fixed cost — reading and writing the accumulators, computing every flag — grows with the state) and
   run by the beat every ``COMPLIANCE_SWEEP_SECONDS`` in case a queued run was lost. Idempotent: a run reads only past
   the stored cursors.
 """
@@ -46,8 +47,8 @@ def compliance_detect() -> dict[str, Any]:
 
 
 def detection_soon(**_kwargs: Any) -> None:
-    """Queue ``compliance_detect`` (the receiver of ``games.signals.hand_settled``); when Redis or the broker cannot
-    take it, the beat's sweep reads the hand within ``COMPLIANCE_SWEEP_SECONDS``."""
+    """Queue ``compliance_detect`` (the receiver of ``games.runtime.signals.hand_settled``); when Redis or the broker
+    cannot take it, the beat's sweep reads the hand within ``COMPLIANCE_SWEEP_SECONDS``."""
     from poker_site.core.publish import first_in_window
 
     try:

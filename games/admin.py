@@ -22,8 +22,8 @@ from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils import timezone
 
+from games.event_summaries import PRIVATE_KINDS, euros, event_summary
 from games.models import (
-    CashTable,
     EventAudience,
     GameRules,
     GameType,
@@ -37,6 +37,7 @@ from games.models import (
     SeatingRequest,
     Stake,
     StakeTerms,
+    Table,
     TableSession,
     TableStatus,
 )
@@ -275,7 +276,7 @@ class StakeAdmin(admin.ModelAdmin):
             self.message_user(request, f"Opened {table.name} ({table.seat_count} seats).", messages.SUCCESS)
 
     def has_add_table_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("games.add_cashtable")
+        return request.user.has_perm("games.add_table")
 
 
 @admin.register(StakeTerms)
@@ -285,16 +286,33 @@ class StakeTermsAdmin(EffectiveFromRowsAdmin):
     list_display = (
         "stake",
         "effective_from",
-        "small_blind",
-        "big_blind",
+        "small_blind_euros",
+        "big_blind_euros",
         "min_buy_in_big_blinds",
         "max_buy_in_big_blinds",
         "seats",
         "rake_rate_basis_points",
-        "rake_cap",
-        "rake_small_hand_cap",
+        "rake_cap_euros",
+        "rake_small_hand_cap_euros",
         "enabled",
     )
+
+    @admin.display(description="small blind", ordering="small_blind")
+    def small_blind_euros(self, terms: StakeTerms) -> str:
+        return euros(terms.small_blind)
+
+    @admin.display(description="big blind", ordering="big_blind")
+    def big_blind_euros(self, terms: StakeTerms) -> str:
+        return euros(terms.big_blind)
+
+    @admin.display(description="rake cap", ordering="rake_cap")
+    def rake_cap_euros(self, terms: StakeTerms) -> str:
+        return euros(terms.rake_cap)
+
+    @admin.display(description="rake cap (small hands)", ordering="rake_small_hand_cap")
+    def rake_small_hand_cap_euros(self, terms: StakeTerms) -> str:
+        return euros(terms.rake_small_hand_cap)
+
     list_filter = ("stake__game_type", "enabled")
     search_fields = ("stake__label", "note")
     date_hierarchy = "effective_from"
@@ -322,8 +340,8 @@ class SeatInline(admin.TabularInline):
         return False
 
 
-@admin.register(CashTable)
-class CashTableAdmin(SavesOnlyWhatStaffChanged):
+@admin.register(Table)
+class TableAdmin(SavesOnlyWhatStaffChanged):
     list_display = (
         "name",
         "kind",
@@ -377,7 +395,7 @@ class CashTableAdmin(SavesOnlyWhatStaffChanged):
         return request.user.has_perm("games.close_table")
 
     @admin.action(description="Cancel the hand in play (stacks restored, reason required)", permissions=["cancel_hand"])
-    def cancel_hand_in_play(self, request: HttpRequest, queryset: QuerySet[CashTable]) -> TemplateResponse | None:
+    def cancel_hand_in_play(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
         """Cancel the hand in play at each selected table: the one shown on the confirmation page, so a hand that
         started after the page was shown is never cancelled by mistake."""
         if too_many(self, request, queryset):
@@ -419,7 +437,7 @@ class CashTableAdmin(SavesOnlyWhatStaffChanged):
     @admin.action(
         description="Close the selected tables (players cashed out, reason required)", permissions=["close_table"]
     )
-    def close_tables(self, request: HttpRequest, queryset: QuerySet[CashTable]) -> TemplateResponse | None:
+    def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse | None:
         """Close each selected table (``table_close``): at once between hands, else when the hand in play ends."""
         if too_many(self, request, queryset):
             return None
@@ -452,7 +470,7 @@ class CashTableAdmin(SavesOnlyWhatStaffChanged):
         return None
 
 
-def _closing_outcome(table: CashTable) -> str:
+def _closing_outcome(table: Table) -> str:
     if table.status != TableStatus.OPEN:
         return "already closed: nothing changes"
     if table.close_after_hand:
@@ -477,12 +495,12 @@ class TableSessionAdmin(ReadOnlyAdmin):
         "user",
         "table",
         "seat_number",
-        "initial_buy_in",
+        "initial_buy_in_euros",
         "buy_in_kind",
         "started_at",
         "ended_at",
         "leave_reason",
-        "leave_stack",
+        "leave_stack_euros",
     )
     list_filter = ("buy_in_kind", "leave_reason", "table__stake__game_type", ("started_at", admin.DateFieldListFilter))
     search_fields = ("user__username", "user__screen_name", "table__name")
@@ -490,13 +508,30 @@ class TableSessionAdmin(ReadOnlyAdmin):
     list_select_related = ("user", "table__stake__game_type")
     ordering = ("-pk",)  # newest first by the primary key's index (started_at has none)
 
+    @admin.display(description="initial buy-in", ordering="initial_buy_in")
+    def initial_buy_in_euros(self, session: TableSession) -> str:
+        return euros(session.initial_buy_in)
+
+    @admin.display(description="stack on leaving", ordering="leave_stack")
+    def leave_stack_euros(self, session: TableSession) -> str:
+        return euros(session.leave_stack)
+
 
 class HandPlayerInline(admin.TabularInline):
     model = HandPlayer
     extra = 0
     can_delete = False
     raw_id_fields = ("user", "session")
-    readonly_fields = ("seat_number", "user", "session", "start_stack", "end_stack")
+    fields = ("seat_number", "user", "session", "start_stack_euros", "end_stack_euros")
+    readonly_fields = fields
+
+    @admin.display(description="start stack")
+    def start_stack_euros(self, player: HandPlayer) -> str:
+        return euros(player.start_stack)
+
+    @admin.display(description="end stack")
+    def end_stack_euros(self, player: HandPlayer) -> str:
+        return euros(player.end_stack)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -524,8 +559,8 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
         "started_at",
         "players_dealt_in",
         "street_reached",
-        "pot_total",
-        "rake",
+        "pot_total_euros",
+        "rake_euros",
     )
     # No filter on columns without choices (street reached, players dealt in): each would run SELECT DISTINCT over
     # every hand on each page load; nor a date hierarchy (the same over its years and months).
@@ -549,6 +584,14 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     @admin.display(description="deck")
     def deck_while_running(self, hand: Hand) -> str:
         return HIDDEN_WHILE_THE_HAND_RUNS
+
+    @admin.display(description="pot total", ordering="pot_total")
+    def pot_total_euros(self, hand: Hand) -> str:
+        return euros(hand.pot_total)
+
+    @admin.display(description="rake", ordering="rake")
+    def rake_euros(self, hand: Hand) -> str:
+        return euros(hand.rake)
 
     def has_cancel_hand_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.cancel_hand")
@@ -585,7 +628,16 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
 
 @admin.register(HandEvent)
 class HandEventAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
-    list_display = ("table", "sequence", "kind", "hand_id", "audience", "private_to_seat", "created_at")
+    list_display = (
+        "table",
+        "sequence",
+        "kind",
+        "what_happened",
+        "hand_id",
+        "audience",
+        "private_to_seat",
+        "created_at",
+    )
     list_filter = ("audience",)  # ``kind`` has no choices: a filter on it would scan the whole log for its values
     search_fields = ()
     search_help_text = "A hand number: that hand's events in order."
@@ -593,7 +645,14 @@ class HandEventAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     raw_id_fields = ("table", "hand", "private_to_user")
     list_select_related = ("table__stake__game_type",)
     ordering = ("-pk",)  # the log's own order; the table's default ordering would join and sort every row
-    readonly_fields = ("payload_while_running",)
+    readonly_fields = ("what_happened", "payload_while_running")
+
+    @admin.display(description="what happened")
+    def what_happened(self, event: HandEvent) -> str:
+        """The event in words (games.event_summaries); private events never show their cards here."""
+        if event.kind in PRIVATE_KINDS or event.audience != EventAudience.PUBLIC:
+            return event_summary(event.kind, {key: event.payload.get(key) for key in ("seat", "name")})
+        return event_summary(event.kind, event.payload)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         """A hole-card or deck event's payload only once its hand is over (as :meth:`HandAdmin.get_fields`)."""
@@ -603,9 +662,10 @@ class HandEventAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
             and obj.hand is not None
             and obj.hand.status == HandStatus.RUNNING
         )
-        return fields_hiding(
+        fields = fields_hiding(
             super().get_fields(request, obj), "payload", "payload_while_running", hidden_card_of_a_running_hand
         )
+        return ["what_happened", *(field for field in fields if field != "what_happened")]
 
     @admin.display(description="payload")
     def payload_while_running(self, event: HandEvent) -> str:
@@ -636,8 +696,12 @@ class PlayerDailyCounterAdmin(ReadOnlyAdmin):
 
 @admin.register(SeatingRequest)
 class SeatingRequestAdmin(ReadOnlyAdmin):
-    list_display = ("user", "stake", "buy_in", "status", "created_at", "table", "message")
+    list_display = ("user", "stake", "buy_in_euros", "status", "created_at", "table", "message")
     list_filter = ("status", "stake__game_type")
     search_fields = ("user__username",)
     raw_id_fields = ("user", "stake", "table")
     list_select_related = ("user", "stake__game_type", "table__stake__game_type")
+
+    @admin.display(description="buy-in", ordering="buy_in")
+    def buy_in_euros(self, request_row: SeatingRequest) -> str:
+        return euros(request_row.buy_in)

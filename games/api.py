@@ -1,8 +1,8 @@
 """REST API of the cash tables, mounted at /api/games/: the lobby, joining and leaving tables, own hand histories.
 
 Thin views: they validate input with the serializers in games/serializers.py and call the domain services through
-:mod:`games.commands` (the same error codes as the table socket) or the read models (:mod:`games.lobby`,
-:mod:`games.history`).
+:mod:`games.runtime.commands` (the same error codes as the table socket) or the read models (:mod:`games.cash.lobby`,
+:mod:`games.runtime.history`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from games import commands, history, lobby, readside
+from games.cash import lobby
+from games.runtime import commands, history, readside
 from games.serializers import (
     BuyInLimitsSerializer,
     CommandResultSerializer,

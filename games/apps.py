@@ -9,8 +9,8 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the "cash_tables" ticker handler; it touches the database only when the ticker calls it.
-        from games import ticks  # noqa: F401
-        from games.services.cash_policy import CashPolicy
-        from games.services.policy import policy_register
+        from games.cash.policy import CashPolicy
+        from games.runtime import ticks  # noqa: F401
+        from games.runtime.policy import policy_register
 
         policy_register(CashPolicy())

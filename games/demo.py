@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.models import CashTable, GameType, TableStatus
-from games.services.catalog import seed_stakes
-from games.services.seating import _table_open
+from games.cash.catalog import seed_stakes
+from games.cash.seating import _table_open
+from games.models import GameType, Table, TableStatus
 
 DEMO_TABLES_PER_GAME = 2
 """Open tables per game type, at its lowest enabled stake, then the next one."""
@@ -26,7 +26,7 @@ def seed_demo(write: Callable[[str], None]) -> None:
             if stake.terms.filter(effective_from__lte=now).exists() and stake.terms_at(now).enabled
         ][:DEMO_TABLES_PER_GAME]
         for stake in stakes:
-            if not CashTable.objects.filter(stake=stake, status=TableStatus.OPEN).exists():
+            if not Table.objects.filter(stake=stake, status=TableStatus.OPEN).exists():
                 _table_open(stake, None, now)
                 opened += 1
     write(f"Cash tables: {created} catalogue rows added, {opened} demo tables opened.")

@@ -1,9 +1,10 @@
 """Player-facing pages of the cash tables: the live table, the player's hand history and the hand replayer.
 
 Thin views: the table page renders the viewer's first snapshot (the domain's ``table_snapshot`` through
-:mod:`games.readside`, exactly what the table socket sends on connect) so the table is drawn before the socket opens;
+:mod:`games.runtime.readside`, exactly what the table socket sends on connect) so the table is drawn before the socket
+opens;
 static/js/table.js keeps it live over ``/ws/tables/<id>/`` (docs/protocol.md). The history pages read
-:mod:`games.history`, the same read model as ``/api/games/hands/``.
+:mod:`games.runtime.history`, the same read model as ``/api/games/hands/``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games import history, readside
+from games.runtime import history, readside
 
 HANDS_PER_PAGE = 50
 

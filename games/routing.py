@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.consumers import LobbyConsumer, TableConsumer
+from games.runtime.consumers import LobbyConsumer, TableConsumer
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi(), name="ws-lobby"),

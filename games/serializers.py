@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.protocol import MAXIMUM_AMOUNT, MAXIMUM_SEAT
+from games.runtime.protocol import MAXIMUM_AMOUNT, MAXIMUM_SEAT
 from poker_site.core.strict_input import StrictSerializer
 
 

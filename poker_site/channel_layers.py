@@ -31,7 +31,8 @@ class SharedDecodingPubSubChannelLayer(RedisPubSubChannelLayer):
 
     Contract: a received message is shared by every consumer of the process that receives the same published message,
     so consumers treat it as read-only (they may add keys that start with ``_`` as a cache of values derived from it,
-    the same for every receiver: :func:`games.consumers.TableConsumer.events_frame`). The bytes object itself is the
+    the same for every receiver: :func:`games.runtime.consumers.TableConsumer.events_frame`). The bytes object itself
+    is the
     key: channels_redis puts the very object it read from Redis into each member's queue, and the cache holds a
     reference to it, so an identical object means the same delivery (equal bytes published twice are two deliveries
     and are decoded twice).

@@ -54,7 +54,8 @@ class Child:
 
 WEBSOCKET_MAXIMUM_MESSAGE_BYTES = 64 * 1024
 """daphne closes a socket (code 1009) whose message is larger than this, before it is buffered for the application.
-The table protocol's own limit is 4,096 characters (``games.protocol``): messages between the two still reach the
+The table protocol's own limit is 4,096 characters (``games.runtime.protocol``): messages between the two still reach
+the
 consumer, which answers ``message_too_large`` so a client learns why; anything bigger is cut off at the door."""
 
 
@@ -96,7 +97,7 @@ def site_processes(listener: socket.socket, web_processes: int = 1) -> list[Chil
     with one, connections made while it restarts wait in the socket's backlog instead of being refused.
 
     A web process's death interrupts the hands of the players it served; ``hands_recover`` rolls back every hand in
-    progress (CASH-24). The ticker rolls them back itself when it starts (``games.ticks``)."""
+    progress (CASH-24). The ticker rolls them back itself when it starts (``games.runtime.ticks``)."""
     manage = [PYTHON, str(PROJECT_DIRECTORY / "manage.py")]
     celery = [str(BIN_DIRECTORY / "celery"), "-A", "poker_site"]
     host, port = listener.getsockname()[:2]

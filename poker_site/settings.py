@@ -255,6 +255,8 @@ SPECTACULAR_SETTINGS = {
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("et", "Eesti")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Estonian dates day first with the 24-hour clock (Django's own Estonian formats leave the short date-time American).
+FORMAT_MODULE_PATH = ["poker_site.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

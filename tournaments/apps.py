@@ -8,7 +8,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from games.services.policy import policy_register
+        from games.runtime.policy import policy_register
         from tournaments.table_policy import TournamentPolicy
 
         policy_register(TournamentPolicy())

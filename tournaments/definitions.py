@@ -98,7 +98,7 @@ def final_stage(tournament: Tournament) -> FinalStageReconnect:
 
 @dataclass(frozen=True)
 class TournamentTableRules:
-    """The :class:`games.services.policy.TableRules` of a tournament's tables (TB-02, TB-05, TB-07, TB-08, TRN-31)."""
+    """The :class:`games.runtime.policy.TableRules` of a tournament's tables (TB-02, TB-05, TB-07, TB-08, TRN-31)."""
 
     decision_seconds: int
     timebank_first_hand_seconds: int

@@ -292,7 +292,7 @@ class TournamentEntry(models.Model):
         "wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     table = models.ForeignKey(
-        "games.CashTable", null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_entries"
+        "games.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_entries"
     )
     eliminated_at = models.DateTimeField(_("knocked out at"), null=True, blank=True)
     eliminated_in_hand = models.ForeignKey(
@@ -380,7 +380,7 @@ class TournamentTable(models.Model):
     players it holds (kept in step by the services, so balancing reads the fullest and emptiest tables by index),
     and its place in hand-for-hand play (the last round it dealt)."""
 
-    table = models.OneToOneField("games.CashTable", on_delete=models.PROTECT, related_name="tournament_link")
+    table = models.OneToOneField("games.Table", on_delete=models.PROTECT, related_name="tournament_link")
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="tables")
     number = models.PositiveIntegerField(_("table number"))
     players = models.PositiveSmallIntegerField(_("players"), default=0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from games.realtime import LOBBY_GROUP
+from games.runtime.realtime import LOBBY_GROUP
 from poker_site.core.publish import publish
 
 logger = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""The tournament policy of the table runtime (games.services.policy): chips on the seats, levels from the tournament.
+"""The tournament policy of the table runtime (games.runtime.policy): chips on the seats, levels from the tournament.
 
 * Stacks: chips on the seat (TRN-16); a hand changes them only when it settles, so a hand cut off by a crash is
   cancelled with every stack at its start-of-hand count (TRN-33).
@@ -24,14 +24,14 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games import presence
 from games.engine.positions import HandPositions, PositionError, next_hand_positions, tournament_first_button
 from games.engine.state import HandState
-from games.models import CashTable, Hand, Seat, SeatStatus, SitOutReason, TableKind
-from games.services.events import NewEvent
-from games.services.hands import HandContext, _previous_hand
-from games.services.policy import Chooser, HandTerms, Settlement, TableRules
-from games.services.seat_state import seat_empty, seat_event, seat_save, seat_sit_out_now, table_touch
+from games.models import Hand, Seat, SeatStatus, SitOutReason, Table, TableKind
+from games.runtime import presence
+from games.runtime.events import NewEvent
+from games.runtime.hands import HandContext, _previous_hand
+from games.runtime.policy import Chooser, HandTerms, Settlement, TableRules
+from games.runtime.seat_state import seat_empty, seat_event, seat_save, seat_sit_out_now, table_touch
 from tournaments.definitions import level_clock, payouts_now, table_rules
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus, TournamentTable
 from tournaments.rules.timebank import FinalStageReconnect
@@ -40,6 +40,19 @@ from tournaments.rules.timebank import FinalStageReconnect
 def table_link(table_id: int) -> TournamentTable:
     """The tournament link of a tournament table, with the tournament (one query)."""
     return TournamentTable.objects.select_related("tournament").get(table_id=table_id)
+
+
+_LINK_READ = "_tournament_link_read"
+
+
+def locked_table_link(table: Table) -> TournamentTable:
+    """:func:`table_link` of a table the hand service's transaction holds locked (a fresh instance per lock), read
+    once per lock: the questions one hand transaction asks (the clocks of the action, then between hands the clocks
+    again and the knock-outs) share one read instead of one query each."""
+    link = table.__dict__.get(_LINK_READ)
+    if link is None:
+        link = table.__dict__[_LINK_READ] = table_link(table.pk)
+    return link
 
 
 def _final_stage_reached(tournament: Tournament) -> bool:
@@ -69,7 +82,7 @@ def may_deal(tournament: Tournament, link: TournamentTable, now: datetime) -> bo
     return not (tournament.hand_for_hand and link.hand_for_hand_round_dealt >= tournament.hand_for_hand_round)
 
 
-def absent_players_sit_out(table: CashTable, seats: dict[int, Seat], now: datetime) -> list[NewEvent]:
+def absent_players_sit_out(table: Table, seats: dict[int, Seat], now: datetime) -> list[NewEvent]:
     """TRN-04 / AMB-57: at a tournament table's first hand, a player with no live socket on it is absent and is dealt
     in sitting out (acted for at once) until their socket arrives, which sits them in (the clocks' report)."""
     events = []
@@ -102,7 +115,7 @@ class TournamentPolicy:
         return [seat for seat in seats.values() if seat.user_id is not None and seat.chips > 0]
 
     def next_hand_terms(self, context: HandContext) -> HandTerms | None:
-        link = table_link(context.table.pk)
+        link = locked_table_link(context.table)
         tournament = link.tournament
         if not may_deal(tournament, link, context.now):
             return None
@@ -150,13 +163,13 @@ class TournamentPolicy:
     def participant(self, seat: Seat, stack: int) -> dict[str, Any]:
         return {"user": seat.user_id, "stack": stack}
 
-    def hand_rules(self, hand: Hand, table: CashTable) -> TableRules:
+    def hand_rules(self, hand: Hand, table: Table) -> TableRules:
+        return tournament_table_rules(locked_table_link(table).tournament)
+
+    def current_rules(self, table: Table, now: datetime) -> TableRules:
         return tournament_table_rules(table_link(table.pk).tournament)
 
-    def current_rules(self, table: CashTable, now: datetime) -> TableRules:
-        return tournament_table_rules(table_link(table.pk).tournament)
-
-    def seat_returns_as(self, seat: Seat, table: CashTable, post_out_of_position: bool) -> str:
+    def seat_returns_as(self, seat: Seat, table: Table, post_out_of_position: bool) -> str:
         return SeatStatus.PLAYING
 
     def returns_on_reconnect(self, seat: Seat) -> bool:
@@ -184,7 +197,7 @@ class TournamentPolicy:
         """Pending sit-outs (they stay in, no removal deadline, TRN-20); players without chips are knocked out: their
         seat is emptied and their entry waits for its place (TRN-22); then the table waits for the tournament."""
         table = context.table
-        link = table_link(table.pk)
+        link = locked_table_link(table)
         tournament = link.tournament
         rules = tournament_table_rules(tournament)
         knocked_out = []
@@ -245,7 +258,7 @@ class TournamentPolicy:
                 )
             )
 
-    def snapshot_table(self, table: CashTable, now: datetime) -> dict[str, Any]:
+    def snapshot_table(self, table: Table, now: datetime) -> dict[str, Any]:
         link = table_link(table.pk)
         tournament = link.tournament
         variant_name = dict(Tournament._meta.get_field("variant").choices or []).get(tournament.variant, "")

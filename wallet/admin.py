@@ -144,7 +144,7 @@ class AccountAdmin(PlayerSearchMixin, LedgerAdmin):
 
 class LegInline(admin.TabularInline):
     model = Leg
-    fields = ("account", "amount", "balance_after")
+    fields = ("account", "amount_display", "balance_after_display")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -159,10 +159,18 @@ class LegInline(admin.TabularInline):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Leg]:
         return super().get_queryset(request).select_related("account", "account__owner")
 
+    @admin.display(description=_("amount"))
+    def amount_display(self, leg: Leg) -> str:
+        return _cents(leg.amount, leg.account.currency)
+
+    @admin.display(description=_("balance after"))
+    def balance_after_display(self, leg: Leg) -> str:
+        return _cents(leg.balance_after, leg.account.currency)
+
 
 @admin.register(Transfer)
 class TransferAdmin(PlayerSearchMixin, LedgerAdmin):
-    list_display = ("id", "kind", "reference", "currency", "created_at", "created_by")
+    list_display = ("id", "kind", "description", "reference", "currency", "created_at", "created_by")
     list_filter = (TransferKindFilter,)
     search_fields = ("=reference", "=idempotency_key")
     search_help_text = _('Exact reference (e.g. "hand:991") or idempotency key, or player:<username>.')
@@ -361,14 +369,34 @@ class CashierLimitsAdmin(admin.ModelAdmin):
 
     list_display = (
         "effective_from",
-        "minimum_deposit",
-        "maximum_deposit",
-        "daily_deposit_limit",
-        "minimum_withdrawal",
-        "maximum_withdrawal",
+        "minimum_deposit_display",
+        "maximum_deposit_display",
+        "daily_deposit_limit_display",
+        "minimum_withdrawal_display",
+        "maximum_withdrawal_display",
         "created_by",
     )
     exclude = ("created_by",)
+
+    @admin.display(description=_("minimum deposit"))
+    def minimum_deposit_display(self, limits: CashierLimits) -> str:
+        return _cents(limits.minimum_deposit, "EUR")
+
+    @admin.display(description=_("maximum deposit"))
+    def maximum_deposit_display(self, limits: CashierLimits) -> str:
+        return _cents(limits.maximum_deposit, "EUR")
+
+    @admin.display(description=_("daily deposit limit"))
+    def daily_deposit_limit_display(self, limits: CashierLimits) -> str:
+        return _cents(limits.daily_deposit_limit, "EUR")
+
+    @admin.display(description=_("minimum withdrawal"))
+    def minimum_withdrawal_display(self, limits: CashierLimits) -> str:
+        return _cents(limits.minimum_withdrawal, "EUR")
+
+    @admin.display(description=_("maximum withdrawal"))
+    def maximum_withdrawal_display(self, limits: CashierLimits) -> str:
+        return _cents(limits.maximum_withdrawal, "EUR")
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -12,11 +12,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from poker_site.core.templatetags.money import format_money
 from wallet.api import player_balance
 from wallet.errors import WalletError, format_cents
 from wallet.forms import AmountForm
 from wallet.models import CashierTransaction, Leg
 from wallet.services import deposit_through_provider, player_cash_account, withdrawal_create
+from wallet.transfer_labels import transfer_label
 
 HISTORY_PAGE_SIZE = 25
 
@@ -32,8 +34,9 @@ def _history(request: HttpRequest) -> dict[str, Any]:
     rows = [
         {
             "leg": leg,
-            "amount": format_cents(leg.amount, account.currency),
-            "balance_after": format_cents(leg.balance_after, account.currency),
+            "what": transfer_label(leg.transfer.kind),
+            "amount": format_money(leg.amount, account.currency),
+            "balance_after": format_money(leg.balance_after, account.currency),
         }
         for leg in page[:HISTORY_PAGE_SIZE]
     ]

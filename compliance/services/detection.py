@@ -8,8 +8,8 @@ the cursors, stores the accumulators and cursors, and writes the flags it comput
 1. connection records (socket connects to tables) with an id past ``connections_cursor``;
 2. counted ratholing returns and Banzai Resets from table sessions past ``sessions_cursor``;
 3. hands past ``hands_cursor`` in id order, up to the first hand still running (it stops the cursor until it ends,
-   so a long hand is never skipped): finished cash-table hands are fed, cancelled ones (they moved nothing) and
-   other products' hands are passed over.
+   so a long hand is never skipped): finished hands are fed (a tournament's with the tournament as their place, as
+   its players' socket connects are), cancelled ones (they moved nothing) are passed over.
 
 Connection and session rows are read once they are :data:`SETTLE_SECONDS` old, so a row whose transaction committed
 after a later id's cannot be passed over. The Celery task (:mod:`compliance.tasks`) runs batches after hands settle
@@ -19,7 +19,7 @@ and on a beat; two runs at once queue on the row lock and the second finds nothi
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -103,23 +103,33 @@ def _counters(row: DetectorState, detector: Detector, settled: datetime) -> tupl
 
 
 def _hands(row: DetectorState, detector: Detector, limit: int) -> tuple[int, bool]:
-    from games.models import Hand, HandStatus, TableKind
+    from games.models import Hand, HandStatus
+    from tournaments.models import TournamentTable
 
     pending = Hand.objects.filter(pk__gt=row.hands_cursor)
     running = pending.filter(status=HandStatus.RUNNING).order_by("pk").values_list("pk", flat=True).first()
     if running is not None:
         pending = pending.filter(pk__lt=running)
-    hands = list(pending.select_related("table", "game_rules").order_by("pk")[:limit])
+    hands = list(pending.select_related("table").order_by("pk")[:limit])
+    tournaments = dict(
+        TournamentTable.objects.filter(table_id__in={hand.table_id for hand in hands}).values_list(
+            "table_id", "tournament_id"
+        )
+    )
     fed = 0
     for hand in hands:
-        if hand.status == HandStatus.FINISHED and hand.table.kind == TableKind.CASH:
-            try:
-                detector.feed_hand(hand_record(hand))
-            except RecordError:
-                logger.exception("compliance detection passed over hand %s: its record cannot be built", hand.pk)
-            else:
-                fed += 1
         row.hands_cursor = hand.pk
+        if hand.status != HandStatus.FINISHED:
+            continue
+        try:
+            record = hand_record(hand)
+        except RecordError:
+            logger.exception("compliance detection passed over hand %s: its record cannot be built", hand.pk)
+            continue
+        if hand.table_id in tournaments:  # the tournament is the place, as for its players' sockets
+            record = replace(record, tournament_id=f"tournament:{tournaments[hand.table_id]}")
+        detector.feed_hand(record)
+        fed += 1
     row.hands_fed += fed
     return fed, len(hands) == limit
 

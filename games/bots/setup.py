@@ -50,14 +50,14 @@ def ensure_bot_users(count: int, *, prefix: str = "bot", balance: int = 20_000) 
 
 def ensure_tables(count: int, *, game: str = "holdem", stake: str = "NL10", prefix: str = "Bots") -> list[Any]:
     """``count`` open tables of the stake named ``<prefix> <stake> #n``, opened through ``table_open`` if missing."""
-    from games.models import CashTable, Stake, TableStatus
+    from games.models import Stake, Table, TableStatus
     from games.services import table_open
 
     chosen = Stake.objects.select_related("game_type").get(game_type__code=game, label=stake)
     tables = []
     for number in range(1, count + 1):
         name = f"{prefix} {stake} #{number}"
-        table = CashTable.objects.filter(stake=chosen, name=name, status=TableStatus.OPEN).first()
+        table = Table.objects.filter(stake=chosen, name=name, status=TableStatus.OPEN).first()
         tables.append(table or table_open(chosen, name=name))
     return tables
 

@@ -4,7 +4,7 @@ from django.db import migrations
 
 
 def seed(apps, schema_editor):
-    from games.catalog_seed import seed_catalog
+    from games.cash.catalog_seed import seed_catalog
 
     seed_catalog(
         apps.get_model("games", "GameType"),

@@ -1,5 +1,17 @@
-"""Models of the cash tables: catalogue (game types, stakes, rules data), tables and seats, hands and their events."""
+"""Models of the games app: the one table runtime's tables, seats, hands and event logs (``tables``, ``hands``), and
+the cash game's catalogue (``catalog``: game types, stakes, rules data) and records (``cash``: table sessions, player
+settings and counters, the seating queue)."""
 
+from games.models.cash import (
+    BuyInKind,
+    DailyCounterKind,
+    LeaveReason,
+    PlayerDailyCounter,
+    PlayerTableSettings,
+    SeatingRequest,
+    SeatingRequestStatus,
+    TableSession,
+)
 from games.models.catalog import BuyInRule, GameRules, GameType, RakeTableType, Stake, StakeTerms, Variant
 from games.models.hands import (
     AppendOnlyError,
@@ -12,19 +24,11 @@ from games.models.hands import (
 )
 from games.models.tables import (
     TABLES_TAKING_PLAYERS,
-    BuyInKind,
-    CashTable,
-    DailyCounterKind,
-    LeaveReason,
-    PlayerDailyCounter,
-    PlayerTableSettings,
     Seat,
-    SeatingRequest,
-    SeatingRequestStatus,
     SeatStatus,
     SitOutReason,
+    Table,
     TableKind,
-    TableSession,
     TableStatus,
 )
 
@@ -33,7 +37,6 @@ __all__ = [
     "AppendOnlyError",
     "BuyInKind",
     "BuyInRule",
-    "CashTable",
     "ClockPhase",
     "DailyCounterKind",
     "EventAudience",
@@ -54,6 +57,7 @@ __all__ = [
     "SitOutReason",
     "Stake",
     "StakeTerms",
+    "Table",
     "TableKind",
     "TableSession",
     "TableStatus",

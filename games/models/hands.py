@@ -15,8 +15,9 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.models.cash import TableSession
 from games.models.catalog import GameRules, StakeTerms
-from games.models.tables import CashTable, TableSession
+from games.models.tables import Table
 
 
 class HandStatus(models.TextChoices):
@@ -43,7 +44,7 @@ class Hand(models.Model):
     cents). The clock fields describe the player to act: ``action_deadline`` is when the current allowance runs out.
     """
 
-    table = models.ForeignKey(CashTable, on_delete=models.PROTECT, related_name="hands")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
     number = models.PositiveIntegerField(_("hand number at the table"))
     status = models.CharField(_("status"), max_length=10, choices=HandStatus.choices, default=HandStatus.RUNNING)
     stake_terms = models.ForeignKey(
@@ -151,7 +152,7 @@ class HandEvent(models.Model):
     (migration 0002) refuses UPDATE and DELETE whatever code runs.
     """
 
-    table = models.ForeignKey(CashTable, on_delete=models.PROTECT, related_name="events")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="events")
     hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="events")
     sequence = models.BigIntegerField(_("sequence"))
     kind = models.CharField(_("kind"), max_length=40)

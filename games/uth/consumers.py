@@ -8,7 +8,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from games.consumers import CLOSE_TABLE_NOT_FOUND, ProtocolConsumer
+from games.runtime.consumers import CLOSE_TABLE_NOT_FOUND, ProtocolConsumer
 from games.uth import commands, presence, readside, realtime
 from games.uth.errors import UthRefused
 from games.uth.models import UthTable
@@ -18,7 +18,7 @@ from games.uth.services import uth_player_disconnected
 
 class UthTableConsumer(ProtocolConsumer[UthMessage]):
     """One socket watching (and, for a logged-in player, playing at) one UTH table. Frame handling (rate limit, flood
-    cut-off, error replies) is the game sockets' shared :class:`games.consumers.ProtocolConsumer`."""
+    cut-off, error replies) is the game sockets' shared :class:`games.runtime.consumers.ProtocolConsumer`."""
 
     refusals = (UthRefused,)
 

@@ -1,11 +1,11 @@
 """Which sockets a player has open on a UTH table, so only the *last* one closing counts as a disconnection (UTH-38).
 
-The same mechanism as the cash tables' (games/presence.py), under its own key namespace.
+The same mechanism as the cash tables' (games/runtime/presence.py), under its own key namespace.
 """
 
 from __future__ import annotations
 
-from games.presence import HEARTBEAT_SECONDS, STALE_SECONDS, Presence
+from games.runtime.presence import HEARTBEAT_SECONDS, STALE_SECONDS, Presence
 
 __all__ = ["HEARTBEAT_SECONDS", "STALE_SECONDS", "connected", "disconnected", "presence_key"]
 

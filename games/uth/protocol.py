@@ -2,7 +2,8 @@
 
 A client message is one JSON object of at most 4096 characters with a known ``"type"`` and exactly the fields that
 type takes; amounts are JSON integers from 1 to 10^12 cents; a ``request_id`` (1–64 letters, digits or ``_.:-``) is
-echoed in the answer. Anything else raises :class:`games.protocol.ProtocolError`, whose ``code`` and message go back to
+echoed in the answer. Anything else raises :class:`games.runtime.protocol.ProtocolError`, whose ``code`` and message go
+back to
 the client. The shared pieces (limits, error type, rate-limit bucket) come from the cash tables' protocol.
 """
 
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from games.engine.uth.round import Decision
-from games.protocol import (
+from games.runtime.protocol import (
     MAXIMUM_AMOUNT,
     MAXIMUM_MESSAGE_CHARACTERS,
     MAXIMUM_SEQUENCE,

@@ -100,6 +100,9 @@ SCHEDULER_NOTE = "The scheduler's tables (django_celery_beat): administrators on
 UTH_ROUND_ACTIONS = ("pause_rounds", "resume_rounds", "cancel_rounds")
 UTH_TABLE_ACTIONS = ("open_tables", "close_tables")
 CASH_TABLE_ACTIONS = ("cancel_hand_in_play", "close_tables")
+TOURNAMENT_ACTIONS = ("delay_tournament", "cancel_tournaments", "set_hand_for_hand")
+TOURNAMENT_ENTRY_ACTIONS = ("disqualify_entries", "credit_prizes")
+TOURNAMENT_FEE_REPORT_PAGE = "tournaments_tournament_fees"  # LOB-09: tournament and Sit & Go fees
 
 ADMIN_POWERS: dict[str, ModelPowers] = {
     # --- people and privileges ---
@@ -130,7 +133,7 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "Tables open from here (`open_tables`, needs the permission to add tables).", support_actions=("open_tables",)
     ),
     "games.staketerms": catalogue("A change is a new row; rows in force or past are read-only."),
-    "games.cashtable": ModelPowers(
+    "games.table": ModelPowers(
         support=may("view", "change", actions=CASH_TABLE_ACTIONS),
         compliance=READ,
         administrators=may("view", "change", "delete", actions=(DELETE_SELECTED, *CASH_TABLE_ACTIONS)),
@@ -161,6 +164,29 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     "uth.uthbetrecord": read_only_record(),
     "uth.uthevent": read_only_record(),
     "uth.uthlimitchange": read_only_record(),
+    # --- tournaments ---
+    "tournaments.tournament": ModelPowers(
+        support=may("view", "add", "change", actions=TOURNAMENT_ACTIONS, pages=(TOURNAMENT_FEE_REPORT_PAGE,)),
+        compliance=may("view", pages=(TOURNAMENT_FEE_REPORT_PAGE,)),
+        administrators=may(*VERBS, actions=(DELETE_SELECTED, *TOURNAMENT_ACTIONS), pages=(TOURNAMENT_FEE_REPORT_PAGE,)),
+        note="Definitions with their levels, through the services, audited. Once started, buy-in, fee, stack, table "
+        "size, kind, seats, game and start are fixed, and so are the levels up to the current one; a finished or "
+        "cancelled tournament is read-only. Delay, cancel (before the start) and hand-for-hand need "
+        "`tournaments.run_tournament`. The fee report (LOB-09) needs `tournaments.view_tournament`.",
+    ),
+    "tournaments.tournamententry": ModelPowers(
+        support=may("view", actions=TOURNAMENT_ENTRY_ACTIONS),
+        compliance=READ,
+        administrators=may("view", actions=TOURNAMENT_ENTRY_ACTIONS),
+        note="Disqualifying (TRN-28, with the forfeiture choice) needs `tournaments.disqualify_player`; a manual prize "
+        "credit needs `tournaments.run_tournament`. Both audited.",
+    ),
+    "tournaments.tournamenttable": read_only_record("Links to each table's live page."),
+    "tournaments.tournamentbreak": read_only_record(),
+    "tournaments.payoutstructure": catalogue(
+        "Entrant ranges are edited on the structure's page; a structure whose shares do not add up to 10,000, "
+        "increase from a place to the next, or whose ranges overlap or leave a gap is refused."
+    ),
     # --- wallet ---
     "wallet.account": ModelPowers(
         support=may("view", actions=("adjust_balance",)),

@@ -46,6 +46,8 @@ EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
         "wallet.adjust_balance",
         "games.cancel_hand",
         "games.close_table",
+        "tournaments.run_tournament",
+        "tournaments.disqualify_player",
         "compliance.view_playeroverview",
     ),
     COMPLIANCE_REVIEWERS: (

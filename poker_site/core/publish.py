@@ -124,7 +124,7 @@ def publish(group: str, message: dict[str, Any]) -> None:
 
 def publish_to_redis(channel: str, data: str | bytes) -> None:
     """Queue a Redis ``PUBLISH channel data`` (for subscribers of our own, not the channel layer: the table
-    broadcasts of :mod:`games.broadcasts`); returns at once, sent in order with everything else queued here."""
+    broadcasts of :mod:`games.runtime.broadcasts`); returns at once, sent in order with everything else queued here."""
     current = publisher()
 
     async def send() -> None:

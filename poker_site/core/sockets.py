@@ -47,7 +47,8 @@ class _ReceiveFailed:
 
 class MailboxConsumer(DatabaseInWorkerThreadsConsumer):
     """A consumer fed through one mailbox instead of a channel-layer channel: the client's frames and whatever the
-    process hands it with :meth:`deliver` (e.g. :mod:`games.broadcasts`), handled one at a time in arrival order, as
+    process hands it with :meth:`deliver` (e.g. :mod:`games.runtime.broadcasts`), handled one at a time in arrival
+    order, as
     Channels handles a consumer's messages.
 
     Why: Channels' loop waits on the client and on the consumer's channel with a fresh task and an ``asyncio.wait``

@@ -27,6 +27,59 @@
     return sign + "€" + String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ",") + "." + fraction;
   }
 
+  /* A whole number of tournament chips with thousands separators and no currency sign: "12,500" or "12 500". */
+  function chips(count) {
+    if (count === null || count === undefined || count === "" || isNaN(Number(count))) { return ""; }
+    var value = Math.trunc(Number(count));
+    var sign = value < 0 ? "-" : "";
+    return sign + String(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, language() === "et" ? "\u00a0" : ",");
+  }
+
+  /* The engine names hands in English ("Two Pair, Kings and Sixes", games.engine.evaluation.strength_name); this
+     gives the name in the page's language. Names it does not recognise are returned as they are. */
+  var RANKS = {
+    Ace: gettext("Ace"), King: gettext("King"), Queen: gettext("Queen"), Jack: gettext("Jack"), Ten: gettext("Ten"),
+    Nine: gettext("Nine"), Eight: gettext("Eight"), Seven: gettext("Seven"), Six: gettext("Six"), Five: gettext("Five"),
+    Four: gettext("Four"), Three: gettext("Three"), Two: gettext("Two")
+  };
+  var RANKS_PLURAL = {
+    Aces: gettext("Aces"), Kings: gettext("Kings"), Queens: gettext("Queens"), Jacks: gettext("Jacks"),
+    Tens: gettext("Tens"), Nines: gettext("Nines"), Eights: gettext("Eights"), Sevens: gettext("Sevens"),
+    Sixes: gettext("Sixes"), Fives: gettext("Fives"), Fours: gettext("Fours"), Threes: gettext("Threes"),
+    Twos: gettext("Twos")
+  };
+  var HAND_CLASSES = {
+    "Royal Flush": gettext("Royal Flush"), "Straight Flush": gettext("Straight Flush"),
+    "Four of a Kind": gettext("Four of a Kind"), "Full House": gettext("Full House"), "Flush": gettext("Flush"),
+    "Straight": gettext("Straight"), "Three of a Kind": gettext("Three of a Kind"), "Two Pair": gettext("Two Pair"),
+    "Pair": gettext("Pair"), "High Card": gettext("High Card")
+  };
+  var HAND_PATTERNS = [
+    [/^Straight Flush, (\w+) High$/, gettext("Straight Flush, %(rank)s High")],
+    [/^Four of a Kind, (\w+)$/, gettext("Four of a Kind, %(ranks)s")],
+    [/^Full House, (\w+) full of (\w+)$/, gettext("Full House, %(ranks)s full of %(other)s")],
+    [/^Flush, (\w+) High$/, gettext("Flush, %(rank)s High")],
+    [/^Straight, (\w+) High$/, gettext("Straight, %(rank)s High")],
+    [/^Three of a Kind, (\w+)$/, gettext("Three of a Kind, %(ranks)s")],
+    [/^Two Pair, (\w+) and (\w+)$/, gettext("Two Pair, %(ranks)s and %(other)s")],
+    [/^Pair of (\w+)$/, gettext("Pair of %(ranks)s")],
+    [/^High Card, (\w+)$/, gettext("High Card, %(rank)s")]
+  ];
+  function handName(name) {
+    if (!name) { return ""; }
+    if (HAND_CLASSES[name]) { return HAND_CLASSES[name]; }
+    for (var i = 0; i < HAND_PATTERNS.length; i += 1) {
+      var match = HAND_PATTERNS[i][0].exec(name);
+      if (match) {
+        var first = match[1], second = match[2];
+        return format(HAND_PATTERNS[i][1], {
+          rank: RANKS[first] || first, ranks: RANKS_PLURAL[first] || first, other: RANKS_PLURAL[second] || second
+        }, true);
+      }
+    }
+    return name;
+  }
+
   /* A euro amount typed by a person ("12", "12.5", "12,50", "€ 1 200.00") as integer cents, or null. */
   function parseMoney(text) {
     if (text === null || text === undefined) { return null; }
@@ -412,6 +465,8 @@
     t: gettext,
     format: format,
     money: money,
+    chips: chips,
+    handName: handName,
     parseMoney: parseMoney,
     centsToInput: centsToInput,
     api: api,

@@ -4,6 +4,7 @@
   "use strict";
   var P = window.Poker;
   var gettext = P.t;
+  var ngettext = window.ngettext || function (singular, plural, count) { return count === 1 ? singular : plural; };
 
   var root = document.getElementById("cash-lobby");
   if (!root) { return; }
@@ -23,6 +24,12 @@
   var catalogue = [];
   try { catalogue = JSON.parse(document.getElementById("stake-catalogue").textContent) || []; } catch (ignored) { catalogue = []; }
 
+  // The tables the player sits at now (marked in the list).
+  var mine = {};
+  try {
+    (JSON.parse(document.getElementById("my-table-ids").textContent) || []).forEach(function (id) { mine[id] = true; });
+  } catch (ignored) { mine = {}; }
+
   var params = new URLSearchParams(window.location.search);
   var wanted = { game: params.get("game") || "", stake: params.get("stake") || "", seats: params.get("seats") || "" };
 
@@ -36,7 +43,35 @@
     return P.money(row.small_blind) + " / " + P.money(row.big_blind);
   }
 
+  /* The column the player sorted by (a heading button), or the default order: game, stake, table. */
+  var sorting = { key: params.get("sort") || "", descending: params.get("order") === "desc" };
+  var SORT_VALUES = {
+    name: function (row) { return String(row.name); },
+    game: function (row) { return String(row.game_name); },
+    stake: function (row) { return row.big_blind || 0; },
+    blinds: function (row) { return row.big_blind || 0; },
+    buy_in: function (row) { return row.min_buy_in || 0; },
+    players: function (row) { return row.players || 0; },
+    average_pot: function (row) { return row.average_pot === null ? -1 : row.average_pot; },
+    hands_per_hour: function (row) { return row.hands_per_hour || 0; },
+    waiting: function (row) { return row.waiting || 0; }
+  };
+
+  function defaultOrder(a, b) {
+    return String(a.game_name).localeCompare(String(b.game_name)) ||
+      (a.big_blind || 0) - (b.big_blind || 0) || String(a.stake).localeCompare(String(b.stake)) ||
+      String(a.name).localeCompare(String(b.name)) || a.id - b.id;
+  }
+
   function sortRows(list) {
+    var value = SORT_VALUES[sorting.key];
+    if (value) {
+      return list.sort(function (a, b) {
+        var first = value(a), second = value(b);
+        var order = typeof first === "string" ? first.localeCompare(second) : first - second;
+        return (sorting.descending ? -order : order) || defaultOrder(a, b);
+      });
+    }
     return list.sort(function (a, b) {
       return String(a.game_name).localeCompare(String(b.game_name)) ||
         (a.big_blind || 0) - (b.big_blind || 0) || String(a.stake).localeCompare(String(b.stake)) ||
@@ -108,7 +143,15 @@
     var name = document.createElement("a");
     name.href = tableUrl(data.id);
     name.textContent = data.name;
-    cell(tr, gettext("Table"), name);
+    var nameCell = cell(tr, gettext("Table"), name);
+    if (mine[data.id]) {
+      tr.className += " my-table";
+      tr.setAttribute("data-mine", "true");
+      var badge = document.createElement("span");
+      badge.className = "my-table-badge";
+      badge.textContent = gettext("You play here");
+      nameCell.appendChild(badge);
+    }
     cell(tr, gettext("Game"), data.game_name, "optional");
     cell(tr, gettext("Stake"), data.stake);
     cell(tr, gettext("Blinds"), blinds(data), "money");
@@ -129,6 +172,15 @@
     watch.setAttribute("aria-label", P.format(gettext("Watch table %(name)s"), { name: data.name }, true));
     actions.appendChild(watch);
     var full = data.players >= data.seats;
+    if (mine[data.id]) {
+      // The player's own table: back to it, not "join" again.
+      watch.textContent = gettext("Open");
+      watch.className = "button small";
+      watch.setAttribute("aria-label", P.format(gettext("Open your table %(name)s"), { name: data.name }, true));
+      var mineCell = cell(tr, gettext("Actions"), actions, "lobby-row-actions-cell");
+      mineCell.removeAttribute("data-label");
+      return tr;
+    }
     var join = document.createElement("button");
     join.type = "button";
     join.className = "small";
@@ -143,7 +195,52 @@
     return tr;
   }
 
+  /* Players seated per game over every open table (not only the filtered ones). */
+  function drawPlayersOnline() {
+    var list = document.getElementById("players-online");
+    if (!list) { return; }
+    var games = {};
+    Object.keys(tables).forEach(function (id) {
+      var row = tables[id];
+      games[row.game] = games[row.game] || { name: row.game_name, players: 0 };
+      games[row.game].players += row.players || 0;
+    });
+    list.innerHTML = "";
+    Object.keys(games).sort(function (a, b) { return games[a].name.localeCompare(games[b].name); }).forEach(function (code) {
+      var item = document.createElement("li");
+      item.setAttribute("data-game", code);
+      item.appendChild(document.createTextNode(games[code].name + ": "));
+      var count = document.createElement("strong");
+      count.textContent = P.format(ngettext("%(count)s player", "%(count)s players", games[code].players),
+        { count: games[code].players }, true);
+      count.setAttribute("data-players", games[code].players);
+      item.appendChild(count);
+      list.appendChild(item);
+    });
+  }
+
+  function drawSortHeadings() {
+    document.querySelectorAll("#cash-tables th[data-sort]").forEach(function (heading) {
+      var key = heading.getAttribute("data-sort");
+      heading.setAttribute("aria-sort", key === sorting.key ? (sorting.descending ? "descending" : "ascending") : "none");
+    });
+  }
+
+  document.querySelectorAll("#cash-tables th[data-sort] button").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var key = button.parentElement.getAttribute("data-sort");
+      sorting = { key: key, descending: sorting.key === key ? !sorting.descending : false };
+      var query = new URLSearchParams(window.location.search);
+      query.set("sort", key);
+      query.set("order", sorting.descending ? "desc" : "asc");
+      window.history.replaceState(null, "", window.location.pathname + "?" + query.toString() + window.location.hash);
+      render();
+    });
+  });
+
   function render(changedIds) {
+    drawPlayersOnline();
+    drawSortHeadings();
     var changed = {};
     (changedIds || []).forEach(function (id) { changed[id] = true; });
     var list = sortRows(Object.keys(tables).map(function (id) { return tables[id]; })).filter(matches);

@@ -1,5 +1,5 @@
-/* The hand replayer: steps through games.history.hand_replay (embedded in the page as JSON): stacks, bets, pots,
-   board and shown cards after every step. Other players' cards appear only if they were shown at showdown.
+/* The hand replayer: steps through games.runtime.history.hand_replay (embedded in the page as JSON): stacks, bets,
+   pots, board and shown cards after every step. Other players' cards appear only if they were shown at showdown.
    The compliance desk's review replay (compliance.replay) adds every seat's cards (hand.hole_cards), each action's
    decision time (step.decision_ms) and the equities of the players still in on each street (step.equities). */
 (function () {
@@ -72,11 +72,11 @@
       case "street_dealt": return f(gettext("%(street)s: %(cards)s"), { street: STREETS[step.street] || step.street, cards: Cards.list(step.cards) });
       case "uncalled_bet_returned": return f(gettext("%(amount)s returned to %(name)s"), { amount: P.money(step.amount), name: name(step.seat) });
       case "hand_shown": return f(gettext("%(name)s shows %(cards)s"), { name: name(step.seat), cards: Cards.list(step.cards) }) +
-        (step.hand_name ? " – " + step.hand_name : "");
+        (step.hand_name ? " – " + P.handName(step.hand_name) : "");
       case "pot_awarded": {
         var winners = (step.shares || []).map(function (share) { return f(gettext("%(name)s wins %(amount)s"), { name: name(share[0]), amount: P.money(share[1]) }); }).join(", ");
         var pot = step.pot_index === 0 ? gettext("Main pot") : f(gettext("Side pot %(number)s"), { number: step.pot_index });
-        return pot + ": " + winners + (step.hand_name ? " (" + step.hand_name + ")" : "");
+        return pot + ": " + winners + (step.hand_name ? " (" + P.handName(step.hand_name) + ")" : "");
       }
       case "hand_ended": return step.showdown ? gettext("The hand ends at showdown.") : gettext("The hand ends.");
       case "hand_settled": return f(gettext("Rake %(amount)s is taken from the pot."), { amount: P.money(step.rake) });
@@ -143,7 +143,7 @@
       box.appendChild(stack);
       var status = document.createElement("div");
       status.className = "status";
-      status.textContent = (step.folded || []).indexOf(seat) !== -1 ? gettext("Folded") : shown && shown.hand_name ? shown.hand_name : "";
+      status.textContent = (step.folded || []).indexOf(seat) !== -1 ? gettext("Folded") : shown && shown.hand_name ? P.handName(shown.hand_name) : "";
       box.appendChild(status);
       wrapper.appendChild(box);
       seatsElement.appendChild(wrapper);

@@ -29,6 +29,11 @@
     betAmount: document.getElementById("bet-amount"),
     betSlider: document.getElementById("bet-slider"),
     betLimits: document.getElementById("bet-limits"),
+    betLabel: document.querySelector("label[for=bet-amount]"),
+    actionNotices: document.getElementById("action-notices"),
+    madeHand: document.getElementById("made-hand"),
+    advance: document.getElementById("advance-actions"),
+    sound: document.getElementById("toggle-sound"),
     myClock: document.getElementById("my-clock"),
     myClockBar: document.getElementById("my-clock-bar"),
     myClockText: document.getElementById("my-clock-text"),
@@ -59,7 +64,13 @@
     historyLoaded: false,
     lastTurnKey: null,
     resyncing: false,
-    catchUp: null            // {waiting: snapshot, requestId}: a snapshot waits while the events it skipped are fetched
+    catchUp: null,           // {waiting: snapshot, requestId}: a snapshot waits while the events it skipped are fetched
+    amountKey: null,         // the decision the bet amount was set up for
+    amountChosen: false,     // the player chose the amount (preset, slider, typing) during that decision
+    pressedAmount: null,     // the amount shown when the player pressed Bet / Raise (pointer down)
+    advance: null,           // {choice, hand, street, highest}: an action chosen before the player's turn
+    lastActions: {},         // seat -> {hand, street, text}: the seat's last action in this betting round
+    clockWarned: null        // the turn whose "time running low" sound was played
   };
 
   // --- Helpers -------------------------------------------------------------------------------------------
@@ -82,6 +93,32 @@
   function serverNow() { return Date.now() + state.clockOffset; }
 
   function notify(text, kind) { return P.notify(elements.notices, text, kind || "error"); }
+
+  /* Errors about the player's own action are shown next to the action buttons, one at a time; they are cleared when
+     the player's next turn starts (see drawActions). */
+  function actionError(text) {
+    if (!elements.actionNotices) { return notify(text); }
+    P.clearNotices(elements.actionNotices);
+    return P.notify(elements.actionNotices, text, "error");
+  }
+  function clearActionErrors() { if (elements.actionNotices) { P.clearNotices(elements.actionNotices); } }
+
+  /* Every amount on this page goes through money(): euros for cash tables, whole chips for tournament tables
+     (snapshot.table.currency "CHIPS"). Amounts travel as integers either way (cents or chips). */
+  function chipTable() { return tableInfo().currency === "CHIPS"; }
+  function money(amount) { return chipTable() ? P.chips(amount) : P.money(amount); }
+  function amountToInput(amount) {
+    return chipTable() ? String(Math.max(0, Math.trunc(Number(amount) || 0))) : P.centsToInput(amount);
+  }
+  function parseAmount(text) {
+    if (!chipTable()) { return P.parseMoney(text); }
+    var cleaned = String(text === null || text === undefined ? "" : text).replace(/[\s\u00a0,]/g, "");
+    return /^\d{1,15}$/.test(cleaned) ? Number(cleaned) : null;
+  }
+  function amountHint() {
+    return chipTable() ? gettext("Please enter a whole number of chips, for example 400.") :
+      gettext("Please enter an amount in euros, for example 0.40.");
+  }
   function errorFrom(message) { return P.errorText(message && message.code, message && message.message); }
 
   // --- Drawing -------------------------------------------------------------------------------------------
@@ -102,6 +139,8 @@
     if (seat.leaving_after_hand) { return gettext("Leaving after this hand"); }
     if (currentHand && seat.in_hand) {
       if (seat.folded) { return gettext("Folded"); }
+      var last = state.lastActions[seat.number];
+      if (last && last.hand === currentHand.id && last.street === currentHand.street) { return last.text; }
       if (seat.all_in) { return gettext("All-in"); }
       return "";
     }
@@ -116,7 +155,7 @@
     var currentHand = hand();
     var finished = !currentHand ? state.finished : null;
     var anchor = viewer().seat || 1;
-    var canSit = authenticated && !viewer().seat;
+    var canSit = authenticated && !viewer().seat && table.kind !== "tournament";
     var fragment = document.createDocumentFragment();
     seats().forEach(function (seat) {
       var index = ((seat.number - anchor) % count + count) % count;
@@ -197,19 +236,23 @@
       var stack = document.createElement("div");
       stack.className = "stack";
       stack.setAttribute("data-cents", seat.stack);
-      stack.textContent = P.money(seat.stack);
-      stack.setAttribute("aria-label", f(gettext("Stack %(amount)s"), { amount: P.money(seat.stack) }));
+      stack.textContent = money(seat.stack);
+      stack.setAttribute("aria-label", f(gettext("Stack %(amount)s"), { amount: money(seat.stack) }));
       box.appendChild(stack);
       var status = document.createElement("div");
       status.className = "status";
       status.textContent = statusText(seat, currentHand);
+      var lastAction = currentHand && state.lastActions[seat.number];
+      if (lastAction && lastAction.hand === currentHand.id && lastAction.street === currentHand.street && !seat.folded) {
+        status.setAttribute("data-last-action", lastAction.kind);
+      }
       if (finished && finished.won[seat.number]) {
         var won = document.createElement("div");
         won.className = "result";
-        won.textContent = f(gettext("Won %(amount)s"), { amount: P.money(finished.won[seat.number]) });
+        won.textContent = f(gettext("Won %(amount)s"), { amount: money(finished.won[seat.number]) });
         box.appendChild(won);
       } else if (finished && finished.handNames[seat.number]) {
-        status.textContent = finished.handNames[seat.number];
+        status.textContent = P.handName(finished.handNames[seat.number]);
       }
       box.appendChild(status);
       if (currentHand && currentHand.acting_seat === seat.number) {
@@ -233,8 +276,8 @@
         bet.setAttribute("data-cents", seat.bet);
         bet.style.left = position.betX + "%";
         bet.style.top = position.betY + "%";
-        bet.textContent = P.money(seat.bet);
-        bet.setAttribute("aria-label", f(gettext("%(name)s bets %(amount)s"), { name: seat.name, amount: P.money(seat.bet) }));
+        bet.textContent = money(seat.bet);
+        bet.setAttribute("aria-label", f(gettext("%(name)s bets %(amount)s"), { name: seat.name, amount: money(seat.bet) }));
         fragment.appendChild(bet);
       }
     });
@@ -267,7 +310,7 @@
       total.className = "pot pot-total";
       total.id = "pot-total";
       total.setAttribute("data-cents", currentHand.pot_total);
-      total.textContent = f(gettext("Pot %(amount)s"), { amount: P.money(currentHand.pot_total) });
+      total.textContent = f(gettext("Pot %(amount)s"), { amount: money(currentHand.pot_total) });
       elements.pots.appendChild(total);
       // While nobody is all-in the layered pots are only the uneven bets of the round: show the total alone.
       var pots = currentHand.pots || [];
@@ -279,7 +322,7 @@
           element.setAttribute("data-pot-index", index);
           element.setAttribute("data-cents", pot.amount);
           element.textContent = (index === 0 ? gettext("Main pot") : f(gettext("Side pot %(number)s"), { number: index })) +
-            " " + P.money(pot.amount);
+            " " + money(pot.amount);
           elements.pots.appendChild(element);
         });
       }
@@ -293,14 +336,14 @@
           element.className = "pot pot-awarded";
           element.setAttribute("data-seat", seat);
           element.setAttribute("data-cents", finished.won[seat]);
-          element.textContent = f(gettext("%(name)s wins %(amount)s"), { name: (finished.names && finished.names[seat]) || nameOf(seat), amount: P.money(finished.won[seat]) });
+          element.textContent = f(gettext("%(name)s wins %(amount)s"), { name: (finished.names && finished.names[seat]) || nameOf(seat), amount: money(finished.won[seat]) });
           elements.pots.appendChild(element);
         });
         if (finished.rake) {
           var rake = document.createElement("span");
           rake.className = "pot pot-rake";
           rake.setAttribute("data-cents", finished.rake);
-          rake.textContent = f(gettext("Rake %(amount)s"), { amount: P.money(finished.rake) });
+          rake.textContent = f(gettext("Rake %(amount)s"), { amount: money(finished.rake) });
           elements.pots.appendChild(rake);
         }
       } else {
@@ -312,11 +355,26 @@
           elements.pots.appendChild(element);
         });
       }
-      elements.handInfo.textContent = state.finished.cancelled ? gettext("The hand was cancelled and every bet returned.") : gettext("Hand over. The next hand starts shortly.");
+      elements.handInfo.textContent = state.finished.cancelled ? gettext("The hand was cancelled and every bet returned.") +
+        " " + waitingText() : gettext("Hand over.") + " " + waitingText();
     } else {
-      var seated = seats().filter(function (seat) { return seat.occupied && !seat.sitting_out; }).length;
-      elements.handInfo.textContent = seated >= 2 ? gettext("The next hand starts shortly.") : gettext("Waiting for players.");
+      elements.handInfo.textContent = waitingText();
     }
+    var waiting = !currentHand && snapshot().waiting;
+    elements.handInfo.setAttribute("data-waiting", waiting ? waiting.reason : "");
+  }
+
+  /* Why no hand is dealt now, from the snapshot's waiting reason (games.runtime.views.waiting_reason). */
+  function waitingText() {
+    var waiting = snapshot().waiting;
+    if (tableInfo().closing) { return gettext("This table closes now; no new hand is dealt."); }
+    if (!waiting) { return gettext("Waiting for the next hand."); }
+    if (waiting.reason === "starting") { return gettext("The next hand starts shortly."); }
+    if (waiting.reason === "third_player") {
+      return gettext("Waiting for a third player: after a hand between two players, the next hand needs three. It starts when another player sits down or a player who sits out comes back.");
+    }
+    return waiting.needed === 1 ? gettext("Waiting for players: one more player is needed to start a hand.") :
+      f(gettext("Waiting for players: %(count)s more players are needed to start a hand."), { count: waiting.needed });
   }
 
   function streetName(street) {
@@ -324,9 +382,9 @@
   }
 
   function awardText(award) {
-    var winners = award.shares.map(function (share) { return nameOf(share[0]) + " " + P.money(share[1]); }).join(", ");
+    var winners = award.shares.map(function (share) { return nameOf(share[0]) + " " + money(share[1]); }).join(", ");
     var pot = award.potIndex === 0 ? gettext("Main pot") : f(gettext("Side pot %(number)s"), { number: award.potIndex });
-    return pot + ": " + winners + (award.handName ? " (" + award.handName + ")" : "");
+    return pot + ": " + winners + (award.handName ? " (" + P.handName(award.handName) + ")" : "");
   }
 
   // --- The player's actions ------------------------------------------------------------------------------
@@ -349,15 +407,29 @@
     return (currentHand.current_bet || 0) + Math.floor(potAfterCall * fraction);
   }
 
+  var POT_FRACTIONS = { third: 1 / 3, half: 0.5, three_quarters: 0.75, pot: 1 };
+
+  /* The amount a preset button stands for now ("raise to" / "bet" total), clamped to the legal range. */
+  function presetAmount(button, range) {
+    var preset = button.getAttribute("data-preset");
+    if (preset === "min") { return range[0]; }
+    if (preset === "max") { return range[1]; }
+    if (preset === "bb") {
+      return clampToRange(Math.round(Number(button.getAttribute("data-multiple")) * (tableInfo().big_blind || 0)), range);
+    }
+    return clampToRange(potSizedTo(POT_FRACTIONS[preset] || 1), range);
+  }
+
   function clampToRange(value, range) { return Math.max(range[0], Math.min(range[1], value)); }
 
   function chosenAmount() {
-    return P.parseMoney(elements.betAmount ? elements.betAmount.value : "");
+    return parseAmount(elements.betAmount ? elements.betAmount.value : "");
   }
 
-  function setAmount(cents) {
-    elements.betAmount.value = P.centsToInput(cents);
-    elements.betSlider.value = String(cents);
+  /* The box, the slider and the Bet / Raise button label always change together. */
+  function setAmount(amount) {
+    elements.betAmount.value = amountToInput(amount);
+    elements.betSlider.value = String(amount);
     updateBetLabels();
   }
 
@@ -365,11 +437,13 @@
     var actions = legal();
     if (!actions) { return; }
     var cents = chosenAmount();
-    var shown = cents === null ? "" : " " + P.money(cents);
+    var shown = cents === null ? "" : " " + money(cents);
     var betButton = elements.buttons.querySelector("[data-act=bet]");
     var raiseButton = elements.buttons.querySelector("[data-act=raise]");
     betButton.textContent = gettext("Bet") + shown;
     raiseButton.textContent = gettext("Raise to") + shown;
+    betButton.setAttribute("data-amount", cents === null ? "" : String(cents));
+    raiseButton.setAttribute("data-amount", cents === null ? "" : String(cents));
     var range = betRange(actions);
     var invalid = cents === null || !range || cents < range[0] || cents > range[1];
     elements.betAmount.setAttribute("aria-invalid", invalid ? "true" : "false");
@@ -377,6 +451,13 @@
 
   function setPrompt(text) {
     if (elements.prompt.textContent !== text) { elements.prompt.textContent = text; }
+  }
+
+  /* One key per decision of the player: the hand, the street and the number of actions taken so far. Snapshots and
+     your_turn messages about the same decision have the same key, so the amount box is set up once per decision and
+     never reset under the player's hand while they choose. */
+  function decisionKey(currentHand) {
+    return currentHand.id + ":" + currentHand.street + ":" + (state.turnCounter || 0);
   }
 
   /* Show exactly the legal actions. Buttons are shown and hidden individually (never all hidden and re-shown) and
@@ -387,17 +468,19 @@
     var currentHand = hand();
     var me = mySeat();
     var wanted = {};
+    drawMadeHand();
+    drawAdvance(actions);
     if (actions) {
       var kinds = actions.kinds || [];
       if (kinds.indexOf("fold") !== -1) { wanted.fold = gettext("Fold"); }
       if (kinds.indexOf("check") !== -1) { wanted.check = gettext("Check"); }
       if (kinds.indexOf("call") !== -1 && actions.call_amount !== null) {
-        wanted.call = f(gettext("Call %(amount)s"), { amount: P.money(actions.call_amount) });
+        wanted.call = f(gettext("Call %(amount)s"), { amount: money(actions.call_amount) });
       }
       if (betRange(actions)) {
         wanted[actions.raise_range ? "raise" : "bet"] = null;  // labelled with the chosen amount below
       } else if (actions.all_in_amount !== null && actions.all_in_amount !== undefined) {
-        wanted.all_in = f(gettext("All-in %(amount)s"), { amount: P.money(actions.all_in_amount) });
+        wanted.all_in = f(gettext("All-in %(amount)s"), { amount: money(actions.all_in_amount) });
       }
     }
     elements.buttons.querySelectorAll("[data-act]").forEach(function (button) {
@@ -417,38 +500,55 @@
           f(gettext("Waiting for %(name)s to act."), { name: nameOf(currentHand.acting_seat) }));
       } else if (me.sitting_out) {
         setPrompt(gettext("You are sitting out. Untick “Sit out” to play the next hand."));
+      } else if (!currentHand) {
+        setPrompt(waitingText());
       } else {
         setPrompt(gettext("Waiting for the next hand."));
       }
       state.lastTurnKey = null;
       return;
     }
+    var turnKey = decisionKey(currentHand);
+    var newTurn = state.lastTurnKey !== turnKey;
+    if (newTurn) {
+      clearActionErrors();
+      if (state.advanceNote) { P.notify(elements.actionNotices, state.advanceNote, "info"); }
+      state.advanceNote = null;
+    }
     if (range) {
       elements.betSlider.min = String(range[0]);
       elements.betSlider.max = String(range[1]);
-      elements.betSlider.step = String(Math.max(1, Math.min(tableInfo().small_blind || 1, range[1] - range[0] || 1)));
-      elements.betAmount.min = P.centsToInput(range[0]);
-      elements.betAmount.max = P.centsToInput(range[1]);
-      var limits = f(gettext("Minimum %(minimum)s, maximum %(maximum)s."), { minimum: P.money(range[0]), maximum: P.money(range[1]) });
+      var unit = chipTable() ? 1 : (tableInfo().small_blind || 1);
+      elements.betSlider.step = String(Math.max(1, Math.min(unit, range[1] - range[0] || 1)));
+      elements.betAmount.min = amountToInput(range[0]);
+      elements.betAmount.max = amountToInput(range[1]);
+      elements.betAmount.step = chipTable() ? "1" : "0.01";
+      if (elements.betLabel) {
+        var label = chipTable() ? gettext("Amount (chips)") : gettext("Amount (€)");
+        if (elements.betLabel.textContent !== label) { elements.betLabel.textContent = label; }
+      }
+      var limits = f(gettext("Minimum %(minimum)s, maximum %(maximum)s."), { minimum: money(range[0]), maximum: money(range[1]) });
       if (elements.betLimits.textContent !== limits) { elements.betLimits.textContent = limits; }
+      elements.betControl.querySelectorAll("[data-preset=bb]").forEach(function (button) {
+        button.hidden = currentHand.street !== "preflop";
+      });
       // A new decision starts at the minimum; redraws during the same decision keep what the player chose.
-      var decision = currentHand.id + ":" + currentHand.street + ":" + currentHand.current_bet + ":" + (state.turnCounter || 0);
-      if (state.amountKey !== decision) {
-        state.amountKey = decision;
+      if (state.amountKey !== turnKey) {
+        state.amountKey = turnKey;
+        state.amountChosen = false;
         setAmount(range[0]);
-      } else if (document.activeElement !== elements.betAmount) {
-        var cents = chosenAmount();
-        setAmount(cents === null ? range[0] : clampToRange(cents, range));
+      } else if (!state.amountChosen && document.activeElement !== elements.betAmount) {
+        setAmount(range[0]);
       } else {
         updateBetLabels();
       }
     }
     setPrompt(actions.call_amount ?
-      f(gettext("Your turn: %(amount)s to call."), { amount: P.money(actions.call_amount) }) : gettext("Your turn."));
-    var turnKey = currentHand.id + ":" + currentHand.street + ":" + (state.turnCounter || 0);
-    if (state.lastTurnKey !== turnKey) {
+      f(gettext("Your turn: %(amount)s to call."), { amount: money(actions.call_amount) }) : gettext("Your turn."));
+    if (newTurn) {
       state.lastTurnKey = turnKey;
-      focusActions();
+      playSound("turn");
+      if (!playAdvance(actions, currentHand)) { focusActions(); }
     }
   }
 
@@ -462,30 +562,183 @@
     if (first) { first.focus({ preventScroll: true }); }
   }
 
+  /* The player's best hand with the board so far (from the flop on), next to the action buttons. */
+  function drawMadeHand() {
+    if (!elements.madeHand) { return; }
+    var me = mySeat();
+    var name = hand() && me && me.in_hand && !me.folded ? viewer().made_hand : null;
+    var text = name ? f(gettext("Your hand: %(hand)s"), { hand: P.handName(name) }) : "";
+    if (elements.madeHand.textContent !== text) { elements.madeHand.textContent = text; }
+    elements.madeHand.hidden = !text;
+  }
+
+  // --- Acting in advance -----------------------------------------------------------------------------------
+
+  /* The highest bet of the betting round as drawn now (what a pre-selected "check" was chosen against). */
+  function highestBet() {
+    var currentHand = hand();
+    return seats().reduce(function (most, seat) {
+      return seat.in_hand && seat.bet > most ? seat.bet : most;
+    }, currentHand ? currentHand.current_bet || 0 : 0);
+  }
+
+  function mayActInAdvance() {
+    var currentHand = hand();
+    var me = mySeat();
+    return !!(currentHand && me && me.in_hand && !me.folded && !me.all_in && !me.sitting_out &&
+      currentHand.acting_seat !== me.number && currentHand.street !== "showdown");
+  }
+
+  /* A pre-selection holds only for the situation it was made in: the same hand and betting round, and for "check"
+     the same highest bet (a bet or raise after it was ticked cancels it). */
+  function advanceStillHolds(choice) {
+    var currentHand = hand();
+    var me = mySeat();
+    if (!choice || !currentHand || !me || me.folded || currentHand.id !== choice.hand || currentHand.street !== choice.street) {
+      return false;
+    }
+    return choice.choice !== "check" || highestBet() === choice.highest;
+  }
+
+  /* The reason stays next to the buttons until the player's turn has come and gone (the turn's start shows it again
+     after clearing the previous turn's errors). */
+  function cancelAdvance(reason) {
+    var choice = state.advance;
+    state.advance = null;
+    if (choice && reason) {
+      state.advanceNote = reason;
+      P.clearNotices(elements.actionNotices);
+      P.notify(elements.actionNotices || elements.notices, reason, "info");
+    }
+  }
+
+  function drawAdvance(actions) {
+    if (!elements.advance) { return; }
+    if (state.advance && !actions && !advanceStillHolds(state.advance)) {
+      var sameRound = hand() && state.advance.hand === hand().id && state.advance.street === hand().street;
+      cancelAdvance(sameRound && state.advance.choice === "check" ?
+        gettext("A bet was made: your pre-selected “Check” was cancelled.") : null);
+    }
+    var show = !actions && mayActInAdvance();
+    elements.advance.hidden = !show;
+    if (!show) { return; }
+    var me = mySeat();
+    var facing = highestBet() > (me.bet || 0);
+    var toCall = Math.min(highestBet() - (me.bet || 0), me.stack || 0);
+    elements.advance.querySelectorAll("[data-advance]").forEach(function (input) {
+      var choice = input.getAttribute("data-advance");
+      var label = input.parentElement.querySelector("span");
+      if (choice === "check") { input.parentElement.hidden = facing; }
+      if (choice === "call_any" && label) {
+        var text = facing ? f(gettext("Call any (now %(amount)s)"), { amount: money(toCall) }) : gettext("Call any");
+        if (label.textContent !== text) { label.textContent = text; }
+      }
+      input.checked = !!state.advance && state.advance.choice === choice;
+    });
+  }
+
+  /* When the player's turn comes with an action chosen in advance, it is sent at once, decided on the legal actions
+     the server sent for this turn: check/fold checks when checking is legal and folds otherwise; check only checks;
+     call any checks or calls (a call carries no amount, so nothing stale can be sent). Returns whether it acted. */
+  function playAdvance(actions, currentHand) {
+    var choice = state.advance;
+    state.advance = null;
+    if (!choice || choice.hand !== currentHand.id || choice.street !== currentHand.street) { return false; }
+    var kinds = actions.kinds || [];
+    var can = function (kind) { return kinds.indexOf(kind) !== -1; };
+    var kind = null;
+    if (choice.choice === "check_fold") { kind = can("check") ? "check" : can("fold") ? "fold" : null; }
+    if (choice.choice === "check") {
+      kind = can("check") ? "check" : null;
+      if (!kind) { actionError(gettext("A bet was made: your pre-selected “Check” was cancelled.")); }
+    }
+    if (choice.choice === "call_any") {
+      kind = can("check") ? "check" : can("call") ? "call" : null;
+      if (!kind) { actionError(gettext("“Call any” was cancelled: a call would take more than your stack. Please choose.")); }
+    }
+    if (!kind) { return false; }
+    logLine(f(gettext("You act as chosen in advance: %(action)s."), { action: { check: gettext("Check"), fold: gettext("Fold"), call: gettext("Call") }[kind] }));
+    act(kind);
+    return true;
+  }
+
+  if (elements.advance) {
+    elements.advance.addEventListener("change", function (event) {
+      var input = event.target.closest("[data-advance]");
+      if (!input) { return; }
+      var currentHand = hand();
+      if (input.checked && currentHand && mayActInAdvance()) {
+        state.advance = { choice: input.getAttribute("data-advance"), hand: currentHand.id, street: currentHand.street,
+          highest: highestBet() };
+      } else {
+        state.advance = null;
+      }
+      drawAdvance(legal());
+    });
+  }
+
+  // --- Sounds --------------------------------------------------------------------------------------------------
+
+  /* Two short tones, off by default; the player's choice is remembered in this browser. */
+  var SOUND_KEY = "poker.table.sounds";
+  var audioContext = null;
+  function soundsOn() {
+    try { return window.localStorage.getItem(SOUND_KEY) === "on"; } catch (ignored) { return false; }
+  }
+  function playSound(kind) {
+    if (!soundsOn()) { return; }
+    app.setAttribute("data-last-sound", kind);
+    try {
+      audioContext = audioContext || new (window.AudioContext || window.webkitAudioContext)();
+      var oscillator = audioContext.createOscillator();
+      var gain = audioContext.createGain();
+      oscillator.frequency.value = kind === "clock" ? 440 : 880;
+      gain.gain.value = 0.08;
+      oscillator.connect(gain);
+      gain.connect(audioContext.destination);
+      oscillator.start();
+      oscillator.stop(audioContext.currentTime + (kind === "clock" ? 0.35 : 0.15));
+    } catch (ignored) { /* no audio in this browser: the visual cues remain */ }
+  }
+  if (elements.sound) {
+    elements.sound.checked = soundsOn();
+    elements.sound.addEventListener("change", function () {
+      try { window.localStorage.setItem(SOUND_KEY, elements.sound.checked ? "on" : "off"); } catch (ignored) { /* private mode */ }
+    });
+  }
+
   function act(kind) {
     var actions = legal();
+    var pressed = state.pressedAmount;
+    state.pressedAmount = null;
     if (!actions || state.pending) { return; }
     var message = { type: "act", action: kind, hand_id: hand().id };
     if (kind === "bet" || kind === "raise") {
       var range = betRange(actions);
       var cents = chosenAmount();
       if (cents === null) {
-        notify(gettext("Please enter an amount in euros, for example 0.40."));
+        actionError(amountHint());
         elements.betAmount.focus();
         return;
       }
+      if (pressed !== null && pressed !== cents) {
+        // The amount changed between pressing and releasing the button: send nothing the player did not see.
+        actionError(f(gettext("The amount changed to %(amount)s while you pressed. Check it and press again."), { amount: money(cents) }));
+        return;
+      }
       if (cents < range[0] || cents > range[1]) {
-        notify(f(gettext("The amount must be between %(minimum)s and %(maximum)s."), { minimum: P.money(range[0]), maximum: P.money(range[1]) }));
+        actionError(f(gettext("The amount must be between %(minimum)s and %(maximum)s."), { minimum: money(range[0]), maximum: money(range[1]) }));
         elements.betAmount.focus();
         return;
       }
       message.amount = cents;
     }
-    send(message).then(function () { /* the events that follow redraw the table */ });
+    send(message, true).then(function () { /* the events that follow redraw the table */ });
   }
 
-  /* Send a command; show the server's refusal in plain words. Resolves with the ok message, or null if refused. */
-  function send(message) {
+  /* Send a command; show the server's refusal in plain words (next to the action buttons for the player's own
+     actions). Resolves with the ok message, or null if refused. */
+  function send(message, isAction) {
     state.pending = true;
     drawActions();
     var sequenceBefore = state.sequence;
@@ -496,7 +749,8 @@
       return ok;
     }, function (error) {
       state.pending = false;
-      notify(errorFrom(error));
+      if (isAction) { actionError(errorFrom(error)); } else { notify(errorFrom(error)); }
+      drawActions();
       requestSnapshot();
       return null;
     });
@@ -530,14 +784,19 @@
 
   // --- Seat controls -------------------------------------------------------------------------------------
 
+  function tournamentTable() { return tableInfo().kind === "tournament"; }
+
   function drawSeatControls() {
     if (!elements.seatControls) { return; }
     var me = mySeat();
     elements.seatControls.hidden = !me;
     if (!me) { return; }
+    // A tournament seats its players and keeps their chips in play: no leaving, top-up or cash-game settings (TRN-19).
+    app.querySelectorAll("[data-cash-only]").forEach(function (node) { node.hidden = tournamentTable(); });
     if (me.sitting_out) { state.sitOutPending = false; }
-    elements.sitOut.checked = !!me.sitting_out || !!state.sitOutPending;
-    elements.sitOutNextBigBlind.checked = !!viewer().sit_out_next_big_blind;
+    // A toggle whose request is on its way keeps what the player just chose (a redraw in between must not undo it).
+    if (!state.sitOutSending) { elements.sitOut.checked = !!me.sitting_out || !!state.sitOutPending; }
+    if (!state.nextBigBlindSending) { elements.sitOutNextBigBlind.checked = !!viewer().sit_out_next_big_blind; }
     elements.sitInPost.hidden = !(me.sitting_out || me.status === "waiting_big_blind");
     if (me.sit_out_deadline) {
       var deadline = new Date(me.sit_out_deadline);
@@ -557,7 +816,9 @@
   if (elements.seatControls) {
     elements.sitOut.addEventListener("change", function () {
       var wanted = elements.sitOut.checked;
+      state.sitOutSending = true;
       send(wanted ? { type: "sit_out" } : { type: "sit_in" }).then(function (ok) {
+        state.sitOutSending = false;
         if (ok) { state.sitOutPending = wanted; drawSeatControls(); }
         if (!ok) { elements.sitOut.checked = !wanted; }
         else { P.notify(elements.notices, wanted ? gettext("You are sitting out from the next hand.") : gettext("You are back in the game."), "ok"); }
@@ -565,7 +826,10 @@
     });
     elements.sitOutNextBigBlind.addEventListener("change", function () {
       var wanted = elements.sitOutNextBigBlind.checked;
+      state.nextBigBlindSending = true;
       send({ type: "sit_out_next_big_blind", enabled: wanted }).then(function (ok) {
+        state.nextBigBlindSending = false;
+        if (ok && state.snapshot && state.snapshot.viewer) { state.snapshot.viewer.sit_out_next_big_blind = wanted; }
         if (!ok) { elements.sitOutNextBigBlind.checked = !wanted; }
       });
     });
@@ -604,10 +868,10 @@
     P.clearNotices(notices);
     document.getElementById("top-up-limits").textContent = room > 0 ?
       f(gettext("You can add up to %(amount)s (table maximum %(maximum)s). Chips are added between hands."),
-        { amount: P.money(room), maximum: P.money(tableInfo().max_buy_in) }) :
+        { amount: money(room), maximum: money(tableInfo().max_buy_in) }) :
       gettext("Your stack is at the table maximum.");
     var input = document.getElementById("top-up-amount");
-    input.value = room > 0 ? P.centsToInput(room) : "";
+    input.value = room > 0 ? amountToInput(room) : "";
     topUpDialog.showModal();
     input.focus();
   }
@@ -617,7 +881,7 @@
       event.preventDefault();
       var notices = document.getElementById("top-up-notices");
       P.clearNotices(notices);
-      var cents = P.parseMoney(document.getElementById("top-up-amount").value);
+      var cents = parseAmount(document.getElementById("top-up-amount").value);
       if (cents === null || cents <= 0) {
         P.notify(notices, gettext("Please enter an amount in euros, for example 5 or 5.50."), "error");
         return;
@@ -627,7 +891,7 @@
       socket.request({ type: "top_up", amount: cents }).then(function () {
         button.disabled = false;
         topUpDialog.close();
-        P.notify(elements.notices, f(gettext("%(amount)s will be added to your stack."), { amount: P.money(cents) }), "ok");
+        P.notify(elements.notices, f(gettext("%(amount)s will be added to your stack."), { amount: money(cents) }), "ok");
         setTimeout(P.refreshHeaderBalance, 800);
       }, function (error) {
         button.disabled = false;
@@ -689,6 +953,10 @@
         elements.myClockBar.className = "clock" + (currentHand.clock === "timebank" ? " timebank" : "");
         elements.myClockBar.firstElementChild.style.width = (fraction * 100).toFixed(1) + "%";
         elements.myClockText.textContent = f(gettext("Time left: %(text)s"), { text: text });
+        if (seconds <= 5 && remaining > 0 && state.clockWarned !== key && legal()) {
+          state.clockWarned = key;
+          playSound("clock");
+        }
       }
     }
   }
@@ -708,17 +976,29 @@
 
   function actionText(event) {
     var name = nameOf(event.seat);
-    var amount = P.money(event.total_bet);
+    var amount = money(event.total_bet);
     var text = {
       fold: f(gettext("%(name)s folds"), { name: name }),
       check: f(gettext("%(name)s checks"), { name: name }),
-      call: f(gettext("%(name)s calls %(amount)s"), { name: name, amount: P.money(event.amount) }),
+      call: f(gettext("%(name)s calls %(amount)s"), { name: name, amount: money(event.amount) }),
       bet: f(gettext("%(name)s bets %(amount)s"), { name: name, amount: amount }),
       raise: f(gettext("%(name)s raises to %(amount)s"), { name: name, amount: amount })
     }[event.resolved] || f(gettext("%(name)s acts"), { name: name });
     if (event.all_in) { text += " " + gettext("(all-in)"); }
     if (event.action && event.action.type === "timeout") { text += " " + gettext("(time ran out)"); }
     return text;
+  }
+
+  /* The short label a seat shows for its last action in the betting round ("Raise to €0.40"). */
+  function lastActionText(event) {
+    if (event.all_in && event.resolved !== "fold") { return f(gettext("All-in %(amount)s"), { amount: money(event.total_bet) }); }
+    return {
+      fold: gettext("Fold"),
+      check: gettext("Check"),
+      call: f(gettext("Call %(amount)s"), { amount: money(event.amount) }),
+      bet: f(gettext("Bet %(amount)s"), { amount: money(event.total_bet) }),
+      raise: f(gettext("Raise to %(amount)s"), { amount: money(event.total_bet) })
+    }[event.resolved] || "";
   }
 
   var BLIND_NAMES = {
@@ -770,14 +1050,31 @@
       // The drawn hand follows its events at once (the snapshot asked for after each batch refreshes the rest): a
       // player whose turn comes with the river never sees it on a board that lacks the river card.
       if (kind === "street_dealt") { playing.board = (event.board || []).slice(); playing.street = event.street; }
-      if (kind === "forced_bet_posted" || kind === "action_taken") { playing.pot_total = (playing.pot_total || 0) + (event.amount || 0); }
+      if (kind === "forced_bet_posted" || kind === "action_taken") {
+        playing.pot_total = (playing.pot_total || 0) + (event.amount || 0);
+        var total = kind === "action_taken" && event.total_bet !== undefined ? event.total_bet : null;
+        if (total !== null && total > (playing.current_bet || 0)) { playing.current_bet = total; }
+        if (kind === "forced_bet_posted" && (event.amount || 0) > (playing.current_bet || 0)) { playing.current_bet = event.amount; }
+      }
+      if (kind === "street_dealt") { playing.current_bet = 0; }
+      if (kind === "action_taken") {
+        state.lastActions[event.seat] = { hand: playing.id, street: playing.street, kind: event.resolved, text: lastActionText(event) };
+      }
       if (kind === "uncalled_bet_returned") { playing.pot_total = (playing.pot_total || 0) - (event.amount || 0); }
       if (kind === "turn") { playing.acting_seat = event.seat; playing.action_deadline = event.deadline; playing.clock = event.clock; }
       followSeat(kind, event);
     }
     if (kind === "hand_started") {
       state.current = newRecord(event.hand_id, null);
-      if (live) { state.finished = null; state.turnCounter = 0; logLine(gettext("A new hand starts.")); }
+      if (live) {
+        state.finished = null;
+        state.turnCounter = 0;
+        state.lastActions = {};
+        state.advance = null;
+        state.advanceNote = null;
+        clearActionErrors();
+        logLine(gettext("A new hand starts."));
+      }
       return;
     }
     var current = state.current;
@@ -790,7 +1087,7 @@
       current.contributed[event.seat] = (current.contributed[event.seat] || 0) + sign * (event.amount || 0);
     }
     if (kind === "forced_bet_posted") {
-      if (live) { logLine(f(gettext("%(name)s posts the %(blind)s %(amount)s"), { name: nameOf(event.seat), blind: BLIND_NAMES[event.blind] || event.blind, amount: P.money(event.amount) })); }
+      if (live) { logLine(f(gettext("%(name)s posts the %(blind)s %(amount)s"), { name: nameOf(event.seat), blind: BLIND_NAMES[event.blind] || event.blind, amount: money(event.amount) })); }
       return;
     }
     if (kind === "action_taken") {
@@ -804,7 +1101,7 @@
       return;
     }
     if (kind === "uncalled_bet_returned") {
-      if (live) { logLine(f(gettext("%(amount)s returned to %(name)s"), { amount: P.money(event.amount), name: nameOf(event.seat) })); }
+      if (live) { logLine(f(gettext("%(amount)s returned to %(name)s"), { amount: money(event.amount), name: nameOf(event.seat) })); }
       return;
     }
     if (kind === "hand_shown") {
@@ -814,7 +1111,7 @@
     }
     if (kind === "hand_evaluated") {
       if (current) { current.handNames[event.seat] = event.hand_name; }
-      if (live) { logLine(f(gettext("%(name)s has %(hand)s"), { name: nameOf(event.seat), hand: event.hand_name })); }
+      if (live) { logLine(f(gettext("%(name)s has %(hand)s"), { name: nameOf(event.seat), hand: P.handName(event.hand_name) })); }
       return;
     }
     if (kind === "pot_awarded") {
@@ -864,22 +1161,25 @@
       return;
     }
     if (live && kind === "table_closing" && state.snapshot && state.snapshot.table) { state.snapshot.table.closing = true; }
-    if (live) { tableEventLine(kind, event); }
+    if (live) { tournamentEvent(kind, event); tableEventLine(kind, event); }
   }
 
   function tableEventLine(kind, event) {
     var name = event.name || (event.seat ? nameOf(event.seat) : "");
     var lines = {
-      seat_taken: f(gettext("%(name)s sits down with %(amount)s"), { name: name, amount: P.money(event.stack) }),
+      seat_taken: f(gettext("%(name)s sits down with %(amount)s"), { name: name, amount: money(event.stack) }),
       seat_left: f(gettext("%(name)s leaves the table"), { name: name }),
       seat_leaving: f(gettext("%(name)s will leave after this hand"), { name: name }),
       seat_sat_out: f(gettext("%(name)s sits out"), { name: name }),
       seat_sat_in: f(gettext("%(name)s is back"), { name: name }),
-      seat_topped_up: f(gettext("%(name)s adds %(amount)s"), { name: name, amount: P.money(event.amount) }),
+      seat_topped_up: f(gettext("%(name)s adds %(amount)s"), { name: name, amount: money(event.amount) }),
       seat_disconnected: f(gettext("%(name)s lost the connection"), { name: name }),
       seat_reconnected: f(gettext("%(name)s is connected again"), { name: name }),
       table_closing: gettext("This table closes when the hand in play ends."),
-      table_closed: gettext("This table is closed; every player's chips went back to their balance.")
+      table_closed: tournamentTable() ? gettext("This table is closed.") : gettext("This table is closed; every player's chips went back to their balance."),
+      player_moved: f(gettext("%(name)s moves to another table"), { name: name }),
+      player_eliminated: f(gettext("%(name)s is knocked out"), { name: name }),
+      level_changed: f(gettext("Level %(level)s begins"), { level: event.level })
     };
     if (lines[kind]) { logLine(lines[kind]); }
   }
@@ -902,12 +1202,12 @@
         text = gettext("cancelled, bets returned");
       } else {
         var nameFor = function (seat) { return (record.names && record.names[seat]) || nameOf(seat); };
-        var handName = record.awards.map(function (award) { return award.handName; }).filter(Boolean)[0];
+        var handName = P.handName(record.awards.map(function (award) { return award.handName; }).filter(Boolean)[0]);
         text = Object.keys(record.won).map(function (seat) {
-          return f(gettext("%(name)s won %(amount)s"), { name: nameFor(seat), amount: P.money(record.won[seat]) });
+          return f(gettext("%(name)s won %(amount)s"), { name: nameFor(seat), amount: money(record.won[seat]) });
         }).join(", ") + (handName ? " – " + handName : "");
         if (record.settled && record.potTotal !== null) {
-          text += " " + f(gettext("(pot %(pot)s, rake %(rake)s)"), { pot: P.money(record.potTotal), rake: P.money(record.rake || 0) });
+          text += " " + f(gettext("(pot %(pot)s, rake %(rake)s)"), { pot: money(record.potTotal), rake: money(record.rake || 0) });
         }
       }
       item.setAttribute("data-won", JSON.stringify(record.won));
@@ -1083,9 +1383,51 @@
     app.setAttribute("data-connection", socketState);
   }
 
+  function drawTournamentInfo() {
+    var info = document.getElementById("tournament-info");
+    if (!info || !tournamentTable()) { return; }
+    var table = tableInfo();
+    var parts = [f(gettext("Level %(level)s: blinds %(small)s/%(big)s"), { level: table.level, small: money(table.small_blind), big: money(table.big_blind) })];
+    if (table.ante) { parts.push(f(gettext("ante %(ante)s"), { ante: money(table.ante) })); }
+    if (table.level_ends_at) {
+      parts.push(f(gettext("next level at %(time)s"), { time: new Date(table.level_ends_at).toLocaleTimeString(document.documentElement.lang) }));
+    }
+    parts.push(f(gettext("%(left)s of %(entrants)s players left"), { left: table.players_remaining, entrants: table.entrants }));
+    if (table.on_break_until) {
+      parts.push(f(gettext("on a break until %(time)s"), { time: new Date(table.on_break_until).toLocaleTimeString(document.documentElement.lang) }));
+    }
+    if (table.hand_for_hand) { parts.push(gettext("hand-for-hand: each hand starts when every table has finished the last")); }
+    info.textContent = parts.join(" · ");
+    info.hidden = false;
+  }
+
+  function tournamentEvent(kind, event) {
+    // TRN-26: a player moved to another table is told why and taken there; a knocked-out player is told so.
+    var me = viewer().user_id;
+    if (kind === "level_changed" && state.snapshot && state.snapshot.table) {
+      var table = state.snapshot.table;
+      table.level = event.level; table.small_blind = event.small_blind; table.big_blind = event.big_blind;
+      table.ante = event.ante; table.level_ends_at = event.level_ends_at;
+      notify(f(gettext("Level %(level)s: blinds %(small)s/%(big)s from the next hand."), { level: event.level, small: money(event.small_blind), big: money(event.big_blind) }), "info");
+      drawTournamentInfo();
+      return;
+    }
+    if (kind === "player_moved" && me && event.user_id === me) {
+      notify(event.message || gettext("You were moved to another table."), "info");
+      var target = app.getAttribute("data-table-url-zero").replace(/0\/$/, event.to_table + "/");
+      app.setAttribute("data-moved-to", String(event.to_table));
+      setTimeout(function () { window.location.assign(target); }, 1500);
+      return;
+    }
+    if (kind === "player_eliminated" && me && event.user_id === me) {
+      notify(gettext("You are out of the tournament. Your place and any prize are on the tournament's page."), "info");
+    }
+  }
+
   function draw() {
     // Support closed the table during the hand in play (a page opened after the table_closing event learns it here).
     elements.closing.hidden = !tableInfo().closing;
+    drawTournamentInfo();
     drawSeats();
     drawBoard();
     drawActions();
@@ -1102,6 +1444,7 @@
       if (button && !button.hidden && button.getAttribute("aria-disabled") !== "true") { act(button.getAttribute("data-act")); }
     });
     elements.betAmount.addEventListener("input", function () {
+      state.amountChosen = true;
       var cents = chosenAmount();
       if (cents !== null) { elements.betSlider.value = String(cents); }
       updateBetLabels();
@@ -1113,17 +1456,23 @@
         if (actions) { act(actions.raise_range ? "raise" : "bet"); }
       }
     });
-    elements.betSlider.addEventListener("input", function () { setAmount(Number(elements.betSlider.value)); });
+    elements.betSlider.addEventListener("input", function () {
+      state.amountChosen = true;
+      setAmount(Number(elements.betSlider.value));
+    });
     elements.betControl.querySelectorAll("[data-preset]").forEach(function (button) {
       button.addEventListener("click", function () {
         var actions = legal();
         var range = actions && betRange(actions);
         if (!range) { return; }
-        var preset = button.getAttribute("data-preset");
-        var value = preset === "min" ? range[0] : preset === "max" ? range[1] :
-          potSizedTo(preset === "half" ? 0.5 : 1);
-        setAmount(clampToRange(value, range));
+        state.amountChosen = true;
+        setAmount(presetAmount(button, range));
       });
+    });
+    // What the player sees when they press Bet / Raise is what is sent (act() compares it on release).
+    ["bet", "raise"].forEach(function (kind) {
+      var button = elements.buttons.querySelector("[data-act=" + kind + "]");
+      button.addEventListener("pointerdown", function () { state.pressedAmount = chosenAmount(); });
     });
     document.addEventListener("keydown", function (event) {
       if (event.ctrlKey || event.metaKey || event.altKey || document.querySelector("dialog[open]")) { return; }
@@ -1141,12 +1490,21 @@
       else if ((key === "b" || key === "r") && !elements.betControl.hidden) { event.preventDefault(); elements.betAmount.focus(); elements.betAmount.select(); }
       else if (key === "a" && !elements.betControl.hidden) {
         event.preventDefault();
+        state.amountChosen = true;
         setAmount(betRange(actions)[1]);
         (visible("raise") || visible("bet")).focus();
       } else if (key === "a" && visible("all_in")) { event.preventDefault(); act("all_in"); }
     });
   }
   document.getElementById("reconnect-now").addEventListener("click", function () { socket.reconnectNow(); });
+  if (elements.betControl) {
+    // "2.5× BB" with the page's decimal separator.
+    elements.betControl.querySelectorAll("[data-preset=bb]").forEach(function (button) {
+      var multiple = button.getAttribute("data-multiple");
+      button.textContent = f(gettext("%(count)s× BB"), { count: P.language() === "et" ? multiple.replace(".", ",") : multiple });
+      button.setAttribute("aria-label", f(gettext("Raise to %(count)s big blinds"), { count: P.language() === "et" ? multiple.replace(".", ",") : multiple }));
+    });
+  }
 
   var socket = new P.Socket(app.getAttribute("data-socket"), {
     onMessage: onMessage,

@@ -56,9 +56,10 @@ def free_port() -> int:
 
 
 class LiveSite:
-    """The site's web server and ticker, started once per test session on a free loopback port."""
+    """The site's web server and ticker, started once per test session on a free loopback port; with ``celery`` also
+    a Celery worker and beat (the tournaments' coordination, clocks and payouts)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, celery: bool = False) -> None:
         from django.conf import settings
 
         self.port = free_port()
@@ -74,6 +75,7 @@ class LiveSite:
             "REDIS_KEY_PREFIX": settings.REDIS_KEY_PREFIX,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "PYTHONUNBUFFERED": "1",
+            "TOURNAMENT_TICK_SECONDS": "1",
         }
         self.processes: list[subprocess.Popen[bytes]] = [
             subprocess.Popen(
@@ -91,6 +93,21 @@ class LiveSite:
                 stderr=subprocess.STDOUT,
             ),
         ]
+        if celery:
+            celery_command = [str(Path(sys.executable).parent / "celery"), "-A", "poker_site"]
+            for arguments in (
+                ["worker", "--pool", "solo", "--loglevel", "WARNING", "--hostname", f"browser-{os.getpid()}@%h"],
+                ["beat", "--loglevel", "WARNING", "--schedule", str(ARTIFACTS / f"beat-{os.getpid()}")],
+            ):
+                self.processes.append(
+                    subprocess.Popen(
+                        [*celery_command, *arguments],
+                        cwd=PROJECT,
+                        env=environment,
+                        stdout=self.log,
+                        stderr=subprocess.STDOUT,
+                    )
+                )
         self.wait_until_up()
 
     def wait_until_up(self, timeout: float = 60) -> None:

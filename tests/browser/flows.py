@@ -83,6 +83,19 @@ def wait_live(page: Any) -> None:
     wait_until(page, "document.getElementById('table-app').getAttribute('data-connection') === 'live'")
 
 
+def my_turn(page: Any) -> None:
+    """Wait until the action buttons are shown (the player's turn, with the legal actions drawn)."""
+    wait_until(
+        page,
+        "document.querySelectorAll('#action-buttons [data-act]:not([hidden]):not([aria-disabled=true])').length > 0",
+    )
+
+
+def sent_actions(recorder: FrameRecorder) -> list[dict[str, Any]]:
+    """The ``act`` frames a page sent, oldest first."""
+    return [frame for frame in recorder.sent if frame.get("type") == "act"]
+
+
 def visible_actions(page: Any) -> list[str]:
     """The action buttons the player can press now (shown and not waiting for the server's answer)."""
     return list(

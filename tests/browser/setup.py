@@ -16,9 +16,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from games.models import CashTable, Hand, HandStatus, Stake
+from games.models import Hand, HandStatus, Stake, Table
+from games.runtime.engine_state import hand_engine_state
 from games.services import hand_act, seat_take, table_open
-from games.services.engine_state import hand_engine_state
 from tests.browser.flows import PASSWORD
 from wallet.services import deposit_through_provider
 
@@ -35,7 +35,7 @@ def player(username: str, cash_cents: int = 5000) -> Any:
 
 def heads_up_table(
     game: str = "holdem", label: str = "NL10", *, decision_seconds: int = 90, pause_milliseconds: int = 120_000
-) -> CashTable:
+) -> Table:
     """A table whose rules (back-office data, catalog 0.3) deal as soon as two players sit, give each decision
     ``decision_seconds`` and wait ``pause_milliseconds`` between hands (two minutes: the finished hand stays on
     screen while a test reads it)."""
@@ -51,11 +51,11 @@ def heads_up_table(
     return table_open(stake)
 
 
-def seat(user: Any, table: CashTable, cents: int = 1000, number: int | None = None) -> None:
+def seat(user: Any, table: Table, cents: int = 1000, number: int | None = None) -> None:
     seat_take(user, table, cents, seat_number=number)
 
 
-def running_hand(table: CashTable, timeout: float = 20) -> Hand:
+def running_hand(table: Table, timeout: float = 20) -> Hand:
     """The hand the ticker deals once the players sit (waits for it)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -66,7 +66,7 @@ def running_hand(table: CashTable, timeout: float = 20) -> Hand:
     raise AssertionError("no hand started")
 
 
-def check_or_call_down(table: CashTable, users: dict[int, Any]) -> Hand:
+def check_or_call_down(table: Table, users: dict[int, Any]) -> Hand:
     """Play the running hand to its end with every player checking or calling (through ``hand_act``)."""
     hand = running_hand(table)
     while True:
@@ -77,6 +77,25 @@ def check_or_call_down(table: CashTable, users: dict[int, Any]) -> Hand:
         assert legal is not None
         assert hand.acting_seat is not None
         hand_act(table, users[hand.acting_seat], "check" if legal.check else "call")
+
+
+def act_until_seat_acts(table: Table, users: dict[int, Any], seat_number: int, timeout: float = 20) -> Hand:
+    """Check or call for the other players (through ``hand_act``) until ``seat_number`` is to act in the running
+    hand."""
+    deadline = time.monotonic() + timeout
+    hand = running_hand(table)
+    while time.monotonic() < deadline:
+        hand.refresh_from_db()
+        assert hand.status == HandStatus.RUNNING, "the hand ended before the seat's turn"
+        if hand.acting_seat == seat_number:
+            return hand
+        if hand.acting_seat is None:
+            time.sleep(0.1)
+            continue
+        legal = hand_engine_state(hand).legal_actions()
+        assert legal is not None
+        hand_act(table, users[hand.acting_seat], "check" if legal.check else "call")
+    raise AssertionError(f"seat {seat_number} never came to act")
 
 
 def in_thread(call: Callable[[], T]) -> T:

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from compliance.models import ConnectionKind, ConnectionRecord, Flag
 from compliance.services import detection_advance
-from games.models import CashTable, Hand, HandEvent, HandPlayer
+from games.models import Hand, HandEvent, HandPlayer, Table
 from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import PASSWORD, log_in, wait_live
@@ -28,7 +28,7 @@ REASON = "Your winnings from hand play are under review for collusion."
 
 
 @pytest.fixture
-def played(site: Any) -> tuple[CashTable, Hand]:
+def played(site: Any) -> tuple[Table, Hand]:
     table = heads_up_table()
     alice, bob = player("alice"), player("bob")
     seat(alice, table, 1000, number=1)
@@ -53,7 +53,7 @@ def wait_for_table_sockets(usernames: set[str], timeout: float = 20) -> None:
 
 
 def test_a_reviewer_replays_the_top_flag_and_holds_the_winnings_so_the_withdrawal_is_refused(
-    played: tuple[CashTable, Hand], pages: Pages
+    played: tuple[Table, Hand], pages: Pages
 ) -> None:
     table, hand = played
     players = {page_user: pages.new() for page_user in ("alice", "bob")}

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable, Hand, HandEvent, HandStatus
+from games.models import Hand, HandEvent, HandStatus, Table
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, visible_actions, wait_live, wait_until
 from tests.browser.setup import check_or_call_down, heads_up_table, player, running_hand, seat
@@ -77,7 +77,7 @@ def assert_every_control_named(page: Any, path: str) -> None:
 
 
 @pytest.fixture
-def played_table(site: Any) -> tuple[CashTable, Hand]:
+def played_table(site: Any) -> tuple[Table, Hand]:
     """Alice and Bob at a heads-up table: one hand played to the end, the next one dealt."""
     table = heads_up_table(pause_milliseconds=500)
     alice, bob = player("alice"), player("bob")
@@ -89,7 +89,7 @@ def played_table(site: Any) -> tuple[CashTable, Hand]:
     return table, finished
 
 
-def test_every_control_on_every_page_has_an_accessible_name(played_table: tuple[CashTable, Hand], pages: Pages) -> None:
+def test_every_control_on_every_page_has_an_accessible_name(played_table: tuple[Table, Hand], pages: Pages) -> None:
     table, finished = played_table
     visitor = pages.new()
     for path in ("/", "/accounts/log-in/", "/accounts/sign-up/", "/rules/cash-games/", f"/games/tables/{table.pk}/"):
@@ -124,7 +124,7 @@ def test_every_control_on_every_page_has_an_accessible_name(played_table: tuple[
 
 
 @pytest.fixture
-def dealt_table(site: Any) -> CashTable:
+def dealt_table(site: Any) -> Table:
     """Alice (seat 1) and Bob (seat 4) at a heads-up table with the first hand dealt."""
     table = heads_up_table()
     seat(player("alice"), table, 1000, number=1)
@@ -133,7 +133,7 @@ def dealt_table(site: Any) -> CashTable:
     return table
 
 
-def test_the_table_is_playable_with_the_keyboard_alone(dealt_table: CashTable, pages: Pages) -> None:
+def test_the_table_is_playable_with_the_keyboard_alone(dealt_table: Table, pages: Pages) -> None:
     table = dealt_table
     hand = running_hand(table)
     players = {1: pages.new(), 4: pages.new()}
@@ -175,7 +175,7 @@ def test_the_table_is_playable_with_the_keyboard_alone(dealt_table: CashTable, p
     pages.screenshot(players[1], "keyboard-hand-finished")
 
 
-def test_tab_reaches_the_action_buttons(dealt_table: CashTable, pages: Pages) -> None:
+def test_tab_reaches_the_action_buttons(dealt_table: Table, pages: Pages) -> None:
     table = dealt_table
     acting = running_hand(table).acting_seat
     page = pages.new()

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable, Stake
+from games.models import Stake, Table
 from games.services import table_open
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_live
@@ -20,7 +20,7 @@ CODE_LIKE = re.compile(r"^[a-z]+(_[a-z]+)+$")
 
 
 @pytest.fixture
-def nl10_table(site: Any) -> CashTable:
+def nl10_table(site: Any) -> Table:
     table = table_open(Stake.objects.get(game_type__code="holdem", label="NL10"))
     seat(player("alice"), table, 600, number=1)
     player("bob", cash_cents=3000)
@@ -35,7 +35,7 @@ def notice_text(page: Any, selector: str) -> str:
     return text
 
 
-def test_a_buy_in_the_server_refuses_is_explained_in_the_dialog(nl10_table: CashTable, pages: Pages) -> None:
+def test_a_buy_in_the_server_refuses_is_explained_in_the_dialog(nl10_table: Table, pages: Pages) -> None:
     page = pages.new()
     log_in(page, "bob")
     page.goto(f"/games/tables/{nl10_table.pk}/")
@@ -52,7 +52,7 @@ def test_a_buy_in_the_server_refuses_is_explained_in_the_dialog(nl10_table: Cash
     assert "for example" in notice_text(page, "#buy-in-notices")
 
 
-def test_a_top_up_above_the_table_maximum_is_explained(nl10_table: CashTable, pages: Pages) -> None:
+def test_a_top_up_above_the_table_maximum_is_explained(nl10_table: Table, pages: Pages) -> None:
     page = pages.new()
     log_in(page, "alice")
     page.goto(f"/games/tables/{nl10_table.pk}/")
@@ -66,7 +66,7 @@ def test_a_top_up_above_the_table_maximum_is_explained(nl10_table: CashTable, pa
     pages.screenshot(page, "top-up-refused")
 
 
-def test_the_same_refusal_reads_in_estonian_for_an_estonian_player(nl10_table: CashTable, pages: Pages) -> None:
+def test_the_same_refusal_reads_in_estonian_for_an_estonian_player(nl10_table: Table, pages: Pages) -> None:
     page = pages.new(language="et")
     log_in(page, "alice")
     page.goto(f"/games/tables/{nl10_table.pk}/")
@@ -80,9 +80,7 @@ def test_the_same_refusal_reads_in_estonian_for_an_estonian_player(nl10_table: C
     pages.screenshot(page, "top-up-refused-estonian")
 
 
-def test_the_cashier_explains_a_withdrawal_above_the_balance_and_a_bad_amount(
-    nl10_table: CashTable, pages: Pages
-) -> None:
+def test_the_cashier_explains_a_withdrawal_above_the_balance_and_a_bad_amount(nl10_table: Table, pages: Pages) -> None:
     page = pages.new()
     log_in(page, "bob")
     page.goto("/wallet/")

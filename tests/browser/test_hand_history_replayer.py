@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable, Hand, HandPlayer
+from games.models import Hand, HandPlayer, Table
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in
 from tests.browser.setup import check_or_call_down, heads_up_table, player, seat
@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 
 @pytest.fixture
-def finished_hand(site: Any) -> tuple[CashTable, Hand]:
+def finished_hand(site: Any) -> tuple[Table, Hand]:
     table = heads_up_table()
     alice, bob = player("alice"), player("bob")
     seat(alice, table, 1000, number=1)
@@ -24,7 +24,7 @@ def finished_hand(site: Any) -> tuple[CashTable, Hand]:
     return table, check_or_call_down(table, {1: alice, 4: bob})
 
 
-def test_a_player_replays_a_finished_hand_step_by_step(finished_hand: tuple[CashTable, Hand], pages: Pages) -> None:
+def test_a_player_replays_a_finished_hand_step_by_step(finished_hand: tuple[Table, Hand], pages: Pages) -> None:
     _table, hand = finished_hand
     mine = HandPlayer.objects.get(hand=hand, user__username="alice")
     page = pages.new()
@@ -61,7 +61,7 @@ def test_a_player_replays_a_finished_hand_step_by_step(finished_hand: tuple[Cash
     assert page.locator("#replay-pot").get_attribute("data-cents") == "15"  # both blinds posted
 
 
-def test_another_players_hand_is_not_found(finished_hand: tuple[CashTable, Hand], pages: Pages) -> None:
+def test_another_players_hand_is_not_found(finished_hand: tuple[Table, Hand], pages: Pages) -> None:
     _table, hand = finished_hand
     player("carol")
     page = pages.new()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable, Stake
+from games.models import Stake, Table
 from games.services import table_open
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_live, wait_until
@@ -21,7 +21,7 @@ def stake(game: str, label: str) -> Stake:
 
 
 @pytest.fixture
-def tables(site: Any) -> dict[str, CashTable]:
+def tables(site: Any) -> dict[str, Table]:
     opened = {
         "holdem NL10": table_open(stake("holdem", "NL10")),
         "holdem NL4": table_open(stake("holdem", "NL4")),
@@ -36,7 +36,7 @@ def row_ids(page: Any) -> set[int]:
     return {int(value) for value in ids}
 
 
-def test_cash_tables_filter_by_game_and_stake_and_update_live(tables: dict[str, CashTable], pages: Pages) -> None:
+def test_cash_tables_filter_by_game_and_stake_and_update_live(tables: dict[str, Table], pages: Pages) -> None:
     page = pages.new()
     page.goto("/")
     wait_until(page, "document.querySelectorAll('#cash-table-rows tr').length === 3")
@@ -76,7 +76,7 @@ def test_cash_tables_filter_by_game_and_stake_and_update_live(tables: dict[str, 
     pages.screenshot(page, "after-live-updates")
 
 
-def test_the_other_tabs_show_what_exists(tables: dict[str, CashTable], pages: Pages) -> None:
+def test_the_other_tabs_show_what_exists(tables: dict[str, Table], pages: Pages) -> None:
     page = pages.new()
     page.goto("/")
     page.get_by_role("tab", name="Tournaments").click()
@@ -89,7 +89,7 @@ def test_the_other_tabs_show_what_exists(tables: dict[str, CashTable], pages: Pa
     pages.screenshot(page, "uth-tab")
 
 
-def test_the_language_switch_turns_the_site_estonian(tables: dict[str, CashTable], pages: Pages) -> None:
+def test_the_language_switch_turns_the_site_estonian(tables: dict[str, Table], pages: Pages) -> None:
     page = pages.new()
     log_in(page, "alice")
     page.locator("#language-select").select_option("et")
@@ -97,7 +97,8 @@ def test_the_language_switch_turns_the_site_estonian(tables: dict[str, CashTable
     page.wait_for_selector("#cash-table-rows tr")
     assert page.get_by_role("tab", name="Rahamängud").is_visible()
     assert page.locator("#lobby-status").text_content() == "Otse"
-    assert page.locator(f"#lobby-table-{tables['holdem NL10'].pk} a.button").text_content() == "Vaata"
+    assert page.locator(f"#lobby-table-{tables['holdem NL4'].pk} a.button").text_content() == "Vaata"
+    assert page.locator(f"#lobby-table-{tables['holdem NL10'].pk} a.button").text_content() == "Ava"  # alice's own
     assert page.locator("#header-balance").text_content() == "43,00\u00a0€"
     pages.screenshot(page, "lobby-estonian")
     page.get_by_role("link", name="Reeglid").first.click()
@@ -108,7 +109,7 @@ def test_the_language_switch_turns_the_site_estonian(tables: dict[str, CashTable
 
 
 def test_a_player_waits_in_the_queue_and_is_taken_to_the_table_when_seated(
-    tables: dict[str, CashTable], pages: Pages
+    tables: dict[str, Table], pages: Pages
 ) -> None:
     """CASH-04/05: "seat me" at a stake with no table to join queues the player; when enough players wait, a table
     opens and the waiting page goes to it by itself."""

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable
+from games.models import Table
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, visible_actions, wait_live, wait_until
 from tests.browser.setup import heads_up_table, player, running_hand, seat
@@ -18,7 +18,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def dealt_table(site: Any) -> CashTable:
+def dealt_table(site: Any) -> Table:
     table = heads_up_table()
     seat(player("alice"), table, 1000, number=1)
     seat(player("bob"), table, 1000, number=4)
@@ -30,7 +30,7 @@ def no_sideways_scroll(page: Any) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), "the page scrolls sideways"
 
 
-def test_a_player_plays_from_a_phone(dealt_table: CashTable, pages: Pages) -> None:
+def test_a_player_plays_from_a_phone(dealt_table: Table, pages: Pages) -> None:
     acting = running_hand(dealt_table).acting_seat
     page = pages.new(**PHONE)
     log_in(page, "alice" if acting == 1 else "bob")

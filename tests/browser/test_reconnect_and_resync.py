@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable
+from games.models import Table
 from games.services import seat_take
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import FrameRecorder, board, log_in, seat_stacks, wait_live, wait_until
@@ -41,7 +41,7 @@ old hold let through; the socket's first snapshot likewise): ``data-sequence`` w
 
 
 @pytest.fixture
-def table_with_alice(site: Any) -> tuple[CashTable, Any]:
+def table_with_alice(site: Any) -> tuple[Table, Any]:
     from games.models import Stake
     from games.services import table_open
 
@@ -52,7 +52,7 @@ def table_with_alice(site: Any) -> tuple[CashTable, Any]:
 
 
 def test_a_dropped_connection_comes_back_with_the_table_as_it_is_now(
-    table_with_alice: tuple[CashTable, Any], pages: Pages
+    table_with_alice: tuple[Table, Any], pages: Pages
 ) -> None:
     table, bob = table_with_alice
     page = pages.new()
@@ -85,7 +85,7 @@ def test_a_dropped_connection_comes_back_with_the_table_as_it_is_now(
 
 
 def test_a_gap_in_the_sequence_numbers_asks_the_server_to_resync(
-    table_with_alice: tuple[CashTable, Any], pages: Pages
+    table_with_alice: tuple[Table, Any], pages: Pages
 ) -> None:
     table, _bob = table_with_alice
     page = pages.new()

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable, Hand, PlayerTableSettings, Seat, SeatStatus
+from games.models import Hand, PlayerTableSettings, Seat, SeatStatus, Table
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_live, wait_until
 from tests.browser.setup import heads_up_table, player, running_hand, seat
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 
 @pytest.fixture
-def dealt_table(site: Any) -> CashTable:
+def dealt_table(site: Any) -> Table:
     table = heads_up_table(decision_seconds=60)
     seat(player("alice"), table, 1000, number=1)
     seat(player("bob"), table, 1000, number=4)
@@ -33,7 +33,7 @@ def clock_seconds(page: Any, seat_number: int) -> int:
     return int(match.group(1))
 
 
-def test_the_turn_clock_timebank_and_markers_are_shown(dealt_table: CashTable, pages: Pages) -> None:
+def test_the_turn_clock_timebank_and_markers_are_shown(dealt_table: Table, pages: Pages) -> None:
     hand: Hand = running_hand(dealt_table)
     watcher = pages.new()
     watcher.goto(f"/games/tables/{dealt_table.pk}/")
@@ -60,7 +60,7 @@ def test_the_turn_clock_timebank_and_markers_are_shown(dealt_table: CashTable, p
     pages.screenshot(player_page, "my-turn-clock")
 
 
-def test_the_seat_controls_change_the_seat_and_the_settings(dealt_table: CashTable, pages: Pages) -> None:
+def test_the_seat_controls_change_the_seat_and_the_settings(dealt_table: Table, pages: Pages) -> None:
     hand = running_hand(dealt_table)
     # Alice is the one not to act, so her toggles apply from the next hand.
     name = "alice" if hand.acting_seat == 4 else "bob"

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable
+from games.models import Table
+from games.runtime.engine_state import hand_engine_state
 from games.services import hand_act
-from games.services.engine_state import hand_engine_state
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import board, log_in, seat_stacks, wait_live, wait_until
 from tests.browser.setup import heads_up_table, in_thread, player, running_hand, seat
@@ -19,7 +19,7 @@ from tests.browser.setup import heads_up_table, in_thread, player, running_hand,
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 
-def play_to_the_flop(table: CashTable, users: dict[int, Any]) -> tuple[list[str], int]:
+def play_to_the_flop(table: Table, users: dict[int, Any]) -> tuple[list[str], int]:
     """Check or call until the flop is dealt; return the board and the pot total."""
     hand = running_hand(table)
     while True:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games.models import CashTable, Hand, HandStatus, Stake, TableSession
+from games.models import Hand, HandStatus, Stake, Table, TableSession
 from games.services import table_open
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import (
@@ -39,7 +39,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 
 @pytest.fixture
-def heads_up_table(site: Any) -> CashTable:
+def heads_up_table(site: Any) -> Table:
     """A Texas Hold'em NL10 table whose rules (back-office data, catalog 0.3) deal two players and wait a minute
     between hands, so the finished hand stays on screen while the test reads it."""
     stake = Stake.objects.select_related("game_type").get(game_type__code="holdem", label="NL10")
@@ -78,7 +78,7 @@ def act_with_keyboard(page: Any) -> str:
 
 
 def test_two_players_play_a_hand_to_showdown_and_the_pages_match_the_ledger(
-    heads_up_table: CashTable, pages: Pages
+    heads_up_table: Table, pages: Pages
 ) -> None:
     table = heads_up_table
     alice, bob, watcher = pages.new(), pages.new(), pages.new()

@@ -9,8 +9,8 @@ import pytest
 from compliance.detection.records import RecordError
 from compliance.hand_records import counter_records, hand_record, key_id, user_key
 from games.models import Hand, HandEvent, HandPlayer, TableSession
+from games.runtime.engine_state import hand_engine_state
 from games.services import hand_timeout
-from games.services.engine_state import hand_engine_state
 from tests.tables.conftest import catalogue, presence_unknown, quiet_realtime  # noqa: F401 (autouse fixtures)
 from tests.tables.support import START, act, current_hand, deal, later, open_table, player, seat_players
 

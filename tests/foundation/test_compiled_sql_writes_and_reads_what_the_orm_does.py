@@ -9,7 +9,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from games.models import CashTable, HandEvent, Seat
+from games.models import HandEvent, Seat, Table
 from poker_site.core.compiled_sql import CompiledSelect, fields_update, rows_insert, rows_update
 from tests.tables.support import open_table, player, seat_players
 
@@ -47,7 +47,7 @@ def test_a_compiled_select_returns_what_its_queryset_returns_for_every_value() -
 @pytest.mark.django_db(transaction=True)
 def test_a_compiled_lock_is_refused_outside_a_transaction_and_taken_inside_one() -> None:
     table = open_table()
-    compiled = CompiledSelect(lambda table_id: CashTable.objects.select_for_update().order_by().filter(pk=table_id))
+    compiled = CompiledSelect(lambda table_id: Table.objects.select_for_update().order_by().filter(pk=table_id))
 
     with pytest.raises(TransactionManagementError):
         compiled.all(table.pk)
@@ -57,9 +57,9 @@ def test_a_compiled_lock_is_refused_outside_a_transaction_and_taken_inside_one()
 
 
 def test_a_queryset_whose_value_is_not_a_single_parameter_is_refused() -> None:
-    twice = CompiledSelect(lambda table_id: CashTable.objects.filter(pk=table_id, stake_id=table_id))
-    never = CompiledSelect(lambda _table_id: CashTable.objects.filter(pk=1))
-    dropped = CompiledSelect(lambda count: CashTable.objects.filter(hands_played__lt=count))
+    twice = CompiledSelect(lambda table_id: Table.objects.filter(pk=table_id, stake_id=table_id))
+    never = CompiledSelect(lambda _table_id: Table.objects.filter(pk=1))
+    dropped = CompiledSelect(lambda count: Table.objects.filter(hands_played__lt=count))
 
     with pytest.raises(ValueError, match="exactly once"):
         twice.all(1)
@@ -76,7 +76,7 @@ def test_a_field_update_writes_the_named_fields_and_nothing_else() -> None:
 
     fields_update(table, ["hands_played"])
 
-    stored = CashTable.objects.get(pk=table.pk)
+    stored = Table.objects.get(pk=table.pk)
     assert stored.hands_played == 41
     assert stored.name != "changed in memory only"
 
@@ -105,7 +105,7 @@ def test_rows_are_inserted_in_order_with_their_keys_and_the_update_in_the_same_s
     stored = list(HandEvent.objects.filter(table_id=table.pk, kind="note").order_by("sequence"))
     assert [row.pk for row in rows] == [row.pk for row in stored]
     assert [row.payload for row in stored] == [{"number": 1}, {"number": 2}, {"number": 3}]
-    assert CashTable.objects.get(pk=table.pk).last_sequence == start + 3
+    assert Table.objects.get(pk=table.pk).last_sequence == start + 3
 
 
 def test_several_rows_are_updated_in_one_statement_and_only_their_named_fields() -> None:
@@ -118,7 +118,7 @@ def test_several_rows_are_updated_in_one_statement_and_only_their_named_fields()
         rows_update(tables[:2], ["hands_played"])
 
     assert len(queries.captured_queries) == 1
-    stored = {table.pk: table for table in CashTable.objects.filter(pk__in=[table.pk for table in tables])}
+    stored = {table.pk: table for table in Table.objects.filter(pk__in=[table.pk for table in tables])}
     assert [stored[table.pk].hands_played for table in tables] == [101, 102, 0]
     assert all(table.name != "changed in memory only" for table in stored.values())
 

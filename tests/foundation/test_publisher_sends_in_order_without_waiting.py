@@ -91,7 +91,8 @@ def test_first_in_window_is_true_once_per_key_and_window() -> None:
 
 
 def test_a_coalesced_message_goes_out_once_per_window_without_the_caller_waiting_for_redis() -> None:
-    """The lobby's notices (games.realtime.lobby_table_changed): the first of a window is sent, the rest of that window
+    """The lobby's notices (games.runtime.realtime.lobby_table_changed): the first of a window is sent, the rest of
+    that window
     are not, across processes by the Redis key; the caller only queues."""
     from django.conf import settings
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games.models import CashTable, Stake
+from games.models import Stake, Table
 from games.services import seed_stakes, table_open
 
 PASSWORD = "a-long-enough-passphrase-42"
@@ -19,7 +19,7 @@ PASSWORD = "a-long-enough-passphrase-42"
 @pytest.fixture(autouse=True)
 def quiet_realtime(monkeypatch: pytest.MonkeyPatch) -> None:
     """Page tests read what the services committed; they do not need the live fan-out."""
-    from games import realtime
+    from games.runtime import realtime
 
     monkeypatch.setattr(realtime, "table_events_committed", lambda *args: None)
     monkeypatch.setattr(realtime, "lobby_table_changed", lambda *args: None)
@@ -41,7 +41,7 @@ def make_player(transactional_db: Any) -> Callable[..., Any]:
 
 
 @pytest.fixture
-def heads_up_table(transactional_db: Any) -> CashTable:
+def heads_up_table(transactional_db: Any) -> Table:
     """A Hold'em NL10 table whose rules deal two players (back-office data)."""
     seed_stakes()
     stake = Stake.objects.select_related("game_type").get(game_type__code="holdem", label="NL10")
@@ -54,7 +54,7 @@ def heads_up_table(transactional_db: Any) -> CashTable:
     return table_open(stake)
 
 
-def deal(table: CashTable, seed: int = 7) -> Any:
+def deal(table: Table, seed: int = 7) -> Any:
     from games.services import hand_start
 
     hand = hand_start(table, shuffler=random.Random(seed))

@@ -10,9 +10,9 @@ from typing import Any
 from django.test import Client
 from django.urls import reverse
 
-from games.models import CashTable
+from games.models import Table
+from games.runtime.engine_state import hand_engine_state
 from games.services import seat_take
-from games.services.engine_state import hand_engine_state
 from tests.pages.conftest import deal
 
 
@@ -28,7 +28,7 @@ def all_cards_in(value: Any) -> set[str]:
 
 
 def test_a_spectator_page_holds_no_hole_card_and_a_player_page_only_their_own(
-    heads_up_table: CashTable, make_player: Any
+    heads_up_table: Table, make_player: Any
 ) -> None:
     alice, bob = make_player("alice"), make_player("bob")
     seat_take(alice, heads_up_table, 1000, seat_number=1)
@@ -51,5 +51,5 @@ def test_a_spectator_page_holds_no_hole_card_and_a_player_page_only_their_own(
     assert not all_cards_in(snapshot) & bob_cards
 
 
-def test_an_unknown_table_is_not_found(heads_up_table: CashTable) -> None:
+def test_an_unknown_table_is_not_found(heads_up_table: Table) -> None:
     assert Client().get(reverse("games:table", args=[heads_up_table.pk + 1000])).status_code == 404

@@ -119,7 +119,7 @@ async def open_socket(path: str, user: Any | None = None) -> Socket:
 
 def seed_catalog() -> None:
     """The catalogue rows (a transactional test's flush removes what the migration seeded)."""
-    from games.catalog_seed import seed_catalog as seed
+    from games.cash.catalog_seed import seed_catalog as seed
     from games.models import GameRules, GameType, Stake, StakeTerms
 
     seed(GameType, GameRules, Stake, StakeTerms)

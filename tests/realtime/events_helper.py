@@ -13,11 +13,11 @@ def append_events(table_id: int, *events: dict[str, Any]) -> tuple[int, int] | N
     Each item: ``{"kind": ..., "payload": {...}}`` plus optional ``audience``, ``private_to_seat``,
     ``private_to_user_id``.
     """
-    from games.models import CashTable
-    from games.services.events import NewEvent, events_append
+    from games.models import Table
+    from games.runtime.events import NewEvent, events_append
 
     with transaction.atomic():
-        table = CashTable.objects.select_for_update().get(pk=table_id)
+        table = Table.objects.select_for_update().get(pk=table_id)
         return events_append(table, [NewEvent(**event) for event in events])
 
 

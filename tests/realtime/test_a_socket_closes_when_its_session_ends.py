@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import consumers, presence
+from games.runtime import consumers, presence
 from tests.realtime.conftest import ConnectionClosed, make_table, make_user, open_socket, run
 
 pytestmark = pytest.mark.django_db(transaction=True)

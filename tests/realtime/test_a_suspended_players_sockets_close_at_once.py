@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from games import consumers
+from games.runtime import consumers
 from tests.realtime.conftest import ConnectionClosed, make_table, make_user, open_socket, run
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -94,10 +94,10 @@ def test_a_player_joins_then_leaves_and_refusals_carry_the_domain_code(clean_cac
 
 def play_to_showdown(table_id: int, users: dict[int, Any], folder_seat: int) -> int:
     """Deal a hand; ``folder_seat`` folds at its first turn, the others check or call to the showdown."""
-    from games.models import CashTable
+    from games.models import Table
     from games.services import hand_act, hand_start
 
-    table = CashTable.objects.get(pk=table_id)
+    table = Table.objects.get(pk=table_id)
     hand = hand_start(table, shuffler=random.Random(5))
     assert hand is not None
     for _ in range(100):

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games.bots.policy import choose_action
-from games.protocol import TABLE_MESSAGES, parse_client_message
+from games.runtime.protocol import TABLE_MESSAGES, parse_client_message
 
 LEGAL_SITUATIONS: list[dict[str, Any]] = [
     {"kinds": ["fold", "check", "bet", "all_in", "timeout"], "bet_range": [10, 990], "raise_range": None},

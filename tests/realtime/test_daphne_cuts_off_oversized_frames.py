@@ -36,11 +36,11 @@ async def close_code_after_sending(url: str, origin: str, payload: str) -> tuple
 def test_a_frame_above_the_server_cap_closes_the_socket_and_one_below_it_gets_the_protocol_error(
     tmp_path: Path,
 ) -> None:
-    from games.models import CashTable, Stake
+    from games.models import Stake, Table
     from games.services import table_open
 
     seed_catalog()
-    table: CashTable = table_open(Stake.objects.get(game_type__code="holdem", label="NL10"))
+    table: Table = table_open(Stake.objects.get(game_type__code="holdem", label="NL10"))
     with live_site(tmp_path) as base_url:
         url = f"{base_url.replace('http', 'ws')}/ws/tables/{table.pk}/"
         huge = json.dumps({"type": "ping", "padding": "x" * (WEBSOCKET_MAXIMUM_MESSAGE_BYTES + 1)})

@@ -14,11 +14,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def database_state(table_id: int) -> dict[str, Any]:
     """Everything a table command could change: events, seats, sessions, hands, money movements."""
-    from games.models import CashTable, Hand, HandEvent, Seat, TableSession
+    from games.models import Hand, HandEvent, Seat, Table, TableSession
     from wallet.models import Transfer
 
     return {
-        "table": list(CashTable.objects.filter(pk=table_id).values()),
+        "table": list(Table.objects.filter(pk=table_id).values()),
         "seats": list(Seat.objects.filter(table_id=table_id).order_by("pk").values()),
         "sessions": TableSession.objects.count(),
         "hands": Hand.objects.count(),

@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import realtime
+from games.runtime import realtime
 from tests.realtime.conftest import make_table, open_socket, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def rename(table_id: int, name: str) -> None:
-    from games.models import CashTable
+    from games.models import Table
 
-    CashTable.objects.filter(pk=table_id).update(name=name)
+    Table.objects.filter(pk=table_id).update(name=name)
 
 
 def test_the_lobby_lists_open_tables_with_stakes_on_connect() -> None:
@@ -93,9 +93,9 @@ def test_a_closed_table_is_announced_as_removed() -> None:
     table = make_table()
 
     def close_table() -> None:
-        from games.models import CashTable, TableStatus
+        from games.models import Table, TableStatus
 
-        CashTable.objects.filter(pk=table.pk).update(status=TableStatus.CLOSED)
+        Table.objects.filter(pk=table.pk).update(status=TableStatus.CLOSED)
         realtime.lobby_table_changed(table.pk)
 
     async def scenario() -> None:

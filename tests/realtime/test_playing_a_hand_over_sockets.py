@@ -23,10 +23,10 @@ BUY_IN = 1000  # €10.00 at NL10 (0.05/0.10): 100 big blinds
 
 
 def start_hand(table_id: int) -> int:
-    from games.models import CashTable
+    from games.models import Table
     from games.services import hand_start
 
-    hand = hand_start(CashTable.objects.get(pk=table_id), shuffler=random.Random(11))
+    hand = hand_start(Table.objects.get(pk=table_id), shuffler=random.Random(11))
     assert hand is not None
     return hand.pk
 

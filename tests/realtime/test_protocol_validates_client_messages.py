@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from games.protocol import (
+from games.runtime.protocol import (
     LOBBY_MESSAGES,
     MAXIMUM_AMOUNT,
     MAXIMUM_MESSAGE_CHARACTERS,

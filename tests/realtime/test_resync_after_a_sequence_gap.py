@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import realtime
+from games.runtime import realtime
 from tests.realtime.conftest import make_table, open_socket, run
 from tests.realtime.events_helper import append_events, public
 

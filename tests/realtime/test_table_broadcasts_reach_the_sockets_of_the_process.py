@@ -1,5 +1,6 @@
 """Cash-table broadcasts go from the committing process to each server loop's one subscription, which hands every
-socket on the table the view meant for it (games.broadcasts): the spectators' frame is encoded once by the publisher,
+socket on the table the view meant for it (games.runtime.broadcasts): the spectators' frame is encoded once by the
+publisher,
 sockets of other tables get nothing, and a lost subscription is taken up again with every socket catching up."""
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import redis
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from games import broadcasts, consumers
-from games.broadcasts import TableBroadcasts, table_broadcasts, table_channel
+from games.runtime import broadcasts, consumers
+from games.runtime.broadcasts import TableBroadcasts, table_broadcasts, table_channel
 from tests.realtime.conftest import make_table, open_socket, run
 from tests.realtime.events_helper import append_events, hole_cards, public
 

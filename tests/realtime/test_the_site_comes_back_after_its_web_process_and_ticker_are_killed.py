@@ -63,7 +63,7 @@ def finished_hands_started_after(moment: datetime) -> int:
 
 def test_killed_web_and_ticker_are_restarted_and_play_goes_on_with_the_ledger_in_balance(tmp_path: Path) -> None:
     from games.models import Hand, HandStatus
-    from games.services.recovery import CRASH_REASON
+    from games.runtime.recovery import CRASH_REASON
 
     seed_catalog()
     port = free_port()

@@ -15,17 +15,17 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def start_hand(table_id: int) -> int:
-    from games.models import CashTable
+    from games.models import Table
     from games.services import hand_start
 
-    hand = hand_start(CashTable.objects.get(pk=table_id), shuffler=random.Random(7))
+    hand = hand_start(Table.objects.get(pk=table_id), shuffler=random.Random(7))
     assert hand is not None
     return hand.pk
 
 
 def engine_legal_actions(hand_id: int) -> tuple[int | None, dict[str, Any] | None]:
     from games.models import Hand
-    from games.services.engine_state import hand_engine_state
+    from games.runtime.engine_state import hand_engine_state
 
     hand = Hand.objects.get(pk=hand_id)
     legal = hand_engine_state(hand).legal_actions()
@@ -33,7 +33,7 @@ def engine_legal_actions(hand_id: int) -> tuple[int | None, dict[str, Any] | Non
 
 
 def test_the_acting_player_is_told_their_legal_actions_without_a_read(monkeypatch: pytest.MonkeyPatch) -> None:
-    from games import readside
+    from games.runtime import readside
 
     reads: list[Any] = []
     monkeypatch.setattr(readside, "turn_of", lambda *args: reads.append(args))

@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from django.test import Client
 
 HANDS = "/admin/games/hand/"
-TABLES = "/admin/games/cashtable/"
+TABLES = "/admin/games/table/"
 
 
 def support_agent(username: str = "support-ann") -> Any:

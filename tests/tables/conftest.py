@@ -17,8 +17,8 @@ def catalogue(db: Any) -> None:
 
 @pytest.fixture
 def announcements(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
-    """Record what the services tell ``games.realtime`` after commit instead of publishing it."""
-    from games import realtime
+    """Record what the services tell ``games.runtime.realtime`` after commit instead of publishing it."""
+    from games.runtime import realtime
 
     calls: list[tuple[Any, ...]] = []
 
@@ -35,7 +35,7 @@ def announcements(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
 @pytest.fixture(autouse=True)
 def quiet_realtime(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests of the domain do not publish to Redis (the realtime tests cover publishing)."""
-    from games import realtime
+    from games.runtime import realtime
 
     monkeypatch.setattr(realtime, "table_events_committed", lambda *args: None)
     monkeypatch.setattr(realtime, "lobby_table_changed", lambda *args: None)
@@ -46,7 +46,7 @@ def presence_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     """The domain tests play without sockets: the sockets' presence is unknown (as when Redis cannot say), so the
     clock goes by the connection reports (``player_connection_lost`` / ``player_connection_restored``) unless a test
     asks for the real presence (``presence_from_redis``)."""
-    from games import presence
+    from games.runtime import presence
 
     monkeypatch.setattr(presence, "has_live_socket", lambda user_id, table_id: None)
 
@@ -54,7 +54,7 @@ def presence_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def presence_from_redis(monkeypatch: pytest.MonkeyPatch) -> Any:
     """The sockets' real presence records in Redis (none unless the test adds one)."""
-    from games import presence
+    from games.runtime import presence
 
     monkeypatch.setattr(presence, "has_live_socket", presence.cash_table_presence.has_live_socket)
     return presence.cash_table_presence

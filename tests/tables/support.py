@@ -10,9 +10,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Sum
 
-from games.models import CashTable, Hand, HandStatus, Seat, Stake, TableSession
+from games.models import Hand, HandStatus, Seat, Stake, Table, TableSession
+from games.runtime.engine_state import hand_engine_state
 from games.services import hand_act, hand_start, seat_take, seed_stakes, table_open
-from games.services.engine_state import hand_engine_state
 from wallet.models import Account, AccountKind
 from wallet.services import TransferLeg, balance_of, player_cash_account, system_account, transfer_create
 
@@ -51,51 +51,51 @@ def stake(game: str, label: str) -> Stake:
     return Stake.objects.select_related("game_type").get(game_type__code=game, label=label)
 
 
-def open_table(game: str = "holdem", label: str = "NL10", now: datetime = START) -> CashTable:
+def open_table(game: str = "holdem", label: str = "NL10", now: datetime = START) -> Table:
     return table_open(stake(game, label), now=now)
 
 
-def seat_players(table: CashTable, users: list[Any], buy_in: int, now: datetime = START) -> None:
+def seat_players(table: Table, users: list[Any], buy_in: int, now: datetime = START) -> None:
     """Seat ``users`` in seats 1, 2, 3, ... with ``buy_in`` each."""
     for number, user in enumerate(users, start=1):
         seat_take(user, table, buy_in, seat_number=number, now=now)
 
 
-def stack(table: CashTable, user: Any) -> int:
+def stack(table: Table, user: Any) -> int:
     """The player's chips at the table between hands (the balance of their table account)."""
     session = TableSession.objects.get(table=table, user=user, ended_at__isnull=True)
     return balance_of(session.account)
 
 
-def fresh(table: CashTable) -> CashTable:
-    return CashTable.objects.get(pk=table.pk)
+def fresh(table: Table) -> Table:
+    return Table.objects.get(pk=table.pk)
 
 
-def current_hand(table: CashTable) -> Hand | None:
+def current_hand(table: Table) -> Hand | None:
     table = fresh(table)
     if table.current_hand_id is None:
         return None
     return Hand.objects.get(pk=table.current_hand_id)
 
 
-def acting_user(table: CashTable) -> Any:
+def acting_user(table: Table) -> Any:
     hand = current_hand(table)
     assert hand is not None
     assert hand.acting_seat is not None
     return Seat.objects.get(table=table, number=hand.acting_seat).user
 
 
-def deal(table: CashTable, seed: int = 1, now: datetime = START) -> Hand:
+def deal(table: Table, seed: int = 1, now: datetime = START) -> Hand:
     hand = hand_start(table, now=now, shuffler=random.Random(seed))
     assert hand is not None, "the hand should start"
     return hand
 
 
-def act(table: CashTable, action: str, amount: int | None = None, now: datetime = START) -> Hand:
+def act(table: Table, action: str, amount: int | None = None, now: datetime = START) -> Hand:
     return hand_act(table, acting_user(table), action, amount, now=now)
 
 
-def check_or_call_down(table: CashTable, now: datetime = START) -> Hand:
+def check_or_call_down(table: Table, now: datetime = START) -> Hand:
     """Play the current hand to its end with everyone checking or calling."""
     while True:
         hand = current_hand(table)
@@ -114,7 +114,7 @@ def later(seconds: float, base: datetime = START) -> datetime:
     return base + timedelta(seconds=seconds)
 
 
-def left_table_earlier(user: Any, table: CashTable, stack_cents: int, left_at: datetime) -> TableSession:
+def left_table_earlier(user: Any, table: Table, stack_cents: int, left_at: datetime) -> TableSession:
     """Record that ``user`` left ``table`` at ``left_at`` with ``stack_cents`` (as ``seat_leave`` records it)."""
     from wallet.services import reference_account
 
@@ -135,11 +135,11 @@ def left_table_earlier(user: Any, table: CashTable, stack_cents: int, left_at: d
     )
 
 
-def user_in_seat(table: CashTable, number: int) -> Any:
+def user_in_seat(table: Table, number: int) -> Any:
     return Seat.objects.get(table=table, number=number).user
 
 
-def fold_to_the_end(table: CashTable, now: datetime = START) -> Hand:
+def fold_to_the_end(table: Table, now: datetime = START) -> Hand:
     """Everyone to act folds (checks when checking is free) until the hand is over."""
     while True:
         hand = current_hand(table)
@@ -150,7 +150,7 @@ def fold_to_the_end(table: CashTable, now: datetime = START) -> Hand:
         act(table, "check" if legal.check else "fold", now=now)
 
 
-def seat_at(table: CashTable, seats: dict[int, Any], buy_in: int, now: datetime = START, **options: Any) -> None:
+def seat_at(table: Table, seats: dict[int, Any], buy_in: int, now: datetime = START, **options: Any) -> None:
     """Seat each user at the given seat number."""
     for number, user in seats.items():
         seat_take(user, table, buy_in, seat_number=number, now=now, **options)

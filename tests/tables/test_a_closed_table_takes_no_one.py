@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.lobby import lobby_rows
-from games.models import CashTable, Seat, SeatingRequestStatus, SeatStatus
+from games.cash.lobby import lobby_rows
+from games.models import Seat, SeatingRequestStatus, SeatStatus, Table
 from games.services import NotAllowedNow, NotFound, hand_start, seat_take, table_close, table_join_queue
 from tests.tables.back_office import TABLES, logged_in, messages_of, run_action, support_agent
 from tests.tables.support import START, cash, fresh, open_table, player, seat_players
@@ -14,7 +14,7 @@ from tests.tables.support import START, cash, fresh, open_table, player, seat_pl
 pytestmark = pytest.mark.django_db
 
 
-def closed_table() -> CashTable:
+def closed_table() -> Table:
     table = open_table("holdem", "NL10")
     seat_players(table, [player() for _ in range(3)], 1000)
     return table_close(table, reason="Closed for the test", now=START)

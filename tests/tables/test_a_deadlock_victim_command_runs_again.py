@@ -10,7 +10,7 @@ import psycopg.errors
 import pytest
 from django.db import OperationalError
 
-from games import commands
+from games.runtime import commands
 
 
 def _deadlock() -> OperationalError:

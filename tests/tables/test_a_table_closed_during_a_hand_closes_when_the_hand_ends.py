@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.lobby import lobby_rows
+from games.cash.lobby import lobby_rows
 from games.models import (
     HandEvent,
     HandStatus,

@@ -166,7 +166,7 @@ def test_cash_22_tb_07_a_disconnected_player_gets_20_seconds_after_the_decision_
 
 
 def _socket_heard_from(presence_records: Any, user: Any, table: Any, seconds_ago: float) -> None:
-    from games.presence import _blocking_client
+    from games.runtime.presence import _blocking_client
 
     key = presence_records.key(user.pk, table.pk)
     _blocking_client().zadd(key, {"socket-under-test": time.time() - seconds_ago})
@@ -215,7 +215,7 @@ def test_cash_22_a_player_whose_socket_sent_a_heartbeat_recently_goes_on_to_the_
 def test_cash_22_a_socket_silent_for_longer_than_the_stale_limit_died_with_its_server(presence_from_redis: Any) -> None:
     """CASH-22 after a crash: a socket whose server process died never reported closing and stopped its heartbeats;
     once it is older than the stale limit the player counts as disconnected."""
-    from games.presence import STALE_SECONDS
+    from games.runtime.presence import STALE_SECONDS
 
     table, hand = three_handed()
     user = acting_user(table)

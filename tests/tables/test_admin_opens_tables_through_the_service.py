@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.contrib.admin.models import LogEntry
 
-from games.models import CashTable, HandEvent, Seat, Stake
+from games.models import HandEvent, Seat, Stake, Table
 from tests.tables.back_office import TABLES, logged_in
 from tests.tables.support import open_table
 
@@ -31,7 +31,7 @@ def test_cash_03_support_opens_a_table_from_the_stakes_list_with_its_seats_and_o
     response = client.post(STAKES, {"action": "open_tables", "_selected_action": [stake.pk], "index": 0})
 
     assert response.status_code == 302
-    table = CashTable.objects.get(stake=stake)
+    table = Table.objects.get(stake=stake)
     terms = stake.terms_at()
     assert table.seat_count == terms.seats
     assert Seat.objects.filter(table=table).count() == terms.seats
@@ -78,15 +78,13 @@ def test_renaming_a_table_writes_only_its_name_not_the_columns_the_services_move
     from django.test import RequestFactory
 
     table = open_table("holdem", "NL10")
-    as_the_page_read_it = CashTable.objects.get(pk=table.pk)
-    CashTable.objects.filter(pk=table.pk).update(last_sequence=table.last_sequence + 7, hands_played=3)
+    as_the_page_read_it = Table.objects.get(pk=table.pk)
+    Table.objects.filter(pk=table.pk).update(last_sequence=table.last_sequence + 7, hands_played=3)
     as_the_page_read_it.name = "Renamed"
     request = RequestFactory().post("/")
     request.user = superuser(django_user_model)
 
-    site._registry[CashTable].save_model(
-        request, as_the_page_read_it, SimpleNamespace(changed_data=["name"]), change=True
-    )
+    site._registry[Table].save_model(request, as_the_page_read_it, SimpleNamespace(changed_data=["name"]), change=True)
 
     table.refresh_from_db()
     assert (table.name, table.last_sequence, table.hands_played) == (
@@ -116,4 +114,4 @@ def test_a_stake_whose_first_terms_start_later_opens_no_table_and_says_why(djang
 
     assert response.status_code == 200
     assert "no terms in force yet" in response.content.decode()
-    assert not CashTable.objects.filter(stake=stake).exists()
+    assert not Table.objects.filter(stake=stake).exists()

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from games.cash.buy_in import daily_count
 from games.models import BuyInKind, DailyCounterKind, PlayerDailyCounter, PlayerTableSettings
 from games.services import (
     BanzaiExcluded,
@@ -15,7 +16,6 @@ from games.services import (
     seat_take,
     seat_top_up,
 )
-from games.services.buy_in import daily_count
 from tests.tables.support import (
     START,
     check_or_call_down,

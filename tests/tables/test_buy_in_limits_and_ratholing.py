@@ -9,9 +9,9 @@ from datetime import timedelta
 
 import pytest
 
+from games.cash.buy_in import daily_count
 from games.models import BuyInKind, DailyCounterKind, PlayerDailyCounter, Seat, TableSession
 from games.services import BuyInRefused, seat_buy_in_limits, seat_leave, seat_take
-from games.services.buy_in import daily_count
 from tests.tables.support import START, cash, left_table_earlier, open_table, player
 
 pytestmark = pytest.mark.django_db

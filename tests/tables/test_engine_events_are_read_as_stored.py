@@ -9,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 
 from games.engine.events import EVENT_TYPES, event_to_dict
 from games.models import HandEvent
+from games.runtime.engine_state import hand_engine_events
+from games.runtime.events import engine_event_from_stored
 from games.services import hand_act
-from games.services.engine_state import hand_engine_events
-from games.services.events import engine_event_from_stored
 from tests.tables.support import START, acting_user, current_hand, deal, open_table, player, seat_players
 
 pytestmark = pytest.mark.django_db

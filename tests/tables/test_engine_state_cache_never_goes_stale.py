@@ -10,10 +10,10 @@ from django.contrib.auth import get_user_model
 
 from games.engine.events import event_to_dict
 from games.models import Hand
+from games.runtime import engine_state as engine_state_module
+from games.runtime import hands as hands_module
+from games.runtime.engine_state import hand_engine_state
 from games.services import ActionRefused, hand_act, seat_sit_out
-from games.services import engine_state as engine_state_module
-from games.services import hands as hands_module
-from games.services.engine_state import hand_engine_state
 from tests.tables.support import START, acting_user, current_hand, deal, open_table, player, seat_players
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the cache is filled after commit

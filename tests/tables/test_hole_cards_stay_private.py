@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from games.models import Hand
+from games.runtime.engine_state import hand_engine_state
 from games.services import table_events_since, table_snapshot
-from games.services.engine_state import hand_engine_state
 from tests.tables.support import act, acting_user, check_or_call_down, deal, open_table, player, seat_players
 
 pytestmark = pytest.mark.django_db

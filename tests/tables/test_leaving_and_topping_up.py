@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from games.cash.policy import auto_top_up_amount
 from games.models import Hand, HandEvent, HandStatus, Seat, TableSession
 from games.services import (
     BuyInRefused,
@@ -17,7 +18,6 @@ from games.services import (
     seat_leave,
     seat_top_up,
 )
-from games.services.cash_policy import auto_top_up_amount
 from tests.tables.support import (
     START,
     acting_user,

@@ -15,7 +15,9 @@ from django.db.models import Sum
 
 from games.engine.actions import Bet, RaiseTo
 from games.engine.simulation import choose_random_action
-from games.models import CashTable, Hand, HandStatus, Seat, SeatStatus, TableSession
+from games.models import Hand, HandStatus, Seat, SeatStatus, Table, TableSession
+from games.runtime.engine_state import hand_engine_state
+from games.runtime.ticks import cash_tables_tick
 from games.services import (
     TableError,
     hand_act,
@@ -31,8 +33,6 @@ from games.services import (
     seat_top_up,
     table_snapshot,
 )
-from games.services.engine_state import hand_engine_state
-from games.ticks import cash_tables_tick
 from tests.tables.support import START, cash, money_in_table_accounts, open_table, player
 from wallet.models import AccountKind
 from wallet.services import balance_of, ledger_reconcile, system_account
@@ -69,7 +69,7 @@ class Soak:
             self.refusals += 1
             return None
 
-    def seated(self, table: CashTable) -> list[Seat]:
+    def seated(self, table: Table) -> list[Seat]:
         return list(Seat.objects.filter(table=table, user__isnull=False).select_related("user"))
 
     def random_lobby_move(self) -> None:

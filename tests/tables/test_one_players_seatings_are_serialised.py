@@ -14,8 +14,8 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Seat
+from games.runtime.locking import _SEATING_LOCK_CLASS
 from games.services import seat_take, table_join_queue
-from games.services.locking import _SEATING_LOCK_CLASS
 from tests.tables.support import START, open_table, player, seat_at
 
 
@@ -46,7 +46,7 @@ def test_cash_28_seat_take_locks_the_player_before_the_table_and_before_any_writ
 
     statements = _statements(capture)
     player_lock = _first(statements, "pg_advisory_xact_lock")
-    assert player_lock < _first_lock_of(statements, "games_cashtable")
+    assert player_lock < _first_lock_of(statements, "games_table")
     assert player_lock < _first(statements, "INSERT", "UPDATE ")
 
 
@@ -62,7 +62,7 @@ def test_cash_04_the_seating_queue_locks_each_player_before_the_table_it_seats_t
     statements = _statements(capture)
     player_lock = _first(statements, "pg_advisory_xact_lock")
     assert _first_lock_of(statements, "games_stake") < player_lock  # the stake's queue is locked first
-    assert player_lock < _first_lock_of(statements, "games_cashtable")
+    assert player_lock < _first_lock_of(statements, "games_table")
     assert player_lock < _first(statements, 'INSERT INTO "games_tablesession"')
     assert Seat.objects.get(user=user).table_id == table.pk
 

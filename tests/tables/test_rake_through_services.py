@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import HandEvent, HandStatus
-from games.services.engine_state import hand_engine_state
+from games.runtime.engine_state import hand_engine_state
 from tests.tables.support import (
     act,
     check_or_call_down,

@@ -1,4 +1,5 @@
-"""The services tell ``games.realtime`` about committed events and lobby changes after commit, never on failure."""
+"""The services tell ``games.runtime.realtime`` about committed events and lobby changes after commit, never on
+failure."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def test_a_refused_request_announces_nothing(
 def test_a_failing_announcement_does_not_undo_the_change(
     monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from games import realtime
+    from games.runtime import realtime
 
     def broken(*args: Any) -> None:
         raise RuntimeError("redis is down")

@@ -26,12 +26,12 @@ PLAY_THEN_HANG = textwrap.dedent(
     """
     import os, random, time
     from django.db import transaction
-    from games.models import CashTable, Seat
+    from games.models import Table, Seat
     from games.services import hand_act, hand_start
-    from games.services.engine_state import hand_engine_state
-    from games.services.locking import table_lock
+    from games.runtime.engine_state import hand_engine_state
+    from games.runtime.locking import table_lock
 
-    table = CashTable.objects.get(pk=int(os.environ["CRASH_TEST_TABLE"]))
+    table = Table.objects.get(pk=int(os.environ["CRASH_TEST_TABLE"]))
     hand = hand_start(table, shuffler=random.Random(11))
     for action, amount in (("raise_to", 30), ("call", None)):
         hand.refresh_from_db()

@@ -119,8 +119,8 @@ def test_an_action_meant_for_a_hand_that_is_over_is_refused(table_in_play: Any) 
 def test_a_socket_action_naming_a_hand_that_is_over_is_refused_and_changes_nothing(table_in_play: Any) -> None:
     """The ``act`` frame's ``hand_id`` reaches the service: a delayed action for the last hand does not land on the
     player's turn in this one."""
-    from games import commands
-    from games.protocol import TABLE_MESSAGES, parse_client_message
+    from games.runtime import commands
+    from games.runtime.protocol import TABLE_MESSAGES, parse_client_message
 
     old = current_hand(table_in_play)
     assert old is not None

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from games.models import CashTable, Seat, SeatingRequest, SeatingRequestStatus
+from games.models import Seat, SeatingRequest, SeatingRequestStatus, Table
+from games.runtime.ticks import cash_tables_tick
 from games.services import BuyInRefused, InsufficientBalance, table_join_queue, table_leave_queue
-from games.ticks import cash_tables_tick
 from tests.tables.support import START, cash, left_table_earlier, open_table, player, seat_at, stake
 
 pytestmark = pytest.mark.django_db
@@ -96,13 +96,13 @@ def test_cash_05_a_buy_in_above_the_players_balance_is_refused_before_it_is_queu
     assert not SeatingRequest.objects.filter(user=user).exists()
 
 
-def three_handed_nl10() -> CashTable:
+def three_handed_nl10() -> Table:
     table = open_table("holdem", "NL10")
     seat_at(table, {1: player(), 2: player(), 3: player()}, 1000)
     return table
 
 
-def player_who_left(table: CashTable, stack_cents: int) -> Any:
+def player_who_left(table: Table, stack_cents: int) -> Any:
     """A player who left ``table`` 10 minutes before START with ``stack_cents``."""
     user = player()
     left_table_earlier(user, table, stack_cents, START - timedelta(minutes=10))
@@ -160,4 +160,4 @@ def test_cash_09_a_player_may_play_several_tables_of_the_same_stake() -> None:
     assert second is not None
     assert first != second
     assert Seat.objects.filter(user=user).count() == 2
-    assert CashTable.objects.filter(stake=nl10).count() == 3
+    assert Table.objects.filter(stake=nl10).count() == 3

@@ -49,7 +49,7 @@ def test_support_staff_hold_both_permissions_and_compliance_reviewers_neither() 
     "who",
     [
         {"group": COMPLIANCE_REVIEWERS},  # may view tables and hands, nothing more
-        {"permissions": ("view_hand", "view_cashtable", "change_cashtable")},  # may edit a table, not close it
+        {"permissions": ("view_hand", "view_table", "change_table")},  # may edit a table, not close it
     ],
 )
 def test_staff_without_the_permissions_are_not_offered_the_actions_and_cannot_run_them(who: dict[str, Any]) -> None:
@@ -79,7 +79,7 @@ def test_staff_without_the_permissions_are_not_offered_the_actions_and_cannot_ru
 
 def test_a_staff_member_given_only_the_permission_to_cancel_hands_can_cancel_but_not_close() -> None:
     table, _users, hand = table_in_a_hand()
-    client = logged_in(staff("hand-canceller", permissions=("view_hand", "view_cashtable", "cancel_hand")))
+    client = logged_in(staff("hand-canceller", permissions=("view_hand", "view_table", "cancel_hand")))
 
     closing = confirm_action(client, TABLES, "close_tables", [table.pk], "Not allowed")
     cancelling = run_action(client, HANDS, "cancel_hands", [hand.pk], "Allowed")

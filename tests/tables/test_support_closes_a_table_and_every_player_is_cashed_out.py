@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.contrib.admin.models import LogEntry
 
-from games.lobby import lobby_rows
-from games.models import CashTable, HandEvent, LeaveReason, Seat, SeatStatus, TableSession, TableStatus
+from games.cash.lobby import lobby_rows
+from games.models import HandEvent, LeaveReason, Seat, SeatStatus, Table, TableSession, TableStatus
 from games.services import ReasonRequired, table_close
 from tests.tables.back_office import TABLES, choose_action, logged_in, messages_of, run_action, support_agent
 from tests.tables.support import (
@@ -52,7 +52,7 @@ def test_closing_between_hands_cashes_every_player_out_and_closes_the_table() ->
     assert closed.status == TableStatus.CLOSED
     assert closed.closed_at is not None
     assert closed.close_reason == "closed by support: Table retired for maintenance"
-    history = LogEntry.objects.get(object_id=str(table.pk), content_type__model="cashtable")
+    history = LogEntry.objects.get(object_id=str(table.pk), content_type__model="table")
     assert (history.user.get_username(), history.get_change_message()) == ("support-ann", closed.close_reason)
     assert not Seat.objects.filter(table=table).exclude(status=SeatStatus.EMPTY).exists()
     sessions = TableSession.objects.filter(table=table)
@@ -103,5 +103,5 @@ def test_closing_an_empty_table_just_closes_it() -> None:
     closed = table_close(table, reason="Too many empty tables", now=START)
 
     assert closed.status == TableStatus.CLOSED
-    assert CashTable.objects.get(pk=table.pk).close_reason == "Too many empty tables"
+    assert Table.objects.get(pk=table.pk).close_reason == "Too many empty tables"
     assert ledger_reconcile() == []

@@ -16,7 +16,7 @@ from tests.tables.support import acting_user, deal, open_table, player, seat_pla
 
 pytestmark = pytest.mark.django_db
 
-MODELS = {"Seat", "TableSession", "Account", "CashTable", "Hand", "User"}
+MODELS = {"Seat", "TableSession", "Account", "Table", "Hand", "User"}
 
 
 @contextmanager

@@ -21,7 +21,7 @@ LISTS = [
     "/admin/games/handevent/",
     "/admin/games/seat/",
     "/admin/games/tablesession/",
-    "/admin/games/cashtable/",
+    "/admin/games/table/",
     "/admin/games/seatingrequest/",
     "/admin/games/playerdailycounter/",
     "/admin/games/playertablesettings/",

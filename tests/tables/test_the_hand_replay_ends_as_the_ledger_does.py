@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.history import hand_replay
 from games.models import Hand, HandPlayer
+from games.runtime.history import hand_replay
+from games.runtime.recovery import hand_cancel
 from games.services import hand_act
-from games.services.recovery import hand_cancel
 from tests.tables.support import START, acting_user, check_or_call_down, deal, open_table, player, seat_players
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from games import ticks
 from games.models import ClockPhase, Hand, HandEvent, HandStatus, Seat
+from games.runtime import ticks
 from games.services import seat_sit_out
 from poker_site.core.ticker import handlers, tick_once
 from tests.tables.support import (

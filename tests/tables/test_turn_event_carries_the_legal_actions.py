@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from games.models import HandEvent
-from games.services.engine_state import hand_engine_state
+from games.runtime.engine_state import hand_engine_state
 from tests.tables.support import START, act, current_hand, deal, open_table, player, seat_players
 
 pytestmark = pytest.mark.django_db

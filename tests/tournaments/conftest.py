@@ -10,7 +10,7 @@ import pytest
 @pytest.fixture(autouse=True)
 def quiet_realtime(monkeypatch: pytest.MonkeyPatch) -> None:
     """Service tests do not publish to Redis or queue Celery tasks; they drive the coordinator themselves."""
-    from games import realtime
+    from games.runtime import realtime
     from tournaments import realtime as tournament_realtime
     from tournaments import tasks
 
@@ -23,7 +23,7 @@ def quiet_realtime(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def presence_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
-    from games import presence
+    from games.runtime import presence
 
     monkeypatch.setattr(presence, "has_live_socket", lambda user_id, table_id: None)
 
@@ -31,6 +31,6 @@ def presence_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def absent_everywhere(monkeypatch: pytest.MonkeyPatch) -> Any:
     """Nobody has a socket open (TRN-04: registrants who are not logged in)."""
-    from games import presence
+    from games.runtime import presence
 
     monkeypatch.setattr(presence, "has_live_socket", lambda user_id, table_id: False)

@@ -11,9 +11,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from games.engine.state import HandState
-from games.models import CashTable, Hand, HandStatus, TableStatus
+from games.models import Hand, HandStatus, Table, TableStatus
+from games.runtime.engine_state import hand_engine_state
 from games.services import hand_act, hand_start
-from games.services.engine_state import hand_engine_state
 from tests.tables.support import START, cash, player
 from tournaments.models import Tournament, TournamentKind, TournamentStatus
 from tournaments.rules.levels import BlindStructure, structure_from_rows
@@ -78,13 +78,11 @@ def fresh(tournament: Tournament) -> Tournament:
     return Tournament.objects.get(pk=tournament.pk)
 
 
-def open_tables(tournament: Tournament) -> list[CashTable]:
-    return list(
-        CashTable.objects.filter(tournament_link__tournament=tournament, status=TableStatus.OPEN).order_by("pk")
-    )
+def open_tables(tournament: Tournament) -> list[Table]:
+    return list(Table.objects.filter(tournament_link__tournament=tournament, status=TableStatus.OPEN).order_by("pk"))
 
 
-def running_hand(table: CashTable) -> Hand | None:
+def running_hand(table: Table) -> Hand | None:
     hand = Hand.objects.filter(table=table, status=HandStatus.RUNNING).first()
     return hand
 
@@ -104,6 +102,19 @@ def shove_or_call(state: HandState, seat: int) -> tuple[str, int | None]:
     return "check", None
 
 
+def one_shove_a_hand(state: HandState, seat: int) -> tuple[str, int | None]:
+    """The first player to act goes all in, the big blind calls, everyone else folds: at most one knock-out per hand."""
+    legal = state.legal_actions()
+    assert legal is not None
+    kinds = set(legal.kinds)
+    raised = state.current_bet > state.config.big_blind
+    if not raised:
+        return ("all_in", None) if "all_in" in kinds else ("check", None)
+    if seat == state.config.big_blind_seat and "call" in kinds:
+        return "call", None
+    return ("check", None) if "check" in kinds else ("fold", None)
+
+
 def play(
     tournament: Tournament,
     *,
@@ -121,7 +132,7 @@ def play(
     now = start
     done = until or (lambda current: current.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED))
     for _ in range(limit):
-        tournaments_advance_all(now=now)
+        tournaments_advance_all(now=now, randomness=chance)
         current = fresh(tournament)
         if after_step is not None:
             after_step(current, now)

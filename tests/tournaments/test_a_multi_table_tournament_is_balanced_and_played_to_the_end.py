@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 import pytest
 from django.core.management import call_command
 
-from games.models import CashTable, Hand, HandEvent, Seat
+from games.models import Hand, HandEvent, Seat, Table
 from games.services import hand_start
 from tests.tournaments.support import START, fresh, open_tables, play, register_players, scheduled
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus, TournamentTable
@@ -52,7 +52,7 @@ def test_a_tournament_is_balanced_broken_down_to_one_table_and_paid_in_full_trn_
         if current.status != TournamentStatus.RUNNING:
             return
         waiting = TournamentTable.objects.filter(tournament=current, needs_coordination=True).exists()
-        busy = CashTable.objects.filter(tournament_link__tournament=current, current_hand__isnull=False).exists()
+        busy = Table.objects.filter(tournament_link__tournament=current, current_hand__isnull=False).exists()
         sizes = occupied_per_table(current)
         if not waiting and not busy and sizes:
             assert max(sizes) - min(sizes) <= 1, sizes

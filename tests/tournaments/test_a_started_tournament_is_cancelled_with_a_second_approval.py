@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from games.models import CashTable, Seat
+from games.models import Seat, Table
 from games.services import hand_start
 from tests.tournaments.support import START, cash, fresh, open_tables, play, register_players, scheduled
 from tournaments.models import CancellationStatus, TournamentStatus
@@ -93,7 +93,7 @@ def test_a_proposal_stops_the_tables_dealing_and_withdrawing_it_lets_play_go_on(
     assert hand_start(idle[0], now=START, shuffler=random.Random(1)) is None
     tournament_cancellation_withdraw(proposal, actor=staff("second"), reason="false alarm")
     assert not fresh(tournament).cancellation_pending
-    assert CashTable.objects.filter(pk=idle[0].pk).exists()
+    assert Table.objects.filter(pk=idle[0].pk).exists()
 
 
 def test_a_tournament_that_has_not_started_or_is_over_cannot_be_cancelled_this_way() -> None:

@@ -11,6 +11,8 @@ after commit.
   tournaments_advance_all(*, now=None) -> dict                              (the beat task)
   entry_prize_pay(entry_id) -> bool                                         (a prize credit; idempotent)
   tournament_delay / tournament_cancel / tournament_hand_for_hand_set / entry_disqualify   (staff, audited)
+  entry_prize_credit(entry, *, actor, reason) -> TournamentEntry          (staff: a manual prize credit, audited)
+  tournament_define / tournament_definition_update                        (staff: definitions, audited; definition.py)
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
+from tournaments.rules.common import RandomSource
 from tournaments.services import money
+from tournaments.services.definition import DefinitionRefused, tournament_define, tournament_definition_update
 from tournaments.services.errors import (
     AlreadyRegistered,
     InsufficientBalance,
@@ -38,6 +42,7 @@ from tournaments.services.registration import tournament_register, tournament_un
 from tournaments.services.running import Step, tournament_advance
 from tournaments.services.staff import (
     entry_disqualify,
+    entry_prize_credit,
     tournament_cancel,
     tournament_delay,
     tournament_hand_for_hand_set,
@@ -64,16 +69,17 @@ def entry_prize_pay(entry_id: int) -> bool:
     return True
 
 
-def tournaments_advance_all(*, now: datetime | None = None) -> dict[str, Any]:
+def tournaments_advance_all(*, now: datetime | None = None, randomness: RandomSource | None = None) -> dict[str, Any]:
     """Move every live tournament on (one transaction each: a failing one does not stop the others) and pay any
-    prize still owed."""
+    prize still owed. ``randomness`` (tests: a seeded ``random.Random``) draws seats, moves and ties; production uses
+    the operating system's CSPRNG."""
     moment = now or timezone.now()
     advanced, failed = 0, []
     for tournament_id in (
         Tournament.objects.filter(status__in=LIVE_STATUSES).order_by("pk").values_list("pk", flat=True)
     ):
         try:
-            advanced += tournament_advance(tournament_id, now=moment).changed
+            advanced += tournament_advance(tournament_id, now=moment, randomness=randomness).changed
         except Exception:
             import logging
 
@@ -89,6 +95,7 @@ def tournaments_advance_all(*, now: datetime | None = None) -> dict[str, Any]:
 
 __all__ = [
     "AlreadyRegistered",
+    "DefinitionRefused",
     "InsufficientBalance",
     "NotAllowedNow",
     "NotEligible",
@@ -99,9 +106,12 @@ __all__ = [
     "TournamentError",
     "TournamentNotFound",
     "entry_disqualify",
+    "entry_prize_credit",
     "entry_prize_pay",
     "tournament_advance",
     "tournament_cancel",
+    "tournament_define",
+    "tournament_definition_update",
     "tournament_delay",
     "tournament_hand_for_hand_set",
     "tournament_register",

@@ -256,9 +256,9 @@ def _hand_cancel_locked(hand_id: int, now: datetime) -> None:
         acting_seat=None,
         action_deadline=None,
     )
-    from games.models import CashTable
+    from games.models import Table
 
-    CashTable.objects.filter(current_hand_id=hand_id).update(current_hand=None)
+    Table.objects.filter(current_hand_id=hand_id).update(current_hand=None)
 
 
 def _post(tournament: Tournament, row: TournamentCancellation, calculation: CancellationCalculation) -> None:

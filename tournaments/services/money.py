@@ -30,13 +30,14 @@ def _format(cents: int) -> str:
     return f"€{cents // 100:,}.{cents % 100:02d}"
 
 
-def registration_pay(entry: TournamentEntry, user: Any) -> Transfer | None:
-    """Debit buy-in and fee from the player's cash as two legs of one transfer (FEE-04); nothing for a freeroll."""
+def registration_pay(entry: TournamentEntry, user: Any, *, cash_account: Account | None = None) -> Transfer | None:
+    """Debit buy-in and fee from the player's cash (``cash_account`` when the caller has it already) as two legs of
+    one transfer (FEE-04); nothing for a freeroll."""
     tournament = entry.tournament
     total = entry.prize_contribution + entry.fee
     if total == 0:
         return None
-    legs = [TransferLeg(player_cash_account(user), -total)]
+    legs = [TransferLeg(cash_account or player_cash_account(user), -total)]
     if entry.prize_contribution:
         legs.append(TransferLeg(prize_pool_account(tournament), entry.prize_contribution))
     if entry.fee:

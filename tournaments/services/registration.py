@@ -43,7 +43,7 @@ from tournaments.services.errors import (
 from tournaments.services.running import primary_key, start_locked, tournament_lock, tournament_save
 from tournaments.services.seating import seat_fill, table_open, tables_lock
 from wallet.models import AccountKind, Leg
-from wallet.services import balance_of, player_cash_account
+from wallet.services import player_cash_account
 
 
 def _format(cents: int) -> str:
@@ -116,8 +116,10 @@ def tournament_register(
         if not verdict.eligible:
             raise NotEligible(f"You cannot enter {locked.name}: " + "; ".join(verdict.unmet) + ".")
     price = locked.entry_price
+    cash_account = None
     if price:
-        balance = balance_of(player_cash_account(user))
+        cash_account = player_cash_account(user)
+        balance = cash_account.balance  # read just now, under no lock: the transfer checks it again under its lock
         if balance < price:
             raise InsufficientBalance(
                 f"{locked.name} costs {_format(locked.buy_in)} + {_format(locked.fee)} fee; your balance is "
@@ -134,7 +136,7 @@ def tournament_register(
             )
     except IntegrityError:  # a concurrent registration of the same player won the unique live-entry row
         raise AlreadyRegistered(f"You are already registered for {locked.name}.") from None
-    entry.registration_transfer = money.registration_pay(entry, user)
+    entry.registration_transfer = money.registration_pay(entry, user, cash_account=cash_account)
     entry.save(update_fields=["registration_transfer"])
     locked.entrants += 1
     tournament_save(locked, "entrants")
@@ -180,16 +182,16 @@ def _seat_late_registrant(
         now,
         timebank_milliseconds=tournament.timebank_first_hand_seconds * 1000,
     )
-    from games.services.events import events_append
+    from games.runtime.events import events_append
 
     events_append(table, [event])
     TournamentTable.objects.filter(pk=link.pk).update(players=sum(1 for s in seats.values() if s.user_id))
     tournament.players_remaining += 1
     tournament_save(tournament, "players_remaining")
     if table.current_hand_id is None and table.next_hand_at is None:
-        from games.models import CashTable
+        from games.models import Table
 
-        CashTable.objects.filter(pk=table.pk).update(next_hand_at=now + timedelta(seconds=1))
+        Table.objects.filter(pk=table.pk).update(next_hand_at=now + timedelta(seconds=1))
 
 
 def unregistration_closes_at(tournament: Tournament) -> datetime | None:

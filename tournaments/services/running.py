@@ -20,6 +20,16 @@ lock it:
    next hand dealt, which the tables work out themselves from the clock).
 
 Running it twice at the same moment changes nothing the second time.
+
+Locks, in this order: the tournament row first; then tables in primary-key order, each table row before its seats
+and before its ``TournamentTable`` row (``tournaments.services.seating``); wallet accounts last. A table lock is never
+taken after a ``TournamentTable`` row was updated in the same transaction (the waiting flags are cleared last, once
+every table lock the step needs is held). The hand transactions lock their table and its link row, never the
+tournament row: they only read it (``tournaments.table_policy.locked_table_link``, once per table lock).
+
+Cost per coordination (``benchmarks/bench_tournament.py balancing``, docs/benchmarks.md): a fixed number of statements
+whatever the number of tables — the open and waiting tables are one query, the levels one, the breaks one — plus a few
+per place given and per player moved.
 """
 
 from __future__ import annotations
@@ -36,10 +46,12 @@ from django.db import transaction
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from games.models import CashTable, Hand, HandStatus, Seat, SeatStatus, TableStatus
-from games.services.events import NewEvent, events_append
-from games.services.seat_state import seat_empty, table_touch
+from games.models import Hand, HandStatus, Seat, SeatStatus, Table, TableStatus
+from games.runtime.events import NewEvent, events_append
+from games.runtime.seat_state import seat_empty, table_touch
+from poker_site.core.compiled_sql import rows_update
 from tournaments.definitions import (
+    blind_structure,
     break_policy,
     level_clock,
     payouts_for,
@@ -59,11 +71,12 @@ from tournaments.rules.balancing import MoveReason
 from tournaments.rules.breaks import break_pause, next_break_due
 from tournaments.rules.common import RandomSource
 from tournaments.rules.eliminations import finishing_places, hand_for_hand, tournament_over
+from tournaments.rules.levels import BlindStructure, LevelClock
 from tournaments.rules.registration import late_registration_open
 from tournaments.rules.seating import initial_seating
 from tournaments.services import money
 from tournaments.services.errors import TournamentNotFound
-from tournaments.services.seating import player_move, seat_fill, table_open, tables_lock
+from tournaments.services.seating import player_move, seats_fill, table_open, tables_lock
 
 FIRST_DEAL_DELAY = timedelta(seconds=10)
 """Between the start and the first deal: time for the players to open their tables (absent ones are then dealt in
@@ -138,20 +151,10 @@ def start_locked(tournament: Tournament, now: datetime, randomness: RandomSource
     for seated in initial_seating(list(by_id), tournament.table_size, randomness):
         table, link = table_open(tournament, now)
         seats = {seat.number: seat for seat in Seat.objects.filter(table=table).order_by("number")}
-        events = [
-            seat_fill(
-                seats[number],
-                by_id[entry_id],
-                by_id[entry_id].user,
-                tournament.starting_stack,
-                now,
-                timebank_milliseconds=timebank,
-            )
-            for number, entry_id in sorted(seated.players.items())
-        ]
-        events_append(table, events)
+        placements = [(seats[number], by_id[entry_id]) for number, entry_id in sorted(seated.players.items())]
+        events_append(table, seats_fill(placements, tournament.starting_stack, now, timebank_milliseconds=timebank))
         TournamentTable.objects.filter(pk=link.pk).update(players=len(seated.players))
-        CashTable.objects.filter(pk=table.pk).update(next_hand_at=first_deal)
+        Table.objects.filter(pk=table.pk).update(next_hand_at=first_deal)
     tournament.status = TournamentStatus.RUNNING
     tournament.started_at = now
     tournament.players_remaining = len(entries)
@@ -226,20 +229,19 @@ def tournament_advance(
                 step.started = True
         _announce(tournament)
         return step
-    if tournament.status != TournamentStatus.RUNNING:
-        return step
+    if tournament.status != TournamentStatus.RUNNING or tournament.cancellation_pending:
+        return step  # a proposed cancellation freezes the tournament as its preview shows it (CXL-01)
     _coordinate(tournament, moment, chance, step)
     _announce(tournament)
     return step
 
 
 def _coordinate(tournament: Tournament, now: datetime, randomness: RandomSource, step: Step) -> None:
-    waiting = list(
-        TournamentTable.objects.filter(tournament=tournament, needs_coordination=True).values_list("pk", flat=True)
-    )
-    live = _live_tables(tournament)
+    live, waiting = _tables_read(tournament)
     alive = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).count()
-    clock = level_clock(tournament)
+    # The levels are read once per coordination; the breaks again only when this coordination starts one.
+    structure = blind_structure(tournament)
+    clock = level_clock(tournament, structure)
     if tournament.registration_closed_at is None:
         paid = payouts_now(tournament).paid_places
         if not late_registration_open(
@@ -252,19 +254,25 @@ def _coordinate(tournament: Tournament, now: datetime, randomness: RandomSource,
             _registration_close(tournament, now)
             step.registration_closed = True
     if tournament.registration_closed_at is not None:
-        _places_assign(tournament, live, alive, randomness, step)
-        alive = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).count()
+        if _places_assign(tournament, live, alive, randomness, step):
+            alive = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).count()
         if _maybe_finish(tournament, alive, now, randomness, step):
             return
     _hand_for_hand_update(tournament, live, alive, now)
     moved_tables = _balance(tournament, live, now, randomness, step)
-    _breaks_update(tournament, live, now)
+    with_break = _breaks_update(tournament, live, now, structure)
+    if with_break is not None:
+        step.break_started = True
+        clock = with_break
     _level_update(tournament, clock, live, now, step)
-    tournament.players_remaining = alive
-    tournament.tables_running = sum(1 for table in live if table.broken_at is None)
-    tournament_save(tournament, "players_remaining", "tables_running")
+    tables_running = sum(1 for table in live if table.broken_at is None)
+    if (tournament.players_remaining, tournament.tables_running) != (alive, tables_running):
+        tournament.players_remaining = alive
+        tournament.tables_running = tables_running
+        tournament_save(tournament, "players_remaining", "tables_running")
     # Last, once every table lock this step needs is held: the waiting tables may deal again.
-    TournamentTable.objects.filter(pk__in=waiting).update(needs_coordination=False)
+    if waiting:
+        TournamentTable.objects.filter(pk__in=waiting).update(needs_coordination=False)
     _tables_wake(tournament, now, exclude=moved_tables)
 
 
@@ -279,15 +287,31 @@ class LiveTable:
     broken_at: datetime | None = None
 
 
-def _live_tables(tournament: Tournament) -> list[LiveTable]:
-    """The tournament's open tables with their player counts (one query; counts kept by the services)."""
-    rows = TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).values_list(
-        "pk", "table_id", "number", "players", "table__current_hand_id", "hand_for_hand_round_dealt"
+def _tables_read(tournament: Tournament) -> tuple[list[LiveTable], list[int]]:
+    """The tournament's open tables with their player counts (kept by the services), and the links of the tables
+    waiting for the coordinator (open or not), in one query."""
+    rows = (
+        TournamentTable.objects.filter(tournament=tournament)
+        .filter(Q(broken_at__isnull=True) | Q(needs_coordination=True))
+        .values_list(
+            "pk",
+            "table_id",
+            "number",
+            "players",
+            "table__current_hand_id",
+            "hand_for_hand_round_dealt",
+            "broken_at",
+            "needs_coordination",
+        )
     )
-    return [
-        LiveTable(link, table, number, players, hand is not None, round_dealt)
-        for link, table, number, players, hand, round_dealt in rows
-    ]
+    live = []
+    waiting = []
+    for link, table, number, players, hand, round_dealt, broken_at, needs_coordination in rows:
+        if broken_at is None:
+            live.append(LiveTable(link, table, number, players, hand is not None, round_dealt))
+        if needs_coordination:
+            waiting.append(link)
+    return live, waiting
 
 
 def _registration_close(tournament: Tournament, now: datetime) -> None:
@@ -309,16 +333,16 @@ def _registration_close(tournament: Tournament, now: datetime) -> None:
 
 def _places_assign(
     tournament: Tournament, live: list[LiveTable], alive: int, randomness: RandomSource, step: Step
-) -> None:
+) -> bool:
     """TRN-22 / TRN-24: places for the knocked-out players, one hand (or hand-for-hand round) at a time, oldest first.
-    A round is placed only once every table has finished it."""
+    A round is placed only once every table has finished it. Returns whether any knocked-out player was waiting."""
     pending = list(
         TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).order_by(
             "eliminated_at", "eliminated_in_hand_id", "pk"
         )
     )
     if not pending:
-        return
+        return False
     round_in_play = tournament.hand_for_hand and any(table.in_hand for table in live)
 
     def group_key(entry: TournamentEntry) -> tuple[str, int]:
@@ -333,6 +357,7 @@ def _places_assign(
         groups.append(list(grouped))
     remaining = alive + len(pending)
     prizes = list(tournament.prizes)
+    placed: list[TournamentEntry] = []
     for members in groups:
         stacks = {entry.pk: int(entry.chips_at_hand_start or 1) for entry in members}
         by_id = {entry.pk: entry for entry in members}
@@ -341,10 +366,13 @@ def _places_assign(
             entry.place = finishing.place
             entry.prize = prizes[finishing.place - 1] if finishing.place <= len(prizes) else 0
             entry.status = EntryStatus.FINISHED
-            entry.save(update_fields=["place", "prize", "status"])
+            placed.append(entry)
             step.places.append((entry.pk, finishing.place))
-            _prize_credit_after_commit(entry)
         remaining -= len(members)
+    rows_update(placed, ["place", "prize", "status"])  # one statement for every place given
+    for entry in placed:
+        _prize_credit_after_commit(entry)
+    return True
 
 
 class _RecordedTies:
@@ -381,17 +409,15 @@ def _prize_credit_later(entry_id: int) -> None:
 
 def _maybe_finish(tournament: Tournament, alive: int, now: datetime, randomness: RandomSource, step: Step) -> bool:
     """TRN-21: one player left (and nobody waiting for a place), or identical remaining prizes."""
-    pending = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).exists()
-    if pending or alive == 0:
+    if alive == 0:
         return False
     if not tournament_over(
         alive, list(tournament.prizes), end_when_prizes_identical=tournament.end_when_prizes_identical
     ):
         return False
-    if (
-        alive > 1
-        and CashTable.objects.filter(tournament_link__tournament=tournament, current_hand__isnull=False).exists()
-    ):
+    if TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).exists():
+        return False  # a knocked-out player is still waiting for a place
+    if alive > 1 and Table.objects.filter(tournament_link__tournament=tournament, current_hand__isnull=False).exists():
         return False  # identical prizes: finish once the hands in play are over
     players = list(
         Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
@@ -439,7 +465,7 @@ def _maybe_finish(tournament: Tournament, alive: int, now: datetime, randomness:
     return True
 
 
-def _table_close(table: CashTable, seats: dict[int, Seat], now: datetime, reason: str) -> None:
+def _table_close(table: Table, seats: dict[int, Seat], now: datetime, reason: str) -> None:
     events = []
     for seat in seats.values():
         if seat.user_id is not None:
@@ -489,9 +515,9 @@ def _balance(
     tables = [table for table in live if table.broken_at is None]
     total = sum(table.players for table in tables)
     needed = max(1, math.ceil(total / seats_per_table))
-    locked: dict[int, tuple[CashTable, dict[int, Seat]]] = {}
+    locked: dict[int, tuple[Table, dict[int, Seat]]] = {}
 
-    def lock(table: LiveTable) -> tuple[CashTable, dict[int, Seat]]:
+    def lock(table: LiveTable) -> tuple[Table, dict[int, Seat]]:
         if table.table_id not in locked:
             locked.update(tables_lock([table.table_id]))
             fresh_table, fresh_seats = locked[table.table_id]
@@ -566,16 +592,19 @@ def _balance(
     return changed
 
 
-def _breaks_update(tournament: Tournament, live: list[LiveTable], now: datetime) -> None:
+def _breaks_update(
+    tournament: Tournament, live: list[LiveTable], now: datetime, structure: BlindStructure
+) -> LevelClock | None:
     """TRN-30 / AMB-41: once the break is due and every table has finished its hand, the break starts (the level
-    clocks stop for its length); when it ends the tables deal again."""
+    clocks stop for its length); when it ends the tables deal again. Returns the level clock with the break when it
+    started one."""
     if tournament.break_ends_at is not None and tournament.break_ends_at <= now:
         tournament.break_ends_at = None
         tournament_save(tournament, "break_ends_at")
     if tournament.break_due_at is None or tournament.break_due_at > now or tournament.break_ends_at is not None:
-        return
+        return None
     if any(table.in_hand for table in live):
-        return
+        return None
     last_hand_ended = (
         TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True)
         .exclude(last_hand_ended_at__isnull=True)
@@ -589,19 +618,18 @@ def _breaks_update(tournament: Tournament, live: list[LiveTable], now: datetime)
     pause = break_pause(policy, started)
     assert pause.end is not None
     TournamentBreak.objects.create(tournament=tournament, started_at=pause.start, ends_at=pause.end)
-    clock = level_clock(tournament)
+    clock = level_clock(tournament, structure)
     tournament.break_ends_at = pause.end
     tournament.break_due_at = next_break_due(policy, clock, pause.end)
     tournament_save(tournament, "break_ends_at", "break_due_at")
-    CashTable.objects.filter(tournament_link__tournament=tournament, status=TableStatus.OPEN).update(
-        next_hand_at=pause.end
-    )
+    Table.objects.filter(tournament_link__tournament=tournament, status=TableStatus.OPEN).update(next_hand_at=pause.end)
+    return clock
 
 
-def _level_update(tournament: Tournament, clock: Any, live: list[LiveTable], now: datetime, step: Step) -> None:
-    """Record the current level for the lobby; when it changed, tell every table (the new blinds apply from the next
-    hand dealt, AMB-65)."""
-    reading = level_clock(tournament).reading(now)
+def _level_update(tournament: Tournament, clock: LevelClock, live: list[LiveTable], now: datetime, step: Step) -> None:
+    """Record the current level for the lobby (``clock``: with every break recorded so far); when it changed, tell
+    every table (the new blinds apply from the next hand dealt, AMB-65)."""
+    reading = clock.reading(now)
     if reading.number == tournament.level_number and reading.ends_at == tournament.level_ends_at:
         return
     changed = reading.number != tournament.level_number
@@ -627,7 +655,7 @@ def _tables_wake(tournament: Tournament, now: datetime, exclude: set[int]) -> No
     """Tables that stopped asking to deal (a closed gate) try again now, unless a break holds them."""
     if tournament.break_ends_at is not None and tournament.break_ends_at > now:
         return
-    CashTable.objects.filter(
+    Table.objects.filter(
         Q(next_hand_at__isnull=True) | Q(next_hand_at__gt=now),
         tournament_link__tournament=tournament,
         tournament_link__needs_coordination=False,
@@ -635,7 +663,7 @@ def _tables_wake(tournament: Tournament, now: datetime, exclude: set[int]) -> No
         current_hand__isnull=True,
     ).exclude(pk__in=exclude).update(next_hand_at=now)
     if exclude:
-        CashTable.objects.filter(pk__in=exclude, status=TableStatus.OPEN, current_hand__isnull=True).update(
+        Table.objects.filter(pk__in=exclude, status=TableStatus.OPEN, current_hand__isnull=True).update(
             next_hand_at=now
         )
 

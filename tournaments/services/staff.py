@@ -104,9 +104,9 @@ def entry_disqualify(
     """Disqualify a player (TRN-28). A player still in play is removed with their chips (they take no place); a
     player who already finished keeps or forfeits an unpaid prize by ``forfeit_prize`` (a prize already paid is
     confiscated through the compliance desk's seizure, not here)."""
-    from games.models import CashTable
-    from games.services.events import NewEvent, events_append
-    from games.services.seat_state import seat_empty
+    from games.models import Table
+    from games.runtime.events import NewEvent, events_append
+    from games.runtime.seat_state import seat_empty
 
     text = _reason(reason)
     moment = now or timezone.now()
@@ -120,7 +120,7 @@ def entry_disqualify(
     if row.status == EntryStatus.PLAYING:
         assert row.table_id is not None
         table, seats = tables_lock([row.table_id])[row.table_id]
-        hand_running = CashTable.objects.filter(pk=table.pk, current_hand__isnull=False).exists()
+        hand_running = Table.objects.filter(pk=table.pk, current_hand__isnull=False).exists()
         if hand_running:
             raise NotAllowedNow("The player is in a hand: disqualify them when it ends.")
         seat = next(seat for seat in seats.values() if seat.user_id == row.user_id)
@@ -164,6 +164,47 @@ def entry_disqualify(
             "forfeit_prize": bool(forfeit_prize),
             "before": before,
             "after": {"status": row.status},
+        },
+    )
+    return row
+
+
+@transaction.atomic(durable=True)
+def entry_prize_credit(entry: TournamentEntry | int, *, actor: Any, reason: str) -> TournamentEntry:
+    """Credit an unpaid prize by hand (LOB-08: manual prize credit), e.g. when the automatic credit (TRN-27) failed:
+    the same idempotent transfer as ``entry_prize_pay``, audited with the reason. Refused, with nothing changed, for
+    an entry with no prize, a prize already paid, or one forfeited on disqualification (TRN-28)."""
+    text = _reason(reason)
+    entry_id = primary_key(entry)
+    row = (
+        TournamentEntry.objects.select_for_update(of=("self",))
+        .select_related("tournament", "user")
+        .filter(pk=entry_id)
+        .first()
+    )
+    if row is None:
+        raise TournamentNotFound(f"There is no tournament entry {entry_id}.")
+    if row.prize_transfer_id is not None:
+        raise NotAllowedNow(f"The prize of {row.user} for place {row.place} is already paid.")
+    if row.prize_forfeited:
+        raise NotAllowedNow(f"The prize of {row.user} was forfeited on disqualification: it is not paid.")
+    if row.prize <= 0 or row.status not in (EntryStatus.FINISHED, EntryStatus.DISQUALIFIED):
+        raise NotAllowedNow(f"{row.user} has no prize to credit ({row.get_status_display()}, no prize won).")
+    row.prize_transfer = money.prize_credit(row)
+    row.save(update_fields=["prize_transfer"])
+    audit_record(
+        action="tournament_prize_credited",
+        actor=actor,
+        player=row.user,
+        transfer=row.prize_transfer,
+        reason=text,
+        details={
+            "tournament": row.tournament_id,
+            "entry": row.pk,
+            "place": row.place,
+            "prize": row.prize,
+            "before": {"prize_transfer": None},
+            "after": {"prize_transfer": row.prize_transfer_id},
         },
     )
     return row

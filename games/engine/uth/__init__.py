@@ -9,7 +9,8 @@ Modules:
 * ``round`` — dealing, the three decision phases with automatic CHECK / FOLD, the multi-player round state
   (UTH-03, UTH-08..UTH-12, UTH-36..UTH-38);
 * ``strategy`` — a documented near-optimal playing strategy (used by the RTP simulation and the benchmark);
-* ``rtp`` — the exact Trips return by counting all 7-card hands, and the simulated Ante/Blind/Play return (UTH-21).
+* ``rtp`` — the exact Trips return by counting all 7-card hands, and the simulated Ante/Blind/Play return (UTH-21);
+* ``main_bet_exact`` — the exact Ante/Blind/Play return of the strategy, every deal counted (UTH-21).
 
 Standard library only, like the rest of games.engine. Import from the modules directly.
 """

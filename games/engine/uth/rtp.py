@@ -1,4 +1,5 @@
-"""Return to player (UTH-21): the Trips bet exactly, the main bets by simulation.
+"""Return to player (UTH-21): the Trips bet exactly, the main bets by simulation (their exact count is in
+games.engine.uth.main_bet_exact; the simulation is its independent cross-check).
 
 **Trips, exactly.** The Trips bet pays on the class of the player's best five of seven cards, so its return is
 ``Σ count(class) × (odds + 1) / C(52, 7)``. Instead of evaluating all 133,784,560 seven-card hands,
@@ -16,7 +17,7 @@
 
 Everything is integer arithmetic; the total is checked against C(52, 7); the return is a :class:`fractions.Fraction`.
 
-**Main bets, by simulation.** :func:`simulate_main_bets` plays rounds with the documented near-optimal strategy
+**Main bets, by simulation.** :func:`simulate_main_bets` plays rounds with the documented basic strategy
 (games.engine.uth.strategy) and estimates the Ante/Blind/Play return per initial main bet (the Ante) and per total
 main bet (Ante + Blind + Play), each with a normal-approximation confidence interval (the second by the delta method,
 as it is a ratio of two means).

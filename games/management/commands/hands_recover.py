@@ -1,7 +1,7 @@
 """``manage.py hands_recover``: cancel every hand still in progress, as after a server crash (CASH-24, GEN-04).
 
 The launcher runs it when a web process dies (the ticker does the same itself when it starts). Each cancelled hand's
-stacks go back to their start-of-hand amounts; no money moves (``games.services.recovery``). Prints the ids it
+stacks go back to their start-of-hand amounts; no money moves (``games.runtime.recovery``). Prints the ids it
 cancelled; running it twice cancels nothing the second time.
 """
 

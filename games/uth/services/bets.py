@@ -13,6 +13,7 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 
 from games.engine.uth.betting import BetAmounts, BetLimits, BetRejected, BetSlip, BetStep, StepKind
+from games.engine.uth.money import format_cents
 from games.engine.uth.round import Phase
 from games.engine.uth.settlement import BetSpot
 from games.uth.conversions import slip_of, steps_of
@@ -81,7 +82,10 @@ def _place(user: User, table_id: int, operation: SlipOperation, now: datetime | 
         amount=step.stake,
         idempotency_key=record_key(hand, number),
         kind="uth_bet",
-        description=f"UTH game {round_.game_number}: {step.kind.value} (Ante +{step.ante}, Trips +{step.trips})",
+        description=(
+            f"UTH game {round_.game_number}: {step.kind.value}"
+            f" (Ante +{format_cents(step.ante)}, Trips +{format_cents(step.trips)})"
+        ),
     )
     add_record(
         hand,

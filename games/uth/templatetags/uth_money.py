@@ -1,8 +1,9 @@
-"""``{{ cents|euros }}`` → "€12.50" on the UTH pages."""
+"""``{{ cents|euros }}`` on the UTH pages: money in the page's language ("€12.50" / "12,50 €"), the same text as the
+site's ``|money`` filter and the pages' JavaScript (``Poker.money``)."""
 
 from django import template
 
-from games.engine.uth.money import format_cents
+from poker_site.core.templatetags.money import format_money
 
 register = template.Library()
 
@@ -10,6 +11,6 @@ register = template.Library()
 @register.filter
 def euros(cents: object) -> str:
     try:
-        return format_cents(int(cents))  # type: ignore[call-overload]
+        return format_money(int(cents))  # type: ignore[call-overload]
     except (TypeError, ValueError):
         return ""

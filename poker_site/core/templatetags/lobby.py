@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django import template
@@ -20,6 +21,14 @@ def open_uth_tables() -> list[Any]:
         .annotate(players=Count("seats", filter=Q(seats__left_at__isnull=True)))
         .order_by("name")
     )
+
+
+@register.simple_tag
+def upcoming_tournaments(limit: int = 6) -> list[dict[str, Any]]:
+    """The next tournaments and the open Sit & Gos (LOB-02's rows), for the lobby's Tournaments tab."""
+    from tournaments.readside import tournament_rows
+
+    return tournament_rows()[:limit]
 
 
 @register.simple_tag
@@ -56,3 +65,26 @@ def offered_stakes() -> list[dict[str, Any]]:
             }
         )
     return offered
+
+
+@register.simple_tag
+def my_table_ids(user: Any) -> list[int]:
+    """The cash tables ``user`` sits at now (the lobby marks them); empty for a visitor."""
+    from games.models import Seat
+
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    return sorted(Seat.objects.filter(user=user, session__isnull=False).values_list("table_id", flat=True).distinct())
+
+
+FIRST_VISIT_WINDOW = timedelta(minutes=30)
+"""A login this soon after signing up is still the account's first visit (signing up logs the player in)."""
+
+
+@register.simple_tag
+def is_first_visit(user: Any) -> bool:
+    """Whether ``user`` signed up in this visit: a new account is welcomed, not "welcomed back"."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    last_login = getattr(user, "last_login", None)
+    return last_login is None or last_login - user.date_joined < FIRST_VISIT_WINDOW

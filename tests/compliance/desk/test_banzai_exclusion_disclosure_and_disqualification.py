@@ -13,8 +13,8 @@ from compliance.errors import InvalidRequest, NotAllowed
 from compliance.models import CaseActionKind
 from compliance.services import banzai_exclusion_set, disclosure_record, tournament_disqualify
 from games.models import PlayerTableSettings
+from games.runtime.errors import BanzaiExcluded
 from games.services import seat_take
-from games.services.errors import BanzaiExcluded
 from tests.compliance.desk.support import case_about, everything_that_records, player
 from tests.tables.back_office import logged_in
 from tests.tables.support import START, open_table

@@ -14,7 +14,7 @@ from django.utils import timezone
 from compliance import tasks
 from compliance.models import ConnectionKind, DetectorState, Flag, FlagStatus, IndicatorSetting
 from compliance.services import connection_record, detection_advance, settings_ensure
-from games.models import CashTable
+from games.models import Table
 from tests.compliance.desk.support import player, with_a_third
 from tests.tables.support import check_or_call_down, deal, open_table, seat_players
 
@@ -28,11 +28,11 @@ def later() -> Any:
     return timezone.now() + timedelta(minutes=1)
 
 
-def connected(user: Any, table: CashTable, ip: str, device: str = "") -> None:
+def connected(user: Any, table: Table, ip: str, device: str = "") -> None:
     connection_record(user.pk, ConnectionKind.TABLE_SOCKET, place=f"table:{table.pk}", ip=ip, device=device)
 
 
-def hand_at(table: CashTable, users: list[Any], seed: int = 1) -> Any:
+def hand_at(table: Table, users: list[Any], seed: int = 1) -> Any:
     if not table.seats.filter(user__isnull=False).exists():
         seat_players(table, with_a_third(users), 1_000)
     deal(table, seed=seed)

@@ -13,7 +13,7 @@ from games.uth.models import HandStatus, UthHand, UthTable
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
-from wallet.services import ledger_reconcile
+from wallet.services import ledger_reconcile, player_cash_account
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -48,7 +48,7 @@ def wait_for_betting_time(page: Any, seconds_needed: int = 8) -> None:
 
 def test_a_player_bets_raises_and_reads_the_result_while_a_visitor_watches(uth_table: UthTable, pages: Pages) -> None:
     alice = player("alice", cash_cents=10_000)
-    page = pages.new()
+    page = pages.new(width=1366, height=800)  # a common laptop screen: the decisions must be in sight there
     log_in(page, "alice")
     page.goto(f"/uth/{uth_table.pk}/")
     wait_until(page, "document.getElementById('uth-connection').textContent === 'Connected'")
@@ -79,6 +79,10 @@ def test_a_player_bets_raises_and_reads_the_result_while_a_visitor_watches(uth_t
     play = page.locator("[data-decision=play_4x]")
     play.wait_for(state="visible", timeout=30_000)
     assert play.text_content() == "PLAY 4x (€20.00)"
+    box = play.bounding_box()
+    assert box is not None
+    assert box["y"] >= 0
+    assert box["y"] + box["height"] <= 800, "PLAY 4x is below the fold"
     assert visitor.locator("#uth-player-cards .uth-card").count() == 2
     assert visitor.locator("#uth-dealer-cards .uth-card.back").count() == 2  # face down until the result
     play.click()
@@ -89,6 +93,10 @@ def test_a_player_bets_raises_and_reads_the_result_while_a_visitor_watches(uth_t
     assert any(words in result for words in ("you win", "you lose", "your bets are returned")), result
     assert visitor.locator("#uth-dealer-cards .uth-card:not(.back)").count() == 2
     page.locator("#uth-history tr td[title]").first.wait_for()
+    # The header balance follows the round without a reload.
+    balance = int(player_cash_account(alice).balance)
+    wait_until(page, f"document.getElementById('header-balance').dataset.cents === '{balance}'")
+    assert "GMT" in str(page.locator("#uth-game-number").text_content())
     pages.screenshot(page, "result")
 
     hand = UthHand.objects.get(player=alice)

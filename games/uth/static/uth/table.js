@@ -9,6 +9,9 @@
 
   var root = document.getElementById("uth");
   if (!root) { return; }
+  var P = window.Poker;
+  var gettext = P.t;
+  var f = function (text, values) { return P.format(text, values, true); };
   var snapshotElement = document.getElementById("uth-snapshot");
   var state = {
     snapshot: JSON.parse(snapshotElement.textContent),
@@ -24,29 +27,68 @@
   state.sequence = state.snapshot.sequence || 0;
 
   var SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
-  var SUIT_NAMES = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
-  var RANK_NAMES = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", "9": "Nine", "8": "Eight", "7": "Seven",
-    "6": "Six", "5": "Five", "4": "Four", "3": "Three", "2": "Two" };
+  var SUIT_NAMES = { c: gettext("clubs"), d: gettext("diamonds"), h: gettext("hearts"), s: gettext("spades") };
+  var RANK_NAMES = { A: gettext("Ace"), K: gettext("King"), Q: gettext("Queen"), J: gettext("Jack"), T: gettext("Ten"),
+    "9": gettext("Nine"), "8": gettext("Eight"), "7": gettext("Seven"), "6": gettext("Six"), "5": gettext("Five"),
+    "4": gettext("Four"), "3": gettext("Three"), "2": gettext("Two") };
   var PHASES = {
-    betting: "Place your bets",
-    preflop: "Decide: PLAY 4x, PLAY 3x or CHECK",
-    flop: "Flop: PLAY 2x or CHECK",
-    river: "Turn and river: PLAY 1x or FOLD",
-    settled: "Result",
-    cancelled: "Round cancelled"
+    betting: gettext("Place your bets"),
+    preflop: gettext("Decide: PLAY 4x, PLAY 3x or CHECK"),
+    flop: gettext("Flop: PLAY 2x or CHECK"),
+    river: gettext("Turn and river: PLAY 1x or FOLD"),
+    settled: gettext("Result"),
+    cancelled: gettext("Round cancelled")
   };
-  var DECISION_LABELS = { play_4x: "PLAY 4x", play_3x: "PLAY 3x", play_2x: "PLAY 2x", play_1x: "PLAY 1x",
-    check: "CHECK", fold: "FOLD" };
+  var DECISION_LABELS = { play_4x: gettext("PLAY 4x"), play_3x: gettext("PLAY 3x"), play_2x: gettext("PLAY 2x"),
+    play_1x: gettext("PLAY 1x"), check: gettext("CHECK"), fold: gettext("FOLD") };
+  // The labels the server records for decisions (hand.decisions), including the automatic ones.
+  var RECORDED_DECISIONS = { "PLAY 4x": DECISION_LABELS.play_4x, "PLAY 3x": DECISION_LABELS.play_3x,
+    "PLAY 2x": DECISION_LABELS.play_2x, "PLAY 1x": DECISION_LABELS.play_1x, "CHECK": DECISION_LABELS.check,
+    "FOLD": DECISION_LABELS.fold, "AUTO CHECKED": gettext("AUTO CHECKED"), "AUTO FOLDED": gettext("AUTO FOLDED") };
+  function decisionLabel(label) { return RECORDED_DECISIONS[label] || label; }
+  var SPOTS = { ante: gettext("ANTE"), blind: gettext("BLIND"), trips: gettext("TRIPS"), play: gettext("PLAY") };
+  // The result rows of the settlement (games.engine.uth.settlement.ResultRow), by their code.
+  var RESULT_ROWS = {
+    dealer_not_qualified_player_wins: gettext("Dealer does not qualify, you win"),
+    dealer_not_qualified_player_loses: gettext("Dealer does not qualify, you lose"),
+    dealer_not_qualified_tie: gettext("Dealer does not qualify, tie"),
+    dealer_qualifies_player_wins: gettext("Dealer qualifies, you win"),
+    dealer_qualifies_player_loses: gettext("Dealer qualifies, you lose"),
+    dealer_qualifies_tie: gettext("Dealer qualifies, tie"),
+    player_folds: gettext("You folded")
+  };
+  function resultDescription(result) {
+    if (result.refunded !== undefined) { return gettext("Round cancelled: every bet was refunded."); }
+    return RESULT_ROWS[result.row] || result.description;
+  }
+  /* The server's refusals are English sentences; the fixed ones are listed here so that the catalogue translates
+     them (refusalText looks each one up). */
+  var REFUSALS = [
+    gettext("A chip must be a positive whole number of cents."),
+    gettext("Betting is closed for this round; wait for the next round."),
+    gettext("Log in to play; visitors may only watch."),
+    gettext("Place a bet before doubling."),
+    gettext("Place your Ante before the Trips bet."),
+    gettext("REPEAT is only available before you place the first chip of the round."),
+    gettext("The Blind is placed for you automatically and always equals your Ante."),
+    gettext("The Play bet is made with a PLAY decision after the cards are dealt."),
+    gettext("The decision time for this phase has run out."),
+    gettext("The round is paused while an issue is investigated; decide when it resumes."),
+    gettext("There are no bets from a previous round to repeat."),
+    gettext("There is no bet to undo."),
+    gettext("Your bets are already at the table maximum; they cannot be doubled.")
+  ];
+  function refusalText(message) {
+    var text = message.message || "";
+    if (text && gettext(text) !== text) { return gettext(text); }  // one of REFUSALS
+    return P.errorText(message.code, text);
+  }
   var MULTIPLIERS = { play_4x: 4, play_3x: 3, play_2x: 2, play_1x: 1, check: 0, fold: 0 };
 
   function $(id) { return document.getElementById(id); }
 
-  function euros(cents) {
-    var sign = cents < 0 ? "-" : "";
-    var value = Math.abs(cents);
-    var whole = Math.floor(value / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-    return sign + "€" + whole + "." + String(value % 100).padStart(2, "0");
-  }
+  // Money in the page's language, exactly like the server's |money filter ("€1,234.56" or "1 234,56 €").
+  function euros(cents) { return P.money(cents); }
 
   function setText(id, text) { var element = $(id); if (element) { element.textContent = text; } }
 
@@ -70,10 +112,10 @@
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + window.location.host + root.dataset.socketPath);
     state.socket = socket;
-    setText("uth-connection", "Connecting…");
+    setText("uth-connection", gettext("Connecting…"));
     socket.addEventListener("open", function () {
       state.retryDelay = 1000;
-      setText("uth-connection", "Connected");
+      setText("uth-connection", gettext("Connected"));
     });
     socket.addEventListener("message", function (frame) {
       var message;
@@ -81,7 +123,7 @@
       receive(message);
     });
     socket.addEventListener("close", function () {
-      setText("uth-connection", "Disconnected — reconnecting…");
+      setText("uth-connection", gettext("Disconnected — reconnecting…"));
       window.setTimeout(connect, state.retryDelay);
       state.retryDelay = Math.min(state.retryDelay * 2, 15000);
     });
@@ -89,7 +131,7 @@
 
   function send(message) {
     if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
-      showError("Not connected to the table; reconnecting. Try again in a moment.");
+      showError(gettext("Not connected to the table; reconnecting. Try again in a moment."));
       return;
     }
     state.requestCounter += 1;
@@ -122,7 +164,7 @@
         clearError();
         break;
       case "error":
-        showError(message.message);
+        showError(refusalText(message));
         break;
       default:
         break;
@@ -148,12 +190,13 @@
       if (event.ended_phase_stats) { state.snapshot.endedStats = event.ended_phase_stats; }
       if (event.kind === "round_opened") { state.snapshot.endedStats = null; showNotice(""); }
       if (event.kind === "round_paused") {
-        showNotice("The round is paused while an issue is investigated. Please wait.");
+        showNotice(gettext("The round is paused while an issue is investigated. Please wait."));
       }
-      if (event.kind === "round_resumed") { showNotice("The round continues."); }
+      if (event.kind === "round_resumed") { showNotice(gettext("The round continues.")); }
       if (event.kind === "round_cancelled") {
-        showNotice("This round was cancelled (" + (event.round.cancel_reason || "malfunction") +
-          "). Every bet placed in it has been refunded.");
+        showNotice(event.round.cancel_reason ?
+          f(gettext("This round was cancelled (%(reason)s). Every bet placed in it has been refunded."), { reason: event.round.cancel_reason }) :
+          gettext("This round was cancelled because of a malfunction. Every bet placed in it has been refunded."));
       }
     }
     renderRound();
@@ -167,7 +210,7 @@
     element.className = "uth-card";
     if (!text) {
       element.className += " back";
-      element.setAttribute("aria-label", "face-down card");
+      element.setAttribute("aria-label", gettext("face-down card"));
       element.textContent = "?";
       return element;
     }
@@ -176,7 +219,7 @@
     if (suit === "h" || suit === "d") { element.className += " red"; }
     element.textContent = (rank === "T" ? "10" : rank) + SUITS[suit];
     element.setAttribute("role", "img");
-    element.setAttribute("aria-label", RANK_NAMES[rank] + " of " + SUIT_NAMES[suit]);
+    element.setAttribute("aria-label", f(gettext("%(rank)s of %(suit)s"), { rank: RANK_NAMES[rank], suit: SUIT_NAMES[suit] }));
     return element;
   }
 
@@ -196,21 +239,23 @@
   function renderRound() {
     var round = state.snapshot.round;
     if (!round) {
-      setText("uth-phase", "Waiting for the first round");
+      setText("uth-phase", gettext("Waiting for the first round"));
       return;
     }
     var gameNumber = $("uth-game-number");
-    gameNumber.textContent = round.display_number;
-    gameNumber.title = "Game number " + round.game_number + " (quote it to Customer Service)";
-    setText("uth-phase", round.paused ? "Paused" : PHASES[round.phase] || round.phase);
+    // UTH-34: the game number players quote is the round's start time in GMT; the full unique number goes with it.
+    gameNumber.textContent = f(gettext("%(time)s GMT"), { time: round.display_number });
+    gameNumber.title = f(gettext("Game number %(number)s (quote it to Customer Service)"), { number: round.game_number });
+    setText("uth-game-id", round.game_number);
+    setText("uth-phase", round.paused ? gettext("Paused") : PHASES[round.phase] || round.phase);
     var dealt = round.player_cards.length > 0;
     renderCards("uth-player-cards", round.player_cards, 0);
     renderCards("uth-community", round.community, 0);
     renderCards("uth-dealer-cards", round.dealer_cards, dealt ? 2 : 0);
-    setText("uth-player-hand", round.player_hand_name || "");
+    setText("uth-player-hand", P.handName(round.player_hand_name || ""));
     var result = round.result;
-    setText("uth-dealer-hand", result ? result.dealer_hand + (result.dealer_qualifies ? " — qualifies" :
-      " — does not qualify") : "");
+    setText("uth-dealer-hand", result ? P.handName(result.dealer_hand) + " — " + (result.dealer_qualifies ?
+      gettext("qualifies") : gettext("does not qualify")) : "");
     renderStats();
     renderTimer();
   }
@@ -219,30 +264,30 @@
     var stats = state.snapshot.stats;
     var ended = state.snapshot.endedStats;
     var shown = stats && stats.asked ? stats : ended;
-    if (!shown || !shown.asked) { setText("uth-stats", "Shown while players decide."); return; }
+    if (!shown || !shown.asked) { setText("uth-stats", gettext("Shown while players decide.")); return; }
     var parts = Object.keys(shown.percent).map(function (name) {
       return (DECISION_LABELS[name] || name) + " " + shown.percent[name] + "%";
     });
-    setText("uth-stats", parts.join(" · ") + " (of " + shown.asked + " players)");
+    setText("uth-stats", parts.join(" · ") + " " + f(gettext("(of %(count)s players)"), { count: shown.asked }));
   }
 
   function renderTimer() {
     var round = state.snapshot.round;
     var light = $("uth-light");
     if (!round || !round.phase_deadline || round.paused) {
-      setText("uth-timer", round && round.paused ? "paused" : "—");
+      setText("uth-timer", round && round.paused ? gettext("paused") : "—");
       light.dataset.light = round && round.phase === "betting" ? "yellow" : "red";
-      light.setAttribute("aria-label", "Betting closed");
+      light.setAttribute("aria-label", gettext("Betting closed"));
       return;
     }
     var remaining = Math.max(0, Date.parse(round.phase_deadline) - (Date.now() + state.clockOffset));
     var seconds = Math.ceil(remaining / 1000);
-    setText("uth-timer", seconds + " s");
+    setText("uth-timer", f(gettext("%(seconds)s s"), { seconds: seconds }));
     var color = "red";
     if (round.phase === "betting" && remaining > 0) { color = seconds > 5 ? "green" : "yellow"; }
     light.dataset.light = color;
-    light.setAttribute("aria-label", color === "green" ? "Betting open" : color === "yellow" ?
-      "Betting time nearly over" : "Betting closed");
+    light.setAttribute("aria-label", color === "green" ? gettext("Betting open") : color === "yellow" ?
+      gettext("Betting time nearly over") : gettext("Betting closed"));
   }
 
   function selectedChip() {
@@ -254,6 +299,11 @@
     var me = state.snapshot.me;
     if (!me) { return; }
     setText("uth-balance", euros(me.balance));
+    // The header shows the same cash balance: keep it in step after bets and settlements (no reload needed).
+    if (state.headerBalance !== me.balance) {
+      state.headerBalance = me.balance;
+      P.setHeaderBalance(me.balance);
+    }
     var takeSeat = $("uth-take-seat");
     var leave = $("uth-leave");
     if (takeSeat) { takeSeat.hidden = me.seated; leave.hidden = !me.seated; }
@@ -267,8 +317,8 @@
     });
     setText("uth-total-bet", euros(hand ? hand.total_bet : 0));
     var limits = round ? round.limits : state.snapshot.table.limits;
-    setNote("ante", amounts.ante >= limits.ante_maximum ? "Maximum bet" : "");
-    setNote("trips", amounts.trips >= limits.trips_maximum ? "Maximum bet" : "");
+    setNote("ante", amounts.ante >= limits.ante_maximum ? gettext("Maximum bet") : "");
+    setNote("trips", amounts.trips >= limits.trips_maximum ? gettext("Maximum bet") : "");
     var controls = me.controls || { bet: false, repeat: false, double: false, undo: false };
     var ante = $("uth-spot-ante");
     var trips = $("uth-spot-trips");
@@ -306,22 +356,23 @@
       }
     });
     var help = $("uth-decision-help");
-    var last = hand && hand.decisions.length ? hand.decisions[hand.decisions.length - 1] : "";
+    var last = hand && hand.decisions.length ? decisionLabel(hand.decisions[hand.decisions.length - 1]) : "";
     setText("uth-last-decision", last);
     if (!help) { return; }
     if (!hand) {
-      help.textContent = "Place an Ante during the betting time to play this round.";
+      help.textContent = gettext("Place an Ante during the betting time to play this round.");
     } else if (options.length) {
-      help.textContent = "Choose before the time runs out; otherwise you are " +
-        (options.indexOf("fold") !== -1 ? "folded automatically (AUTO FOLDED)." : "checked automatically (AUTO CHECKED).");
+      help.textContent = options.indexOf("fold") !== -1 ?
+        gettext("Choose before the time runs out; otherwise you are folded automatically (AUTO FOLDED).") :
+        gettext("Choose before the time runs out; otherwise you are checked automatically (AUTO CHECKED).");
     } else if (hand.folded) {
-      help.textContent = "You folded (" + last + ").";
+      help.textContent = f(gettext("You folded (%(decision)s)."), { decision: last });
     } else if (hand.play) {
-      help.textContent = "Your PLAY bet is " + euros(hand.play) + ".";
+      help.textContent = f(gettext("Your PLAY bet is %(amount)s."), { amount: euros(hand.play) });
     } else if (last) {
-      help.textContent = "Your decision: " + last + ".";
+      help.textContent = f(gettext("Your decision: %(decision)s."), { decision: last });
     } else {
-      help.textContent = "Decisions are offered after the cards are dealt.";
+      help.textContent = gettext("Decisions are offered after the cards are dealt.");
     }
   }
 
@@ -330,24 +381,25 @@
     var round = state.snapshot.round;
     if (!hand || !hand.result) {
       box.textContent = round && round.phase === "settled" && round.result ?
-        "Player hand: " + round.result.player_hand + "; dealer: " + round.result.dealer_hand + "." : "No result yet.";
+        f(gettext("Player hand: %(player)s; dealer: %(dealer)s."), { player: P.handName(round.result.player_hand),
+          dealer: P.handName(round.result.dealer_hand) }) : gettext("No result yet.");
       return;
     }
     var result = hand.result;
     box.replaceChildren();
     var heading = document.createElement("p");
     if (result.refunded !== undefined) {
-      heading.textContent = result.description + " (" + euros(result.refunded) + ")";
+      heading.textContent = resultDescription(result) + " (" + euros(result.refunded) + ")";
       box.appendChild(heading);
       return;
     }
-    heading.textContent = result.description + ": " + (result.net > 0 ? "you win " + euros(result.net) :
-      result.net < 0 ? "you lose " + euros(-result.net) : "your bets are returned") + ".";
+    heading.textContent = resultDescription(result) + ": " + (result.net > 0 ? f(gettext("you win %(amount)s"), { amount: euros(result.net) }) :
+      result.net < 0 ? f(gettext("you lose %(amount)s"), { amount: euros(-result.net) }) : gettext("your bets are returned")) + ".";
     heading.className = result.net > 0 ? "win" : result.net < 0 ? "lose" : "";
     box.appendChild(heading);
     var table = document.createElement("table");
     var header = table.createTHead().insertRow();
-    ["Bet", "Stake", "Outcome", "Paid back"].forEach(function (title) {
+    [gettext("Bet"), gettext("Stake"), gettext("Outcome"), gettext("Paid back")].forEach(function (title) {
       var cell = document.createElement("th");
       cell.scope = "col";
       cell.textContent = title;
@@ -356,10 +408,11 @@
     var body = table.createTBody();
     result.bets.forEach(function (bet) {
       var row = body.insertRow();
-      row.insertCell().textContent = bet.spot.toUpperCase();
+      row.insertCell().textContent = SPOTS[bet.spot] || bet.spot.toUpperCase();
       row.insertCell().textContent = euros(bet.stake);
       var outcome = row.insertCell();
-      outcome.textContent = bet.outcome === "win" ? "Win " + euros(bet.net) : bet.outcome === "push" ? "Push" : "Lose";
+      outcome.textContent = bet.outcome === "win" ? f(gettext("Win %(amount)s"), { amount: euros(bet.net) }) :
+        bet.outcome === "push" ? gettext("Push") : gettext("Lose");
       outcome.className = bet.outcome;
       row.insertCell().textContent = euros(bet.returned);
     });
@@ -373,21 +426,21 @@
     if (!rows.length) {
       var empty = body.insertRow().insertCell();
       empty.colSpan = 5;
-      empty.textContent = "No finished rounds yet.";
+      empty.textContent = gettext("No finished rounds yet.");
       return;
     }
     rows.forEach(function (item) {
       var row = body.insertRow();
       var game = row.insertCell();
-      game.textContent = item.display_number;
-      game.title = item.game_number;
+      game.textContent = f(gettext("%(time)s GMT"), { time: item.display_number });
+      game.title = f(gettext("Game number %(number)s (quote it to Customer Service)"), { number: item.game_number });
       row.insertCell().textContent = item.player_cards.join(" ") +
-        (item.dealer_cards.length ? " vs " + item.dealer_cards.join(" ") + " | " + item.community.join(" ") : "");
-      row.insertCell().textContent = item.decisions.join(", ");
+        (item.dealer_cards.length ? " " + gettext("vs") + " " + item.dealer_cards.join(" ") + " | " + item.community.join(" ") : "");
+      row.insertCell().textContent = item.decisions.map(decisionLabel).join(", ");
       row.insertCell().textContent = euros(item.total_bet);
       var outcome = row.insertCell();
       if (item.result && item.result.refunded !== undefined) {
-        outcome.textContent = "Cancelled, refunded";
+        outcome.textContent = gettext("Cancelled, refunded");
       } else if (item.result) {
         outcome.textContent = (item.result.net > 0 ? "+" : "") + euros(item.result.net);
         outcome.className = item.result.net > 0 ? "win" : item.result.net < 0 ? "lose" : "";

@@ -1,0 +1,219 @@
+"""Buy-in limits when a player sits down (CASH-10..14, CASH-26, CASH-30, CASH-31) and the daily counters.
+
+The limits depend on the table's game type:
+
+* Regular Hold'em/Omaha (CASH-10/11/12/13, AMB-26): 50–100 BB, unless the player left this exact table within the last
+  30 minutes with a stack X. Then, by the ratholing table: X <= 50 BB → 50–100 BB; 50 < X < 100 BB → X–100 BB;
+  X >= 100 BB with a ratholing counter of 0–4 → 100 BB–X; X >= 100 BB with a counter of 5 or more → exactly X. A
+  re-seat in the X >= 100 BB rows increments the counter (read before the re-seat). Counters reset at 00:00 UTC.
+* Texas Deepstack / Omaha Shortstack (CASH-14, AMB-30): the stake's range; returning to the same table within 30
+  minutes the minimum is at least X and the maximum at least X; no counter.
+* Banzai (CASH-26, CASH-30, CASH-31, AMB-27, AMB-62): exactly 10 BB; after leaving any Banzai table of the same stake
+  with more than 10 BB within 30 minutes, the player resumes with that stack, or — five times per UTC day — resets to
+  10 BB.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from django.db.models import F
+
+from games.models import (
+    BuyInKind,
+    BuyInRule,
+    DailyCounterKind,
+    GameRules,
+    PlayerDailyCounter,
+    StakeTerms,
+    Table,
+    TableSession,
+)
+from games.runtime.errors import BuyInRefused
+
+RATHOLING_COUNTER_LIMIT = 5
+"""CASH-11: from a counter of 5 the player must return with exactly the stack they left with."""
+
+
+class BanzaiChoice:
+    RESUME = "resume"
+    RESET = "reset"
+
+
+@dataclass(frozen=True)
+class BuyInLimits:
+    """What a player may buy in for at a table now, in cents, and why (shown in the buy-in dialog, LOB-05).
+
+    ``kind`` is how the buy-in is recorded (a ratholing return is counted, CASH-12). For Banzai carry-overs
+    ``banzai_resume_stack`` is the stack to resume with, ``banzai_resets_left`` how many Resets remain today and
+    ``banzai_reset_amount`` the buy-in of a Reset (10 BB) while one remains.
+    """
+
+    minimum: int
+    maximum: int
+    kind: str
+    rule: str
+    returning_stack: int | None = None
+    ratholing_counter: int | None = None
+    banzai_resume_stack: int | None = None
+    banzai_resets_left: int | None = None
+    banzai_reset_amount: int | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "kind": self.kind,
+            "rule": self.rule,
+            "returning_stack": self.returning_stack,
+            "ratholing_counter": self.ratholing_counter,
+            "banzai_resume_stack": self.banzai_resume_stack,
+            "banzai_resets_left": self.banzai_resets_left,
+        }
+
+
+def utc_day(moment: datetime) -> date:
+    """The UTC calendar day of ``moment`` (counters reset at 00:00 UTC)."""
+    return moment.astimezone(UTC).date()
+
+
+def daily_count(user_id: int, kind: str, moment: datetime) -> int:
+    """The player's counter of ``kind`` for the UTC day of ``moment``."""
+    value = (
+        PlayerDailyCounter.objects.filter(user_id=user_id, kind=kind, day=utc_day(moment))
+        .values_list("count", flat=True)
+        .first()
+    )
+    return int(value or 0)
+
+
+def daily_count_increment(user_id: int, kind: str, moment: datetime) -> None:
+    """Add one to the player's counter of ``kind`` for the UTC day of ``moment`` (inside the caller's transaction)."""
+    counter, _created = PlayerDailyCounter.objects.get_or_create(user_id=user_id, kind=kind, day=utc_day(moment))
+    PlayerDailyCounter.objects.filter(pk=counter.pk).update(count=F("count") + 1)
+
+
+def _format(cents: int) -> str:
+    return f"€{cents // 100}.{cents % 100:02d}"
+
+
+def _last_leave(user_id: int, since: datetime, **where: object) -> TableSession | None:
+    return (
+        TableSession.objects.filter(user_id=user_id, ended_at__isnull=False, ended_at__gte=since, **where)
+        .order_by("-ended_at", "-pk")
+        .first()
+    )
+
+
+def buy_in_limits(
+    user_id: int,
+    table: Table,
+    terms: StakeTerms,
+    rules: GameRules,
+    now: datetime,
+    *,
+    banzai_choice: str | None = None,
+) -> BuyInLimits:
+    """The buy-in limits for ``user_id`` sitting down at ``table`` at ``now`` (see the module docstring)."""
+    game_type = table.cash_stake.game_type
+    base_minimum, base_maximum = terms.min_buy_in, terms.max_buy_in
+    since = now - timedelta(minutes=rules.rathole_window_minutes)
+    if game_type.buy_in_rule == BuyInRule.BANZAI:
+        return _banzai_limits(user_id, table, terms, rules, now, since, banzai_choice)
+    last = _last_leave(user_id, since, table_id=table.pk)
+    if last is None or last.leave_stack is None:
+        return BuyInLimits(base_minimum, base_maximum, BuyInKind.NORMAL, "CASH-10: the table's buy-in range")
+    stack = last.leave_stack
+    if game_type.buy_in_rule == BuyInRule.NO_RATHOLING:
+        return BuyInLimits(
+            max(base_minimum, stack),
+            max(base_maximum, stack),
+            BuyInKind.NORMAL,
+            f"CASH-14: no ratholing; you left this table with {_format(stack)} less than "
+            f"{rules.rathole_window_minutes} minutes ago",
+            returning_stack=stack,
+        )
+    big_blind = last.leave_big_blind or terms.big_blind
+    low_threshold = terms.min_buy_in_big_blinds * big_blind
+    high_threshold = terms.max_buy_in_big_blinds * big_blind
+    if stack <= low_threshold:
+        return BuyInLimits(
+            base_minimum, base_maximum, BuyInKind.NORMAL, "CASH-11: returned with 50 BB or less", returning_stack=stack
+        )
+    if stack < high_threshold:
+        return BuyInLimits(
+            stack,
+            base_maximum,
+            BuyInKind.NORMAL,
+            f"CASH-11: you left this table with {_format(stack)} less than {rules.rathole_window_minutes} minutes ago",
+            returning_stack=stack,
+        )
+    counter = daily_count(user_id, DailyCounterKind.RATHOLING, now)
+    if counter < RATHOLING_COUNTER_LIMIT:
+        return BuyInLimits(
+            base_maximum,
+            stack,
+            BuyInKind.RATHOLE_RETURN,
+            f"CASH-11: you left this table with {_format(stack)}; ratholing counter {counter}",
+            returning_stack=stack,
+            ratholing_counter=counter,
+        )
+    return BuyInLimits(
+        stack,
+        stack,
+        BuyInKind.RATHOLE_RETURN,
+        f"CASH-11: you left this table with {_format(stack)}; ratholing counter {counter} (5 or more)",
+        returning_stack=stack,
+        ratholing_counter=counter,
+    )
+
+
+def _banzai_limits(
+    user_id: int,
+    table: Table,
+    terms: StakeTerms,
+    rules: GameRules,
+    now: datetime,
+    since: datetime,
+    banzai_choice: str | None,
+) -> BuyInLimits:
+    ten_big_blinds = terms.max_buy_in
+    last = _last_leave(user_id, since, table__stake_id=table.stake_id)
+    if last is None or last.leave_stack is None or last.leave_stack <= ten_big_blinds:
+        if banzai_choice not in (None, BanzaiChoice.RESET, BanzaiChoice.RESUME):
+            raise BuyInRefused(f"Unknown Banzai choice {banzai_choice!r}; choose resume or reset.")
+        return BuyInLimits(ten_big_blinds, ten_big_blinds, BuyInKind.NORMAL, "CASH-26: Banzai buy-in is exactly 10 BB")
+    stack = last.leave_stack
+    resets_left = max(0, rules.banzai_resets_per_day - daily_count(user_id, DailyCounterKind.BANZAI_RESET, now))
+    if banzai_choice == BanzaiChoice.RESET:
+        if resets_left == 0:
+            raise BuyInRefused(
+                f"You have used all {rules.banzai_resets_per_day} Banzai resets today; you can resume with "
+                f"{_format(stack)}.",
+                minimum=stack,
+                maximum=stack,
+            )
+        return BuyInLimits(
+            ten_big_blinds,
+            ten_big_blinds,
+            BuyInKind.BANZAI_RESET,
+            "CASH-31: Reset to 10 BB",
+            returning_stack=stack,
+            banzai_resume_stack=stack,
+            banzai_resets_left=resets_left,
+        )
+    if banzai_choice not in (None, BanzaiChoice.RESUME):
+        raise BuyInRefused(f"Unknown Banzai choice {banzai_choice!r}; choose resume or reset.")
+    return BuyInLimits(
+        stack,
+        stack,
+        BuyInKind.BANZAI_RESUME,
+        f"CASH-30: you left a Banzai table of this stake with {_format(stack)} less than "
+        f"{rules.rathole_window_minutes} minutes ago; Resume with it"
+        + (f" or Reset to 10 BB ({resets_left} resets left today)" if resets_left else ""),
+        returning_stack=stack,
+        banzai_resume_stack=stack,
+        banzai_resets_left=resets_left,
+        banzai_reset_amount=ten_big_blinds if resets_left else None,
+    )

@@ -1,0 +1,72 @@
+"""Money between a player's cash account and their table account, always through the wallet ledger.
+
+Internal helpers: they run inside a table service's transaction (the table row locked) and never open their own
+durable transaction. A balance too low for a buy-in or top-up is the table error ``InsufficientBalance``, in the
+player's words.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+
+from games.models import Table, TableSession
+from games.runtime.errors import InsufficientBalance
+from wallet.errors import InsufficientFunds, format_cents
+from wallet.models import Account, AccountKind
+from wallet.services import (
+    TransferKind,
+    TransferLeg,
+    balance_of,
+    player_cash_account,
+    reference_account,
+    transfer_create,
+)
+
+
+def table_account_create(table: Table, user_id: int) -> Account:
+    """A new TABLE_SESSION account for the player's next stay at ``table`` (the table row must be locked)."""
+    stays = TableSession.objects.filter(table_id=table.pk, user_id=user_id).count()
+    user = get_user_model().objects.get(pk=user_id)
+    return reference_account(
+        AccountKind.TABLE_SESSION,
+        f"table-session:t{table.pk}:u{user_id}:{stays + 1}",
+        owner=user,
+    )
+
+
+MONEY_TO_TABLE_WORDS = {TransferKind.CASH_BUY_IN: "a buy-in", TransferKind.CASH_TOP_UP: "a top-up"}
+
+
+def money_to_table(
+    session_account: Account, cash: Account, amount: int, *, kind: str, idempotency_key: str, reference: str
+) -> None:
+    """Move ``amount`` cents from the player's cash account ``cash`` to their table account (buy-in or top-up)."""
+    try:
+        transfer_create(
+            kind=kind,
+            legs=[TransferLeg(cash, -amount), TransferLeg(session_account, amount)],
+            idempotency_key=idempotency_key,
+            reference=reference,
+            description=f"{kind.replace('_', ' ')} to {reference}",
+        )
+    except InsufficientFunds as error:
+        # In the player's words: the wallet's own message names its internal account, which means nothing to them.
+        what = MONEY_TO_TABLE_WORDS.get(kind, "this")
+        raise InsufficientBalance(
+            f"Your balance ({format_cents(amount - error.shortfall_cents)}) does not cover {what} of "
+            f"{format_cents(amount)}."
+        ) from error
+
+
+def money_from_table(session: TableSession) -> int:
+    """Move everything in the session's table account back to the player's cash account; return the amount."""
+    amount = balance_of(session.account)
+    if amount > 0:
+        transfer_create(
+            kind=TransferKind.CASH_OUT,
+            legs=[TransferLeg(session.account, -amount), TransferLeg(player_cash_account(session.user), amount)],
+            idempotency_key=f"table-session:{session.pk}:cash-out",
+            reference=f"table-session:{session.pk}",
+            description=f"cash-out from {session.table.name}",
+        )
+    return amount

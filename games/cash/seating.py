@@ -1,0 +1,566 @@
+"""Sitting down, topping up and leaving; the seating queue and table assignment (CASH-04..10, CASH-15, CASH-26..32).
+
+Public services: :func:`table_open`, :func:`table_join_queue`, :func:`table_leave_queue`, :func:`seat_take`,
+:func:`seat_top_up`, :func:`seat_leave`, :func:`seat_buy_in_limits` (read-only), :func:`stake_queues_drain` (ticker).
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from games.cash.buy_in import BuyInLimits, buy_in_limits, daily_count_increment
+from games.cash.cashier import money_to_table, table_account_create
+from games.engine.actions import Fold
+from games.models import (
+    TABLES_TAKING_PLAYERS,
+    BuyInKind,
+    BuyInRule,
+    DailyCounterKind,
+    Hand,
+    HandStatus,
+    LeaveReason,
+    PlayerTableSettings,
+    Seat,
+    SeatingRequest,
+    SeatingRequestStatus,
+    SeatStatus,
+    Stake,
+    StakeTerms,
+    Table,
+    TableKind,
+    TableSession,
+    TableStatus,
+)
+from games.runtime.errors import (
+    AlreadySeated,
+    BanzaiExcluded,
+    BuyInRefused,
+    InsufficientBalance,
+    NotAllowedNow,
+    NotFound,
+    NotSeated,
+    SeatUnavailable,
+    TableError,
+    TableLimitReached,
+)
+from games.runtime.events import NewEvent, events_append
+from games.runtime.hands import HandContext, _advance, _spend_timebank
+from games.runtime.locking import player_seating_lock, seats_lock, table_lock, table_terms
+from games.runtime.policy import policy_for
+from games.runtime.seat_state import entry_status_after_absence, seat_event, seat_return, seat_save, seat_vacate
+from wallet.services import TransferKind, balance_of, check_positive_amount, player_cash_account
+
+ASSIGNMENT_MEMORY = timedelta(hours=24)
+"""AMB-63: tables played at within the last 24 hours are preferred."""
+
+
+def _format(cents: int) -> str:
+    return f"€{cents // 100}.{cents % 100:02d}"
+
+
+def _amount(value: Any, what: str) -> int:
+    """A positive whole number of cents from untrusted input, or :class:`BuyInRefused`."""
+    try:
+        return check_positive_amount(value, what=what)
+    except Exception as error:
+        raise BuyInRefused(str(error)) from error
+
+
+def _start_soon(table: Table, now: datetime) -> None:
+    """Ask the ticker to try to deal as soon as possible (a seat change may have met the start condition)."""
+    if table.current_hand_id is None and (table.next_hand_at is None or table.next_hand_at > now):
+        Table.objects.filter(pk=table.pk).update(next_hand_at=now)
+        table.next_hand_at = now
+
+
+@transaction.atomic(durable=True)
+def table_open(stake: Stake, *, name: str | None = None, now: datetime | None = None) -> Table:
+    """Open a new table of ``stake`` with the seats its terms give (CASH-03)."""
+    return _table_open(stake, name, now or timezone.now())
+
+
+def _table_open(stake: Stake, name: str | None, now: datetime) -> Table:
+    try:
+        terms = stake.terms_at(now)
+    except StakeTerms.DoesNotExist:
+        raise NotFound(f"{stake} has no terms in force yet: its first terms take effect later.") from None
+    if not terms.enabled or not stake.game_type.enabled:
+        raise NotFound(f"{stake} is not offered.")
+    count = Table.objects.filter(stake=stake).count()
+    table = Table.objects.create(
+        stake=stake,
+        name=name or f"{stake.game_type.name} {stake.label} #{count + 1}",
+        seat_count=terms.seats,
+        created_at=now,
+    )
+    Seat.objects.bulk_create(Seat(table=table, number=number) for number in range(1, terms.seats + 1))
+    events_append(table, [NewEvent("table_opened", {"name": table.name, "seats": terms.seats})])
+    return table
+
+
+def seat_buy_in_limits(
+    user: Any, table: Table, *, banzai_choice: str | None = None, now: datetime | None = None
+) -> BuyInLimits:
+    """The buy-in limits ``user`` would have at ``table`` now (for the buy-in dialog, LOB-05)."""
+    moment = now or timezone.now()
+    table = Table.objects.select_related("stake__game_type").get(pk=table.pk)
+    cash_table_only(table, "There is no buy-in at a tournament table.")
+    terms, rules = table_terms(table, moment)
+    return buy_in_limits(int(user.pk), table, terms, rules, moment, banzai_choice=banzai_choice)
+
+
+def _check_table_limits(user_id: int, table: Table) -> None:
+    """CASH-09 (optional per-game limit), CASH-28 (Banzai: 4 tables per stake), CASH-32 (Banzai exclusion)."""
+    game_type = table.cash_stake.game_type
+    rules = game_type.rules_at()
+    if game_type.buy_in_rule == BuyInRule.BANZAI:
+        excluded = PlayerTableSettings.objects.filter(user_id=user_id, banzai_excluded=True).exists()
+        if excluded:
+            raise BanzaiExcluded("You are excluded from Banzai games. Please contact support.")
+    seated = Seat.objects.filter(user_id=user_id, table__status=TableStatus.OPEN)
+    if rules.max_tables_per_stake is not None:
+        count = seated.filter(table__stake_id=table.cash_stake.pk).count()
+        if count >= rules.max_tables_per_stake:
+            raise TableLimitReached(
+                f"You already play {count} {game_type.name} {table.cash_stake.label} tables; the limit is "
+                f"{rules.max_tables_per_stake} per stake."
+            )
+    if rules.max_tables_per_game is not None:
+        count = seated.filter(table__stake__game_type_id=game_type.pk).count()
+        if count >= rules.max_tables_per_game:
+            raise TableLimitReached(
+                f"You already play {count} {game_type.name} tables; the limit is {rules.max_tables_per_game}."
+            )
+
+
+def cash_table_only(table: Table, refusal: str) -> None:
+    """Refuse a cash-game seat service at a tournament table, whose seats, stacks and departures the tournament
+    decides (TRN-03, TRN-16, TRN-19)."""
+    if table.kind != TableKind.CASH:
+        raise NotAllowedNow(refusal)
+
+
+def _seat_take_locked(
+    table: Table,
+    seats: dict[int, Seat],
+    user: Any,
+    amount: int,
+    now: datetime,
+    *,
+    seat_number: int | None,
+    post_out_of_position: bool,
+    banzai_choice: str | None,
+    events: list[NewEvent],
+) -> Seat:
+    cash_table_only(table, "Seats at a tournament table are assigned by the tournament (TRN-03).")
+    if table.status != TableStatus.OPEN:
+        raise NotFound("This table is closed.")
+    if table.close_after_hand:
+        raise NotFound("This table closes when the hand in play ends.")
+    user_id = int(user.pk)
+    if any(seat.user_id == user_id for seat in seats.values()):
+        raise AlreadySeated("You already have a seat at this table.")
+    _check_table_limits(user_id, table)
+    terms, rules = table_terms(table, now)
+    limits = buy_in_limits(user_id, table, terms, rules, now, banzai_choice=banzai_choice)
+    if not limits.minimum <= amount <= limits.maximum:
+        span = (
+            _format(limits.minimum)
+            if limits.minimum == limits.maximum
+            else (f"{_format(limits.minimum)} to {_format(limits.maximum)}")
+        )
+        raise BuyInRefused(
+            f"The buy-in here must be {span} ({limits.rule}).", minimum=limits.minimum, maximum=limits.maximum
+        )
+    if seat_number is not None:
+        seat = seats.get(seat_number) if isinstance(seat_number, int) else None
+        if seat is None:
+            raise SeatUnavailable(f"There is no seat {seat_number!r} at this table.")
+        if seat.session_id is not None:
+            raise SeatUnavailable(f"Seat {seat_number} is taken.")
+    else:
+        free = [seat for seat in seats.values() if seat.session_id is None]
+        if not free:
+            raise SeatUnavailable("This table is full.")
+        seat = secrets.choice(free)
+    account = table_account_create(table, user_id)
+    session = TableSession.objects.create(
+        user_id=user_id,
+        table=table,
+        seat_number=seat.number,
+        account=account,
+        initial_buy_in=amount,
+        buy_in_kind=limits.kind,
+        started_at=now,
+    )
+    money_to_table(
+        account,
+        player_cash_account(user),
+        amount,
+        kind=TransferKind.CASH_BUY_IN,
+        idempotency_key=f"table-session:{session.pk}:buy-in",
+        reference=f"table-session:{session.pk}",
+    )
+    if limits.kind == BuyInKind.RATHOLE_RETURN:
+        daily_count_increment(user_id, DailyCounterKind.RATHOLING, now)
+    elif limits.kind == BuyInKind.BANZAI_RESET:
+        daily_count_increment(user_id, DailyCounterKind.BANZAI_RESET, now)
+    seat.user = user
+    seat.session = session
+    seat.hands_dealt_in = 0
+    seat.missed_big_blind = False
+    seat.status = entry_status_after_absence(seat, table, post_out_of_position)
+    seat.timebank_milliseconds = rules.timebank_first_hand_seconds * 1000
+    seat.seated_at = now
+    seat.sit_out_next_big_blind = PlayerTableSettings.objects.filter(
+        user_id=user_id, sit_out_next_big_blind=True
+    ).exists()
+    seat_save(
+        seat,
+        "user",
+        "session",
+        "hands_dealt_in",
+        "missed_big_blind",
+        "status",
+        "timebank_milliseconds",
+        "seated_at",
+        "sit_out_next_big_blind",
+    )
+    events.append(seat_event(seat, "seat_taken", buy_in=amount, buy_in_kind=limits.kind))
+    SeatingRequest.objects.filter(
+        user_id=user_id, stake_id=table.cash_stake.pk, status=SeatingRequestStatus.WAITING
+    ).update(status=SeatingRequestStatus.SEATED, resolved_at=now, table=table, message="Seated.")
+    _start_soon(table, now)
+    return seat
+
+
+@transaction.atomic(durable=True)
+def seat_take(
+    user: Any,
+    table: Table,
+    amount: Any,
+    *,
+    seat_number: int | None = None,
+    post_out_of_position: bool = False,
+    banzai_choice: str | None = None,
+    now: datetime | None = None,
+) -> Seat:
+    """Sit ``user`` down at ``table`` with a buy-in of ``amount`` cents moved from their cash account.
+
+    ``seat_number``: a free seat, or None for any free seat. At a table that has dealt before, the player waits for the
+    big blind or, with ``post_out_of_position``, posts a live big blind in the next hand (CASH-07). Banzai returns
+    within 30 minutes choose ``banzai_choice`` "resume" (default) or "reset" (CASH-30/31). Refused (nothing changes) on
+    limits (:class:`BuyInRefused` carries the minimum and maximum), a taken seat, a table limit, or a low balance.
+    """
+    moment = now or timezone.now()
+    value = _amount(amount, "buy-in")
+    player_seating_lock(int(user.pk))
+    locked = table_lock(table.pk)
+    seats = seats_lock(locked)
+    events: list[NewEvent] = []
+    seat = _seat_take_locked(
+        locked,
+        seats,
+        user,
+        value,
+        moment,
+        seat_number=seat_number,
+        post_out_of_position=post_out_of_position,
+        banzai_choice=banzai_choice,
+        events=events,
+    )
+    events_append(locked, events)
+    return seat
+
+
+def _user_seat(seats: dict[int, Seat], user: Any) -> Seat:
+    seat = next((seat for seat in seats.values() if seat.user_id == getattr(user, "pk", None)), None)
+    if seat is None:
+        raise NotSeated("You do not have a seat at this table.")
+    return seat
+
+
+def seat_in_running_hand(table: Table, seat: Seat) -> Hand | None:
+    """The running hand the seat's current occupant is dealt into, if any."""
+    if table.current_hand_id is None:
+        return None
+    hand = Hand.objects.filter(pk=table.current_hand_id, status=HandStatus.RUNNING).first()
+    if hand is None:
+        return None
+    participant = hand.participants.get(str(seat.number))
+    if participant is None or participant["user"] != seat.user_id:
+        return None
+    return hand
+
+
+@transaction.atomic(durable=True)
+def seat_top_up(
+    user: Any, table: Table, amount: Any, *, idempotency_key: str | None = None, now: datetime | None = None
+) -> Seat:
+    """Add ``amount`` cents from the player's balance to their stack, between hands (CASH-10, CASH-27).
+
+    The stack may not go above the table maximum (Banzai: must come to exactly 10 BB). A player in a hand tops up after
+    it. ``idempotency_key`` makes a retried request safe.
+    """
+    moment = now or timezone.now()
+    value = _amount(amount, "top-up")
+    locked = table_lock(table.pk)
+    cash_table_only(locked, "Tournament chips cannot be bought at the table.")
+    seats = seats_lock(locked)
+    seat = _user_seat(seats, user)
+    if seat_in_running_hand(locked, seat) is not None:
+        raise NotAllowedNow("You can top up when the hand ends.")
+    terms, _rules = table_terms(locked, moment)
+    session = seat.session
+    assert session is not None
+    stack = balance_of(session.account)
+    banzai = locked.cash_stake.game_type.buy_in_rule == BuyInRule.BANZAI
+    if banzai and stack + value != terms.max_buy_in:
+        allowed = max(0, terms.max_buy_in - stack)
+        raise BuyInRefused(
+            f"Banzai top-ups must bring your stack to exactly 10 BB ({_format(terms.max_buy_in)}): top up "
+            f"{_format(allowed)}."
+            if allowed
+            else "Your stack is already 10 BB or more.",
+            minimum=allowed,
+            maximum=allowed,
+        )
+    if not banzai and stack + value > terms.max_buy_in:
+        allowed = max(0, terms.max_buy_in - stack)
+        raise BuyInRefused(
+            f"Your stack may not exceed the table maximum of {_format(terms.max_buy_in)}: you can add at most "
+            f"{_format(allowed)}.",
+            minimum=0,
+            maximum=allowed,
+        )
+    money_to_table(
+        session.account,
+        player_cash_account(user),
+        value,
+        kind=TransferKind.CASH_TOP_UP,
+        idempotency_key=f"table-session:{session.pk}:top-up:{idempotency_key or uuid.uuid4().hex}",
+        reference=f"table-session:{session.pk}",
+    )
+    events = [seat_event(seat, "seat_topped_up", amount=value, automatic=False)]
+    if seat.status == SeatStatus.SITTING_OUT and seat.sit_out_reason == "no_chips":
+        events.append(seat_return(seat, locked, post_out_of_position=False))
+        _start_soon(locked, moment)
+    events_append(locked, events)
+    return seat
+
+
+@transaction.atomic(durable=True)
+def seat_leave(user: Any, table: Table, *, now: datetime | None = None) -> Seat:
+    """``user`` leaves ``table`` (CASH-08). Between hands (or when not dealt in) the stack goes back to the cash balance
+    at once; a player in a hand folds now if it is their turn (otherwise when it comes) and leaves when it ends."""
+    moment = now or timezone.now()
+    locked = table_lock(table.pk)
+    cash_table_only(locked, "You cannot leave a tournament table: sit out instead; your chips stay in play (TRN-19).")
+    seats = seats_lock(locked)
+    seat = _user_seat(seats, user)
+    hand = seat_in_running_hand(locked, seat)
+    if hand is None:
+        terms, _rules = table_terms(locked, moment)
+        events_append(locked, [seat_vacate(seat, locked, LeaveReason.PLAYER, moment, terms)])
+        return seat
+    if not seat.leave_after_hand:
+        seat.leave_after_hand = True
+        seat_save(seat, "leave_after_hand")
+    context = HandContext(locked, seats, moment)
+    context.events.append(seat_event(seat, "seat_leaving", with_stack=False))
+    hand = Hand.objects.select_for_update().get(pk=hand.pk)
+    if hand.acting_seat == seat.number:
+        state = context.hand_state_to_change(hand)
+        _spend_timebank(context, hand)
+        context.engine_events(hand, state.apply(Fold(seat.number)))
+        _advance(context, hand, state, policy_for(locked).hand_rules(hand, locked))
+    context.commit_events()
+    return seat
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The seating queue (CASH-04, CASH-05)
+
+
+def table_candidates(user_id: int, stake: Stake, now: datetime, *, with_players: bool) -> list[Table]:
+    """Open tables of ``stake`` (not closing) with a free seat where the player is not seated, in assignment order
+    (AMB-63): tables played at in the last 24 hours first, then the fewest seated players, random among equals."""
+    tables = (
+        Table.objects.filter(TABLES_TAKING_PLAYERS, stake=stake)
+        .annotate(seated=Count("seats", filter=Q(seats__session__isnull=False)))
+        .exclude(seats__user_id=user_id)
+    )
+    recent = set(
+        TableSession.objects.filter(user_id=user_id, table__stake=stake)
+        .filter(Q(ended_at__isnull=True) | Q(ended_at__gte=now - ASSIGNMENT_MEMORY))
+        .values_list("table_id", flat=True)
+    )
+    seated = {table.pk: table.seated for table in tables}
+    usable = [table for table in tables if seated[table.pk] < table.seat_count]
+    if with_players:
+        usable = [table for table in usable if seated[table.pk] > 0]
+    tie_break = {table.pk: secrets.randbelow(1 << 30) for table in usable}
+    return sorted(usable, key=lambda table: (table.pk not in recent, seated[table.pk], tie_break[table.pk]))
+
+
+@transaction.atomic(durable=True)
+def table_join_queue(
+    user: Any, stake: Stake, buy_in: Any, *, post_out_of_position: bool = False, now: datetime | None = None
+) -> SeatingRequest:
+    """``user`` asks to play ``stake`` with ``buy_in`` cents (CASH-04, CASH-05): seated at once at an assigned table
+    with players and a free seat, otherwise queued (``status == "waiting"``) until enough players (3) are queued to
+    open a table. Asking again while queued returns the same request. A table that refuses the buy-in (the ratholing
+    limits of a table the player left) passes the request on to the next table in assignment order; when none takes
+    it, or the player's own limits refuse it (balance, Banzai table limit or exclusion), the request comes back
+    ``failed`` with the reason in ``message`` (other players' seating in the same call stands)."""
+    moment = now or timezone.now()
+    value = _amount(buy_in, "buy-in")
+    stake = Stake.objects.select_for_update().select_related("game_type").get(pk=stake.pk)
+    terms = stake.terms_at(moment)
+    if not terms.enabled or not stake.game_type.enabled:
+        raise NotFound(f"{stake} is not offered.")
+    waiting = SeatingRequest.objects.filter(user=user, stake=stake, status=SeatingRequestStatus.WAITING).first()
+    if waiting is not None:
+        return waiting
+    _check_queued_buy_in(user, stake, terms, value, moment)
+    request = SeatingRequest.objects.create(
+        user=user, stake=stake, buy_in=value, post_out_of_position=post_out_of_position, created_at=moment
+    )
+    _queue_drain(stake, moment)
+    request.refresh_from_db()
+    return request
+
+
+def _check_queued_buy_in(user: Any, stake: Stake, terms: StakeTerms, amount: int, now: datetime) -> None:
+    """Refuse, before it is queued, a buy-in no table of ``stake`` could take: below the stake's minimum (no table's
+    limits go lower, CASH-10..14), above its maximum unless the player left a table of the stake with at least that
+    much within the ratholing window (a ratholing return or a Banzai Resume may bring more, CASH-11, CASH-30), or more
+    than the player's cash balance. A queued request counts towards opening a table (CASH-05), so one that could
+    never be seated must not wait. Each table still checks the exact limits when it seats the player."""
+    if amount < terms.min_buy_in or (amount > terms.max_buy_in and not _left_stake_with(user, stake, amount, now)):
+        raise BuyInRefused(
+            f"The buy-in at {stake} is {_format(terms.min_buy_in)} to {_format(terms.max_buy_in)} (CASH-10).",
+            minimum=terms.min_buy_in,
+            maximum=terms.max_buy_in,
+        )
+    balance = balance_of(player_cash_account(user))
+    if amount > balance:
+        raise InsufficientBalance(f"Your balance ({_format(balance)}) does not cover a buy-in of {_format(amount)}.")
+
+
+def _left_stake_with(user: Any, stake: Stake, amount: int, now: datetime) -> bool:
+    """Whether ``user`` left a table of ``stake`` with at least ``amount`` within the ratholing window."""
+    since = now - timedelta(minutes=stake.game_type.rules_at(now).rathole_window_minutes)
+    return TableSession.objects.filter(
+        user_id=user.pk, table__stake=stake, ended_at__gte=since, leave_stack__gte=amount
+    ).exists()
+
+
+@transaction.atomic(durable=True)
+def table_leave_queue(user: Any, stake: Stake, *, now: datetime | None = None) -> int:
+    """Take ``user`` out of the queue for ``stake`` (allowed at any time, CASH-05); return how many requests ended."""
+    moment = now or timezone.now()
+    return SeatingRequest.objects.filter(user=user, stake=stake, status=SeatingRequestStatus.WAITING).update(
+        status=SeatingRequestStatus.CANCELLED, resolved_at=moment, message="Left the queue."
+    )
+
+
+def _seat_request(request: SeatingRequest, table: Table, now: datetime) -> TableError | None:
+    """Try to seat a queued request at ``table`` (in a savepoint); return the refusal, if any."""
+    try:
+        with transaction.atomic():
+            player_seating_lock(request.user_id)
+            locked = table_lock(table.pk)
+            seats = seats_lock(locked)
+            events: list[NewEvent] = []
+            _seat_take_locked(
+                locked,
+                seats,
+                request.user,
+                request.buy_in,
+                now,
+                seat_number=None,
+                post_out_of_position=request.post_out_of_position,
+                banzai_choice=None,
+                events=events,
+            )
+            events_append(locked, events)
+    except TableError as error:
+        return error
+    SeatingRequest.objects.filter(pk=request.pk).update(
+        status=SeatingRequestStatus.SEATED, resolved_at=now, table=table, message=f"Seated at {table.name}."
+    )
+    return None
+
+
+def _fail(request: SeatingRequest, error: TableError, now: datetime) -> None:
+    SeatingRequest.objects.filter(pk=request.pk, status=SeatingRequestStatus.WAITING).update(
+        status=SeatingRequestStatus.FAILED, resolved_at=now, message=error.message[:300]
+    )
+
+
+def _queue_drain(stake: Stake, now: datetime) -> int:
+    """Seat waiting requests of ``stake`` (the stake row locked): at tables with players and a free seat, or — with
+    enough of them waiting — together at a new table. Returns how many were seated."""
+    seated = 0
+    rules = stake.game_type.rules_at(now)
+    waiting = list(
+        SeatingRequest.objects.filter(stake=stake, status=SeatingRequestStatus.WAITING)
+        .select_related("user")
+        .order_by("created_at", "pk")
+    )
+    still_waiting: list[SeatingRequest] = []
+    for request in waiting:
+        refused: TableError | None = None
+        for candidate in table_candidates(request.user_id, stake, now, with_players=True):
+            error = _seat_request(request, candidate, now)
+            if error is None:
+                seated += 1
+                break
+            if isinstance(error, TableLimitReached | BanzaiExcluded) or error.code == "insufficient_balance":
+                _fail(request, error, now)  # the player's own limits: every table of the stake refuses alike
+                break
+            if isinstance(error, BuyInRefused) and refused is None:
+                # The ratholing limits (CASH-11) bind only the table the player left (CASH-13): try the next table,
+                # and report the first table's reason if none takes the buy-in.
+                refused = error
+        else:
+            if refused is not None:
+                _fail(request, refused, now)
+            else:
+                still_waiting.append(request)
+    if len(still_waiting) >= rules.minimum_players_to_start:
+        empty = table_candidates(still_waiting[0].user_id, stake, now, with_players=False)
+        table = next(
+            (table for table in empty if not Seat.objects.filter(table=table, session__isnull=False).exists()), None
+        )
+        if table is None:
+            table = _table_open(stake, None, now)
+        for request in still_waiting[: table.seat_count]:
+            error = _seat_request(request, table, now)
+            if error is None:
+                seated += 1
+            else:
+                _fail(request, error, now)
+    return seated
+
+
+@transaction.atomic(durable=True)
+def stake_queues_drain(*, now: datetime | None = None) -> int:
+    """Seat whoever can be seated from every stake's queue (the ticker calls this); return how many were seated."""
+    moment = now or timezone.now()
+    stake_ids = sorted(
+        set(SeatingRequest.objects.filter(status=SeatingRequestStatus.WAITING).values_list("stake_id", flat=True))
+    )
+    seated = 0
+    for stake_id in stake_ids:
+        stake = Stake.objects.select_for_update().select_related("game_type").get(pk=stake_id)
+        seated += _queue_drain(stake, moment)
+    return seated

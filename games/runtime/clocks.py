@@ -1,0 +1,81 @@
+"""Connection changes reported by the table sockets (CASH-22, TB-07, AMB-10).
+
+The realtime layer calls :func:`player_connection_lost` when a seated player's last socket to a table closes and
+:func:`player_connection_restored` when one opens again. Both are idempotent and silent for users without a seat.
+While disconnected, a player to act keeps the normal decision time and then gets the reconnection grace (20 s) instead
+of the timebank; a timebank already running stops (what was used is gone) and the grace starts.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import ClockPhase, Hand, HandStatus
+from games.runtime.hands import HandContext, _clock_switch, _spend_timebank
+from games.runtime.locking import seats_lock, table_lock
+from games.runtime.policy import policy_for
+from games.runtime.seat_state import seat_connection_record, seat_return
+
+
+def _running_hand_for_update(table_id: int, hand_id: int | None) -> Hand | None:
+    if hand_id is None:
+        return None
+    return Hand.objects.select_for_update().filter(pk=hand_id, table_id=table_id, status=HandStatus.RUNNING).first()
+
+
+@transaction.atomic(durable=True)
+def player_connection_lost(user: Any, table: Any, *, now: datetime | None = None) -> bool:
+    """Record that ``user`` lost their connection to ``table``; return whether anything changed."""
+    moment = now or timezone.now()
+    locked = table_lock(getattr(table, "pk", table))
+    seats = seats_lock(locked)
+    seat = next((seat for seat in seats.values() if seat.user_id == getattr(user, "pk", None)), None)
+    if seat is None or seat.disconnected_since is not None:
+        return False
+    context = HandContext(locked, seats, moment)
+    context.events.append(seat_connection_record(seat, moment))
+    hand = _running_hand_for_update(locked.pk, locked.current_hand_id)
+    if hand is not None and hand.acting_seat == seat.number and hand.clock_phase == ClockPhase.TIMEBANK:
+        _spend_timebank(context, hand)
+        _clock_switch(
+            context,
+            hand,
+            ClockPhase.RECONNECT,
+            moment,
+            moment + timedelta(seconds=policy_for(locked).hand_rules(hand, locked).reconnect_grace_seconds),
+        )
+    context.commit_events()
+    return True
+
+
+@transaction.atomic(durable=True)
+def player_connection_restored(user: Any, table: Any, *, now: datetime | None = None) -> bool:
+    """Record that ``user`` is connected to ``table`` again; return whether anything changed. A player back during
+    their reconnection grace continues on their timebank, if any is left."""
+    moment = now or timezone.now()
+    locked = table_lock(getattr(table, "pk", table))
+    seats = seats_lock(locked)
+    seat = next((seat for seat in seats.values() if seat.user_id == getattr(user, "pk", None)), None)
+    if seat is None or seat.disconnected_since is None:
+        return False
+    context = HandContext(locked, seats, moment)
+    context.events.append(seat_connection_record(seat, None))
+    if policy_for(locked).returns_on_reconnect(seat):
+        # TRN-04 / AMB-57: a tournament player blinded while absent or disconnected plays again once back.
+        context.events.append(seat_return(seat, locked, post_out_of_position=False))
+    hand = _running_hand_for_update(locked.pk, locked.current_hand_id)
+    if (
+        hand is not None
+        and hand.acting_seat == seat.number
+        and hand.clock_phase == ClockPhase.RECONNECT
+        and seat.timebank_milliseconds > 0
+    ):
+        _clock_switch(
+            context, hand, ClockPhase.TIMEBANK, moment, moment + timedelta(milliseconds=seat.timebank_milliseconds)
+        )
+    context.commit_events()
+    return True

@@ -1,0 +1,204 @@
+"""Validated client commands → domain services, and domain refusals → protocol error codes.
+
+Used by the table socket (:mod:`games.runtime.consumers`) and the REST API (:mod:`games.api`) so both speak the same
+error
+codes. No rule lives here: every decision (whose turn, what is legal, buy-in limits, sitting out) is the service's;
+this module only picks the service for a message and turns what it refuses into ``CommandRefused``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import psycopg.errors
+from django.db import OperationalError
+
+from games.runtime.protocol import ClientMessage
+
+logger = logging.getLogger(__name__)
+
+
+class CommandRefused(Exception):
+    """A command the domain (or the protocol) refused. ``code``/``message`` go to the client; nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def refusal_from(error: Exception) -> CommandRefused:
+    """The client-facing form of a domain, wallet or engine refusal (they all carry a readable message)."""
+    from games.engine.actions import IllegalAction
+
+    if isinstance(error, IllegalAction):
+        return CommandRefused("illegal_action", str(error))
+    code = getattr(error, "code", None)
+    message = getattr(error, "message", None) or str(error)
+    return CommandRefused(code if isinstance(code, str) and code else "refused", message)
+
+
+def _refusable_errors() -> tuple[type[Exception], ...]:
+    """Exception classes that mean "refused, nothing written" (as opposed to a server bug)."""
+    from games.engine.actions import IllegalAction
+    from wallet.errors import WalletError
+
+    classes: list[type[Exception]] = [IllegalAction, WalletError]
+    try:
+        from games.runtime import errors as game_errors  # the domain's refusal hierarchy
+    except ImportError:  # pragma: no cover - only while the domain services are being written
+        return tuple(classes)
+    base = getattr(game_errors, "TableError", None) or getattr(game_errors, "GameError", None)
+    if isinstance(base, type) and issubclass(base, Exception):
+        classes.append(base)
+    return tuple(classes)
+
+
+DEADLOCK_RETRIES = 2
+"""How many times a command whose transaction PostgreSQL chose as a deadlock victim is run again."""
+
+
+def _is_deadlock(error: BaseException) -> bool:
+    return isinstance(error.__cause__, psycopg.errors.DeadlockDetected)
+
+
+def _call(service: Callable[..., Any], *arguments: Any, **keywords: Any) -> Any:
+    """Run one service call. A deadlock victim is run again: every service owns its (durable) transaction, so a rolled
+    back attempt changed nothing and the next one starts clean. (Seating a queue locks several tables while other
+    services lock one table and then the next in id order; PostgreSQL breaks such a cycle by rolling one back.)"""
+    for attempt in range(DEADLOCK_RETRIES + 1):
+        try:
+            return service(*arguments, **keywords)
+        except _refusable_errors() as error:
+            raise refusal_from(error) from error
+        except OperationalError as error:
+            if not _is_deadlock(error) or attempt == DEADLOCK_RETRIES:
+                raise
+            logger.warning("%s was a deadlock victim; running it again", getattr(service, "__name__", service))
+    raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+
+def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
+    """Run one validated table-socket command for ``user`` at ``table``; returns extra fields for the ``ok`` reply."""
+    from games import services
+
+    fields = message.fields
+    if message.type == "act":
+        _call(services.hand_act, table, user, fields["action"], fields.get("amount"), hand_id=fields.get("hand_id"))
+        return {}
+    if message.type == "take_seat":
+        join_table(
+            user,
+            table,
+            fields["buy_in"],
+            seat_number=fields.get("seat"),
+            post_big_blind=fields.get("post_big_blind", False),
+        )
+        return {}
+    if message.type == "leave":
+        leave_table(user, table)
+        return {}
+    if message.type == "top_up":
+        _call(services.seat_top_up, user, table, fields["amount"])
+        return {}
+    if message.type == "sit_out":
+        _call(services.seat_sit_out, user, table)
+        return {}
+    if message.type == "sit_in":
+        _call(services.seat_sit_in, user, table, post_out_of_position=fields.get("post_big_blind", False))
+        return {}
+    if message.type == "sit_out_next_big_blind":
+        _call(services.seat_sit_out_next_big_blind, user, table, fields["enabled"])
+        return {}
+    if message.type == "auto_top_up":
+        _call(services.player_settings_update, user, auto_top_up=fields["enabled"])
+        return {}
+    raise CommandRefused("unknown_type", f"unknown message type {message.type!r}")
+
+
+def join_table(
+    user: Any,
+    table: Any,
+    buy_in: int,
+    *,
+    seat_number: int | None = None,
+    post_big_blind: bool = False,
+    banzai_choice: str | None = None,
+) -> None:
+    """Seat ``user`` at ``table`` with ``buy_in`` cents (the REST join; the socket's ``take_seat``). ``banzai_choice``
+    is "resume" or "reset" for a player returning to a Banzai stake with more than 10 BB (CASH-30/31)."""
+    from games import services
+
+    _call(
+        services.seat_take,
+        user,
+        table,
+        buy_in,
+        seat_number=seat_number,
+        post_out_of_position=post_big_blind,
+        banzai_choice=banzai_choice,
+    )
+
+
+def buy_in_limits(user: Any, table: Any) -> dict[str, Any]:
+    """What ``user`` may buy in for at ``table`` now and why (the buy-in dialog, LOB-05): the ratholing limits of a
+    table they left (CASH-11..14), or the Banzai Resume and Reset amounts (CASH-30/31)."""
+    from games import services
+
+    limits = _call(services.seat_buy_in_limits, user, table)
+    return {
+        "minimum": limits.minimum,
+        "maximum": limits.maximum,
+        "kind": limits.kind,
+        "rule": limits.rule,
+        "returning_stack": limits.returning_stack,
+        "banzai_resume_stack": limits.banzai_resume_stack,
+        "banzai_resets_left": limits.banzai_resets_left,
+        "banzai_reset_amount": limits.banzai_reset_amount,
+    }
+
+
+def join_stake_queue(user: Any, stake: Any, buy_in: int, *, post_big_blind: bool = False) -> Any:
+    """Ask to play ``stake`` (CASH-04/05): seated at an assigned table, or queued; returns the seating request."""
+    from games import services
+
+    return _call(services.table_join_queue, user, stake, buy_in, post_out_of_position=post_big_blind)
+
+
+def leave_stake_queue(user: Any, stake: Any) -> int:
+    from games import services
+
+    return int(_call(services.table_leave_queue, user, stake))
+
+
+def leave_table(user: Any, table: Any) -> None:
+    """Leave ``table``: at once between hands, otherwise when the hand ends (the domain decides)."""
+    from games import services
+
+    _call(services.seat_leave, user, table)
+
+
+def connection_restored(user: Any, table: Any) -> None:
+    """Tell the domain the player has a socket on the table again (ends a disconnection grace, CASH-22)."""
+    from games import services
+
+    try:
+        services.player_connection_restored(user, table)
+    except _refusable_errors():
+        logger.debug("connection restored for %s at %s refused (not seated)", user, table)
+    except Exception:  # the socket still serves the player; the domain's clock decides without this report
+        logger.exception("could not report the connection of %s at %s", user, table)
+
+
+def connection_lost(user: Any, table: Any) -> None:
+    """Tell the domain the player's last socket on the table closed (starts the disconnection grace, CASH-22)."""
+    from games import services
+
+    try:
+        services.player_connection_lost(user, table)
+    except _refusable_errors():
+        logger.debug("connection lost for %s at %s refused (not seated)", user, table)
+    except Exception:
+        logger.exception("could not report the disconnection of %s at %s", user, table)

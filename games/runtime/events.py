@@ -1,0 +1,114 @@
+"""Appending to a table's event log and announcing committed changes to the realtime layer.
+
+Contract: the caller holds the table row locked (``SELECT ... FOR UPDATE``) for the whole transaction, so sequence
+numbers are allocated gap-free and in commit order. After the transaction commits, ``games.runtime.realtime`` is told
+which
+sequence range is new (``table_events_committed``) and that the table's lobby row changed (``lobby_table_changed``).
+``games.runtime.realtime`` is imported inside the callback, so the domain works (and tests run) without the realtime
+layer.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine.events import SEAT, Event, HoleCardsDealt, event_from_dict, event_to_dict
+from games.models import EventAudience, Hand, HandEvent, Table
+from poker_site.core.compiled_sql import rows_insert
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append: ``kind``, JSON ``payload``, and who may see it in full."""
+
+    kind: str
+    payload: dict[str, Any] = field(default_factory=dict)
+    hand: Hand | None = None
+    audience: str = EventAudience.PUBLIC
+    private_to_seat: int | None = None
+    private_to_user_id: int | None = None
+
+
+def engine_event(hand: Hand, event: Event) -> NewEvent:
+    """The stored form of an engine event: its dictionary with the per-hand number kept as ``hand_sequence``."""
+    data = event_to_dict(event)
+    data.pop("type")
+    audience = data.pop("audience")
+    data["hand_sequence"] = data.pop("sequence")
+    if isinstance(event, HoleCardsDealt) or audience == SEAT:
+        seat = data["seat"]
+        owner = hand.participants[str(seat)]["user"]
+        return NewEvent(event.kind, data, hand, EventAudience.SEAT, private_to_seat=seat, private_to_user_id=owner)
+    return NewEvent(event.kind, data, hand, audience)
+
+
+def engine_event_from_stored(kind: str, payload: dict[str, Any]) -> Event:
+    """Rebuild the engine event stored in a log row's ``kind`` and ``payload`` (inverse of :func:`engine_event`)."""
+    data = dict(payload)
+    data["type"] = kind
+    data["sequence"] = data.pop("hand_sequence")
+    return event_from_dict(data)
+
+
+def events_append(table: Table, events: Sequence[NewEvent]) -> tuple[int, int] | None:
+    """Append ``events`` to the locked ``table``'s log; return the (first, last) sequence used, or None if empty.
+
+    Also schedules the post-commit notice of the new range and of the lobby row.
+    """
+    if not events:
+        lobby_changed_on_commit(table.pk)
+        return None
+    first = table.last_sequence + 1
+    now = timezone.now()
+    rows = [
+        HandEvent(
+            table_id=table.pk,
+            hand=item.hand,
+            sequence=first + offset,
+            kind=item.kind,
+            payload=item.payload,
+            audience=item.audience,
+            private_to_seat=item.private_to_seat,
+            private_to_user_id=item.private_to_user_id,
+            created_at=now,
+        )
+        for offset, item in enumerate(events)
+    ]
+    last = first + len(rows) - 1
+    table.last_sequence = last
+    rows_insert(rows, also_update=(table, ["last_sequence"]))  # one statement: the events and the table's counter
+    table_id = table.pk
+    transaction.on_commit(lambda: _announce_events(table_id, first, last, rows))
+    lobby_changed_on_commit(table_id)
+    return first, last
+
+
+def lobby_changed_on_commit(table_id: int) -> None:
+    """After commit, tell the realtime layer the table's lobby row changed."""
+    transaction.on_commit(lambda: _announce_lobby(table_id))
+
+
+def _announce_events(table_id: int, first: int, last: int, rows: list[HandEvent]) -> None:
+    try:
+        from games.runtime import realtime
+
+        realtime.table_events_committed(table_id, first, last, rows)
+    except Exception:  # the change is committed; a client that misses it sees a sequence gap and resyncs
+        logger.exception("could not announce events %s..%s of table %s", first, last, table_id)
+
+
+def _announce_lobby(table_id: int) -> None:
+    try:
+        from games.runtime import realtime
+
+        realtime.lobby_table_changed(table_id)
+    except Exception:
+        logger.exception("could not announce the lobby change of table %s", table_id)

@@ -1,0 +1,518 @@
+"""Playing hands: ``hand_start``, ``hand_act``, ``hand_timeout`` and the settlement at the end of a hand.
+
+Money (RAKE-01..08, CASH-23/24): during a hand the players' table accounts keep their start-of-hand balances; when the
+hand ends, its result and rake move in ONE balanced wallet transfer (idempotency key ``cash-hand:<id>:settlement``),
+so a hand that never finishes moves no money.
+
+Clocks (TB-01..07, CASH-22): the player to act has the normal decision time; when it runs out the timebank runs (if
+any is left); a player who is disconnected when the decision time runs out gets the reconnection grace instead, and
+the timebank is not used. When the last allowance runs out the engine's ``Timeout`` checks if possible, otherwise
+folds; a player who timed out while disconnected sits out when the hand ends.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from functools import partial
+from random import Random
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine.actions import Fold, IllegalAction, Timeout, action_from_dict
+from games.engine.cards import Shuffler
+from games.engine.config import HandConfig
+from games.engine.config import Variant as EngineVariant
+from games.engine.events import Event
+from games.engine.positions import HandPositions, PositionError, PreviousHand, next_hand_positions
+from games.engine.state import HandState
+from games.models import (
+    ClockPhase,
+    Hand,
+    HandPlayer,
+    HandStatus,
+    Seat,
+    SeatStatus,
+    SitOutReason,
+    Table,
+    TableStatus,
+)
+from games.runtime import presence
+from games.runtime.engine_state import hand_engine_state_remember, hand_engine_state_to_change
+from games.runtime.errors import ActionRefused, NotSeated, NotYourTurn
+from games.runtime.events import NewEvent, engine_event, events_append
+from games.runtime.locking import seats_lock, table_lock, table_lock_with_hand
+from games.runtime.policy import TableRules, policy_for
+from games.runtime.seat_state import seat_connection_record, seat_save, table_touch
+from games.runtime.signals import hand_settled
+from poker_site.core.compiled_sql import fields_update, rows_update
+from poker_site.core.rules import RULES_VERSION
+
+PLAYER_ACTION_TYPES = frozenset({"fold", "check", "call", "bet", "raise_to", "all_in"})
+"""The actions a player may send; forced bets and timeouts are the server's."""
+
+_ENTERING_STATUSES = frozenset({SeatStatus.WAITING_FOR_BIG_BLIND, SeatStatus.POSTING_OUT_OF_POSITION})
+
+
+class HandContext:
+    """What a hand service works on inside its transaction: the locked table and seats, the hand and its engine
+    state, the rules in force, the time, and the events to append."""
+
+    def __init__(self, table: Table, seats: dict[int, Seat], now: datetime) -> None:
+        self.table = table
+        self.seats = seats
+        self.now = now
+        self.events: list[NewEvent] = []
+        self.hand: Hand | None = None
+        self.engine_state: HandState | None = None
+
+    def hand_state_to_change(self, hand: Hand) -> HandState:
+        """The engine state of ``hand`` (kept from the last commit when it still matches the locked rows, else
+        replayed from the log); :meth:`commit_events` keeps it again for the hand's next change."""
+        self.hand, self.engine_state = hand, hand_engine_state_to_change(hand, self.table)
+        return self.engine_state
+
+    def engine_events(self, hand: Hand, events: Sequence[Event]) -> None:
+        self.events.extend(engine_event(hand, event) for event in events)
+
+    def commit_events(self) -> None:
+        """Append the collected events; then, once the transaction commits, keep the engine state of the hand this
+        context changed (``table.last_sequence`` now names the last of these events)."""
+        events_append(self.table, self.events)
+        self.events = []
+        if self.hand is not None and self.engine_state is not None:
+            hand_engine_state_remember(self.hand, self.table, self.engine_state)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Starting a hand
+
+
+def _previous_hand(table: Table) -> PreviousHand | None:
+    if table.previous_big_blind_seat is None or table.previous_button_seat is None:
+        return None
+    dealt_in = frozenset(int(seat) for seat, _user in table.previous_dealt_in_seats or [])
+    return PreviousHand(
+        table.previous_button_seat, table.previous_small_blind_seat, table.previous_big_blind_seat, dealt_in
+    )
+
+
+def hand_positions(
+    seats: list[Seat], previous: PreviousHand | None, table_size: int, rng: Random | secrets.SystemRandom
+) -> tuple[HandPositions, bool]:
+    """Button, blinds and who is dealt in (games.engine.positions, ENG-04..06, CASH-07, CASH-21, AMB-46), and whether
+    the table starts afresh. Players dealt into the last hand (or present at the first) are ``ready``; new and
+    returning players wait for the big blind or post out of position. When fewer than two players could be dealt in
+    that way — everyone from the last hand has gone — the table starts afresh like a new table (ENG-06)."""
+    ready = [seat.number for seat in seats if seat.status == SeatStatus.PLAYING]
+    waiting = [seat.number for seat in seats if seat.status == SeatStatus.WAITING_FOR_BIG_BLIND]
+    posting = [seat.number for seat in seats if seat.status == SeatStatus.POSTING_OUT_OF_POSITION]
+    if previous is not None:
+        try:
+            positions = next_hand_positions(
+                table_size=table_size,
+                previous=previous,
+                ready=ready,
+                waiting_for_big_blind=waiting,
+                posting_out_of_position=posting,
+                chooser=rng,
+            )
+            return positions, False
+        except PositionError:
+            pass
+    everyone = [seat.number for seat in seats]
+    return next_hand_positions(table_size=table_size, previous=None, ready=everyone, chooser=rng), True
+
+
+def strictly_between(start: int, end: int, table_size: int) -> set[int]:
+    """Seats met going clockwise from ``start`` to ``end``, both excluded."""
+    between: set[int] = set()
+    seat = start % table_size + 1
+    while seat != end and seat != start:
+        between.add(seat)
+        seat = seat % table_size + 1
+    return between
+
+
+@transaction.atomic(durable=True)
+def hand_start(table: Table, *, now: datetime | None = None, shuffler: Shuffler | None = None) -> Hand | None:
+    """Deal the next hand at ``table`` if it can start (CASH-06); return it, or None when it cannot start now.
+
+    ``shuffler`` (tests: a seeded ``random.Random``) shuffles the deck and places the first button; production uses
+    ``secrets.SystemRandom`` (GEN-08).
+    """
+    moment = now or timezone.now()
+    locked = table_lock(table.pk)
+    if locked.status != TableStatus.OPEN or locked.close_after_hand or locked.current_hand_id is not None:
+        return None
+    context = HandContext(locked, seats_lock(locked), moment)
+    hand = _hand_start_locked(context, shuffler)
+    if hand is None:
+        table_touch(locked, next_hand_at=None)
+    context.commit_events()
+    return hand
+
+
+def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand | None:
+    table, seats, now = context.table, context.seats, context.now
+    policy = policy_for(table)
+    if len(policy.available(seats)) < 2:
+        return None  # no rule lets a hand start: skip reading the terms in force
+    terms = policy.next_hand_terms(context)
+    if terms is None:
+        return None
+    rng = shuffler if shuffler is not None else secrets.SystemRandom()
+    chosen = policy.positions(context, terms, rng)  # type: ignore[arg-type]
+    if chosen is None:
+        return None
+    positions, _fresh_start = chosen
+    stacks = {number: policy.stack(seats[number]) for number in positions.dealt_in}
+    config = HandConfig.create(
+        variant=EngineVariant(terms.variant),
+        stacks=stacks,
+        button=positions.button,
+        big_blind_seat=positions.big_blind,
+        small_blind_seat=positions.small_blind,
+        small_blind=terms.small_blind,
+        big_blind=terms.big_blind,
+        ante=terms.ante,
+        table_size=table.seat_count,
+        out_of_position_seats=positions.out_of_position,
+    )
+    state = HandState.create(config, shuffler=rng)
+    participants = {str(number): policy.participant(seats[number], stacks[number]) for number in positions.dealt_in}
+    hand = Hand.objects.create(
+        table=table,
+        number=table.hands_played + 1,
+        stake_terms=terms.stake_terms,
+        game_rules=terms.game_rules,
+        level_number=terms.level_number,
+        started_at=now,
+        config=config.to_dict(),
+        deck=[str(card) for card in state.deck],
+        participants=participants,
+        players_dealt_in=len(positions.dealt_in),
+        rules_version=RULES_VERSION,
+    )
+    HandPlayer.objects.bulk_create(
+        HandPlayer(
+            hand=hand,
+            user_id=int(seats[number].user_id or 0),
+            session_id=seats[number].session_id,
+            seat_number=number,
+            start_stack=stacks[number],
+        )
+        for number in positions.dealt_in
+    )
+    for number in positions.dealt_in:
+        seat = seats[number]
+        # New and returning players are in play once dealt in (CASH-07, CASH-21). A tournament player sitting out is
+        # dealt in and stays sitting out (TRN-19).
+        if seat.status in _ENTERING_STATUSES or seat.missed_big_blind:
+            seat.status = SeatStatus.PLAYING
+            seat.missed_big_blind = False
+            seat_save(seat, "status", "missed_big_blind")
+    table_touch(
+        table,
+        current_hand=hand,
+        hands_played=table.hands_played + 1,
+        previous_button_seat=positions.button,
+        previous_small_blind_seat=positions.small_blind,
+        previous_big_blind_seat=positions.big_blind,
+        previous_dealt_in_seats=[[number, seats[number].user_id] for number in positions.dealt_in],
+        next_hand_at=None,
+    )
+    context.engine_events(hand, state.events)
+    _advance(context, hand, state, terms.rules)
+    context.hand, context.engine_state = hand, state
+    return hand
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Acting
+
+
+def _clock_start(context: HandContext, hand: Hand, state: HandState, rules: TableRules) -> None:
+    """The player to act in ``state`` is to act: their normal decision time starts now (TB-05). The ``turn`` event
+    carries their legal actions (public: they follow from the stacks and bets everyone sees), so the realtime layer
+    can tell the player without reading the hand again."""
+    hand.acting_seat = state.actor
+    hand.clock_phase = ClockPhase.DECISION
+    hand.clock_started_at = context.now
+    hand.action_deadline = context.now + timedelta(seconds=rules.decision_seconds)
+    _hand_save(hand, "acting_seat", "clock_phase", "clock_started_at", "action_deadline")
+    legal = state.legal_actions()
+    context.events.append(_turn_event(context, hand, legal.to_dict() if legal is not None else None))
+
+
+def _turn_event(context: HandContext, hand: Hand, legal_actions: dict[str, Any] | None = None) -> NewEvent:
+    """The public ``turn`` event; ``legal_actions`` when a turn starts (a clock switch leaves them out: they have
+    not changed)."""
+    seat = context.seats[hand.acting_seat] if hand.acting_seat is not None else None
+    payload: dict[str, Any] = {
+        "seat": hand.acting_seat,
+        "clock": hand.clock_phase,
+        "deadline": hand.action_deadline.isoformat() if hand.action_deadline else None,
+        "timebank_seconds": seat.timebank_milliseconds / 1000 if seat is not None else None,
+    }
+    if legal_actions is not None:
+        payload["legal_actions"] = legal_actions
+    return NewEvent("turn", payload, hand)
+
+
+def _hand_save(hand: Hand, *fields: str) -> None:
+    hand.version += 1
+    fields_update(hand, [*fields, "version"])
+
+
+def _spend_timebank(context: HandContext, hand: Hand) -> None:
+    """Deduct the timebank seconds the player to act used (TB-01: what is used is gone)."""
+    if hand.clock_phase != ClockPhase.TIMEBANK or hand.acting_seat is None or hand.clock_started_at is None:
+        return
+    seat = context.seats[hand.acting_seat]
+    used = max(0, int((context.now - hand.clock_started_at).total_seconds() * 1000))
+    seat.timebank_milliseconds = max(0, seat.timebank_milliseconds - used)
+    seat_save(seat, "timebank_milliseconds")
+
+
+def _advance(context: HandContext, hand: Hand, state: HandState, rules: TableRules) -> None:
+    """After a change: fold players who left mid-hand when their turn comes, act at once for players the policy
+    acts for (a tournament player sitting out: check if possible, else fold, TRN-19 / AMB-20), start the next clock,
+    or finish."""
+    policy = policy_for(context.table)
+    while not state.is_complete:
+        actor = state.actor
+        assert actor is not None
+        seat = context.seats[actor]
+        if seat.leave_after_hand or seat.user_id != hand.participants[str(actor)]["user"]:
+            context.engine_events(hand, state.apply(Fold(actor)))
+            continue
+        if policy.acts_for(seat):
+            context.engine_events(hand, state.apply(Timeout(actor)))
+            continue
+        _clock_start(context, hand, state, rules)
+        return
+    _finish(context, hand, state)
+
+
+@transaction.atomic(durable=True)
+def hand_act(
+    table: Table,
+    user: Any,
+    action_type: str,
+    amount: Any = None,
+    *,
+    hand_id: int | None = None,
+    now: datetime | None = None,
+) -> Hand:
+    """The player ``user`` acts at ``table``: ``action_type`` is fold, check, call, bet, raise_to or all_in; ``amount``
+    is the "to" total for bet and raise_to (integer cents), omitted otherwise.
+
+    Refused with a :class:`~games.runtime.errors.TableError` — and nothing changes — when the user has no seat here,
+    is not in the hand, it is not their turn (or ``hand_id`` names another hand), or the engine finds the action or
+    amount illegal (:class:`ActionRefused` carries the engine's reason).
+    """
+    moment = now or timezone.now()
+    locked = table_lock_with_hand(table.pk)
+    seats = seats_lock(locked)
+    seat = next((seat for seat in seats.values() if seat.user_id == getattr(user, "pk", None)), None)
+    if seat is None:
+        raise NotSeated("You do not have a seat at this table.")
+    hand = locked.current_hand
+    if hand is None or hand.status != HandStatus.RUNNING:
+        raise NotYourTurn("No hand is in play at this table.")
+    if hand_id is not None and hand_id != hand.pk:
+        raise NotYourTurn("That hand is over.")
+    participant = hand.participants.get(str(seat.number))
+    if participant is None or participant["user"] != seat.user_id:
+        raise NotYourTurn("You are not dealt into this hand.")
+    if hand.acting_seat != seat.number:
+        raise NotYourTurn(f"It is not your turn: seat {hand.acting_seat} is to act.")
+    if not isinstance(action_type, str) or action_type not in PLAYER_ACTION_TYPES:
+        raise ActionRefused(
+            f"Unknown action {action_type!r}; expected one of {', '.join(sorted(PLAYER_ACTION_TYPES))}."
+        )
+    data: dict[str, Any] = {"type": action_type, "seat": seat.number}
+    if amount is not None:
+        data["amount"] = amount
+    try:
+        action = action_from_dict(data)
+    except IllegalAction as error:
+        raise ActionRefused(str(error)) from error
+    context = HandContext(locked, seats, moment)
+    state = context.hand_state_to_change(hand)
+    if state.actor != seat.number:
+        raise NotYourTurn("It is not your turn.")
+    try:
+        state.verify(action)
+    except IllegalAction as error:
+        raise ActionRefused(str(error)) from error
+    _spend_timebank(context, hand)
+    context.engine_events(hand, state.apply(action))
+    _advance(context, hand, state, policy_for(locked).hand_rules(hand, locked))
+    context.commit_events()
+    return hand
+
+
+@transaction.atomic(durable=True)
+def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
+    """Advance the clock of hand ``hand_id`` if its deadline has passed; return whether anything changed.
+
+    Idempotent (the ticker may call it twice, or from two processes): under the table lock it re-reads the hand and
+    does nothing unless the hand is running and ``action_deadline <= now``.
+
+    * Normal time over, player disconnected: the reconnection grace starts (CASH-22, TB-07; timebank untouched).
+    * Normal time over, timebank left: the timebank runs from the end of the normal time (TB-04).
+    * Otherwise (or at the end of the timebank or grace): ``Timeout`` — check if possible, else fold; a player still
+      disconnected then sits out at the end of the hand (CASH-22).
+    """
+    moment = now or timezone.now()
+    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return False
+    locked = table_lock(table_id)
+    hand = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("game_rules", "stake_terms__stake__game_type")
+        .filter(pk=hand_id)
+        .first()
+    )
+    if (
+        hand is None
+        or hand.status != HandStatus.RUNNING
+        or locked.current_hand_id != hand.pk
+        or hand.action_deadline is None
+        or hand.action_deadline > moment
+        or hand.acting_seat is None
+    ):
+        return False
+    context = HandContext(locked, seats_lock(locked), moment)
+    rules = policy_for(locked).hand_rules(hand, locked)
+    seat = context.seats[hand.acting_seat]
+    deadline = hand.action_deadline
+    if hand.clock_phase in (ClockPhase.DECISION, ClockPhase.RECONNECT) and seat.user_id is not None:
+        _connection_as_the_sockets_show(context, seat, deadline)
+    if hand.clock_phase == ClockPhase.DECISION and seat.disconnected_since is not None:
+        _clock_switch(
+            context, hand, ClockPhase.RECONNECT, deadline, deadline + timedelta(seconds=rules.reconnect_grace_seconds)
+        )
+    elif hand.clock_phase == ClockPhase.DECISION and seat.timebank_milliseconds > 0:
+        _clock_switch(
+            context, hand, ClockPhase.TIMEBANK, deadline, deadline + timedelta(milliseconds=seat.timebank_milliseconds)
+        )
+    else:
+        if hand.clock_phase == ClockPhase.TIMEBANK:
+            _spend_timebank(context, hand)
+        if seat.disconnected_since is not None:
+            seat.sit_out_after_hand = True
+            seat.sit_out_reason_after_hand = SitOutReason.DISCONNECTED
+            seat_save(seat, "sit_out_after_hand", "sit_out_reason_after_hand")
+        state = context.hand_state_to_change(hand)
+        context.engine_events(hand, state.apply(Timeout(seat.number)))
+        _advance(context, hand, state, rules)
+    context.commit_events()
+    return True
+
+
+def _connection_as_the_sockets_show(context: HandContext, seat: Seat, deadline: datetime) -> None:
+    """Bring the seat's connection record in line with the sockets' presence when the clock needs it (CASH-22).
+
+    A player with no live socket on the table is disconnected even when no socket reported closing (they never opened
+    the table, or their sockets died with a server process): from the end of their decision time the reconnection
+    grace applies, and they sit out at the end of the hand. And a player with a live socket is connected even when a
+    report of a closed socket landed after the report of the new one (two sockets closing and opening at once): no
+    grace instead of their timebank, no sitting out. When Redis cannot say, the reports stand."""
+    live = presence.has_live_socket(int(seat.user_id or 0), context.table.pk)
+    recorded_as_connected = seat.disconnected_since is None
+    if live is not None and live != recorded_as_connected:
+        context.events.append(seat_connection_record(seat, None if live else deadline))
+
+
+def _clock_switch(context: HandContext, hand: Hand, phase: str, started: datetime, deadline: datetime) -> None:
+    hand.clock_phase = phase
+    hand.clock_started_at = started
+    hand.action_deadline = deadline
+    _hand_save(hand, "clock_phase", "clock_started_at", "action_deadline")
+    context.events.append(_turn_event(context, hand))
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Finishing: settlement by the table's policy, then what happens to the seats between hands
+
+
+def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
+    """Settle a completed hand where its stacks live (the table's policy), record it, and prepare the table for the
+    next hand."""
+    result = state.result
+    settled = policy_for(context.table).settle(context, hand, state)
+    hand.status = HandStatus.FINISHED
+    hand.ended_at = context.now
+    hand.street_reached = result.street_reached.label
+    hand.pot_total = settled.pot_total
+    hand.rake = settled.rake_total
+    hand.acting_seat = None
+    hand.clock_phase = ClockPhase.NONE
+    hand.clock_started_at = None
+    hand.action_deadline = None
+    _hand_save(
+        hand,
+        "status",
+        "ended_at",
+        "street_reached",
+        "pot_total",
+        "rake",
+        "rake_rate_basis_points",
+        "rake_cap_applied",
+        "settlement",
+        "acting_seat",
+        "clock_phase",
+        "clock_started_at",
+        "action_deadline",
+    )
+    players = list(HandPlayer.objects.filter(hand=hand))
+    for player in players:
+        player.end_stack = settled.final_stacks[player.seat_number]
+    rows_update(players, ["end_stack"])
+    context.events.append(
+        NewEvent(
+            "hand_settled",
+            {
+                "hand_number": hand.number,
+                "pot_total": settled.pot_total,
+                "rake": settled.rake_total,
+                "rake_per_pot": list(settled.rake_per_pot),
+                "stacks": {str(seat): stack for seat, stack in sorted(settled.final_stacks.items())},
+                "net": {str(seat): amount for seat, amount in sorted(settled.net.items())},
+            },
+            hand,
+        )
+    )
+    transaction.on_commit(partial(hand_settled.send_robust, sender=Hand, hand_id=hand.pk, table_id=hand.table_id))
+    between_hands(context, hand, counted=True)
+
+
+def between_hands(context: HandContext, hand: Hand, *, counted: bool) -> None:
+    """After a hand (finished, or cancelled when ``counted`` is False): the timebank replenishment of everyone dealt in
+    (TB-03), then the policy's own work between hands (departures, top-ups, sit-outs, eliminations), which leaves the
+    table waiting for its next deal."""
+    policy = policy_for(context.table)
+    rules = policy.hand_rules(hand, context.table)
+    policy.refresh_stacks(context.seats)
+    counted_seats = []
+    for seat_key, data in sorted(hand.participants.items(), key=lambda item: int(item[0])):
+        seat = context.seats.get(int(seat_key))
+        if seat is None or seat.user_id != data["user"] or not counted:
+            continue
+        seat.hands_dealt_in += 1
+        if seat.hands_dealt_in % rules.timebank_replenish_every_hands == 0:
+            seat.timebank_milliseconds = min(
+                rules.timebank_cap_seconds * 1000,
+                seat.timebank_milliseconds + rules.timebank_replenish_seconds * 1000,
+            )
+        seat.version += 1
+        counted_seats.append(seat)
+    rows_update(counted_seats, ["hands_dealt_in", "timebank_milliseconds", "version"])
+    policy.after_hand(context, hand, counted, context.now)

@@ -1,0 +1,115 @@
+"""Thin adapters from the realtime/API layer to the domain read side (``games.services``) and models.
+
+Only lookups live here (a table by id, a user by id, who owns a private event in a range); every rule about what a
+viewer may see is the domain's (``table_snapshot`` / ``table_events_since``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+
+def table_by_id(table_id: int) -> Any | None:
+    """The cash table ``table_id``, or ``None`` when there is no such table."""
+    from games.models import Table
+
+    return Table.objects.filter(pk=table_id).select_related("stake__game_type").first()
+
+
+def user_by_id(user_id: int) -> Any | None:
+    return get_user_model().objects.filter(pk=user_id).first()
+
+
+def events_since(table: Any, sequence: int, viewer: Any | None, limit: int | None = None) -> list[dict[str, Any]]:
+    """The table's events after ``sequence`` (at most ``limit``) as ``viewer`` may see them (``None``: a spectator)."""
+    from games.services import table_events_since
+
+    return table_events_since(table, sequence, viewer, limit=limit)
+
+
+def snapshot(table: Any, viewer: Any | None) -> dict[str, Any]:
+    from games.services import table_snapshot
+
+    return table_snapshot(table, viewer)
+
+
+def turn_of(table: Any, viewer: Any) -> dict[str, Any] | None:
+    """What ``viewer`` may do now if it is their turn at ``table`` (else ``None``): the ``viewer.legal_actions`` of
+    the domain's snapshot without reading the rest of the table.
+
+    Same rule as ``table_snapshot``: the viewer is the participant dealt into the running hand at the acting seat, and
+    the engine state (the domain's ``hand_engine_state``) agrees it is that seat's turn. Two queries; a read that
+    races a new action finds the turn moved on and returns ``None`` (the next ``turn`` event asks again).
+    """
+    from games.models import Hand, HandStatus
+    from games.runtime.engine_state import hand_engine_state
+
+    viewer_id = getattr(viewer, "pk", None)
+    if viewer_id is None:
+        return None
+    hand = (
+        Hand.objects.filter(table_id=table.pk, status=HandStatus.RUNNING, acting_seat__isnull=False)
+        .order_by("-pk")
+        .first()
+    )
+    if hand is None:
+        return None
+    seat = hand.acting_seat
+    participant = hand.participants.get(str(seat))
+    if participant is None or participant.get("user") != viewer_id:
+        return None
+    state = hand_engine_state(hand)
+    legal = state.legal_actions() if state.actor == seat else None
+    if legal is None:
+        return None
+    return {
+        "hand_id": hand.pk,
+        "seat": seat,
+        "legal_actions": legal.to_dict(),
+        "deadline": hand.action_deadline.isoformat() if hand.action_deadline else None,
+    }
+
+
+def snapshot_sequence(snapshot: dict[str, Any]) -> int:
+    """The last event sequence a snapshot includes (events after it follow on the socket)."""
+    value = snapshot.get("sequence", snapshot.get("last_sequence", 0))
+    return int(value or 0)
+
+
+def range_views(
+    table_id: int, first_sequence: int, last_sequence: int
+) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+    """The events ``first..last`` of a table as a spectator sees them, and as each owner of a private event sees them.
+
+    One query: the rows are read once and each view is made by the domain's ``event_view`` (its privacy rules).
+    """
+    from games.models import HandEvent
+
+    rows = list(
+        HandEvent.objects.filter(table_id=table_id, sequence__gte=first_sequence, sequence__lte=last_sequence).order_by(
+            "sequence"
+        )
+    )
+    return views_of_rows(rows)
+
+
+def views_of_rows(rows: Sequence[Any]) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
+    """The spectator view of ``rows`` (``HandEvent`` rows in sequence order) and each private-event owner's view."""
+    from games.models import EventAudience
+    from games.runtime.views import event_view
+
+    owners = sorted(
+        {row.private_to_user_id for row in rows if row.audience == EventAudience.SEAT and row.private_to_user_id}
+    )
+    public = [event_view(row, None) for row in rows]
+    private = {owner: [event_view(row, owner) for row in rows] for owner in owners}
+    return public, private
+
+
+def lobby_rows(table_ids: list[int] | None) -> list[dict[str, Any]]:
+    from games.cash.lobby import lobby_rows as rows
+
+    return rows(table_ids)

@@ -1,0 +1,78 @@
+"""Start-up recovery (CASH-23, CASH-24, GEN-04): hands left unfinished by a crash are cancelled.
+
+A hand moves money only in its settlement transfer at the end, so an unfinished hand has moved none: cancelling it
+restores every player's stack to its start-of-hand amount by construction. The cancellation is recorded with the hand
+(status, reason, a ``hand_cancelled`` event listing the restored stacks); players who asked to leave during the hand are
+cashed out and pending sit-outs take effect, as after any hand.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import ClockPhase, Hand, HandPlayer, HandStatus
+from games.runtime.events import NewEvent
+from games.runtime.hands import HandContext, _hand_save, between_hands
+from games.runtime.locking import seats_lock, table_lock
+
+CRASH_REASON = "Server restart: the hand was cancelled and every stack restored to its start-of-hand amount (CASH-24)."
+SERVER_ERROR_REASON = (
+    "A server error stopped this hand: it was cancelled and every stack restored to its start-of-hand amount (CASH-23)."
+)
+
+
+@transaction.atomic(durable=True)
+def hand_cancel(hand_id: int, *, reason: str = CRASH_REASON, now: datetime | None = None) -> bool:
+    """Cancel the running hand ``hand_id`` (CASH-23): no money moves; return whether it was running."""
+    moment = now or timezone.now()
+    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return False
+    table = table_lock(table_id)
+    hand = Hand.objects.select_for_update().filter(pk=hand_id, status=HandStatus.RUNNING).first()
+    if hand is None:
+        return False
+    context = HandContext(table, seats_lock(table), moment)
+    hand.status = HandStatus.CANCELLED
+    hand.ended_at = moment
+    hand.cancellation_reason = reason[:300]
+    hand.acting_seat = None
+    hand.clock_phase = ClockPhase.NONE
+    hand.clock_started_at = None
+    hand.action_deadline = None
+    _hand_save(
+        hand,
+        "status",
+        "ended_at",
+        "cancellation_reason",
+        "acting_seat",
+        "clock_phase",
+        "clock_started_at",
+        "action_deadline",
+    )
+    for player in HandPlayer.objects.filter(hand=hand):
+        HandPlayer.objects.filter(pk=player.pk).update(end_stack=player.start_stack)
+    stacks = {seat: data["stack"] for seat, data in sorted(hand.participants.items(), key=lambda item: int(item[0]))}
+    context.events.append(
+        NewEvent(
+            "hand_cancelled", {"hand_number": hand.number, "reason": hand.cancellation_reason, "stacks": stacks}, hand
+        )
+    )
+    if table.current_hand_id == hand.pk:
+        between_hands(context, hand, counted=False)
+    context.commit_events()
+    return True
+
+
+def hands_recover_unfinished(*, now: datetime | None = None, reason: str = CRASH_REASON) -> list[int]:
+    """Cancel every hand still running (call once at start-up, before any hand can be in play); return their ids."""
+    cancelled = []
+    for hand_id in (
+        Hand.objects.filter(status=HandStatus.RUNNING).order_by("table_id", "pk").values_list("pk", flat=True)
+    ):
+        if hand_cancel(hand_id, reason=reason, now=now):
+            cancelled.append(hand_id)
+    return cancelled

@@ -1,0 +1,237 @@
+"""Read side for the table sockets and the API: a viewer's snapshot of a table and the events since a sequence.
+
+Privacy contract (architecture rule 4): a player's hole cards appear only in what is returned to that player (their
+``viewer.hole_cards`` and their own ``hole_cards_dealt`` events) until they are shown at showdown (``hand_shown``
+events, public). The deck order (``deck_recorded``) is returned to nobody. Other viewers receive a redacted copy of each
+private event (same ``sequence``, no cards) so gaps are detectable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import connection, transaction
+from django.utils import timezone
+
+from games.cash.policy import available_seats, may_start
+from games.engine.evaluation import holdem_strength, omaha_strength, strength_name
+from games.engine.state import HandState
+from games.models import EventAudience, Hand, HandEvent, HandStatus, Seat, SeatStatus, Table, TableKind
+from games.runtime.engine_state import hand_engine_state
+from games.runtime.locking import table_terms
+from games.runtime.policy import policy_for
+
+Viewer = AbstractBaseUser | AnonymousUser | None
+
+
+def _viewer_id(viewer: Viewer) -> int | None:
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return None
+    primary_key = viewer.pk
+    return int(primary_key) if primary_key is not None else None
+
+
+def event_view(row: HandEvent, viewer_id: int | None) -> dict[str, Any]:
+    """The dictionary ``viewer_id`` (None: a spectator) may receive for one stored event."""
+    base: dict[str, Any] = {
+        "sequence": row.sequence,
+        "type": row.kind,
+        "hand_id": row.hand_id,
+        "audience": row.audience,
+        "at": row.created_at.isoformat(),
+    }
+    if row.audience == EventAudience.PUBLIC:
+        return {**row.payload, **base}
+    if row.audience == EventAudience.SEAT and viewer_id is not None and row.private_to_user_id == viewer_id:
+        return {**row.payload, **base}
+    if row.audience == EventAudience.SEAT:
+        base["seat"] = row.private_to_seat
+        cards = row.payload.get("cards")
+        if isinstance(cards, list):
+            base["card_count"] = len(cards)
+    return base
+
+
+def table_events_since(
+    table: Table, sequence: int, viewer: Viewer, *, limit: int | None = None
+) -> list[dict[str, Any]]:
+    """The table's events with a sequence greater than ``sequence``, oldest first, as ``viewer`` may see them.
+
+    With ``limit``, at most that many (the oldest); the caller asks again from the last sequence it received.
+    """
+    rows = HandEvent.objects.filter(table_id=table.pk, sequence__gt=sequence).order_by("sequence")
+    if limit is not None:
+        rows = rows[:limit]
+    viewer_id = _viewer_id(viewer)
+    return [event_view(row, viewer_id) for row in rows]
+
+
+def _seat_view(
+    seat: Seat, state: HandState | None, participants: dict[str, Any], viewer_id: int | None, now: Any
+) -> dict[str, Any]:
+    occupied = seat.user_id is not None
+    view: dict[str, Any] = {"number": seat.number, "occupied": occupied}
+    if not occupied:
+        return view
+    assert seat.user is not None
+    in_hand = state is not None and str(seat.number) in participants and seat.number in state.seats
+    if in_hand and state is not None:
+        stack = state.stacks[seat.number]
+    else:
+        stack = seat.session.account.balance if seat.session is not None else seat.chips
+    view.update(
+        {
+            "user_id": seat.user_id,
+            "name": getattr(seat.user, "table_name", seat.user.get_username()),
+            "stack": stack,
+            "status": seat.status,
+            "sitting_out": seat.status == SeatStatus.SITTING_OUT,
+            "sit_out_deadline": seat.sit_out_deadline.isoformat() if seat.sit_out_deadline else None,
+            "disconnected": seat.disconnected_since is not None,
+            "leaving_after_hand": seat.leave_after_hand,
+            "timebank_seconds": seat.timebank_milliseconds / 1000,
+            "in_hand": in_hand,
+            "is_viewer": seat.user_id == viewer_id,
+        }
+    )
+    if in_hand and state is not None:
+        view.update(
+            {
+                "bet": state.bets[seat.number],
+                "contributed": state.contributions[seat.number],
+                "folded": seat.number in state.folded_seats,
+                "all_in": state.stacks[seat.number] == 0 and seat.number not in state.folded_seats,
+                "has_cards": seat.number not in state.folded_seats,
+            }
+        )
+    return view
+
+
+def _shown_cards(hand: Hand) -> dict[int, dict[str, Any]]:
+    shown: dict[int, dict[str, Any]] = {}
+    for row in HandEvent.objects.filter(hand=hand, kind="hand_shown").order_by("sequence"):
+        shown[row.payload["seat"]] = {"cards": row.payload["cards"], "hand_name": row.payload.get("hand_name")}
+    return shown
+
+
+def made_hand_name(state: HandState, seat_number: int) -> str | None:
+    """The name of the best hand ``seat_number`` holds with the board so far ("Pair of Aces", "Flush, King High"), or
+    None before the flop. Omaha (pot-limit) hands use exactly two hole cards and three board cards (CARD-09)."""
+    board = state.board
+    if len(board) < 3:
+        return None
+    hole = state.hole_cards(seat_number)
+    if state.config.variant.pot_limit:
+        return strength_name(omaha_strength(hole, board))
+    return strength_name(holdem_strength((*hole, *board)))
+
+
+def waiting_reason(table: Table, seats: list[Seat], now: Any) -> dict[str, Any] | None:
+    """Why a cash table deals no hand now, for the players (between hands only; None while a hand is in play).
+
+    ``reason`` is ``starting`` (the next hand is dealt after the pause between hands), ``players`` (fewer than two
+    players can be dealt in) or ``third_player`` (two can play but CASH-06 / AMB-11 need a third: the last hand was
+    heads-up, or there was none); ``available`` counts the players who could be dealt in and ``needed`` how many more
+    the table waits for. Tables of other kinds (tournaments) start their hands by their own rules: None."""
+    if table.kind != TableKind.CASH:
+        return None
+    available = len(available_seats({seat.number: seat for seat in seats}))
+    rules = table_terms(table, now)[1]
+    if may_start(available, table, rules):
+        return {"reason": "starting", "available": available, "needed": 0}
+    if available < 2:
+        return {
+            "reason": "players",
+            "available": available,
+            "needed": max(2, rules.minimum_players_to_start) - available,
+        }
+    return {"reason": "third_player", "available": available, "needed": 3 - available}
+
+
+def table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
+    """See :func:`_table_snapshot`; read in one REPEATABLE READ transaction so every part matches ``last_sequence``."""
+    if connection.in_atomic_block:
+        return _table_snapshot(table, viewer)
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        return _table_snapshot(table, viewer)
+
+
+def _table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
+    """Everything a client needs to draw the table for ``viewer`` (None or anonymous: a spectator).
+
+    Keys: ``table`` (id, name, kind, status, ``closing`` when support closed it during a hand, seats, and the
+    policy's part: game, blinds and ante, ``currency`` — EUR for cash tables, with the stake and buy-in range; CHIPS
+    for tournament tables, with the tournament and its level), ``last_sequence`` (events after it are not included),
+    ``seats`` (occupant, name, stack, status, in-hand flags), ``button``, ``hand`` (None between hands; otherwise
+    number, blinds seats, street, board, pots, acting seat, deadline, clock, shown cards), ``waiting`` (between hands at
+    a cash table: why no hand is dealt, see :func:`waiting_reason`) and ``viewer`` (their seat, their own hole cards,
+    ``made_hand`` — the name of their best hand with the board from the flop on —, their legal actions with min/max
+    when it is their turn, settings).
+    """
+    table = Table.objects.select_related("stake__game_type", "current_hand").get(pk=table.pk)
+    now = timezone.now()
+    viewer_id = _viewer_id(viewer)
+    hand = table.current_hand
+    if hand is not None and hand.status != HandStatus.RUNNING:
+        hand = None
+    state = hand_engine_state(hand) if hand is not None else None
+    participants: dict[str, Any] = hand.participants if hand is not None else {}
+    seats = list(Seat.objects.filter(table=table).select_related("user", "session__account").order_by("number"))
+    seat_views = [_seat_view(seat, state, participants, viewer_id, now) for seat in seats]
+    viewer_seat = next((seat for seat in seats if viewer_id is not None and seat.user_id == viewer_id), None)
+
+    hand_view: dict[str, Any] | None = None
+    viewer_view: dict[str, Any] = {
+        "user_id": viewer_id,
+        "seat": viewer_seat.number if viewer_seat else None,
+        "hole_cards": [],
+        "legal_actions": None,
+        "sit_out_next_big_blind": viewer_seat.sit_out_next_big_blind if viewer_seat else False,
+    }
+    if hand is not None and state is not None:
+        config = hand.config
+        hand_view = {
+            "id": hand.pk,
+            "number": hand.number,
+            "button": config["button"],
+            "small_blind_seat": config["small_blind_seat"],
+            "big_blind_seat": config["big_blind_seat"],
+            "street": state.street.label,
+            "board": [str(card) for card in state.board],
+            "pots": [pot.to_dict() for pot in state.pots],
+            "pot_total": state.pot_total,
+            "current_bet": state.current_bet,
+            "acting_seat": hand.acting_seat,
+            "action_deadline": hand.action_deadline.isoformat() if hand.action_deadline else None,
+            "clock": hand.clock_phase,
+            "shown": {str(seat): cards for seat, cards in _shown_cards(hand).items()},
+        }
+        own = participants.get(str(viewer_seat.number)) if viewer_seat is not None else None
+        if viewer_seat is not None and own is not None and own["user"] == viewer_id:
+            viewer_view["hole_cards"] = [str(card) for card in state.hole_cards(viewer_seat.number)]
+            if viewer_seat.number not in state.folded_seats:
+                viewer_view["made_hand"] = made_hand_name(state, viewer_seat.number)
+            if state.actor == viewer_seat.number and hand.acting_seat == viewer_seat.number:
+                legal = state.legal_actions()
+                viewer_view["legal_actions"] = legal.to_dict() if legal is not None else None
+    return {
+        "table": {
+            "id": table.pk,
+            "name": table.name,
+            "kind": table.kind,
+            "status": table.status,
+            "closing": table.close_after_hand,
+            "seat_count": table.seat_count,
+            **policy_for(table).snapshot_table(table, now),
+        },
+        "last_sequence": table.last_sequence,
+        "button": hand.config["button"] if hand is not None else table.previous_button_seat,
+        "seats": seat_views,
+        "hand": hand_view,
+        "waiting": waiting_reason(table, seats, now) if hand is None else None,
+        "viewer": viewer_view,
+        "server_time": now.isoformat(),
+    }

@@ -1,0 +1,785 @@
+"""The tournament back office (LOB-07, LOB-08, LOB-09): definitions with their levels, payout structures, the live
+monitor (entries, tables, eliminations, payouts), staff actions, and the fee report.
+
+Definitions are created and changed through :mod:`tournaments.services.definition` (``tournament_define`` /
+``tournament_definition_update``: under the tournament's row lock, writing only what staff changed — never the state
+of the run the coordinator keeps moving — audited). Once a tournament has started, its fixed fields and the levels
+the clock has reached are refused with the reason on the form. Entries, tables and breaks are read-only records.
+
+Staff actions go through the services, each on a confirmation page that asks for the reason the audit trail keeps:
+delay, cancel (before the start; a started tournament is cancelled through the cancellation policy) and hand-for-hand
+need ``tournaments.run_tournament``; disqualifying a player (with the forfeiture choice) needs
+``tournaments.disqualify_player``; a manual prize credit needs ``tournaments.run_tournament``.
+
+Lists are built for huge tables (house style, :mod:`poker_site.core.admin_lists`): counts capped, no filter that
+scans a column for its values, related rows in the same query, numbers searched by index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any, TypeVar
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from games.admin import ReadOnlyAdmin, record_in_history, too_many
+from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
+from tournaments import admin_panels
+from tournaments.admin_forms import (
+    DelayForm,
+    DisqualifyForm,
+    HandForHandForm,
+    LevelForm,
+    LevelFormSet,
+    PayoutRangeFormSet,
+    StaffActionForm,
+    TournamentForm,
+)
+from tournaments.models import (
+    EntryStatus,
+    PayoutRange,
+    PayoutStructure,
+    Tournament,
+    TournamentBreak,
+    TournamentEntry,
+    TournamentLevel,
+    TournamentStatus,
+    TournamentTable,
+)
+from tournaments.reports import fee_report
+from tournaments.rules.timebank import SIT_AND_GO_TIMEBANK
+from tournaments.services import (
+    TournamentError,
+    entry_disqualify,
+    entry_prize_credit,
+    tournament_cancel,
+    tournament_delay,
+    tournament_hand_for_hand_set,
+)
+from tournaments.services.definition import OVER, tournament_define, tournament_definition_update
+from wallet.errors import format_cents
+
+NOT_STARTED = (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING)
+FEE_REPORT_DAYS = 30
+"""The fee report shows this many days up to today unless staff choose a period."""
+
+
+ActionForm = TypeVar("ActionForm", bound=StaffActionForm)
+
+
+def action_form_or_page(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    form_class: type[ActionForm],
+    *,
+    action: str,
+    title: str,
+    rows: list[tuple[Any, str]],
+) -> ActionForm | TemplateResponse:
+    """The action's form, valid, once confirmed on its page; else that page (first, and again while a value is
+    missing or wrong). ``rows`` are the selected objects with what the action will do to each."""
+    if "confirm" in request.POST:
+        form = form_class(request.POST)
+        if form.is_valid():
+            return form
+    else:
+        form = form_class()
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": title,
+        "opts": model_admin.model._meta,
+        "action": action,
+        "action_checkbox_name": ACTION_CHECKBOX_NAME,
+        "rows": rows,
+        "form": form,
+    }
+    return TemplateResponse(request, "tournaments/admin_staff_action.html", context)
+
+
+def refusal(model_admin: admin.ModelAdmin, request: HttpRequest, what: Any, error: TournamentError) -> None:
+    model_admin.message_user(request, f"{what}: {error.message} Nothing was changed.", messages.ERROR)
+
+
+def each_through_the_service(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    rows: list[Any],
+    act: Callable[[Any], Any],
+    *,
+    history: Callable[[Any], str],
+    done: Callable[[Any, Any], str],
+) -> None:
+    """Run ``act`` (a service call, its own transaction) on each row: a refusal is reported and the next row is
+    tried; a success goes into the admin history (``history(result)``) and is reported (``done(row, result)``)."""
+    for row in rows:
+        try:
+            result = act(row)
+        except TournamentError as error:
+            refusal(model_admin, request, row, error)
+            continue
+        record_in_history(model_admin, request, result, history(result))
+        model_admin.message_user(request, done(row, result), messages.SUCCESS)
+
+
+# --- Definitions ---------------------------------------------------------------------------------------------------
+
+
+class DefinitionPartInline(admin.TabularInline):
+    """Rows that are part of their parent's definition (a tournament's levels, a payout structure's ranges): whoever
+    may change (or create) the parent may change, add and remove them, whatever the rows' own permissions."""
+
+    extra = 0
+
+    def _may_edit(self, request: HttpRequest, obj: Any) -> bool:
+        parent_admin = self.admin_site._registry[self.parent_model]
+        if obj is None:
+            return bool(parent_admin.has_add_permission(request))
+        return bool(parent_admin.has_change_permission(request, obj))
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._may_edit(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._may_edit(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self._may_edit(request, obj)
+
+
+class TournamentLevelInline(DefinitionPartInline):
+    """The levels: past and current levels of a running tournament are history (a change is refused); staff may
+    change, add or remove the levels after the current one (TRN-02)."""
+
+    model = TournamentLevel
+    form = LevelForm
+    formset = LevelFormSet
+    fields = ("number", "small_blind", "big_blind", "ante", "duration_seconds")
+    ordering = ("number",)
+
+
+class CountRangeFilter(admin.SimpleListFilter):
+    """Rows whose ``field`` falls in one of fixed ranges (no scan of the column for its values)."""
+
+    field = ""
+    ranges: tuple[tuple[str, str, int, int | None], ...] = ()  # key, label, lowest, highest (None: no end)
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(key, label) for key, label, _low, _high in self.ranges]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        for key, _label, low, high in self.ranges:
+            if self.value() == key:
+                queryset = queryset.filter(**{f"{self.field}__gte": low})
+                return queryset if high is None else queryset.filter(**{f"{self.field}__lte": high})
+        return queryset
+
+
+class EntrantsFilter(CountRangeFilter):
+    title = "entries"
+    parameter_name = "entrants_range"
+    field = "entrants"
+    ranges = (
+        ("none", "none", 0, 0),
+        ("few", "1 to 9", 1, 9),
+        ("tens", "10 to 99", 10, 99),
+        ("many", "100+", 100, None),
+    )
+
+
+class PlayersRemainingFilter(CountRangeFilter):
+    title = "players remaining"
+    parameter_name = "remaining_range"
+    field = "players_remaining"
+    ranges = (("none", "none", 0, 0), ("final", "1 to 10", 1, 10), ("more", "more than 10", 11, None))
+
+
+DEFINITION = (
+    "name",
+    "kind",
+    "variant",
+    "starts_at",
+    "registration_opens_at",
+    "seats_to_start",
+    "table_size",
+    "buy_in",
+    "fee",
+    "starting_stack",
+    "late_registration_levels",
+    "unregistration_allowed",
+    "unregistration_closes_minutes",
+    "minimum_entrants",
+    "maximum_entrants",
+    "eligibility",
+    "reopens",
+)
+CLOCKS = (
+    "decision_seconds",
+    "timebank_first_hand_seconds",
+    "timebank_cap_seconds",
+    "timebank_replenish_seconds",
+    "timebank_replenish_every_hands",
+    "reconnect_grace_seconds",
+    "final_stage_reconnect_seconds",
+    "final_stage_from",
+    "pause_between_hands_milliseconds",
+)
+BREAKS = ("synchronized_breaks", "break_every_levels", "break_seconds")
+PRIZES = ("payout_structure", "guarantee", "added_prize_money", "end_when_prizes_identical", "hand_for_hand_mode")
+RUN = (
+    "status",
+    "started_at",
+    "finished_at",
+    "cancelled_reason",
+    "registration_closed_at",
+    "entrants",
+    "players_remaining",
+    "tables_running",
+    "prize_pool",
+    "level_number",
+    "level_ends_at",
+    "break_due_at",
+    "break_ends_at",
+    "hand_for_hand",
+    "hand_for_hand_round",
+    "created_at",
+    "version",
+)
+MONITOR = ("entries_panel", "tables_panel", "eliminations_panel", "payouts_panel")
+SIT_AND_GO_DEFAULTS = (
+    f"Left unchanged on a new Sit & Go: the Sit & Go timebank (TB-02: {SIT_AND_GO_TIMEBANK.first_hand_seconds} s at "
+    f"the first hand, +{SIT_AND_GO_TIMEBANK.replenish_seconds} s every {SIT_AND_GO_TIMEBANK.replenish_every_hands} "
+    f"hands, at most {SIT_AND_GO_TIMEBANK.cap_seconds} s) and its seats as the minimum entrants."
+)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
+    form = TournamentForm
+    inlines = (TournamentLevelInline,)
+    list_display = (
+        "name",
+        "id",
+        "kind",
+        "variant",
+        "status",
+        "starts_at",
+        "entrants",
+        "players_remaining",
+        "level_number",
+        "prize_pool_display",
+        "hand_for_hand",
+    )
+    list_filter = (
+        "status",
+        "kind",
+        "variant",
+        ("starts_at", admin.DateFieldListFilter),
+        EntrantsFilter,
+        PlayersRemainingFilter,
+        "hand_for_hand",
+    )
+    search_fields = ("name",)
+    search_help_text = "A tournament number (exact), or part of its name."
+    ordering = ("-pk",)
+    paginator = CappedCountPaginator
+    show_full_result_count = False
+    readonly_fields = (*RUN, *MONITOR)
+    actions = ("delay_tournament", "cancel_tournaments", "set_hand_for_hand")
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        fieldsets: list[tuple[str | None, dict[str, Any]]] = [
+            ("Definition (TRN-02)", {"fields": DEFINITION if obj else (*DEFINITION, "default_structure")}),
+            (
+                "Clocks and timebank (TB-08, TRN-31)",
+                {"fields": CLOCKS, **({} if obj else {"description": SIT_AND_GO_DEFAULTS})},
+            ),
+            ("Breaks (TRN-30)", {"fields": BREAKS}),
+            ("Prizes and the bubble (TRN-06, TRN-07, TRN-21, AMB-43)", {"fields": PRIZES}),
+        ]
+        if obj is not None:
+            fieldsets += [
+                ("Entries, tables, eliminations and payouts", {"fields": MONITOR}),
+                ("The run", {"fields": RUN, "classes": ("collapse",)}),
+            ]
+        return fieldsets
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """A finished or cancelled tournament's definition is its record: shown, not editable."""
+        return super().has_change_permission(request, obj) and (obj is None or obj.status not in OVER)
+
+    def has_run_tournament_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("tournaments.run_tournament")
+
+    @admin.display(description="prize pool", ordering="prize_pool")
+    def prize_pool_display(self, tournament: Tournament) -> str:
+        return "—" if tournament.prize_pool is None else format_cents(tournament.prize_pool)
+
+    @admin.display(description="entries")
+    def entries_panel(self, tournament: Tournament) -> SafeString:
+        return admin_panels.entries_panel(tournament)
+
+    @admin.display(description="tables")
+    def tables_panel(self, tournament: Tournament) -> SafeString:
+        return admin_panels.tables_panel(tournament)
+
+    @admin.display(description="eliminations")
+    def eliminations_panel(self, tournament: Tournament) -> SafeString:
+        return admin_panels.eliminations_panel(tournament)
+
+    @admin.display(description="payouts")
+    def payouts_panel(self, tournament: Tournament) -> SafeString:
+        return admin_panels.payouts_panel(tournament)
+
+    # --- Saving through the services ---
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """A refusal the services make when they write (the tournament moved on since the form was checked) rolls
+        the page's transaction back and comes back as a message: nothing was saved."""
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except TournamentError as error:
+            self.message_user(request, f"{error.message} Nothing was saved.", messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        """Nothing here: :meth:`save_related` writes the definition and its levels in one service call."""
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        levels = next(formset for formset in formsets if isinstance(formset, LevelFormSet)).level_rows()
+        if change:
+            saved = tournament_definition_update(
+                form.instance.pk, changes=form.definition_changes(), levels=levels, actor=request.user
+            )
+        else:
+            saved = tournament_define(
+                form.fields_for_create(), structure=form.chosen_structure(), levels=levels or None, actor=request.user
+            )
+        form.instance.pk = saved.pk
+        form.instance._state.adding = False
+        form.instance.refresh_from_db()
+
+    def construct_change_message(
+        self, request: HttpRequest, form: Any, formsets: Any, add: bool = False
+    ) -> list[dict[str, Any]]:
+        if add:
+            return [{"added": {}}]
+        fields = [str(form.fields[name].label) for name in form.changed_data if name in form.fields]
+        if any(formset.has_changed() for formset in formsets):
+            fields.append("levels")
+        return [{"changed": {"fields": fields}}] if fields else []
+
+    # --- Actions ---
+
+    @admin.action(
+        description="Delay the selected tournament (a new start, reason required)", permissions=["run_tournament"]
+    )
+    def delay_tournament(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> TemplateResponse | None:
+        """Move one scheduled tournament's start later (TRN-01), through ``tournament_delay``."""
+        chosen = list(queryset.order_by("pk")[:2])
+        if len(chosen) != 1:
+            self.message_user(request, "Select exactly one tournament to delay; nothing was changed.", messages.WARNING)
+            return None
+        (tournament,) = chosen
+        if tournament.status not in NOT_STARTED or tournament.starts_at is None:
+            self.message_user(
+                request,
+                f"{tournament.name} is {tournament.get_status_display()}: only a scheduled tournament that has not "
+                "started can be delayed. Nothing was changed.",
+                messages.WARNING,
+            )
+            return None
+        answer = action_form_or_page(
+            self,
+            request,
+            DelayForm,
+            action="delay_tournament",
+            title="Delay a tournament",
+            rows=[(tournament, f"starts at {tournament.starts_at:%Y-%m-%d %H:%M} UTC; it will start later")],
+        )
+        if isinstance(answer, TemplateResponse):
+            return answer
+        new_start, reason = answer.cleaned_data["new_start"], answer.cleaned_data["reason"]
+        each_through_the_service(
+            self,
+            request,
+            [tournament],
+            lambda chosen: tournament_delay(chosen, new_start, actor=request.user, reason=reason),
+            history=lambda delayed: f"delayed to {delayed.starts_at:%Y-%m-%d %H:%M}",
+            done=lambda _row, delayed: f"{delayed.name} now starts at {delayed.starts_at:%Y-%m-%d %H:%M} UTC.",
+        )
+        return None
+
+    @admin.action(
+        description="Cancel the selected tournaments before their start (full refunds, reason required)",
+        permissions=["run_tournament"],
+    )
+    def cancel_tournaments(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> TemplateResponse | None:
+        """Cancel each selected tournament that has not started, every registration refunded in full (TRN-01,
+        CXL-02), through ``tournament_cancel``. A started tournament is not cancelled here."""
+        if too_many(self, request, queryset):
+            return None
+        tournaments = list(queryset.order_by("pk"))
+        for tournament in tournaments:
+            if tournament.status == TournamentStatus.RUNNING:
+                self.message_user(
+                    request,
+                    f"{tournament.name} has started: a started tournament is cancelled through the cancellation "
+                    "policy (CXL: the calculator's preview, then approval), not by this action. Nothing was changed.",
+                    messages.WARNING,
+                )
+            elif tournament.status in OVER:
+                self.message_user(
+                    request, f"{tournament.name} is already {tournament.get_status_display()}.", messages.WARNING
+                )
+        waiting = [tournament for tournament in tournaments if tournament.status in NOT_STARTED]
+        if not waiting:
+            return None
+        answer = action_form_or_page(
+            self,
+            request,
+            StaffActionForm,
+            action="cancel_tournaments",
+            title="Cancel tournaments before their start",
+            rows=[
+                (tournament, f"cancelled; its {tournament.entrants} registrations refunded in full")
+                for tournament in waiting
+            ],
+        )
+        if isinstance(answer, TemplateResponse):
+            return answer
+        reason = answer.cleaned_data["reason"]
+        each_through_the_service(
+            self,
+            request,
+            waiting,
+            lambda tournament: tournament_cancel(tournament, actor=request.user, reason=reason),
+            history=lambda cancelled: f"cancelled: {cancelled.cancelled_reason}",
+            done=lambda _row, cancelled: f"{cancelled.name} is cancelled; every registration was refunded in full.",
+        )
+        return None
+
+    @admin.action(
+        description="Switch hand-for-hand on, off or back to automatic (AMB-43)", permissions=["run_tournament"]
+    )
+    def set_hand_for_hand(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> TemplateResponse | None:
+        """Set the hand-for-hand switch of each selected live tournament, through ``tournament_hand_for_hand_set``."""
+        if too_many(self, request, queryset):
+            return None
+        tournaments = list(queryset.order_by("pk"))
+        for tournament in tournaments:
+            if tournament.status in OVER:
+                self.message_user(
+                    request,
+                    f"{tournament.name} is {tournament.get_status_display()}: nothing was changed.",
+                    messages.WARNING,
+                )
+        live = [tournament for tournament in tournaments if tournament.status not in OVER]
+        if not live:
+            return None
+        answer = action_form_or_page(
+            self,
+            request,
+            HandForHandForm,
+            action="set_hand_for_hand",
+            title="Switch hand-for-hand",
+            rows=[
+                (tournament, f"hand-for-hand is {tournament.get_hand_for_hand_mode_display()}") for tournament in live
+            ],
+        )
+        if isinstance(answer, TemplateResponse):
+            return answer
+        mode, reason = answer.cleaned_data["mode"], answer.cleaned_data["reason"]
+        each_through_the_service(
+            self,
+            request,
+            live,
+            lambda tournament: tournament_hand_for_hand_set(tournament, mode, actor=request.user, reason=reason),
+            history=lambda switched: f"hand-for-hand: {switched.get_hand_for_hand_mode_display()}",
+            done=lambda _row, switched: f"{switched.name}: hand-for-hand {switched.get_hand_for_hand_mode_display()}.",
+        )
+        return None
+
+    # --- LOB-09: the fee report ---
+
+    def get_urls(self) -> list[URLPattern]:
+        report = path("fees/", self.admin_site.admin_view(self.fee_report_view), name="tournaments_tournament_fees")
+        return [report, *super().get_urls()]
+
+    def fee_report_view(self, request: HttpRequest) -> HttpResponse:
+        """Tournament and Sit & Go fees per day and kind, refunds subtracted, and overlays paid (LOB-09)."""
+        if not request.user.has_perm("tournaments.view_tournament"):
+            raise PermissionDenied
+        today = timezone.localdate()
+        form = FeeReportForm(
+            request.GET if request.GET else None,
+            initial={"first_day": today - timedelta(days=FEE_REPORT_DAYS - 1), "last_day": today},
+        )
+        report = None
+        if not request.GET:
+            report = fee_report(today - timedelta(days=FEE_REPORT_DAYS - 1), today, timezone.get_current_timezone())
+        elif form.is_valid():
+            report = fee_report(
+                form.cleaned_data["first_day"], form.cleaned_data["last_day"], timezone.get_current_timezone()
+            )
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Tournament and Sit & Go fees",
+            "zone": timezone.get_current_timezone_name(),
+            "form": form,
+            "report": report,
+        }
+        return TemplateResponse(request, "tournaments/admin_fee_report.html", context)
+
+
+class FeeReportForm(forms.Form):
+    first_day = forms.DateField(label="From", widget=forms.DateInput(attrs={"type": "date"}))
+    last_day = forms.DateField(label="To (included)", widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        first, last = cleaned.get("first_day"), cleaned.get("last_day")
+        if first and last and last < first:
+            raise forms.ValidationError("The period ends before it starts.")
+        if first and last and (last - first).days >= 366:
+            raise forms.ValidationError("A report covers at most 366 days: choose a shorter period.")
+        return cleaned
+
+
+# --- The run's records ---------------------------------------------------------------------------------------------
+
+
+class TournamentNumberSearch(NumberOrPlayerSearch):
+    """A number finds a tournament's rows; ``player:<username>`` (or a bare username) a player's."""
+
+    number_lookup = "tournament_id"
+
+
+class PrizeFilter(admin.SimpleListFilter):
+    title = "prize"
+    parameter_name = "prize_state"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("unpaid", "won, not paid yet"), ("paid", "paid"), ("forfeited", "forfeited")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() == "unpaid":
+            return queryset.filter(prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False)
+        if self.value() == "paid":
+            return queryset.filter(prize_transfer__isnull=False)
+        if self.value() == "forfeited":
+            return queryset.filter(prize__gt=0, prize_forfeited=True)
+        return queryset
+
+
+@admin.register(TournamentEntry)
+class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
+    list_display = (
+        "id",
+        "tournament",
+        "user",
+        "status",
+        "place",
+        "prize_display",
+        "prize_paid",
+        "registered_at",
+        "eliminated_at",
+    )
+    list_filter = ("status", PrizeFilter, "tournament__kind")
+    search_fields = ("=user__username",)
+    search_help_text = "A tournament number (its entries), or a player's username."
+    player_lookup = "user__username"
+    raw_id_fields = (
+        "tournament",
+        "user",
+        "registration_transfer",
+        "refund_transfer",
+        "table",
+        "eliminated_in_hand",
+        "prize_transfer",
+    )
+    list_select_related = ("tournament", "user")
+    ordering = ("-pk",)
+    actions = ("disqualify_entries", "credit_prizes")
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        term = search_term.strip()
+        if term and not term.isdigit() and ":" not in term:
+            return queryset.filter(user__username=term), False  # exact: the username's unique index
+        return super().get_search_results(request, queryset, search_term)
+
+    @admin.display(description="prize", ordering="prize")
+    def prize_display(self, entry: TournamentEntry) -> str:
+        return format_cents(entry.prize) if entry.prize else "—"
+
+    @admin.display(description="prize paid")
+    def prize_paid(self, entry: TournamentEntry) -> str:
+        return admin_panels.prize_state(entry)
+
+    def has_run_tournament_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("tournaments.run_tournament")
+
+    def has_disqualify_player_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("tournaments.disqualify_player")
+
+    @admin.action(
+        description="Disqualify the selected players (forfeiture choice, reason required)",
+        permissions=["disqualify_player"],
+    )
+    def disqualify_entries(self, request: HttpRequest, queryset: QuerySet[TournamentEntry]) -> TemplateResponse | None:
+        """Disqualify each selected entry (TRN-28) through ``entry_disqualify``, keeping or forfeiting an unpaid
+        prize as chosen."""
+        if too_many(self, request, queryset):
+            return None
+        entries = list(queryset.select_related("tournament", "user").order_by("pk"))
+        answer = action_form_or_page(
+            self,
+            request,
+            DisqualifyForm,
+            action="disqualify_entries",
+            title="Disqualify players",
+            rows=[(entry, _disqualification_outcome(entry)) for entry in entries],
+        )
+        if isinstance(answer, TemplateResponse):
+            return answer
+        reason, forfeit = answer.cleaned_data["reason"], answer.forfeit_prize
+        each_through_the_service(
+            self,
+            request,
+            entries,
+            lambda entry: entry_disqualify(entry, actor=request.user, reason=reason, forfeit_prize=forfeit),
+            history=lambda disqualified: f"disqualified: {disqualified.disqualification_reason}",
+            done=lambda entry, disqualified: (
+                f"{entry} is disqualified."
+                + (" Their unpaid prize is forfeited." if disqualified.prize_forfeited and disqualified.prize else "")
+            ),
+        )
+        return None
+
+    @admin.action(description="Credit the selected unpaid prizes (reason required)", permissions=["run_tournament"])
+    def credit_prizes(self, request: HttpRequest, queryset: QuerySet[TournamentEntry]) -> TemplateResponse | None:
+        """Credit each selected entry's unpaid prize by hand (LOB-08), through ``entry_prize_credit``."""
+        if too_many(self, request, queryset):
+            return None
+        entries = list(queryset.select_related("tournament", "user").order_by("pk"))
+        answer = action_form_or_page(
+            self,
+            request,
+            StaffActionForm,
+            action="credit_prizes",
+            title="Credit unpaid prizes",
+            rows=[
+                (entry, f"place {entry.place}: {format_cents(entry.prize)}, {admin_panels.prize_state(entry)}")
+                for entry in entries
+            ],
+        )
+        if isinstance(answer, TemplateResponse):
+            return answer
+        reason = answer.cleaned_data["reason"]
+        each_through_the_service(
+            self,
+            request,
+            entries,
+            lambda entry: entry_prize_credit(entry, actor=request.user, reason=reason),
+            history=lambda credited: f"prize credited by hand: {format_cents(credited.prize)}",
+            done=lambda entry, credited: f"{entry}: {format_cents(credited.prize)} credited.",
+        )
+        return None
+
+
+def _disqualification_outcome(entry: TournamentEntry) -> str:
+    if entry.status == EntryStatus.PLAYING:
+        return "removed from play with their chips (no place)"
+    if entry.status == EntryStatus.FINISHED and entry.prize:
+        state = admin_panels.prize_state(entry)
+        return f"place {entry.place}, prize {format_cents(entry.prize)} ({state}): kept or forfeited as you choose"
+    return f"{entry.get_status_display()}: disqualified"
+
+
+class LiveOrBrokenFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("live", "in play"), ("broken", "broken")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value() in ("live", "broken"):
+            return queryset.filter(broken_at__isnull=self.value() == "live")
+        return queryset
+
+
+@admin.register(TournamentTable)
+class TournamentTableAdmin(TournamentNumberSearch, ReadOnlyAdmin):
+    list_display = (
+        "tournament",
+        "number",
+        "live_page",
+        "players",
+        "needs_coordination",
+        "hand_for_hand_round_dealt",
+        "last_hand_ended_at",
+        "broken_at",
+    )
+    list_filter = (LiveOrBrokenFilter, "needs_coordination")
+    search_fields = ()
+    search_help_text = "A tournament number: its tables."
+    raw_id_fields = ("table", "tournament")
+    list_select_related = ("tournament", "table")
+    ordering = ("-pk",)
+    readonly_fields = ("live_page",)
+
+    @admin.display(description="table")
+    def live_page(self, link: TournamentTable) -> SafeString:
+        return format_html('<a href="{}">{}</a>', reverse("games:table", args=[link.table_id]), link.table.name)
+
+
+@admin.register(TournamentBreak)
+class TournamentBreakAdmin(TournamentNumberSearch, ReadOnlyAdmin):
+    list_display = ("tournament", "started_at", "ends_at")
+    list_filter = (("started_at", admin.DateFieldListFilter),)
+    search_fields = ()
+    search_help_text = "A tournament number: its breaks."
+    raw_id_fields = ("tournament",)
+    list_select_related = ("tournament",)
+    ordering = ("-pk",)
+
+
+# --- Payout structures ---------------------------------------------------------------------------------------------
+
+
+class PayoutRangeInline(DefinitionPartInline):
+    model = PayoutRange
+    formset = PayoutRangeFormSet
+    fields = ("minimum_entrants", "maximum_entrants", "table_size", "shares_basis_points")
+
+
+@admin.register(PayoutStructure)
+class PayoutStructureAdmin(admin.ModelAdmin):
+    """Payout templates keyed by entrant ranges (TRN-06). A tournament's payouts stay provisional until its
+    registration closes: a change here reaches the tournaments still registering, not the payouts already fixed."""
+
+    list_display = ("name",)
+    search_fields = ("name",)
+    inlines = (PayoutRangeInline,)
+    paginator = CappedCountPaginator
+    show_full_result_count = False

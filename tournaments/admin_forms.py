@@ -1,0 +1,240 @@
+"""Forms of the tournament back office: the definition with its levels, payout ranges, and the staff actions' pages.
+
+The definition form and the level formset ask :mod:`tournaments.services.definition` whether a change is allowed, so a
+refusal shows on the field (or above the levels) before anything is written; the service asks again under the row
+lock when it writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.forms.formsets import DELETION_FIELD_NAME
+from django.forms.models import BaseInlineFormSet
+from django.utils import timezone
+
+from tournaments.models import HandForHandMode, Tournament
+from tournaments.rules.common import RuleError
+from tournaments.rules.levels import (
+    DEFAULT_MULTI_TABLE_STRUCTURE,
+    DEFAULT_SIT_AND_GO_STRUCTURE,
+    TURBO_MULTI_TABLE_STRUCTURE,
+    TURBO_SIT_AND_GO_STRUCTURE,
+    BlindLevel,
+    BlindStructure,
+)
+from tournaments.services.definition import (
+    EDITABLE_FIELDS,
+    DefinitionRefused,
+    LevelRow,
+    PayoutRangeRow,
+    fields_change_check,
+    levels_change_check,
+    levels_check,
+    payout_ranges_check,
+)
+
+DEFAULT_STRUCTURES: dict[str, BlindStructure] = {
+    "multi_table": DEFAULT_MULTI_TABLE_STRUCTURE,
+    "sit_and_go": DEFAULT_SIT_AND_GO_STRUCTURE,
+    "turbo_multi_table": TURBO_MULTI_TABLE_STRUCTURE,
+    "turbo_sit_and_go": TURBO_SIT_AND_GO_STRUCTURE,
+}
+
+
+def _structure_label(structure: BlindStructure) -> str:
+    return f"{structure.name}: {len(structure.levels)} levels, {structure.starting_stack:,} chips"
+
+
+class TournamentForm(forms.ModelForm):
+    """A tournament's definition. On a started tournament, a change of a field fixed since the start is refused on
+    that field (``fields_change_check``)."""
+
+    default_structure = forms.ChoiceField(
+        label="Fill the levels from",
+        required=False,
+        choices=[("", "the default structure for its kind")]
+        + [(key, _structure_label(structure)) for key, structure in DEFAULT_STRUCTURES.items()],
+        help_text="Used when you add no levels below. Left at its default, the starting stack becomes the structure's.",
+    )
+
+    class Meta:
+        model = Tournament
+        fields = sorted(EDITABLE_FIELDS)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is None and "payout_structure" in self.fields:
+            self.fields["payout_structure"].required = False
+            self.fields["payout_structure"].help_text = "Empty: the standard payouts."
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        kind = cleaned.get("kind")
+        if kind == "scheduled" and "starts_at" in self.fields and not cleaned.get("starts_at"):
+            self.add_error("starts_at", "A scheduled tournament needs its start time (TRN-01).")
+        if kind == "sit_and_go" and "seats_to_start" in self.fields and (cleaned.get("seats_to_start") or 0) < 2:
+            self.add_error("seats_to_start", "A Sit & Go starts when this many have registered: at least 2 (TRN-35).")
+        self._check_limits(cleaned)
+        if self.instance.pk is not None:
+            try:
+                fields_change_check(self.instance, [name for name in self.changed_data if name in EDITABLE_FIELDS])
+            except DefinitionRefused as refusal:
+                for name, message in refusal.field_errors.items():
+                    self.add_error(name if name in self.fields else None, message)
+        return cleaned
+
+    def _check_limits(self, cleaned: dict[str, Any]) -> None:
+        """The table's rules in words, on the field (rather than the database constraint's name)."""
+        size = cleaned.get("table_size")
+        if size is not None and not 2 <= size <= 10:
+            self.add_error("table_size", "A table has 2 to 10 seats.")
+        first, cap = cleaned.get("timebank_first_hand_seconds"), cleaned.get("timebank_cap_seconds")
+        if first is not None and cap is not None and first > cap:
+            self.add_error(
+                "timebank_first_hand_seconds", f"The timebank at the first hand is at most its cap ({cap} s)."
+            )
+        if cleaned.get("timebank_replenish_every_hands") == 0:
+            self.add_error("timebank_replenish_every_hands", "The timebank is replenished every 1 or more hands.")
+        minimum = cleaned.get("minimum_entrants")
+        if minimum is not None and minimum < 2:
+            self.add_error("minimum_entrants", "A tournament needs at least 2 entrants.")
+
+    def definition_changes(self) -> dict[str, Any]:
+        """The definition fields staff changed, with their new values."""
+        return {name: self.cleaned_data[name] for name in self.changed_data if name in EDITABLE_FIELDS}
+
+    def fields_for_create(self) -> dict[str, Any]:
+        """What a new definition is created with: the fields staff set, and the kind, name, start and seats always;
+        the others get ``tournament_create``'s defaults (a Sit & Go's timebank and minimum entrants, the
+        structure's starting stack, the standard payouts)."""
+        values = self.definition_changes()
+        for name in ("name", "kind", "starts_at", "seats_to_start"):
+            values[name] = self.cleaned_data.get(name)
+        if not values.get("payout_structure"):
+            values.pop("payout_structure", None)
+        return values
+
+    def chosen_structure(self) -> BlindStructure | None:
+        return DEFAULT_STRUCTURES.get(self.cleaned_data.get("default_structure") or "")
+
+
+class LevelForm(forms.ModelForm):
+    """One level; blinds that are not a level are refused on the small blind, in words."""
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        values = [cleaned.get(name) for name in ("small_blind", "big_blind", "ante", "duration_seconds")]
+        if all(value is not None for value in values):
+            try:
+                BlindLevel(*values)  # type: ignore[arg-type]
+            except RuleError as error:
+                self.add_error("small_blind", f"{error}.")
+        return cleaned
+
+
+class LevelFormSet(BaseInlineFormSet):
+    """The levels of a tournament. A change of a level the clock has reached is refused above the levels
+    (``levels_change_check``); so are levels that are not numbered 1, 2, 3 ... or not valid blinds."""
+
+    def level_rows(self) -> list[LevelRow] | None:
+        """The levels as the page sets them (deleted rows left out), or ``None`` when the page changed none on an
+        existing tournament."""
+        if self.instance.pk is not None and not self.has_changed():
+            return None
+        rows = []
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None)
+            if not data or (self.can_delete and data.get(DELETION_FIELD_NAME)):
+                continue
+            rows.append(
+                LevelRow(data["number"], data["small_blind"], data["big_blind"], data["ante"], data["duration_seconds"])
+            )
+        return rows
+
+    def clean(self) -> None:
+        super().clean()
+        if any(self.errors):
+            return
+        rows = self.level_rows()
+        try:
+            if self.instance.pk is None:
+                if rows:
+                    levels_check(rows)
+            elif rows is not None:
+                levels_change_check(self.instance, rows, timezone.now())
+        except DefinitionRefused as refusal:
+            raise forms.ValidationError(refusal.message) from refusal
+
+
+class PayoutRangeFormSet(BaseInlineFormSet):
+    """The entrant ranges of a payout structure, refused as a whole unless they form a valid template set
+    (``payout_ranges_check``: shares adding up to 10,000 that never increase, no overlap, no gap)."""
+
+    def clean(self) -> None:
+        super().clean()
+        if any(self.errors):
+            return
+        rows = [
+            PayoutRangeRow(
+                form.cleaned_data["minimum_entrants"],
+                form.cleaned_data.get("maximum_entrants"),
+                form.cleaned_data.get("table_size"),
+                form.cleaned_data.get("shares_basis_points"),
+            )
+            for form in self.forms
+            if getattr(form, "cleaned_data", None)
+            and not (self.can_delete and form.cleaned_data.get(DELETION_FIELD_NAME))
+        ]
+        try:
+            payout_ranges_check(rows)
+        except DefinitionRefused as refusal:
+            raise forms.ValidationError(refusal.message) from refusal
+
+
+class StaffActionForm(forms.Form):
+    """The reason every staff action on a tournament records (the audit trail keeps it with who and when)."""
+
+    reason = forms.CharField(
+        label="Reason",
+        max_length=300,
+        help_text="Recorded with the action in the audit trail (who, when, before and after). A cancellation's "
+        "reason is shown to the players.",
+        widget=forms.TextInput(attrs={"size": 80}),
+    )
+
+
+class DelayForm(StaffActionForm):
+    new_start = forms.DateTimeField(
+        label="New start",
+        help_text="Later than now and than the current start (the site's time zone, UTC).",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    field_order = ("new_start", "reason")
+
+
+class HandForHandForm(StaffActionForm):
+    mode = forms.ChoiceField(label="Hand-for-hand", choices=HandForHandMode.choices, widget=forms.RadioSelect)
+    field_order = ("mode", "reason")
+
+
+KEEP_PRIZE, FORFEIT_PRIZE = "keep", "forfeit"
+
+
+class DisqualifyForm(StaffActionForm):
+    prize = forms.ChoiceField(
+        label="An unpaid prize",
+        choices=[
+            (KEEP_PRIZE, "is kept (paid to the player)"),
+            (FORFEIT_PRIZE, "is forfeited (moved to the house's seized funds)"),
+        ],
+        widget=forms.RadioSelect,
+        help_text="TRN-28. A player still in play is removed with their chips and takes no place. A prize already "
+        "paid is seized through the compliance desk (a hold), not here.",
+    )
+    field_order = ("prize", "reason")
+
+    @property
+    def forfeit_prize(self) -> bool:
+        return bool(self.cleaned_data.get("prize") == FORFEIT_PRIZE)

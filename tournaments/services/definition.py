@@ -1,0 +1,374 @@
+"""Staff defining and editing tournaments (TRN-02, LOB-07): what may change when, and the audited writes.
+
+TRN-02 lets the operator change any parameter at any time, with two limits that keep a run's record true:
+
+* once a tournament has started, the fields its players registered and were seated under stay as they were
+  (:data:`FIXED_ONCE_STARTED`: the game, kind, seats of a Sit & Go, table size, buy-in, fee, starting stack and the
+  scheduled start; a delay goes through ``tournament_delay`` before the start);
+* a running tournament's past levels and its current level are history (the level clock is already past their
+  start, and the tables dealt hands under them): only the levels after the current one may be changed, added or
+  removed. A finished or cancelled tournament's definition is its record and does not change at all.
+
+:func:`definition_change_check` says whether a change is allowed (the admin form calls it to show the refusal on the
+field); :func:`tournament_definition_update` checks again under the tournament's row lock and writes only what
+changed, with an audit row (before and after). :func:`tournament_define` creates a definition the way
+``tournament_create`` does (its Sit & Go timebank, minimum entrants and starting stack defaults), audited.
+
+The writes use ``@transaction.atomic`` without ``durable``: the admin's add and change pages already run in a
+transaction of their own, and these services join it (their row lock and audit row commit or roll back with the page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from itertools import pairwise
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+
+from tournaments.definitions import level_clock
+from tournaments.models import Tournament, TournamentLevel, TournamentStatus
+from tournaments.rules.common import RuleError
+from tournaments.rules.levels import BlindLevel, BlindStructure
+from tournaments.rules.payouts import PayoutTemplate, check_template_set
+from tournaments.services.catalog import DEFINITION_FIELDS, tournament_create
+from tournaments.services.errors import TournamentError
+from tournaments.services.running import primary_key, tournament_lock, tournament_save
+from wallet.services.audit import audit_record
+
+FIXED_ONCE_STARTED = ("kind", "variant", "seats_to_start", "table_size", "buy_in", "fee", "starting_stack", "starts_at")
+"""Definition fields that never change once a tournament has started (its players registered and were seated under
+them)."""
+
+EDITABLE_FIELDS = frozenset((*DEFINITION_FIELDS, "starts_at", "registration_opens_at"))
+"""Every field staff may set on a definition; the rest of the row is the state of the run."""
+
+OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+
+
+class DefinitionRefused(TournamentError):
+    """A change staff may not make now; ``field_errors`` names the fields it concerns (``None``: the levels or the
+    whole definition). Nothing was changed."""
+
+    code = "definition_refused"
+
+    def __init__(self, message: str, field_errors: Mapping[str | None, str] | None = None) -> None:
+        super().__init__(message)
+        self.field_errors: dict[str | None, str] = dict(field_errors or {None: message})
+
+
+@dataclass(frozen=True)
+class LevelRow:
+    """One level as staff set it (level 1 first)."""
+
+    number: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    duration_seconds: int
+
+    @classmethod
+    def of(cls, level: TournamentLevel) -> LevelRow:
+        return cls(level.number, level.small_blind, level.big_blind, level.ante, level.duration_seconds)
+
+    def blind_level(self) -> BlindLevel:
+        return BlindLevel(self.small_blind, self.big_blind, self.ante, self.duration_seconds)
+
+
+def levels_of(tournament: Tournament) -> list[LevelRow]:
+    return [LevelRow.of(level) for level in TournamentLevel.objects.filter(tournament=tournament).order_by("number")]
+
+
+def levels_played(tournament: Tournament, now: datetime, stored: Sequence[LevelRow] | None = None) -> int:
+    """How many of the tournament's first levels are history at ``now`` and stay as they are: none before the start;
+    while it runs, up to the current level (the later of the clock's reading and the level recorded for the lobby,
+    so a level that began a moment ago counts even before the coordinator noticed); once it is over, all of them."""
+    stored = levels_of(tournament) if stored is None else stored
+    if tournament.status in OVER:
+        return len(stored)
+    if tournament.started_at is None or not stored:
+        return 0
+    structure = BlindStructure(
+        tournament.name, max(tournament.starting_stack, 1), tuple(level.blind_level() for level in stored)
+    )
+    current = level_clock(tournament, structure).reading(max(now, tournament.started_at)).number
+    return min(max(current, tournament.level_number), len(stored))
+
+
+def levels_check(levels: Sequence[LevelRow]) -> None:
+    """The levels form a blind structure: at least one, numbered 1, 2, 3 ... without gaps, each a valid level
+    (blinds of at least 1, the small blind not above the big blind, a length of at least a second)."""
+    if not levels:
+        raise DefinitionRefused("A tournament needs at least one level.")
+    numbers = sorted(level.number for level in levels)
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise DefinitionRefused(
+            f"Levels are numbered 1 to {len(numbers)} without gaps or repeats; these are "
+            f"{', '.join(map(str, numbers))}."
+        )
+    for level in levels:
+        try:
+            level.blind_level()
+        except RuleError as error:
+            raise DefinitionRefused(f"Level {level.number}: {error}.") from error
+
+
+def _over_message(tournament: Tournament) -> str:
+    return (
+        f"{tournament.name} is {tournament.get_status_display()}: its definition is the record of what was played "
+        "and does not change."
+    )
+
+
+def fields_change_check(tournament: Tournament, changed: Iterable[str]) -> None:
+    """Refuse changing ``changed`` definition fields of ``tournament`` as it is now (see the module docstring)."""
+    names = set(changed)
+    unknown = sorted(names - EDITABLE_FIELDS)
+    if unknown:
+        raise DefinitionRefused(f"Not a field of a tournament's definition: {', '.join(unknown)}.")
+    if not names:
+        return
+    if tournament.status in OVER:
+        raise DefinitionRefused(_over_message(tournament))
+    fixed = [name for name in FIXED_ONCE_STARTED if name in names]
+    if tournament.started_at is not None and fixed:
+        started = f"{tournament.started_at:%Y-%m-%d %H:%M} UTC"
+        raise DefinitionRefused(
+            f"{tournament.name} started at {started}: its players registered and were seated under these values, "
+            "which stay as they were. Nothing was changed.",
+            {
+                name: f"Fixed since the start ({started}): "
+                f"{getattr(Tournament._meta.get_field(name), 'verbose_name', name)} cannot change any more."
+                for name in fixed
+            },
+        )
+
+
+def levels_change_check(tournament: Tournament, levels: Sequence[LevelRow], now: datetime) -> None:
+    """Refuse replacing ``tournament``'s levels by ``levels`` when it changes, removes or renumbers a level that is
+    history (:func:`levels_played`), or when ``levels`` are not a blind structure (:func:`levels_check`)."""
+    stored = levels_of(tournament)
+    if sorted(levels, key=lambda level: level.number) == stored:
+        return
+    if tournament.status in OVER:
+        raise DefinitionRefused(_over_message(tournament))
+    played = levels_played(tournament, now, stored)
+    wanted = {level.number: level for level in levels}
+    touched = [level.number for level in stored[:played] if wanted.get(level.number) != level]
+    if touched:
+        raise DefinitionRefused(
+            f"Level {played} is the current level of {tournament.name}: levels 1 to {played} are history (the clock "
+            f"is past their start) and stay as they were; you changed or removed level "
+            f"{', '.join(map(str, touched))}. Change levels from {played + 1} on. Nothing was changed."
+        )
+    levels_check(levels)
+
+
+def definition_change_check(
+    tournament: Tournament,
+    *,
+    changes: Mapping[str, Any] | Iterable[str] = (),
+    levels: Sequence[LevelRow] | None = None,
+    now: datetime | None = None,
+) -> None:
+    """Raise :class:`DefinitionRefused` unless staff may now change the fields ``changes`` names and replace the
+    levels by ``levels`` (``None``: the levels stay)."""
+    fields_change_check(tournament, changes)
+    if levels is not None:
+        levels_change_check(tournament, levels, now or timezone.now())
+
+
+def _plain(value: Any) -> Any:
+    """A field value as the audit row's JSON keeps it."""
+    if isinstance(value, models.Model):
+        return value.pk
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return value
+
+
+@transaction.atomic
+def tournament_definition_update(
+    tournament: Tournament | int,
+    *,
+    changes: Mapping[str, Any],
+    levels: Sequence[LevelRow] | None = None,
+    actor: Any,
+    now: datetime | None = None,
+) -> Tournament:
+    """Change a definition's fields (``changes``: field name to new value) and, when ``levels`` is given, replace its
+    levels by them, under the tournament's row lock, after :func:`definition_change_check`. Writes only the fields
+    whose value differs (never the state of the run) and only the level rows that differ, bumps the version, records
+    one audit row with the values before and after, and tells the lobby after commit. Returns the tournament; raises
+    :class:`DefinitionRefused` (nothing changed) when the change is not allowed or the values are not valid."""
+    moment = now or timezone.now()
+    locked = tournament_lock(primary_key(tournament))
+    different = {name: value for name, value in changes.items() if getattr(locked, name, object()) != value}
+    stored = levels_of(locked)
+    new_levels = None if levels is None else sorted(levels, key=lambda level: level.number)
+    if new_levels == stored:
+        new_levels = None
+    definition_change_check(locked, changes=different, levels=new_levels, now=moment)
+    if not different and new_levels is None:
+        return locked
+    before = {name: _plain(getattr(locked, name)) for name in different}
+    for name, value in different.items():
+        setattr(locked, name, value)
+    try:
+        locked.full_clean()
+    except ValidationError as error:
+        raise DefinitionRefused(
+            " ".join(error.messages), {name: " ".join(texts) for name, texts in error.message_dict.items()}
+        ) from error
+    if different:
+        tournament_save(locked, *different)
+    details: dict[str, Any] = {
+        "tournament": locked.pk,
+        "before": before,
+        "after": {name: _plain(value) for name, value in different.items()},
+    }
+    if new_levels is not None:
+        _levels_write(locked, stored, new_levels)
+        if not different:
+            tournament_save(locked)
+        details["before"]["levels"] = [asdict(level) for level in stored if level not in new_levels]
+        details["after"]["levels"] = [asdict(level) for level in new_levels if level not in stored]
+    audit_record(action="tournament_definition_changed", actor=actor, details=details)
+    _announce(locked.pk)
+    return locked
+
+
+def _levels_write(tournament: Tournament, stored: Sequence[LevelRow], levels: Sequence[LevelRow]) -> None:
+    """Make the tournament's level rows ``levels``, touching only the rows that differ."""
+    wanted = {level.number: level for level in levels}
+    had = {level.number: level for level in stored}
+    TournamentLevel.objects.filter(tournament=tournament, number__in=set(had) - set(wanted)).delete()
+    for number, level in wanted.items():
+        if number in had and had[number] != level:
+            TournamentLevel.objects.filter(tournament=tournament, number=number).update(
+                small_blind=level.small_blind,
+                big_blind=level.big_blind,
+                ante=level.ante,
+                duration_seconds=level.duration_seconds,
+            )
+    TournamentLevel.objects.bulk_create(
+        TournamentLevel(tournament=tournament, **asdict(level)) for number, level in wanted.items() if number not in had
+    )
+
+
+def tournament_define(
+    fields: Mapping[str, Any],
+    *,
+    structure: BlindStructure | None = None,
+    levels: Sequence[LevelRow] | None = None,
+    actor: Any,
+) -> Tournament:
+    """A new definition through ``tournament_create``: fields not given get its defaults (a Sit & Go's timebank and
+    minimum entrants, the structure's starting stack, the standard payouts). Its levels are ``levels`` when given
+    (checked by :func:`levels_check`), else those of ``structure`` (``None``: the default for its kind). Audited.
+    Raises :class:`DefinitionRefused` (nothing created) when the values, defaults included, are not a valid
+    definition."""
+    values = dict(fields)
+    unknown = sorted(set(values) - EDITABLE_FIELDS)
+    if unknown:
+        raise DefinitionRefused(f"Not a field of a tournament's definition: {', '.join(unknown)}.")
+    if levels is not None:
+        levels_check(levels)
+        ordered = sorted(levels, key=lambda level: level.number)
+        stack = values.get("starting_stack") or Tournament._meta.get_field("starting_stack").get_default()
+        structure = BlindStructure(str(values.get("name", "")), stack, tuple(level.blind_level() for level in ordered))
+    try:
+        with transaction.atomic():
+            tournament = tournament_create(structure=structure, **values)
+            tournament.full_clean()
+            audit_record(
+                action="tournament_defined",
+                actor=actor,
+                details={
+                    "tournament": tournament.pk,
+                    "before": {},
+                    "after": {name: _plain(getattr(tournament, name)) for name in sorted(EDITABLE_FIELDS)},
+                },
+            )
+    except ValidationError as error:
+        raise DefinitionRefused(
+            " ".join(error.messages), {name: " ".join(texts) for name, texts in error.message_dict.items()}
+        ) from error
+    except IntegrityError as error:
+        raise DefinitionRefused(
+            "With the defaults filled in for what you left unchanged, these values are not a valid definition: "
+            f"{_broken_rule(error)} Nothing was created."
+        ) from error
+    _announce(tournament.pk)
+    return tournament
+
+
+@dataclass(frozen=True)
+class PayoutRangeRow:
+    """One entrant range of a payout structure as staff set it (``shares``: basis points per place, 1st first)."""
+
+    minimum_entrants: int
+    maximum_entrants: int | None
+    table_size: int | None
+    shares: Any
+
+    def label(self) -> str:
+        upper = "∞" if self.maximum_entrants is None else self.maximum_entrants
+        tables = "" if self.table_size is None else f" at {self.table_size}-seat tables"
+        return f"{self.minimum_entrants}–{upper} entrants{tables}"
+
+
+def payout_ranges_check(rows: Sequence[PayoutRangeRow]) -> tuple[PayoutTemplate, ...]:
+    """The ranges of a payout structure as templates (TRN-06), or :class:`DefinitionRefused` saying what is wrong:
+    each range's shares are whole basis points that add up to 10,000 and never increase from a place to the next,
+    paying no more places than its smallest field has entrants; ranges for the same table size neither overlap nor
+    leave a gap between them (a tournament whose entrant count fell in the gap would have no payouts)."""
+    if not rows:
+        raise DefinitionRefused("A payout structure needs at least one entrant range.")
+    templates = []
+    for row in rows:
+        shares = row.shares
+        if not isinstance(shares, list) or not all(type(share) is int for share in shares):
+            raise DefinitionRefused(
+                f"{row.label()}: the shares are a list of whole basis points, 1st place first, e.g. [5000, 3000, 2000]."
+            )
+        try:
+            templates.append(PayoutTemplate(row.minimum_entrants, row.maximum_entrants, tuple(shares), row.table_size))
+        except RuleError as error:
+            raise DefinitionRefused(f"{row.label()}: {error}.") from error
+    try:
+        check_template_set(templates)
+    except RuleError as error:
+        raise DefinitionRefused(f"The ranges overlap: {error}.") from error
+    by_table_size: dict[int | None, list[PayoutTemplate]] = {}
+    for template in templates:
+        by_table_size.setdefault(template.seats_per_table, []).append(template)
+    for group in by_table_size.values():
+        group.sort(key=lambda template: template.minimum_entrants)
+        for lower, upper in pairwise(group):
+            assert lower.maximum_entrants is not None  # check_template_set: only the last range is open
+            if lower.maximum_entrants + 1 < upper.minimum_entrants:
+                raise DefinitionRefused(
+                    f"No range holds {lower.maximum_entrants + 1}–{upper.minimum_entrants - 1} entrants: a tournament "
+                    "with that many would have no payouts. Close the gap."
+                )
+    return tuple(templates)
+
+
+def _broken_rule(error: IntegrityError) -> str:
+    """The rule a refused insert broke, in words (the constraint's message), else the database's text."""
+    text = str(error)
+    for constraint in Tournament._meta.constraints:
+        if constraint.name in text:
+            return str(constraint.get_violation_error_message())
+    return text.splitlines()[0] + "."
+
+
+def _announce(tournament_id: int) -> None:
+    from tournaments import realtime
+
+    transaction.on_commit(lambda: realtime.tournament_changed(tournament_id))
