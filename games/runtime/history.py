@@ -22,7 +22,9 @@ def hands_of(user: Any) -> QuerySet[Any]:
     return (
         HandPlayer.objects.filter(user=user)
         .exclude(hand__status=HandStatus.RUNNING)
-        .select_related("hand__table__stake__game_type", "hand__stake_terms")
+        .select_related(
+            "hand__table__stake__game_type", "hand__stake_terms", "hand__table__tournament_link__tournament"
+        )
         .order_by("-hand_id")
     )
 
@@ -34,8 +36,7 @@ def hand_summary(seat_row: Any) -> dict[str, Any]:
         "id": hand.pk,
         "table_id": hand.table_id,
         "table_name": hand.table.name,
-        "game": hand.table.stake.game_type.code,
-        "stake": hand.table.stake.label,
+        **_product_of(hand),
         "number": hand.number,
         "status": hand.status,
         "started_at": hand.started_at,
@@ -108,8 +109,7 @@ def replay_of(hand: Any, view: Callable[[Any], dict[str, Any]], *, viewer_id: in
             "id": hand.pk,
             "table_id": hand.table_id,
             "table_name": hand.table.name,
-            "stake": hand.table.stake.label if hand.table.stake is not None else "",  # a tournament table has none
-            "game": hand.table.stake.game_type.code if hand.table.stake is not None else _game_of(config),
+            **_product_of(hand),
             "number": hand.number,
             "status": hand.status,
             "started_at": hand.started_at,
@@ -129,9 +129,17 @@ def replay_of(hand: Any, view: Callable[[Any], dict[str, Any]], *, viewer_id: in
     }
 
 
-def _game_of(config: dict[str, Any]) -> str:
-    """The game code of a hand without a stake (a tournament's), from its engine configuration's variant."""
-    return "omaha" if config.get("variant") == "PO" else "holdem"
+def _product_of(hand: Any) -> dict[str, Any]:
+    """What a hand was played for: a cash hand's game and stake, amounts in euro cents; a tournament hand's game, its
+    tournament and level in place of the stake, amounts in chips (TRN-16)."""
+    table = hand.table
+    if table.stake is not None:
+        return {"game": table.stake.game_type.code, "stake": table.stake.label, "currency": "EUR"}
+    link = getattr(table, "tournament_link", None)
+    name = link.tournament.name if link is not None else table.name
+    level = f" · {hand.level_number}" if hand.level_number else ""
+    game = "omaha" if hand.config.get("variant") == "PO" else "holdem"
+    return {"game": game, "stake": f"{name}{level}", "currency": "CHIPS"}
 
 
 class _ReplayState:
