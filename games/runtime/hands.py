@@ -443,34 +443,36 @@ def _clock_switch(context: HandContext, hand: Hand, phase: str, started: datetim
 # Finishing: settlement by the table's policy, then what happens to the seats between hands
 
 
+def hand_close(hand: Hand, status: str, now: datetime, *fields: str) -> None:
+    """End a hand (finished or cancelled) at ``now``: nobody is to act any more and its clock stops; ``fields`` are the
+    other fields the caller set on it, saved with these."""
+    hand.status = status
+    hand.ended_at = now
+    hand.acting_seat = None
+    hand.clock_phase = ClockPhase.NONE
+    hand.clock_started_at = None
+    hand.action_deadline = None
+    _hand_save(hand, "status", "ended_at", "acting_seat", "clock_phase", "clock_started_at", "action_deadline", *fields)
+
+
 def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
     """Settle a completed hand where its stacks live (the table's policy), record it, and prepare the table for the
     next hand."""
     result = state.result
     settled = policy_for(context.table).settle(context, hand, state)
-    hand.status = HandStatus.FINISHED
-    hand.ended_at = context.now
     hand.street_reached = result.street_reached.label
     hand.pot_total = settled.pot_total
     hand.rake = settled.rake_total
-    hand.acting_seat = None
-    hand.clock_phase = ClockPhase.NONE
-    hand.clock_started_at = None
-    hand.action_deadline = None
-    _hand_save(
+    hand_close(
         hand,
-        "status",
-        "ended_at",
+        HandStatus.FINISHED,
+        context.now,
         "street_reached",
         "pot_total",
         "rake",
         "rake_rate_basis_points",
         "rake_cap_applied",
         "settlement",
-        "acting_seat",
-        "clock_phase",
-        "clock_started_at",
-        "action_deadline",
     )
     players = list(HandPlayer.objects.filter(hand=hand))
     for player in players:

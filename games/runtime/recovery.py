@@ -13,9 +13,9 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import ClockPhase, Hand, HandPlayer, HandStatus
+from games.models import Hand, HandPlayer, HandStatus
 from games.runtime.events import NewEvent
-from games.runtime.hands import HandContext, _hand_save, between_hands
+from games.runtime.hands import HandContext, between_hands, hand_close
 from games.runtime.locking import seats_lock, table_lock
 
 CRASH_REASON = "Server restart: the hand was cancelled and every stack restored to its start-of-hand amount (CASH-24)."
@@ -36,23 +36,17 @@ def hand_cancel(hand_id: int, *, reason: str = CRASH_REASON, now: datetime | Non
     if hand is None:
         return False
     context = HandContext(table, seats_lock(table), moment)
-    hand.status = HandStatus.CANCELLED
-    hand.ended_at = moment
+    hand_cancel_locked(context, hand, reason)
+    context.commit_events()
+    return True
+
+
+def hand_cancel_locked(context: HandContext, hand: Hand, reason: str) -> None:
+    """Cancel ``hand``, running at the locked table of ``context``: every stack back to its start-of-hand amount (no
+    money or chips moved yet), the cancellation recorded with the hand and told to the table, the table between hands.
+    The caller appends the context's events."""
     hand.cancellation_reason = reason[:300]
-    hand.acting_seat = None
-    hand.clock_phase = ClockPhase.NONE
-    hand.clock_started_at = None
-    hand.action_deadline = None
-    _hand_save(
-        hand,
-        "status",
-        "ended_at",
-        "cancellation_reason",
-        "acting_seat",
-        "clock_phase",
-        "clock_started_at",
-        "action_deadline",
-    )
+    hand_close(hand, HandStatus.CANCELLED, context.now, "cancellation_reason")
     for player in HandPlayer.objects.filter(hand=hand):
         HandPlayer.objects.filter(pk=player.pk).update(end_stack=player.start_stack)
     stacks = {seat: data["stack"] for seat, data in sorted(hand.participants.items(), key=lambda item: int(item[0]))}
@@ -61,10 +55,8 @@ def hand_cancel(hand_id: int, *, reason: str = CRASH_REASON, now: datetime | Non
             "hand_cancelled", {"hand_number": hand.number, "reason": hand.cancellation_reason, "stacks": stacks}, hand
         )
     )
-    if table.current_hand_id == hand.pk:
+    if context.table.current_hand_id == hand.pk:
         between_hands(context, hand, counted=False)
-    context.commit_events()
-    return True
 
 
 def hands_recover_unfinished(*, now: datetime | None = None, reason: str = CRASH_REASON) -> list[int]:

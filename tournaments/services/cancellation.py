@@ -18,7 +18,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Hand, HandStatus, Seat
+from games.models import Hand, Seat
+from games.runtime.hands import HandContext
+from games.runtime.recovery import hand_cancel_locked
 from tournaments.models import (
     CancellationStatus,
     EntryStatus,
@@ -37,12 +39,15 @@ from tournaments.rules.cancellation import (
     cancel,
 )
 from tournaments.services import money
-from tournaments.services.errors import NotAllowedNow, ReasonRequired, TournamentNotFound
+from tournaments.services.errors import NotAllowedNow, TournamentNotFound
 from tournaments.services.running import _table_close, primary_key, tournament_lock, tournament_save
 from tournaments.services.seating import tables_lock
+from tournaments.services.staff import staff_reason
 from wallet.models import AccountKind
 from wallet.services import TransferKind, TransferLeg, player_cash_account, system_account, transfer_create
 from wallet.services.audit import audit_record
+
+CANCELLED_HAND_REASON = "The tournament was cancelled: every stack is back at its start-of-hand count (TRN-33)."
 
 
 def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellation:
@@ -93,20 +98,13 @@ def _calculation(tournament: Tournament) -> CancellationCalculation:
         raise NotAllowedNow(f"The cancellation cannot be computed: {error}") from error
 
 
-def _reason(reason: object) -> str:
-    text = reason.strip() if isinstance(reason, str) else ""
-    if not text:
-        raise ReasonRequired("Give the reason for cancelling the tournament.")
-    return text[:300]
-
-
 @transaction.atomic(durable=True)
 def tournament_cancellation_propose(
     tournament: Tournament | int, *, actor: Any, reason: str, now: datetime | None = None
 ) -> TournamentCancellation:
     """Stop dealing and preview the cancellation of a started tournament (CXL-01). Refused for a tournament that has
     not started (it is cancelled with full refunds, CXL-02), is over, or already has a proposal waiting."""
-    text = _reason(reason)
+    text = staff_reason(reason)
     moment = now or timezone.now()
     locked = tournament_lock(primary_key(tournament))
     if locked.status != TournamentStatus.RUNNING:
@@ -158,7 +156,7 @@ def tournament_cancellation_withdraw(
     proposal: TournamentCancellation | int, *, actor: Any, reason: str
 ) -> TournamentCancellation:
     """Withdraw a waiting proposal: the tables deal again."""
-    text = _reason(reason)
+    text = staff_reason(reason)
     tournament, row = _proposal_lock(proposal)
     row.status = CancellationStatus.WITHDRAWN
     row.save(update_fields=["status"])
@@ -188,9 +186,15 @@ def tournament_cancellation_approve(
         TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).values_list("table_id", flat=True)
     )
     locked = tables_lock(live)
-    for table, _seats in locked.values():
+    for table, seats in locked.values():
         if table.current_hand_id is not None:
-            _hand_cancel_locked(table.current_hand_id, moment)
+            # TRN-33: a hand in play ends with every stack at its start-of-hand count (chips move only at settlement).
+            context = HandContext(table, seats, moment)
+            hand = Hand.objects.select_for_update().get(pk=table.current_hand_id)
+            hand_cancel_locked(
+                context, hand, "The tournament was cancelled: every stack is back at its start-of-hand count."
+            )
+            context.commit_events()
     for entry in TournamentEntry.objects.select_related("tournament", "user").filter(
         tournament=tournament, prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False, place__isnull=False
     ):
@@ -244,21 +248,6 @@ def tournament_cancellation_approve(
         },
     )
     return row
-
-
-def _hand_cancel_locked(hand_id: int, now: datetime) -> None:
-    """A hand in play when the tournament is cancelled ends with every stack at its start-of-hand count (TRN-33): the
-    chips on the seats were never changed by it, so only the hand's record is closed."""
-    Hand.objects.filter(pk=hand_id, status=HandStatus.RUNNING).update(
-        status=HandStatus.CANCELLED,
-        ended_at=now,
-        cancellation_reason="The tournament was cancelled (TRN-33: stacks back to their start-of-hand counts).",
-        acting_seat=None,
-        action_deadline=None,
-    )
-    from games.models import Table
-
-    Table.objects.filter(current_hand_id=hand_id).update(current_hand=None)
 
 
 def _post(tournament: Tournament, row: TournamentCancellation, calculation: CancellationCalculation) -> None:

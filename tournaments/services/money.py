@@ -30,44 +30,41 @@ def _format(cents: int) -> str:
     return f"€{cents // 100:,}.{cents % 100:02d}"
 
 
+def _entry_legs(entry: TournamentEntry, cash: Account, sign: int) -> list[TransferLeg]:
+    """The legs of paying (``sign`` -1 for the player) or refunding (+1) an entry: the player's cash against the prize
+    contribution in the pool and the fee in the house fees, two amounts (FEE-04)."""
+    legs = [TransferLeg(cash, sign * (entry.prize_contribution + entry.fee))]
+    if entry.prize_contribution:
+        legs.append(TransferLeg(prize_pool_account(entry.tournament), -sign * entry.prize_contribution))
+    if entry.fee:
+        legs.append(TransferLeg(system_account(AccountKind.HOUSE_FEES), -sign * entry.fee))
+    return legs
+
+
 def registration_pay(entry: TournamentEntry, user: Any, *, cash_account: Account | None = None) -> Transfer | None:
     """Debit buy-in and fee from the player's cash (``cash_account`` when the caller has it already) as two legs of
     one transfer (FEE-04); nothing for a freeroll."""
-    tournament = entry.tournament
-    total = entry.prize_contribution + entry.fee
-    if total == 0:
+    if entry.prize_contribution + entry.fee == 0:
         return None
-    legs = [TransferLeg(cash_account or player_cash_account(user), -total)]
-    if entry.prize_contribution:
-        legs.append(TransferLeg(prize_pool_account(tournament), entry.prize_contribution))
-    if entry.fee:
-        legs.append(TransferLeg(system_account(AccountKind.HOUSE_FEES), entry.fee))
     return transfer_create(
         kind=TransferKind.TOURNAMENT_BUY_IN,
-        legs=legs,
+        legs=_entry_legs(entry, cash_account or player_cash_account(user), -1),
         idempotency_key=f"tournament-entry:{entry.pk}:registration",
         reference=f"tournament-entry:{entry.pk}",
-        description=f"{tournament.name}: buy-in {_format(entry.prize_contribution)} + fee {_format(entry.fee)}",
+        description=f"{entry.tournament.name}: buy-in {_format(entry.prize_contribution)} + fee {_format(entry.fee)}",
     )
 
 
 def registration_refund(entry: TournamentEntry, why: str) -> Transfer | None:
     """Give buy-in and fee back to the player's cash (TRN-10 unregistration, TRN-15 / CXL-02 cancellation)."""
-    tournament = entry.tournament
-    total = entry.prize_contribution + entry.fee
-    if total == 0:
+    if entry.prize_contribution + entry.fee == 0:
         return None
-    legs = [TransferLeg(player_cash_account(entry.user), total)]
-    if entry.prize_contribution:
-        legs.append(TransferLeg(prize_pool_account(tournament), -entry.prize_contribution))
-    if entry.fee:
-        legs.append(TransferLeg(system_account(AccountKind.HOUSE_FEES), -entry.fee))
     return transfer_create(
         kind=TransferKind.TOURNAMENT_REFUND,
-        legs=legs,
+        legs=_entry_legs(entry, player_cash_account(entry.user), +1),
         idempotency_key=f"tournament-entry:{entry.pk}:refund",
         reference=f"tournament-entry:{entry.pk}",
-        description=f"{tournament.name}: {why}",
+        description=f"{entry.tournament.name}: {why}",
     )
 
 

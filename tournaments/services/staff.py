@@ -17,7 +17,8 @@ from tournaments.services.seating import tables_lock
 from wallet.services.audit import audit_record
 
 
-def _reason(reason: object) -> str:
+def staff_reason(reason: object) -> str:
+    """The reason a staff action is recorded with: required, at most 300 characters."""
     text = reason.strip() if isinstance(reason, str) else ""
     if not text:
         raise ReasonRequired("Give the reason: it is recorded with the action.")
@@ -29,7 +30,7 @@ def tournament_delay(
     tournament: Tournament | int, new_start: datetime, *, actor: Any, reason: str, now: datetime | None = None
 ) -> Tournament:
     """Move a scheduled tournament's start later (TRN-01); only before it starts."""
-    text = _reason(reason)
+    text = staff_reason(reason)
     moment = now or timezone.now()
     locked = tournament_lock(primary_key(tournament))
     if locked.status not in (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING) or locked.starts_at is None:
@@ -58,7 +59,7 @@ def tournament_cancel(
 ) -> Tournament:
     """Cancel a tournament that has not started: every registration refunded in full (TRN-01, CXL-02). A started
     tournament is cancelled through the cancellation policy's preview and approval (CXL)."""
-    text = _reason(reason)
+    text = staff_reason(reason)
     moment = now or timezone.now()
     locked = tournament_lock(primary_key(tournament))
     if locked.status not in (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING):
@@ -108,7 +109,7 @@ def entry_disqualify(
     from games.runtime.events import NewEvent, events_append
     from games.runtime.seat_state import seat_empty
 
-    text = _reason(reason)
+    text = staff_reason(reason)
     moment = now or timezone.now()
     entry_id = primary_key(entry)
     tournament_id = TournamentEntry.objects.filter(pk=entry_id).values_list("tournament_id", flat=True).first()
@@ -174,7 +175,7 @@ def entry_prize_credit(entry: TournamentEntry | int, *, actor: Any, reason: str)
     """Credit an unpaid prize by hand (LOB-08: manual prize credit), e.g. when the automatic credit (TRN-27) failed:
     the same idempotent transfer as ``entry_prize_pay``, audited with the reason. Refused, with nothing changed, for
     an entry with no prize, a prize already paid, or one forfeited on disqualification (TRN-28)."""
-    text = _reason(reason)
+    text = staff_reason(reason)
     entry_id = primary_key(entry)
     row = (
         TournamentEntry.objects.select_for_update(of=("self",))
