@@ -40,7 +40,7 @@ from tournaments.rules.cancellation import (
 )
 from tournaments.services import money
 from tournaments.services.errors import NotAllowedNow, TournamentNotFound
-from tournaments.services.running import _table_close, primary_key, tournament_lock, tournament_save
+from tournaments.services.running import primary_key, tournament_lock, tournament_save, tournament_table_close
 from tournaments.services.seating import tables_lock
 from tournaments.services.staff import staff_reason
 from wallet.models import AccountKind
@@ -211,7 +211,7 @@ def tournament_cancellation_approve(
         raise NotAllowedNow("The tournament changed since the preview: the figures are updated; review them again.")
     _post(tournament, row, calculation)
     for table, seats in locked.values():
-        _table_close(table, seats, moment, f"The tournament was cancelled: {row.reason}")
+        tournament_table_close(table, seats, moment, f"The tournament was cancelled: {row.reason}")
     TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).update(broken_at=moment, players=0)
     TournamentEntry.objects.filter(
         tournament=tournament, status__in=[EntryStatus.PLAYING, EntryStatus.REGISTERED, EntryStatus.BUSTED]

@@ -453,7 +453,7 @@ def _maybe_finish(tournament: Tournament, alive: int, now: datetime, randomness:
             )
         )
     ).values():
-        _table_close(table[0], table[1], now, "The tournament is over.")
+        tournament_table_close(table[0], table[1], now, "The tournament is over.")
     TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).update(broken_at=now, players=0)
     tournament.status = TournamentStatus.FINISHED
     tournament.finished_at = now
@@ -465,7 +465,7 @@ def _maybe_finish(tournament: Tournament, alive: int, now: datetime, randomness:
     return True
 
 
-def _table_close(table: Table, seats: dict[int, Seat], now: datetime, reason: str) -> None:
+def tournament_table_close(table: Table, seats: dict[int, Seat], now: datetime, reason: str) -> None:
     events = []
     for seat in seats.values():
         if seat.user_id is not None:
@@ -547,7 +547,7 @@ def _balance(
             step.moves += 1
             changed.update({victim.table_id, target_row.table_id})
         if victim.players == 0:
-            _table_close(source, source_seats, now, "Tables are being consolidated.")
+            tournament_table_close(source, source_seats, now, "Tables are being consolidated.")
             victim.broken_at = now
             tables.remove(victim)
             step.tables_broken += 1
