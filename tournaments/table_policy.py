@@ -33,7 +33,15 @@ from games.runtime.hands import HandContext, _previous_hand
 from games.runtime.policy import Chooser, HandTerms, Settlement, TableRules
 from games.runtime.seat_state import seat_empty, seat_event, seat_save, seat_sit_out_now, table_touch
 from tournaments.definitions import level_clock, payouts_now, table_rules
-from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus, TournamentTable
+from tournaments.models import (
+    EntryStatus,
+    HexaProGame,
+    Tournament,
+    TournamentEntry,
+    TournamentKind,
+    TournamentStatus,
+    TournamentTable,
+)
 from tournaments.rules.timebank import FinalStageReconnect
 
 
@@ -280,6 +288,8 @@ class TournamentPolicy:
             "paid_places": payouts_now(tournament).paid_places,
             "status": tournament.status,
         }
+        if tournament.kind == TournamentKind.HEXAPRO:
+            info["hexapro"] = hexapro_table_info(tournament)
         if tournament.started_at is not None:
             reading = level_clock(tournament).reading(now)
             info.update(
@@ -292,6 +302,21 @@ class TournamentPolicy:
                 }
             )
         return info
+
+
+def hexapro_table_info(tournament: Tournament) -> dict[str, Any]:
+    """HEX-05: what the table shows of a HexaPro game — the product, buy-in, drawn multiplier and prize pool (revealed
+    with an animation until the first hand), and the prize per place (HEX-09, HEX-25)."""
+    game = HexaProGame.objects.select_related("version").get(tournament=tournament)
+    return {
+        "game_id": tournament.pk,
+        "product": game.version.name,
+        "buy_in": game.buy_in_cents,
+        "multiplier": game.multiplier_label,
+        "multiplier_tenths": game.multiplier_tenths,
+        "prize_pool": game.prize_pool_cents,
+        "prizes": list(tournament.prizes),
+    }
 
 
 def coordinate_soon(tournament_id: int) -> None:

@@ -22,14 +22,17 @@ from games.models import Hand, HandStatus, Seat
 from tournaments.models import (
     CancellationStatus,
     EntryStatus,
+    HexaProGame,
     Tournament,
     TournamentCancellation,
     TournamentEntry,
+    TournamentKind,
     TournamentStatus,
     TournamentTable,
 )
 from tournaments.rules.cancellation import (
     CancellationCalculation,
+    HexaProAtCancellation,
     Purchase,
     PurchaseKind,
     RemainingPlayer,
@@ -45,9 +48,12 @@ from wallet.services import TransferKind, TransferLeg, player_cash_account, syst
 from wallet.services.audit import audit_record
 
 
-def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellation:
+def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellation | HexaProAtCancellation:
     """The tournament as the cancellation policy needs it: every paid entry, the players still in with their chips
-    (seat numbers made unique across tables), the prize table once fixed, the house's added money, the final table."""
+    (seat numbers made unique across tables), the prize table once fixed, the house's added money, the final table.
+    A HexaPro game is described for CXL-09 (:func:`hexapro_at_cancellation`)."""
+    if tournament.kind == TournamentKind.HEXAPRO:
+        return hexapro_at_cancellation(tournament)
     entries = list(
         TournamentEntry.objects.filter(tournament=tournament)
         .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
@@ -65,14 +71,7 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
     )
     if tournament.started_at is None:
         return TournamentAtCancellation(purchases=purchases, started=False, freeroll=tournament.is_freeroll)
-    seats = Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
-        "user_id", "chips", "number", "table__tournament_link__number"
-    )
-    remaining = tuple(
-        RemainingPlayer(player=str(user_id), chips=chips, seat=table_number * 100 + number)
-        for user_id, chips, number, table_number in sorted(seats, key=lambda row: (row[3], row[2]))
-        if chips > 0
-    )
+    remaining = _remaining_players(tournament)
     contributions = sum(entry.prize_contribution for entry in entries)
     closed = tournament.registration_closed_at is not None and tournament.prize_pool is not None
     return TournamentAtCancellation(
@@ -83,6 +82,44 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
         at_final_table=tournament.tables_running <= 1,
         added_money_cents=(tournament.prize_pool or 0) - contributions if closed else 0,
         freeroll=tournament.is_freeroll,
+    )
+
+
+def _remaining_players(tournament: Tournament) -> tuple[RemainingPlayer, ...]:
+    seats = Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
+        "user_id", "chips", "number", "table__tournament_link__number"
+    )
+    return tuple(
+        RemainingPlayer(player=str(user_id), chips=chips, seat=table_number * 100 + number)
+        for user_id, chips, number, table_number in sorted(seats, key=lambda row: (row[3], row[2]))
+        if chips > 0
+    )
+
+
+def hexapro_at_cancellation(tournament: Tournament) -> HexaProAtCancellation:
+    """CXL-09 / AMB-16: a HexaPro game with its drawn pool, the payout percentages of its multiplier, the fee
+    component, the players still in with their chips and those already out. The places of the players out are
+    credited before the calculation (the approval does it), so the pool not yet paid is the prizes of places 1..n;
+    a knocked-out player still waiting for a place makes the calculation wait (ValueError)."""
+    game = HexaProGame.objects.get(tournament=tournament)
+    if TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).exists():
+        raise ValueError("a knocked-out player is still waiting for a place; try again in a few seconds")
+    remaining = _remaining_players(tournament)
+    still_in = {player.player for player in remaining}
+    eliminated = tuple(
+        str(user_id)
+        for user_id in TournamentEntry.objects.filter(tournament=tournament)
+        .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
+        .order_by("pk")
+        .values_list("user_id", flat=True)
+        if str(user_id) not in still_in
+    )
+    return HexaProAtCancellation(
+        remaining=remaining,
+        eliminated=eliminated,
+        prize_pool_cents=game.prize_pool_cents,
+        payout_percentages=tuple(int(share) for share in game.payout_percentages),
+        fee_component_cents=game.fee_component_cents,
     )
 
 

@@ -165,7 +165,10 @@ def start_locked(tournament: Tournament, now: datetime, randomness: RandomSource
         "break_due_at",
         "next_table_number",
     )
-    if tournament.late_registration_levels == 0 or tournament.kind == TournamentKind.SIT_AND_GO:
+    # A HexaPro game fixed its pool and prizes when it formed (HEX-07, HEX-09); other tournaments fix them here.
+    if tournament.registration_closed_at is None and (
+        tournament.late_registration_levels == 0 or tournament.kind == TournamentKind.SIT_AND_GO
+    ):
         _registration_close(tournament, now)
     if tournament.reopens and tournament.kind == TournamentKind.SIT_AND_GO:
         from tournaments.services.catalog import tournament_copy
@@ -357,8 +360,9 @@ def _places_assign(
             step.places.append((entry.pk, finishing.place))
         remaining -= len(members)
     rows_update(placed, ["place", "prize", "status"])  # one statement for every place given
-    for entry in placed:
-        _prize_credit_after_commit(entry)
+    if not credited_at_game_end(tournament):
+        for entry in placed:
+            _prize_credit_after_commit(entry)
     return True
 
 
@@ -379,6 +383,12 @@ class _RecordedTies:
 
 def _tie_breaking(members: list[TournamentEntry], randomness: RandomSource) -> RandomSource:
     return _RecordedTies(members, randomness)
+
+
+def credited_at_game_end(tournament: Tournament) -> bool:
+    """HEX-10 / AMB-58: a HexaPro game credits every place at once when it ends; other tournaments credit each prize
+    at the knock-out (TRN-27)."""
+    return tournament.kind == TournamentKind.HEXAPRO
 
 
 def _prize_credit_after_commit(entry: TournamentEntry) -> None:
@@ -433,6 +443,9 @@ def _maybe_finish(tournament: Tournament, alive: int, now: datetime, randomness:
             step.places.append((entry.pk, place))
             _prize_credit_after_commit(entry)
             place += 1
+    if credited_at_game_end(tournament):
+        for entry in TournamentEntry.objects.filter(tournament=tournament, place__isnull=False, place__gt=1):
+            _prize_credit_after_commit(entry)  # the places below the winner, all at the end (HEX-10)
     for table in tables_lock(
         list(
             TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).values_list(
