@@ -281,7 +281,9 @@ def game_form(
     HexaProRegistration.objects.filter(pk__in=[registration.pk for registration in registrations]).update(
         status=RegistrationStatus.SEATED, game=game
     )
-    start_locked(Tournament.objects.select_for_update().get(pk=tournament.pk), now, randomness)
+    started = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    start_locked(started, now, randomness)
+    game.tournament = started
     return game
 
 
