@@ -146,10 +146,6 @@ class HexaProGame(models.Model):
     class Meta:
         ordering = ("-drawn_at",)
         verbose_name = _("HexaPro game")
-        permissions = [
-            ("credit_hexapro_prize", "Can credit a HexaPro prize by hand (HEX-10)"),
-            ("decide_incomplete_hexapro", "Can put an incomplete HexaPro game in the 90-day queue (HEX-17)"),
-        ]
         indexes = [
             models.Index(fields=("product_code", "buy_in_cents", "multiplier_tenths"), name="hexapro_game_audit"),
         ]

@@ -199,7 +199,8 @@ def tournament_cancellation_withdraw(
     tournament, row = _proposal_lock(proposal)
     row.status = CancellationStatus.WITHDRAWN
     row.save(update_fields=["status"])
-    tournament.cancellation_pending = False
+    # A HexaPro game in the queue of unresolved games (HEX-17) stays stopped until it is decided.
+    tournament.cancellation_pending = _hexapro_case_open(tournament)
     tournament_save(tournament, "cancellation_pending")
     audit_record(
         action="tournament_cancellation_withdrawn",
@@ -242,6 +243,8 @@ def tournament_cancellation_approve(
         row.kept_by_house = calculation.kept_by_house_cents
         row.save(update_fields=["calculation", "state", "paid_in_money", "kept_by_house"])
         raise NotAllowedNow("The tournament changed since the preview: the figures are updated; review them again.")
+    if tournament.kind == TournamentKind.HEXAPRO:
+        _hexapro_case_settle_back(tournament, calculation, actor, row)
     _post(tournament, row, calculation)
     for table, seats in locked.values():
         _table_close(table, seats, moment, f"The tournament was cancelled: {row.reason}")
@@ -281,6 +284,28 @@ def tournament_cancellation_approve(
         },
     )
     return row
+
+
+def _hexapro_case_open(tournament: Tournament) -> bool:
+    if tournament.kind != TournamentKind.HEXAPRO:
+        return False
+    from tournaments.hexapro.staff import open_case
+
+    return open_case(HexaProGame.objects.get(tournament=tournament)) is not None
+
+
+def _hexapro_case_settle_back(
+    tournament: Tournament, calculation: CancellationCalculation, actor: Any, row: TournamentCancellation
+) -> None:
+    """HEX-17: a game waiting in the queue of unresolved games is decided by this cancellation; its case's money goes
+    back to the game's accounts first, from where the compensation is posted."""
+    from tournaments.hexapro.staff import case_settle_back
+
+    still_in = sum(1 for compensation in calculation.compensations if not compensation.eliminated)
+    game = HexaProGame.objects.select_related("tournament").get(tournament=tournament)
+    case_settle_back(
+        game, still_in, actor=actor, reason=f"Decided by the CXL-09 cancellation {row.pk}: {row.reason}"[:300]
+    )
 
 
 def _hand_cancel_locked(hand_id: int, now: datetime) -> None:
