@@ -308,6 +308,7 @@ def hexapro_table_info(tournament: Tournament) -> dict[str, Any]:
     """HEX-05: what the table shows of a HexaPro game — the product, buy-in, drawn multiplier and prize pool (revealed
     with an animation until the first hand), and the prize per place (HEX-09, HEX-25)."""
     game = HexaProGame.objects.select_related("version").get(tournament=tournament)
+    labels = [str(row) for row in game.version.multipliers.order_by("-multiplier_tenths")]
     return {
         "game_id": tournament.pk,
         "product": game.version.name,
@@ -316,6 +317,8 @@ def hexapro_table_info(tournament: Tournament) -> dict[str, Any]:
         "multiplier_tenths": game.multiplier_tenths,
         "prize_pool": game.prize_pool_cents,
         "prizes": list(tournament.prizes),
+        # The reveal's reel: the product's multipliers, three times round, stopping at the one drawn.
+        "reel": labels * 3 + [game.multiplier_label],
     }
 
 

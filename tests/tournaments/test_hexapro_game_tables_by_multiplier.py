@@ -95,4 +95,5 @@ def test_hex_05_the_table_shows_the_drawn_prize_pool_before_the_first_hand() -> 
         "multiplier_tenths": 1_000,
         "prize_pool": 250_000,
         "prizes": [200_000, 30_000, 20_000],
+        "reel": ["1000x", "100x", "25x", "10x", "5x", "3x", "1.5x"] * 3 + ["100x"],
     }
