@@ -192,7 +192,9 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "credit (HEX-10). Putting an incomplete game in the 90-day queue (HEX-17) needs `tournaments.run_tournament`; "
         "it is decided by the CXL-09 cancellation. The multiplier audit (HEX-31) needs `tournaments.view_hexaprogame`.",
     ),
-    "tournaments.hexaproregistration": read_only_record("One registered HexaPro game each: waiting, in a game, withdrawn."),
+    "tournaments.hexaproregistration": read_only_record(
+        "One registered HexaPro game each: waiting, in a game, withdrawn."
+    ),
     "tournaments.payoutstructure": catalogue(
         "Entrant ranges are edited on the structure's page; a structure whose shares do not add up to 10,000, "
         "increase from a place to the next, or whose ranges overlap or leave a gap is refused."

@@ -49,7 +49,7 @@ def test_hex_31_the_audit_counts_games_per_multiplier_per_buy_in_with_chi_square
 def test_hex_10_support_finds_a_game_by_id_and_credits_an_unpaid_prize_with_an_audit_row(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    users, game = three_players_register(1_000, multiplier=250)
+    _users, game = three_players_register(1_000, multiplier=250)
     monkeypatch.setattr(services, "entry_prize_pay", lambda entry_id: False)  # the automatic credit never happens
     play(game.tournament)
     second = TournamentEntry.objects.get(tournament=game.tournament, place=2)
@@ -58,7 +58,8 @@ def test_hex_10_support_finds_a_game_by_id_and_credits_an_unpaid_prize_with_an_a
     listing = support.get(GAMES, {"q": str(game.pk)})
     assert list(listing.context["cl"].result_list) == [HexaProGame.objects.get(pk=game.pk)]
     detail = support.get(f"{GAMES}{game.pk}/change/").content.decode()
-    assert "place 2" in detail and "€30.00 NOT PAID" in detail
+    assert "place 2" in detail
+    assert "€30.00 NOT PAID" in detail
     assert f"{ENTRIES}?q={game.pk}" in detail
     answer = run_action(support, ENTRIES, "credit_prizes", [second.pk], reason="player wrote to support")
     assert any("€30.00 credited" in message for message in messages_after(support, answer))

@@ -19,8 +19,8 @@ from django.core.management.base import CommandError
 
 from poker_site.embedded import COMMAND_OPTIONS_WITHOUT_SERVICES, COMMANDS_WITHOUT_SERVICES
 from tests.foundation.test_commands_without_a_database_start_no_embedded_server import manage_without_services
-from tournaments.management.commands import hexapro_figures
 from tournaments.hexapro.models import HexaProProductVersion
+from tournaments.management.commands import hexapro_figures
 from tournaments.rules.hexapro import HEXAPRO, HEXAPRO_EXTREME
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ import pytest
 from django.core.management import call_command
 
 from tests.tournaments.hexapro_support import holding_balance, pool_balance, three_players_register
-from tournaments.hexapro.money import GAME_TRANSFER_KIND
 from tournaments.hexapro.models import HexaProGame
+from tournaments.hexapro.money import GAME_TRANSFER_KIND
 from tournaments.rules.hexapro import HEXAPRO, HEXAPRO_EXTREME
 from wallet.models import AccountKind
 

@@ -37,7 +37,8 @@ def test_hex_11_hex_12_hex_13_hex_15_a_3x_hexapro_game() -> None:
     )
     assert timebank == (10, 5, 5, 20)  # below 25x
     assert tournament.hand_for_hand_mode == HandForHandMode.OFF
-    assert tournament.break_every_levels is None and not tournament.synchronized_breaks
+    assert tournament.break_every_levels is None
+    assert not tournament.synchronized_breaks
 
 
 def test_hex_15_tb_02_a_25x_game_has_the_30_60_timebank_and_4_minute_levels() -> None:

@@ -48,7 +48,9 @@ def test_hex_03_play_shows_the_confirmation_dialogue_with_game_type_pool_range_a
 def test_hex_03_register_by_form_debits_the_total_and_lists_the_waiting_games() -> None:
     user = player(cash=10_000)
     client = logged_in(user)
-    answer = client.post(reverse("tournaments:hexapro_registration"), {"product": "hexapro", "buy_in": "500", "games": "3"})
+    answer = client.post(
+        reverse("tournaments:hexapro_registration"), {"product": "hexapro", "buy_in": "500", "games": "3"}
+    )
     assert answer.status_code == 302
     assert cash(user) == 10_000 - 1_500
     page = client.get(answer.url).content.decode()
@@ -97,22 +99,31 @@ def test_the_api_registers_lists_and_withdraws_with_refusals_in_its_error_shape(
     products = client.get(API).json()
     assert [product["code"] for product in products] == ["hexapro", "hexapro_extreme"]
     assert products[0]["buy_ins"][3] == {"buy_in": 1_000, "prize_pool_min": 1_500, "prize_pool_max": 1_000_000}
-    answer = client.post(API + "registrations/", {"product": "hexapro", "buy_in": 1_000, "games": 2}, "application/json")
+    answer = client.post(
+        API + "registrations/", {"product": "hexapro", "buy_in": 1_000, "games": 2}, "application/json"
+    )
     assert answer.status_code == 200, answer.content
     body = answer.json()
-    assert body["total"] == 2_000 and len(body["registrations"]) == 2 and body["games_started"] == []
+    assert body["total"] == 2_000
+    assert len(body["registrations"]) == 2
+    assert body["games_started"] == []
     assert cash(user) == 3_000
     assert len(client.get(API + "mine/").json()["waiting"]) == 2
-    refused = client.post(API + "registrations/", {"product": "hexapro", "buy_in": 1_000, "games": 4}, "application/json")
-    assert refused.status_code == 409 and refused.json()["code"] == "insufficient_balance"
+    refused = client.post(
+        API + "registrations/", {"product": "hexapro", "buy_in": 1_000, "games": 4}, "application/json"
+    )
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "insufficient_balance"
     bad = client.post(API + "registrations/", {"product": "hexapro", "buy_in": 1_000, "games": 0}, "application/json")
-    assert bad.status_code == 400 and bad.json()["code"] == "invalid_request"
+    assert bad.status_code == 400
+    assert bad.json()["code"] == "invalid_request"
     extra = client.post(
         API + "registrations/", {"product": "hexapro", "buy_in": 1_000, "games": 1, "user": 1}, "application/json"
     )
     assert extra.status_code == 400
     withdrawn = client.delete(API + f"registrations/{body['registrations'][0]}/")
-    assert withdrawn.status_code == 200 and len(withdrawn.json()["waiting"]) == 1
+    assert withdrawn.status_code == 200
+    assert len(withdrawn.json()["waiting"]) == 1
     assert cash(user) == 4_000
     assert client.delete(API + f"registrations/{body['registrations'][0]}/").status_code == 409
     assert logged_in(player()).delete(API + f"registrations/{body['registrations'][1]}/").status_code == 404

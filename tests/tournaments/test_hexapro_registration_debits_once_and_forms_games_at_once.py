@@ -24,7 +24,9 @@ def test_hex_03_five_games_are_one_debit_of_the_total_buy_in() -> None:
     assert result.total_cents == 5_000
     assert cash(user) == 5_000
     assert len(result.registrations) == 5
-    assert {row.registration_transfer_id for row in result.registrations} == {result.registrations[0].registration_transfer_id}
+    assert {row.registration_transfer_id for row in result.registrations} == {
+        result.registrations[0].registration_transfer_id
+    }
     legs = {
         leg.account.kind: leg.amount
         for leg in result.registrations[0].registration_transfer.legs.select_related("account")

@@ -189,7 +189,9 @@ class HexaProGameAdmin(HexaProGameSearch, ReadOnlyAdmin):
         )
         link = reverse("admin:tournaments_tournamententry_changelist") + f"?q={game.pk}"
         return format_html(
-            '<ul>{}</ul><p><a href="{}">Credit an unpaid prize by hand (reason required, audited)</a></p>', listing, link
+            '<ul>{}</ul><p><a href="{}">Credit an unpaid prize by hand (reason required, audited)</a></p>',
+            listing,
+            link,
         )
 
     def has_run_tournament_permission(self, request: HttpRequest) -> bool:

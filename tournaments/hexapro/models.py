@@ -181,9 +181,7 @@ class HexaProRegistration(models.Model):
     refund_transfer = models.ForeignKey(
         "wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    game = models.ForeignKey(
-        HexaProGame, null=True, blank=True, on_delete=models.PROTECT, related_name="registrations"
-    )
+    game = models.ForeignKey(HexaProGame, null=True, blank=True, on_delete=models.PROTECT, related_name="registrations")
 
     class Meta:
         ordering = ("registered_at", "pk")

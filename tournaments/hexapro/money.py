@@ -42,7 +42,7 @@ def registration_debit(
         legs=[TransferLeg(cash, -total_cents), TransferLeg(holding, total_cents)],
         idempotency_key=f"hexapro-registration:{request}",
         reference=f"hexapro-registration:{request}",
-        description=f"{product_name}: {games} game{'s' if games != 1 else ''}, total buy-in {format_cents(total_cents)}",
+        description=f"{product_name}: {games} game(s), total buy-in {format_cents(total_cents)}",
     )
 
 

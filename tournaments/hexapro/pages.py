@@ -80,7 +80,9 @@ def hexapro_registration(request: HttpRequest) -> HttpResponse:
         % {"games": games, "started": started},
     )
     if games == 1 and started == 1:  # the game started at once: to its table, where the prize pool is revealed
-        table_id = TournamentTable.objects.filter(tournament_id=registered.games[0].pk).values_list("table_id", flat=True)
+        table_id = TournamentTable.objects.filter(tournament_id=registered.games[0].pk).values_list(
+            "table_id", flat=True
+        )
         return HttpResponseRedirect(reverse("games:table", args=[table_id.first()]))
     return HttpResponseRedirect(reverse("tournaments:hexapro"))
 

@@ -60,9 +60,7 @@ def product_from_version(version: HexaProProductVersion) -> HexaProProduct:
             )
             for row in version.multipliers.order_by("-multiplier_tenths")
         ),
-        blind_rows=tuple(
-            (row.small_blind, row.big_blind, row.ante) for row in version.blind_levels.order_by("number")
-        ),
+        blind_rows=tuple((row.small_blind, row.big_blind, row.ante) for row in version.blind_levels.order_by("number")),
         stated_rake_equivalent_percent=Decimal(version.stated_rake_equivalent_percent),
         seats=version.seats,
         maximum_games_per_registration=version.maximum_games_per_registration,

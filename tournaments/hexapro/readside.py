@@ -93,9 +93,7 @@ def player_hexapro(user: Any, *, limit: int = HISTORY_LENGTH) -> dict[str, Any]:
         .order_by("-drawn_at", "-pk")[:limit]
     )
     ids = [game.pk for game in games]
-    entries = {
-        entry.tournament_id: entry for entry in TournamentEntry.objects.filter(tournament_id__in=ids, user=user)
-    }
+    entries = {entry.tournament_id: entry for entry in TournamentEntry.objects.filter(tournament_id__in=ids, user=user)}
     tables = dict(
         TournamentTable.objects.filter(tournament_id__in=ids, broken_at__isnull=True).values_list(
             "tournament_id", "table_id"

@@ -132,9 +132,7 @@ def hexapro_register(
     queue_lock(product.code, buy_in_cents)
     cash = player_cash_account(user)
     holding = money.holding_account(product.code, buy_in_cents)
-    accounts_lock(
-        [cash, holding, system_account(AccountKind.HOUSE_FEES), system_account(AccountKind.HOUSE_GUARANTEE)]
-    )
+    accounts_lock([cash, holding, system_account(AccountKind.HOUSE_FEES), system_account(AccountKind.HOUSE_GUARANTEE)])
     cash.refresh_from_db(fields=["balance"])
     try:
         total = registration_total_cents(product, buy_in_cents, games, cash.balance)

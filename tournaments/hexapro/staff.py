@@ -58,7 +58,9 @@ def hexapro_game_park(
         raise NotAllowedNow(f"HexaPro game {tournament.pk} is already in the queue of unresolved games.")
     from tournaments.services.cancellation import _hand_cancel_locked
 
-    live = TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).values_list("table_id", flat=True)
+    live = TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).values_list(
+        "table_id", flat=True
+    )
     for table, _seats in tables_lock(list(live)).values():
         if table.current_hand_id is not None:
             _hand_cancel_locked(table.current_hand_id, moment)

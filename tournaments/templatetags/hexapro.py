@@ -19,7 +19,7 @@ def multiplier(tenths: object) -> str:
 
 @register.filter(name="fraction_percent")
 def fraction_percent(value: object) -> str:
-    return percent_text(value) if isinstance(value, Fraction | int) else "—"
+    return percent_text(Fraction(value)) if isinstance(value, Fraction | int) else "—"
 
 
 @register.filter(name="decimal_places")

@@ -175,7 +175,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, help="seed a random.Random for a reproducible simulation")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
         parser.add_argument(
-            "--defaults", action="store_true", help="the catalog's default tables instead of the stored ones (no database)"
+            "--defaults",
+            action="store_true",
+            help="the catalog's default tables instead of the stored ones (no database)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
