@@ -42,7 +42,10 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
+from tournaments.rules.hexapro import sitting_out_needs_review
 from tournaments.rules.timebank import FinalStageReconnect
+
+SITTING_OUT_TOGETHER = "hexapro_sitting_out_together"
 
 
 def table_link(table_id: int) -> TournamentTable:
@@ -220,6 +223,8 @@ class TournamentPolicy:
                 context.events.append(seat_sit_out_now(seat, reason, now, rules))
         if knocked_out:
             self._knock_out(context, hand, tournament, link, knocked_out, now)
+        if tournament.kind == TournamentKind.HEXAPRO:
+            flag_sitting_out_together(tournament, context.seats)
         players = sum(1 for seat in context.seats.values() if seat.user_id is not None)
         TournamentTable.objects.filter(pk=link.pk).update(
             players=players, needs_coordination=True, last_hand_ended_at=now
@@ -302,6 +307,32 @@ class TournamentPolicy:
                 }
             )
         return info
+
+
+def flag_sitting_out_together(tournament: Tournament, seats: dict[int, Seat]) -> None:
+    """HEX-16: one player may sit out by choice; two or more sitting out by choice at once may be an agreement, which
+    the rule forbids: the game is flagged for review once, in the audit trail (``hexapro_sitting_out_together``).
+    Players sitting out after a disconnection do not count."""
+    by_choice = [
+        int(seat.user_id)
+        for seat in seats.values()
+        if seat.user_id is not None
+        and seat.status == SeatStatus.SITTING_OUT
+        and seat.sit_out_reason == SitOutReason.PLAYER
+    ]
+    if not sitting_out_needs_review(by_choice):
+        return
+    from wallet.models import AuditEntry
+    from wallet.services.audit import audit_record
+
+    if AuditEntry.objects.filter(action=SITTING_OUT_TOGETHER, details__tournament=tournament.pk).exists():
+        return
+    audit_record(
+        action=SITTING_OUT_TOGETHER,
+        actor=None,
+        reason="HEX-16: two or more players of a HexaPro game sit out by choice at the same time",
+        details={"tournament": tournament.pk, "players": sorted(by_choice)},
+    )
 
 
 def hexapro_table_info(tournament: Tournament) -> dict[str, Any]:
