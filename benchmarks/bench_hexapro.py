@@ -342,6 +342,9 @@ def main() -> int:
                     "DEBUG": "false",
                     "ENVIRONMENT": "development",
                     "REDIS_KEY_PREFIX": f"bench-hexapro-{os.getpid()}",
+                    # Each client thread holds its own connection, as each client's request would in its own web
+                    # worker; one process's pool of 10 would make 30 threads queue for connections instead.
+                    "DATABASE_POOL": "false",
                 }
             )
             import django

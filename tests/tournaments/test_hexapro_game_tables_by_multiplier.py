@@ -98,3 +98,14 @@ def test_hex_05_the_table_shows_the_drawn_prize_pool_before_the_first_hand() -> 
         "prizes": [200_000, 30_000, 20_000],
         "reel": ["1000x", "100x", "25x", "10x", "5x", "3x", "1.5x"] * 3 + ["100x"],
     }
+
+
+def test_hex_01_hex_19_a_game_is_a_3_handed_no_limit_holdem_sit_and_go_with_a_drawn_pool() -> None:
+    for product, draw_product, multiplier in (("hexapro", None, 15), ("hexapro_extreme", HEXAPRO_EXTREME, 10)):
+        options = {"draw_product": draw_product} if draw_product else {}
+        _users, game = three_players_register(10_000, multiplier=multiplier, product=product, **options)
+        tournament = game.tournament
+        assert (tournament.variant, tournament.table_size, tournament.seats_to_start) == ("NT", 3, 3)
+        (table,) = open_tables(tournament)
+        assert table.seat_count == 3
+        assert game.prize_pool_cents == 10_000 * multiplier // 10  # 1.5x or 1x of €100; up to €100,000 at 1000x
