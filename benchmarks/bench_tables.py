@@ -105,7 +105,8 @@ class Stack:
             {
                 "DATABASE_URL": with_database(base, self.database_name),
                 "REDIS_KEY_PREFIX": f"bench-{os.getpid()}",
-                "DATABASE_CONN_MAX_AGE": "60",
+                # The production configuration: each process borrows its connections from a bounded pool.
+                "DATABASE_POOL": "on",
                 "LOG_LEVEL": "WARNING",
                 "ENVIRONMENT": "development",
                 "DEBUG": "false",

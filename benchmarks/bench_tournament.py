@@ -62,10 +62,14 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
 from benchmarks.bench_tables import with_database  # noqa: E402 - the project is on the path from here on
+from benchmarks.bench_wallet import _admin  # noqa: E402 - a statement on the server's maintenance database
 
 TABLE_SIZE = 9
 BUY_IN = 1_000
 FEE = 100
+BUSY_RETRIES = 20
+"""A burst client sends a registration again when no database connection was free (as a browser would after the
+site's 503 with Retry-After), at most this many times."""
 FUNDING_CHUNK = 500
 """Players funded by one deposit transfer when the bots are made."""
 
@@ -341,7 +345,7 @@ def freezeout(
     from django.utils import timezone
 
     from games.models import Table, TableStatus
-    from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
+    from tournaments.models import EntryStatus, Tournament, TournamentBreak, TournamentEntry, TournamentStatus
     from tournaments.services import entry_prize_pay, tournament_advance, tournament_register
     from tournaments.services.money import prize_pool_account
     from tournaments.services.running import FIRST_DEAL_DELAY
@@ -375,7 +379,7 @@ def freezeout(
                 with watch.measure("prizes"):
                     entry_prize_pay(entry_id)
 
-        coordination = {"moves": 0, "tables_broken": 0, "places": 0, "levels": 0, "breaks": 0}
+        coordination = {"moves": 0, "tables_broken": 0, "places": 0, "levels": 0}
 
         def coordinate(now: datetime, bucket: str = "coordination") -> Any:
             with watch.measure(bucket):
@@ -384,7 +388,6 @@ def freezeout(
             coordination["tables_broken"] += step.tables_broken
             coordination["places"] += len(step.places)
             coordination["levels"] += int(step.level_changed)
-            coordination["breaks"] += int(step.break_started)
             pay_prizes()
             return step
 
@@ -505,7 +508,7 @@ def freezeout(
         "balancing_moves": coordination["moves"],
         "tables_broken": coordination["tables_broken"],
         "levels_changed": coordination["levels"],
-        "breaks": coordination["breaks"],
+        "breaks": TournamentBreak.objects.filter(tournament_id=tournament_id).count(),  # Step does not say
         "coordinations_asked_by_hand_ends": workers.coordinations_asked,
         "steps_played_hand_for_hand": hand_for_hand_steps,
         "final_level": finished.level_number,
@@ -577,7 +580,8 @@ def cash_peer(hands: int, *, shove: float, call: float, seed: int, tables: int =
 
 def burst(registrations: int = 2_000, clients: int = 50, *, serial: int | None = None) -> dict[str, Any]:
     """Concurrent registrations against a serial loop (see the module docstring); returns the report."""
-    from django.db import connection
+    from django.conf import settings
+    from django.db import OperationalError, connection
     from django.db.models import Count
     from django.utils import timezone
 
@@ -589,6 +593,8 @@ def burst(registrations: int = 2_000, clients: int = 50, *, serial: int | None =
     from wallet.services import balance_of, ledger_reconcile, player_cash_account, system_account
 
     serial_count = registrations if serial is None else serial
+    database: dict[str, Any] = settings.DATABASES["default"]
+    pool_options = (database.get("OPTIONS") or {}).get("pool")
     price = BUY_IN + FEE
     with in_process_workers():
         starts_at = timezone.now() + timedelta(days=1)
@@ -616,17 +622,28 @@ def burst(registrations: int = 2_000, clients: int = 50, *, serial: int | None =
         guard = threading.Lock()
         barrier = threading.Barrier(clients + 1)
 
+        def send(user: Any, seen: Counter[str]) -> str:
+            for _attempt in range(BUSY_RETRIES):
+                try:
+                    tournament_register(user, burst_tournament.pk)
+                    return "registered"
+                except AlreadyRegistered:
+                    return "refused_already_registered"
+                except OperationalError as error:
+                    if "couldn't get a connection" not in str(error):
+                        raise
+                    # No pooled connection was free (the site answers 503 with Retry-After): the client sends again.
+                    seen["sent_again_when_busy"] += 1
+            return "failed"
+
         def client(mine: list[Any]) -> None:
             seen: Counter[str] = Counter()
             try:
                 barrier.wait()
                 for user in mine:
                     try:
-                        tournament_register(user, burst_tournament.pk)
-                        seen["registered"] += 1
-                    except AlreadyRegistered:
-                        seen["refused_already_registered"] += 1
-                    except Exception as error:  # counted and named in the report: a lost or failed registration
+                        seen[send(user, seen)] += 1
+                    except Exception as error:  # counted and named in the report: a failed registration
                         seen["failed"] += 1
                         with guard:
                             errors.append(f"{type(error).__name__}: {error}")
@@ -664,6 +681,7 @@ def burst(registrations: int = 2_000, clients: int = 50, *, serial: int | None =
     return {
         "registrations": registrations,
         "clients": clients,
+        "database_pool": pool_options,
         "sends": len(sends),
         "burst_seconds": round(burst_seconds, 2),
         "burst_registrations_per_second": round(registrations / burst_seconds, 1),
@@ -693,7 +711,7 @@ def knock_out(tournament_id: int, table_ids: list[int], per_table: int, now: dat
         occupied = [seat for _number, seat in sorted(seats.items()) if seat.user_id is not None]
         for seat in occupied[:per_table]:
             TournamentEntry.objects.filter(
-                tournament_id=tournament_id, user_id=seat.user_id, status=EntryStatus.PLAYING
+                tournament_id=tournament_id, user_id=int(seat.user_id or 0), status=EntryStatus.PLAYING
             ).update(
                 status=EntryStatus.BUSTED,
                 table=None,
@@ -719,7 +737,7 @@ def balancing(table_counts: tuple[int, ...] = (10, 100, 1_000), *, rounds: int =
     from tournaments.services.catalog import tournament_create
 
     chance = random.Random(seed)
-    results = []
+    results: list[dict[str, Any]] = []
     with in_process_workers():
         for tables in table_counts:
             starts_at = timezone.now().replace(microsecond=0) + timedelta(hours=1)
@@ -755,8 +773,8 @@ def balancing(table_counts: tuple[int, ...] = (10, 100, 1_000), *, rounds: int =
                 return seconds, len(executed), step
 
             idle = [timed_round(now + timedelta(milliseconds=index)) for index in range(rounds)]
-            balancing_rounds = []
-            breaking_round = None
+            balancing_rounds: list[dict[str, Any]] = []
+            breaking_round: dict[str, Any] | None = None
             for index in range(2 * rounds + 2):
                 moment = now + timedelta(seconds=index + 1)
                 total = sum(
@@ -776,7 +794,7 @@ def balancing(table_counts: tuple[int, ...] = (10, 100, 1_000), *, rounds: int =
                 with transaction.atomic():
                     knock_out(tournament.pk, chance.sample(full, 2), 2, moment)
                 seconds, statements, step = timed_round(moment)
-                row = {
+                row: dict[str, Any] = {
                     "milliseconds": round(seconds * 1000, 2),
                     "statements": statements,
                     "places": len(step.places),
@@ -878,7 +896,8 @@ def burst_print(report: dict[str, Any]) -> None:
     )
     print(
         f"  peer, a serial loop of {report['serial_registrations']:,} registrations: {report['serial_seconds']:.1f} s, "
-        f"{report['serial_registrations_per_second']:.1f} registrations/s; outcomes {report['outcomes']}"
+        f"{report['serial_registrations_per_second']:.1f} registrations/s; outcomes {report['outcomes']}; "
+        f"database pool {report['database_pool']}"
     )
     for error in report["errors"]:
         print(f"  error: {error}")
@@ -916,13 +935,6 @@ def balancing_print(report: dict[str, Any]) -> None:
 
 # ---------------------------------------------------------------------------------------------------------------------
 # Command line
-
-
-def _admin(url: str, sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(with_database(url, "postgres"), autocommit=True) as connection:
-        connection.execute(sql)
 
 
 def main() -> int:
@@ -1004,8 +1016,9 @@ def _run(options: argparse.Namespace) -> int:
 
     call_command("migrate", "--no-input", verbosity=0)
     load_before = os.getloadavg()
+    postgresql_version = int(getattr(connection, "pg_version", 0))
     machine = (
-        f"PostgreSQL {connection.pg_version // 10000}, {os.cpu_count()} CPU(s), load average {load_before[0]:.1f} "
+        f"PostgreSQL {postgresql_version // 10000}, {os.cpu_count()} CPU(s), load average {load_before[0]:.1f} "
         "at the start"
     )
     print(machine, flush=True)
@@ -1042,7 +1055,7 @@ def _run(options: argparse.Namespace) -> int:
         "cores": os.cpu_count(),
         "load_average_at_start": load_before,
         "load_average_at_end": os.getloadavg(),
-        "postgresql": connection.pg_version,
+        "postgresql": postgresql_version,
     }
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     if options.json:

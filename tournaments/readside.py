@@ -145,6 +145,9 @@ def tournament_detail(tournament: Tournament, viewer_id: int | None = None) -> d
             ],
             "level_minutes": levels[0].duration_seconds / 60 if levels else None,
             "breaks": break_rule_text(tournament),
+            "break_minutes": tournament.break_seconds // 60,
+            "break_every_levels": tournament.break_every_levels,
+            "break_phrase": SYNCHRONIZED_BREAK_PHRASE,
             "payouts": {
                 "provisional": payouts.provisional,
                 "prize_pool": payouts.pool,

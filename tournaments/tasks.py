@@ -14,7 +14,10 @@ import logging
 from typing import Any
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
+
+from poker_site.core.redis_clients import blocking_client
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +27,14 @@ def tournaments_advance() -> dict[str, Any]:
     from tournaments.services import tournaments_advance_all
 
     return tournaments_advance_all()
+
+
+COORDINATION_PENDING_SECONDS = 30
+"""How long a queued coordination keeps others from being queued if its task is lost (the beat covers meanwhile)."""
+
+
+def coordination_pending_key(tournament_id: int) -> str:
+    return f"{settings.REDIS_KEY_PREFIX}:tournament:{int(tournament_id)}:coordination-pending"
 
 
 @shared_task(
@@ -36,6 +47,11 @@ def tournaments_advance() -> dict[str, Any]:
 def tournament_coordinate(tournament_id: int) -> bool:
     from tournaments.services import tournament_advance
 
+    # From now on a hand that ends queues the next coordination: this one may already have read the tables.
+    try:
+        blocking_client().delete(coordination_pending_key(tournament_id))
+    except Exception:  # the flag expires by itself
+        logger.warning("could not clear the pending coordination of tournament %s", tournament_id, exc_info=True)
     return tournament_advance(tournament_id).changed
 
 
@@ -53,8 +69,15 @@ def entry_prize_credit(entry_id: int) -> bool:
 
 
 def tournament_coordinate_later(tournament_id: int) -> None:
-    """Queue a coordination; when the broker cannot take it, the beat task does the same within seconds."""
+    """Queue a coordination unless one is queued already: at a thousand tables some thirty hands end each second, and
+    one coordination deals with every table that finished since it last ran, so one queued at a time is enough (a
+    Redis ``SET NX`` flag the task clears when it starts). When Redis or the broker cannot take it, the beat task does
+    the same within seconds."""
     try:
+        if not blocking_client().set(
+            coordination_pending_key(tournament_id), "1", nx=True, ex=COORDINATION_PENDING_SECONDS
+        ):
+            return
         tournament_coordinate.delay(tournament_id)
     except Exception:  # the beat task covers it
         logger.warning("could not queue the coordination of tournament %s", tournament_id, exc_info=True)

@@ -122,3 +122,24 @@ def test_a_prize_left_unpaid_by_a_dead_worker_is_paid_by_the_next_beat(monkeypat
     assert winner.prize_transfer is not None  # the beat's sweep paid it
     assert tournaments_advance_all()["prizes_paid"] == 0
     assert Table.objects.filter(tournament_link__tournament=tournament, status="open").count() == 0
+
+
+def test_hand_ends_queue_one_coordination_at_a_time(monkeypatch: Any) -> None:
+    """At a thousand tables some thirty hands end each second: one queued coordination serves them all, and the next
+    is queued only once it has started (a Redis flag the task clears)."""
+    from tests.conftest import delete_redis_keys_of_this_run
+
+    delete_redis_keys_of_this_run()
+    monkeypatch.undo()  # the conftest replaced tournament_coordinate_later; this test checks the real one
+    queued: list[int] = []
+    monkeypatch.setattr(tasks.tournament_coordinate, "delay", queued.append)
+    for _ in range(30):
+        tasks.tournament_coordinate_later(7)
+    assert queued == [7]
+    from tournaments import services
+
+    monkeypatch.setattr(services, "tournament_advance", lambda tournament_id: running.Step())
+    tasks.tournament_coordinate.run(7)
+    tasks.tournament_coordinate_later(7)
+    assert queued == [7, 7]
+    delete_redis_keys_of_this_run()

@@ -20,6 +20,16 @@ lock it:
    next hand dealt, which the tables work out themselves from the clock).
 
 Running it twice at the same moment changes nothing the second time.
+
+Locks, in this order: the tournament row first; then tables in primary-key order, each table row before its seats
+and before its ``TournamentTable`` row (``tournaments.services.seating``); wallet accounts last. A table lock is never
+taken after a ``TournamentTable`` row was updated in the same transaction (the waiting flags are cleared last, once
+every table lock the step needs is held). The hand transactions lock their table and its link row, never the
+tournament row: they only read it (``tournaments.table_policy.locked_table_link``, once per table lock).
+
+Cost per coordination (``benchmarks/bench_tournament.py balancing``, docs/benchmarks.md): a fixed number of statements
+whatever the number of tables — the open and waiting tables are one query, the levels one, the breaks one — plus a few
+per place given and per player moved.
 """
 
 from __future__ import annotations
@@ -222,8 +232,8 @@ def tournament_advance(
                 step.started = True
         _announce(tournament)
         return step
-    if tournament.status != TournamentStatus.RUNNING:
-        return step
+    if tournament.status != TournamentStatus.RUNNING or tournament.cancellation_pending:
+        return step  # a proposed cancellation freezes the tournament as its preview shows it (CXL-01)
     _coordinate(tournament, moment, chance, step)
     _announce(tournament)
     return step
@@ -253,7 +263,10 @@ def _coordinate(tournament: Tournament, now: datetime, randomness: RandomSource,
             return
     _hand_for_hand_update(tournament, live, alive, now)
     moved_tables = _balance(tournament, live, now, randomness, step)
-    clock = _breaks_update(tournament, live, now, structure) or clock
+    with_break = _breaks_update(tournament, live, now, structure)
+    if with_break is not None:
+        step.break_started = True
+        clock = with_break
     _level_update(tournament, clock, live, now, step)
     tables_running = sum(1 for table in live if table.broken_at is None)
     if (tournament.players_remaining, tournament.tables_running) != (alive, tables_running):
