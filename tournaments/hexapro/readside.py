@@ -36,7 +36,8 @@ def product_offer(product: HexaProProduct) -> dict[str, Any]:
         "multipliers": [
             {
                 "multiplier": row.label,
-                "chance": f"{row.weight:,} in {product.total_weight:,}",
+                "weight": row.weight,
+                "total_weight": product.total_weight,
                 "payout_percentages": list(row.payout_percentages),
                 "starting_stack": row.starting_stack,
                 "level_minutes": row.level_seconds // 60,
