@@ -14,7 +14,7 @@ from django.core.management import call_command
 from games.models import Seat
 from tests.tournaments.hexapro_support import pool_balance, three_players_register
 from tests.tournaments.support import cash, fresh, one_shove_a_hand, play
-from tournaments.models import CancellationStatus, TournamentEntry, TournamentStatus
+from tournaments.models import CancellationStatus, EntryStatus, TournamentEntry, TournamentStatus
 from tournaments.services.cancellation import tournament_cancellation_approve, tournament_cancellation_propose
 from wallet.models import Account, AccountKind
 
@@ -68,5 +68,24 @@ def test_cxl_09_with_two_players_left_the_third_place_is_paid_and_the_rest_share
     received = sum(cash(user) - 99_000 for user in others)
     assert received == 2 * 69 + 23_000
     assert all(cash(user) - 99_000 >= 69 + 2_300 for user in others)
+    assert pool_balance(game) == 0
+    call_command("wallet_reconcile")
+
+
+def test_cxl_09_a_player_knocked_out_but_not_yet_placed_gets_the_place_first() -> None:
+    """The coordinator had not yet given the knocked-out player a place when staff proposed the cancellation (and a
+    proposal keeps the coordinator away): the proposal gives it, the approval credits it, the rest is shared."""
+    _users, game = three_players_register(1_000, multiplier=250)
+    play(
+        game.tournament,
+        policy=one_shove_a_hand,
+        until=lambda current: TournamentEntry.objects.filter(tournament=current, place=3).exists(),
+    )
+    third = TournamentEntry.objects.get(tournament=game.tournament, place=3)
+    TournamentEntry.objects.filter(pk=third.pk).update(status=EntryStatus.BUSTED, place=None, prize=0)
+    proposal = tournament_cancellation_propose(game.tournament, actor=staff("first"), reason="server fault")
+    assert TournamentEntry.objects.get(pk=third.pk).place == 3
+    tournament_cancellation_approve(proposal, actor=staff("second"))
+    assert cash(third.user) == 99_000 + 2_000
     assert pool_balance(game) == 0
     call_command("wallet_reconcile")

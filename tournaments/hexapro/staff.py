@@ -20,7 +20,7 @@ from tournaments.hexapro.models import HexaProGame
 from tournaments.models import EntryStatus, TournamentEntry, TournamentKind, TournamentStatus, TournamentTable
 from tournaments.services import money
 from tournaments.services.errors import NotAllowedNow, ReasonRequired, TournamentNotFound
-from tournaments.services.running import primary_key, tournament_lock, tournament_save
+from tournaments.services.running import places_give_locked, primary_key, tournament_lock, tournament_save
 from tournaments.services.seating import tables_lock
 from wallet.models import AccountKind, UnresolvedGameFunds, UnresolvedGameStatus
 from wallet.services import TransferLeg, system_account, unresolved_game_open, unresolved_game_settle
@@ -64,6 +64,7 @@ def hexapro_game_park(
     for table, _seats in tables_lock(list(live)).values():
         if table.current_hand_id is not None:
             _hand_cancel_locked(table.current_hand_id, moment)
+    places_give_locked(tournament)
     for entry in TournamentEntry.objects.select_related("tournament", "user").filter(
         tournament=tournament, prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False, place__isnull=False
     ):

@@ -41,7 +41,13 @@ from tournaments.rules.cancellation import (
 )
 from tournaments.services import money
 from tournaments.services.errors import NotAllowedNow, ReasonRequired, TournamentNotFound
-from tournaments.services.running import _table_close, primary_key, tournament_lock, tournament_save
+from tournaments.services.running import (
+    _table_close,
+    places_give_locked,
+    primary_key,
+    tournament_lock,
+    tournament_save,
+)
 from tournaments.services.seating import tables_lock
 from wallet.models import AccountKind
 from wallet.services import TransferKind, TransferLeg, player_cash_account, system_account, transfer_create
@@ -99,11 +105,11 @@ def _remaining_players(tournament: Tournament) -> tuple[RemainingPlayer, ...]:
 def hexapro_at_cancellation(tournament: Tournament) -> HexaProAtCancellation:
     """CXL-09 / AMB-16: a HexaPro game with its drawn pool, the payout percentages of its multiplier, the fee
     component, the players still in with their chips and those already out. The places of the players out are
-    credited before the calculation (the approval does it), so the pool not yet paid is the prizes of places 1..n;
-    a knocked-out player still waiting for a place makes the calculation wait (ValueError)."""
+    placed and credited before the calculation (the proposal and the approval do it), so the pool not yet paid is the
+    prizes of places 1..n; a knocked-out player still waiting for a place is refused (ValueError)."""
     game = HexaProGame.objects.get(tournament=tournament)
     if TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).exists():
-        raise ValueError("a knocked-out player is still waiting for a place; try again in a few seconds")
+        raise ValueError("a knocked-out player is still waiting for a place")
     remaining = _remaining_players(tournament)
     still_in = {player.player for player in remaining}
     eliminated = tuple(
@@ -154,6 +160,8 @@ def tournament_cancellation_propose(
         )
     if TournamentCancellation.objects.filter(tournament=locked, status=CancellationStatus.PROPOSED).exists():
         raise NotAllowedNow(f"A cancellation of {locked.name} is already waiting for approval.")
+    if locked.kind == TournamentKind.HEXAPRO:
+        places_give_locked(locked)
     calculation = _calculation(locked)
     proposal = TournamentCancellation.objects.create(
         tournament=locked,
@@ -229,6 +237,8 @@ def tournament_cancellation_approve(
     for table, _seats in locked.values():
         if table.current_hand_id is not None:
             _hand_cancel_locked(table.current_hand_id, moment)
+    if tournament.kind == TournamentKind.HEXAPRO:
+        places_give_locked(tournament)  # a hand that ended after the proposal may have knocked a player out
     for entry in TournamentEntry.objects.select_related("tournament", "user").filter(
         tournament=tournament, prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False, place__isnull=False
     ):

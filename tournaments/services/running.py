@@ -379,6 +379,15 @@ def _places_assign(
     return True
 
 
+def places_give_locked(tournament: Tournament) -> None:
+    """The places of players knocked out but not yet placed, outside a coordination (the caller holds the tournament's
+    lock): a cancellation of a HexaPro game needs them — its pool not yet paid is the prizes of the places still
+    open (CXL-09) — and a proposed cancellation keeps the coordinator away (the ties use the numbers drawn at the
+    knock-out, as a coordination would)."""
+    alive = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).count()
+    _places_assign(tournament, [], alive, secrets.SystemRandom(), Step())
+
+
 class _RecordedTies:
     """Ties broken by the random number drawn when each player was knocked out (TRN-22), so a coordination run twice
     gives the same places."""
