@@ -14,7 +14,10 @@ does not say; a player who paid for a game that no one else joins should not hav
 
 Lock order: the queue lock (an advisory lock per product and buy-in), then the wallet accounts this transaction
 moves money on, all locked at once in primary-key order before the first transfer (the ledger's own order), so a
-registration never waits for an account while holding another that a concurrent transfer needs first.
+registration never waits for an account while holding another that a concurrent transfer needs first. The house fees
+and guarantee accounts, which every game's transfer locks, are among them only when the registration forms a game
+(the matching is known before the debit, under the queue lock): the registrations that only wait do not queue
+behind the games forming at other buy-ins.
 """
 
 from __future__ import annotations
@@ -132,7 +135,9 @@ def hexapro_register(
     queue_lock(product.code, buy_in_cents)
     cash = player_cash_account(user)
     holding = money.holding_account(product.code, buy_in_cents)
-    accounts_lock([cash, holding, system_account(AccountKind.HOUSE_FEES), system_account(AccountKind.HOUSE_GUARANTEE)])
+    house = [system_account(AccountKind.HOUSE_FEES), system_account(AccountKind.HOUSE_GUARANTEE)]
+    # The house accounts every game's transfer moves money on are locked only when this PLAY forms a game.
+    accounts_lock([cash, holding, *(house if forms_a_game(product, buy_in_cents, user, games) else [])])
     cash.refresh_from_db(fields=["balance"])
     try:
         total = registration_total_cents(product, buy_in_cents, games, cash.balance)
@@ -167,6 +172,22 @@ def hexapro_register(
     )
     fresh = {row.pk: row for row in HexaProRegistration.objects.filter(request=request)}
     return Registered(request, tuple(fresh[row.pk] for row in registrations), tuple(formed), total)
+
+
+def forms_a_game(product: HexaProProduct, buy_in_cents: int, user: Any, games: int) -> bool:
+    """Whether ``games`` new registrations of ``user`` would form a game with those waiting (under the queue lock the
+    answer holds until the transaction ends)."""
+    waiting = [
+        WaitingRegistration(registration, int(player))
+        for registration, player in HexaProRegistration.objects.filter(
+            product_code=product.code, buy_in_cents=buy_in_cents, status=RegistrationStatus.WAITING
+        )
+        .order_by("registered_at", "pk")
+        .values_list("pk", "user_id")
+    ]
+    newest = max((row.registration for row in waiting), default=0)
+    new = [WaitingRegistration(newest + number, int(user.pk)) for number in range(1, games + 1)]
+    return bool(form_games([*waiting, *new], seats=product.seats).games)
 
 
 def games_form(
