@@ -271,11 +271,11 @@ async def hexapro_games(
 
 
 def play(games: int, cash_tables: int, seconds: float, stack: Stack, seed: int) -> dict[str, Any]:
+    print(f"preparing {cash_tables} cash tables, then {games} HexaPro games ...", flush=True)
+    tables, _users, cash_sessions, buy_in = prepare_players(cash_tables)  # sets Django up
     from games.bots.client import BotStats
     from tournaments.models import Tournament, TournamentStatus
 
-    print(f"preparing {cash_tables} cash tables, then {games} HexaPro games ...", flush=True)
-    tables, _users, cash_sessions, buy_in = prepare_players(cash_tables)
     base_url = f"http://127.0.0.1:{stack.site_port}"
     meter = CpuMeter(stack.process_roles)
     stats = BotStats()
