@@ -9,15 +9,26 @@ so tables staff saved that the rules refuse raise :class:`~tournaments.rules.com
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Iterable
+from datetime import UTC, datetime
 from decimal import Decimal
+from typing import Any
 
 from django.utils import timezone
 
-from tournaments.hexapro.models import HexaProProductVersion
+from tournaments.hexapro.models import (
+    HexaProBlindLevel,
+    HexaProBuyIn,
+    HexaProMultiplier,
+    HexaProProductVersion,
+)
 from tournaments.rules.common import RuleError
 from tournaments.rules.hexapro import BuyInLevel, HexaProProduct, MultiplierRow
 from tournaments.rules.timebank import TimebankRule
+
+CATALOG_DEFAULTS_IN_FORCE_FROM = datetime(2000, 1, 1, tzinfo=UTC)
+"""When the catalog's default products are in force (the data migration seeds them from then): early enough for every
+game, also one played at a simulated past time."""
 
 
 class ProductNotOffered(RuleError):
@@ -84,3 +95,72 @@ def versions_in_force(now: datetime | None = None) -> list[HexaProProductVersion
 def products_in_force(now: datetime | None = None) -> tuple[HexaProProduct, ...]:
     """The pure products in force at ``now`` (HexaPro before HexaPro Extreme: code order)."""
     return tuple(product_from_version(version) for version in versions_in_force(now))
+
+
+def product_versions_create(
+    products: Iterable[HexaProProduct], effective_from: datetime, *, models: dict[str, Any] | None = None
+) -> int:
+    """Store each of ``products`` as a version in force from ``effective_from`` with its rows, unless that code has a
+    version from that moment already; returns how many were created. ``models`` are the four model classes by name
+    (``HexaProProductVersion``, ``HexaProBuyIn``, ``HexaProMultiplier``, ``HexaProBlindLevel``), for the data
+    migration's historical models; by default the current ones."""
+    rows = models or {
+        "HexaProProductVersion": HexaProProductVersion,
+        "HexaProBuyIn": HexaProBuyIn,
+        "HexaProMultiplier": HexaProMultiplier,
+        "HexaProBlindLevel": HexaProBlindLevel,
+    }
+    version_model, buy_in_model = rows["HexaProProductVersion"], rows["HexaProBuyIn"]
+    multiplier_model, level_model = rows["HexaProMultiplier"], rows["HexaProBlindLevel"]
+    created_count = 0
+    for product in products:
+        version, created = version_model.objects.get_or_create(
+            code=product.code,
+            effective_from=effective_from,
+            defaults={
+                "name": product.name,
+                "seats": product.seats,
+                "maximum_games_per_registration": product.maximum_games_per_registration,
+                "decision_seconds": product.decision_seconds,
+                "reconnect_grace_seconds": product.reconnect_grace_seconds,
+                "stated_rake_equivalent_percent": product.stated_rake_equivalent_percent,
+                "created_at": effective_from,
+            },
+        )
+        if not created:
+            continue
+        created_count += 1
+        buy_in_model.objects.bulk_create(
+            buy_in_model(
+                version=version, buy_in_cents=level.buy_in_cents, fee_component_cents=level.fee_component_cents
+            )
+            for level in product.buy_ins
+        )
+        multiplier_model.objects.bulk_create(
+            multiplier_model(
+                version=version,
+                multiplier_tenths=row.multiplier_tenths,
+                weight=row.weight,
+                payout_percentages=list(row.payout_percentages),
+                starting_stack=row.starting_stack,
+                level_seconds=row.level_seconds,
+                timebank_first_hand_seconds=row.timebank.first_hand_seconds,
+                timebank_replenish_seconds=row.timebank.replenish_seconds,
+                timebank_replenish_every_hands=row.timebank.replenish_every_hands,
+                timebank_cap_seconds=row.timebank.cap_seconds,
+            )
+            for row in product.multipliers
+        )
+        level_model.objects.bulk_create(
+            level_model(version=version, number=number, small_blind=small, big_blind=big, ante=ante)
+            for number, (small, big, ante) in enumerate(product.blind_rows, start=1)
+        )
+    return created_count
+
+
+def hexapro_products_seed() -> int:
+    """The catalog's default products (``DEFAULT_PRODUCTS``) in force from :data:`CATALOG_DEFAULTS_IN_FORCE_FROM`,
+    as the data migration stores them, unless stored already (tests that flush the database call it)."""
+    from tournaments.rules.hexapro import DEFAULT_PRODUCTS
+
+    return product_versions_create(DEFAULT_PRODUCTS, CATALOG_DEFAULTS_IN_FORCE_FROM)
