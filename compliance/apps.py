@@ -2,7 +2,25 @@ from django.apps import AppConfig
 
 
 class ComplianceConfig(AppConfig):
-    """Fraud reviews of flagged hands: collusion, chip dumping, bots; withheld winnings."""
+    """The compliance desk: fraud indicators computed from stored hands, flags, cases, sanctions, withheld winnings,
+    player reports and the support view of a player (FRD-01..FRD-19, LOB-08)."""
 
     name = "compliance"
     verbose_name = "Compliance"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+        from django.db.models.signals import post_migrate
+
+        from compliance import receivers
+        from compliance.services.thresholds import settings_ensure
+        from compliance.standing import withdrawal_refusal
+        from games.runtime.signals import hand_settled
+        from poker_site.core.sockets import socket_connected
+        from wallet.services.withdrawal_checks import withdrawal_check_register
+
+        user_logged_in.connect(receivers.log_in_recorded, dispatch_uid="compliance.log_in_recorded")
+        socket_connected.connect(receivers.table_socket_recorded, dispatch_uid="compliance.table_socket_recorded")
+        hand_settled.connect(receivers.hand_settled, dispatch_uid="compliance.hand_settled")
+        post_migrate.connect(settings_ensure, sender=self, dispatch_uid="compliance.settings_ensure")
+        withdrawal_check_register(withdrawal_refusal)

@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "compliance.middleware.DeviceCookieMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "poker_site.core.content_security.SiteContentSecurityPolicyMiddleware",
     # Last, so its process_exception sees a view's error first: no free database connection answers 503, not 500.
@@ -187,7 +188,19 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 10},
     },
 }
+# The compliance desk's incremental fraud detection runs a moment after hands settle; this sweep catches up whatever a
+# lost task left (it reads only past its stored cursors, never history again).
+CELERY_BEAT_SCHEDULE["compliance-detect"] = {
+    "task": "compliance.tasks.compliance_detect",
+    "schedule": env.number("COMPLIANCE_SWEEP_SECONDS", 60.0, minimum=5.0),
+    "options": {"expires": 300},
+}
 CELERY_TASK_ALWAYS_EAGER = env.boolean("CELERY_TASK_ALWAYS_EAGER", False)
+
+# --- Compliance -----------------------------------------------------------------------------------------------
+# FRD-12 / FRD-08: reports a player (or their client) may send in 24 hours.
+COMPLIANCE_REPORTS_PER_DAY = env.integer("COMPLIANCE_REPORTS_PER_DAY", 5, minimum=1)
+COMPLIANCE_PROGRAM_REPORTS_PER_DAY = env.integer("COMPLIANCE_PROGRAM_REPORTS_PER_DAY", 20, minimum=1)
 
 # --- Tournaments ----------------------------------------------------------------------------------------------
 # TRN-04 / AMB-57: a registrant with no socket on their table when it first deals is dealt in sitting out.

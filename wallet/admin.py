@@ -435,9 +435,12 @@ class UnresolvedGameFundsAdmin(LedgerAdmin):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(PlayerSearchMixin, LedgerAdmin):
-    list_display = ("id", "created_at", "action", "actor", "player", "transfer", "reason")
+    """The back office's one audit log (LOB-10): every staff action, with what it changed."""
+
+    list_display = ("id", "created_at", "action", "actor", "target", "player", "transfer", "reason")
     list_filter = (AuditActionFilter,)
-    search_fields = ("=actor__username",)
-    search_help_text = _("Exact staff username, or player:<username>.")
+    search_fields = ("=actor__username", "=target")
+    search_help_text = _('Exact staff username or target (e.g. "compliance.case:12"), or player:<username>.')
     player_lookup = "player__username"
     list_select_related = ("actor", "player", "transfer")
+    fields = ("created_at", "action", "actor", "target", "player", "transfer", "reason", "before", "after", "details")

@@ -112,6 +112,12 @@ class NotPermitted(WalletError):
     code = "not_permitted"
 
 
+class WithdrawalRefused(WalletError):
+    """The player may not withdraw now (an account under review, FRD-04); the message says why."""
+
+    code = "withdrawal_refused"
+
+
 class CaseAlreadyClosed(WalletError):
     """An unresolved-game case was already resolved or voided to charity."""
 

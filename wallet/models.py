@@ -254,6 +254,14 @@ class Hold(models.Model):
         null=True,
         blank=True,
     )
+    seized_amount = models.BigIntegerField(
+        _("seized (cents)"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "For a seized hold: the part seized; the rest went back to the player's cash in the same transfer."
+        ),
+    )
 
     class Meta:
         verbose_name = _("hold")
@@ -264,6 +272,11 @@ class Hold(models.Model):
                 condition=(Q(status=HoldStatus.HELD) & Q(decided_at__isnull=True))
                 | (~Q(status=HoldStatus.HELD) & Q(decided_at__isnull=False)),
                 name="wallet_hold_decided_when_not_held",
+            ),
+            models.CheckConstraint(
+                condition=Q(seized_amount__isnull=True)
+                | (Q(status=HoldStatus.SEIZED) & Q(seized_amount__gt=0) & Q(seized_amount__lte=models.F("amount"))),
+                name="wallet_hold_seized_part_of_the_hold",
             ),
         ]
         indexes = [
@@ -441,7 +454,16 @@ class UnresolvedGameFunds(models.Model):
 
 
 class AuditEntry(models.Model):
-    """Who did what to whose money, when and why. Append-only (database triggers refuse UPDATE and DELETE)."""
+    """The back office's one audit log (LOB-10): who did what, to what, when and why, with the state before and after.
+
+    Every staff action writes one: the wallet's and the other apps' services in the transaction that does the thing
+    (``wallet.services.audit_record``), and every change made through a Django admin page (add, change, delete,
+    ``poker_site.core.admin_audit``). Players' own money movements (deposits, withdrawals) are here too. Append-only:
+    database triggers refuse UPDATE and DELETE (migration 0002).
+
+    ``target`` names the object acted on (``"compliance.case:12"``, ``"games.cashtable:3"``); ``before`` and ``after``
+    hold the fields that changed (the whole object when it was added or deleted), ``null`` when not applicable.
+    """
 
     created_at = models.DateTimeField(_("at"), default=timezone.now)
     actor = models.ForeignKey(
@@ -466,13 +488,19 @@ class AuditEntry(models.Model):
     )
     reason = models.TextField(_("reason"), blank=True)
     details = models.JSONField(_("details"), default=dict, blank=True)
+    target = models.CharField(
+        _("target"), max_length=200, blank=True, help_text=_('What was acted on, e.g. "compliance.case:12".')
+    )
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
 
     class Meta:
-        verbose_name = _("wallet audit entry")
-        verbose_name_plural = _("wallet audit entries")
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
         indexes = [
             models.Index(fields=["player", "-id"], name="wallet_audit_player"),
             models.Index(fields=["action", "-id"], name="wallet_audit_action"),
+            models.Index(fields=["target", "-id"], name="wallet_audit_target"),
         ]
 
     def __str__(self) -> str:

@@ -31,7 +31,13 @@ from games.runtime.protocol import (
     TokenBucket,
     parse_client_message,
 )
-from poker_site.core.sockets import DatabaseInWorkerThreadsConsumer, MailboxConsumer, session_still_signs_in
+from poker_site.core.account_sockets import account_sockets
+from poker_site.core.sockets import (
+    DatabaseInWorkerThreadsConsumer,
+    MailboxConsumer,
+    session_still_signs_in,
+    socket_connected,
+)
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -91,6 +97,37 @@ class ProtocolConsumer(DatabaseInWorkerThreadsConsumer, Generic[MessageT]):
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         self.bucket = TokenBucket(RATE_CAPACITY, RATE_PER_SECOND, time.monotonic())
         await super().websocket_connect(message)
+        await self.account_sockets_join()
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        self.account_sockets_leave()
+        await super().websocket_disconnect(message)
+
+    # --- A player's sockets close at once when the account is suspended (poker_site.core.account_sockets) --------
+
+    async def account_sockets_join(self) -> None:
+        user = self.scope.get("user")
+        self.account_user_id: int | None = user.pk if user is not None and user.is_authenticated else None
+        if self.account_user_id is not None:
+            await account_sockets().join(self.account_user_id, self)
+
+    def account_sockets_leave(self) -> None:
+        if getattr(self, "account_user_id", None) is not None:
+            assert self.account_user_id is not None
+            account_sockets().leave(self.account_user_id, self)
+
+    def account_closed(self, reason: str) -> None:
+        """Handle "close" in the socket's own order: through its mailbox when it has one, else as a task."""
+        message = {"type": "account.signed_out", "reason": reason}
+        deliver = getattr(self, "deliver", None)
+        if deliver is not None:
+            deliver(message)
+        else:
+            self.account_closing = asyncio.ensure_future(self.account_signed_out(message))
+
+    async def account_signed_out(self, message: dict[str, Any]) -> None:
+        await self.send_error("signed_out", str(message["reason"]))
+        await self.close(code=CLOSE_SIGNED_OUT)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.bucket.take(time.monotonic()):
@@ -174,6 +211,9 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
             await presence.connected(self.user_id, self.table_id, self.channel_name)
             self.heartbeat = asyncio.ensure_future(self._heartbeat())
             await database_sync_to_async(commands.connection_restored)(self.user, self.table)
+            await database_sync_to_async(socket_connected.send_robust)(
+                sender=type(self), scope=self.scope, user_id=self.user_id, table_id=self.table_id
+            )
 
     def mailbox_closed(self) -> None:
         if getattr(self, "broadcasts_joined", False):

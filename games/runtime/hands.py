@@ -15,6 +15,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from random import Random
 from typing import Any
 
@@ -46,6 +47,7 @@ from games.runtime.events import NewEvent, engine_event, events_append
 from games.runtime.locking import seats_lock, table_lock, table_lock_with_hand
 from games.runtime.policy import TableRules, policy_for
 from games.runtime.seat_state import seat_connection_record, seat_save, table_touch
+from games.runtime.signals import hand_settled
 from poker_site.core.compiled_sql import fields_update, rows_update
 from poker_site.core.rules import RULES_VERSION
 
@@ -488,6 +490,7 @@ def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
             hand,
         )
     )
+    transaction.on_commit(partial(hand_settled.send_robust, sender=Hand, hand_id=hand.pk, table_id=hand.table_id))
     between_hands(context, hand, counted=True)
 
 

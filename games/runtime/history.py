@@ -9,6 +9,7 @@ each player's result (the settled stacks).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import QuerySet
@@ -21,7 +22,9 @@ def hands_of(user: Any) -> QuerySet[Any]:
     return (
         HandPlayer.objects.filter(user=user)
         .exclude(hand__status=HandStatus.RUNNING)
-        .select_related("hand__table__stake__game_type", "hand__stake_terms")
+        .select_related(
+            "hand__table__stake__game_type", "hand__stake_terms", "hand__table__tournament_link__tournament"
+        )
         .order_by("-hand_id")
     )
 
@@ -33,8 +36,7 @@ def hand_summary(seat_row: Any) -> dict[str, Any]:
         "id": hand.pk,
         "table_id": hand.table_id,
         "table_name": hand.table.name,
-        "game": hand.table.stake.game_type.code,
-        "stake": hand.table.stake.label,
+        **_product_of(hand),
         "number": hand.number,
         "status": hand.status,
         "started_at": hand.started_at,
@@ -50,11 +52,19 @@ def hand_summary(seat_row: Any) -> dict[str, Any]:
 
 def hand_replay(hand: Any, viewer: Any) -> dict[str, Any]:
     """The hand as ``viewer`` (a player dealt into it) may replay it: a header and a list of steps."""
-    from games.models import EventAudience, HandEvent, HandPlayer
     from games.runtime.views import event_view
 
+    return replay_of(hand, lambda row: event_view(row, viewer.pk), viewer_id=viewer.pk)
+
+
+def replay_of(hand: Any, view: Callable[[Any], dict[str, Any]], *, viewer_id: int | None) -> dict[str, Any]:
+    """The replay of ``hand`` with each stored event seen through ``view`` (a ``HandEvent`` row to the dictionary the
+    viewer may see: a player's view for the player's replayer, everything for the compliance desk's review,
+    ``compliance.replay``); ``viewer_id`` names the player whose seat and cards the header shows (``None``: none)."""
+    from games.models import EventAudience, HandEvent, HandPlayer
+
     players = {row.seat_number: row for row in HandPlayer.objects.filter(hand=hand).select_related("user")}
-    viewer_seat = next((seat for seat, row in players.items() if row.user_id == viewer.pk), None)
+    viewer_seat = next((seat for seat, row in players.items() if row.user_id == viewer_id), None)
     config = hand.config
     state = _ReplayState({int(seat): int(stack) for seat, stack in config["players"]})
     steps: list[dict[str, Any]] = [state.step("hand_started", {"button": config["button"]})]
@@ -70,13 +80,13 @@ def hand_replay(hand: Any, viewer: Any) -> dict[str, Any]:
             continue
         if row.payload.get("hand_sequence") is None or row.audience == EventAudience.AUDIT:
             continue  # table events (seats, sitting out) and the audited deck are not part of the replay
-        view = event_view(row, viewer.pk)
-        kind = view["type"]
+        seen = view(row)
+        kind = seen["type"]
         if kind == "hand_started":
             continue
-        if kind == "hole_cards_dealt" and "cards" in view:
-            my_cards = list(view["cards"])
-        details = state.apply(kind, view)
+        if kind == "hole_cards_dealt" and "cards" in seen and seen.get("seat") == viewer_seat:
+            my_cards = list(seen["cards"])
+        details = state.apply(kind, seen)
         if details is not None:
             steps.append(state.step(kind, details))
     result = {
@@ -99,8 +109,7 @@ def hand_replay(hand: Any, viewer: Any) -> dict[str, Any]:
             "id": hand.pk,
             "table_id": hand.table_id,
             "table_name": hand.table.name,
-            "stake": hand.table.stake.label,
-            "game": hand.table.stake.game_type.code,
+            **_product_of(hand),
             "number": hand.number,
             "status": hand.status,
             "started_at": hand.started_at,
@@ -118,6 +127,19 @@ def hand_replay(hand: Any, viewer: Any) -> dict[str, Any]:
         },
         "steps": steps,
     }
+
+
+def _product_of(hand: Any) -> dict[str, Any]:
+    """What a hand was played for: a cash hand's game and stake, amounts in euro cents; a tournament hand's game, its
+    tournament and level in place of the stake, amounts in chips (TRN-16)."""
+    table = hand.table
+    if table.stake is not None:
+        return {"game": table.stake.game_type.code, "stake": table.stake.label, "currency": "EUR"}
+    link = getattr(table, "tournament_link", None)
+    name = link.tournament.name if link is not None else table.name
+    level = f" · {hand.level_number}" if hand.level_number else ""
+    game = "omaha" if hand.config.get("variant") == "PO" else "holdem"
+    return {"game": game, "stake": f"{name}{level}", "currency": "CHIPS"}
 
 
 class _ReplayState:

@@ -1,7 +1,11 @@
-"""The authentication backend: Django's model backend behind the brute-force lock (poker_site/accounts/throttle.py).
+"""The authentication backend: Django's model backend behind the brute-force lock (poker_site/accounts/throttle.py),
+refusing accounts the compliance desk suspended or terminated (FRD-18).
 
 Every log-in path (the site's form, the admin's, anything calling ``django.contrib.auth.authenticate``) reaches the
-password check only through :meth:`RateLimitedModelBackend.authenticate`.
+password check only through :meth:`RateLimitedModelBackend.authenticate`. Every request and socket finds its user
+through :meth:`RateLimitedModelBackend.get_user`: a suspended or terminated account is nobody from the moment the
+suspension commits, so its sessions sign nobody in any more (pages, the API, socket connects and the sockets' session
+re-check).
 """
 
 from __future__ import annotations
@@ -14,6 +18,10 @@ from django.http import HttpRequest
 
 from poker_site.accounts import throttle
 from poker_site.accounts.models import User
+
+SIGN_IN_REFUSED = "sign_in_refused"
+"""Attribute of the request under which :meth:`RateLimitedModelBackend.authenticate` leaves why a right password was
+refused (the log-in form shows it)."""
 
 
 class RateLimitedModelBackend(ModelBackend):
@@ -31,7 +39,37 @@ class RateLimitedModelBackend(ModelBackend):
         if throttle.attempt_reserve(username, address):
             # PermissionDenied stops Django trying other backends and fires user_login_failed.
             raise PermissionDenied("too many failed log-in attempts")
-        user = super().authenticate(request, username=username, password=password, **kwargs)
-        if user is not None:
-            throttle.attempt_succeeded(username, address)
+        # ModelBackend.authenticate, except that a right password of a refused account says why (once hashed).
+        try:
+            user = User._default_manager.get_by_natural_key(username)
+        except User.DoesNotExist:
+            User().set_password(password)  # the same hashing work as for an existing account (timing)
+            return None
+        if not user.check_password(password):
+            return None
+        if not self.user_can_authenticate(user):
+            if request is not None and user.is_active:
+                from compliance.standing import sign_in_refusal
+
+                setattr(request, SIGN_IN_REFUSED, sign_in_refusal(user.pk))
+            return None
+        throttle.attempt_succeeded(username, address)
         return user
+
+    def user_can_authenticate(self, user: Any) -> bool:
+        """Active, and not suspended or terminated by the compliance desk."""
+        if not super().user_can_authenticate(user):
+            return False
+        blocked = getattr(user, "sign_in_blocked", None)
+        if blocked is None:
+            from compliance.standing import sign_in_blocked
+
+            blocked = sign_in_blocked(user.pk)
+        return not blocked
+
+    def get_user(self, user_id: Any) -> User | None:
+        """The user of a session, read with its compliance standing in the same query."""
+        from compliance.standing import with_sign_in_blocked
+
+        user = with_sign_in_blocked(User._default_manager.filter(pk=user_id)).first()
+        return user if user is not None and self.user_can_authenticate(user) else None

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from poker_site.accounts import throttle
+from poker_site.accounts.backends import SIGN_IN_REFUSED
 from poker_site.accounts.models import User
 
 
@@ -30,13 +31,17 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
 
 
 class LockoutExplainedMixin:
-    """For a log-in form: when the log-in failed because of the brute-force lock, say so and for how long, instead of
-    Django's "enter a correct username and password"."""
+    """For a log-in form: when the log-in failed because of the brute-force lock, say so and for how long, and when
+    the account is suspended or terminated (after the right password), say that, instead of Django's "enter a correct
+    username and password"."""
 
     request: HttpRequest | None
     cleaned_data: dict[str, Any]
 
     def get_invalid_login_error(self) -> forms.ValidationError:
+        refusal = getattr(self.request, SIGN_IN_REFUSED, "")
+        if refusal:  # the right password of a suspended or terminated account (FRD-18)
+            return forms.ValidationError(refusal, code="account_blocked")
         username = str(self.cleaned_data.get("username") or "")
         seconds = throttle.seconds_locked(username, throttle.client_address(self.request)) if username else 0
         if not seconds:

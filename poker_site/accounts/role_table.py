@@ -90,6 +90,12 @@ def catalogue(note: str, *, support_actions: Iterable[str] = ()) -> ModelPowers:
     )
 
 
+def compliance_record(note: str = "") -> ModelPowers:
+    """A compliance record: reviewers and administrators read it, support staff do not see it (LOB-08: support reads
+    a player's standing in the player overview only), and it changes only through the desk's services."""
+    return ModelPowers(NOTHING, READ, READ, note or "Changed only through the compliance desk (/compliance/).")
+
+
 SCHEDULER_NOTE = "The scheduler's tables (django_celery_beat): administrators only, whatever permissions are held."
 UTH_ROUND_ACTIONS = ("pause_rounds", "resume_rounds", "cancel_rounds")
 UTH_TABLE_ACTIONS = ("open_tables", "close_tables")
@@ -228,7 +234,33 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     "wallet.leg": read_only_record(),
     "wallet.cashiertransaction": read_only_record(),
     "wallet.unresolvedgamefunds": read_only_record(),
-    "wallet.auditentry": read_only_record(),
+    "wallet.auditentry": read_only_record(
+        "The back office's one audit log (LOB-10): every staff action and every admin change, with before and after; "
+        "the database refuses UPDATE and DELETE."
+    ),
+    # --- compliance ---
+    "compliance.accountstanding": compliance_record(),
+    "compliance.case": compliance_record("Cases are worked on the desk (/compliance/, `compliance.review_cases`)."),
+    "compliance.caseaction": compliance_record("Append-only: the database refuses UPDATE and DELETE."),
+    "compliance.connectionrecord": compliance_record("Recorded at log-in and at every table socket connect."),
+    "compliance.detectorstate": compliance_record("Changed only by the detection task."),
+    "compliance.flag": compliance_record(),
+    "compliance.playerreport": compliance_record(),
+    "compliance.prohibitedprogramreport": compliance_record("Sent by the player's client (FRD-08)."),
+    "compliance.videorecordingrequest": compliance_record(),
+    "compliance.indicatorsetting": ModelPowers(
+        support=NOTHING,
+        compliance=may("view", "change"),
+        administrators=may("view", "change"),
+        note="The indicators' thresholds (FRD-19): one row per parameter; only the value changes, validated.",
+    ),
+    "compliance.playeroverview": ModelPowers(
+        support=READ,
+        compliance=READ,
+        administrators=READ,
+        note="LOB-08: balances, holds, sanctions, today's counters, Banzai exclusion, open cases (read only; no "
+        "cards, no evidence).",
+    ),
 }
 
 

@@ -1,7 +1,8 @@
 """Staff roles as Django groups with permissions, kept in step with the models after every migrate.
 
 Support staff run the product from the admin (tables, cancelling a hand, closing a table, tournaments, players,
-wallet adjustments); compliance reviewers work the fraud review desk and may read what they need to judge a case.
+wallet adjustments, the player overview of LOB-08); compliance reviewers work the fraud review desk (``/compliance/``)
+and may read what they need to judge a case.
 Privileges themselves (staff and superuser status, groups, permissions) and the scheduler are administrators' alone:
 no role holds a permission of :data:`SUPERUSERS_ONLY_APPS`, and those admins refuse everyone but superusers anyway.
 What each role may do, admin page by admin page, is written in :mod:`poker_site.accounts.role_table`.
@@ -24,7 +25,6 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "uth": ("view", "add", "change"),
         "tournaments": ("view", "add", "change"),
         "wallet": ("view",),
-        "compliance": ("view",),
     },
     COMPLIANCE_REVIEWERS: {
         "accounts": ("view",),
@@ -39,6 +39,8 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
 # scheduler's periodic tasks. Their admin pages answer superusers only (see poker_site/accounts/admin.py).
 SUPERUSERS_ONLY_APPS = ("auth", "django_celery_beat")
 # Extra single permissions by "app_label.codename" (custom permissions that apps declare in Meta).
+# Support sees a player's compliance standing only through the player overview (LOB-08), never the desk's flags,
+# cases and evidence (a suspect must not be tipped off, and the desk shows every hole card of finished hands).
 EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
     SUPPORT_STAFF: (
         "wallet.adjust_balance",
@@ -46,8 +48,15 @@ EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
         "games.close_table",
         "tournaments.run_tournament",
         "tournaments.disqualify_player",
+        "compliance.view_playeroverview",
     ),
-    COMPLIANCE_REVIEWERS: ("wallet.withhold_winnings", "wallet.release_hold", "wallet.seize_hold"),
+    COMPLIANCE_REVIEWERS: (
+        "wallet.withhold_winnings",
+        "wallet.release_hold",
+        "wallet.seize_hold",
+        "compliance.review_cases",
+        "compliance.sanction_accounts",
+    ),
 }
 
 

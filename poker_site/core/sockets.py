@@ -17,6 +17,12 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.dispatch import Signal
+
+socket_connected = Signal()
+"""Sent (blocking: from a worker thread) when a logged-in player's table socket has connected, with ``scope`` (the
+socket's ASGI scope: its client address and headers), ``user_id`` and ``table_id``. The compliance app records the
+connection (FRD-03, FRD-19: shared addresses and devices at one table)."""
 
 
 class DatabaseInWorkerThreadsConsumer(AsyncWebsocketConsumer):

@@ -1,5 +1,7 @@
-/* The hand replayer: steps through games.runtime.history.hand_replay (embedded in the page as JSON): stacks, bets, pots,
-   board and shown cards after every step. Other players' cards appear only if they were shown at showdown. */
+/* The hand replayer: steps through games.runtime.history.hand_replay (embedded in the page as JSON): stacks, bets,
+   pots, board and shown cards after every step. Other players' cards appear only if they were shown at showdown.
+   The compliance desk's review replay (compliance.replay) adds every seat's cards (hand.hole_cards), each action's
+   decision time (step.decision_ms) and the equities of the players still in on each street (step.equities). */
 (function () {
   "use strict";
   var P = window.Poker;
@@ -10,6 +12,8 @@
   if (!source) { return; }
   var replay = JSON.parse(source.textContent);
   var hand = replay.hand;
+  // Tournament hands are in chips (TRN-16), cash hands in euro cents.
+  var money = hand.currency === "CHIPS" ? P.chips : P.money;
   var steps = replay.steps || [];
   var position = 0;
   var playing = null;
@@ -32,33 +36,52 @@
     out_of_position_big_blind: gettext("big blind out of position") };
   var STREETS = { flop: gettext("Flop"), turn: gettext("Turn"), river: gettext("River") };
 
+  function percent(value) { return (Math.round(value * 1000) / 10) + "%"; }
+
+  function reviewNotes(step) {
+    var notes = "";
+    if (typeof step.decision_ms === "number") {
+      notes += " " + f(gettext("(decided in %(seconds)s s)"), { seconds: (step.decision_ms / 1000).toFixed(1) });
+    }
+    if (step.equities && step.equities.length) {
+      notes += " — " + gettext("equity:") + " " + step.equities.map(function (entry) {
+        return name(entry.seat) + " " + percent(entry.equity);
+      }).join(", ");
+    }
+    return notes;
+  }
+
   function describe(step) {
+    return describeStep(step) + reviewNotes(step);
+  }
+
+  function describeStep(step) {
     switch (step.kind) {
       case "hand_started": return f(gettext("The hand starts. %(name)s has the dealer button."), { name: name(step.button) });
-      case "forced_bet_posted": return f(gettext("%(name)s posts the %(blind)s %(amount)s"), { name: name(step.seat), blind: BLIND_NAMES[step.blind] || step.blind, amount: P.money(step.amount) });
+      case "forced_bet_posted": return f(gettext("%(name)s posts the %(blind)s %(amount)s"), { name: name(step.seat), blind: BLIND_NAMES[step.blind] || step.blind, amount: money(step.amount) });
       case "action_taken": {
         var text = {
           fold: f(gettext("%(name)s folds"), { name: name(step.seat) }),
           check: f(gettext("%(name)s checks"), { name: name(step.seat) }),
-          call: f(gettext("%(name)s calls %(amount)s"), { name: name(step.seat), amount: P.money(step.amount) }),
-          bet: f(gettext("%(name)s bets %(amount)s"), { name: name(step.seat), amount: P.money(step.total_bet) }),
-          raise: f(gettext("%(name)s raises to %(amount)s"), { name: name(step.seat), amount: P.money(step.total_bet) })
+          call: f(gettext("%(name)s calls %(amount)s"), { name: name(step.seat), amount: money(step.amount) }),
+          bet: f(gettext("%(name)s bets %(amount)s"), { name: name(step.seat), amount: money(step.total_bet) }),
+          raise: f(gettext("%(name)s raises to %(amount)s"), { name: name(step.seat), amount: money(step.total_bet) })
         }[step.action] || f(gettext("%(name)s acts"), { name: name(step.seat) });
         if (step.all_in) { text += " " + gettext("(all-in)"); }
         if (step.timed_out) { text += " " + gettext("(time ran out)"); }
         return text;
       }
       case "street_dealt": return f(gettext("%(street)s: %(cards)s"), { street: STREETS[step.street] || step.street, cards: Cards.list(step.cards) });
-      case "uncalled_bet_returned": return f(gettext("%(amount)s returned to %(name)s"), { amount: P.money(step.amount), name: name(step.seat) });
+      case "uncalled_bet_returned": return f(gettext("%(amount)s returned to %(name)s"), { amount: money(step.amount), name: name(step.seat) });
       case "hand_shown": return f(gettext("%(name)s shows %(cards)s"), { name: name(step.seat), cards: Cards.list(step.cards) }) +
         (step.hand_name ? " – " + P.handName(step.hand_name) : "");
       case "pot_awarded": {
-        var winners = (step.shares || []).map(function (share) { return f(gettext("%(name)s wins %(amount)s"), { name: name(share[0]), amount: P.money(share[1]) }); }).join(", ");
+        var winners = (step.shares || []).map(function (share) { return f(gettext("%(name)s wins %(amount)s"), { name: name(share[0]), amount: money(share[1]) }); }).join(", ");
         var pot = step.pot_index === 0 ? gettext("Main pot") : f(gettext("Side pot %(number)s"), { number: step.pot_index });
         return pot + ": " + winners + (step.hand_name ? " (" + P.handName(step.hand_name) + ")" : "");
       }
       case "hand_ended": return step.showdown ? gettext("The hand ends at showdown.") : gettext("The hand ends.");
-      case "hand_settled": return f(gettext("Rake %(amount)s is taken from the pot."), { amount: P.money(step.rake) });
+      case "hand_settled": return f(gettext("Rake %(amount)s is taken from the pot."), { amount: money(step.rake) });
       case "hand_cancelled": return f(gettext("The hand was cancelled: %(reason)s"), { reason: step.reason });
       case "result": return gettext("Final result");
       default: return step.kind;
@@ -80,7 +103,8 @@
       var hole = document.createElement("div");
       hole.className = "hole";
       var shown = step.shown && step.shown[String(seat)];
-      var cards = seat === hand.my_seat ? hand.my_cards : shown ? shown.cards : null;
+      var every = hand.hole_cards && hand.hole_cards[String(seat)];
+      var cards = every || (seat === hand.my_seat ? hand.my_cards : shown ? shown.cards : null);
       if (cards && cards.length) {
         cards.forEach(function (code) { hole.appendChild(Cards.element(code, true)); });
       } else if ((step.folded || []).indexOf(seat) === -1) {
@@ -117,7 +141,7 @@
         });
       }
       stack.setAttribute("data-cents", cents);
-      stack.textContent = P.money(cents);
+      stack.textContent = money(cents);
       box.appendChild(stack);
       var status = document.createElement("div");
       status.className = "status";
@@ -131,7 +155,7 @@
         chip.className = "seat-bet";
         chip.style.left = (50 + 25 * Math.cos(angle)) + "%";
         chip.style.top = (50 + 21 * Math.sin(angle)) + "%";
-        chip.textContent = P.money(bet);
+        chip.textContent = money(bet);
         chip.setAttribute("data-cents", bet);
         seatsElement.appendChild(chip);
       }
@@ -148,7 +172,7 @@
     total.className = "pot";
     total.id = "replay-pot";
     total.setAttribute("data-cents", step.pot || 0);
-    total.textContent = f(gettext("Pot %(amount)s"), { amount: P.money(step.pot || 0) });
+    total.textContent = f(gettext("Pot %(amount)s"), { amount: money(step.pot || 0) });
     pots.appendChild(total);
     stepText.textContent = describe(step);
     positionText.textContent = f(gettext("Step %(current)s of %(total)s"), { current: position + 1, total: steps.length });
@@ -173,8 +197,8 @@
     (result.players || []).forEach(function (player) {
       var row = document.createElement("tr");
       row.setAttribute("data-seat", player.seat);
-      [String(player.seat), player.player, P.money(player.start_stack), P.money(player.end_stack),
-        player.net === null ? "" : (player.net > 0 ? "+" : "") + P.money(player.net)].forEach(function (text, index) {
+      [String(player.seat), player.player, money(player.start_stack), money(player.end_stack),
+        player.net === null ? "" : (player.net > 0 ? "+" : "") + money(player.net)].forEach(function (text, index) {
         var cell = document.createElement("td");
         cell.textContent = text;
         if (index >= 2) { cell.className = "money"; }
@@ -184,7 +208,7 @@
       body.appendChild(row);
     });
     document.getElementById("replay-rake").textContent = result.rake !== null && result.rake !== undefined ?
-      f(gettext("Pot %(pot)s, rake %(rake)s."), { pot: P.money(result.pot_total || 0), rake: P.money(result.rake) }) : "";
+      f(gettext("Pot %(pot)s, rake %(rake)s."), { pot: money(result.pot_total || 0), rake: money(result.rake) }) : "";
   }
 
   function go(index) {

@@ -137,3 +137,22 @@ def test_a_freezeout_has_no_re_entry_once_a_player_is_out_trn_36_trn_09() -> Non
     with pytest.raises(AlreadyRegistered, match="no re-entry"):
         tournament_register(out.user, tournament, now=tournament.starts_at + timedelta(minutes=1))
     assert len(users) == 6
+
+
+def test_tournament_hands_are_in_the_players_hand_history_in_chips_trn_16(client: object) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    tournament, users, table = started_sit_and_go(2)
+    play(tournament, until=lambda current: Hand.objects.filter(table=table, status=HandStatus.FINISHED).exists())
+    finished = Hand.objects.filter(table=table, status=HandStatus.FINISHED).first()
+    assert finished is not None
+    browser = Client()
+    browser.force_login(users[0])
+    page = browser.get(reverse("games:hand_history")).content.decode()
+    assert "Sit &amp; Go 2" in page
+    assert "chips" in page
+    listed = browser.get("/api/games/hands/").json()["results"][0]
+    assert listed["currency"] == "CHIPS"
+    assert listed["stake"].startswith("Sit & Go 2")
+    assert browser.get(reverse("games:hand_replay", args=[finished.pk])).status_code == 200

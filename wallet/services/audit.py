@@ -1,4 +1,4 @@
-"""The wallet's audit trail: who did what to whose money, when and why (GEN-01, FRD-18, LOB-10)."""
+"""The back office's audit log: who did what, to what, when and why, before and after (GEN-01, FRD-18, LOB-10)."""
 
 from __future__ import annotations
 
@@ -33,8 +33,27 @@ def audit_record(
     transfer: Transfer | None = None,
     reason: str = "",
     details: dict[str, Any] | None = None,
+    target: str = "",
+    before: Any = None,
+    after: Any = None,
 ) -> AuditEntry:
-    """Write one append-only audit entry. Call it inside the transaction that does the audited thing."""
+    """Write one append-only audit entry. Call it inside the transaction that does the audited thing.
+
+    ``target`` names what was acted on (``"<app_label>.<model>:<pk>"``); ``before`` and ``after`` are JSON values of
+    the state that changed (``None``: not applicable)."""
     return AuditEntry.objects.create(
-        action=action, actor=actor, player=player, transfer=transfer, reason=reason, details=details or {}
+        action=action,
+        actor=actor,
+        player=player,
+        transfer=transfer,
+        reason=reason,
+        details=details or {},
+        target=target,
+        before=before,
+        after=after,
     )
+
+
+def audit_target(instance: Any) -> str:
+    """``"<app_label>.<model>:<pk>"`` of a saved model instance: the ``target`` of its audit entries."""
+    return f"{instance._meta.label_lower}:{instance.pk}"

@@ -41,6 +41,7 @@ from wallet.services.accounts import check_currency, money_at_tables, player_cas
 from wallet.services.audit import audit_record
 from wallet.services.ledger import TransferKind, TransferLeg, check_positive_amount, transfer_create
 from wallet.services.providers import PaymentProvider, default_payment_provider
+from wallet.services.withdrawal_checks import withdrawal_checks_pass
 
 if TYPE_CHECKING:
     from poker_site.accounts.models import User
@@ -262,7 +263,8 @@ def withdrawal_request(
 ) -> CashierTransaction:
     """Reserve a withdrawal: the player's cash → pending withdrawals, recorded as a pending cashier transaction.
 
-    Only the cash balance can be withdrawn (``InsufficientFunds`` says how much is at tables). Idempotent per
+    Only the cash balance can be withdrawn (``InsufficientFunds`` says how much is at tables); a registered withdrawal
+    check may refuse it (``WithdrawalRefused``, :mod:`wallet.services.withdrawal_checks`). Idempotent per
     (player, key) like ``deposit_create``.
     """
     amount = check_positive_amount(amount, what="withdrawal amount")
@@ -273,6 +275,7 @@ def withdrawal_request(
     if existing is not None:
         _same_request_or_conflict(existing, amount, currency, key)
         return existing
+    withdrawal_checks_pass(user)  # e.g. an account under review may not withdraw (compliance)
     check_withdrawal_limits(amount, currency)
     cash = player_cash_account(user, currency)
     try:

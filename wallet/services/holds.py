@@ -3,7 +3,11 @@ player or seized (FRD-02, FRD-06, FRD-10).
 
 The money really moves: from the account it was taken from to the player's WITHHELD account, so it can be neither
 played nor withdrawn meanwhile. Release pays it to the player's cash account (the table session it may have come
-from can be long closed); seizure moves it to the house's seized-funds account. Each step is audited.
+from can be long closed); seizure moves it, or the part seized, to the house's seized-funds account (the rest back to
+the player's cash in the same transfer). A hold is decided once. Each step is audited.
+
+Not durable: each service is one transaction on its own, or part of the caller's (the compliance desk withholds,
+releases and seizes inside the case action that records the decision, so both commit or neither does).
 """
 
 from __future__ import annotations
@@ -14,10 +18,10 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
-from wallet.errors import HoldAlreadyDecided, UnknownAccount
+from wallet.errors import HoldAlreadyDecided, InvalidAmount, UnknownAccount, format_cents
 from wallet.models import Account, AccountKind, Hold, HoldStatus
 from wallet.services.accounts import player_cash_account, system_account, withheld_account
-from wallet.services.audit import audit_record
+from wallet.services.audit import audit_record, audit_target
 from wallet.services.ledger import TransferKind, TransferLeg, check_positive_amount, transfer_create
 from wallet.services.permissions import (
     RELEASE_HOLD,
@@ -31,7 +35,7 @@ if TYPE_CHECKING:
     from poker_site.accounts.models import User
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def hold_create(
     account: Account,
     amount: int,
@@ -87,26 +91,38 @@ def hold_create(
         transfer=transfer,
         reason=reason,
         details={"hold": hold.pk, "amount": amount, "review_reference": review_reference},
+        target=audit_target(hold),
+        after={"status": HoldStatus.HELD, "amount": amount},
     )
     return hold
 
 
-def _decide(hold: Hold, *, decided_by: User, reason: str, seize: bool) -> Hold:
+def _decide(hold: Hold, *, decided_by: User, reason: str, seize: bool, seize_amount: int | None = None) -> Hold:
     locked = Hold.objects.select_for_update().get(pk=hold.pk)
     if locked.status != HoldStatus.HELD:
         raise HoldAlreadyDecided(
             f"Hold #{locked.pk} was already {locked.get_status_display()} on "
             f"{locked.decided_at:%Y-%m-%d %H:%M} UTC; a hold is decided once."
         )
+    legs = [TransferLeg(locked.withheld_account, -locked.amount)]
     if seize:
-        destination = system_account(AccountKind.HOUSE_SEIZED, locked.currency)
+        seized = locked.amount if seize_amount is None else seize_amount
+        if seized > locked.amount:
+            raise InvalidAmount(
+                f"Hold #{locked.pk} is {format_cents(locked.amount, locked.currency)}: at most that much can be "
+                f"seized, not {format_cents(seized, locked.currency)}."
+            )
+        legs.append(TransferLeg(system_account(AccountKind.HOUSE_SEIZED, locked.currency), seized))
+        if seized < locked.amount:  # the rest goes back to the player in the same transfer
+            legs.append(TransferLeg(player_cash_account(locked.player, locked.currency), locked.amount - seized))
         kind, status, action = TransferKind.HOLD_SEIZURE, HoldStatus.SEIZED, "hold_seized"
     else:
-        destination = player_cash_account(locked.player, locked.currency)
+        seized = None
+        legs.append(TransferLeg(player_cash_account(locked.player, locked.currency), locked.amount))
         kind, status, action = TransferKind.HOLD_RELEASE, HoldStatus.RELEASED, "hold_released"
     transfer = transfer_create(
         kind=kind,
-        legs=[TransferLeg(locked.withheld_account, -locked.amount), TransferLeg(destination, locked.amount)],
+        legs=legs,
         idempotency_key=f"{kind}:{locked.pk}",
         reference=f"hold:{locked.pk}",
         description=reason,
@@ -117,28 +133,47 @@ def _decide(hold: Hold, *, decided_by: User, reason: str, seize: bool) -> Hold:
     locked.decided_at = timezone.now()
     locked.decision_reason = reason
     locked.decision_transfer = transfer
-    locked.save(update_fields=["status", "decided_by", "decided_at", "decision_reason", "decision_transfer"])
+    locked.seized_amount = seized
+    locked.save(
+        update_fields=["status", "decided_by", "decided_at", "decision_reason", "decision_transfer", "seized_amount"]
+    )
+    details = {"hold": locked.pk, "amount": locked.amount, "review_reference": locked.review_reference}
+    if seized is not None:
+        details["seized"] = seized
     audit_record(
         action=action,
         actor=decided_by,
         player=locked.player,
         transfer=transfer,
         reason=reason,
-        details={"hold": locked.pk, "amount": locked.amount, "review_reference": locked.review_reference},
+        details=details,
+        target=audit_target(locked),
+        before={"status": HoldStatus.HELD},
+        after={"status": status, **({"seized_amount": seized} if seized is not None else {})},
     )
     return locked
 
 
-@transaction.atomic(durable=True)
+@transaction.atomic
 def hold_release(hold: Hold, decided_by: User, reason: str) -> Hold:
     """The review cleared the player: the withheld funds go to their cash account. Needs ``wallet.release_hold``."""
     require_permission(decided_by, RELEASE_HOLD, "release withheld funds")
     return _decide(hold, decided_by=decided_by, reason=require_reason(reason, "release withheld funds"), seize=False)
 
 
-@transaction.atomic(durable=True)
-def hold_seize(hold: Hold, decided_by: User, reason: str) -> Hold:
+@transaction.atomic
+def hold_seize(hold: Hold, decided_by: User, reason: str, *, amount: int | None = None) -> Hold:
     """The review found fraud (FRD-10 (1)): the withheld funds go to the house's seized-funds account.
-    Needs ``wallet.seize_hold``."""
+
+    ``amount`` seizes only that part (positive cents, at most the hold: ``InvalidAmount`` otherwise) and pays the
+    rest back to the player's cash account in the same transfer; ``None`` seizes all of it. Needs
+    ``wallet.seize_hold``."""
     require_permission(decided_by, SEIZE_HOLD, "seize withheld funds")
-    return _decide(hold, decided_by=decided_by, reason=require_reason(reason, "seize withheld funds"), seize=True)
+    seize_amount = None if amount is None else check_positive_amount(amount, what="amount to seize")
+    return _decide(
+        hold,
+        decided_by=decided_by,
+        reason=require_reason(reason, "seize withheld funds"),
+        seize=True,
+        seize_amount=seize_amount,
+    )

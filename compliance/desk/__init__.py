@@ -1,0 +1,2 @@
+"""The reviewers' desk under ``/compliance/`` (Django templates, the site's look, compliance role only) and the
+players' report form."""

@@ -1,0 +1,465 @@
+"""The compliance desk's pages (compliance role: ``compliance.review_cases``; everyone else gets 403).
+
+Thin views: the queue of flags ordered by score, a flag, the cases, a case with every action's form (FRD-18), the
+reviewers' hand replayer (FRD-04, every card of an ended hand), a player's file. Each action posts a form; the form
+checks the input, a service does the work; a refusal is shown on the page (status 400) and nothing changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from compliance import services
+from compliance.desk import forms
+from compliance.errors import ComplianceError
+from compliance.models import (
+    Case,
+    CaseStatus,
+    ConnectionRecord,
+    Flag,
+    FlagStatus,
+    PlayerReport,
+    ProhibitedProgramReport,
+    VideoOutcome,
+    VideoRecordingRequest,
+)
+from compliance.player_view import player_overview
+from compliance.replay import review_replay
+from compliance.services.common import REVIEW_CASES
+from compliance.services.flags import flag_title
+from compliance.standing import standing_of
+from tournaments.services.errors import TournamentError
+from wallet.errors import WalletError
+
+REFUSALS = (ComplianceError, WalletError, TournamentError)
+QUEUE_LENGTH = 100
+CASES_PER_PAGE = 50
+
+View = Callable[..., HttpResponse]
+
+
+def reviewer_required(view: View) -> View:
+    """Log-in first; then only active holders of ``compliance.review_cases`` (403 for support staff and players)."""
+
+    @login_required
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not (request.user.is_active and request.user.has_perm(REVIEW_CASES)):
+            raise PermissionDenied(_("The compliance desk is for compliance reviewers."))
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _user(request: HttpRequest) -> Any:
+    return request.user
+
+
+# --- The queue ----------------------------------------------------------------------------------------------------
+
+
+@reviewer_required
+@require_GET
+def desk(request: HttpRequest) -> HttpResponse:
+    """Open flags by score (highest first), open cases, overdue video requests, the latest player reports."""
+    flags = list(
+        Flag.objects.filter(status=FlagStatus.OPEN).prefetch_related("players").order_by("-score", "pk")[:QUEUE_LENGTH]
+    )
+    cases = list(
+        Case.objects.exclude(status=CaseStatus.CLOSED)
+        .select_related("reviewer")
+        .annotate(subject_count=Count("subjects"))
+        .order_by("-pk")[:QUEUE_LENGTH]
+    )
+    overdue = list(
+        VideoRecordingRequest.objects.filter(outcome=VideoOutcome.PENDING, deadline__lt=timezone.now())
+        .select_related("player", "case")
+        .order_by("deadline")[:50]
+    )
+    reports = list(PlayerReport.objects.select_related("reporter", "case").order_by("-pk")[:20])
+    return render(
+        request,
+        "compliance/desk.html",
+        {
+            "flags": [(flag, flag_title(flag)) for flag in flags],
+            "cases": cases,
+            "overdue": overdue,
+            "reports": reports,
+        },
+    )
+
+
+# --- Flags --------------------------------------------------------------------------------------------------------
+
+
+@reviewer_required
+@require_GET
+def flag_page(request: HttpRequest, flag_id: int) -> HttpResponse:
+    return _flag_render(request, get_object_or_404(Flag, pk=flag_id))
+
+
+def _flag_render(
+    request: HttpRequest, flag: Flag, *, error: str = "", form: Any = None, status: int = 200
+) -> HttpResponse:
+    from games.models import Hand
+
+    hands = Hand.objects.filter(pk__in=flag.hands).select_related("table").order_by("-pk")
+    return render(
+        request,
+        "compliance/flag.html",
+        {
+            "flag": flag,
+            "title": flag_title(flag),
+            "players": list(flag.players.order_by("username")),
+            "hands": hands,
+            "evidence": sorted(flag.evidence.items()),
+            "dismiss_form": form if isinstance(form, forms.DismissForm) else forms.DismissForm(),
+            "add_form": form if isinstance(form, forms.AddToCaseForm) else forms.AddToCaseForm(),
+            "error": error,
+        },
+        status=status,
+    )
+
+
+@reviewer_required
+@require_POST
+def flag_action(request: HttpRequest, flag_id: int, action: str) -> HttpResponse:
+    """``open-case``, ``add-to-case`` (field ``case``) or ``dismiss`` (field ``reason``)."""
+    flag = get_object_or_404(Flag, pk=flag_id)
+    form: Any = None
+    try:
+        if action == "open-case":
+            case = services.flag_case_open(flag, _user(request))
+            messages.success(
+                request, _("Case #%(number)s opened from flag #%(flag)s.") % {"number": case.pk, "flag": flag.pk}
+            )
+            return redirect("compliance:case", case_id=case.pk)
+        if action == "add-to-case":
+            form = forms.AddToCaseForm(request.POST)
+            if form.is_valid():
+                case = services.flag_case_add(flag, form.cleaned_data["case"], _user(request))
+                messages.success(
+                    request, _("Flag #%(flag)s added to case #%(number)s.") % {"flag": flag.pk, "number": case.pk}
+                )
+                return redirect("compliance:case", case_id=case.pk)
+        elif action == "dismiss":
+            form = forms.DismissForm(request.POST)
+            if form.is_valid():
+                services.flag_dismiss(flag, _user(request), form.cleaned_data["reason"])
+                messages.success(request, _("Flag #%(flag)s dismissed.") % {"flag": flag.pk})
+                return redirect("compliance:desk")
+        else:
+            raise Http404("No such action.")
+    except REFUSALS as refusal:
+        flag.refresh_from_db()
+        return _flag_render(request, flag, error=str(refusal), form=form, status=400)
+    return _flag_render(request, flag, form=form, status=400)
+
+
+# --- Cases --------------------------------------------------------------------------------------------------------
+
+
+@reviewer_required
+@require_GET
+def cases_page(request: HttpRequest) -> HttpResponse:
+    status = request.GET.get("status", "")
+    cases = Case.objects.select_related("reviewer").order_by("-pk")
+    if status in CaseStatus.values:
+        cases = cases.filter(status=status)
+    page = Paginator(cases, CASES_PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "compliance/cases.html", {"page": page, "status": status, "statuses": CaseStatus.choices})
+
+
+@reviewer_required
+def case_new(request: HttpRequest) -> HttpResponse:
+    """Open a case by hand: title, subjects by username, hands and tournaments by id."""
+    from poker_site.accounts.models import User
+
+    form = forms.OpenCaseForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        names = form.cleaned_data["usernames"]
+        found = dict(User.objects.filter(username__in=names).values_list("username", "pk"))
+        missing = [name for name in names if name not in found]
+        if missing:
+            form.add_error("usernames", _("No player named %(names)s.") % {"names": ", ".join(missing)})
+        else:
+            try:
+                case = services.case_open(
+                    _user(request),
+                    title=form.cleaned_data["title"],
+                    subject_ids=list(found.values()),
+                    hand_ids=form.cleaned_data["hands"],
+                    tournament_ids=form.cleaned_data["tournaments"],
+                    note=form.cleaned_data["note"],
+                )
+            except REFUSALS as refusal:
+                error = str(refusal)
+            else:
+                return redirect("compliance:case", case_id=case.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "compliance/case_new.html", {"form": form, "error": error}, status=status)
+
+
+CASE_FORMS: dict[str, Any] = {
+    "note": forms.NoteForm,
+    "link": forms.LinkForm,
+    "hold": forms.HoldForm,
+    "release": forms.HoldDecisionForm,
+    "seize": forms.SeizeForm,
+    "standing": forms.StandingForm,
+    "banzai": forms.BanzaiForm,
+    "disclose": forms.DisclosureForm,
+    "disqualify": forms.DisqualifyForm,
+    "video": forms.VideoRequestForm,
+    "video_outcome": forms.VideoOutcomeForm,
+    "close": forms.CloseForm,
+}
+"""The case page's action forms by action name (each with its name as prefix: several share field names)."""
+CASE_FORMS_ABOUT_THE_CASE = frozenset({"hold", "release", "seize", "standing", "banzai", "disclose", "video"})
+
+
+def _case_form(action: str, case: Case, data: Any = None) -> Any:
+    form_class = CASE_FORMS[action]
+    extra = {"case": case} if action in CASE_FORMS_ABOUT_THE_CASE else {}
+    return form_class(data, prefix=action, **extra)
+
+
+def _case_forms(case: Case, bound: dict[str, Any] | None = None) -> dict[str, Any]:
+    made = {action: _case_form(action, case) for action in CASE_FORMS}
+    made.update(bound or {})
+    return made
+
+
+@reviewer_required
+@require_GET
+def case_page(request: HttpRequest, case_id: int) -> HttpResponse:
+    return _case_render(request, get_object_or_404(Case, pk=case_id))
+
+
+def _case_render(
+    request: HttpRequest,
+    case: Case,
+    *,
+    bound: dict[str, Any] | None = None,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    from games.models import Hand
+    from tournaments.models import TournamentEntry
+    from wallet.models import Hold
+
+    subjects = [
+        {"user": user, "standing": standing_of(user.pk), "overview": player_overview(user)}
+        for user in case.subjects.order_by("username")
+    ]
+    return render(
+        request,
+        "compliance/case.html",
+        {
+            "case": case,
+            "subjects": subjects,
+            "hands": Hand.objects.filter(pk__in=case.hands.values("pk")).select_related("table").order_by("-pk"),
+            "tournaments": case.tournaments.order_by("-pk"),
+            "entries": TournamentEntry.objects.filter(
+                tournament__in=case.tournaments.all(), user__in=case.subjects.all()
+            ).select_related("user", "tournament"),
+            "flags": case.flags.order_by("-score"),
+            "reports": PlayerReport.objects.filter(case=case).select_related("reporter", "hand"),
+            "holds": Hold.objects.filter(review_reference=case.reference).select_related("player").order_by("pk"),
+            "videos": case.video_requests.select_related("player").order_by("pk"),
+            "actions": case.actions.select_related("actor", "subject").order_by("pk"),
+            "forms": _case_forms(case, bound),
+            "closed": case.status == CaseStatus.CLOSED,
+            "error": error,
+        },
+        status=status,
+    )
+
+
+def _act(request: HttpRequest, case: Case, action: str) -> tuple[Any, str] | None:
+    """Validate the action's form and run its service: (the bound form, the success message), or (the form with its
+    errors, "") when the input is invalid. Raises the service's refusal."""
+    actor = _user(request)
+    data = request.POST
+    if action == "review":
+        services.case_review_start(case, actor)
+        return None, _("You are reviewing the case.")
+    if action not in CASE_FORMS:
+        raise Http404("No such action.")
+    form = _case_form(action, case, data)
+    if not form.is_valid():
+        return form, ""
+    values = form.cleaned_data
+    if action == "note":
+        services.case_note_add(case, actor, values["text"])
+        return form, _("Note added.")
+    if action == "link":
+        return form, _link(case, actor, values)
+    if action == "hold":
+        hold = services.case_hold_create(
+            case, actor, values["player"], values["amount"], values["reason"], idempotency_key=values["idempotency_key"]
+        )
+        return form, _("Hold #%(hold)s made: %(player)s is under review.") % {
+            "hold": hold.pk,
+            "player": values["player"].username,
+        }
+    if action == "release":
+        services.case_hold_release(case, actor, values["hold"], values["reason"])
+        return form, _("Hold #%(hold)s released.") % {"hold": values["hold"].pk}
+    if action == "seize":
+        services.case_hold_seize(case, actor, values["hold"], values["reason"], amount=values["amount"])
+        return form, _("Hold #%(hold)s seized.") % {"hold": values["hold"].pk}
+    if action == "standing":
+        services.account_standing_set(case, actor, values["player"], values["state"], values["reason"])
+        return form, _("%(player)s's account is now %(state)s.") % {
+            "player": values["player"].username,
+            "state": values["state"].replace("_", " "),
+        }
+    if action == "banzai":
+        services.banzai_exclusion_set(
+            case, actor, values["player"], excluded=values["excluded"], reason=values["reason"]
+        )
+        return form, _("Banzai exclusion changed.")
+    if action == "disclose":
+        services.disclosure_record(
+            case,
+            actor,
+            values["player"],
+            recipient=values["recipient"],
+            information=values["information"],
+            reason=values["reason"],
+        )
+        return form, _("Disclosure recorded.")
+    if action == "disqualify":
+        services.tournament_disqualify(
+            case, actor, values["entry"], reason=values["reason"], forfeit_prize=values["forfeit_prize"]
+        )
+        return form, _("Entry #%(entry)s disqualified.") % {"entry": values["entry"]}
+    if action == "video":
+        services.video_request_create(
+            case, actor, values["player"], deadline=values["deadline"], instructions=values["instructions"]
+        )
+        return form, _("Video recording requested.")
+    if action == "video_outcome":
+        if not VideoRecordingRequest.objects.filter(pk=values["request"], case=case).exists():
+            form.add_error("request", _("This case has no such video request."))
+            return form, ""
+        services.video_request_decide(
+            values["request"],
+            actor,
+            outcome=values["outcome"],
+            file_reference=values["file_reference"],
+            note=values["note"],
+        )
+        return form, _("Outcome recorded.")
+    services.case_close(case, actor, outcome=values["outcome"], decision=values["decision"])
+    return form, _("Case closed.")
+
+
+def _link(case: Case, actor: Any, values: dict[str, Any]) -> str:
+    from poker_site.accounts.models import User
+
+    names = values["usernames"]
+    found = dict(User.objects.filter(username__in=names).values_list("username", "pk"))
+    missing = [name for name in names if name not in found]
+    if missing:
+        raise ComplianceError(_("No player named %(names)s.") % {"names": ", ".join(missing)})
+    services.case_link(
+        case, actor, subject_ids=list(found.values()), hand_ids=values["hands"], tournament_ids=values["tournaments"]
+    )
+    return _("Evidence linked.")
+
+
+@reviewer_required
+@require_POST
+def case_action(request: HttpRequest, case_id: int, action: str) -> HttpResponse:
+    case = get_object_or_404(Case, pk=case_id)
+    action = action.replace("-", "_")
+    try:
+        outcome = _act(request, case, action)
+    except REFUSALS as refusal:
+        case.refresh_from_db()
+        return _case_render(request, case, error=str(refusal), status=400)
+    if outcome is None:
+        messages.success(request, _("You are reviewing the case."))
+        return redirect("compliance:case", case_id=case.pk)
+    form, done = outcome
+    if not done:
+        return _case_render(request, case, bound={action: form}, status=400)
+    messages.success(request, done)
+    return redirect(reverse("compliance:case", args=[case.pk]) + f"#{action.replace('_', '-')}")
+
+
+# --- Hands and players --------------------------------------------------------------------------------------------
+
+
+@reviewer_required
+@require_GET
+def hand_page(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """The reviewers' replayer: every hole card, the deck, decision times and equities per street."""
+    from games.models import Hand
+
+    hand = get_object_or_404(Hand.objects.select_related("table__stake__game_type", "game_rules"), pk=hand_id)
+    try:
+        replay = review_replay(hand)
+    except ComplianceError as refusal:
+        return render(request, "compliance/hand_in_play.html", {"hand": hand, "error": str(refusal)}, status=409)
+    cases = Case.objects.filter(hands=hand).order_by("-pk")
+    return render(
+        request,
+        "compliance/hand_replay.html",
+        {"replay": replay, "hand": replay["hand"], "cases": cases},
+    )
+
+
+@reviewer_required
+@require_GET
+def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
+    from poker_site.accounts.models import User
+
+    user = get_object_or_404(User, pk=user_id)
+    overview = player_overview(user)
+    return render(
+        request,
+        "compliance/player.html",
+        {
+            **overview,
+            "cases": Case.objects.filter(subjects=user).order_by("-pk")[:50],
+            "flags": Flag.objects.filter(players=user).order_by("-score")[:50],
+            "connections": ConnectionRecord.objects.filter(user=user).order_by("-pk")[:50],
+            "shared": _sharing(user),
+            "programs": ProhibitedProgramReport.objects.filter(player=user).order_by("-pk")[:50],
+        },
+    )
+
+
+def _sharing(user: Any) -> list[dict[str, Any]]:
+    """Other accounts seen on the player's last addresses and devices (FRD-15: multi-accounting)."""
+    from poker_site.accounts.models import User
+
+    recent = ConnectionRecord.objects.filter(user=user).order_by("-pk")[:200]
+    ips = {row.ip for row in recent if row.ip}
+    devices = {row.device for row in recent if row.device}
+    if not (ips or devices):
+        return []
+    others = User.objects.filter(
+        pk__in=ConnectionRecord.objects.filter(Q(ip__in=ips) | Q(device__in=devices))
+        .exclude(user=user)
+        .values("user_id")
+    ).order_by("username")[:50]
+    return [{"user": other} for other in others]

@@ -1,0 +1,42 @@
+"""What the back office shows about one player (LOB-08): balances, holds, sanctions, today's ratholing counter and
+Banzai resets, the Banzai exclusion and the open cases. Read only; support reads it in the admin's player overview,
+reviewers on the desk's player page (with more: connections, client reports, flags)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from compliance.models import Case, CaseStatus
+from compliance.standing import standing_of
+
+
+def player_overview(user: Any) -> dict[str, Any]:
+    """The figures of the LOB-08 player view for ``user``."""
+    from games.cash.buy_in import RATHOLING_COUNTER_LIMIT, daily_count
+    from games.models import DailyCounterKind, PlayerTableSettings
+    from tournaments.models import EntryStatus, TournamentEntry
+    from wallet.api import player_balance
+    from wallet.models import Hold
+
+    now = timezone.now()
+    table_settings = PlayerTableSettings.objects.filter(user=user).first()
+    return {
+        "player": user,
+        "balances": player_balance(user),
+        "holds": list(Hold.objects.filter(player=user).order_by("-pk")[:50]),
+        "standing": standing_of(user.pk),
+        "banzai_excluded": bool(table_settings and table_settings.banzai_excluded),
+        "banzai_exclusion_reason": table_settings.banzai_exclusion_reason if table_settings else "",
+        "ratholing_today": daily_count(user.pk, DailyCounterKind.RATHOLING, now),
+        "ratholing_limit": RATHOLING_COUNTER_LIMIT,
+        "banzai_resets_today": daily_count(user.pk, DailyCounterKind.BANZAI_RESET, now),
+        "disqualifications": list(
+            TournamentEntry.objects.filter(user=user, status=EntryStatus.DISQUALIFIED)
+            .select_related("tournament")
+            .order_by("-pk")[:20]
+        ),
+        "open_cases": list(Case.objects.filter(subjects=user).exclude(status=CaseStatus.CLOSED).order_by("-pk")[:50]),
+        "day": now.date(),
+    }

@@ -1,0 +1,176 @@
+"""Flags (FRD-19): stored from the detector's findings, and taken into a case or dismissed by a reviewer.
+
+:func:`flags_store` runs in the detection batch's transaction: every flag the detector computes now is written (new
+ones open; open and case flags updated in place). A dismissed flag stays dismissed unless its score rose above the
+score it was dismissed at; then it opens again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from compliance.detection.flags import Flag as Finding
+from compliance.errors import InvalidRequest, NotAllowed
+from compliance.hand_records import key_id
+from compliance.models import Case, CaseActionKind, CaseSource, Flag, FlagStatus
+from compliance.services.cases import case_create
+from compliance.services.common import action_record, case_lock, require_reviewer, text_of
+
+if TYPE_CHECKING:
+    from poker_site.accounts.models import User
+
+INDICATOR_TITLES = {
+    "chip_dumping": "Chip dumping",
+    "soft_play": "Soft-play",
+    "shared_connection": "Shared IP address or device",
+    "counter_use": "Ratholing counter and Banzai resets",
+    "bot_timing": "Machine-like decision timing",
+    "prohibited_program": "Prohibited program reported by the client",
+}
+
+
+def _ids(keys: Iterable[str], prefix: str) -> list[int]:
+    return [key_id(key) for key in keys if isinstance(key, str) and key.startswith(prefix)]
+
+
+def flags_store(findings: Iterable[Finding]) -> int:
+    """Write the detector's current findings as flags (in the caller's transaction); returns how many were new or
+    reopened."""
+    from poker_site.accounts.models import User
+
+    raised = 0
+    now = timezone.now()
+    for finding in findings:
+        player_ids = _ids(finding.players, "user:")
+        if len(player_ids) != len(finding.players):
+            continue  # not site players (a PHH name): nothing to review here
+        keys = ",".join(finding.players)
+        values = {
+            "score": float(finding.score),
+            "threshold": float(finding.threshold),
+            "hands": _ids(finding.hands, "hand:"),
+            "evidence": dict(finding.evidence),
+            "requirements": list(finding.requirements),
+            "updated_at": now,
+        }
+        flag = Flag.objects.select_for_update().filter(indicator=finding.indicator, player_keys=keys).first()
+        if flag is None:
+            flag = Flag.objects.create(indicator=finding.indicator, player_keys=keys, raised_at=now, **values)
+            flag.players.set(User.objects.filter(pk__in=player_ids))
+            raised += 1
+            continue
+        for name, value in values.items():
+            setattr(flag, name, value)
+        if (
+            flag.status == FlagStatus.DISMISSED
+            and flag.dismissed_score is not None
+            and flag.score > flag.dismissed_score
+        ):
+            flag.status = FlagStatus.OPEN
+            raised += 1
+        flag.save()
+    return raised
+
+
+def flag_lock(flag: Flag | int) -> Flag:
+    flag_id = flag.pk if isinstance(flag, Flag) else int(flag)
+    locked = Flag.objects.select_for_update().filter(pk=flag_id).first()
+    if locked is None:
+        raise InvalidRequest(f"There is no flag #{flag_id}.")
+    return locked
+
+
+def _require_open(flag: Flag) -> None:
+    if flag.status == FlagStatus.IN_CASE:
+        raise NotAllowed(f"Flag #{flag.pk} is already in case #{flag.case_id}.")
+    if flag.status == FlagStatus.DISMISSED:
+        raise NotAllowed(f"Flag #{flag.pk} was dismissed: {flag.dismissal_reason}")
+
+
+def flag_title(flag: Flag) -> str:
+    return INDICATOR_TITLES.get(flag.indicator, flag.indicator.replace("_", " ").capitalize())
+
+
+@transaction.atomic(durable=True)
+def flag_case_open(flag: Flag | int, actor: User) -> Case:
+    """Open a case from an open flag: its players are the subjects, its hands the evidence; the flag joins the case."""
+    require_reviewer(actor, "open a case from a flag")
+    locked = flag_lock(flag)
+    _require_open(locked)
+    subjects = list(locked.players.all())
+    case = case_create(
+        title=f"{flag_title(locked)}: {', '.join(sorted(user.username for user in subjects))}",
+        source=CaseSource.FLAG,
+        opened_by=actor,
+        subjects=subjects,
+        hand_ids=_existing_hands(locked.hands),
+        note=f"Opened from flag #{locked.pk} (score {locked.score:.2f}, threshold {locked.threshold:g}).",
+    )
+    _join(locked, case, actor)
+    return case
+
+
+@transaction.atomic(durable=True)
+def flag_case_add(flag: Flag | int, case: Case | int, actor: User) -> Case:
+    """Add an open flag to an open case: its players become subjects and its hands evidence."""
+    require_reviewer(actor, "add a flag to a case")
+    locked_case = case_lock(case)
+    locked = flag_lock(flag)
+    _require_open(locked)
+    locked_case.subjects.add(*locked.players.all())
+    locked_case.hands.add(*_existing_hands(locked.hands))
+    _join(locked, locked_case, actor)
+    return locked_case
+
+
+def _existing_hands(hand_ids: list[Any]) -> list[int]:
+    from games.models import Hand
+
+    return list(Hand.objects.filter(pk__in=[int(hand_id) for hand_id in hand_ids]).values_list("pk", flat=True))
+
+
+def _join(flag: Flag, case: Case, actor: User) -> None:
+    flag.status = FlagStatus.IN_CASE
+    flag.case = case
+    flag.save(update_fields=["status", "case"])
+    action_record(
+        case,
+        CaseActionKind.FLAG_ADDED,
+        actor=actor,
+        audit_action="flag_taken_into_case",
+        target=flag,
+        details={"flag": flag.pk, "indicator": flag.indicator, "score": flag.score, "hands": flag.hands},
+        before={"status": FlagStatus.OPEN},
+        after={"status": FlagStatus.IN_CASE, "case": case.pk},
+    )
+
+
+@transaction.atomic(durable=True)
+def flag_dismiss(flag: Flag | int, actor: User, reason: str) -> Flag:
+    """Dismiss an open flag with a reason; it opens again only if its score rises above today's."""
+    from wallet.services.audit import audit_record, audit_target
+
+    require_reviewer(actor, "dismiss a flag")
+    text = text_of(reason, "dismiss a flag")
+    locked = flag_lock(flag)
+    _require_open(locked)
+    locked.status = FlagStatus.DISMISSED
+    locked.dismissed_by = actor
+    locked.dismissed_at = timezone.now()
+    locked.dismissal_reason = text
+    locked.dismissed_score = locked.score
+    locked.save(update_fields=["status", "dismissed_by", "dismissed_at", "dismissal_reason", "dismissed_score"])
+    audit_record(
+        action="flag_dismissed",
+        actor=actor,
+        reason=text,
+        target=audit_target(locked),
+        details={"indicator": locked.indicator, "players": locked.player_keys},
+        before={"status": FlagStatus.OPEN},
+        after={"status": FlagStatus.DISMISSED, "score": locked.score},
+    )
+    return locked

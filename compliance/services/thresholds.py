@@ -1,0 +1,91 @@
+"""The indicators' tunable parameters as rows staff edit (FRD-19), and the parameters the detector runs with.
+
+:func:`settings_ensure` (after every migrate) creates a row for every parameter of every indicator, with its default
+and its description (the docstring under the parameter in the indicator's parameters class); rows staff changed keep
+their value. :func:`detector_parameters` reads them for the detector; :func:`setting_check` validates a value the way
+the detector will (a whole number where the default is one, never negative).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import itertools
+import textwrap
+from typing import Any
+
+from compliance.detection.detector import INDICATOR_TYPES
+from compliance.detection.flags import StateError, parameters_from_dict
+from compliance.errors import InvalidRequest
+from compliance.models import IndicatorSetting
+
+
+def parameter_descriptions(parameters_type: type[Any]) -> dict[str, str]:
+    """``{parameter: docstring}`` from the string written under each field of a parameters dataclass."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(parameters_type)))
+    except (OSError, TypeError, SyntaxError):
+        return {}
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    found: dict[str, str] = {}
+    for field, following in itertools.pairwise(body):
+        if (
+            isinstance(field, ast.AnnAssign)
+            and isinstance(field.target, ast.Name)
+            and isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+            and isinstance(following.value.value, str)
+        ):
+            found[field.target.id] = " ".join(following.value.value.split())
+    return found
+
+
+def settings_ensure(**_kwargs: Any) -> int:
+    """Create the missing rows with their defaults; returns how many were created."""
+    created = 0
+    for indicator in INDICATOR_TYPES:
+        descriptions = parameter_descriptions(indicator.parameters_type)
+        defaults = indicator.parameters_type()
+        for field in dataclasses.fields(indicator.parameters_type):
+            default = getattr(defaults, field.name)
+            _, made = IndicatorSetting.objects.get_or_create(
+                indicator=indicator.name,
+                parameter=field.name,
+                defaults={
+                    "value": float(default),
+                    "default": float(default),
+                    "whole_number": isinstance(default, int),
+                    "description": descriptions.get(field.name, ""),
+                },
+            )
+            created += made
+    return created
+
+
+def _value(setting: IndicatorSetting) -> int | float:
+    return int(setting.value) if setting.whole_number else float(setting.value)
+
+
+def detector_parameters() -> dict[str, dict[str, int | float]]:
+    """``{indicator: {parameter: value}}`` of every row (what ``Detector(parameters=...)`` takes)."""
+    parameters: dict[str, dict[str, int | float]] = {}
+    for setting in IndicatorSetting.objects.all():
+        parameters.setdefault(setting.indicator, {})[setting.parameter] = _value(setting)
+    return parameters
+
+
+def setting_check(setting: IndicatorSetting, value: float) -> int | float:
+    """``value`` as the detector will take it for ``setting``; :class:`InvalidRequest` saying why it cannot."""
+    if setting.whole_number:
+        if float(value) != int(value):
+            raise InvalidRequest(f"{setting.indicator}.{setting.parameter} is a whole number, not {value:g}.")
+        value = int(value)
+    indicator = next((item for item in INDICATOR_TYPES if item.name == setting.indicator), None)
+    if indicator is None:
+        raise InvalidRequest(f"There is no indicator {setting.indicator!r}.")
+    try:
+        parameters_from_dict(indicator.parameters_type, {setting.parameter: value})
+    except StateError as error:
+        raise InvalidRequest(str(error)) from error
+    return value

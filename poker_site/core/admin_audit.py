@@ -1,0 +1,149 @@
+"""Every change made through a Django admin page goes into the back office's audit log (LOB-10), with before and after.
+
+Django's admin writes its own history (``LogEntry``: who, when, which row, a change message) when a row is added,
+changed or deleted through its pages, and the site's admin actions record what they did the same way
+(``log_change``). :class:`AuditedAdmin` hooks those three moments and writes an :class:`wallet.models.AuditEntry` in
+the same transaction: the actor, the target (``"<app_label>.<model>:<pk>"``), the fields that changed with their
+values before and after (the whole row when added or deleted), and the admin's change message.
+
+The values before are read when the admin loads the row (``get_object``), so they are what the database held before
+the form changed anything. A password is never copied into the log (nor a digest of it): it shows as ``"(set)"`` or
+``"(changed)"``.
+
+:func:`audit_every_admin` puts the mixin in front of every model admin registered on a site; the core app calls it
+once every admin module is loaded (``CoreConfig.ready``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.conf import settings
+from django.contrib import admin
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+from django.http import HttpRequest
+
+SECRET_FIELDS = frozenset({"password"})
+PLAYER_FIELDS = ("user", "player", "owner")
+"""A row's foreign key to a user under one of these names makes that user the audit entry's ``player``."""
+
+
+def snapshot(instance: models.Model) -> dict[str, Any]:
+    """The row's field values as JSON values (foreign keys by id, many-to-many as sorted ids). A secret shows as
+    ``"(set)"``; a digest of it under a private key (see :func:`public`) lets :func:`changed_fields` see a change."""
+    values: dict[str, Any] = {}
+    for field in instance._meta.concrete_fields:
+        value = field.value_from_object(instance)
+        if field.name in SECRET_FIELDS:
+            values[field.name] = "(set)" if value else ""
+            values[_digest_key(field.name)] = hashlib.sha256(str(value).encode()).hexdigest()
+        else:
+            values[field.name] = value
+    if instance.pk is not None:
+        for field in instance._meta.many_to_many:
+            values[field.name] = sorted(getattr(instance, field.name).values_list("pk", flat=True))
+    return json.loads(json.dumps(values, cls=DjangoJSONEncoder))
+
+
+def _digest_key(name: str) -> str:
+    return f"_{name}_digest"
+
+
+def public(values: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot without its private digests (what the log keeps)."""
+    return {name: value for name, value in values.items() if not name.startswith("_")}
+
+
+def changed_fields(before: dict[str, Any], after: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The fields whose value differs, as (before, after); a changed secret shows as ``"(set)"`` → ``"(changed)"``."""
+    names = [name for name in public(after) if before.get(name) != after.get(name)]
+    old = {name: before.get(name) for name in names}
+    new = {name: after[name] for name in names}
+    for name in SECRET_FIELDS:
+        key = _digest_key(name)
+        if key in after and before.get(key) != after[key]:
+            old[name], new[name] = "(set)", "(changed)"
+    return old, new
+
+
+def _player_of(instance: models.Model) -> Any:
+    if instance._meta.label == settings.AUTH_USER_MODEL:
+        return instance
+    for name in PLAYER_FIELDS:
+        try:
+            field = instance._meta.get_field(name)
+        except Exception:
+            continue
+        if isinstance(field, models.ForeignKey) and field.related_model._meta.label == settings.AUTH_USER_MODEL:
+            return getattr(instance, name)
+    return None
+
+
+def _target(instance: models.Model) -> str:
+    return f"{instance._meta.label_lower}:{instance.pk}"
+
+
+def _message_text(message: Any) -> str:
+    """The admin's change message as text (a list of changes is JSON, a custom action's is a sentence)."""
+    return message if isinstance(message, str) else json.dumps(message, cls=DjangoJSONEncoder)
+
+
+class AuditedAdmin(admin.ModelAdmin):
+    """Mixed in before a model admin: its additions, changes and deletions are written to the audit log."""
+
+    def get_object(self, request: HttpRequest, object_id: str, from_field: str | None = None) -> Any:
+        found = super().get_object(request, object_id, from_field)
+        if found is not None:
+            remembered = request.__dict__.setdefault("_audit_before", {})
+            remembered.setdefault(_target(found), snapshot(found))
+        return found
+
+    def log_addition(self, request: HttpRequest, obj: Any, message: Any) -> Any:
+        entry = super().log_addition(request, obj, message)
+        _audit("admin_added", request, obj, message, before=None, after=public(snapshot(obj)))
+        return entry
+
+    def log_change(self, request: HttpRequest, obj: Any, message: Any) -> Any:
+        entry = super().log_change(request, obj, message)
+        after = snapshot(obj)
+        remembered = request.__dict__.get("_audit_before", {}).get(_target(obj))
+        if remembered is None:  # changed by a custom page or action that did not load the row through get_object
+            _audit("admin_changed", request, obj, message, before=None, after=public(after))
+        else:
+            old, new = changed_fields(remembered, after)
+            _audit("admin_changed", request, obj, message, before=old, after=new)
+            request.__dict__["_audit_before"][_target(obj)] = after
+        return entry
+
+    def log_deletions(self, request: HttpRequest, queryset: Any) -> Any:
+        for row in queryset:
+            _audit("admin_deleted", request, row, "", before=public(snapshot(row)), after=None)
+        return super().log_deletions(request, queryset)
+
+
+def _audit(action: str, request: HttpRequest, obj: Any, message: Any, *, before: Any, after: Any) -> None:
+    from wallet.services.audit import audit_record
+
+    actor = request.user if getattr(request.user, "is_authenticated", False) else None
+    audit_record(
+        action=action,
+        actor=actor,  # type: ignore[arg-type]
+        player=_player_of(obj),
+        target=_target(obj),
+        details={"object": str(obj)[:200], "message": _message_text(message)},
+        before=before,
+        after=after,
+    )
+
+
+def audit_every_admin(site: admin.AdminSite) -> None:
+    """Register every model admin of ``site`` again with :class:`AuditedAdmin` in front (once)."""
+    for model, model_admin in list(site._registry.items()):
+        if isinstance(model_admin, AuditedAdmin):
+            continue
+        admin_class = type(model_admin)
+        site.unregister(model)
+        site.register(model, type(f"Audited{admin_class.__name__}", (AuditedAdmin, admin_class), {}))
