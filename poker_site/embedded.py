@@ -37,10 +37,14 @@ PROJECT_DIRECTORY = Path(__file__).resolve().parent.parent
 VARIABLE_DIRECTORY = Path(os.environ.get("POKER_VAR_DIR", PROJECT_DIRECTORY / "var"))
 DATABASE_NAME = "poker"
 
-COMMANDS_WITHOUT_SERVICES = frozenset({"compliance_scan", "hexapro_figures", "icm", "replay_phh", "uth_rtp"})
+COMMANDS_WITHOUT_SERVICES = frozenset({"compliance_scan", "icm", "replay_phh", "uth_rtp"})
 """``manage.py`` commands that only read files and compute, using neither PostgreSQL nor Redis: they run without the
 embedded servers. Add a command here when it needs neither (a command listed wrongly fails at its first query, see
 :data:`UNREACHABLE_DATABASE_URL`)."""
+
+COMMAND_OPTIONS_WITHOUT_SERVICES = {"hexapro_figures": "--defaults"}
+"""Commands that need the database except with one option: ``hexapro_figures`` reads the stored HexaPro tables, and
+with ``--defaults`` only the catalog's defaults."""
 
 UNREACHABLE_DATABASE_URL = "postgresql://nobody@127.0.0.1:1/no_database_for_this_command"
 UNREACHABLE_REDIS_URL = "redis://127.0.0.1:1/0"
@@ -271,9 +275,12 @@ def embedded_services() -> Iterator[dict[str, str]]:
 
 @contextlib.contextmanager
 def services_for_command(arguments: list[str]) -> Iterator[None]:
-    """``manage.py``'s services: none for a command in :data:`COMMANDS_WITHOUT_SERVICES` (the settings get
+    """``manage.py``'s services: none for a command in :data:`COMMANDS_WITHOUT_SERVICES` or given its option of
+    :data:`COMMAND_OPTIONS_WITHOUT_SERVICES` (the settings get
     unreachable URLs if none are set), otherwise :func:`embedded_services`."""
-    if arguments and arguments[0] in COMMANDS_WITHOUT_SERVICES:
+    if arguments and (
+        arguments[0] in COMMANDS_WITHOUT_SERVICES or COMMAND_OPTIONS_WITHOUT_SERVICES.get(arguments[0]) in arguments[1:]
+    ):
         os.environ.setdefault("DATABASE_URL", UNREACHABLE_DATABASE_URL)
         os.environ.setdefault("REDIS_URL", UNREACHABLE_REDIS_URL)
         yield

@@ -783,3 +783,7 @@ class PayoutStructureAdmin(admin.ModelAdmin):
     inlines = (PayoutRangeInline,)
     paginator = CappedCountPaginator
     show_full_result_count = False
+
+
+# The HexaPro back office (products, games, registrations, the multiplier audit) registers itself on import.
+from tournaments.hexapro import admin as hexapro_admin  # noqa: E402, F401

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tournaments import api
+from tournaments.hexapro import api as hexapro_api
 
 app_name = "tournaments-api"
 
@@ -10,4 +11,12 @@ urlpatterns = [
     path("", api.TournamentListView.as_view(), name="list"),
     path("<int:tournament_id>/", api.TournamentDetailView.as_view(), name="detail"),
     path("<int:tournament_id>/registration/", api.TournamentRegistrationView.as_view(), name="registration"),
+    path("hexapro/", hexapro_api.ProductsView.as_view(), name="hexapro-products"),
+    path("hexapro/mine/", hexapro_api.MineView.as_view(), name="hexapro-mine"),
+    path("hexapro/registrations/", hexapro_api.RegistrationsView.as_view(), name="hexapro-register"),
+    path(
+        "hexapro/registrations/<int:registration_id>/",
+        hexapro_api.WithdrawalView.as_view(),
+        name="hexapro-withdraw",
+    ),
 ]

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 class TournamentKind(models.TextChoices):
     SCHEDULED = "scheduled", _("scheduled multi-table tournament")
     SIT_AND_GO = "sit_and_go", _("Sit & Go")
+    HEXAPRO = "hexapro", _("HexaPro game")
 
 
 class TournamentStatus(models.TextChoices):
@@ -402,3 +403,13 @@ class TournamentTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} table {self.number}"
+
+
+# The HexaPro rows live in their own module; imported here so that Django registers them with this app.
+from tournaments.hexapro.models import HexaProBlindLevel as HexaProBlindLevel  # noqa: E402
+from tournaments.hexapro.models import HexaProBuyIn as HexaProBuyIn  # noqa: E402
+from tournaments.hexapro.models import HexaProGame as HexaProGame  # noqa: E402
+from tournaments.hexapro.models import HexaProMultiplier as HexaProMultiplier  # noqa: E402
+from tournaments.hexapro.models import HexaProProductVersion as HexaProProductVersion  # noqa: E402
+from tournaments.hexapro.models import HexaProRegistration as HexaProRegistration  # noqa: E402
+from tournaments.hexapro.models import RegistrationStatus as RegistrationStatus  # noqa: E402

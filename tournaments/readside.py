@@ -35,8 +35,12 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def lobby_tournaments() -> QuerySet[Tournament]:
-    """Tournaments the lobby lists: every live one, scheduled first by start time."""
-    return Tournament.objects.filter(status__in=LISTED_STATUSES).order_by("kind", "starts_at", "pk")
+    """Tournaments the lobby lists: every live one but HexaPro games, scheduled first by start time."""
+    return (
+        Tournament.objects.filter(status__in=LISTED_STATUSES)
+        .exclude(kind=TournamentKind.HEXAPRO)  # HexaPro games are listed on their own tab (HEX-03)
+        .order_by("kind", "starts_at", "pk")
+    )
 
 
 def registration_state(tournament: Tournament, now: datetime) -> str:

@@ -6,8 +6,12 @@ legs of the ``house_fees`` account in transfers whose reference is ``tournament-
 overlays the house paid into prize pools (``tournament_overlay``, reference ``tournament:<id>``: the guarantee's
 shortfall, TRN-07, and operator-added prize money, TRN-17), from the house guarantee account.
 
+HexaPro games (FEE-06, AMB-16) book the fee components of their three seats when the game forms, as the fee leg of
+the game's one transfer (``hexapro_game``, reference ``tournament:<id>``): they count as fees received, one
+"registration" per game.
+
 Each figure is summed in the database, per day (in the site's time zone), tournament kind (scheduled / Sit & Go) and
-currency: two grouped queries, whatever the number of registrations. The kind of each row's tournament is looked up
+currency: three grouped queries, whatever the number of registrations. The kind of each row's tournament is looked up
 by the entry or tournament id the reference carries.
 """
 
@@ -120,6 +124,21 @@ def fee_rows(first_day: date, last_day: date, zone: tzinfo) -> list[Any]:
     )
 
 
+def hexapro_fee_rows(first_day: date, last_day: date, zone: tzinfo) -> list[Any]:
+    """FEE-06: the fee components booked when HexaPro games formed (the fee leg of each game's transfer)."""
+    from tournaments.hexapro.money import GAME_TRANSFER_KIND
+
+    return _grouped_legs(
+        first_day,
+        last_day,
+        zone,
+        account_kind=AccountKind.HOUSE_FEES,
+        transfer_kinds=(GAME_TRANSFER_KIND,),
+        reference_prefix=TOURNAMENT_REFERENCE,
+        kind_of=Tournament.objects.filter(pk=OuterRef("referenced_id")).values("kind")[:1],
+    )
+
+
 def overlay_rows(first_day: date, last_day: date, zone: tzinfo) -> list[Any]:
     """The house guarantee account's overlay payments, summed per day, tournament kind and currency."""
     return _grouped_legs(
@@ -149,6 +168,10 @@ def fee_report(first_day: date, last_day: date, zone: tzinfo) -> FeeReport:
         else:
             figures.fees_refunded -= row["amount"]
             figures.refunds += row["legs"]
+    for row in hexapro_fee_rows(first_day, last_day, zone):
+        figures = lines[(row["day"], row["tournament_kind"] or "", row["account__currency"])]
+        figures.fees_received += row["amount"]
+        figures.registrations += row["legs"]
     for row in overlay_rows(first_day, last_day, zone):
         lines[(row["day"], row["tournament_kind"] or "", row["account__currency"])].overlays -= row["amount"]
     totals: dict[tuple[str, str], FeeFigures] = defaultdict(FeeFigures)

@@ -33,8 +33,19 @@ from games.runtime.hands import HandContext, _previous_hand
 from games.runtime.policy import Chooser, HandTerms, Settlement, TableRules
 from games.runtime.seat_state import seat_empty, seat_event, seat_save, seat_sit_out_now, table_touch
 from tournaments.definitions import level_clock, payouts_now, table_rules
-from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus, TournamentTable
+from tournaments.models import (
+    EntryStatus,
+    HexaProGame,
+    Tournament,
+    TournamentEntry,
+    TournamentKind,
+    TournamentStatus,
+    TournamentTable,
+)
+from tournaments.rules.hexapro import sitting_out_needs_review
 from tournaments.rules.timebank import FinalStageReconnect
+
+SITTING_OUT_TOGETHER = "hexapro_sitting_out_together"
 
 
 def table_link(table_id: int) -> TournamentTable:
@@ -212,6 +223,8 @@ class TournamentPolicy:
                 context.events.append(seat_sit_out_now(seat, reason, now, rules))
         if knocked_out:
             self._knock_out(context, hand, tournament, link, knocked_out, now)
+        if tournament.kind == TournamentKind.HEXAPRO:
+            flag_sitting_out_together(tournament, context.seats)
         players = sum(1 for seat in context.seats.values() if seat.user_id is not None)
         TournamentTable.objects.filter(pk=link.pk).update(
             players=players, needs_coordination=True, last_hand_ended_at=now
@@ -280,6 +293,8 @@ class TournamentPolicy:
             "paid_places": payouts_now(tournament).paid_places,
             "status": tournament.status,
         }
+        if tournament.kind == TournamentKind.HEXAPRO:
+            info["hexapro"] = hexapro_table_info(tournament)
         if tournament.started_at is not None:
             reading = level_clock(tournament).reading(now)
             info.update(
@@ -292,6 +307,50 @@ class TournamentPolicy:
                 }
             )
         return info
+
+
+def flag_sitting_out_together(tournament: Tournament, seats: dict[int, Seat]) -> None:
+    """HEX-16: one player may sit out by choice; two or more sitting out by choice at once may be an agreement, which
+    the rule forbids: the game is flagged for review once, in the audit trail (``hexapro_sitting_out_together``).
+    Players sitting out after a disconnection do not count."""
+    by_choice = [
+        int(seat.user_id)
+        for seat in seats.values()
+        if seat.user_id is not None
+        and seat.status == SeatStatus.SITTING_OUT
+        and seat.sit_out_reason == SitOutReason.PLAYER
+    ]
+    if not sitting_out_needs_review(by_choice):
+        return
+    from wallet.models import AuditEntry
+    from wallet.services.audit import audit_record
+
+    if AuditEntry.objects.filter(action=SITTING_OUT_TOGETHER, details__tournament=tournament.pk).exists():
+        return
+    audit_record(
+        action=SITTING_OUT_TOGETHER,
+        actor=None,
+        reason="HEX-16: two or more players of a HexaPro game sit out by choice at the same time",
+        details={"tournament": tournament.pk, "players": sorted(by_choice)},
+    )
+
+
+def hexapro_table_info(tournament: Tournament) -> dict[str, Any]:
+    """HEX-05: what the table shows of a HexaPro game — the product, buy-in, drawn multiplier and prize pool (revealed
+    with an animation until the first hand), and the prize per place (HEX-09, HEX-25)."""
+    game = HexaProGame.objects.select_related("version").get(tournament=tournament)
+    labels = [str(row) for row in game.version.multipliers.order_by("-multiplier_tenths")]
+    return {
+        "game_id": tournament.pk,
+        "product": game.version.name,
+        "buy_in": game.buy_in_cents,
+        "multiplier": game.multiplier_label,
+        "multiplier_tenths": game.multiplier_tenths,
+        "prize_pool": game.prize_pool_cents,
+        "prizes": list(tournament.prizes),
+        # The reveal's reel: the product's multipliers, three times round, stopping at the one drawn.
+        "reel": labels * 3 + [game.multiplier_label],
+    }
 
 
 def coordinate_soon(tournament_id: int) -> None:

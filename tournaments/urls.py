@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tournaments import pages
+from tournaments.hexapro import pages as hexapro_pages
 
 app_name = "tournaments"
 
@@ -10,4 +11,12 @@ urlpatterns = [
     path("", pages.tournament_lobby, name="index"),
     path("<int:tournament_id>/", pages.tournament_page, name="detail"),
     path("<int:tournament_id>/registration/", pages.tournament_registration, name="registration"),
+    path("hexapro/", hexapro_pages.hexapro_page, name="hexapro"),
+    path("hexapro/history/", hexapro_pages.hexapro_history, name="hexapro_history"),
+    path("hexapro/registration/", hexapro_pages.hexapro_registration, name="hexapro_registration"),
+    path(
+        "hexapro/registration/<int:registration_id>/withdrawal/",
+        hexapro_pages.hexapro_withdrawal,
+        name="hexapro_withdrawal",
+    ),
 ]

@@ -103,6 +103,8 @@ CASH_TABLE_ACTIONS = ("cancel_hand_in_play", "close_tables")
 TOURNAMENT_ACTIONS = ("delay_tournament", "cancel_tournaments", "set_hand_for_hand")
 TOURNAMENT_ENTRY_ACTIONS = ("disqualify_entries", "credit_prizes")
 TOURNAMENT_FEE_REPORT_PAGE = "tournaments_tournament_fees"  # LOB-09: tournament and Sit & Go fees
+HEXAPRO_GAME_ACTIONS = ("park_incomplete_games",)
+HEXAPRO_AUDIT_PAGE = "tournaments_hexaprogame_audit"  # HEX-31: the multiplier audit
 
 ADMIN_POWERS: dict[str, ModelPowers] = {
     # --- people and privileges ---
@@ -183,6 +185,22 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     ),
     "tournaments.tournamenttable": read_only_record("Links to each table's live page."),
     "tournaments.tournamentbreak": read_only_record(),
+    "tournaments.hexaproproductversion": read_only_record(
+        "The HexaPro products' tables (buy-ins with fee components, multipliers, blinds) by effective-from time, with "
+        "the expected multiplier and rake equivalent computed from them; the games keep the version they were drawn "
+        "with."
+    ),
+    "tournaments.hexaprogame": ModelPowers(
+        support=may("view", actions=HEXAPRO_GAME_ACTIONS, pages=(HEXAPRO_AUDIT_PAGE,)),
+        compliance=may("view", pages=(HEXAPRO_AUDIT_PAGE,)),
+        administrators=may("view", actions=HEXAPRO_GAME_ACTIONS, pages=(HEXAPRO_AUDIT_PAGE,)),
+        note="Search by game id or player; the players' places and prizes link to the entry list for a manual prize "
+        "credit (HEX-10). Putting an incomplete game in the 90-day queue (HEX-17) needs `tournaments.run_tournament`; "
+        "it is decided by the CXL-09 cancellation. The multiplier audit (HEX-31) needs `tournaments.view_hexaprogame`.",
+    ),
+    "tournaments.hexaproregistration": read_only_record(
+        "One registered HexaPro game each: waiting, in a game, withdrawn."
+    ),
     "tournaments.payoutstructure": catalogue(
         "Entrant ranges are edited on the structure's page; a structure whose shares do not add up to 10,000, "
         "increase from a place to the next, or whose ranges overlap or leave a gap is refused."

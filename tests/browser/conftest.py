@@ -233,9 +233,11 @@ def flush_retried_after_a_deadlock(monkeypatch: pytest.MonkeyPatch) -> None:
 def site(live_site: LiveSite, flush_retried_after_a_deadlock: None, transactional_db: Any) -> Iterator[LiveSite]:
     """The live site with an empty database (flushed after the test) and this test's Redis keys cleared."""
     from games.services import seed_stakes
+    from tournaments.hexapro.products import hexapro_products_seed
 
     delete_redis_keys_of_this_run()
     seed_stakes()  # transactional tests flush the catalogue the data migration seeded
+    hexapro_products_seed()  # and the HexaPro products
     yield live_site
     delete_redis_keys_of_this_run()
 

@@ -1,7 +1,8 @@
 """``manage.py hexapro_figures`` prints, computed from the product tables, each product's expected multiplier and rake
 equivalent (6.853 %, HEX-08, HEX-24), every prize pool of HEX-07 / HEX-23 with its payout split in cents (HEX-09,
 HEX-25) and the fee components (FEE-06); ``--draws N`` simulates N draws through the production draw function with a
-chi-square test against HEX-06 / HEX-22 (HEX-31). It needs no database; bad arguments exit with status 2."""
+chi-square test against HEX-06 / HEX-22 (HEX-31). The tables are the stored rows in force (a new version changes the
+figures); ``--defaults`` prints the catalog's defaults and needs no database; bad arguments exit with status 2."""
 
 from __future__ import annotations
 
@@ -16,10 +17,13 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from poker_site.embedded import COMMANDS_WITHOUT_SERVICES
+from poker_site.embedded import COMMAND_OPTIONS_WITHOUT_SERVICES, COMMANDS_WITHOUT_SERVICES
 from tests.foundation.test_commands_without_a_database_start_no_embedded_server import manage_without_services
+from tournaments.hexapro.models import HexaProProductVersion
 from tournaments.management.commands import hexapro_figures
 from tournaments.rules.hexapro import HEXAPRO, HEXAPRO_EXTREME
+
+pytestmark = pytest.mark.django_db
 
 
 def run(*arguments: str) -> str:
@@ -53,7 +57,28 @@ def test_hex_25_the_extreme_splits_are_printed_in_whole_cents() -> None:
     assert len(re.findall(r" pool ", text)) == 10 * 7
 
 
-def test_the_figures_come_from_the_stored_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_figures_come_from_the_stored_rows_in_force() -> None:
+    """A new version of HexaPro in the back office (one more ticket for 1.5x) changes the figures the command prints;
+    ``--defaults`` still prints the catalog's."""
+    seeded = HexaProProductVersion.objects.get(code="hexapro")
+    edited = HexaProProductVersion.objects.get(pk=seeded.pk)
+    edited.pk = None
+    edited.effective_from = seeded.effective_from.replace(year=2001)
+    edited.save()
+    for related in ("buy_ins", "multipliers", "blind_levels"):
+        for row in getattr(seeded, related).all():
+            row.pk = None
+            row.version = edited
+            if related == "multipliers" and row.multiplier_tenths == 15:
+                row.weight += 1
+            row.save()
+    text = run("--product", "hexapro")
+    assert "weights out of 100,001" in text
+    assert "stated 6.853 %: DIFFERS" in text
+    assert "weights out of 100,000" in run("--product", "hexapro", "--defaults")
+
+
+def test_the_figures_come_through_stored_products(monkeypatch: pytest.MonkeyPatch) -> None:
     """The command reads the products through ``stored_products``: other tables, other figures."""
     rows = list(HEXAPRO.multipliers)
     rows[-1] = dataclasses.replace(rows[-1], weight=rows[-1].weight + 1)
@@ -132,9 +157,14 @@ def test_bad_arguments_are_refused_with_a_clear_message(arguments: tuple[str, ..
 
 
 @pytest.mark.slow
-def test_the_command_runs_without_a_database_and_bad_arguments_exit_with_status_2(tmp_path: Path) -> None:
-    assert "hexapro_figures" in COMMANDS_WITHOUT_SERVICES
-    completed = manage_without_services(tmp_path, "hexapro_figures", "--json", "--draws", "1000", "--seed", "1")
+def test_with_defaults_the_command_runs_without_a_database_and_bad_arguments_exit_with_status_2(
+    tmp_path: Path,
+) -> None:
+    assert "hexapro_figures" not in COMMANDS_WITHOUT_SERVICES  # the stored tables are in the database
+    assert COMMAND_OPTIONS_WITHOUT_SERVICES["hexapro_figures"] == "--defaults"
+    completed = manage_without_services(
+        tmp_path, "hexapro_figures", "--defaults", "--json", "--draws", "1000", "--seed", "1"
+    )
     assert completed.returncode == 0, completed.stderr
     assert [product["rake_equivalent_percent"] for product in json.loads(completed.stdout)["products"]] == [
         "6.853 %",
@@ -143,7 +173,7 @@ def test_the_command_runs_without_a_database_and_bad_arguments_exit_with_status_
     assert not (tmp_path / "postgres").exists(), "no embedded PostgreSQL was started"
     assert not (tmp_path / "redis").exists(), "no embedded Redis was started"
     for arguments, message in ((("--draws", "0"), "--draws must be from 1"), (("--draws", "many"), "invalid int")):
-        refused = manage_without_services(tmp_path, "hexapro_figures", *arguments)
+        refused = manage_without_services(tmp_path, "hexapro_figures", "--defaults", *arguments)
         assert refused.returncode == 2
         assert message in refused.stderr
         assert refused.stdout == ""

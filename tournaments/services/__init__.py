@@ -23,7 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
+from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentKind, TournamentStatus
 from tournaments.rules.common import RandomSource
 from tournaments.services import money
 from tournaments.services.definition import DefinitionRefused, tournament_define, tournament_definition_update
@@ -39,7 +39,7 @@ from tournaments.services.errors import (
     TournamentNotFound,
 )
 from tournaments.services.registration import tournament_register, tournament_unregister
-from tournaments.services.running import Step, tournament_advance
+from tournaments.services.running import Step, credited_at_game_end, tournament_advance
 from tournaments.services.staff import (
     entry_disqualify,
     entry_prize_credit,
@@ -64,6 +64,8 @@ def entry_prize_pay(entry_id: int) -> bool:
         return False
     if entry.status not in (EntryStatus.FINISHED, EntryStatus.DISQUALIFIED):
         return False
+    if credited_at_game_end(entry.tournament) and entry.tournament.status != TournamentStatus.FINISHED:
+        return False  # HEX-10: a HexaPro game credits all places at once when it ends
     entry.prize_transfer = money.prize_credit(entry)
     entry.save(update_fields=["prize_transfer"])
     return True
@@ -86,9 +88,13 @@ def tournaments_advance_all(*, now: datetime | None = None, randomness: RandomSo
             logging.getLogger(__name__).exception("tournament %s could not be advanced", tournament_id)
             failed.append(tournament_id)
     paid = 0
-    for entry_id in TournamentEntry.objects.filter(
-        prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False, place__isnull=False
-    ).values_list("pk", flat=True):
+    for entry_id in (
+        TournamentEntry.objects.filter(
+            prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False, place__isnull=False
+        )
+        .exclude(tournament__kind=TournamentKind.HEXAPRO, tournament__status=TournamentStatus.RUNNING)
+        .values_list("pk", flat=True)
+    ):
         paid += entry_prize_pay(entry_id)
     return {"advanced": advanced, "failed": failed, "prizes_paid": paid}
 

@@ -18,20 +18,23 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Hand, Seat
+from games.models import Hand, Seat, Table
 from games.runtime.hands import HandContext
 from games.runtime.recovery import hand_cancel_locked
 from tournaments.models import (
     CancellationStatus,
     EntryStatus,
+    HexaProGame,
     Tournament,
     TournamentCancellation,
     TournamentEntry,
+    TournamentKind,
     TournamentStatus,
     TournamentTable,
 )
 from tournaments.rules.cancellation import (
     CancellationCalculation,
+    HexaProAtCancellation,
     Purchase,
     PurchaseKind,
     RemainingPlayer,
@@ -40,7 +43,13 @@ from tournaments.rules.cancellation import (
 )
 from tournaments.services import money
 from tournaments.services.errors import NotAllowedNow, TournamentNotFound
-from tournaments.services.running import primary_key, tournament_lock, tournament_save, tournament_table_close
+from tournaments.services.running import (
+    places_give_locked,
+    primary_key,
+    tournament_lock,
+    tournament_save,
+    tournament_table_close,
+)
 from tournaments.services.seating import tables_lock
 from tournaments.services.staff import staff_reason
 from wallet.models import AccountKind
@@ -50,9 +59,12 @@ from wallet.services.audit import audit_record
 CANCELLED_HAND_REASON = "The tournament was cancelled: every stack is back at its start-of-hand count (TRN-33)."
 
 
-def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellation:
+def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellation | HexaProAtCancellation:
     """The tournament as the cancellation policy needs it: every paid entry, the players still in with their chips
-    (seat numbers made unique across tables), the prize table once fixed, the house's added money, the final table."""
+    (seat numbers made unique across tables), the prize table once fixed, the house's added money, the final table.
+    A HexaPro game is described for CXL-09 (:func:`hexapro_at_cancellation`)."""
+    if tournament.kind == TournamentKind.HEXAPRO:
+        return hexapro_at_cancellation(tournament)
     entries = list(
         TournamentEntry.objects.filter(tournament=tournament)
         .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
@@ -70,14 +82,7 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
     )
     if tournament.started_at is None:
         return TournamentAtCancellation(purchases=purchases, started=False, freeroll=tournament.is_freeroll)
-    seats = Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
-        "user_id", "chips", "number", "table__tournament_link__number"
-    )
-    remaining = tuple(
-        RemainingPlayer(player=str(user_id), chips=chips, seat=table_number * 100 + number)
-        for user_id, chips, number, table_number in sorted(seats, key=lambda row: (row[3], row[2]))
-        if chips > 0
-    )
+    remaining = _remaining_players(tournament)
     contributions = sum(entry.prize_contribution for entry in entries)
     closed = tournament.registration_closed_at is not None and tournament.prize_pool is not None
     return TournamentAtCancellation(
@@ -88,6 +93,44 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
         at_final_table=tournament.tables_running <= 1,
         added_money_cents=(tournament.prize_pool or 0) - contributions if closed else 0,
         freeroll=tournament.is_freeroll,
+    )
+
+
+def _remaining_players(tournament: Tournament) -> tuple[RemainingPlayer, ...]:
+    seats = Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
+        "user_id", "chips", "number", "table__tournament_link__number"
+    )
+    return tuple(
+        RemainingPlayer(player=str(user_id), chips=chips, seat=table_number * 100 + number)
+        for user_id, chips, number, table_number in sorted(seats, key=lambda row: (row[3], row[2]))
+        if chips > 0
+    )
+
+
+def hexapro_at_cancellation(tournament: Tournament) -> HexaProAtCancellation:
+    """CXL-09 / AMB-16: a HexaPro game with its drawn pool, the payout percentages of its multiplier, the fee
+    component, the players still in with their chips and those already out. The places of the players out are
+    placed and credited before the calculation (the proposal and the approval do it), so the pool not yet paid is the
+    prizes of places 1..n; a knocked-out player still waiting for a place is refused (ValueError)."""
+    game = HexaProGame.objects.get(tournament=tournament)
+    if TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).exists():
+        raise ValueError("a knocked-out player is still waiting for a place")
+    remaining = _remaining_players(tournament)
+    still_in = {player.player for player in remaining}
+    eliminated = tuple(
+        str(user_id)
+        for user_id in TournamentEntry.objects.filter(tournament=tournament)
+        .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
+        .order_by("pk")
+        .values_list("user_id", flat=True)
+        if str(user_id) not in still_in
+    )
+    return HexaProAtCancellation(
+        remaining=remaining,
+        eliminated=eliminated,
+        prize_pool_cents=game.prize_pool_cents,
+        payout_percentages=tuple(int(share) for share in game.payout_percentages),
+        fee_component_cents=game.fee_component_cents,
     )
 
 
@@ -115,6 +158,8 @@ def tournament_cancellation_propose(
         )
     if TournamentCancellation.objects.filter(tournament=locked, status=CancellationStatus.PROPOSED).exists():
         raise NotAllowedNow(f"A cancellation of {locked.name} is already waiting for approval.")
+    if locked.kind == TournamentKind.HEXAPRO:
+        places_give_locked(locked)
     calculation = _calculation(locked)
     proposal = TournamentCancellation.objects.create(
         tournament=locked,
@@ -160,7 +205,8 @@ def tournament_cancellation_withdraw(
     tournament, row = _proposal_lock(proposal)
     row.status = CancellationStatus.WITHDRAWN
     row.save(update_fields=["status"])
-    tournament.cancellation_pending = False
+    # A HexaPro game in the queue of unresolved games (HEX-17) stays stopped until it is decided.
+    tournament.cancellation_pending = _hexapro_case_open(tournament)
     tournament_save(tournament, "cancellation_pending")
     audit_record(
         action="tournament_cancellation_withdrawn",
@@ -186,20 +232,10 @@ def tournament_cancellation_approve(
         TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).values_list("table_id", flat=True)
     )
     locked = tables_lock(live)
-    for table, seats in locked.values():
-        if table.current_hand_id is not None:
-            # TRN-33: a hand in play ends with every stack at its start-of-hand count (chips move only at settlement).
-            context = HandContext(table, seats, moment)
-            hand = Hand.objects.select_for_update().get(pk=table.current_hand_id)
-            hand_cancel_locked(
-                context, hand, "The tournament was cancelled: every stack is back at its start-of-hand count."
-            )
-            context.commit_events()
-    for entry in TournamentEntry.objects.select_related("tournament", "user").filter(
-        tournament=tournament, prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False, place__isnull=False
-    ):
-        entry.prize_transfer = money.prize_credit(entry)  # won before the cancellation: stays won
-        entry.save(update_fields=["prize_transfer"])
+    hands_in_play_cancel(locked, moment)
+    if tournament.kind == TournamentKind.HEXAPRO:
+        places_give_locked(tournament)  # a hand that ended after the proposal may have knocked a player out
+    prizes_won_credit(tournament)
     calculation = _calculation(tournament)
     figures = calculation.to_json()
     if figures != row.calculation:
@@ -209,6 +245,8 @@ def tournament_cancellation_approve(
         row.kept_by_house = calculation.kept_by_house_cents
         row.save(update_fields=["calculation", "state", "paid_in_money", "kept_by_house"])
         raise NotAllowedNow("The tournament changed since the preview: the figures are updated; review them again.")
+    if tournament.kind == TournamentKind.HEXAPRO:
+        _hexapro_case_settle_back(tournament, calculation, actor, row)
     _post(tournament, row, calculation)
     for table, seats in locked.values():
         tournament_table_close(table, seats, moment, f"The tournament was cancelled: {row.reason}")
@@ -248,6 +286,48 @@ def tournament_cancellation_approve(
         },
     )
     return row
+
+
+def _hexapro_case_open(tournament: Tournament) -> bool:
+    if tournament.kind != TournamentKind.HEXAPRO:
+        return False
+    from tournaments.hexapro.staff import open_case
+
+    return open_case(HexaProGame.objects.get(tournament=tournament)) is not None
+
+
+def _hexapro_case_settle_back(
+    tournament: Tournament, calculation: CancellationCalculation, actor: Any, row: TournamentCancellation
+) -> None:
+    """HEX-17: a game waiting in the queue of unresolved games is decided by this cancellation; its case's money goes
+    back to the game's accounts first, from where the compensation is posted."""
+    from tournaments.hexapro.staff import case_settle_back
+
+    still_in = sum(1 for compensation in calculation.compensations if not compensation.eliminated)
+    game = HexaProGame.objects.select_related("tournament").get(tournament=tournament)
+    case_settle_back(
+        game, still_in, actor=actor, reason=f"Decided by the CXL-09 cancellation {row.pk}: {row.reason}"[:300]
+    )
+
+
+def hands_in_play_cancel(locked: dict[int, tuple[Table, dict[int, Seat]]], now: datetime) -> None:
+    """TRN-33: at the locked tables of a tournament that stops, a hand in play ends with every stack at its
+    start-of-hand count (chips move only at settlement), recorded and told to the table like any cancelled hand."""
+    for table, seats in locked.values():
+        if table.current_hand_id is not None:
+            context = HandContext(table, seats, now)
+            hand = Hand.objects.select_for_update().get(pk=table.current_hand_id)
+            hand_cancel_locked(context, hand, CANCELLED_HAND_REASON)
+            context.commit_events()
+
+
+def prizes_won_credit(tournament: Tournament) -> None:
+    """Prizes won before a tournament stops stay won: any not yet credited is credited now (TRN-27)."""
+    for entry in TournamentEntry.objects.select_related("tournament", "user").filter(
+        tournament=tournament, prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False, place__isnull=False
+    ):
+        entry.prize_transfer = money.prize_credit(entry)
+        entry.save(update_fields=["prize_transfer"])
 
 
 def _post(tournament: Tournament, row: TournamentCancellation, calculation: CancellationCalculation) -> None:

@@ -42,3 +42,9 @@ class NotAllowedNow(TournamentError):
 
 class ReasonRequired(TournamentError):
     code = "reason_required"
+
+
+class InvalidRequest(TournamentError):
+    """The request itself is wrong (a buy-in not offered, a number of games out of range), whatever the state."""
+
+    code = "invalid_request"

@@ -175,7 +175,10 @@ def start_locked(tournament: Tournament, now: datetime, randomness: RandomSource
         "break_due_at",
         "next_table_number",
     )
-    if tournament.late_registration_levels == 0 or tournament.kind == TournamentKind.SIT_AND_GO:
+    # A HexaPro game fixed its pool and prizes when it formed (HEX-07, HEX-09); other tournaments fix them here.
+    if tournament.registration_closed_at is None and (
+        tournament.late_registration_levels == 0 or tournament.kind == TournamentKind.SIT_AND_GO
+    ):
         _registration_close(tournament, now)
     if tournament.reopens and tournament.kind == TournamentKind.SIT_AND_GO:
         from tournaments.services.catalog import tournament_copy
@@ -370,9 +373,19 @@ def _places_assign(
             step.places.append((entry.pk, finishing.place))
         remaining -= len(members)
     rows_update(placed, ["place", "prize", "status"])  # one statement for every place given
-    for entry in placed:
-        _prize_credit_after_commit(entry)
+    if not credited_at_game_end(tournament):
+        for entry in placed:
+            _prize_credit_after_commit(entry)
     return True
+
+
+def places_give_locked(tournament: Tournament) -> None:
+    """The places of players knocked out but not yet placed, outside a coordination (the caller holds the tournament's
+    lock): a cancellation of a HexaPro game needs them — its pool not yet paid is the prizes of the places still
+    open (CXL-09) — and a proposed cancellation keeps the coordinator away (the ties use the numbers drawn at the
+    knock-out, as a coordination would)."""
+    alive = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).count()
+    _places_assign(tournament, [], alive, secrets.SystemRandom(), Step())
 
 
 class _RecordedTies:
@@ -392,6 +405,12 @@ class _RecordedTies:
 
 def _tie_breaking(members: list[TournamentEntry], randomness: RandomSource) -> RandomSource:
     return _RecordedTies(members, randomness)
+
+
+def credited_at_game_end(tournament: Tournament) -> bool:
+    """HEX-10 / AMB-58: a HexaPro game credits every place at once when it ends; other tournaments credit each prize
+    at the knock-out (TRN-27)."""
+    return tournament.kind == TournamentKind.HEXAPRO
 
 
 def _prize_credit_after_commit(entry: TournamentEntry) -> None:
@@ -446,6 +465,9 @@ def _maybe_finish(tournament: Tournament, alive: int, now: datetime, randomness:
             step.places.append((entry.pk, place))
             _prize_credit_after_commit(entry)
             place += 1
+    if credited_at_game_end(tournament):
+        for entry in TournamentEntry.objects.filter(tournament=tournament, place__isnull=False, place__gt=1):
+            _prize_credit_after_commit(entry)  # the places below the winner, all at the end (HEX-10)
     for table in tables_lock(
         list(
             TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).values_list(

@@ -12,7 +12,13 @@ from django.utils import timezone
 from tournaments.models import EntryStatus, HandForHandMode, Tournament, TournamentEntry, TournamentStatus
 from tournaments.services import money
 from tournaments.services.errors import NotAllowedNow, ReasonRequired, TournamentNotFound
-from tournaments.services.running import cancel_before_start_locked, primary_key, tournament_lock, tournament_save
+from tournaments.services.running import (
+    cancel_before_start_locked,
+    credited_at_game_end,
+    primary_key,
+    tournament_lock,
+    tournament_save,
+)
 from tournaments.services.seating import tables_lock
 from wallet.services.audit import audit_record
 
@@ -191,6 +197,8 @@ def entry_prize_credit(entry: TournamentEntry | int, *, actor: Any, reason: str)
         raise NotAllowedNow(f"The prize of {row.user} was forfeited on disqualification: it is not paid.")
     if row.prize <= 0 or row.status not in (EntryStatus.FINISHED, EntryStatus.DISQUALIFIED):
         raise NotAllowedNow(f"{row.user} has no prize to credit ({row.get_status_display()}, no prize won).")
+    if credited_at_game_end(row.tournament) and row.tournament.status == TournamentStatus.RUNNING:
+        raise NotAllowedNow(f"HexaPro game {row.tournament_id} is still running: its prizes are credited when it ends.")
     row.prize_transfer = money.prize_credit(row)
     row.save(update_fields=["prize_transfer"])
     audit_record(

@@ -58,6 +58,7 @@ from wallet.services.unresolved import (
     VOID_AFTER,
     unresolved_game_open,
     unresolved_game_resolve,
+    unresolved_game_settle,
     unresolved_game_void,
     unresolved_games_void_expired,
 )
@@ -107,6 +108,7 @@ __all__ = [
     "transfer_reverse",
     "unresolved_game_open",
     "unresolved_game_resolve",
+    "unresolved_game_settle",
     "unresolved_game_void",
     "unresolved_games_void_expired",
     "withdrawal_complete",

@@ -4,7 +4,8 @@ Automatic refunds (CASH-23) happen at once in the table services. Bets of an inc
 settled automatically are moved into a case account with ``unresolved_game_open``; staff resolve the case with
 ``unresolved_game_resolve`` (paying the funds to whom they decide). A case still open 90 days after it was opened
 is void: ``unresolved_games_void_expired`` (run by the deadline ticker) moves its funds to the charity account with
-an audit entry.
+an audit entry — except a HexaPro game's case (reference ``hexapro:<id>``), which must be decided by CXL-09 and stays
+in the queue, overdue, until it is (AMB-45).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
     from poker_site.accounts.models import User
 
 VOID_AFTER = timedelta(days=90)
+DECIDED_NOT_VOIDED_PREFIX = "hexapro:"
+"""AMB-45: HexaPro games in the queue must be decided (CXL-09) by their deadline; they are never voided to charity."""
 
 
 def unresolved_game_open(
@@ -93,6 +96,14 @@ def unresolved_game_resolve(
     """Staff decide an open case: ``payouts`` (positive amounts to each account) must add up to the case's funds.
     Needs ``wallet.adjust_balance`` and a reason. ``CaseAlreadyClosed`` once resolved or voided."""
     require_permission(decided_by, ADJUST_BALANCE, "resolve an unresolved game")
+    return unresolved_game_settle(case, payouts=payouts, decided_by=decided_by, reason=reason)
+
+
+def unresolved_game_settle(
+    case: UnresolvedGameFunds, *, payouts: Sequence[TransferLeg], decided_by: User | None, reason: str
+) -> UnresolvedGameFunds:
+    """:func:`unresolved_game_resolve` inside the caller's transaction, for a game service that decides the case by
+    its own rules and checks its own permissions (a HexaPro game cancelled by CXL-09, HEX-17)."""
     reason = require_reason(reason, "resolve an unresolved game")
     payouts = tuple(payouts)
     for leg in payouts:
@@ -151,6 +162,7 @@ def unresolved_game_void(case: UnresolvedGameFunds, *, now: datetime | None = No
         UnresolvedGameFunds.objects.select_for_update(skip_locked=True)
         .select_related("account")
         .filter(pk=case.pk, status=UnresolvedGameStatus.OPEN, deadline__lte=moment)
+        .exclude(game_reference__startswith=DECIDED_NOT_VOIDED_PREFIX)
         .first()
     )
     if locked is None:
@@ -180,6 +192,7 @@ def unresolved_games_void_expired(now: datetime, *, batch_size: int = 100) -> in
     """The ticker handler: void every open case past its deadline (up to ``batch_size`` per tick). Idempotent."""
     due = list(
         UnresolvedGameFunds.objects.filter(status=UnresolvedGameStatus.OPEN, deadline__lte=now)
+        .exclude(game_reference__startswith=DECIDED_NOT_VOIDED_PREFIX)
         .order_by("deadline", "pk")
         .values_list("pk", flat=True)[:batch_size]
     )

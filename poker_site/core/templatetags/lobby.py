@@ -32,6 +32,14 @@ def upcoming_tournaments(limit: int = 6) -> list[dict[str, Any]]:
 
 
 @register.simple_tag
+def hexapro_offers() -> list[dict[str, Any]]:
+    """The HexaPro products in force with every buy-in and its prize-pool range (HEX-02, HEX-03, HEX-20)."""
+    from tournaments.hexapro.readside import product_offers
+
+    return product_offers()
+
+
+@register.simple_tag
 def offered_stakes() -> list[dict[str, Any]]:
     """Every stake the lobby offers now (CASH-02), with its game, blinds and default buy-in range in cents: the
     lobby's game and stake choices, including stakes with no open table yet (the seating queue opens one)."""

@@ -1,5 +1,11 @@
-"""``manage.py hexapro_figures [--product CODE] [--draws N [--seed S]] [--json]``: the HexaPro figures, computed from
-the product tables through the rule functions, nothing typed in (HEX-06..HEX-09, HEX-21..HEX-25, FEE-06, HEX-31).
+"""``manage.py hexapro_figures [--product CODE] [--draws N [--seed S]] [--json] [--defaults]``: the HexaPro figures,
+computed from the product tables through the rule functions, nothing typed in (HEX-06..HEX-09, HEX-21..HEX-25, FEE-06,
+HEX-31).
+
+The tables are the stored ones: each product's version in force now, read from the database
+(:func:`tournaments.hexapro.products.products_in_force`) — what the games are played with. ``--defaults`` prints the
+catalog's defaults instead (``tournaments.rules.hexapro.DEFAULT_PRODUCTS``, what the data migration seeded), and then
+needs no database (``poker_site.embedded`` starts no server for it).
 
 Per product: the expected multiplier and the rake equivalent next to the published one (6.853 % for both products,
 HEX-08, HEX-24); per multiplier its probability, payout percentages, starting stack, level time and timebank row; per
@@ -7,7 +13,7 @@ buy-in the fee component and every prize pool with its payout split in whole cen
 draws through the production draw function (:func:`tournaments.rules.hexapro.draw_multiplier`) per product — from
 ``random.Random(S)`` with ``--seed S``, else from the CSPRNG production uses — and prints the observed and expected
 counts, the chi-square test against the stated probabilities and the realised rake equivalent of the draws.
-``--json`` prints one JSON object instead. Needs no database. Bad arguments: a message on stderr and exit status 2.
+``--json`` prints one JSON object instead. Bad arguments: a message on stderr and exit status 2.
 """
 
 from __future__ import annotations
@@ -45,8 +51,10 @@ ORDINALS: Final[tuple[str, ...]] = ("1st", "2nd", "3rd")
 
 
 def stored_products() -> tuple[HexaProProduct, ...]:
-    """The product tables the figures are computed from (the catalog's defaults until the back-office stores them)."""
-    return DEFAULT_PRODUCTS
+    """The product tables in force, read from the database (the back office's rows)."""
+    from tournaments.hexapro.products import products_in_force
+
+    return products_in_force()
 
 
 def fraction_text(value: Fraction) -> str:
@@ -166,6 +174,11 @@ class Command(BaseCommand):
         parser.add_argument("--draws", type=int, help=f"simulate this many draws per product (1..{MAXIMUM_DRAWS:,})")
         parser.add_argument("--seed", type=int, help="seed a random.Random for a reproducible simulation")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+        parser.add_argument(
+            "--defaults",
+            action="store_true",
+            help="the catalog's default tables instead of the stored ones (no database)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         draws: int | None = options["draws"]
@@ -174,7 +187,10 @@ class Command(BaseCommand):
             raise CommandError(f"--draws must be from 1 to {MAXIMUM_DRAWS:,}, not {draws}", returncode=BAD_INPUT_STATUS)
         if seed is not None and draws is None:
             raise CommandError("--seed only seeds a simulation: give --draws too", returncode=BAD_INPUT_STATUS)
-        products = stored_products()
+        try:
+            products = DEFAULT_PRODUCTS if options["defaults"] else stored_products()
+        except RuleError as error:
+            raise CommandError(f"the stored tables are refused by the rules: {error}") from error
         if options["product"] is not None:
             try:
                 products = (product_by_code(products, options["product"]),)
