@@ -102,3 +102,22 @@ def test_a_tournament_that_has_not_started_or_is_over_cannot_be_cancelled_this_w
         tournament_cancellation_propose(tournament, actor=staff("first"), reason="x")
     with pytest.raises(ReasonRequired):
         tournament_cancellation_propose(tournament, actor=staff("second"), reason="   ")
+
+
+def test_figures_that_changed_since_the_preview_are_stored_for_another_look_then_approved_cxl_01() -> None:
+    tournament, _users = running_tournament(9, until_left=9)
+    proposal = tournament_cancellation_propose(tournament, actor=staff("first"), reason="server fault")
+    # A hand that was in play at the proposal ended meanwhile and moved chips between two players.
+    seats = list(Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False)[:2])
+    Seat.objects.filter(pk=seats[0].pk).update(chips=seats[0].chips + 300)
+    Seat.objects.filter(pk=seats[1].pk).update(chips=seats[1].chips - 300)
+    before = proposal.calculation
+    approver = staff("second")
+    with pytest.raises(NotAllowedNow, match="changed since the preview"):
+        tournament_cancellation_approve(proposal, actor=approver)
+    proposal.refresh_from_db()
+    assert proposal.status == CancellationStatus.PROPOSED
+    assert proposal.calculation != before  # the new figures are kept for the second look
+    approved = tournament_cancellation_approve(proposal, actor=approver)
+    assert approved.status == CancellationStatus.APPROVED
+    call_command("wallet_reconcile")

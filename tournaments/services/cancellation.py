@@ -217,13 +217,24 @@ def tournament_cancellation_withdraw(
     return row
 
 
-@transaction.atomic(durable=True)
 def tournament_cancellation_approve(
     proposal: TournamentCancellation | int, *, actor: Any, now: datetime | None = None
 ) -> TournamentCancellation:
     """Approve and post a proposed cancellation (see the module docstring). Refused when the approver proposed it,
-    when it was already approved or withdrawn, or when the figures changed since the preview (then the preview is
-    brought up to date for another look)."""
+    when it was already approved or withdrawn, or when the figures changed since the preview: then the preview is
+    brought up to date (committed) for another look, and the refusal follows."""
+    row = _cancellation_approve_or_update(proposal, actor=actor, now=now)
+    if row.status != CancellationStatus.APPROVED:
+        raise NotAllowedNow("The tournament changed since the preview: the figures are updated; review them again.")
+    return row
+
+
+@transaction.atomic(durable=True)
+def _cancellation_approve_or_update(
+    proposal: TournamentCancellation | int, *, actor: Any, now: datetime | None
+) -> TournamentCancellation:
+    """Post the cancellation when its figures are still those previewed; otherwise store the new figures as the
+    preview and return it still proposed."""
     moment = now or timezone.now()
     tournament, row = _proposal_lock(proposal)
     if actor is None or row.proposed_by_id == getattr(actor, "pk", None):
@@ -244,7 +255,7 @@ def tournament_cancellation_approve(
         row.paid_in_money = calculation.paid_in_money_cents
         row.kept_by_house = calculation.kept_by_house_cents
         row.save(update_fields=["calculation", "state", "paid_in_money", "kept_by_house"])
-        raise NotAllowedNow("The tournament changed since the preview: the figures are updated; review them again.")
+        return row
     if tournament.kind == TournamentKind.HEXAPRO:
         _hexapro_case_settle_back(tournament, calculation, actor, row)
     _post(tournament, row, calculation)
