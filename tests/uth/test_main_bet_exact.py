@@ -206,7 +206,7 @@ def test_the_boards_of_one_rank_multiset_count_together_as_one_by_one(ranks: tup
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(1800)  # about 75 s of CPU on two processes; a loaded machine stretches it many times over
+@pytest.mark.timeout(900)  # about 75 s of CPU on two processes; a loaded machine stretches it several times over
 def test_uth_21_counting_every_case_gives_the_recorded_totals() -> None:
     """The whole enumeration (about 40 s of CPU, on two processes here): every one of the 27,813,810,024,000 cases."""
     totals = basic_strategy_totals(workers=2)

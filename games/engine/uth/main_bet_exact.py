@@ -35,6 +35,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import multiprocessing
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -724,11 +725,14 @@ def basic_strategy_totals(workers: int = 1) -> MainBetTotals:
     if workers <= 1:
         totals = totals_of_board_classes(classes)
     else:
-        _decision_tables()  # built once here, inherited by forked workers
         # Contiguous chunks keep the boards of one rank multiset together (their tables are shared).
         size = -(-len(classes) // (workers * 8))
         chunks = [classes[start : start + size] for start in range(0, len(classes), size)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        # Spawned, not forked: a fork copies the caller's threads' locks in whatever state they are (a test process
+        # runs the channel publisher's thread), and a worker that inherits a held lock never finishes. Each worker
+        # builds its own decision tables (well under a second).
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=spawn, initializer=_decision_tables) as pool:
             parts = list(pool.map(totals_of_board_classes, chunks))
         totals = parts[0]
         for part in parts[1:]:
