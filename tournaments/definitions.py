@@ -11,6 +11,7 @@ from tournaments.models import Tournament, TournamentKind
 from tournaments.rules.breaks import BreakPolicy
 from tournaments.rules.levels import BlindLevel, BlindStructure, LevelClock, Pause
 from tournaments.rules.payouts import PayoutTemplate, PrizePool, payout_table, select_template
+from tournaments.rules.satellites import SatellitePrizes, satellite_prizes
 from tournaments.rules.timebank import FinalStageReconnect, FinalStageStart
 
 
@@ -70,6 +71,9 @@ def payouts_for(tournament: Tournament, entrants: int, contributions: int, *, pr
     """The payouts for ``entrants`` who contributed ``contributions`` cents: the guarantee is topped up by the house
     (overlay, TRN-07) and operator-added money joins the pool (TRN-17)."""
     pool = PrizePool(contributions + tournament.added_prize_money, tournament.guarantee)
+    if tournament.satellite_target_id is not None:  # TRN-37: seats in the target, the rest in cash
+        plan = satellite_plan(tournament, entrants, pool.total_cents)
+        return Payouts(plan.prizes, pool.total_cents, pool.overlay_cents, provisional)
     counted = max(entrants, 2)
     templates = payout_templates(tournament)
     template = select_template(templates, counted, tournament.table_size)
@@ -85,6 +89,34 @@ def payouts_for(tournament: Tournament, entrants: int, contributions: int, *, pr
     if places < len(table.prizes_cents):  # fewer entrants than places: the unpaid places' money goes to the winner
         prizes = (prizes[0] + sum(table.prizes_cents[places:]), *prizes[1:])
     return Payouts(prizes, pool.total_cents, pool.overlay_cents, provisional)
+
+
+def payouts_for_pool(tournament: Tournament, entrants: int, pool_cents: int) -> tuple[int, ...]:
+    """The prizes per place for ``entrants`` sharing a pool of exactly ``pool_cents`` (no guarantee is added)."""
+    if tournament.satellite_target_id is not None:
+        return satellite_plan(tournament, entrants, pool_cents).prizes
+    counted = max(entrants, 2)
+    template = select_template(payout_templates(tournament), counted, tournament.table_size)
+    table = payout_table(
+        [template],
+        entrants=counted,
+        seats_per_table=tournament.table_size,
+        pool=PrizePool(pool_cents, 0),
+        registration_closed=True,
+    )
+    places = min(len(table.prizes_cents), max(entrants, 1))
+    prizes = table.prizes_cents[:places]
+    if places < len(table.prizes_cents):
+        prizes = (prizes[0] + sum(table.prizes_cents[places:]), *prizes[1:])
+    return tuple(prizes)
+
+
+def satellite_plan(tournament: Tournament, entrants: int, pool_cents: int) -> SatellitePrizes:
+    """A satellite's seats and cash (TRN-37) for ``entrants`` and a pool of ``pool_cents``, a seat at the target's
+    buy-in + fee (one query for the target)."""
+    assert tournament.satellite_target_id is not None, "only a satellite has a seat price"
+    target = Tournament.objects.only("buy_in", "fee").get(pk=tournament.satellite_target_id)
+    return satellite_prizes(pool_cents, target.entry_price, entrants)
 
 
 def final_stage(tournament: Tournament) -> FinalStageReconnect:

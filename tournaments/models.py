@@ -171,6 +171,32 @@ class Tournament(models.Model):
     )
     version = models.PositiveBigIntegerField(_("version"), default=0)
 
+    # --- Satellites and tickets (TRN-37, TRN-10, TRN-11, AMB-54; tournaments/services/tickets.py) ------------------
+    series = models.ForeignKey(
+        "tournaments.TournamentSeries",
+        verbose_name=_("series"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="tournaments",
+        help_text=_("Tickets for a series pay the registration of any of its tournaments of the ticket's value."),
+    )
+    satellite_target = models.ForeignKey(
+        "self",
+        verbose_name=_("satellite target"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="satellites",
+        help_text=_(
+            "A satellite (TRN-37): its prizes are seats in this tournament (its buy-in + fee each), the rest of the "
+            "prize pool in cash to the next place."
+        ),
+    )
+    satellite_seats = models.PositiveIntegerField(
+        _("satellite seats awarded"), default=0, help_text=_("Fixed when registration closes: prize pool ÷ seat price.")
+    )
+
     class Meta:
         ordering = ("-starts_at", "-pk")
         verbose_name = _("tournament")
@@ -309,6 +335,15 @@ class TournamentEntry(models.Model):
     )
     disqualification_reason = models.CharField(_("disqualification reason"), max_length=300, blank=True)
     prize_forfeited = models.BooleanField(_("prize forfeited"), default=False)
+    # --- Satellites and tickets (TRN-10, TRN-37) ---------------------------------------------------------------
+    paid_with_ticket = models.ForeignKey(
+        "tournaments.TournamentTicket",
+        verbose_name=_("paid with ticket"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="entries",
+    )
 
     class Meta:
         ordering = ("tournament", "place", "registered_at")
@@ -403,6 +438,126 @@ class TournamentTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} table {self.number}"
+
+
+# --- Satellites and tournament tickets (TRN-37, TRN-10, TRN-11, AMB-54) ------------------------------------------
+
+
+class TournamentSeries(models.Model):
+    """A recurring tournament (e.g. "Sunday Major"): what a ticket may be valid for besides one tournament (AMB-54)."""
+
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    description = models.CharField(_("description"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ("name",)
+        verbose_name = _("tournament series")
+        verbose_name_plural = _("tournament series")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TicketStatus(models.TextChoices):
+    AVAILABLE = "available", _("available")
+    USED = "used", _("used for a registration")
+    RETURNED = "returned", _("returned (usable again)")
+    EXPIRED = "expired", _("expired")
+    VOID = "void", _("voided by staff")
+
+
+USABLE_TICKET_STATUSES = (TicketStatus.AVAILABLE, TicketStatus.RETURNED)
+
+
+class TournamentTicket(models.Model):
+    """A tournament ticket: money-equivalent, worth ``value`` cents, valid for one tournament or any tournament of a
+    series whose buy-in + fee equals the value, until ``expires_at`` (TRN-10, TRN-37, AMB-54).
+
+    Its value is held in the ledger on its own account (``tournament_ticket`` account ``ticket:<id>``, owned by the
+    player) while it is usable; paying a registration moves it to the target's prize pool and fees, a refund moves it
+    back, expiry or a void moves it to the house. ``status`` changes only through ``tournaments.services.tickets``,
+    each change a :class:`TournamentTicketEvent` (the ticket's audit trail)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("player"), on_delete=models.PROTECT, related_name="tournament_tickets"
+    )
+    value = models.PositiveBigIntegerField(_("value (cents)"))
+    series = models.ForeignKey(
+        TournamentSeries, verbose_name=_("series"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=TicketStatus.choices, default=TicketStatus.AVAILABLE, db_index=True
+    )
+    expires_at = models.DateTimeField(_("expires at"), db_index=True)
+    created_at = models.DateTimeField(_("issued at"), default=timezone.now)
+    won_in = models.ForeignKey(
+        TournamentEntry,
+        verbose_name=_("won with the satellite entry"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("issued by staff"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    version = models.PositiveBigIntegerField(_("version"), default=0)
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        verbose_name = _("tournament ticket")
+        permissions = [("manage_tickets", "Can issue and void tournament tickets")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(series__isnull=False) | models.Q(tournament__isnull=False),
+                name="tournaments_ticket_has_target",
+            ),
+            models.CheckConstraint(condition=models.Q(value__gt=0), name="tournaments_ticket_value_positive"),
+            models.UniqueConstraint(
+                fields=("won_in",), condition=models.Q(won_in__isnull=False), name="tournaments_one_ticket_per_seat"
+            ),
+        ]
+        indexes = [models.Index(fields=("user", "status"), name="tournaments_ticket_user")]
+
+    def __str__(self) -> str:
+        return f"Ticket #{self.pk} ({self.user}, {self.value / 100:.2f} EUR, {self.status})"
+
+    @property
+    def target_name(self) -> str:
+        if self.tournament_id is not None:
+            return str(self.tournament)
+        return str(self.series)
+
+
+class TournamentTicketEvent(models.Model):
+    """One change of a ticket (its audit trail, append-only): issued, used, returned, expired, voided."""
+
+    ticket = models.ForeignKey(TournamentTicket, on_delete=models.PROTECT, related_name="events")
+    action = models.CharField(_("action"), max_length=20)
+    at = models.DateTimeField(_("at"), default=timezone.now)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    entry = models.ForeignKey(TournamentEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    transfer = models.ForeignKey("wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    status_after = models.CharField(_("status after"), max_length=10, choices=TicketStatus.choices)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ("ticket", "at", "pk")
+        verbose_name = _("tournament ticket event")
+
+    def __str__(self) -> str:
+        return f"Ticket #{self.ticket_id} {self.action} at {self.at:%Y-%m-%d %H:%M}"
 
 
 # The HexaPro rows live in their own module; imported here so that Django registers them with this app.

@@ -39,6 +39,7 @@ class AccountKind(models.TextChoices):
     UNRESOLVED_GAME = "unresolved_game", _("unresolved game funds")
     PENDING_WITHDRAWALS = "pending_withdrawals", _("withdrawals awaiting payout")
     OUTSIDE_WORLD = "outside_world", _("outside world")
+    TOURNAMENT_TICKET = "tournament_ticket", _("tournament ticket")  # tournaments.TournamentTicket (TRN-37)
 
 
 # Accounts whose nature is to go negative: the outside world (money that came in is a debit there), the house's UTH

@@ -47,12 +47,13 @@ from tournaments.services.staff import (
     tournament_delay,
     tournament_hand_for_hand_set,
 )
+from tournaments.services.tickets import is_satellite_seat, satellite_seat_award_locked, tickets_expire
 
 LIVE_STATUSES = (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
 
 
 @transaction.atomic(durable=True)
-def entry_prize_pay(entry_id: int) -> bool:
+def entry_prize_pay(entry_id: int, *, now: datetime | None = None) -> bool:
     """Credit entry ``entry_id``'s prize once (TRN-27); True when this call paid it. A forfeited prize is not paid."""
     entry = (
         TournamentEntry.objects.select_for_update(of=("self",))
@@ -66,7 +67,10 @@ def entry_prize_pay(entry_id: int) -> bool:
         return False
     if credited_at_game_end(entry.tournament) and entry.tournament.status != TournamentStatus.FINISHED:
         return False  # HEX-10: a HexaPro game credits all places at once when it ends
-    entry.prize_transfer = money.prize_credit(entry)
+    if is_satellite_seat(entry):  # TRN-37: the prize is a seat in the target (a ticket, used at once if it can be)
+        entry.prize_transfer = satellite_seat_award_locked(entry, now)
+    else:
+        entry.prize_transfer = money.prize_credit(entry)
     entry.save(update_fields=["prize_transfer"])
     return True
 
@@ -95,8 +99,9 @@ def tournaments_advance_all(*, now: datetime | None = None, randomness: RandomSo
         .exclude(tournament__kind=TournamentKind.HEXAPRO, tournament__status=TournamentStatus.RUNNING)
         .values_list("pk", flat=True)
     ):
-        paid += entry_prize_pay(entry_id)
-    return {"advanced": advanced, "failed": failed, "prizes_paid": paid}
+        paid += entry_prize_pay(entry_id, now=moment)
+    expired = tickets_expire(moment)
+    return {"advanced": advanced, "failed": failed, "prizes_paid": paid, "tickets_expired": expired}
 
 
 __all__ = [

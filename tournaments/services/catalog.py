@@ -120,6 +120,8 @@ DEFINITION_FIELDS = (
     "pause_between_hands_milliseconds",
     "reopens",
     "eligibility",
+    "series",
+    "satellite_target",
 )
 """The fields of a definition (TRN-02), as opposed to the state of a run."""
 

@@ -40,7 +40,17 @@ from tournaments.services.errors import TournamentError
 from tournaments.services.running import primary_key, tournament_lock, tournament_save
 from wallet.services.audit import audit_record
 
-FIXED_ONCE_STARTED = ("kind", "variant", "seats_to_start", "table_size", "buy_in", "fee", "starting_stack", "starts_at")
+FIXED_ONCE_STARTED = (
+    "kind",
+    "variant",
+    "seats_to_start",
+    "table_size",
+    "buy_in",
+    "fee",
+    "starting_stack",
+    "starts_at",
+    "satellite_target",
+)
 """Definition fields that never change once a tournament has started (its players registered and were seated under
 them)."""
 

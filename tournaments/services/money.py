@@ -56,9 +56,14 @@ def registration_pay(entry: TournamentEntry, user: Any, *, cash_account: Account
 
 
 def registration_refund(entry: TournamentEntry, why: str) -> Transfer | None:
-    """Give buy-in and fee back to the player's cash (TRN-10 unregistration, TRN-15 / CXL-02 cancellation)."""
+    """Give buy-in and fee back in the form paid (TRN-10 unregistration, TRN-15 / CXL-02 cancellation): to the
+    player's cash, or to the ticket that paid them, which is usable again."""
     if entry.prize_contribution + entry.fee == 0:
         return None
+    if entry.paid_with_ticket_id is not None:
+        from tournaments.services.tickets import ticket_return_locked
+
+        return ticket_return_locked(entry, why)
     return transfer_create(
         kind=TransferKind.TOURNAMENT_REFUND,
         legs=_entry_legs(entry, player_cash_account(entry.user), +1),

@@ -17,7 +17,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from games.models import Seat
-from tournaments.definitions import level_clock, payouts_now
+from tournaments.definitions import level_clock, payouts_for_pool, payouts_now
 from tournaments.models import (
     LIVE_ENTRY_STATUSES,
     EntryStatus,
@@ -26,6 +26,7 @@ from tournaments.models import (
     TournamentKind,
     TournamentStatus,
     TournamentTable,
+    TournamentTicket,
 )
 from tournaments.rules.common import RandomSource, RuleError
 from tournaments.rules.eligibility import PlayerProfile, check_eligibility, parse_requirement
@@ -82,14 +83,42 @@ def registration_open_now(tournament: Tournament, now: datetime, *, alive: int |
 
 @transaction.atomic(durable=True)
 def tournament_register(
-    user: Any, tournament: Tournament | int, *, now: datetime | None = None, randomness: RandomSource | None = None
+    user: Any,
+    tournament: Tournament | int,
+    *,
+    now: datetime | None = None,
+    randomness: RandomSource | None = None,
+    ticket: int | None = None,
 ) -> TournamentEntry:
-    """Register ``user`` (TRN-09: one live entry each). Refused: registration not open (or closed), already
-    registered, full, not eligible for a freeroll (TRN-17), or a balance below buy-in + fee."""
+    """Register ``user`` (TRN-09: one live entry each), paying with cash or with the player's ticket number
+    ``ticket`` (TRN-37, AMB-54). Refused: registration not open (or closed), already registered, full, not eligible
+    for a freeroll (TRN-17), a balance below buy-in + fee, or a ticket that cannot pay it (someone else's, used,
+    expired, voided, for another tournament or series, or of another value)."""
     moment = now or timezone.now()
     chance: RandomSource = randomness if randomness is not None else secrets.SystemRandom()
     locked = tournament_lock(primary_key(tournament))
-    if not registration_open_now(locked, moment):
+    if ticket is not None:
+        from tournaments.services.tickets import ticket_lock
+
+        locked_ticket = ticket_lock(ticket)
+        return registration_take_locked(locked, user, moment, chance, ticket=locked_ticket)
+    return registration_take_locked(locked, user, moment, chance)
+
+
+def registration_take_locked(
+    locked: Tournament,
+    user: Any,
+    moment: datetime,
+    chance: RandomSource,
+    *,
+    ticket: TournamentTicket | None = None,
+    after_late_registration: bool = False,
+) -> TournamentEntry:
+    """The registration of ``tournament_register`` inside the caller's transaction, the tournament row (and the
+    ticket row, if any) locked by the caller. ``after_late_registration``: a satellite winner is seated in a running
+    target even when its late registration has closed meanwhile (TRN-11, AMB-54)."""
+    seat_anyway = after_late_registration and locked.status == TournamentStatus.RUNNING
+    if not registration_open_now(locked, moment) and not seat_anyway:
         if locked.status == TournamentStatus.ANNOUNCED:
             raise RegistrationClosed(f"Registration for {locked.name} is not open yet.")
         raise RegistrationClosed(f"Registration for {locked.name} is closed.")
@@ -117,7 +146,11 @@ def tournament_register(
             raise NotEligible(f"You cannot enter {locked.name}: " + "; ".join(verdict.unmet) + ".")
     price = locked.entry_price
     cash_account = None
-    if price:
+    if ticket is not None:
+        from tournaments.services.tickets import ticket_check_for
+
+        ticket_check_for(ticket, user, locked, moment)
+    elif price:
         cash_account = player_cash_account(user)
         balance = cash_account.balance  # read just now, under no lock: the transfer checks it again under its lock
         if balance < price:
@@ -133,21 +166,44 @@ def tournament_register(
                 registered_at=moment,
                 prize_contribution=locked.buy_in,
                 fee=locked.fee,
+                paid_with_ticket=ticket,
             )
     except IntegrityError:  # a concurrent registration of the same player won the unique live-entry row
         raise AlreadyRegistered(f"You are already registered for {locked.name}.") from None
-    entry.registration_transfer = money.registration_pay(entry, user, cash_account=cash_account)
+    if ticket is not None:
+        from tournaments.services.tickets import ticket_spend_locked
+
+        entry.registration_transfer = ticket_spend_locked(ticket, entry, moment)
+    else:
+        entry.registration_transfer = money.registration_pay(entry, user, cash_account=cash_account)
     entry.save(update_fields=["registration_transfer"])
     locked.entrants += 1
     tournament_save(locked, "entrants")
     if locked.status == TournamentStatus.RUNNING:
         _seat_late_registrant(locked, entry, user, moment, chance)
+        if locked.registration_closed_at is not None:
+            _late_satellite_winner_pool(locked, entry)
     elif (
         locked.kind == TournamentKind.SIT_AND_GO and locked.seats_to_start and locked.entrants >= locked.seats_to_start
     ):
         start_locked(locked, moment, chance)  # TRN-35: a Sit & Go starts when its last seat fills
     _announce_after_commit(locked.pk)
     return entry
+
+
+def _late_satellite_winner_pool(tournament: Tournament, entry: TournamentEntry) -> None:
+    """TRN-11 / AMB-54: a satellite winner seated after the target's prize pool was fixed adds their buy-in to it.
+    **Decision**: while no place has been given, the prizes are worked out again for the new number of entries and
+    the larger pool (the overlay already paid stays in it); once places were given, the buy-in joins the 1st prize."""
+    pool = (tournament.prize_pool or 0) + entry.prize_contribution
+    if TournamentEntry.objects.filter(tournament=tournament, place__isnull=False).exists():
+        prizes = list(tournament.prizes) or [0]
+        prizes[0] += entry.prize_contribution
+    else:
+        prizes = list(payouts_for_pool(tournament, tournament.entrants, pool))
+    tournament.prize_pool = pool
+    tournament.prizes = prizes
+    tournament_save(tournament, "prize_pool", "prizes")
 
 
 def _seat_late_registrant(
@@ -205,8 +261,9 @@ def unregistration_closes_at(tournament: Tournament) -> datetime | None:
 
 @transaction.atomic(durable=True)
 def tournament_unregister(user: Any, tournament: Tournament | int, *, now: datetime | None = None) -> TournamentEntry:
-    """Unregister ``user`` and refund buy-in and fee (TRN-10). Refused once the tournament started or the
-    unregistration time passed (TRN-14), where unregistration is not allowed, or when not registered."""
+    """Unregister ``user`` and refund buy-in and fee in the form paid, money or ticket (TRN-10). Refused once the
+    tournament started or the unregistration time passed (TRN-14), where unregistration is not allowed, or when not
+    registered."""
     moment = now or timezone.now()
     locked = tournament_lock(primary_key(tournament))
     entry = (

@@ -56,6 +56,7 @@ from tournaments.definitions import (
     level_clock,
     payouts_for,
     payouts_now,
+    satellite_plan,
 )
 from tournaments.models import (
     EntryStatus,
@@ -332,6 +333,9 @@ def _registration_close(tournament: Tournament, now: datetime) -> None:
     tournament.prize_pool = payouts.pool
     tournament.prizes = list(payouts.prizes)
     tournament_save(tournament, "registration_closed_at", "entrants", "prize_pool", "prizes")
+    if tournament.satellite_target_id is not None:  # TRN-37: the seats are fixed with the prize pool
+        tournament.satellite_seats = satellite_plan(tournament, entrants, payouts.pool).seats
+        tournament_save(tournament, "satellite_seats")
 
 
 def _places_assign(

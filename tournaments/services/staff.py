@@ -199,7 +199,10 @@ def entry_prize_credit(entry: TournamentEntry | int, *, actor: Any, reason: str)
         raise NotAllowedNow(f"{row.user} has no prize to credit ({row.get_status_display()}, no prize won).")
     if credited_at_game_end(row.tournament) and row.tournament.status == TournamentStatus.RUNNING:
         raise NotAllowedNow(f"HexaPro game {row.tournament_id} is still running: its prizes are credited when it ends.")
-    row.prize_transfer = money.prize_credit(row)
+    from tournaments.services.tickets import is_satellite_seat, satellite_seat_award_locked
+
+    # A satellite seat is given as the automatic payment gives it (TRN-37): a ticket, registered if it can be.
+    row.prize_transfer = satellite_seat_award_locked(row) if is_satellite_seat(row) else money.prize_credit(row)
     row.save(update_fields=["prize_transfer"])
     audit_record(
         action="tournament_prize_credited",
