@@ -254,6 +254,14 @@ RUN = (
     "hand_for_hand_round",
     "created_at",
     "version",
+    "satellite_seats",
+)
+SATELLITE = ("series", "satellite_target")
+SATELLITE_HELP = (
+    "A satellite's prizes are seats in its target: the prize pool buys seats at the target's buy-in + fee, the rest "
+    "goes in cash to the next place. Set 'end when the remaining prizes are identical' to end it when only seat "
+    "winners are left. Winners are registered at once with a ticket when the target takes them, otherwise they keep "
+    "the ticket (valid for the target's series when it has one)."
 )
 MONITOR = ("entries_panel", "tables_panel", "eliminations_panel", "payouts_panel")
 SIT_AND_GO_DEFAULTS = (
@@ -306,6 +314,7 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
             ),
             ("Breaks (TRN-30)", {"fields": BREAKS}),
             ("Prizes and the bubble (TRN-06, TRN-07, TRN-21, AMB-43)", {"fields": PRIZES}),
+            ("Series and satellite (TRN-37, AMB-54)", {"fields": SATELLITE, "description": SATELLITE_HELP}),
         ]
         if obj is not None:
             fieldsets += [

@@ -77,6 +77,7 @@ class TournamentForm(forms.ModelForm):
         if kind == "sit_and_go" and "seats_to_start" in self.fields and (cleaned.get("seats_to_start") or 0) < 2:
             self.add_error("seats_to_start", "A Sit & Go starts when this many have registered: at least 2 (TRN-35).")
         self._check_limits(cleaned)
+        self._check_satellite_target(cleaned.get("satellite_target"))
         if self.instance.pk is not None:
             try:
                 fields_change_check(self.instance, [name for name in self.changed_data if name in EDITABLE_FIELDS])
@@ -84,6 +85,23 @@ class TournamentForm(forms.ModelForm):
                 for name, message in refusal.field_errors.items():
                     self.add_error(name if name in self.fields else None, message)
         return cleaned
+
+    def _check_satellite_target(self, target: Any) -> None:
+        """TRN-37: a satellite's target costs something (a seat is worth its buy-in + fee) and no chain of satellites
+        leads back to this tournament."""
+        if target is None or "satellite_target" not in self.fields:
+            return
+        if target.entry_price == 0:
+            self.add_error("satellite_target", "A freeroll cannot be a satellite's target: its seat is worth nothing.")
+            return
+        seen: set[int] = set()
+        step = target
+        while step is not None and step.pk not in seen:
+            if self.instance.pk is not None and step.pk == self.instance.pk:
+                self.add_error("satellite_target", "A satellite cannot lead back to itself.")
+                return
+            seen.add(step.pk)
+            step = step.satellite_target
 
     def _check_limits(self, cleaned: dict[str, Any]) -> None:
         """The table's rules in words, on the field (rather than the database constraint's name)."""

@@ -99,7 +99,7 @@ def tournaments_advance_all(*, now: datetime | None = None, randomness: RandomSo
         .exclude(tournament__kind=TournamentKind.HEXAPRO, tournament__status=TournamentStatus.RUNNING)
         .values_list("pk", flat=True)
     ):
-        paid += entry_prize_pay(entry_id, now=moment)
+        paid += entry_prize_pay(entry_id)
     expired = tickets_expire(moment)
     return {"advanced": advanced, "failed": failed, "prizes_paid": paid, "tickets_expired": expired}
 

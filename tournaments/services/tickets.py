@@ -375,8 +375,9 @@ def satellite_seat_award_locked(entry: TournamentEntry, now: datetime | None = N
     ticket's issue transfer (the entry's prize transfer)."""
     from tournaments.services.registration import registration_take_locked
 
-    moment = now or timezone.now()
     satellite = entry.tournament
+    # TRN-11: the winners are seated "at the conclusion of the satellite", whenever this payment runs.
+    moment = now or satellite.finished_at or timezone.now()
     target = tournament_lock(primary_key(satellite.satellite_target_id))
     ticket = TournamentTicket.objects.create(
         user=entry.user,
