@@ -8,7 +8,7 @@ from typing import Any
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from games.api import invalid_request_response
 from games.serializers import ErrorSerializer
-from poker_site.core.strict_input import NoFieldsSerializer
+from poker_site.core.strict_input import NoFieldsSerializer, StrictSerializer
 from tournaments import readside, services
 from tournaments.models import Tournament
 
@@ -66,26 +66,51 @@ class TournamentDetailView(APIView):
         return Response(readside.tournament_detail(tournament_or_404(tournament_id), viewer_id(request)))
 
 
+class RegistrationSerializer(StrictSerializer):
+    """Registering: optionally the number of one of the caller's tickets to pay with (TRN-37, AMB-54)."""
+
+    ticket = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
+
+
+class TicketListView(APIView):
+    """The caller's usable tournament tickets, soonest expiry first (TRN-37)."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [UserRateThrottle]
+
+    @extend_schema(operation_id="tournaments_tickets", responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        from tournaments import tickets_readside
+
+        return Response(tickets_readside.ticket_rows(request.user))
+
+
 class TournamentRegistrationView(APIView):
-    """Register (POST) or unregister (DELETE) the caller (TRN-09, TRN-10, TRN-14, TRN-17, FEE-04)."""
+    """Register (POST, optionally ``{"ticket": <number>}`` to pay with a ticket) or unregister (DELETE) the caller
+    (TRN-09, TRN-10, TRN-14, TRN-17, FEE-04, TRN-37)."""
 
     permission_classes = [IsAuthenticated]
     throttle_classes = [UserRateThrottle]
 
     def _run(self, request: Request, tournament_id: int, service: Any) -> Response:
-        serializer = NoFieldsSerializer(data=request.data)
+        serializer: StrictSerializer = (
+            RegistrationSerializer(data=request.data)
+            if service is services.tournament_register
+            else NoFieldsSerializer(data=request.data)
+        )
         if not serializer.is_valid():
             return invalid_request_response(serializer)
         tournament = tournament_or_404(tournament_id)
+        options = {"ticket": serializer.validated_data["ticket"]} if serializer.validated_data.get("ticket") else {}
         try:
-            service(request.user, tournament)
+            service(request.user, tournament, **options)
         except services.TournamentError as error:
             return refusal_response(error)
         return Response(readside.tournament_row(Tournament.objects.get(pk=tournament.pk), viewer_id(request)))
 
     @extend_schema(
         operation_id="tournaments_register",
-        request=NoFieldsSerializer,
+        request=RegistrationSerializer,
         responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request, tournament_id: int) -> Response:

@@ -10,6 +10,7 @@ app_name = "tournaments-api"
 urlpatterns = [
     path("", api.TournamentListView.as_view(), name="list"),
     path("<int:tournament_id>/", api.TournamentDetailView.as_view(), name="detail"),
+    path("tickets/", api.TicketListView.as_view(), name="tickets"),
     path("<int:tournament_id>/registration/", api.TournamentRegistrationView.as_view(), name="registration"),
     path("hexapro/", hexapro_api.ProductsView.as_view(), name="hexapro-products"),
     path("hexapro/mine/", hexapro_api.MineView.as_view(), name="hexapro-mine"),

@@ -8,9 +8,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import readside, services
+from tournaments import readside, services, tickets_readside
 from tournaments.models import Tournament
 
 
@@ -27,6 +28,8 @@ def tournament_lobby(request: HttpRequest) -> HttpResponse:
         {
             "scheduled": [row for row in rows if row["kind"] == "scheduled"],
             "sit_and_go": [row for row in rows if row["kind"] == "sit_and_go"],
+            # TRN-37: the player's tournament tickets
+            "tickets": tickets_readside.ticket_rows(request.user) if request.user.is_authenticated else [],
         },
     )
 
@@ -52,6 +55,18 @@ def tournament_registration(request: HttpRequest, tournament_id: int) -> HttpRes
     target = reverse("tournaments:detail", args=[tournament.pk])
     if service is None:
         messages.error(request, "Choose to register or to unregister.")
+        return HttpResponseRedirect(target)
+    ticket = request.POST.get("ticket", "")
+    if action == "register" and ticket:  # TRN-37 / AMB-54: register with a tournament ticket
+        if not ticket.isdigit() or len(ticket) > 12:
+            messages.error(request, gettext("Choose one of your tickets."))
+            return HttpResponseRedirect(target)
+        try:
+            services.tournament_register(request.user, tournament, ticket=int(ticket))
+        except services.TournamentError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, gettext("You are registered with your ticket."))
         return HttpResponseRedirect(target)
     try:
         service(request.user, tournament)

@@ -184,6 +184,11 @@ def tournament_detail(tournament: Tournament, viewer_id: int | None = None) -> d
     detail["entrants_list"] = _entrants(tournament)
     detail["tables"] = _tables(tournament)
     detail["viewer"] = _viewer(tournament, viewer_id) if viewer_id is not None else None
+    # TRN-37 / AMB-54: the satellite's target and seats, and the viewer's tickets that pay this tournament.
+    from tournaments import tickets_readside
+
+    detail.update(tickets_readside.satellite_facts(tournament))
+    detail["tickets"] = tickets_readside.tickets_paying(viewer_id, tournament, now) if viewer_id is not None else []
     return detail
 
 
