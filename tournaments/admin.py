@@ -795,4 +795,6 @@ class PayoutStructureAdmin(admin.ModelAdmin):
 
 
 # The HexaPro back office (products, games, registrations, the multiplier audit) registers itself on import.
+# Tickets and series (TRN-37): their own module, registered with this one.
+from tournaments import admin_tickets as admin_tickets  # noqa: E402
 from tournaments.hexapro import admin as hexapro_admin  # noqa: E402, F401

@@ -103,6 +103,8 @@ CASH_TABLE_ACTIONS = ("cancel_hand_in_play", "close_tables")
 TOURNAMENT_ACTIONS = ("delay_tournament", "cancel_tournaments", "set_hand_for_hand")
 TOURNAMENT_ENTRY_ACTIONS = ("disqualify_entries", "credit_prizes")
 TOURNAMENT_FEE_REPORT_PAGE = "tournaments_tournament_fees"  # LOB-09: tournament and Sit & Go fees
+TICKET_ACTIONS = ("void_tickets",)
+TICKET_ISSUE_PAGE = "tournaments_tournamentticket_issue"  # TRN-37: issue a tournament ticket
 HEXAPRO_GAME_ACTIONS = ("park_incomplete_games",)
 HEXAPRO_AUDIT_PAGE = "tournaments_hexaprogame_audit"  # HEX-31: the multiplier audit
 
@@ -182,6 +184,18 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         administrators=may("view", actions=TOURNAMENT_ENTRY_ACTIONS),
         note="Disqualifying (TRN-28, with the forfeiture choice) needs `tournaments.disqualify_player`; a manual prize "
         "credit needs `tournaments.run_tournament`. Both audited.",
+    ),
+    "tournaments.tournamentticket": ModelPowers(
+        support=may("view", actions=TICKET_ACTIONS, pages=(TICKET_ISSUE_PAGE,)),
+        compliance=READ,
+        administrators=may("view", actions=TICKET_ACTIONS, pages=(TICKET_ISSUE_PAGE,)),
+        note="Tickets are money-equivalent (TRN-37): never edited. Issuing one (funded by the house) and voiding a "
+        "usable one (its value back to the house) need `tournaments.manage_tickets`; both go through the ledger and "
+        "are audited. Each ticket shows its audit trail (issued, used, returned, expired, voided).",
+    ),
+    "tournaments.tournamentseries": catalogue(
+        "Recurring tournaments (TRN-37, AMB-54): a ticket for a series pays any of its tournaments of the ticket's "
+        "value."
     ),
     "tournaments.tournamenttable": read_only_record("Links to each table's live page."),
     "tournaments.tournamentbreak": read_only_record(),

@@ -48,6 +48,7 @@ EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
         "games.close_table",
         "tournaments.run_tournament",
         "tournaments.disqualify_player",
+        "tournaments.manage_tickets",
         "compliance.view_playeroverview",
     ),
     COMPLIANCE_REVIEWERS: (
