@@ -13,6 +13,9 @@ after commit.
   tournament_delay / tournament_cancel / tournament_hand_for_hand_set / entry_disqualify   (staff, audited)
   entry_prize_credit(entry, *, actor, reason) -> TournamentEntry          (staff: a manual prize credit, audited)
   tournament_define / tournament_definition_update                        (staff: definitions, audited; definition.py)
+  tournament_register(..., ticket=<id>)                                   (paid with a tournament ticket; tickets.py)
+  ticket_issue / ticket_void / tickets_expire                             (tickets: staff, audited; the beat task)
+  satellite seats: entry_prize_pay gives a satellite's seat as a ticket, registered at once when the target takes it
 """
 
 from __future__ import annotations

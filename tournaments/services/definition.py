@@ -3,8 +3,8 @@
 TRN-02 lets the operator change any parameter at any time, with two limits that keep a run's record true:
 
 * once a tournament has started, the fields its players registered and were seated under stay as they were
-  (:data:`FIXED_ONCE_STARTED`: the game, kind, seats of a Sit & Go, table size, buy-in, fee, starting stack and the
-  scheduled start; a delay goes through ``tournament_delay`` before the start);
+  (:data:`FIXED_ONCE_STARTED`: the game, kind, seats of a Sit & Go, table size, buy-in, fee, starting stack, the
+  scheduled start and a satellite's target; a delay goes through ``tournament_delay`` before the start);
 * a running tournament's past levels and its current level are history (the level clock is already past their
   start, and the tables dealt hands under them): only the levels after the current one may be changed, added or
   removed. A finished or cancelled tournament's definition is its record and does not change at all.
