@@ -74,3 +74,4 @@ def assert_the_ledger_reconciles() -> None:
     assert ledger_reconcile() == []
     assert tickets_reconcile() == []
     call_command("wallet_reconcile", verbosity=0)
+    call_command("tickets_reconcile", verbosity=0)
