@@ -66,7 +66,7 @@ class TournamentDetailView(APIView):
         return Response(readside.tournament_detail(tournament_or_404(tournament_id), viewer_id(request)))
 
 
-class RegistrationSerializer(StrictSerializer):
+class TournamentRegistrationSerializer(StrictSerializer):
     """Registering: optionally the number of one of the caller's tickets to pay with (TRN-37, AMB-54)."""
 
     ticket = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
@@ -94,7 +94,7 @@ class TournamentRegistrationView(APIView):
 
     def _run(self, request: Request, tournament_id: int, service: Any) -> Response:
         serializer: StrictSerializer = (
-            RegistrationSerializer(data=request.data)
+            TournamentRegistrationSerializer(data=request.data)
             if service is services.tournament_register
             else NoFieldsSerializer(data=request.data)
         )
@@ -110,7 +110,7 @@ class TournamentRegistrationView(APIView):
 
     @extend_schema(
         operation_id="tournaments_register",
-        request=RegistrationSerializer,
+        request=TournamentRegistrationSerializer,
         responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request, tournament_id: int) -> Response:
