@@ -85,6 +85,7 @@ def tournament_row(tournament: Tournament, viewer_id: int | None = None, now: da
         "synchronized_breaks": tournament.synchronized_breaks,
         "level": tournament.level_number if tournament.started_at else None,
         "registered": None,
+        "satellite": tournament.satellite_target_id is not None,  # TRN-37
     }
     if viewer_id is not None:
         row["registered"] = TournamentEntry.objects.filter(

@@ -52,6 +52,10 @@ def test_a_satellite_page_shows_its_target_and_the_seats_so_far_trn_37(client: C
     }
     target_page = client.get(reverse("tournaments:detail", args=[target.pk])).content.decode()
     assert 'id="satellites-into"' in target_page
+    lobby = client.get(reverse("tournaments:index")).content.decode()
+    assert 'data-testid="satellite"' in lobby
+    rows = {row["id"]: row["satellite"] for row in client.get("/api/tournaments/").json()}
+    assert (rows[satellite.pk], rows[target.pk]) == (True, False)
 
 
 def test_registering_with_a_ticket_by_the_pages_button_and_getting_it_back_trn_10(client: Client) -> None:
