@@ -100,9 +100,14 @@ SCHEDULER_NOTE = "The scheduler's tables (django_celery_beat): administrators on
 UTH_ROUND_ACTIONS = ("pause_rounds", "resume_rounds", "cancel_rounds")
 UTH_TABLE_ACTIONS = ("open_tables", "close_tables")
 CASH_TABLE_ACTIONS = ("cancel_hand_in_play", "close_tables")
-TOURNAMENT_ACTIONS = ("delay_tournament", "cancel_tournaments", "set_hand_for_hand")
+TOURNAMENT_ACTIONS = ("delay_tournament", "cancel_tournaments", "set_hand_for_hand", "propose_cancellation")
 TOURNAMENT_ENTRY_ACTIONS = ("disqualify_entries", "credit_prizes")
 TOURNAMENT_FEE_REPORT_PAGE = "tournaments_tournament_fees"  # LOB-09: tournament and Sit & Go fees
+TOURNAMENT_CANCELLATION_PAGE = "tournaments_tournament_cancellation"  # CXL-01: the preview and the proposal
+CANCELLATION_DECISION_PAGES = (
+    "tournaments_tournamentcancellation_approve",  # CXL-01: the second staff member's approval
+    "tournaments_tournamentcancellation_withdraw",
+)
 HEXAPRO_GAME_ACTIONS = ("park_incomplete_games",)
 HEXAPRO_AUDIT_PAGE = "tournaments_hexaprogame_audit"  # HEX-31: the multiplier audit
 
@@ -168,13 +173,33 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     "uth.uthlimitchange": read_only_record(),
     # --- tournaments ---
     "tournaments.tournament": ModelPowers(
-        support=may("view", "add", "change", actions=TOURNAMENT_ACTIONS, pages=(TOURNAMENT_FEE_REPORT_PAGE,)),
+        support=may(
+            "view",
+            "add",
+            "change",
+            actions=TOURNAMENT_ACTIONS,
+            pages=(TOURNAMENT_FEE_REPORT_PAGE, TOURNAMENT_CANCELLATION_PAGE),
+        ),
         compliance=may("view", pages=(TOURNAMENT_FEE_REPORT_PAGE,)),
-        administrators=may(*VERBS, actions=(DELETE_SELECTED, *TOURNAMENT_ACTIONS), pages=(TOURNAMENT_FEE_REPORT_PAGE,)),
+        administrators=may(
+            *VERBS,
+            actions=(DELETE_SELECTED, *TOURNAMENT_ACTIONS),
+            pages=(TOURNAMENT_FEE_REPORT_PAGE, TOURNAMENT_CANCELLATION_PAGE),
+        ),
         note="Definitions with their levels, through the services, audited. Once started, buy-in, fee, stack, table "
         "size, kind, seats, game and start are fixed, and so are the levels up to the current one; a finished or "
         "cancelled tournament is read-only. Delay, cancel (before the start) and hand-for-hand need "
-        "`tournaments.run_tournament`. The fee report (LOB-09) needs `tournaments.view_tournament`.",
+        "`tournaments.run_tournament`. The fee report (LOB-09) needs `tournaments.view_tournament`. A running "
+        "tournament's cancellation preview and proposal (CXL-01, `propose_cancellation` opens it) need "
+        "`tournaments.run_tournament`.",
+    ),
+    "tournaments.tournamentcancellation": ModelPowers(
+        support=may("view", pages=CANCELLATION_DECISION_PAGES),
+        compliance=READ,
+        administrators=may("view", pages=CANCELLATION_DECISION_PAGES),
+        note="CXL-01: the archived calculation (inputs, rules, each share in euros) is read by every role. Approving "
+        "needs `tournaments.approve_cancellation` and another staff member than the proposer; withdrawing needs "
+        "`tournaments.run_tournament`. Both through the services, audited.",
     ),
     "tournaments.tournamententry": ModelPowers(
         support=may("view", actions=TOURNAMENT_ENTRY_ACTIONS),

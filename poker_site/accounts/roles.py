@@ -48,6 +48,7 @@ EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
         "games.close_table",
         "tournaments.run_tournament",
         "tournaments.disqualify_player",
+        "tournaments.approve_cancellation",  # CXL-01: the second staff member's approval (never the proposer)
         "compliance.view_playeroverview",
     ),
     COMPLIANCE_REVIEWERS: (

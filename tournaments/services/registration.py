@@ -41,6 +41,7 @@ from tournaments.services.errors import (
     RegistrationClosed,
 )
 from tournaments.services.running import primary_key, start_locked, tournament_lock, tournament_save
+from tournaments.services.sanctions import bar_refusal
 from tournaments.services.seating import seat_fill, table_open, tables_lock
 from wallet.models import AccountKind, Leg
 from wallet.services import player_cash_account
@@ -85,7 +86,8 @@ def tournament_register(
     user: Any, tournament: Tournament | int, *, now: datetime | None = None, randomness: RandomSource | None = None
 ) -> TournamentEntry:
     """Register ``user`` (TRN-09: one live entry each). Refused: registration not open (or closed), already
-    registered, full, not eligible for a freeroll (TRN-17), or a balance below buy-in + fee."""
+    registered, full, barred from tournaments (TRN-28), not eligible for a freeroll (TRN-17), or a balance below
+    buy-in + fee."""
     moment = now or timezone.now()
     chance: RandomSource = randomness if randomness is not None else secrets.SystemRandom()
     locked = tournament_lock(primary_key(tournament))
@@ -93,6 +95,7 @@ def tournament_register(
         if locked.status == TournamentStatus.ANNOUNCED:
             raise RegistrationClosed(f"Registration for {locked.name} is not open yet.")
         raise RegistrationClosed(f"Registration for {locked.name} is closed.")
+    bar_refusal(user)  # cancel-desk: TRN-28, a barred player enters no tournament
     if TournamentEntry.objects.filter(tournament=locked, user=user, status__in=LIVE_ENTRY_STATUSES).exists():
         raise AlreadyRegistered(f"You are already registered for {locked.name}.")
     if (
