@@ -8,8 +8,10 @@ the clock has reached are refused with the reason on the form. Entries, tables a
 
 Staff actions go through the services, each on a confirmation page that asks for the reason the audit trail keeps:
 delay, cancel (before the start; a started tournament is cancelled through the cancellation policy) and hand-for-hand
-need ``tournaments.run_tournament``; disqualifying a player (with the forfeiture choice) needs
-``tournaments.disqualify_player``; a manual prize credit needs ``tournaments.run_tournament``.
+need ``tournaments.run_tournament``; disqualifying a player (keeping the unpaid prize, forfeiting all of it or a part,
+and barring them from tournaments) needs ``tournaments.disqualify_player``; a manual prize credit needs
+``tournaments.run_tournament``. A running tournament is cancelled under the cancellation policy from its page
+(preview, proposal, a second staff member's approval: :mod:`tournaments.admin_cancellation`).
 
 Lists are built for huge tables (house style, :mod:`poker_site.core.admin_lists`): counts capped, no filter that
 scans a column for its values, related rows in the same query, numbers searched by index.

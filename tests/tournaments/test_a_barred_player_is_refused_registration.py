@@ -123,3 +123,15 @@ def _overview(client: Any, user: Any) -> str:
     page = client.get(f"/admin/compliance/playeroverview/{user.pk}/change/")
     assert page.status_code == 200
     return words(page.content.decode())
+
+
+def test_trn_28_the_refusal_speaks_the_players_language() -> None:
+    """TRN-28: an Estonian player reads the refusal in Estonian."""
+    from django.utils import translation
+
+    entry = registered_entry()
+    player_bar(entry.user, actor=staff_member(SUPPORT_STAFF, "support-judge"), reason="Abusive chat")
+    later = scheduled(starts_at=timezone.now() + timedelta(hours=1))
+
+    with translation.override("et"), pytest.raises(NotEligible, match="turniiridel osalemine keelatud"):
+        tournament_register(entry.user, later, now=timezone.now())

@@ -9,18 +9,20 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from tournaments.models import TournamentBar, TournamentEntry
 from tournaments.services.errors import NotAllowedNow, NotEligible
 from wallet.services.audit import audit_record, audit_target
 
-BARRED_MESSAGE = "You are barred from tournaments (TRN-28): registration is refused. Contact support."
+BARRED_MESSAGE = gettext_noop("You are barred from tournaments: your registration is refused. Contact support.")
 
 
 def bar_refusal(user: Any) -> None:
-    """Refuse (:class:`NotEligible`, nothing changed) a registration by a player barred from tournaments."""
+    """Refuse (:class:`NotEligible`, nothing changed) a registration by a player barred from tournaments; the
+    message is in the player's language (the pages show it as it is)."""
     if user is not None and TournamentBar.objects.filter(user_id=getattr(user, "pk", user)).exists():
-        raise NotEligible(BARRED_MESSAGE)
+        raise NotEligible(gettext(BARRED_MESSAGE))
 
 
 def player_bar_locked(
