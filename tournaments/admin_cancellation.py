@@ -419,7 +419,13 @@ class TournamentCancellationAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
                     row.pk, actor=request.user, previewed=form.cleaned_data["previewed"]
                 )
             except TournamentError as error:
-                _refused(self, request, error)
+                now_shown = TournamentCancellation.objects.filter(pk=row.pk).values_list("calculation", flat=True)
+                if now_shown.first() != row.calculation:  # the service stored the new figures for another look
+                    self.message_user(
+                        request, f"{error.message} Nothing was paid: these are the new figures.", messages.ERROR
+                    )
+                else:
+                    _refused(self, request, error)
                 return HttpResponseRedirect(request.path)
             record_in_history(self, request, approved, "approved and paid")
             self.message_user(

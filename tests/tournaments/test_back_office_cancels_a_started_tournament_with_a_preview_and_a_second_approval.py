@@ -251,3 +251,50 @@ def test_cxl_01_the_action_opens_the_preview_of_one_running_tournament_only() ->
     not_started = support.get(preview_page(waiting))
     assert "has not started: cancel it with full refunds (CXL-02)" in not_started.content.decode()
     assert 'id="cancellation-propose"' not in not_started.content.decode()
+
+
+def test_cxl_01_the_running_tournaments_page_links_to_the_preview() -> None:
+    """CXL-01: the tournament's change page offers the proposal while it runs, and lists its cancellations."""
+    tournament, _users = running_tournament()
+    support = client_of(SUPPORT_STAFF, "support-first")
+
+    page = support.get(f"{TOURNAMENTS}{tournament.pk}/change/").content.decode()
+    assert preview_page(tournament) in page
+    row = propose(support, tournament)
+    page = support.get(f"{TOURNAMENTS}{tournament.pk}/change/").content.decode()
+    assert f"{CANCELLATIONS}{row.pk}/change/" in page
+
+
+def test_cxl_01_a_tournament_that_changed_since_the_proposal_refuses_the_approval_and_shows_the_new_figures() -> None:
+    """CXL-01, CXL-04: chips moved after the proposal: the approval is refused with the service's message, the
+    record carries the new figures, nothing is paid; approved again on the new figures, it pays them."""
+    from games.models import Seat
+
+    tournament, users = running_tournament()
+    row = propose(client_of(SUPPORT_STAFF, "support-first"), tournament)
+    seats = list(Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).order_by("pk"))
+    Seat.objects.filter(pk=seats[0].pk).update(chips=seats[0].chips + 500)
+    Seat.objects.filter(pk=seats[1].pk).update(chips=seats[1].chips - 500)
+    balances = {user.pk: cash(user) for user in users}
+    second = client_of(SUPPORT_STAFF, "support-second")
+
+    refused = approve(second, row)
+
+    assert any(
+        "changed since the preview" in text and "Nothing was paid: these are the new figures" in text
+        for text in messages_after(second, refused)
+    )
+    updated = TournamentCancellation.objects.get(pk=row.pk)
+    assert updated.status == CancellationStatus.PROPOSED
+    assert updated.calculation != row.calculation
+    assert {user.pk: cash(user) for user in users} == balances
+    new_page = second.get(approve_page(row)).content.decode()
+    for compensation in updated.calculation["compensations"]:
+        assert format_cents(compensation["money_cents"]) in new_page
+
+    assert approve(second, row).status_code == 302
+    assert TournamentCancellation.objects.get(pk=row.pk).status == CancellationStatus.APPROVED
+    shares = {int(c["player"]): c["money_cents"] for c in updated.calculation["compensations"]}
+    for user in users:
+        assert cash(user) - balances[user.pk] == shares.get(user.pk, 0)
+    call_command("wallet_reconcile")
