@@ -840,5 +840,7 @@ class PayoutStructureAdmin(admin.ModelAdmin):
     show_full_result_count = False
 
 
-# The HexaPro back office (products, games, registrations, the multiplier audit) registers itself on import.
+# The tournament bars (TRN-28), and the HexaPro back office (products, games, registrations, the multiplier audit),
+# register themselves on import.
+from tournaments import admin_sanctions  # noqa: E402, F401
 from tournaments.hexapro import admin as hexapro_admin  # noqa: E402, F401

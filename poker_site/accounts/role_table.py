@@ -208,6 +208,14 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         note="Disqualifying (TRN-28, with the forfeiture choice) needs `tournaments.disqualify_player`; a manual prize "
         "credit needs `tournaments.run_tournament`. Both audited.",
     ),
+    "tournaments.tournamentbar": ModelPowers(
+        support=may("view", "add"),
+        compliance=READ,
+        administrators=may("view", "add"),
+        note="Players barred from tournaments (TRN-28, TRN-09): their registrations are refused. Adding a bar needs "
+        "`tournaments.disqualify_player` (a disqualification can bar too); a bar is a record, never changed or "
+        "deleted. Audited.",
+    ),
     "tournaments.tournamenttable": read_only_record("Links to each table's live page."),
     "tournaments.tournamentbreak": read_only_record(),
     "tournaments.hexaproproductversion": read_only_record(

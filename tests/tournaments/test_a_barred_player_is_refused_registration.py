@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from poker_site.accounts.roles import SUPPORT_STAFF
+from poker_site.accounts.roles import COMPLIANCE_REVIEWERS, SUPPORT_STAFF
 from tests.foundation.staff_roles import staff_member
 from tests.tournaments.back_office import ENTRIES, audit_rows, client_of, run_action
 from tests.tournaments.hexapro_support import register as hexapro_register
@@ -135,3 +135,26 @@ def test_trn_28_the_refusal_speaks_the_players_language() -> None:
 
     with translation.override("et"), pytest.raises(NotEligible, match="turniiridel osalemine keelatud"):
         tournament_register(entry.user, later, now=timezone.now())
+
+
+def test_trn_28_support_bars_a_player_from_the_bars_list_and_a_second_bar_is_refused() -> None:
+    """TRN-28: a bar without a disqualification, through the service (audited); the same player again is a clear
+    error on the form and nothing changes."""
+    someone = player(cash=10_000)
+    support = client_of(SUPPORT_STAFF)
+
+    response = support.post("/admin/tournaments/tournamentbar/add/", {"user": someone.pk, "reason": "Threats in chat"})
+
+    assert response.status_code == 302
+    bar = TournamentBar.objects.get(user=someone)
+    assert (bar.reason, bar.barred_by.username, bar.entry_id) == ("Threats in chat", "support-staff", None)
+    (audit,) = audit_rows("tournament_player_barred")
+    assert audit.player_id == someone.pk
+    again = support.post("/admin/tournaments/tournamentbar/add/", {"user": someone.pk, "reason": "Again"})
+    assert again.status_code == 200
+    assert "already barred from tournaments" in again.content.decode()
+    assert TournamentBar.objects.filter(user=someone).count() == 1
+    assert len(audit_rows("tournament_player_barred")) == 1
+    listing = client_of(COMPLIANCE_REVIEWERS, "reviewer-reads").get("/admin/tournaments/tournamentbar/")
+    assert listing.status_code == 200
+    assert "Threats in chat" in listing.content.decode()
