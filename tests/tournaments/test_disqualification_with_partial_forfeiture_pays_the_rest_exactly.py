@@ -199,3 +199,26 @@ def test_trn_28_a_refused_partial_amount_in_the_back_office_says_why_and_changes
         for text in messages_after(support, response)
     )
     assert TournamentEntry.objects.get(pk=winner.pk).status == EntryStatus.FINISHED
+
+
+def test_hex_10_a_partial_forfeiture_waits_for_the_end_of_a_running_hexapro_game() -> None:
+    """TRN-28, HEX-10: the rest of a partly forfeited prize would be paid at once, but a running HexaPro game pays
+    its places when it ends: refused, nothing changed."""
+    from tests.tournaments.hexapro_support import three_players_register
+    from tests.tournaments.support import one_shove_a_hand
+
+    _users, game = three_players_register(1_000, multiplier=250)
+    play(
+        game.tournament,
+        policy=one_shove_a_hand,
+        until=lambda current: TournamentEntry.objects.filter(tournament=current, place=3).exists(),
+    )
+    third = TournamentEntry.objects.get(tournament=game.tournament, place=3)
+    assert (third.prize, third.prize_transfer_id) == (2_000, None)
+    before_cash, before_seized = cash(third.user), seized()
+
+    with pytest.raises(NotAllowedNow, match="still running: its prizes are paid when it ends"):
+        entry_disqualify(third, actor=staff(), reason="Collusion", forfeit_prize=False, forfeit_cents=500)
+
+    assert TournamentEntry.objects.get(pk=third.pk).status == EntryStatus.FINISHED
+    assert (cash(third.user), seized()) == (before_cash, before_seized)

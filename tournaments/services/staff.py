@@ -137,6 +137,11 @@ def entry_disqualify(
     row = TournamentEntry.objects.select_for_update().select_related("user").get(pk=entry_id)
     before = {"status": row.status, "place": row.place, "prize": row.prize}
     partial = _partial_forfeiture(row, forfeit_prize=forfeit_prize, forfeit_cents=forfeit_cents)
+    if partial and credited_at_game_end(locked) and locked.status == TournamentStatus.RUNNING:
+        raise NotAllowedNow(
+            f"HexaPro game {locked.pk} is still running: its prizes are paid when it ends (HEX-10); forfeit a part "
+            "of this one then."
+        )
     if row.status == EntryStatus.PLAYING:
         assert row.table_id is not None
         table, seats = tables_lock([row.table_id])[row.table_id]
