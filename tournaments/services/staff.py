@@ -21,6 +21,7 @@ from tournaments.services.running import (
 )
 from tournaments.services.sanctions import player_bar_locked
 from tournaments.services.seating import tables_lock
+from wallet.errors import format_cents
 from wallet.services.audit import audit_record
 
 
@@ -228,7 +229,7 @@ def _partial_forfeiture(row: TournamentEntry, *, forfeit_prize: bool, forfeit_ce
         raise NotAllowedNow("The prize is already paid: put it on hold and seize it from the compliance desk.")
     if not 0 < forfeit_cents < row.prize:
         raise NotAllowedNow(
-            f"A partial forfeiture is more than €0.00 and less than the prize {money._format(row.prize)} (forfeit all "
+            f"A partial forfeiture is more than €0.00 and less than the prize {format_cents(row.prize)} (forfeit all "
             "of it with the full forfeiture)."
         )
     return forfeit_cents
