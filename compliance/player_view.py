@@ -16,7 +16,7 @@ def player_overview(user: Any) -> dict[str, Any]:
     """The figures of the LOB-08 player view for ``user``."""
     from games.cash.buy_in import RATHOLING_COUNTER_LIMIT, daily_count
     from games.models import DailyCounterKind, PlayerTableSettings
-    from tournaments.models import EntryStatus, TournamentEntry
+    from tournaments.models import EntryStatus, TournamentBar, TournamentEntry
     from wallet.api import player_balance
     from wallet.models import Hold
 
@@ -37,6 +37,8 @@ def player_overview(user: Any) -> dict[str, Any]:
             .select_related("tournament")
             .order_by("-pk")[:20]
         ),
+        # cancel-desk: TRN-28 / TRN-09, a bar from tournaments
+        "tournament_bar": TournamentBar.objects.filter(user=user).first(),
         "open_cases": list(Case.objects.filter(subjects=user).exclude(status=CaseStatus.CLOSED).order_by("-pk")[:50]),
         "day": now.date(),
     }

@@ -8,8 +8,10 @@ the clock has reached are refused with the reason on the form. Entries, tables a
 
 Staff actions go through the services, each on a confirmation page that asks for the reason the audit trail keeps:
 delay, cancel (before the start; a started tournament is cancelled through the cancellation policy) and hand-for-hand
-need ``tournaments.run_tournament``; disqualifying a player (with the forfeiture choice) needs
-``tournaments.disqualify_player``; a manual prize credit needs ``tournaments.run_tournament``.
+need ``tournaments.run_tournament``; disqualifying a player (keeping the unpaid prize, forfeiting all of it or a part,
+and barring them from tournaments) needs ``tournaments.disqualify_player``; a manual prize credit needs
+``tournaments.run_tournament``. A running tournament is cancelled under the cancellation policy from its page
+(preview, proposal, a second staff member's approval: :mod:`tournaments.admin_cancellation`).
 
 Lists are built for huge tables (house style, :mod:`poker_site.core.admin_lists`): counts capped, no filter that
 scans a column for its values, related rows in the same query, numbers searched by index.
@@ -35,7 +37,7 @@ from django.utils.safestring import SafeString
 
 from games.admin import ReadOnlyAdmin, record_in_history, too_many
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
-from tournaments import admin_panels
+from tournaments import admin_cancellation, admin_panels
 from tournaments.admin_forms import (
     DelayForm,
     DisqualifyForm,
@@ -302,8 +304,8 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
     ordering = ("-pk",)
     paginator = CappedCountPaginator
     show_full_result_count = False
-    readonly_fields = (*RUN, *MONITOR)
-    actions = ("delay_tournament", "cancel_tournaments", "set_hand_for_hand")
+    readonly_fields = (*RUN, *MONITOR, "cancellation_panel")
+    actions = ("delay_tournament", "cancel_tournaments", "set_hand_for_hand", "propose_cancellation")
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         fieldsets: list[tuple[str | None, dict[str, Any]]] = [
@@ -319,6 +321,7 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
         if obj is not None:
             fieldsets += [
                 ("Entries, tables, eliminations and payouts", {"fields": MONITOR}),
+                ("Cancellation under the cancellation policy (CXL-01)", {"fields": ("cancellation_panel",)}),
                 ("The run", {"fields": RUN, "classes": ("collapse",)}),
             ]
         return fieldsets
@@ -349,6 +352,10 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
     @admin.display(description="payouts")
     def payouts_panel(self, tournament: Tournament) -> SafeString:
         return admin_panels.payouts_panel(tournament)
+
+    @admin.display(description="cancellation")
+    def cancellation_panel(self, tournament: Tournament) -> SafeString:
+        return admin_cancellation.tournament_cancellation_panel(tournament)
 
     # --- Saving through the services ---
 
@@ -525,11 +532,37 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
         )
         return None
 
-    # --- LOB-09: the fee report ---
+    @admin.action(
+        description="Propose cancelling the selected running tournament (CXL-01: preview, then a second approval)",
+        permissions=["run_tournament"],
+    )
+    def propose_cancellation(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> HttpResponse | None:
+        """Open the cancellation preview (CXL-01) of exactly one running tournament."""
+        chosen = list(queryset.order_by("pk")[:2])
+        if len(chosen) != 1 or chosen[0].status != TournamentStatus.RUNNING:
+            self.message_user(
+                request,
+                "Select exactly one running tournament to cancel under the cancellation policy (a tournament that "
+                "has not started is cancelled with full refunds). Nothing was changed.",
+                messages.WARNING,
+            )
+            return None
+        return HttpResponseRedirect(reverse(f"admin:{admin_cancellation.PROPOSE_PAGE}", args=[chosen[0].pk]))
+
+    # --- LOB-09: the fee report; CXL-01: the cancellation preview ---
 
     def get_urls(self) -> list[URLPattern]:
         report = path("fees/", self.admin_site.admin_view(self.fee_report_view), name="tournaments_tournament_fees")
-        return [report, *super().get_urls()]
+        cancellation = path(
+            "<path:object_id>/cancellation/",
+            self.admin_site.admin_view(self.cancellation_view),
+            name=admin_cancellation.PROPOSE_PAGE,
+        )
+        return [report, cancellation, *super().get_urls()]
+
+    def cancellation_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The preview and proposal of a running tournament's cancellation (``tournaments.run_tournament``)."""
+        return admin_cancellation.propose_view(self, request, object_id)
 
     def fee_report_view(self, request: HttpRequest) -> HttpResponse:
         """Tournament and Sit & Go fees per day and kind, refunds subtracted, and overlays paid (LOB-09)."""
@@ -670,17 +703,21 @@ class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
         )
         if isinstance(answer, TemplateResponse):
             return answer
-        reason, forfeit = answer.cleaned_data["reason"], answer.forfeit_prize
+        reason, forfeit, bar = answer.cleaned_data["reason"], answer.forfeit_prize, answer.bar_player
         each_through_the_service(
             self,
             request,
             entries,
-            lambda entry: entry_disqualify(entry, actor=request.user, reason=reason, forfeit_prize=forfeit),
-            history=lambda disqualified: f"disqualified: {disqualified.disqualification_reason}",
-            done=lambda entry, disqualified: (
-                f"{entry} is disqualified."
-                + (" Their unpaid prize is forfeited." if disqualified.prize_forfeited and disqualified.prize else "")
+            lambda entry: entry_disqualify(
+                entry,
+                actor=request.user,
+                reason=reason,
+                forfeit_prize=forfeit,
+                forfeit_cents=answer.forfeit_cents_for(entry.prize),
+                bar=bar,
             ),
+            history=lambda disqualified: f"disqualified: {disqualified.disqualification_reason}",
+            done=lambda entry, disqualified: f"{entry} is disqualified." + _sanction_summary(disqualified, bar),
         )
         return None
 
@@ -715,12 +752,30 @@ class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
         return None
 
 
+def _sanction_summary(entry: TournamentEntry, barred: bool) -> str:
+    """What a disqualification did beyond the disqualification (TRN-28), for the staff member's message."""
+    parts = []
+    if entry.prize_forfeited and entry.prize:
+        parts.append(f" Their unpaid prize {format_cents(entry.prize)} is forfeited.")
+    elif entry.prize_forfeited_cents:
+        paid = entry.prize - entry.prize_forfeited_cents
+        parts.append(
+            f" {format_cents(entry.prize_forfeited_cents)} of their prize is forfeited; {format_cents(paid)} is paid."
+        )
+    if barred:
+        parts.append(" They are barred from tournaments.")
+    return "".join(parts)
+
+
 def _disqualification_outcome(entry: TournamentEntry) -> str:
     if entry.status == EntryStatus.PLAYING:
         return "removed from play with their chips (no place)"
     if entry.status == EntryStatus.FINISHED and entry.prize:
         state = admin_panels.prize_state(entry)
-        return f"place {entry.place}, prize {format_cents(entry.prize)} ({state}): kept or forfeited as you choose"
+        return (
+            f"place {entry.place}, prize {format_cents(entry.prize)} ({state}): kept, forfeited in full or in part as "
+            "you choose"
+        )
     return f"{entry.get_status_display()}: disqualified"
 
 
@@ -797,4 +852,7 @@ class PayoutStructureAdmin(admin.ModelAdmin):
 # The HexaPro back office (products, games, registrations, the multiplier audit) registers itself on import.
 # Tickets and series (TRN-37): their own module, registered with this one.
 from tournaments import admin_tickets as admin_tickets  # noqa: E402
+# The tournament bars (TRN-28), and the HexaPro back office (products, games, registrations, the multiplier audit),
+# register themselves on import.
+from tournaments import admin_sanctions  # noqa: E402, F401
 from tournaments.hexapro import admin as hexapro_admin  # noqa: E402, F401

@@ -7,6 +7,7 @@ lock when it writes.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -238,6 +239,8 @@ class HandForHandForm(StaffActionForm):
 
 
 KEEP_PRIZE, FORFEIT_PRIZE = "keep", "forfeit"
+# --- cancel-desk: partial forfeiture and barring (TRN-28, TRN-09) ---
+PARTIAL_AMOUNT, PARTIAL_PERCENT = "partial_amount", "partial_percent"
 
 
 class DisqualifyForm(StaffActionForm):
@@ -245,14 +248,61 @@ class DisqualifyForm(StaffActionForm):
         label="An unpaid prize",
         choices=[
             (KEEP_PRIZE, "is kept (paid to the player)"),
-            (FORFEIT_PRIZE, "is forfeited (moved to the house's seized funds)"),
+            (FORFEIT_PRIZE, "is forfeited in full (moved to the house's seized funds)"),
+            (PARTIAL_AMOUNT, "is forfeited in part: the amount below; the rest is paid to the player at once"),
+            (PARTIAL_PERCENT, "is forfeited in part: the percentage below; the rest is paid to the player at once"),
         ],
         widget=forms.RadioSelect,
         help_text="TRN-28. A player still in play is removed with their chips and takes no place. A prize already "
         "paid is seized through the compliance desk (a hold), not here.",
     )
-    field_order = ("prize", "reason")
+    forfeit_amount = forms.DecimalField(
+        label="Amount forfeited (€)",
+        required=False,
+        min_value=Decimal("0.01"),
+        max_digits=12,
+        decimal_places=2,
+        help_text="For a partial forfeiture by amount: more than €0.00 and less than the prize.",
+    )
+    forfeit_percent = forms.DecimalField(
+        label="Percentage forfeited",
+        required=False,
+        min_value=Decimal("0.01"),
+        max_value=Decimal("99.99"),
+        max_digits=4,
+        decimal_places=2,
+        help_text="For a partial forfeiture by percentage of the prize: the forfeited part is rounded down to the "
+        "cent (the player keeps the fraction of a cent).",
+    )
+    bar = forms.BooleanField(
+        label="Also bar the player from tournaments",
+        required=False,
+        help_text="TRN-28, TRN-09: their registrations to every tournament are refused from now on.",
+    )
+    field_order = ("prize", "forfeit_amount", "forfeit_percent", "bar", "reason")
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        choice = cleaned.get("prize")
+        if choice == PARTIAL_AMOUNT and cleaned.get("forfeit_amount") is None:
+            self.add_error("forfeit_amount", "Give the amount forfeited.")
+        if choice == PARTIAL_PERCENT and cleaned.get("forfeit_percent") is None:
+            self.add_error("forfeit_percent", "Give the percentage forfeited.")
+        return cleaned
 
     @property
     def forfeit_prize(self) -> bool:
         return bool(self.cleaned_data.get("prize") == FORFEIT_PRIZE)
+
+    @property
+    def bar_player(self) -> bool:
+        return bool(self.cleaned_data.get("bar"))
+
+    def forfeit_cents_for(self, prize_cents: int) -> int | None:
+        """The cents forfeited in part of a prize of ``prize_cents`` (None: no partial forfeiture)."""
+        choice = self.cleaned_data.get("prize")
+        if choice == PARTIAL_AMOUNT:
+            return int(self.cleaned_data["forfeit_amount"] * 100)
+        if choice == PARTIAL_PERCENT:
+            return int(prize_cents * self.cleaned_data["forfeit_percent"] // 100)
+        return None

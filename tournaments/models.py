@@ -203,6 +203,8 @@ class Tournament(models.Model):
         permissions = [
             ("run_tournament", "Can delay, cancel and switch hand-for-hand of a tournament"),
             ("disqualify_player", "Can disqualify a tournament player (TRN-28)"),
+            # --- cancel-desk: the second staff member's approval of a started tournament's cancellation (CXL-01) ---
+            ("approve_cancellation", "Can approve a proposed cancellation of a started tournament (CXL-01)"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -343,6 +345,12 @@ class TournamentEntry(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="entries",
+    )
+    # --- cancel-desk: partial forfeiture (TRN-28, TRN-09) ---
+    prize_forfeited_cents = models.PositiveBigIntegerField(
+        _("prize forfeited (cents)"),
+        default=0,
+        help_text=_("The part of the prize confiscated on disqualification (all of it when the prize is forfeited)."),
     )
 
     class Meta:
@@ -568,3 +576,27 @@ from tournaments.hexapro.models import HexaProMultiplier as HexaProMultiplier  #
 from tournaments.hexapro.models import HexaProProductVersion as HexaProProductVersion  # noqa: E402
 from tournaments.hexapro.models import HexaProRegistration as HexaProRegistration  # noqa: E402
 from tournaments.hexapro.models import RegistrationStatus as RegistrationStatus  # noqa: E402
+
+# --- cancel-desk: barring a player from tournaments (TRN-28, TRN-09) -------------------------------------------------
+
+
+class TournamentBar(models.Model):
+    """A player barred from entering tournaments (TRN-28: "bar from the site"; TRN-09 / FRD-15: multi-accounting),
+    from ``barred_at`` on, with the staff member, the reason and the disqualification it came with (if any). A barred
+    player's registration is refused (``tournaments.services.sanctions.bar_refusal``). Rows are a record: not edited."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_bars")
+    reason = models.CharField(_("reason"), max_length=300)
+    barred_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    barred_at = models.DateTimeField(_("barred at"), default=timezone.now)
+    entry = models.ForeignKey(
+        TournamentEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("entry")
+    )
+
+    class Meta:
+        ordering = ("-barred_at", "-pk")
+        verbose_name = _("tournament bar")
+        constraints = [models.UniqueConstraint(fields=("user",), name="tournaments_barred_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} barred from tournaments"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import uuid
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -141,7 +142,28 @@ class DisclosureForm(SubjectForm):
 class DisqualifyForm(forms.Form):
     entry = forms.IntegerField(label=_("Tournament entry id"), min_value=1)
     forfeit_prize = forms.BooleanField(label=_("Forfeit an unpaid prize"), required=False)
+    # --- cancel-desk: partial forfeiture and the bar (TRN-28, TRN-09 / FRD-15) ---
+    forfeit_amount = forms.DecimalField(
+        label=_("Or forfeit only this part of the unpaid prize (€)"),
+        required=False,
+        min_value=Decimal("0.01"),
+        max_digits=12,
+        decimal_places=2,
+        help_text=_("The rest is paid to the player at once."),
+    )
+    bar = forms.BooleanField(label=_("Also bar the player from tournaments"), required=False)
     reason = forms.CharField(label=_("Reason"), widget=TEXT, max_length=300)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        if cleaned.get("forfeit_prize") and cleaned.get("forfeit_amount") is not None:
+            raise forms.ValidationError(_("Forfeit the whole prize or a part of it, not both."))
+        return cleaned
+
+    @property
+    def forfeit_cents(self) -> int | None:
+        amount = self.cleaned_data.get("forfeit_amount")
+        return None if amount is None else int(amount * 100)
 
 
 class VideoRequestForm(SubjectForm):

@@ -347,7 +347,13 @@ def _act(request: HttpRequest, case: Case, action: str) -> tuple[Any, str] | Non
         return form, _("Disclosure recorded.")
     if action == "disqualify":
         services.tournament_disqualify(
-            case, actor, values["entry"], reason=values["reason"], forfeit_prize=values["forfeit_prize"]
+            case,
+            actor,
+            values["entry"],
+            reason=values["reason"],
+            forfeit_prize=values["forfeit_prize"],
+            forfeit_cents=form.forfeit_cents,
+            bar=values["bar"],
         )
         return form, _("Entry #%(entry)s disqualified.") % {"entry": values["entry"]}
     if action == "video":

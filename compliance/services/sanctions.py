@@ -135,10 +135,21 @@ def disclosure_record(
     return locked
 
 
-def tournament_disqualify(case: Case | int, actor: User, entry_id: int, *, reason: str, forfeit_prize: bool) -> Any:
+def tournament_disqualify(
+    case: Case | int,
+    actor: User,
+    entry_id: int,
+    *,
+    reason: str,
+    forfeit_prize: bool,
+    forfeit_cents: int | None = None,
+    bar: bool = False,
+) -> Any:
     """Disqualify a subject's tournament entry (TRN-28, FRD-15) with the tournaments' ``entry_disqualify`` (its own
-    transaction and audit entry: refusals such as "in a hand" or "prize already paid" come from it), then record the
-    decision on the case and link the tournament. The case is checked before and again after."""
+    transaction and audit entry: refusals such as "in a hand", "prize already paid", a bad partial amount or a player
+    already barred come from it) — forfeiting the unpaid prize in full (``forfeit_prize``) or ``forfeit_cents`` of it,
+    and barring the player from tournaments when ``bar`` —, then record the decision on the case and link the
+    tournament. The case is checked before and again after."""
     from tournaments.models import TournamentEntry
     from tournaments.services.staff import entry_disqualify
 
@@ -150,13 +161,17 @@ def tournament_disqualify(case: Case | int, actor: User, entry_id: int, *, reaso
     with transaction.atomic():
         checked = case_lock(case)
         require_subject(checked, entry.user)
-    disqualified = entry_disqualify(entry.pk, actor=actor, reason=text, forfeit_prize=forfeit_prize)
-    _disqualification_record(checked.pk, actor, disqualified, text, forfeit_prize)
+    disqualified = entry_disqualify(
+        entry.pk, actor=actor, reason=text, forfeit_prize=forfeit_prize, forfeit_cents=forfeit_cents, bar=bar
+    )
+    _disqualification_record(checked.pk, actor, disqualified, text, forfeit_prize, bar)
     return disqualified
 
 
 @transaction.atomic(durable=True)
-def _disqualification_record(case_id: int, actor: User, entry: Any, text: str, forfeit_prize: bool) -> None:
+def _disqualification_record(
+    case_id: int, actor: User, entry: Any, text: str, forfeit_prize: bool, barred: bool = False
+) -> None:
     locked = case_lock(case_id)
     locked.tournaments.add(entry.tournament_id)
     action_record(
@@ -167,6 +182,12 @@ def _disqualification_record(case_id: int, actor: User, entry: Any, text: str, f
         subject=entry.user,
         text=text,
         target=entry,
-        details={"tournament": entry.tournament_id, "entry": entry.pk, "forfeit_prize": forfeit_prize},
+        details={
+            "tournament": entry.tournament_id,
+            "entry": entry.pk,
+            "forfeit_prize": forfeit_prize,
+            "forfeited_cents": entry.prize_forfeited_cents,
+            "barred": barred,
+        },
         after={"status": entry.status, "prize_forfeited": entry.prize_forfeited},
     )

@@ -100,11 +100,16 @@ SCHEDULER_NOTE = "The scheduler's tables (django_celery_beat): administrators on
 UTH_ROUND_ACTIONS = ("pause_rounds", "resume_rounds", "cancel_rounds")
 UTH_TABLE_ACTIONS = ("open_tables", "close_tables")
 CASH_TABLE_ACTIONS = ("cancel_hand_in_play", "close_tables")
-TOURNAMENT_ACTIONS = ("delay_tournament", "cancel_tournaments", "set_hand_for_hand")
+TOURNAMENT_ACTIONS = ("delay_tournament", "cancel_tournaments", "set_hand_for_hand", "propose_cancellation")
 TOURNAMENT_ENTRY_ACTIONS = ("disqualify_entries", "credit_prizes")
 TOURNAMENT_FEE_REPORT_PAGE = "tournaments_tournament_fees"  # LOB-09: tournament and Sit & Go fees
 TICKET_ACTIONS = ("void_tickets",)
 TICKET_ISSUE_PAGE = "tournaments_tournamentticket_issue"  # TRN-37: issue a tournament ticket
+TOURNAMENT_CANCELLATION_PAGE = "tournaments_tournament_cancellation"  # CXL-01: the preview and the proposal
+CANCELLATION_DECISION_PAGES = (
+    "tournaments_tournamentcancellation_approve",  # CXL-01: the second staff member's approval
+    "tournaments_tournamentcancellation_withdraw",
+)
 HEXAPRO_GAME_ACTIONS = ("park_incomplete_games",)
 HEXAPRO_AUDIT_PAGE = "tournaments_hexaprogame_audit"  # HEX-31: the multiplier audit
 
@@ -170,13 +175,33 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     "uth.uthlimitchange": read_only_record(),
     # --- tournaments ---
     "tournaments.tournament": ModelPowers(
-        support=may("view", "add", "change", actions=TOURNAMENT_ACTIONS, pages=(TOURNAMENT_FEE_REPORT_PAGE,)),
+        support=may(
+            "view",
+            "add",
+            "change",
+            actions=TOURNAMENT_ACTIONS,
+            pages=(TOURNAMENT_FEE_REPORT_PAGE, TOURNAMENT_CANCELLATION_PAGE),
+        ),
         compliance=may("view", pages=(TOURNAMENT_FEE_REPORT_PAGE,)),
-        administrators=may(*VERBS, actions=(DELETE_SELECTED, *TOURNAMENT_ACTIONS), pages=(TOURNAMENT_FEE_REPORT_PAGE,)),
+        administrators=may(
+            *VERBS,
+            actions=(DELETE_SELECTED, *TOURNAMENT_ACTIONS),
+            pages=(TOURNAMENT_FEE_REPORT_PAGE, TOURNAMENT_CANCELLATION_PAGE),
+        ),
         note="Definitions with their levels, through the services, audited. Once started, buy-in, fee, stack, table "
         "size, kind, seats, game and start are fixed, and so are the levels up to the current one; a finished or "
         "cancelled tournament is read-only. Delay, cancel (before the start) and hand-for-hand need "
-        "`tournaments.run_tournament`. The fee report (LOB-09) needs `tournaments.view_tournament`.",
+        "`tournaments.run_tournament`. The fee report (LOB-09) needs `tournaments.view_tournament`. A running "
+        "tournament's cancellation preview and proposal (CXL-01, `propose_cancellation` opens it) need "
+        "`tournaments.run_tournament`.",
+    ),
+    "tournaments.tournamentcancellation": ModelPowers(
+        support=may("view", pages=CANCELLATION_DECISION_PAGES),
+        compliance=READ,
+        administrators=may("view", pages=CANCELLATION_DECISION_PAGES),
+        note="CXL-01: the archived calculation (inputs, rules, each share in euros) is read by every role. Approving "
+        "needs `tournaments.approve_cancellation` and another staff member than the proposer; withdrawing needs "
+        "`tournaments.run_tournament`. Both through the services, audited.",
     ),
     "tournaments.tournamententry": ModelPowers(
         support=may("view", actions=TOURNAMENT_ENTRY_ACTIONS),
@@ -196,6 +221,14 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     "tournaments.tournamentseries": catalogue(
         "Recurring tournaments (TRN-37, AMB-54): a ticket for a series pays any of its tournaments of the ticket's "
         "value."
+    ),
+    "tournaments.tournamentbar": ModelPowers(
+        support=may("view", "add"),
+        compliance=READ,
+        administrators=may("view", "add"),
+        note="Players barred from tournaments (TRN-28, TRN-09): their registrations are refused. Adding a bar needs "
+        "`tournaments.disqualify_player` (a disqualification can bar too); a bar is a record, never changed or "
+        "deleted. Audited.",
     ),
     "tournaments.tournamenttable": read_only_record("Links to each table's live page."),
     "tournaments.tournamentbreak": read_only_record(),

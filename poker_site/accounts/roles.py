@@ -49,6 +49,7 @@ EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
         "tournaments.run_tournament",
         "tournaments.disqualify_player",
         "tournaments.manage_tickets",
+        "tournaments.approve_cancellation",  # CXL-01: the second staff member's approval (never the proposer)
         "compliance.view_playeroverview",
     ),
     COMPLIANCE_REVIEWERS: (

@@ -32,7 +32,7 @@ def test_equities_agree_with_pokerkit(
         5,
         Deck.STANDARD,
         (hand_type,),
-        sample_count=4_000 if not ours.exact else 20_000,
+        sample_count=5_000,
     )
     for player, their_equity in zip(ours.players, theirs, strict=True):
         # pokerkit's own sampling error is at most 0.5 / sqrt(samples): about 0.008 at 4,000.

@@ -65,6 +65,7 @@ from tournaments.rules.hexapro_matching import WaitingRegistration, form_games
 from tournaments.services.catalog import tournament_create
 from tournaments.services.errors import InsufficientBalance, InvalidRequest, NotAllowedNow, NotRegistered
 from tournaments.services.running import start_locked
+from tournaments.services.sanctions import bar_refusal
 from wallet.errors import InsufficientFunds
 from wallet.models import Account, AccountKind
 from wallet.services import player_cash_account, system_account
@@ -124,9 +125,11 @@ def hexapro_register(
     """Register ``games`` games of ``product_code`` at ``buy_in_cents`` for ``user`` and form every game that can be
     formed (see the module docstring). Refused, with nothing changed: a product or buy-in not offered, a number of
     games that is not a whole number from 1 to the product's maximum (:class:`InvalidRequest`), a balance below the
-    total (:class:`InsufficientBalance`). ``draw_source`` and ``randomness`` are for tests; production draws the
-    multiplier from the CSPRNG and seats the players with the operating system's randomness."""
+    total (:class:`InsufficientBalance`), a player barred from tournaments (:class:`NotEligible`, TRN-28).
+    ``draw_source`` and ``randomness`` are for tests; production draws the multiplier from the CSPRNG and seats the
+    players with the operating system's randomness."""
     moment = now or timezone.now()
+    bar_refusal(user)  # cancel-desk: TRN-28, a barred player enters no tournament
     version, product = _checked_product(product_code, moment)
     try:  # the buy-in and the number of games, whatever the balance
         registration_total_cents(product, buy_in_cents, games, _NO_BALANCE_LIMIT)

@@ -12,6 +12,8 @@ tables and archives the calculation. ``tournament_cancellation_withdraw`` lets p
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import datetime
 from typing import Any
 
@@ -141,12 +143,46 @@ def _calculation(tournament: Tournament) -> CancellationCalculation:
         raise NotAllowedNow(f"The cancellation cannot be computed: {error}") from error
 
 
+# --- cancel-desk: the back office's preview and the figures staff saw (CXL-01) --------------------------------------
+
+FIGURES_CHANGED = "The figures changed since the preview you saw: nothing was changed; review them again."
+
+
+def calculation_digest(figures: dict[str, Any]) -> str:
+    """A short fingerprint of an archived calculation (``CancellationCalculation.to_json()``): the back office sends
+    the one of the figures it showed, so a proposal or an approval is refused when the figures are no longer those."""
+    text = json.dumps(figures, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def tournament_cancellation_preview(tournament: Tournament | int) -> CancellationCalculation:
+    """The cancellation of a running tournament as it would be proposed now (CXL-01), computed without changing
+    anything: the back office's preview before a proposal. Refused (:class:`NotAllowedNow`) for a tournament that is
+    not running or whose cancellation cannot be computed yet."""
+    row = Tournament.objects.filter(pk=primary_key(tournament)).first()
+    if row is None:
+        raise TournamentNotFound(f"There is no tournament {primary_key(tournament)}.")
+    if row.status != TournamentStatus.RUNNING:
+        raise NotAllowedNow(
+            f"{row.name} has not started: cancel it with full refunds (CXL-02)."
+            if row.status in (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING)
+            else f"{row.name} is over: there is nothing to cancel."
+        )
+    return _calculation(row)
+
+
 @transaction.atomic(durable=True)
 def tournament_cancellation_propose(
-    tournament: Tournament | int, *, actor: Any, reason: str, now: datetime | None = None
+    tournament: Tournament | int,
+    *,
+    actor: Any,
+    reason: str,
+    now: datetime | None = None,
+    previewed: str | None = None,
 ) -> TournamentCancellation:
     """Stop dealing and preview the cancellation of a started tournament (CXL-01). Refused for a tournament that has
-    not started (it is cancelled with full refunds, CXL-02), is over, or already has a proposal waiting."""
+    not started (it is cancelled with full refunds, CXL-02), is over, or already has a proposal waiting; and, given
+    ``previewed`` (the :func:`calculation_digest` of the figures staff saw), when the figures are no longer those."""
     text = staff_reason(reason)
     moment = now or timezone.now()
     locked = tournament_lock(primary_key(tournament))
@@ -161,6 +197,8 @@ def tournament_cancellation_propose(
     if locked.kind == TournamentKind.HEXAPRO:
         places_give_locked(locked)
     calculation = _calculation(locked)
+    if previewed is not None and calculation_digest(calculation.to_json()) != previewed:
+        raise NotAllowedNow(FIGURES_CHANGED)
     proposal = TournamentCancellation.objects.create(
         tournament=locked,
         reason=text,
@@ -218,12 +256,17 @@ def tournament_cancellation_withdraw(
 
 
 def tournament_cancellation_approve(
-    proposal: TournamentCancellation | int, *, actor: Any, now: datetime | None = None
+    proposal: TournamentCancellation | int,
+    *,
+    actor: Any,
+    now: datetime | None = None,
+    previewed: str | None = None,
 ) -> TournamentCancellation:
     """Approve and post a proposed cancellation (see the module docstring). Refused when the approver proposed it,
-    when it was already approved or withdrawn, or when the figures changed since the preview: then the preview is
-    brought up to date (committed) for another look, and the refusal follows."""
-    row = _cancellation_approve_or_update(proposal, actor=actor, now=now)
+    when it was already approved or withdrawn, when ``previewed`` (the :func:`calculation_digest` of the figures the
+    approver saw) is not the proposal's figures any more (nothing changed), or when the figures changed since the
+    preview: then the preview is brought up to date (committed) for another look, and the refusal follows."""
+    row = _cancellation_approve_or_update(proposal, actor=actor, now=now, previewed=previewed)
     if row.status != CancellationStatus.APPROVED:
         raise NotAllowedNow("The tournament changed since the preview: the figures are updated; review them again.")
     return row
@@ -231,7 +274,7 @@ def tournament_cancellation_approve(
 
 @transaction.atomic(durable=True)
 def _cancellation_approve_or_update(
-    proposal: TournamentCancellation | int, *, actor: Any, now: datetime | None
+    proposal: TournamentCancellation | int, *, actor: Any, now: datetime | None, previewed: str | None = None
 ) -> TournamentCancellation:
     """Post the cancellation when its figures are still those previewed; otherwise store the new figures as the
     preview and return it still proposed."""
@@ -239,6 +282,8 @@ def _cancellation_approve_or_update(
     tournament, row = _proposal_lock(proposal)
     if actor is None or row.proposed_by_id == getattr(actor, "pk", None):
         raise NotAllowedNow("A cancellation needs a second staff member: the one who proposed it cannot approve it.")
+    if previewed is not None and calculation_digest(row.calculation) != previewed:
+        raise NotAllowedNow(FIGURES_CHANGED)
     live = list(
         TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).values_list("table_id", flat=True)
     )

@@ -117,3 +117,29 @@ def prize_forfeit(entry: TournamentEntry) -> Transfer:
         reference=f"tournament-entry:{entry.pk}",
         description=f"{tournament.name}: prize for place {entry.place} forfeited on disqualification",
     )
+
+
+# --- cancel-desk: partial forfeiture (TRN-28, TRN-09) ---------------------------------------------------------------
+
+
+def prize_part_forfeit(entry: TournamentEntry, forfeited: int) -> Transfer:
+    """A disqualified player forfeits ``forfeited`` cents of their unpaid prize and is paid the rest, in one transfer:
+    the whole prize leaves the prize pool, the forfeited part goes to the house's seized funds, the rest to the
+    player's cash (TRN-28: disqualification with partial forfeiture). ``0 < forfeited < entry.prize``."""
+    if not 0 < forfeited < entry.prize:
+        raise ValueError(f"a partial forfeiture is more than 0 and less than the prize, not {forfeited}")
+    tournament = entry.tournament
+    return transfer_create(
+        kind=TransferKind.TOURNAMENT_PRIZE,
+        legs=[
+            TransferLeg(prize_pool_account(tournament), -entry.prize),
+            TransferLeg(system_account(AccountKind.HOUSE_SEIZED), forfeited),
+            TransferLeg(player_cash_account(entry.user), entry.prize - forfeited),
+        ],
+        idempotency_key=f"tournament-entry:{entry.pk}:prize",
+        reference=f"tournament-entry:{entry.pk}",
+        description=(
+            f"{tournament.name}: prize for place {entry.place}, {_format(forfeited)} of it forfeited on "
+            "disqualification"
+        ),
+    )

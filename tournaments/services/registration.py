@@ -42,6 +42,7 @@ from tournaments.services.errors import (
     RegistrationClosed,
 )
 from tournaments.services.running import primary_key, start_locked, tournament_lock, tournament_save
+from tournaments.services.sanctions import bar_refusal
 from tournaments.services.seating import seat_fill, table_open, tables_lock
 from wallet.models import AccountKind, Leg
 from wallet.services import player_cash_account
@@ -91,8 +92,8 @@ def tournament_register(
     ticket: int | None = None,
 ) -> TournamentEntry:
     """Register ``user`` (TRN-09: one live entry each), paying with cash or with the player's ticket number
-    ``ticket`` (TRN-37, AMB-54). Refused: registration not open (or closed), already registered, full, not eligible
-    for a freeroll (TRN-17), a balance below buy-in + fee, or a ticket that cannot pay it (someone else's, used,
+    ``ticket`` (TRN-37, AMB-54). Refused: registration not open (or closed), already registered, full, barred
+    from tournaments (TRN-28), not eligible for a freeroll (TRN-17), a balance below buy-in + fee, or a ticket that cannot pay it (someone else's, used,
     expired, voided, for another tournament or series, or of another value)."""
     moment = now or timezone.now()
     chance: RandomSource = randomness if randomness is not None else secrets.SystemRandom()
@@ -122,6 +123,7 @@ def registration_take_locked(
         if locked.status == TournamentStatus.ANNOUNCED:
             raise RegistrationClosed(f"Registration for {locked.name} is not open yet.")
         raise RegistrationClosed(f"Registration for {locked.name} is closed.")
+    bar_refusal(user)  # cancel-desk: TRN-28, a barred player enters no tournament
     if TournamentEntry.objects.filter(tournament=locked, user=user, status__in=LIVE_ENTRY_STATUSES).exists():
         raise AlreadyRegistered(f"You are already registered for {locked.name}.")
     if (

@@ -19,7 +19,9 @@ from tournaments.services.running import (
     tournament_lock,
     tournament_save,
 )
+from tournaments.services.sanctions import player_bar_locked
 from tournaments.services.seating import tables_lock
+from wallet.errors import format_cents
 from wallet.services.audit import audit_record
 
 
@@ -106,11 +108,22 @@ def tournament_hand_for_hand_set(
 
 @transaction.atomic(durable=True)
 def entry_disqualify(
-    entry: TournamentEntry | int, *, actor: Any, reason: str, forfeit_prize: bool, now: datetime | None = None
+    entry: TournamentEntry | int,
+    *,
+    actor: Any,
+    reason: str,
+    forfeit_prize: bool,
+    forfeit_cents: int | None = None,
+    bar: bool = False,
+    now: datetime | None = None,
 ) -> TournamentEntry:
-    """Disqualify a player (TRN-28). A player still in play is removed with their chips (they take no place); a
-    player who already finished keeps or forfeits an unpaid prize by ``forfeit_prize`` (a prize already paid is
-    confiscated through the compliance desk's seizure, not here)."""
+    """Disqualify a player (TRN-28, TRN-09). A player still in play is removed with their chips (they take no place);
+    a player who already finished keeps an unpaid prize, forfeits all of it (``forfeit_prize``: confiscated to the
+    house's seized funds) or forfeits ``forfeit_cents`` of it and is paid the rest at once (partial forfeiture, one
+    transfer). A prize already paid is confiscated through the compliance desk's hold and seizure, not here. ``bar``
+    also bars the player from entering tournaments (``tournaments.services.sanctions``), in the same transaction.
+    Refused with nothing changed: a partial amount that is not a whole number of cents above 0 and below the unpaid
+    prize, both a full and a partial forfeiture, an entry with nothing to disqualify, a player already barred."""
     from games.models import Table
     from games.runtime.events import NewEvent, events_append
     from games.runtime.seat_state import seat_empty
@@ -124,6 +137,12 @@ def entry_disqualify(
     locked = tournament_lock(tournament_id)
     row = TournamentEntry.objects.select_for_update().select_related("user").get(pk=entry_id)
     before = {"status": row.status, "place": row.place, "prize": row.prize}
+    partial = _partial_forfeiture(row, forfeit_prize=forfeit_prize, forfeit_cents=forfeit_cents)
+    if partial and credited_at_game_end(locked) and locked.status == TournamentStatus.RUNNING:
+        raise NotAllowedNow(
+            f"HexaPro game {locked.pk} is still running: its prizes are paid when it ends (HEX-10); forfeit a part "
+            "of this one then."
+        )
     if row.status == EntryStatus.PLAYING:
         assert row.table_id is not None
         table, seats = tables_lock([row.table_id])[row.table_id]
@@ -153,27 +172,67 @@ def entry_disqualify(
         raise NotAllowedNow("The prize is already paid: put it on hold and seize it from the compliance desk.")
     elif row.status == EntryStatus.FINISHED and row.prize and forfeit_prize:
         money.prize_forfeit(row)
+        row.prize_forfeited_cents = row.prize
+    elif partial:
+        row.prize_transfer = money.prize_part_forfeit(row, partial)
+        row.prize_forfeited_cents = partial
     elif row.status not in (EntryStatus.FINISHED, EntryStatus.REGISTERED, EntryStatus.BUSTED):
         raise NotAllowedNow(f"This entry is {row.get_status_display()}: there is nothing to disqualify.")
     row.status = EntryStatus.DISQUALIFIED
     row.disqualification_reason = text
     row.prize_forfeited = bool(forfeit_prize)
     row.eliminated_at = row.eliminated_at or moment
-    row.save(update_fields=["status", "disqualification_reason", "prize_forfeited", "table", "eliminated_at"])
+    row.save(
+        update_fields=[
+            "status",
+            "disqualification_reason",
+            "prize_forfeited",
+            "table",
+            "eliminated_at",
+            "prize_transfer",
+            "prize_forfeited_cents",
+        ]
+    )
     audit_record(
         action="tournament_player_disqualified",
         actor=actor,
         player=row.user,
+        transfer=row.prize_transfer if partial else None,
         reason=text,
         details={
             "tournament": locked.pk,
             "entry": row.pk,
             "forfeit_prize": bool(forfeit_prize),
+            "forfeited_cents": row.prize_forfeited_cents,
+            "barred": bool(bar),
             "before": before,
             "after": {"status": row.status},
         },
     )
+    if bar:
+        player_bar_locked(row.user, actor=actor, reason=text, entry=row, now=moment)
     return row
+
+
+def _partial_forfeiture(row: TournamentEntry, *, forfeit_prize: bool, forfeit_cents: object) -> int:
+    """The cents of ``row``'s unpaid prize to forfeit in part (0: no partial forfeiture), checked before anything
+    changes (TRN-28)."""
+    if forfeit_cents is None:
+        return 0
+    if isinstance(forfeit_cents, bool) or not isinstance(forfeit_cents, int):
+        raise NotAllowedNow("The part of the prize to forfeit is a whole number of cents.")
+    if forfeit_prize:
+        raise NotAllowedNow("Choose a full or a partial forfeiture, not both.")
+    if row.status != EntryStatus.FINISHED or row.prize <= 0:
+        raise NotAllowedNow(f"{row.user} has no prize won in this tournament: there is nothing to forfeit in part.")
+    if row.prize_transfer_id is not None:
+        raise NotAllowedNow("The prize is already paid: put it on hold and seize it from the compliance desk.")
+    if not 0 < forfeit_cents < row.prize:
+        raise NotAllowedNow(
+            f"A partial forfeiture is more than €0.00 and less than the prize {format_cents(row.prize)} (forfeit all "
+            "of it with the full forfeiture)."
+        )
+    return forfeit_cents
 
 
 @transaction.atomic(durable=True)

@@ -1,0 +1,88 @@
+"""TRN-09 / FRD-15, TRN-28: on the compliance desk a reviewer disqualifies a case's subject from a tournament,
+forfeiting part of the unpaid prize (the rest is paid at once) and barring them from tournaments; the decision is on
+the case with what was forfeited, and the subject's next registration is refused. Forfeiting the whole prize and a
+part of it at once is refused on the form and nothing changes."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from compliance.models import CaseActionKind
+from tests.compliance.desk.support import case_about
+from tests.tables.back_office import logged_in
+from tests.tables.support import cash
+from tests.tournaments.support import play, register_players, scheduled, sit_and_go
+from tournaments import services
+from tournaments.models import EntryStatus, TournamentBar, TournamentEntry
+from tournaments.services import NotEligible, tournament_register
+
+pytestmark = pytest.mark.django_db
+
+
+def unpaid_winner(monkeypatch: pytest.MonkeyPatch) -> TournamentEntry:
+    monkeypatch.setattr(services, "entry_prize_pay", lambda entry_id: False)
+    tournament = sit_and_go(seats=3, buy_in=1_000, fee=100)
+    register_players(tournament, 3)
+    play(tournament)
+    winner = TournamentEntry.objects.select_related("user").get(tournament=tournament, place=1)
+    assert (winner.prize, winner.prize_transfer_id) == (3_000, None)
+    return winner
+
+
+def test_trn_09_a_subject_is_disqualified_with_a_partial_forfeiture_and_barred(
+    reviewer: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    winner = unpaid_winner(monkeypatch)
+    case = case_about(reviewer, winner.user, title="Two accounts, one person (FRD-15)")
+    before = cash(winner.user)
+
+    response = logged_in(reviewer).post(
+        f"/compliance/cases/{case.pk}/disqualify/",
+        {
+            "disqualify-entry": winner.pk,
+            "disqualify-forfeit_amount": "20.00",
+            "disqualify-bar": "on",
+            "disqualify-reason": "Second account of the same person",
+        },
+    )
+
+    assert response.status_code == 302
+    winner.refresh_from_db()
+    assert winner.status == EntryStatus.DISQUALIFIED
+    assert winner.prize_forfeited_cents == 2_000
+    assert cash(winner.user) - before == 1_000
+    assert TournamentBar.objects.filter(user=winner.user).exists()
+    action = case.actions.get(kind=CaseActionKind.DISQUALIFIED)
+    assert (action.details["forfeited_cents"], action.details["barred"]) == (2_000, True)
+    with pytest.raises(NotEligible, match="barred from tournaments"):
+        tournament_register(winner.user, scheduled(starts_at=timezone.now() + timedelta(hours=1)))
+
+
+def test_forfeiting_the_whole_prize_and_a_part_at_once_is_refused_and_changes_nothing(
+    reviewer: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    winner = unpaid_winner(monkeypatch)
+    case = case_about(reviewer, winner.user)
+    before = cash(winner.user)
+
+    response = logged_in(reviewer).post(
+        f"/compliance/cases/{case.pk}/disqualify/",
+        {
+            "disqualify-entry": winner.pk,
+            "disqualify-forfeit_prize": "on",
+            "disqualify-forfeit_amount": "5.00",
+            "disqualify-reason": "Both",
+        },
+    )
+
+    assert response.status_code in (200, 400)
+    assert "not both" in response.content.decode()
+    winner.refresh_from_db()
+    assert winner.status == EntryStatus.FINISHED
+    assert cash(winner.user) == before
+    assert not TournamentBar.objects.exists()
+    assert not case.actions.filter(kind=CaseActionKind.DISQUALIFIED).exists()
