@@ -49,6 +49,8 @@ EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
         "tournaments.run_tournament",
         "tournaments.disqualify_player",
         "compliance.view_playeroverview",
+        # Table chat (issue 22, UTH-33): support mutes a player's chat for a period and restores it.
+        "games.mute_chat",
     ),
     COMPLIANCE_REVIEWERS: (
         "wallet.withhold_winnings",
