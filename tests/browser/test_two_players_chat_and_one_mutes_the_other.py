@@ -17,7 +17,7 @@ from tests.browser.setup import player, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
-SCRIPT = "<script>window.chatInjected = true</script><img src=x onerror=\"window.chatInjected = true\">"
+SCRIPT = '<script>window.chatInjected = true</script><img src=x onerror="window.chatInjected = true">'
 
 
 @pytest.fixture
@@ -48,8 +48,8 @@ def say(page: Any, text: str) -> None:
 def shown_lines(page: Any) -> list[str]:
     return list(
         page.evaluate(
-            "Array.from(document.querySelectorAll('#chat-lines li:not([hidden])'))"
-            ".map(item => item.querySelector('.chat-name').textContent + ': ' + item.querySelector('.chat-text').textContent)"
+            "Array.from(document.querySelectorAll('#chat-lines li:not([hidden])')).map(item =>"
+            " item.querySelector('.chat-name').textContent + ': ' + item.querySelector('.chat-text').textContent)"
         )
     )
 
@@ -57,7 +57,8 @@ def shown_lines(page: Any) -> list[str]:
 def wait_for_line(page: Any, text: str) -> None:
     wait_until(
         page,
-        "text => Array.from(document.querySelectorAll('#chat-lines .chat-text')).some(item => item.textContent === text)",
+        "text => Array.from(document.querySelectorAll('#chat-lines .chat-text'))"
+        ".some(item => item.textContent === text)",
         arg=text,
     )
 
