@@ -130,3 +130,21 @@ def test_two_players_chat_over_their_sockets_and_a_visitor_reads(
 
     run(scenario)
     assert chat_texts(table) == ["<script>alert(1)</script>"]
+
+
+@pytest.mark.django_db
+def test_the_staff_round_page_shows_the_rounds_chat_escaped(
+    table: UthTable, clock: Clock, make_player: Callable[..., User]
+) -> None:
+    from poker_site.accounts.roles import SUPPORT_STAFF
+    from tests.foundation.staff_roles import staff_member
+    from tests.tables.back_office import logged_in
+
+    anne = make_player("anne")
+    uth_seat_take(anne, table.pk, now=clock.now)
+    assert clock.tick() == 1
+    uth_chat_message_post(anne, table.pk, "<script>alert(1)</script>")
+    page = logged_in(staff_member(SUPPORT_STAFF)).get(f"/admin/uth/uthround/{current_round(table).pk}/change/")
+    text = page.content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert "<script>alert(1)</script>" not in text
