@@ -125,7 +125,10 @@ def test_two_players_chat_over_their_sockets_and_a_visitor_reads(
         await visitor.send({"type": "resync", "since": since, "request_id": "again"})
         resync = await visitor.until(lambda reply: reply.get("request_id") == "again")
         assert "<script>alert(1)</script>" in [event.get("text") for event in resync.get("events", [])]
-        for socket in (*sockets.values(), visitor):
+        # A page opened later finds the conversation so far in its snapshot.
+        latecomer, latecomer_snapshot = await open_socket(table.pk)
+        assert [line["text"] for line in latecomer_snapshot["snapshot"]["chat"]] == ["<script>alert(1)</script>"]
+        for socket in (*sockets.values(), visitor, latecomer):
             await socket.close()
 
     run(scenario)

@@ -44,6 +44,10 @@
       });
     }
   }) : null;
+  function chatFromSnapshot() {
+    if (chat) { (state.snapshot.chat || []).forEach(chat.add); }
+  }
+  chatFromSnapshot();
   function chatAnswer(message) {
     var pending = message.request_id && chatRequests[message.request_id];
     if (!pending) { return false; }
@@ -172,6 +176,7 @@
         state.sequence = message.sequence;
         state.clockOffset = Date.parse(message.snapshot.server_time) - Date.now();
         renderAll();
+        chatFromSnapshot();
         break;
       case "events":
         applyEvents(message.events);
