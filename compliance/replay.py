@@ -36,7 +36,8 @@ def review_replay(hand: Any) -> dict[str, Any]:
     deck in dealing order, each card with what it became), ``hand.players`` (seat → username, user id, cards, start
     stack and result), each
     action step's ``decision_ms`` (``None`` for a timeout or when unknown) and ``equities`` (street → seats with their
-    equity), shown on the step that deals the street (preflop on the first step)."""
+    equity), shown on the step that deals the street (preflop on the first step), and ``hand.chat``: the table chat
+    posted during the hand (sequence, ``at`` in ISO 8601, user id, name, seat, text)."""
     from games.models import HandEvent, HandPlayer, HandStatus
     from games.runtime.history import replay_of
 
@@ -63,7 +64,15 @@ def review_replay(hand: Any) -> dict[str, Any]:
     header["deck"] = _deck(list(hand.deck or []), hole_cards, _board(rows))
     _add_decision_times(replay["steps"], rows, hand)
     header["equities"] = _add_equities(replay["steps"], hand)
+    header["chat"] = _chat(hand)
     return replay
+
+
+def _chat(hand: Any) -> list[dict[str, Any]]:
+    """The table chat posted while the hand was in play (issue 22), each line with its UTC time as ISO 8601."""
+    from games.chat.services import chat_of_hand
+
+    return [{**line, "at": line["at"].isoformat()} for line in chat_of_hand(hand)]
 
 
 def _board(rows: list[Any]) -> list[str]:

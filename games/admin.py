@@ -17,13 +17,22 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy
 
+from games.chat.errors import ChatRefused
+from games.chat.services import MAXIMUM_MUTE_MINUTES, chat_mute_create, chat_mute_lift, chat_of_hand
 from games.event_summaries import PRIVATE_KINDS, euros, event_summary
 from games.models import (
+    ChatMute,
     EventAudience,
     GameRules,
     GameType,
@@ -573,7 +582,7 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     ordering = ("-pk",)
     inlines = (HandPlayerInline,)
     actions = ("cancel_hands",)
-    readonly_fields = ("deck_while_running",)
+    readonly_fields = ("deck_while_running", "chat")
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         """The deck (every hole card and the coming board) only once the hand is over; staff watching a hand in play
@@ -584,6 +593,21 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     @admin.display(description="deck")
     def deck_while_running(self, hand: Hand) -> str:
         return HIDDEN_WHILE_THE_HAND_RUNS
+
+    @admin.display(description=gettext_lazy("chat"))
+    def chat(self, hand: Hand) -> str:
+        """The table chat posted while the hand was in play (issue 22), escaped: a line is shown as the text it is."""
+        lines = chat_of_hand(hand)
+        if not lines:
+            return str(gettext_lazy("No chat during this hand."))
+        return format_html(
+            '<ol class="chat-lines">{}</ol>',
+            format_html_join(
+                "",
+                "<li><time>{}</time> {} (seat {}): {}</li>",
+                ((f"{line['at']:%H:%M:%S}", line["name"], line["seat"], line["text"]) for line in lines),
+            ),
+        )
 
     @admin.display(description="pot total", ordering="pot_total")
     def pot_total_euros(self, hand: Hand) -> str:
@@ -705,3 +729,144 @@ class SeatingRequestAdmin(ReadOnlyAdmin):
     @admin.display(description="buy-in", ordering="buy_in")
     def buy_in_euros(self, request_row: SeatingRequest) -> str:
         return euros(request_row.buy_in)
+
+
+# --- Table chat (issue 22, UTH-33): the chat of a hand on its page, and support's chat mutes -----------------------
+
+
+class ChatMuteForm(forms.Form):
+    """Mute a player's chat: who, for how long, and why (``chat_mute_create``)."""
+
+    player = forms.CharField(label=gettext_lazy("Player (username)"), max_length=150)
+    minutes = forms.IntegerField(
+        label=gettext_lazy("Minutes"),
+        min_value=1,
+        max_value=MAXIMUM_MUTE_MINUTES,
+        initial=60,
+        help_text=gettext_lazy("From 1 minute to 30 days (43,200 minutes)."),
+    )
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        max_length=200,
+        help_text=gettext_lazy("Kept in the audit log; the player is told only until when the chat is muted."),
+        widget=forms.TextInput(attrs={"size": 80}),
+    )
+
+
+class ChatLiftForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        max_length=200,
+        help_text=gettext_lazy("Kept in the audit log."),
+        widget=forms.TextInput(attrs={"size": 80}),
+    )
+
+
+@admin.register(ChatMute)
+class ChatMuteAdmin(admin.ModelAdmin):
+    """Support (``games.mute_chat``) mutes a player's chat for a period and lifts mutes, with a reason, through the
+    services (audited). Rows are never edited or deleted; reviewers read them."""
+
+    list_display = (
+        "player",
+        "muted_by_display",
+        "starts_at",
+        "ends_at",
+        "in_force",
+        "reason",
+        "lifted_at",
+        "lifted_by",
+    )
+    list_filter = (("ends_at", admin.DateFieldListFilter),)
+    search_fields = ("=player__username", "=player__screen_name")
+    search_help_text = gettext_lazy("Exact username or screen name of the player.")
+    list_select_related = ("player", "muted_by", "lifted_by")
+    raw_id_fields = ("player", "muted_by", "lifted_by")
+    actions = ("lift_mutes",)
+    show_full_result_count = False
+    paginator = CappedCountPaginator
+
+    @admin.display(description=gettext_lazy("muted by"))
+    def muted_by_display(self, mute: ChatMute) -> str:
+        return str(mute.muted_by) if mute.muted_by_id else str(gettext_lazy("automated moderation"))
+
+    @admin.display(description=gettext_lazy("in force"), boolean=True)
+    def in_force(self, mute: ChatMute) -> bool:
+        now = timezone.now()
+        return mute.lifted_at is None and mute.starts_at <= now < mute.ends_at
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm("games.mute_chat")
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_mute_chat_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.mute_chat")
+
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """Mute a player's chat: the form, then ``chat_mute_create`` (refusals shown on the form)."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = ChatMuteForm(request.POST or None, initial={"player": request.GET.get("player", "")})
+        if request.method == "POST" and form.is_valid():
+            player = get_user_model().objects.filter(username=form.cleaned_data["player"].strip()).first()
+            if player is None:
+                form.add_error("player", gettext_lazy("No player with this username."))
+            else:
+                try:
+                    mute = chat_mute_create(
+                        request.user, player, form.cleaned_data["minutes"], form.cleaned_data["reason"]
+                    )
+                except ChatRefused as refusal:
+                    form.add_error(None, refusal.message)
+                else:
+                    self.message_user(
+                        request,
+                        gettext_lazy("The chat of %(player)s is muted until %(until)s UTC.")
+                        % {"player": player, "until": f"{mute.ends_at:%Y-%m-%d %H:%M}"},
+                        messages.SUCCESS,
+                    )
+                    return redirect(reverse("admin:games_chatmute_changelist"))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": gettext_lazy("Mute a player's chat"),
+            "form": form,
+            "submit_label": gettext_lazy("Mute the chat"),
+        }
+        return TemplateResponse(request, "games/admin_chat_mute_form.html", context)
+
+    @admin.action(description=gettext_lazy("Lift the selected chat mutes (reason required)"), permissions=["mute_chat"])
+    def lift_mutes(self, request: HttpRequest, queryset: QuerySet[ChatMute]) -> TemplateResponse | None:
+        if too_many(self, request, queryset):
+            return None
+        mutes = list(queryset.select_related("player").order_by("pk"))
+        form = ChatLiftForm(request.POST if "confirm" in request.POST else None)
+        if not form.is_valid():
+            context = {
+                **self.admin_site.each_context(request),
+                "title": gettext_lazy("Lift chat mutes"),
+                "opts": self.model._meta,
+                "action": "lift_mutes",
+                "action_checkbox_name": ACTION_CHECKBOX_NAME,
+                "rows": [(mute, gettext_lazy("the player chats again at once")) for mute in mutes],
+                "hidden": [],
+                "form": form,
+            }
+            return TemplateResponse(request, "games/admin_staff_reason.html", context)
+        for mute in mutes:
+            try:
+                chat_mute_lift(request.user, mute.pk, form.cleaned_data["reason"])
+            except ChatRefused as refusal:
+                self.message_user(request, refusal.message, messages.WARNING)
+            else:
+                self.message_user(
+                    request, gettext_lazy("The chat of %(player)s is restored.") % {"player": mute.player}
+                )
+        return None

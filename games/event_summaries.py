@@ -82,6 +82,7 @@ LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "seat_reconnected": lambda p: f"{_seat(p)} is connected again",
     "table_closing": lambda p: f"Table closes when the hand ends: {p.get('reason', '')}",
     "table_closed": lambda p: f"Table closed: {p.get('reason', '')}",
+    "chat_message": lambda p: f"{_seat(p)} says: {p.get('text', '')}",  # table chat (issue 22)
 }
 
 PRIVATE_KINDS = frozenset({"hole_cards_dealt", "deck_recorded"})

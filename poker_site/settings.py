@@ -218,6 +218,15 @@ LOGIN_FAILURE_LIMIT = env.integer("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 LOGIN_ACCOUNT_FAILURE_LIMIT = env.integer("LOGIN_ACCOUNT_FAILURE_LIMIT", 4 * LOGIN_FAILURE_LIMIT, minimum=1)
 LOGIN_ADDRESS_FAILURE_LIMIT = env.integer("LOGIN_ADDRESS_FAILURE_LIMIT", 10 * LOGIN_FAILURE_LIMIT, minimum=1)
 LOGIN_LOCKOUT_SECONDS = env.integer("LOGIN_LOCKOUT_SECONDS", 900, minimum=1)
+
+# --- Table chat (issue 22, UTH-33) ---
+# A player may send CHAT_RATE_LINES lines per CHAT_RATE_SECONDS over all their tables (counted in Redis, so every web
+# process shares the count). Offensive language is refused with a warning; another offence within
+# CHAT_WARNING_SECONDS mutes the player's chat for CHAT_AUTOMATIC_MUTE_MINUTES (support can lift it in the admin).
+CHAT_RATE_LINES = env.integer("CHAT_RATE_LINES", 5, minimum=1)
+CHAT_RATE_SECONDS = env.integer("CHAT_RATE_SECONDS", 10, minimum=1)
+CHAT_WARNING_SECONDS = env.integer("CHAT_WARNING_SECONDS", 24 * 3600, minimum=1)
+CHAT_AUTOMATIC_MUTE_MINUTES = env.integer("CHAT_AUTOMATIC_MUTE_MINUTES", 24 * 60, minimum=1)
 # How many reverse proxies in front of the site append the client's address to X-Forwarded-For. 0: the header is the
 # client's own say and is ignored (REMOTE_ADDR counts); n: the n-th entry from the right is the client.
 TRUSTED_PROXY_COUNT = env.integer("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)

@@ -13,6 +13,9 @@ from games.models.cash import (
     TableSession,
 )
 from games.models.catalog import BuyInRule, GameRules, GameType, RakeTableType, Stake, StakeTerms, Variant
+
+# --- Table chat (issue 22) ---
+from games.models.chat import ChatMute
 from games.models.hands import (
     AppendOnlyError,
     ClockPhase,
@@ -37,6 +40,7 @@ __all__ = [
     "AppendOnlyError",
     "BuyInKind",
     "BuyInRule",
+    "ChatMute",
     "ClockPhase",
     "DailyCounterKind",
     "EventAudience",

@@ -23,10 +23,11 @@ logger = logging.getLogger(__name__)
 class CommandRefused(Exception):
     """A command the domain (or the protocol) refused. ``code``/``message`` go to the client; nothing changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.details = details or {}
 
 
 def refusal_from(error: Exception) -> CommandRefused:
@@ -37,7 +38,10 @@ def refusal_from(error: Exception) -> CommandRefused:
         return CommandRefused("illegal_action", str(error))
     code = getattr(error, "code", None)
     message = getattr(error, "message", None) or str(error)
-    return CommandRefused(code if isinstance(code, str) and code else "refused", message)
+    details = getattr(error, "details", None)
+    return CommandRefused(
+        code if isinstance(code, str) and code else "refused", message, details if isinstance(details, dict) else None
+    )
 
 
 def _refusable_errors() -> tuple[type[Exception], ...]:
@@ -115,6 +119,10 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
     if message.type == "auto_top_up":
         _call(services.player_settings_update, user, auto_top_up=fields["enabled"])
         return {}
+    if message.type == "chat":
+        from games.chat.services import chat_message_post
+
+        return {"sequence": _call(chat_message_post, user, table, fields["text"])}
     raise CommandRefused("unknown_type", f"unknown message type {message.type!r}")
 
 

@@ -148,7 +148,10 @@ class ProtocolConsumer(DatabaseInWorkerThreadsConsumer, Generic[MessageT]):
             await self.handle(parsed)
         except self.refusals as refusal:
             await self.send_error(
-                getattr(refusal, "code", "refused"), getattr(refusal, "message", str(refusal)), parsed.request_id
+                getattr(refusal, "code", "refused"),
+                getattr(refusal, "message", str(refusal)),
+                parsed.request_id,
+                getattr(refusal, "details", None),
             )
         except Exception:
             logger.exception("socket message %s failed", parsed.type)
@@ -165,8 +168,13 @@ class ProtocolConsumer(DatabaseInWorkerThreadsConsumer, Generic[MessageT]):
     async def send_message(self, message: dict[str, Any]) -> None:
         await self.send(text_data=encode(message))
 
-    async def send_error(self, code: str, message: str, request_id: str | None = None) -> None:
-        await self.send_message({"type": "error", "code": code, "message": message, "request_id": request_id})
+    async def send_error(
+        self, code: str, message: str, request_id: str | None = None, details: dict[str, Any] | None = None
+    ) -> None:
+        """One ``error`` frame; ``details`` (a refusal's figures, e.g. the end of a chat mute) go in as more fields."""
+        await self.send_message(
+            {**(details or {}), "type": "error", "code": code, "message": message, "request_id": request_id}
+        )
 
 
 class ClientProtocolConsumer(ProtocolConsumer[ClientMessage]):

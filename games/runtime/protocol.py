@@ -56,7 +56,7 @@ class ClientMessage:
 
 @dataclass(frozen=True)
 class FieldRule:
-    kind: str  # "amount", "seat", "sequence", "boolean", "action"
+    kind: str  # "amount", "seat", "sequence", "boolean", "action", "text"
     required: bool = True
 
 
@@ -82,6 +82,8 @@ TABLE_MESSAGES: Final[dict[str, dict[str, FieldRule]]] = {
     "resync": {"since": FieldRule("sequence")},
     "snapshot": {},
     "ping": {},
+    # Table chat (issue 22): the line's own rules (length, characters, rate) are the chat service's.
+    "chat": {"text": FieldRule("text")},
 }
 """Every message a table socket accepts, with its fields."""
 
@@ -163,6 +165,10 @@ def _validate(name: str, rule: FieldRule, value: Any, request_id: str | None) ->
     if rule.kind == "boolean":
         if not isinstance(value, bool):
             raise ProtocolError("bad_field", f"{name} must be true or false", request_id)
+        return value
+    if rule.kind == "text":
+        if not isinstance(value, str):
+            raise ProtocolError("bad_field", f"{name} must be a string", request_id)
         return value
     if rule.kind == "action":
         if not isinstance(value, str) or value not in PLAYER_ACTIONS:

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy
 
 from games.engine.cards import format_cards
 from games.engine.uth.money import format_cents
@@ -23,6 +24,7 @@ from games.uth.errors import UthRefused
 from games.uth.models import UthBetRecord, UthEvent, UthHand, UthLimitChange, UthRound, UthTable
 from games.uth.readside import observed_rtp
 from games.uth.services import uth_round_cancel, uth_round_pause, uth_round_resume
+from games.uth.services.chat import uth_chat_of_round
 
 LIMIT_FIELDS = (
     "is_open",
@@ -212,9 +214,25 @@ class UthRoundAdmin(ReadOnlyAdmin):
         "pause_reason",
         "cancel_reason",
         "cancelled_by",
+        "chat",  # UTH-33: the table chat posted during the round
     )
     fields = readonly_fields
     actions = ("pause_rounds", "resume_rounds", "cancel_rounds")
+
+    @admin.display(description=gettext_lazy("chat"))
+    def chat(self, round_: UthRound) -> str:
+        """The chat lines posted while the round was in play (UTH-33), escaped: a line shows as the text it is."""
+        lines = uth_chat_of_round(round_.pk)
+        if not lines:
+            return str(gettext_lazy("No chat during this round."))
+        return format_html(
+            '<ol class="chat-lines">{}</ol>',
+            format_html_join(
+                "",
+                "<li><time>{}</time> {}: {}</li>",
+                ((f"{line['at']:%H:%M:%S}", line["name"], line["text"]) for line in lines),
+            ),
+        )
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Viewing the change page is the recall view; nothing on it is editable.

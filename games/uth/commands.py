@@ -10,7 +10,8 @@ from poker_site.accounts.models import User
 
 
 def execute(user: User, table_id: int, message: UthMessage) -> dict[str, Any]:
-    """Run the command; raises :class:`games.uth.errors.UthRefused` when the service refuses it."""
+    """Run the command; raises :class:`games.uth.errors.UthRefused` (or, for ``chat``,
+    :class:`games.chat.errors.ChatRefused`) when the service refuses it."""
     fields = message.fields
     if message.type == "take_seat":
         services.uth_seat_take(user, table_id)
@@ -28,6 +29,8 @@ def execute(user: User, table_id: int, message: UthMessage) -> dict[str, Any]:
         services.uth_bet_clear(user, table_id)
     elif message.type == "decide":
         services.uth_decide(user, table_id, fields["decision"])
+    elif message.type == "chat":
+        return {"sequence": services.uth_chat_message_post(user, table_id, fields["text"])}
     else:  # pragma: no cover - the protocol only lets known commands through
         raise AssertionError(f"not a command: {message.type}")
     return {}

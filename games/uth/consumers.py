@@ -8,6 +8,8 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
+from games.chat.errors import ChatRefused
+from games.chat.services import CHAT_EVENT
 from games.runtime.consumers import CLOSE_TABLE_NOT_FOUND, ProtocolConsumer
 from games.uth import commands, presence, readside, realtime
 from games.uth.errors import UthRefused
@@ -20,7 +22,7 @@ class UthTableConsumer(ProtocolConsumer[UthMessage]):
     """One socket watching (and, for a logged-in player, playing at) one UTH table. Frame handling (rate limit, flood
     cut-off, error replies) is the game sockets' shared :class:`games.runtime.consumers.ProtocolConsumer`."""
 
-    refusals = (UthRefused,)
+    refusals = (UthRefused, ChatRefused)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -83,7 +85,8 @@ class UthTableConsumer(ProtocolConsumer[UthMessage]):
                 raise UthRefused("Log in to play; visitors may only watch.", code="not_authenticated")
             result = await database_sync_to_async(commands.execute)(self.user, self.table_id, message)
             await self.send_message({"type": "ok", "request_id": message.request_id, "of": message.type, **result})
-            await self.send_me()
+            if message.type != "chat":  # a chat line changes nothing of the player's own view
+                await self.send_me()
 
     # --- sending ----------------------------------------------------------------------------------------------------
 
@@ -128,6 +131,8 @@ class UthTableConsumer(ProtocolConsumer[UthMessage]):
         else:
             self.last_sequence = int(fresh[-1]["sequence"])
             await self.send_message({"type": "events", "events": fresh})
+            if all(event.get("kind") == CHAT_EVENT for event in fresh):
+                return  # chat lines change nobody's own view: no re-read of it per socket
         await self.send_me()
 
     async def uth_refresh(self, message: dict[str, Any]) -> None:

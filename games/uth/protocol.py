@@ -25,7 +25,7 @@ from games.runtime.protocol import (
 BET_SPOTS: Final[tuple[str, ...]] = ("ante", "trips")
 DECISIONS: Final[tuple[str, ...]] = tuple(decision.value for decision in Decision)
 
-# field name -> kind: "amount", "sequence", or a tuple of allowed strings
+# field name -> kind: "amount", "sequence", "text", or a tuple of allowed strings
 UTH_MESSAGES: Final[dict[str, dict[str, Any]]] = {
     "take_seat": {},
     "leave": {},
@@ -38,11 +38,13 @@ UTH_MESSAGES: Final[dict[str, dict[str, Any]]] = {
     "snapshot": {},
     "resync": {"since": "sequence"},
     "ping": {},
+    # Chat (UTH-33): the line's own rules (length, characters, rate, moderation) are the chat service's.
+    "chat": {"text": "text"},
 }
 """Every message the UTH table socket accepts, with its (all required) fields."""
 
 COMMANDS: Final[frozenset[str]] = frozenset(
-    {"take_seat", "leave", "bet", "double", "repeat", "undo", "clear", "decide"}
+    {"take_seat", "leave", "bet", "double", "repeat", "undo", "clear", "decide", "chat"}
 )
 """Messages that change something and need a logged-in player."""
 
@@ -103,6 +105,10 @@ def _validate(name: str, rule: Any, value: Any, request_id: str | None) -> Any:
     if rule == "sequence":
         if type(value) is not int or not 0 <= value <= MAXIMUM_SEQUENCE:
             raise ProtocolError("bad_sequence", f"{name} must be a non-negative whole number", request_id)
+        return value
+    if rule == "text":
+        if not isinstance(value, str):
+            raise ProtocolError("bad_field", f"{name} must be a string", request_id)
         return value
     if isinstance(rule, tuple):
         if not isinstance(value, str) or value not in rule:

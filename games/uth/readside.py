@@ -333,7 +333,22 @@ def snapshot(table: UthTable, user: User | None) -> dict[str, Any]:
         "players": UthSeat.objects.filter(table=table, left_at__isnull=True).count(),
         "me": player_view(table, user),
         "next_round_at": _time(table.next_round_at),
+        "chat": recent_chat(table),
     }
+
+
+RECENT_CHAT_LINES = 30
+"""Chat lines a snapshot carries (UTH-33), so that a page opened or reconnected shows the conversation so far."""
+RECENT_CHAT_EVENTS = 500
+"""How far back in the table's log the snapshot looks for them (a bounded read, however long the table has run)."""
+
+
+def recent_chat(table: UthTable) -> list[dict[str, Any]]:
+    """The last chat lines among the table's last :data:`RECENT_CHAT_EVENTS` events, oldest first, as events."""
+    rows = UthEvent.objects.filter(
+        table=table, kind="chat_message", sequence__gt=int(table.last_sequence) - RECENT_CHAT_EVENTS
+    ).order_by("-sequence")[:RECENT_CHAT_LINES]
+    return [event_json(row) for row in reversed(rows)]
 
 
 def result_summary(deck_text: str) -> dict[str, Any]:

@@ -111,6 +111,7 @@ CANCELLATION_DECISION_PAGES = (
     "tournaments_tournamentcancellation_withdraw",
 )
 HEXAPRO_GAME_ACTIONS = ("park_incomplete_games",)
+CHAT_MUTE_ACTIONS = ("lift_mutes",)
 HEXAPRO_AUDIT_PAGE = "tournaments_hexaprogame_audit"  # HEX-31: the multiplier audit
 
 ADMIN_POWERS: dict[str, ModelPowers] = {
@@ -161,6 +162,14 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     "games.seatingrequest": read_only_record(),
     "games.playerdailycounter": read_only_record(),
     "games.playertablesettings": catalogue("Banzai exclusion (CASH-32) is set here."),
+    # Table chat (issue 22, UTH-33)
+    "games.chatmute": ModelPowers(
+        support=may("view", "add", actions=CHAT_MUTE_ACTIONS),
+        compliance=READ,
+        administrators=may("view", "add", actions=CHAT_MUTE_ACTIONS),
+        note="Muting a player's chat for a period and lifting a mute (UTH-33: support restores chat) need "
+        "`games.mute_chat` and a reason; both audited. Mutes are never edited or deleted.",
+    ),
     # --- Ultimate Texas Hold'em ---
     "uth.uthtable": catalogue("Limit and timing changes are recorded.", support_actions=UTH_TABLE_ACTIONS),
     "uth.uthround": ModelPowers(

@@ -51,6 +51,8 @@ EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
         "tournaments.manage_tickets",
         "tournaments.approve_cancellation",  # CXL-01: the second staff member's approval (never the proposer)
         "compliance.view_playeroverview",
+        # Table chat (issue 22, UTH-33): support mutes a player's chat for a period and restores it.
+        "games.mute_chat",
     ),
     COMPLIANCE_REVIEWERS: (
         "wallet.withhold_winnings",

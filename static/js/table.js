@@ -73,6 +73,14 @@
     clockWarned: null        // the turn whose "time running low" sound was played
   };
 
+  // Table chat (issue 22; static/js/chat.js): lines arrive as chat_message events, sent with the "chat" command.
+  var chatPanel = document.getElementById("chat-panel");
+  var chat = chatPanel && window.Chat ? window.Chat.create({
+    root: chatPanel,
+    userId: Number(app.getAttribute("data-user-id")) || null,
+    send: function (text) { return socket.request({ type: "chat", text: text }); }
+  }) : null;
+
   // --- Helpers -------------------------------------------------------------------------------------------
 
   function snapshot() { return state.snapshot || {}; }
@@ -1039,6 +1047,10 @@
   /* Fold one event into the hand being followed; `live` is false for events read back for the results list. */
   function applyEvent(event, live) {
     var kind = event.type || event.kind;
+    if (kind === "chat_message") {
+      if (chat) { chat.add(event); }
+      return;
+    }
     if (live && state.snapshot && state.snapshot.viewer &&
         (kind === "action_taken" || kind === "street_dealt" || kind === "hand_ended" || kind === "hand_cancelled" ||
          kind === "hand_started" || (kind === "turn" && event.seat !== viewer().seat))) {
@@ -1328,6 +1340,7 @@
   function applyEvents(message) {
     var events = message.events || [];
     var applied = 0;
+    var chatOnly = true;
     for (var i = 0; i < events.length; i += 1) {
       var event = events[i];
       var sequence = Number(event.sequence);
@@ -1339,8 +1352,11 @@
       applyEvent(event, true);
       state.sequence = sequence;
       applied += 1;
+      if (event.type !== "chat_message") { chatOnly = false; }
     }
-    if (applied) {
+    if (applied && chatOnly) {
+      app.setAttribute("data-sequence", String(state.sequence));  // chat lines change nothing else on the table
+    } else if (applied) {
       draw();
       requestSnapshot();
     }
@@ -1433,6 +1449,7 @@
     drawActions();
     drawSeatControls();
     tickClocks();
+    if (chat) { chat.setWritable(Boolean(viewer().seat)); }
     app.setAttribute("data-sequence", String(state.sequence));
   }
 

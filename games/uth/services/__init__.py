@@ -6,6 +6,7 @@ sockets about committed changes in ``transaction.on_commit`` (games.uth.realtime
 """
 
 from games.uth.services.bets import uth_bet_clear, uth_bet_double, uth_bet_place, uth_bet_repeat, uth_bet_undo
+from games.uth.services.chat import uth_chat_message_post
 from games.uth.services.decisions import uth_decide
 from games.uth.services.malfunction import uth_round_cancel, uth_round_pause, uth_round_resume
 from games.uth.services.rounds import REVEAL_PAUSE, uth_betting_close, uth_phase_end, uth_round_open
@@ -19,6 +20,7 @@ __all__ = [
     "uth_bet_repeat",
     "uth_bet_undo",
     "uth_betting_close",
+    "uth_chat_message_post",
     "uth_decide",
     "uth_phase_end",
     "uth_player_disconnected",

@@ -26,6 +26,36 @@
   };
   state.sequence = state.snapshot.sequence || 0;
 
+  // Chat (UTH-33; static/js/chat.js): lines arrive as chat_message events, sent with the "chat" command.
+  var chatRequests = {};  // request_id -> {resolve, reject}
+  var chatPanel = document.getElementById("chat-panel");
+  var chat = chatPanel && window.Chat ? window.Chat.create({
+    root: chatPanel,
+    userId: Number(root.dataset.userId) || null,
+    send: function (text) {
+      return new Promise(function (resolve, reject) {
+        var message = { type: "chat", text: text };
+        if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
+          reject({ code: "network" });
+          return;
+        }
+        send(message);
+        chatRequests[message.request_id] = { resolve: resolve, reject: reject };
+      });
+    }
+  }) : null;
+  function chatFromSnapshot() {
+    if (chat) { (state.snapshot.chat || []).forEach(chat.add); }
+  }
+  chatFromSnapshot();
+  function chatAnswer(message) {
+    var pending = message.request_id && chatRequests[message.request_id];
+    if (!pending) { return false; }
+    delete chatRequests[message.request_id];
+    if (message.type === "ok") { pending.resolve(message); } else { pending.reject(message); }
+    return true;
+  }
+
   var SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
   var SUIT_NAMES = { c: gettext("clubs"), d: gettext("diamonds"), h: gettext("hearts"), s: gettext("spades") };
   var RANK_NAMES = { A: gettext("Ace"), K: gettext("King"), Q: gettext("Queen"), J: gettext("Jack"), T: gettext("Ten"),
@@ -146,6 +176,7 @@
         state.sequence = message.sequence;
         state.clockOffset = Date.parse(message.snapshot.server_time) - Date.now();
         renderAll();
+        chatFromSnapshot();
         break;
       case "events":
         applyEvents(message.events);
@@ -161,9 +192,11 @@
         }
         break;
       case "ok":
+        if (chatAnswer(message)) { break; }
         clearError();
         break;
       case "error":
+        if (chatAnswer(message)) { break; }  // a refused chat line is explained next to the chat input
         showError(refusalText(message));
         break;
       default:
@@ -181,6 +214,10 @@
         return;
       }
       state.sequence = event.sequence;
+      if (event.kind === "chat_message") {
+        if (chat) { chat.add(event); }
+        continue;
+      }
       if (event.round) { state.snapshot.round = event.round; }
       if (typeof event.players === "number") {
         state.snapshot.players = event.players;
@@ -307,6 +344,7 @@
     var takeSeat = $("uth-take-seat");
     var leave = $("uth-leave");
     if (takeSeat) { takeSeat.hidden = me.seated; leave.hidden = !me.seated; }
+    if (chat) { chat.setWritable(Boolean(me.seated)); }
     var round = state.snapshot.round;
     var hand = me.hand && round && me.hand.round_id === round.id ? me.hand : null;
     var amounts = { ante: 0, blind: 0, trips: 0, play: 0 };
