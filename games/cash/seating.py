@@ -562,9 +562,9 @@ def _queue_drain(stake: Stake, now: datetime) -> int:
     if still_waiting:
         with translation.override("en"):  # stored in English, like every service message; pages translate it anew
             reason = queue_wait_reason(stake, len(still_waiting), rules.minimum_players_to_start)
-        SeatingRequest.objects.filter(pk__in=[request.pk for request in still_waiting]).exclude(
+        SeatingRequest.objects.filter(pk__in=[request.pk for request in still_waiting]).exclude(message=reason).update(
             message=reason
-        ).update(message=reason)
+        )
     if waiting:
         _lobby_rows_changed(stake)
     return seated
@@ -578,9 +578,12 @@ def queue_wait_reason(stake: Stake, waiting: int, needed: int) -> str:
     if open_tables == 0:
         where = gettext("No %(stake)s table is open.") % names
     else:
-        where = ngettext(
-            "The only open %(stake)s table is full.", "All %(count)d open %(stake)s tables are full.", open_tables
-        ) % names
+        where = (
+            ngettext(
+                "The only open %(stake)s table is full.", "All %(count)d open %(stake)s tables are full.", open_tables
+            )
+            % names
+        )
     return (
         where
         + " "

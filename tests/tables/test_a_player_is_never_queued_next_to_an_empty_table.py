@@ -68,4 +68,6 @@ def test_cash_05_a_player_queued_for_a_stake_with_no_table_is_told_so() -> None:
     request = table_join_queue(player(), nl25, 2500, now=START)
 
     assert request.status == SeatingRequestStatus.WAITING
-    assert request.message == "No Texas Hold'em NL25 table is open. A new table opens when 3 players wait; 2 are waiting now."
+    assert request.message == (
+        "No Texas Hold'em NL25 table is open. A new table opens when 3 players wait; 2 are waiting now."
+    )
