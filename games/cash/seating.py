@@ -16,7 +16,7 @@ from django.db.models import Count, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
 
-from games.cash.buy_in import BuyInLimits, buy_in_limits, daily_count_increment
+from games.cash.buy_in import BanzaiChoice, BuyInLimits, buy_in_limits, daily_count_increment
 from games.cash.cashier import money_to_table, table_account_create
 from games.engine.actions import Fold
 from games.models import (
@@ -255,6 +255,10 @@ def seat_take(
 ) -> Seat:
     """Sit ``user`` down at ``table`` with a buy-in of ``amount`` cents moved from their cash account.
 
+    No player-facing path calls this (CASH-04: seats are assigned): players, the API and the bots go through
+    :func:`table_join_queue`, which seats through the same checks. It stays for placing players at chosen seats in
+    set-ups (tests, benchmarks) where the positions matter.
+
     ``seat_number``: a free seat, or None for any free seat. At a table that has dealt before, the player waits for the
     big blind or, with ``post_out_of_position``, posts a live big blind in the next hand (CASH-07). Banzai returns
     within 30 minutes choose ``banzai_choice`` "resume" (default) or "reset" (CASH-30/31). Refused (nothing changes) on
@@ -414,16 +418,29 @@ def table_candidates(user_id: int, stake: Stake, now: datetime, *, with_players:
 
 @transaction.atomic(durable=True)
 def table_join_queue(
-    user: Any, stake: Stake, buy_in: Any, *, post_out_of_position: bool = False, now: datetime | None = None
+    user: Any,
+    stake: Stake,
+    buy_in: Any,
+    *,
+    post_out_of_position: bool = False,
+    banzai_choice: str | None = None,
+    now: datetime | None = None,
 ) -> SeatingRequest:
     """``user`` asks to play ``stake`` with ``buy_in`` cents (CASH-04, CASH-05): seated at once at an assigned table
     with players and a free seat, otherwise queued (``status == "waiting"``) until enough players (3) are queued to
     open a table. Asking again while queued returns the same request. A table that refuses the buy-in (the ratholing
     limits of a table the player left) passes the request on to the next table in assignment order; when none takes
     it, or the player's own limits refuse it (balance, Banzai table limit or exclusion), the request comes back
-    ``failed`` with the reason in ``message`` (other players' seating in the same call stands)."""
+    ``failed`` with the reason in ``message`` (other players' seating in the same call stands). A request still
+    waiting says why in ``message``. ``banzai_choice`` ("resume", the default, or "reset") is the choice of a player
+    back at a Banzai stake within 30 minutes with more than 10 BB (CASH-30/31).
+
+    This is the only way a player sits down at a cash table (CASH-04: players choose a game and stake, not a table);
+    the lobby's "Seat me", the table page's "Seat me at this stake", the API and the bots all come here."""
     moment = now or timezone.now()
     value = _amount(buy_in, "buy-in")
+    if banzai_choice not in (None, BanzaiChoice.RESUME, BanzaiChoice.RESET):
+        raise BuyInRefused(f"Unknown Banzai choice {banzai_choice!r}; choose resume or reset.")
     stake = Stake.objects.select_for_update().select_related("game_type").get(pk=stake.pk)
     terms = stake.terms_at(moment)
     if not terms.enabled or not stake.game_type.enabled:
@@ -433,7 +450,12 @@ def table_join_queue(
         return waiting
     _check_queued_buy_in(user, stake, terms, value, moment)
     request = SeatingRequest.objects.create(
-        user=user, stake=stake, buy_in=value, post_out_of_position=post_out_of_position, created_at=moment
+        user=user,
+        stake=stake,
+        buy_in=value,
+        post_out_of_position=post_out_of_position,
+        banzai_choice=banzai_choice or "",
+        created_at=moment,
     )
     _queue_drain(stake, moment)
     request.refresh_from_db()
@@ -493,7 +515,7 @@ def _seat_request(request: SeatingRequest, table: Table, now: datetime) -> Table
                 now,
                 seat_number=None,
                 post_out_of_position=request.post_out_of_position,
-                banzai_choice=None,
+                banzai_choice=request.banzai_choice or None,
                 events=events,
             )
             events_append(locked, events)
