@@ -457,6 +457,7 @@ def table_join_queue(
         banzai_choice=banzai_choice or "",
         created_at=moment,
     )
+    _lobby_rows_changed(stake)  # one more waits, or was seated at once: the Waiting figure may have moved
     _queue_drain(stake, moment)
     request.refresh_from_db()
     return request
@@ -587,8 +588,8 @@ def _queue_drain(stake: Stake, now: datetime) -> int:
         SeatingRequest.objects.filter(pk__in=[request.pk for request in still_waiting]).exclude(message=reason).update(
             message=reason
         )
-    if waiting:
-        _lobby_rows_changed(stake)
+    if len(still_waiting) != len(waiting):
+        _lobby_rows_changed(stake)  # somebody left the queue (seated or refused): the Waiting figure moved
     return seated
 
 

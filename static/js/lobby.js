@@ -333,7 +333,7 @@
     return element ? Number(element.getAttribute("data-cents")) : undefined;
   }
 
-  // --- Seating queue (CASH-04/05): "seat me at this stake", and the waiting list of a full table. ---------
+  // --- Seating queue (CASH-04/05): "seat me at this stake" (the chosen stake, or a row's "Play this stake"). ---
 
   var playStake = document.getElementById("play-stake");
   var queueBox = document.getElementById("queue-status");

@@ -56,3 +56,25 @@ def test_cash_05_leaving_a_queue_one_is_not_in_tells_nobody(
     with django_capture_on_commit_callbacks(execute=True):
         assert table_leave_queue(player(), table.stake, now=START) == 0
     assert announcements == []
+
+
+def test_cash_05_the_tickers_drain_tells_the_lobby_only_when_the_queue_moved(
+    announcements: list[tuple[Any, ...]], django_capture_on_commit_callbacks: Any
+) -> None:
+    from games.models import Seat
+    from games.services import seat_leave, stake_queues_drain
+
+    (table,) = full_nl10_tables(1)
+    queued = player()
+    table_join_queue(queued, table.stake, 1000, now=START)
+    announcements.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert stake_queues_drain(now=START) == 0
+    assert announcements == [], "nothing moved: no lobby notice on every tick"
+
+    seat_leave(Seat.objects.filter(table=table).first().user, table, now=START)
+    announcements.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert stake_queues_drain(now=START) == 1
+    assert ("lobby", table.pk) in announcements
+    assert waiting_figures() == {table.pk: 0}
