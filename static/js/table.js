@@ -487,7 +487,7 @@
     if (elements.betControl.hidden === !!range) { elements.betControl.hidden = !range; }
     if (!actions) {
       if (!me) {
-        setPrompt(authenticated ? gettext("Choose an empty seat to sit down.") : "");
+        setPrompt(authenticated && tableInfo().kind !== "tournament" ? gettext("“Seat me at this stake” seats you at a table of this stake.") : "");
       } else if (currentHand && currentHand.acting_seat) {
         setPrompt(currentHand.acting_seat === me.number ? gettext("Your turn…") :
           f(gettext("Waiting for %(name)s to act."), { name: nameOf(currentHand.acting_seat) }));
