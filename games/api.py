@@ -1,4 +1,4 @@
-"""REST API of the cash tables, mounted at /api/games/: the lobby, joining and leaving tables, own hand histories.
+"""REST API of the cash tables, mounted at /api/games/: the lobby, the stake queue, leaving tables, own hand histories.
 
 Thin views: they validate input with the serializers in games/serializers.py and call the domain services through
 :mod:`games.runtime.commands` (the same error codes as the table socket) or the read models (:mod:`games.cash.lobby`,
@@ -29,7 +29,6 @@ from games.serializers import (
     HandReplaySerializer,
     HandSummarySerializer,
     JoinStakeSerializer,
-    JoinTableSerializer,
     LobbyTableSerializer,
     SeatingRequestSerializer,
 )
@@ -39,6 +38,7 @@ from poker_site.core.strict_input import NoFieldsSerializer
 REFUSAL_STATUS = {
     "not_found": status.HTTP_404_NOT_FOUND,
     "not_authenticated": status.HTTP_401_UNAUTHORIZED,
+    commands.SEATS_ARE_ASSIGNED: status.HTTP_410_GONE,
 }
 """HTTP status of a refused command by its code; any other refusal is a 409 Conflict (the request was understood
 but the table's state or the rules do not allow it)."""
@@ -92,31 +92,18 @@ class TableCommandView(APIView):
 
 
 class JoinTableView(TableCommandView):
-    """Take a seat at a table with a buy-in from the player's balance (CASH-07, CASH-10..14, CASH-26..31)."""
+    """Retired: players do not pick a table (CASH-04, LOB-01). Always 410 ``seats_are_assigned``, pointing to the
+    stake queue (``POST stakes/<stake id>/queue/``); nothing changes."""
 
     @extend_schema(
         operation_id="games_table_join",
-        request=JoinTableSerializer,
-        responses={200: CommandResultSerializer, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+        request=None,
+        responses={410: ErrorSerializer},
+        deprecated=True,
+        description="Retired: seats are assigned. Use games_stake_join (POST /api/games/stakes/<stake id>/queue/).",
     )
     def post(self, request: Request, table_id: int) -> Response:
-        serializer = JoinTableSerializer(data=request.data)
-        if not serializer.is_valid():
-            return invalid_request_response(serializer)
-        table = self.table(table_id)
-        data = serializer.validated_data
-        try:
-            commands.join_table(
-                request.user,
-                table,
-                data["buy_in"],
-                seat_number=data.get("seat"),
-                post_big_blind=data["post_big_blind"],
-                banzai_choice=data.get("banzai_choice"),
-            )
-        except commands.CommandRefused as refusal:
-            return refusal_response(refusal)
-        return Response({"ok": True, "table_id": table.pk})
+        return refusal_response(commands.seats_are_assigned())
 
 
 class BuyInLimitsView(TableCommandView):
@@ -182,21 +169,15 @@ class StakeQueueView(APIView):
         data = serializer.validated_data
         try:
             seating = commands.join_stake_queue(
-                request.user, stake, data["buy_in"], post_big_blind=data["post_big_blind"]
+                request.user,
+                stake,
+                data["buy_in"],
+                post_big_blind=data["post_big_blind"],
+                banzai_choice=data.get("banzai_choice"),
             )
         except commands.CommandRefused as refusal:
             return refusal_response(refusal)
-        return Response(
-            SeatingRequestSerializer(
-                {
-                    "id": seating.pk,
-                    "stake_id": seating.stake_id,
-                    "status": seating.status,
-                    "table_id": seating.table_id,
-                    "message": seating.message,
-                }
-            ).data
-        )
+        return Response(SeatingRequestSerializer({"id": seating.pk, **lobby.queue_answer(seating)}).data)
 
     @extend_schema(
         operation_id="games_stake_leave_queue",

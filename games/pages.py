@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from games.cash.lobby import queue_answer
 from games.runtime import history, readside
 
 HANDS_PER_PAGE = 50
@@ -74,26 +75,6 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
     return render(request, "games/hand_replay.html", {"replay": replay, "hand": replay["hand"]})
 
 
-def _queue_answer(seating_request: Any | None) -> dict[str, Any]:
-    from games.models import SeatingRequest, SeatingRequestStatus
-
-    if seating_request is None:
-        return {"status": "none", "table_id": None, "message": "", "position": None}
-    position = None
-    if seating_request.status == SeatingRequestStatus.WAITING:
-        position = SeatingRequest.objects.filter(
-            stake_id=seating_request.stake_id,
-            status=SeatingRequestStatus.WAITING,
-            created_at__lte=seating_request.created_at,
-        ).count()
-    return {
-        "status": seating_request.status,
-        "table_id": seating_request.table_id,
-        "message": seating_request.message,
-        "position": position,
-    }
-
-
 @login_required
 @require_GET
 def stake_queue(request: HttpRequest, stake_id: int) -> JsonResponse:
@@ -107,4 +88,4 @@ def stake_queue(request: HttpRequest, stake_id: int) -> JsonResponse:
     if stake is None:
         return JsonResponse({"code": "not_found", "message": "There is no such stake."}, status=404)
     mine = SeatingRequest.objects.filter(user=request.user, stake=stake)  # type: ignore[misc]
-    return JsonResponse(_queue_answer(mine.order_by("-created_at", "-pk").first()))
+    return JsonResponse(queue_answer(mine.order_by("-created_at", "-pk").first()))

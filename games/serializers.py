@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.runtime.protocol import MAXIMUM_AMOUNT, MAXIMUM_SEAT
+from games.runtime.protocol import MAXIMUM_AMOUNT
 from poker_site.core.strict_input import StrictSerializer
 
 
@@ -40,24 +40,6 @@ class LobbyTableSerializer(serializers.Serializer):
     waiting = serializers.IntegerField(help_text="Players queued for this stake (CASH-05).")
 
 
-class JoinTableSerializer(StrictSerializer):
-    buy_in = StrictIntegerField(min_value=1, max_value=MAXIMUM_AMOUNT, help_text="Buy-in in cents.")
-    seat = StrictIntegerField(
-        min_value=1, max_value=MAXIMUM_SEAT, required=False, help_text="Preferred seat; any free seat if omitted."
-    )
-    post_big_blind = serializers.BooleanField(
-        required=False, default=False, help_text="Post a big blind out of position to be dealt in at once (CASH-07)."
-    )
-    banzai_choice = serializers.ChoiceField(
-        choices=["resume", "reset"],
-        required=False,
-        help_text=(
-            "Banzai, returning within 30 minutes with more than 10 BB: resume with that stack (the default) or reset "
-            "to 10 BB (five times a UTC day), CASH-30/31."
-        ),
-    )
-
-
 class BuyInLimitsSerializer(serializers.Serializer):
     minimum = serializers.IntegerField(help_text="Cents.")
     maximum = serializers.IntegerField(help_text="Cents.")
@@ -79,6 +61,14 @@ class JoinStakeSerializer(StrictSerializer):
     post_big_blind = serializers.BooleanField(
         required=False, default=False, help_text="Post a big blind out of position to be dealt in at once (CASH-07)."
     )
+    banzai_choice = serializers.ChoiceField(
+        choices=["resume", "reset"],
+        required=False,
+        help_text=(
+            "Banzai, returning within 30 minutes with more than 10 BB: resume with that stack (the default) or reset "
+            "to 10 BB (CASH-30/31)."
+        ),
+    )
 
 
 class SeatingRequestSerializer(serializers.Serializer):
@@ -86,7 +76,10 @@ class SeatingRequestSerializer(serializers.Serializer):
     stake_id = serializers.IntegerField()
     status = serializers.CharField(help_text="waiting, seated, cancelled or failed.")
     table_id = serializers.IntegerField(allow_null=True, help_text="The table assigned when seated.")
-    message = serializers.CharField(allow_blank=True)
+    message = serializers.CharField(
+        allow_blank=True, help_text="Why the player waits (waiting), or why they could not be seated (failed)."
+    )
+    position = serializers.IntegerField(allow_null=True, help_text="The place in the stake's queue while waiting.")
 
 
 class CommandResultSerializer(serializers.Serializer):

@@ -13,9 +13,11 @@ changed — and announces committed events through ``games.runtime.realtime`` af
 Write side:
   table_open(stake, *, name=None, now=None) -> Table
   table_close(table, *, reason, now=None) -> Table  (between hands at once, else when the hand ends)
-  table_join_queue(user, stake, buy_in, *, post_out_of_position=False, now=None) -> SeatingRequest
+  table_join_queue(user, stake, buy_in, *, post_out_of_position=False, banzai_choice=None, now=None) -> SeatingRequest
+      (the one way players and bots sit down at a cash table: seats are assigned, CASH-04)
   table_leave_queue(user, stake, *, now=None) -> int
   seat_take(user, table, amount, *, seat_number=None, post_out_of_position=False, banzai_choice=None, now=None) -> Seat
+      (no player-facing path calls it: set-ups that need chosen seats, tests and benchmarks)
   seat_top_up(user, table, amount, *, idempotency_key=None, now=None) -> Seat
   seat_leave(user, table, *, now=None) -> Seat
   seat_sit_out(user, table, *, now=None) -> Seat

@@ -1,6 +1,8 @@
 """One bot player: logs in over HTTP, opens the table socket and plays with the random legal-action policy.
 
-The bot is an ordinary client of docs/protocol.md: it takes a seat with ``take_seat``, acts on ``your_turn`` with
+The bot is an ordinary client of docs/protocol.md: it asks its table's stake for a seat with ``seat_me`` (the stake
+queue assigns the table, CASH-04: the bot moves to another table of the stake when assigned one, and follows the
+queue over HTTP while it waits), acts on ``your_turn`` with
 an action from :func:`games.bots.policy.choose_action`, resyncs on a sequence gap, and (when asked to) leaves and
 rejoins between hands or drops its connection mid-hand to exercise the disconnection rules. It records what it saw
 in a shared :class:`BotStats`. No Django import: bots run in any process that can reach the site.
@@ -52,6 +54,20 @@ def http_login(base_url: str, username: str, password: str, timeout: float = 30)
     raise LoginFailed(f"{username} could not log in")
 
 
+def queue_status(base_url: str, session_cookie: str, stake_id: int, timeout: float = 30) -> dict[str, Any]:
+    """Where the player stands in the seating queue of ``stake_id`` (``GET /games/stakes/<id>/queue/``)."""
+    request = Request(
+        f"{base_url.rstrip('/')}/games/stakes/{int(stake_id)}/queue/", headers={"Cookie": f"sessionid={session_cookie}"}
+    )
+    with build_opener().open(request, timeout=timeout) as response:
+        answer: dict[str, Any] = json.loads(response.read().decode())
+    return answer
+
+
+QUEUE_POLL_SECONDS = 3.0
+"""How often a queued bot asks where it stands."""
+
+
 def socket_url(base_url: str, table_id: int) -> str:
     parts = urlsplit(base_url)
     scheme = "wss" if parts.scheme == "https" else "ws"
@@ -84,6 +100,8 @@ class BotStats:
     acknowledged: int = 0
     hands_ended: int = 0
     joins: int = 0
+    moves: int = 0
+    """Times the stake queue seated a bot at another table than the one it asked from (CASH-04)."""
     leaves: int = 0
     busted: int = 0
     """Times a bot found its table stack empty between hands (then it re-bought or left its seat)."""
@@ -114,6 +132,7 @@ class BotStats:
             "acknowledged": self.acknowledged,
             "hands_ended_seen": self.hands_ended,
             "joins": self.joins,
+            "moves": self.moves,
             "leaves": self.leaves,
             "busted": self.busted,
             "broke": self.broke,
@@ -167,6 +186,11 @@ class Bot:
         self.drop_connection = False
         self.sit_in_needed = False
         self.join_request_id: str | None = None
+        self.queued_stake: int | None = None
+        """The stake whose queue the bot waits in (``seat_me`` answered "waiting"); None when not queued."""
+        self.queue_check_at = 0.0
+        self.moved = False
+        """The stake queue seated the bot at another table: end this session and connect to that table."""
         self.request_number = 0
         self.request_types: dict[str, str] = {}
         self.auto_top_up_sent = False
@@ -196,6 +220,8 @@ class Bot:
             except (ConnectionClosed, OSError, InvalidHandshake, InvalidStatus, TimeoutError):
                 self.stats.connect_failures += 1
                 self.failures_in_a_row += 1
+            if self.moved:
+                continue  # straight to the assigned table
             if time.monotonic() < deadline and not self.stopped:
                 delay = self.rng.uniform(*self.settings.rejoin_seconds) * 2 ** min(self.failures_in_a_row, 8)
                 await asyncio.sleep(min(delay, MAXIMUM_RETRY_SECONDS, deadline - time.monotonic()))
@@ -221,6 +247,8 @@ class Bot:
                 if self.drop_connection:
                     self.stats.disconnects += 1
                     return  # leaving the block closes the socket: the server reports a lost connection
+                if self.moved:
+                    return  # assigned another table of the stake: the next session connects there
                 await self.maybe_act_or_join(now)
                 wait = min(deadline - now, 2.0)
                 if self.act_due is not None:
@@ -259,7 +287,14 @@ class Bot:
         if ready and self.seat is None and self.wants_seat and not self.join_pending and now >= self.rejoin_at:
             self.join_pending = True
             self.stats.joins += 1
-            self.join_request_id = await self.send({"type": "take_seat", "buy_in": self.buy_in})
+            self.join_request_id = await self.send({"type": "seat_me", "buy_in": self.buy_in})
+        if self.queued_stake is not None and self.seat is None and now >= self.queue_check_at:
+            self.queue_check_at = now + QUEUE_POLL_SECONDS
+            try:
+                answer = await asyncio.to_thread(queue_status, self.settings.base_url, self.cookie, self.queued_stake)
+            except OSError:
+                answer = {"status": "waiting"}  # ask again at the next poll
+            self.on_seating(answer)
         if self.stack_check_due:
             self.stack_check_due = False
             await self.handle_an_empty_stack(now)
@@ -313,11 +348,33 @@ class Bot:
             if message.get("seat") == self.seat or self.seat is None:
                 self.schedule_act(message["legal_actions"], message.get("hand_id"))
         elif kind == "ok":
-            self.stats.acknowledged += 1  # after take_seat the seat arrives with the snapshot that follows
+            self.stats.acknowledged += 1  # after seat_me a seat here arrives with the snapshot that follows
+            if message.get("request_id") == self.join_request_id:
+                self.on_seating(message)
             if message.get("request_id") == self.rebuy_request_id:
                 self.rebuy_request_id = None  # re-bought: the next time the stack runs out it may re-buy again
         elif kind == "error":
             self.on_error(message)
+
+    def on_seating(self, answer: dict[str, Any]) -> None:
+        """What the stake queue answered (``seat_me`` or the queue status): seated here (the snapshot shows the seat),
+        seated at another table (move there), waiting (follow the queue) or not seated (try again later)."""
+        status = answer.get("status")
+        if status == "waiting":
+            if self.queued_stake is None:
+                self.queue_check_at = time.monotonic() + QUEUE_POLL_SECONDS
+            self.queued_stake = int(answer["stake_id"]) if answer.get("stake_id") else self.queued_stake
+            return
+        self.queued_stake = None
+        table_id = answer.get("table_id")
+        if status == "seated" and isinstance(table_id, int):
+            if table_id != self.table_id:
+                self.stats.moves += 1
+                self.table_id = table_id
+                self.moved = True
+            return
+        self.join_pending = False
+        self.rejoin_at = time.monotonic() + 5.0  # failed, or left the queue: ask again later
 
     def on_snapshot(self, message: dict[str, Any]) -> None:
         self.last_sequence = int(message["sequence"])

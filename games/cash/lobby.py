@@ -99,3 +99,32 @@ def lobby_rows(
             }
         )
     return rows
+
+
+def queue_answer(seating_request: Any | None) -> dict[str, Any]:
+    """Where a player stands with a seating request (CASH-04/05), for the lobby, the table page, the API and the bots:
+    ``stake_id``, ``status`` (waiting, seated, cancelled, failed; ``none`` without a request), ``table_id`` when
+    seated, ``message`` (the reason, in the active language, while waiting; the refusal when failed) and ``position``
+    in the stake's queue while waiting."""
+    from games.cash.seating import queue_wait_reason
+    from games.models import SeatingRequest, SeatingRequestStatus
+
+    if seating_request is None:
+        return {"stake_id": None, "status": "none", "table_id": None, "message": "", "position": None}
+    position = None
+    message = seating_request.message
+    if seating_request.status == SeatingRequestStatus.WAITING:
+        queue = SeatingRequest.objects.filter(stake_id=seating_request.stake_id, status=SeatingRequestStatus.WAITING)
+        position = queue.filter(
+            Q(created_at__lt=seating_request.created_at)
+            | Q(created_at=seating_request.created_at, pk__lte=seating_request.pk)
+        ).count()
+        stake = seating_request.stake
+        message = queue_wait_reason(stake, queue.count(), stake.game_type.rules_at().minimum_players_to_start)
+    return {
+        "stake_id": seating_request.stake_id,
+        "status": seating_request.status,
+        "table_id": seating_request.table_id,
+        "message": message,
+        "position": position,
+    }

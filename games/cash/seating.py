@@ -13,9 +13,10 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, ngettext
 
-from games.cash.buy_in import BuyInLimits, buy_in_limits, daily_count_increment
+from games.cash.buy_in import BanzaiChoice, BuyInLimits, buy_in_limits, daily_count_increment
 from games.cash.cashier import money_to_table, table_account_create
 from games.engine.actions import Fold
 from games.models import (
@@ -50,7 +51,7 @@ from games.runtime.errors import (
     TableError,
     TableLimitReached,
 )
-from games.runtime.events import NewEvent, events_append
+from games.runtime.events import NewEvent, events_append, lobby_changed_on_commit
 from games.runtime.hands import HandContext, _advance, _spend_timebank
 from games.runtime.locking import player_seating_lock, seats_lock, table_lock, table_terms
 from games.runtime.policy import policy_for
@@ -254,6 +255,10 @@ def seat_take(
 ) -> Seat:
     """Sit ``user`` down at ``table`` with a buy-in of ``amount`` cents moved from their cash account.
 
+    No player-facing path calls this (CASH-04: seats are assigned): players, the API and the bots go through
+    :func:`table_join_queue`, which seats through the same checks. It stays for placing players at chosen seats in
+    set-ups (tests, benchmarks) where the positions matter.
+
     ``seat_number``: a free seat, or None for any free seat. At a table that has dealt before, the player waits for the
     big blind or, with ``post_out_of_position``, posts a live big blind in the next hand (CASH-07). Banzai returns
     within 30 minutes choose ``banzai_choice`` "resume" (default) or "reset" (CASH-30/31). Refused (nothing changes) on
@@ -391,7 +396,9 @@ def seat_leave(user: Any, table: Table, *, now: datetime | None = None) -> Seat:
 
 def table_candidates(user_id: int, stake: Stake, now: datetime, *, with_players: bool) -> list[Table]:
     """Open tables of ``stake`` (not closing) with a free seat where the player is not seated, in assignment order
-    (AMB-63): tables played at in the last 24 hours first, then the fewest seated players, random among equals."""
+    (CASH-04, AMB-63; the seed: "Tables are assigned randomly, but favouring tables where players have played before
+    and tables with the least number of players"): tables played at in the last 24 hours first, then the fewest seated
+    players, random among equals. ``with_players``: only tables somebody sits at; otherwise only empty tables."""
     tables = (
         Table.objects.filter(TABLES_TAKING_PLAYERS, stake=stake)
         .annotate(seated=Count("seats", filter=Q(seats__session__isnull=False)))
@@ -404,24 +411,36 @@ def table_candidates(user_id: int, stake: Stake, now: datetime, *, with_players:
     )
     seated = {table.pk: table.seated for table in tables}
     usable = [table for table in tables if seated[table.pk] < table.seat_count]
-    if with_players:
-        usable = [table for table in usable if seated[table.pk] > 0]
+    usable = [table for table in usable if (seated[table.pk] > 0) == with_players]
     tie_break = {table.pk: secrets.randbelow(1 << 30) for table in usable}
     return sorted(usable, key=lambda table: (table.pk not in recent, seated[table.pk], tie_break[table.pk]))
 
 
 @transaction.atomic(durable=True)
 def table_join_queue(
-    user: Any, stake: Stake, buy_in: Any, *, post_out_of_position: bool = False, now: datetime | None = None
+    user: Any,
+    stake: Stake,
+    buy_in: Any,
+    *,
+    post_out_of_position: bool = False,
+    banzai_choice: str | None = None,
+    now: datetime | None = None,
 ) -> SeatingRequest:
     """``user`` asks to play ``stake`` with ``buy_in`` cents (CASH-04, CASH-05): seated at once at an assigned table
     with players and a free seat, otherwise queued (``status == "waiting"``) until enough players (3) are queued to
     open a table. Asking again while queued returns the same request. A table that refuses the buy-in (the ratholing
     limits of a table the player left) passes the request on to the next table in assignment order; when none takes
     it, or the player's own limits refuse it (balance, Banzai table limit or exclusion), the request comes back
-    ``failed`` with the reason in ``message`` (other players' seating in the same call stands)."""
+    ``failed`` with the reason in ``message`` (other players' seating in the same call stands). A request still
+    waiting says why in ``message``. ``banzai_choice`` ("resume", the default, or "reset") is the choice of a player
+    back at a Banzai stake within 30 minutes with more than 10 BB (CASH-30/31).
+
+    This is the only way a player sits down at a cash table (CASH-04: players choose a game and stake, not a table);
+    the lobby's "Seat me", the table page's "Seat me at this stake", the API and the bots all come here."""
     moment = now or timezone.now()
     value = _amount(buy_in, "buy-in")
+    if banzai_choice not in (None, BanzaiChoice.RESUME, BanzaiChoice.RESET):
+        raise BuyInRefused(f"Unknown Banzai choice {banzai_choice!r}; choose resume or reset.")
     stake = Stake.objects.select_for_update().select_related("game_type").get(pk=stake.pk)
     terms = stake.terms_at(moment)
     if not terms.enabled or not stake.game_type.enabled:
@@ -431,8 +450,14 @@ def table_join_queue(
         return waiting
     _check_queued_buy_in(user, stake, terms, value, moment)
     request = SeatingRequest.objects.create(
-        user=user, stake=stake, buy_in=value, post_out_of_position=post_out_of_position, created_at=moment
+        user=user,
+        stake=stake,
+        buy_in=value,
+        post_out_of_position=post_out_of_position,
+        banzai_choice=banzai_choice or "",
+        created_at=moment,
     )
+    _lobby_rows_changed(stake)  # one more waits, or was seated at once: the Waiting figure may have moved
     _queue_drain(stake, moment)
     request.refresh_from_db()
     return request
@@ -467,9 +492,12 @@ def _left_stake_with(user: Any, stake: Stake, amount: int, now: datetime) -> boo
 def table_leave_queue(user: Any, stake: Stake, *, now: datetime | None = None) -> int:
     """Take ``user`` out of the queue for ``stake`` (allowed at any time, CASH-05); return how many requests ended."""
     moment = now or timezone.now()
-    return SeatingRequest.objects.filter(user=user, stake=stake, status=SeatingRequestStatus.WAITING).update(
+    ended = SeatingRequest.objects.filter(user=user, stake=stake, status=SeatingRequestStatus.WAITING).update(
         status=SeatingRequestStatus.CANCELLED, resolved_at=moment, message="Left the queue."
     )
+    if ended:
+        _lobby_rows_changed(stake)
+    return ended
 
 
 def _seat_request(request: SeatingRequest, table: Table, now: datetime) -> TableError | None:
@@ -488,7 +516,7 @@ def _seat_request(request: SeatingRequest, table: Table, now: datetime) -> Table
                 now,
                 seat_number=None,
                 post_out_of_position=request.post_out_of_position,
-                banzai_choice=None,
+                banzai_choice=request.banzai_choice or None,
                 events=events,
             )
             events_append(locked, events)
@@ -507,8 +535,14 @@ def _fail(request: SeatingRequest, error: TableError, now: datetime) -> None:
 
 
 def _queue_drain(stake: Stake, now: datetime) -> int:
-    """Seat waiting requests of ``stake`` (the stake row locked): at tables with players and a free seat, or — with
-    enough of them waiting — together at a new table. Returns how many were seated."""
+    """Seat waiting requests of ``stake`` (the stake row locked): at an assigned table with a free seat, or — with
+    enough of them waiting — together at a new table; whoever still waits gets the reason in ``message``. Returns how
+    many were seated.
+
+    Tables with players come before empty ones (each group in the AMB-63 order): a player joins the players already
+    waiting for a hand (CASH-06 needs three) rather than sitting alone at an empty table, but an open empty table
+    takes a player before the queue does — a player is never queued while a table of the stake sits empty (issue 22:
+    "number 1 in the queue" next to an empty table of the stake)."""
     seated = 0
     rules = stake.game_type.rules_at(now)
     waiting = list(
@@ -519,7 +553,10 @@ def _queue_drain(stake: Stake, now: datetime) -> int:
     still_waiting: list[SeatingRequest] = []
     for request in waiting:
         refused: TableError | None = None
-        for candidate in table_candidates(request.user_id, stake, now, with_players=True):
+        candidates = table_candidates(request.user_id, stake, now, with_players=True) + table_candidates(
+            request.user_id, stake, now, with_players=False
+        )
+        for candidate in candidates:
             error = _seat_request(request, candidate, now)
             if error is None:
                 seated += 1
@@ -537,19 +574,55 @@ def _queue_drain(stake: Stake, now: datetime) -> int:
             else:
                 still_waiting.append(request)
     if len(still_waiting) >= rules.minimum_players_to_start:
-        empty = table_candidates(still_waiting[0].user_id, stake, now, with_players=False)
-        table = next(
-            (table for table in empty if not Seat.objects.filter(table=table, session__isnull=False).exists()), None
-        )
-        if table is None:
-            table = _table_open(stake, None, now)
+        table = _table_open(stake, None, now)
         for request in still_waiting[: table.seat_count]:
             error = _seat_request(request, table, now)
             if error is None:
                 seated += 1
             else:
                 _fail(request, error, now)
+        still_waiting = still_waiting[table.seat_count :]
+    if still_waiting:
+        with translation.override("en"):  # stored in English, like every service message; pages translate it anew
+            reason = queue_wait_reason(stake, len(still_waiting), rules.minimum_players_to_start)
+        SeatingRequest.objects.filter(pk__in=[request.pk for request in still_waiting]).exclude(message=reason).update(
+            message=reason
+        )
+    if len(still_waiting) != len(waiting):
+        _lobby_rows_changed(stake)  # somebody left the queue (seated or refused): the Waiting figure moved
     return seated
+
+
+def queue_wait_reason(stake: Stake, waiting: int, needed: int) -> str:
+    """Why players of ``stake`` wait in its queue (CASH-05), in the active language: every open table of the stake is
+    full (or none is open), and a new table opens when ``needed`` players wait; ``waiting`` wait now."""
+    open_tables = Table.objects.filter(TABLES_TAKING_PLAYERS, stake=stake).count()
+    names = {"stake": str(stake), "count": open_tables}
+    if open_tables == 0:
+        where = gettext("No %(stake)s table is open.") % names
+    else:
+        where = (
+            ngettext(
+                "The only open %(stake)s table is full.", "All %(count)d open %(stake)s tables are full.", open_tables
+            )
+            % names
+        )
+    return (
+        where
+        + " "
+        + ngettext(
+            "A new table opens when %(needed)d players wait; %(waiting)d is waiting now.",
+            "A new table opens when %(needed)d players wait; %(waiting)d are waiting now.",
+            waiting,
+        )
+        % {"needed": needed, "waiting": waiting}
+    )
+
+
+def _lobby_rows_changed(stake: Stake) -> None:
+    """The queue of ``stake`` changed: after commit, the lobby rows of its open tables show the new Waiting figure."""
+    for table_id in Table.objects.filter(TABLES_TAKING_PLAYERS, stake=stake).values_list("pk", flat=True):
+        lobby_changed_on_commit(table_id)
 
 
 @transaction.atomic(durable=True)

@@ -148,6 +148,13 @@ class SeatingRequest(models.Model):
     resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
     table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     message = models.CharField(_("message"), max_length=300, blank=True)
+    # --- assigned seats (issue 22): the Banzai Resume/Reset choice goes with the request, as every sit-down does ---
+    banzai_choice = models.CharField(
+        _("Banzai choice"),
+        max_length=6,
+        blank=True,
+        help_text=_("Banzai, returning within 30 minutes with more than 10 BB: resume (the default) or reset."),
+    )
 
     class Meta:
         ordering = ("created_at", "pk")

@@ -93,14 +93,20 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
         _call(services.hand_act, table, user, fields["action"], fields.get("amount"), hand_id=fields.get("hand_id"))
         return {}
     if message.type == "take_seat":
-        join_table(
+        raise seats_are_assigned()
+    if message.type == "seat_me":
+        if table.stake_id is None:
+            raise CommandRefused("not_allowed_now", "Seats at a tournament table are assigned by the tournament.")
+        seating = join_stake_queue(
             user,
-            table,
+            table.cash_stake,
             fields["buy_in"],
-            seat_number=fields.get("seat"),
             post_big_blind=fields.get("post_big_blind", False),
+            banzai_choice=fields.get("banzai_choice"),
         )
-        return {}
+        from games.cash.lobby import queue_answer
+
+        return queue_answer(seating)
     if message.type == "leave":
         leave_table(user, table)
         return {}
@@ -126,27 +132,18 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
     raise CommandRefused("unknown_type", f"unknown message type {message.type!r}")
 
 
-def join_table(
-    user: Any,
-    table: Any,
-    buy_in: int,
-    *,
-    seat_number: int | None = None,
-    post_big_blind: bool = False,
-    banzai_choice: str | None = None,
-) -> None:
-    """Seat ``user`` at ``table`` with ``buy_in`` cents (the REST join; the socket's ``take_seat``). ``banzai_choice``
-    is "resume" or "reset" for a player returning to a Banzai stake with more than 10 BB (CASH-30/31)."""
-    from games import services
+SEATS_ARE_ASSIGNED = "seats_are_assigned"
+"""The refusal code of the retired ways to pick a table or a seat (the REST join, the socket's ``take_seat``)."""
 
-    _call(
-        services.seat_take,
-        user,
-        table,
-        buy_in,
-        seat_number=seat_number,
-        post_out_of_position=post_big_blind,
-        banzai_choice=banzai_choice,
+
+def seats_are_assigned() -> CommandRefused:
+    """The answer to a client that picks a table or a seat: players choose a game and stake and are assigned a table
+    (CASH-04, LOB-01); nothing is changed."""
+    return CommandRefused(
+        SEATS_ARE_ASSIGNED,
+        "Seats are assigned, not picked: choose a game and stake in the lobby (Seat me), or send seat_me on a table's "
+        "socket, or POST /api/games/stakes/<stake id>/queue/ — you are seated at the table the stake queue assigns, "
+        "or queued.",
     )
 
 
@@ -168,11 +165,20 @@ def buy_in_limits(user: Any, table: Any) -> dict[str, Any]:
     }
 
 
-def join_stake_queue(user: Any, stake: Any, buy_in: int, *, post_big_blind: bool = False) -> Any:
+def join_stake_queue(
+    user: Any, stake: Any, buy_in: int, *, post_big_blind: bool = False, banzai_choice: str | None = None
+) -> Any:
     """Ask to play ``stake`` (CASH-04/05): seated at an assigned table, or queued; returns the seating request."""
     from games import services
 
-    return _call(services.table_join_queue, user, stake, buy_in, post_out_of_position=post_big_blind)
+    return _call(
+        services.table_join_queue,
+        user,
+        stake,
+        buy_in,
+        post_out_of_position=post_big_blind,
+        banzai_choice=banzai_choice,
+    )
 
 
 def leave_stake_queue(user: Any, stake: Any) -> int:

@@ -49,7 +49,7 @@ RATE_PER_SECOND: Final[float] = 10.0
 FLOOD_REFUSALS: Final[int] = 20
 """Refused messages after which the socket is closed (close code 4008)."""
 
-SEAT_CHANGING_COMMANDS: Final[frozenset[str]] = frozenset({"take_seat", "leave", "sit_in", "sit_out", "top_up"})
+SEAT_CHANGING_COMMANDS: Final[frozenset[str]] = frozenset({"seat_me", "leave", "sit_in", "sit_out", "top_up"})
 
 CLOSE_TABLE_NOT_FOUND: Final[int] = 4404
 CLOSE_FLOOD: Final[int] = 4008

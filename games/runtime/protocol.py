@@ -68,10 +68,17 @@ TABLE_MESSAGES: Final[dict[str, dict[str, FieldRule]]] = {
         # refused instead of landing on the player's turn in the next one.
         "hand_id": FieldRule("sequence", required=False),
     },
+    # Retired (CASH-04: seats are assigned): still parsed, so that an old client is told to use ``seat_me``.
     "take_seat": {
         "seat": FieldRule("seat", required=False),
         "buy_in": FieldRule("amount"),
         "post_big_blind": FieldRule("boolean", required=False),
+    },
+    # Play this table's stake: seated at the table the stake queue assigns (here or another), or queued (CASH-04/05).
+    "seat_me": {
+        "buy_in": FieldRule("amount"),
+        "post_big_blind": FieldRule("boolean", required=False),
+        "banzai_choice": FieldRule("banzai_choice", required=False),
     },
     "leave": {},
     "top_up": {"amount": FieldRule("amount")},
@@ -169,6 +176,10 @@ def _validate(name: str, rule: FieldRule, value: Any, request_id: str | None) ->
     if rule.kind == "text":
         if not isinstance(value, str):
             raise ProtocolError("bad_field", f"{name} must be a string", request_id)
+        return value
+    if rule.kind == "banzai_choice":
+        if value not in ("resume", "reset"):
+            raise ProtocolError("bad_field", f"{name} must be resume or reset", request_id)
         return value
     if rule.kind == "action":
         if not isinstance(value, str) or value not in PLAYER_ACTIONS:

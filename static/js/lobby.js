@@ -1,5 +1,6 @@
 /* The cash-game lobby: the table list from the lobby socket (/ws/lobby/, docs/protocol.md), updated live without a
-   reload, filterable by game, stake and free seats; joining a table through the REST join endpoint. */
+   reload, filterable by game, stake and free seats; the player chooses a game and stake and the stake queue assigns
+   the table (CASH-04, LOB-01): "Seat me" through the REST stake queue. */
 (function () {
   "use strict";
   var P = window.Poker;
@@ -35,8 +36,6 @@
 
   function urlFor(template, id) { return template.replace(/0\/$/, id + "/").replace(/\/0\//, "/" + id + "/"); }
   function tableUrl(id) { return urlFor(root.getAttribute("data-table-url"), id); }
-  function joinUrl(id) { return urlFor(root.getAttribute("data-join-url"), id); }
-  function buyInUrl(id) { return urlFor(root.getAttribute("data-buy-in-url"), id); }
 
   function blinds(row) {
     if (row.small_blind === null || row.big_blind === null) { return "–"; }
@@ -171,7 +170,6 @@
     watch.textContent = gettext("Watch");
     watch.setAttribute("aria-label", P.format(gettext("Watch table %(name)s"), { name: data.name }, true));
     actions.appendChild(watch);
-    var full = data.players >= data.seats;
     if (mine[data.id]) {
       // The player's own table: back to it, not "join" again.
       watch.textContent = gettext("Open");
@@ -181,15 +179,16 @@
       mineCell.removeAttribute("data-label");
       return tr;
     }
-    var join = document.createElement("button");
-    join.type = "button";
-    join.className = "small";
-    join.setAttribute("data-action", full ? "wait" : "join");
-    join.textContent = full ? gettext("Join waiting list") : gettext("Join");
-    join.setAttribute("aria-label", P.format(full ? gettext("Join the waiting list for %(stake)s %(game)s") :
-      gettext("Join table %(name)s"), { name: data.name, stake: data.stake, game: data.game_name }, true));
-    join.addEventListener("click", function () { (full ? joinWaitingList : joinTable)(data.id); });
-    actions.appendChild(join);
+    // Seats are assigned (CASH-04): the row offers its stake, not its table; the stake queue picks the table.
+    var play = document.createElement("button");
+    play.type = "button";
+    play.className = "small";
+    play.setAttribute("data-action", "play-stake");
+    play.textContent = gettext("Play this stake");
+    play.setAttribute("aria-label", P.format(gettext("Seat me at %(game)s %(stake)s"),
+      { stake: data.stake, game: data.game_name }, true));
+    play.addEventListener("click", function () { joinQueue(data); });
+    actions.appendChild(play);
     var td = cell(tr, gettext("Actions"), actions, "lobby-row-actions-cell");
     td.removeAttribute("data-label");
     return tr;
@@ -334,29 +333,7 @@
     return element ? Number(element.getAttribute("data-cents")) : undefined;
   }
 
-  function joinTable(id) {
-    var row = tables[id];
-    if (!row) { return; }
-    if (!authenticated) {
-      window.location.href = root.getAttribute("data-login-url") + "?next=" + encodeURIComponent(tableUrl(id));
-      return;
-    }
-    window.BuyIn.open({
-      title: row.name + " · " + row.game_name + " " + row.stake + " (" + blinds(row) + ")",
-      minimum: row.min_buy_in,
-      maximum: row.max_buy_in,
-      balance: balance(),
-      limitsUrl: buyInUrl(id),
-      submit: function (cents, postBigBlind, banzaiChoice) {
-        var body = { buy_in: cents, post_big_blind: postBigBlind };
-        if (banzaiChoice) { body.banzai_choice = banzaiChoice; }
-        return P.api(joinUrl(id), { method: "POST", body: body })
-          .then(function () { window.location.href = tableUrl(id); });
-      }
-    });
-  }
-
-  // --- Seating queue (CASH-04/05): "seat me at this stake", and the waiting list of a full table. ---------
+  // --- Seating queue (CASH-04/05): "seat me at this stake" (the chosen stake, or a row's "Play this stake"). ---
 
   var playStake = document.getElementById("play-stake");
   var queueBox = document.getElementById("queue-status");
@@ -395,7 +372,7 @@
     if (answer.status === "waiting") {
       queueBox.hidden = false;
       queueText.textContent = P.format(gettext("You are on the waiting list for %(stake)s (number %(position)s). You will be seated as soon as a table can take you; keep this page open."),
-        { stake: label, position: answer.position || "…" }, true);
+        { stake: label, position: answer.position || "…" }, true) + (answer.message ? " " + answer.message : "");
       queueTimer = setTimeout(pollQueue, 3000);
       return;
     }
@@ -442,15 +419,18 @@
     });
   }
 
-  function joinWaitingList(id) {
-    var row = tables[id];
-    if (row) { joinQueue(row); }
-  }
-
   playStake.addEventListener("click", function () {
     var row = chosenStakeRow();
     if (row) { joinQueue(row); }
   });
+  // A request still waiting from before a reload (or from another page): show it and follow it again.
+  var waitingNow = [];
+  try { waitingNow = JSON.parse(document.getElementById("my-queue").textContent) || []; } catch (ignored) { waitingNow = []; }
+  if (waitingNow.length) {
+    queued = { stakeId: waitingNow[0].stake_id, label: waitingNow[0].label };
+    pollQueue();
+  }
+
   queueLeave.addEventListener("click", function () {
     if (!queued) { queueBox.hidden = true; return; }
     var current = queued;

@@ -164,6 +164,9 @@
     var finished = !currentHand ? state.finished : null;
     var anchor = viewer().seat || 1;
     var canSit = authenticated && !viewer().seat && table.kind !== "tournament";
+    // Seats are assigned (CASH-04): no "sit here" per seat, one "Seat me at this stake" for the table's stake.
+    var seatMe = document.getElementById("seat-me");
+    if (seatMe) { seatMe.hidden = !canSit; }
     var fragment = document.createDocumentFragment();
     seats().forEach(function (seat) {
       var index = ((seat.number - anchor) % count + count) % count;
@@ -183,16 +186,6 @@
         label.className = "name";
         label.textContent = f(gettext("Seat %(number)s"), { number: seat.number });
         box.appendChild(label);
-        if (canSit) {
-          var sit = document.createElement("button");
-          sit.type = "button";
-          sit.className = "take-seat";
-          sit.textContent = gettext("Sit here");
-          sit.setAttribute("aria-label", f(gettext("Sit in seat %(number)s"), { number: seat.number }));
-          sit.setAttribute("data-take-seat", seat.number);
-          sit.addEventListener("click", function () { openBuyIn(seat.number); });
-          box.appendChild(sit);
-        }
         wrapper.appendChild(box);
         fragment.appendChild(wrapper);
         return;
@@ -502,7 +495,7 @@
     if (elements.betControl.hidden === !!range) { elements.betControl.hidden = !range; }
     if (!actions) {
       if (!me) {
-        setPrompt(authenticated ? gettext("Choose an empty seat to sit down.") : "");
+        setPrompt(authenticated && tableInfo().kind !== "tournament" ? gettext("“Seat me at this stake” seats you at a table of this stake.") : "");
       } else if (currentHand && currentHand.acting_seat) {
         setPrompt(currentHand.acting_seat === me.number ? gettext("Your turn…") :
           f(gettext("Waiting for %(name)s to act."), { name: nameOf(currentHand.acting_seat) }));
@@ -908,26 +901,69 @@
     });
   }
 
-  function openBuyIn(seatNumber) {
+  /* Play this table's stake (CASH-04/05): the stake queue seats the player here, at another table of the stake (the
+     page goes there) or queues them, saying why. */
+  function openSeatMe() {
     var table = tableInfo();
     var balanceElement = document.getElementById("header-balance");
     window.BuyIn.open({
-      title: f(gettext("%(table)s, seat %(seat)s"), { table: table.name, seat: seatNumber }),
+      title: f(gettext("Play %(stake)s (%(blinds)s)"), { stake: table.game_name + " " + table.stake,
+        blinds: money(table.small_blind) + " / " + money(table.big_blind) }),
       minimum: table.min_buy_in,
       maximum: table.max_buy_in,
       balance: balanceElement ? Number(balanceElement.getAttribute("data-cents")) : undefined,
       limitsUrl: app.getAttribute("data-buy-in-url"),
       submit: function (cents, postBigBlind, banzaiChoice) {
-        var body = { buy_in: cents, seat: seatNumber, post_big_blind: postBigBlind };
+        var body = { type: "seat_me", buy_in: cents, post_big_blind: postBigBlind };
         if (banzaiChoice) { body.banzai_choice = banzaiChoice; }
-        return P.api(app.getAttribute("data-join-url"), { method: "POST", body: body })
-          .then(function () {
-            P.notify(elements.notices, gettext("You are seated. Good luck!"), "ok");
-            requestSnapshot();
-            setTimeout(P.refreshHeaderBalance, 300);
-          });
+        return socket.request(body).then(function (answer) {
+          showSeating(answer);
+          if (answer.status === "failed") {
+            var error = new Error(answer.message);
+            error.text = f(gettext("You could not be seated: %(reason)s"), { reason: answer.message });
+            throw error;
+          }
+        });
       }
     });
+  }
+
+  function showSeating(answer) {
+    var box = document.getElementById("seat-me-status");
+    if (answer.status === "seated" && answer.table_id && String(answer.table_id) !== String(tableId)) {
+      window.location.href = app.getAttribute("data-table-url-zero").replace(/0\/$/, answer.table_id + "/");
+      return;
+    }
+    if (answer.status === "seated") {
+      if (box) { box.hidden = true; }
+      P.notify(elements.notices, gettext("You are seated. Good luck!"), "ok");
+      requestSnapshot();
+      setTimeout(P.refreshHeaderBalance, 300);
+      return;
+    }
+    if (answer.status === "waiting" && box) {
+      box.hidden = false;
+      box.textContent = f(gettext("You are on the waiting list for %(stake)s (number %(position)s). You will be seated as soon as a table can take you; keep this page open."),
+        { stake: tableInfo().game_name + " " + tableInfo().stake, position: answer.position || "…" }) +
+        (answer.message ? " " + answer.message : "");
+      setTimeout(function () { followQueue(answer.stake_id); }, 3000);
+    }
+  }
+
+  var seatMeButton = document.getElementById("seat-me");
+  if (seatMeButton) { seatMeButton.addEventListener("click", openSeatMe); }
+
+  /* While queued, ask where the player stands until seated (here or at another table) or out of the queue. */
+  function followQueue(stakeId) {
+    var url = app.getAttribute("data-queue-url").replace(/0\/$/, stakeId + "/");
+    P.api(url).then(function (answer) {
+      if (answer.status === "waiting" || answer.status === "seated") { showSeating(answer); return; }
+      var box = document.getElementById("seat-me-status");
+      if (box) { box.hidden = true; }
+      if (answer.status === "failed") {
+        notify(f(gettext("You could not be seated: %(reason)s"), { reason: answer.message }));
+      }
+    }, function () { setTimeout(function () { followQueue(stakeId); }, 6000); });
   }
 
   // --- Clocks --------------------------------------------------------------------------------------------

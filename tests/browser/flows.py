@@ -42,11 +42,12 @@ def header_balance(page: Any) -> int:
     return int(page.locator("#header-balance").get_attribute("data-cents"))
 
 
-def join_from_lobby(page: Any, table_id: int, euros: str) -> None:
-    """Join a table from the lobby's row: the buy-in dialog, then the table page."""
+def seat_me_from_lobby(page: Any, table_id: int, euros: str) -> None:
+    """Ask for the stake of a lobby row ("Play this stake", CASH-04: the stake, not the table): the buy-in dialog, then
+    the page of the table the stake queue assigns, which must be ``table_id``."""
     page.goto("/")
     row = page.locator(f"#lobby-table-{table_id}")
-    row.get_by_role("button", name="Join table").click()
+    row.locator("[data-action=play-stake]").click()
     page.locator("#buy-in-amount").fill(euros)
     page.locator("#buy-in-confirm").click()
     page.wait_for_url(f"**/games/tables/{table_id}/")

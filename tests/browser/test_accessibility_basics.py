@@ -117,7 +117,7 @@ def test_every_control_on_every_page_has_an_accessible_name(played_table: tuple[
     log_in(newcomer, "carol")
     newcomer.goto(f"/games/tables/{table.pk}/")
     wait_live(newcomer)
-    newcomer.locator("[data-take-seat]").first.click()
+    newcomer.locator("#seat-me").click()
     newcomer.wait_for_selector("#buy-in-dialog[open]")
     assert_every_control_named(newcomer, "table, buy-in dialog")
     pages.screenshot(newcomer, "buy-in-dialog")

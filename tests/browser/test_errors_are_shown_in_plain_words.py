@@ -40,7 +40,7 @@ def test_a_buy_in_the_server_refuses_is_explained_in_the_dialog(nl10_table: Tabl
     log_in(page, "bob")
     page.goto(f"/games/tables/{nl10_table.pk}/")
     wait_live(page)
-    page.locator("[data-take-seat]").first.click()
+    page.locator("#seat-me").click()
     page.locator("#buy-in-amount").fill("12")
     page.locator("#buy-in-confirm").click()
     text = notice_text(page, "#buy-in-notices")

@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 def open_buy_in(page: Any, table_id: int) -> None:
     page.goto(f"/games/tables/{table_id}/")
     wait_live(page)
-    page.locator("[data-take-seat]").first.click()
+    page.locator("#seat-me").click()
     page.wait_for_selector("#buy-in-dialog[open]")
 
 

@@ -1,6 +1,6 @@
-"""The cash lobby (LOB-01) at 1366 × 800: every row's Join button is on screen (nothing cut off), the columns sort when
-their heading is pressed, the tables the player sits at are marked (with "Open" instead of "Join"), and the players
-seated per game are counted above the list. A new account is welcomed, not "welcomed back"."""
+"""The cash lobby (LOB-01) at 1366 × 800: every row's button is on screen (nothing cut off), the columns sort when
+their heading is pressed, the tables the player sits at are marked (with "Open" instead of "Play this stake"), and the
+players seated per game are counted above the list. A new account is welcomed, not "welcomed back"."""
 
 from __future__ import annotations
 
@@ -49,7 +49,8 @@ def test_the_lobby_fits_sorts_and_marks_the_players_tables(tables: dict[str, Tab
 
     own = page.locator(f"#lobby-table-{tables['holdem NL10'].pk}")
     assert own.get_attribute("data-mine") == "true"
-    assert own.locator("[data-action=join]").count() == 0
+    assert own.locator("[data-action=play-stake]").count() == 0
+    assert page.locator("#cash-table-rows [data-action=join]").count() == 0, "no row offers its table (CASH-04)"
     assert own.get_by_role("link", name="Open your table").count() == 1
     assert page.locator("#cash-table-rows tr[data-mine]").count() == 1
 

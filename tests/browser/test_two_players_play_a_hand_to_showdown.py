@@ -24,8 +24,8 @@ from tests.browser.flows import (
     board,
     deposit,
     header_balance,
-    join_from_lobby,
     my_cards,
+    seat_me_from_lobby,
     seat_stacks,
     sign_up,
     visible_actions,
@@ -99,11 +99,11 @@ def test_two_players_play_a_hand_to_showdown_and_the_pages_match_the_ledger(
     bob.wait_for_selector(f"#lobby-table-{table.pk}")
     assert bob.locator(f"#lobby-table-{table.pk} .seats-taken").get_attribute("data-players") == "0"
     pages.screenshot(bob, "lobby")
-    join_from_lobby(alice, table.pk, "10.00")
+    seat_me_from_lobby(alice, table.pk, "10.00")
     wait_until(
         bob, f"document.querySelector('#lobby-table-{table.pk} .seats-taken')?.dataset.players === '1'", timeout=15_000
     )
-    join_from_lobby(bob, table.pk, "10.00")
+    seat_me_from_lobby(bob, table.pk, "10.00")
     assert header_balance(alice) == 4000 == cash_balance("alice")
 
     # The hand starts by itself (the ticker); whoever is first to act sees only the legal actions.

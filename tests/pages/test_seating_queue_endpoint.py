@@ -1,5 +1,5 @@
 """The lobby's view of the seating queue (CASH-04/05): after joining a stake's queue through the API, the page
-endpoint tells the player whether they wait (and their place), were seated (and where) or were refused (and why)."""
+endpoint tells the player whether they wait (their place and why), were seated (and where) or were refused (and why)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,13 @@ def test_a_waiting_player_sees_their_place_and_then_that_they_left(make_player: 
         joined = client.post(api_url(stake), json.dumps({"buy_in": 400}), content_type="application/json")
         assert joined.status_code == 200
         assert joined.json()["status"] == "waiting"
-    assert first.get(status_url(stake)).json() == {"status": "waiting", "table_id": None, "message": "", "position": 1}
+    assert first.get(status_url(stake)).json() == {
+        "stake_id": stake.pk,
+        "status": "waiting",
+        "table_id": None,
+        "message": f"No {stake} table is open. A new table opens when 3 players wait; 2 are waiting now.",
+        "position": 1,
+    }
     assert second.get(status_url(stake)).json()["position"] == 2
     assert first.delete(api_url(stake)).status_code == 200
     assert first.get(status_url(stake)).json()["status"] == "cancelled"

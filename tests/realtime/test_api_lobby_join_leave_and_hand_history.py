@@ -1,4 +1,5 @@
-"""The REST API at /api/games/: lobby filters, joining and leaving through the services, own hand histories.
+"""The REST API at /api/games/: lobby filters, the stake queue (CASH-04) and leaving through the services, own hand
+histories.
 
 Privacy (architecture rule 4): a replay shows another player's hole cards only when they were shown at showdown; a
 hand the user did not play is not found.
@@ -45,7 +46,7 @@ def test_the_lobby_is_public_and_filters_by_game_and_stake(clean_cache: None) ->
 def test_joining_and_leaving_need_a_logged_in_player(clean_cache: None) -> None:
     table = make_table()
     anonymous = client_for(None)
-    assert post_json(anonymous, f"/api/games/tables/{table.pk}/join/", {"buy_in": 1000}).status_code == 403
+    assert post_json(anonymous, f"/api/games/stakes/{table.stake_id}/queue/", {"buy_in": 1000}).status_code == 403
     assert post_json(anonymous, f"/api/games/tables/{table.pk}/leave/", {}).status_code == 403
 
 
@@ -56,40 +57,47 @@ def test_a_buy_in_must_be_a_positive_json_integer(buy_in: object, clean_cache: N
     table = make_table()
     player = make_user("alice")
     deposit(player, 5000)
-    response = post_json(client_for(player), f"/api/games/tables/{table.pk}/join/", {"buy_in": buy_in})
+    response = post_json(client_for(player), f"/api/games/stakes/{table.stake_id}/queue/", {"buy_in": buy_in})
     assert response.status_code == 400
     assert response.json()["code"] == "invalid"
     assert not Seat.objects.filter(table=table, user=player).exists()
 
 
-def test_a_player_joins_then_leaves_and_refusals_carry_the_domain_code(clean_cache: None) -> None:
-    from games.models import Seat
+def test_cash_04_a_player_asks_for_the_stake_is_seated_then_leaves_and_refusals_carry_the_domain_code(
+    clean_cache: None,
+) -> None:
+    from games.models import Seat, SeatingRequest
     from wallet.services.accounts import balance_of, player_cash_account
 
     table = make_table("holdem", "NL10")
     player = make_user("alice")
     deposit(player, 5000)
     client = client_for(player)
-    too_small = post_json(client, f"/api/games/tables/{table.pk}/join/", {"buy_in": 100})
+    queue = f"/api/games/stakes/{table.stake_id}/queue/"
+    too_small = post_json(client, queue, {"buy_in": 100})
     assert too_small.status_code == 409
     assert too_small.json()["code"] == "buy_in_refused"
     assert balance_of(player_cash_account(player)) == 5000
+    assert not SeatingRequest.objects.filter(user=player).exists()
 
-    joined = post_json(client, f"/api/games/tables/{table.pk}/join/", {"buy_in": 1000, "seat": 4})
+    joined = post_json(client, queue, {"buy_in": 1000})
     assert joined.status_code == 200, joined.content
-    assert joined.json() == {"ok": True, "table_id": table.pk}
-    assert Seat.objects.get(table=table, number=4).user_id == player.pk
+    answer = joined.json()
+    assert (answer["status"], answer["table_id"], answer["stake_id"], answer["position"]) == (
+        "seated",
+        table.pk,
+        table.stake_id,
+        None,
+    )
+    assert Seat.objects.get(table=table, user=player).session is not None
     assert balance_of(player_cash_account(player)) == 4000
-    again = post_json(client, f"/api/games/tables/{table.pk}/join/", {"buy_in": 1000})
-    assert again.status_code == 409
-    assert again.json()["code"] == "already_seated"
 
     left = post_json(client, f"/api/games/tables/{table.pk}/leave/", {})
     assert left.status_code == 200
     assert not Seat.objects.filter(table=table, user=player).exists()
     assert balance_of(player_cash_account(player)) == 5000
     assert post_json(client, f"/api/games/tables/{table.pk}/leave/", {}).json()["code"] == "not_seated"
-    assert post_json(client, "/api/games/tables/999999/join/", {"buy_in": 1000}).status_code == 404
+    assert post_json(client, "/api/games/stakes/999999/queue/", {"buy_in": 1000}).status_code == 404
 
 
 def play_to_showdown(table_id: int, users: dict[int, Any], folder_seat: int) -> int:
@@ -169,10 +177,11 @@ def test_hand_history_replays_step_by_step_and_shows_only_showdown_cards(clean_c
 
 
 def test_a_player_asks_for_a_stake_and_waits_in_the_queue_until_leaving_it(clean_cache: None) -> None:
-    """CASH-04/05: players choose game and stake; with nobody to play, the request waits and may be withdrawn."""
+    """CASH-04/05: players choose game and stake; with no table of the stake open (an empty table would take the
+    player, issue 22), the request waits, says why and where, and may be withdrawn."""
     from games.models import SeatingRequest, Stake
 
-    make_table("holdem", "NL10")  # an empty table: nobody to play with yet
+    make_table("holdem", "NL25")  # another stake's table: no NL10 table is open
     stake = Stake.objects.get(game_type__code="holdem", label="NL10")
     player = make_user("alice")
     deposit(player, 5000)
@@ -180,6 +189,8 @@ def test_a_player_asks_for_a_stake_and_waits_in_the_queue_until_leaving_it(clean
     response = post_json(client, f"/api/games/stakes/{stake.pk}/queue/", {"buy_in": 1000})
     assert response.status_code == 200, response.content
     assert response.json()["status"] == "waiting"
+    assert response.json()["position"] == 1
+    assert response.json()["message"].startswith("No Texas Hold'em NL10 table is open.")
     assert post_json(client, f"/api/games/stakes/{stake.pk}/queue/", {"buy_in": "1000"}).status_code == 400
     left = client.delete(f"/api/games/stakes/{stake.pk}/queue/")
     assert left.status_code == 200

@@ -106,12 +106,12 @@ def test_after_leaving_it_buys_in_again_only_while_its_balance_allows() -> None:
     step(bot)
     asyncio.run(bot.on_events({"type": "events", "events": [seat_event(15, "seat_left", "empty")]}))
     step(bot)
-    assert socket.sent[-1] == {"type": "take_seat", "buy_in": MAXIMUM, "request_id": socket.sent[-1]["request_id"]}
-    answer(bot, socket, "take_seat", "insufficient_balance")
+    assert socket.sent[-1] == {"type": "seat_me", "buy_in": MAXIMUM, "request_id": socket.sent[-1]["request_id"]}
+    answer(bot, socket, "seat_me", "insufficient_balance")
     step(bot)
-    assert socket.sent[-1]["type"] == "take_seat"
+    assert socket.sent[-1]["type"] == "seat_me"
     assert socket.sent[-1]["buy_in"] == MINIMUM, "what is left may still buy the table's smallest stack"
-    answer(bot, socket, "take_seat", "insufficient_balance")
+    answer(bot, socket, "seat_me", "insufficient_balance")
     sent_before = len(socket.sent)
     step(bot)
     step(bot)

@@ -31,7 +31,7 @@ HOSTILE_FRAMES: list[tuple[str, str]] = [
     ("{oops", "bad_json"),
     ("[]", "not_an_object"),
     ("42", "not_an_object"),
-    ('"take_seat"', "not_an_object"),
+    ('"seat_me"', "not_an_object"),
     ("{}", "missing_type"),
     ('{"type": "drop_table"}', "unknown_type"),
     ('{"type": "act", "action": "raise", "amount": true}', "bad_amount"),
@@ -40,8 +40,8 @@ HOSTILE_FRAMES: list[tuple[str, str]] = [
     ('{"type": "act", "action": "raise", "amount": -250}', "bad_amount"),
     ('{"type": "act", "action": "raise", "amount": 100000000000000000000000}', "bad_amount"),
     ('{"type": "act", "action": "fold", "seat": 2}', "unexpected_field"),
-    ('{"type": "take_seat", "buy_in": 1000, "user_id": 1}', "unexpected_field"),
-    ('{"type": "take_seat", "buy_in": 1e3}', "bad_amount"),
+    ('{"type": "seat_me", "buy_in": 1000, "user_id": 1}', "unexpected_field"),
+    ('{"type": "seat_me", "buy_in": 1e3}', "bad_amount"),
     ('{"type": "top_up", "amount": null}', "bad_amount"),
     ('{"type": "resync", "since": -5}', "bad_sequence"),
     ('{"type": "sit_out_next_big_blind", "enabled": "yes"}', "bad_field"),
@@ -90,7 +90,7 @@ def test_a_huge_frame_is_refused_and_the_socket_closed() -> None:
     async def scenario() -> None:
         socket = await open_socket(f"/ws/tables/{table.pk}/", mallory)
         await socket.receive()
-        await socket.send(json.dumps({"type": "take_seat", "buy_in": 1000, "padding": "x" * 100_000}))
+        await socket.send(json.dumps({"type": "seat_me", "buy_in": 1000, "padding": "x" * 100_000}))
         answer = await socket.receive()
         assert answer["code"] == "message_too_large"
         with pytest.raises(ConnectionClosed) as closed:
@@ -110,7 +110,7 @@ def test_a_flood_is_rate_limited_then_the_socket_is_closed() -> None:
         socket = await open_socket(f"/ws/tables/{table.pk}/", mallory)
         await socket.receive()
         for _ in range(200):
-            await socket.send({"type": "take_seat", "buy_in": 1})
+            await socket.send({"type": "seat_me", "buy_in": 1})
         codes = []
         while socket.closed_with is None:
             try:
@@ -134,7 +134,7 @@ def test_a_spectator_cannot_act_or_sit_down() -> None:
         await socket.receive()
         for message in (
             {"type": "act", "action": "fold", "request_id": "a"},
-            {"type": "take_seat", "buy_in": 500, "request_id": "b"},
+            {"type": "seat_me", "buy_in": 500, "request_id": "b"},
             {"type": "top_up", "amount": 100, "request_id": "c"},
             {"type": "leave", "request_id": "d"},
         ):

@@ -1,6 +1,7 @@
 """Players sit down and play a real hand over their sockets: turns, sequence-numbered events, refusals, privacy.
 
-Covers the table socket end to end against the domain services: ``take_seat`` → ``seat_take``, ``act`` → ``hand_act``,
+Covers the table socket end to end against the domain services: ``seat_me`` → ``table_join_queue`` (CASH-04: the stake
+queue assigns the seat), ``act`` → ``hand_act``,
 ``your_turn`` pushed to the acting player only, out-of-turn actions refused with nothing changed, and every frame the
 other players and a spectator received scanned for each player's hole cards.
 """
@@ -60,15 +61,19 @@ def test_three_players_play_a_hand_and_nobody_sees_another_players_cards() -> No
 
     async def scenario() -> dict[str, Any]:
         sockets = {}
-        for number, player in enumerate(players, start=1):
+        owners = {}
+        for index, player in enumerate(players, start=1):
             socket = await open_socket(f"/ws/tables/{table.pk}/", player)
             await socket.receive()
-            await socket.send({"type": "take_seat", "buy_in": BUY_IN, "seat": number, "request_id": f"sit-{number}"})
+            await socket.send({"type": "seat_me", "buy_in": BUY_IN, "request_id": f"sit-{index}"})
             ok = await socket.receive_until(lambda m: m["type"] in {"ok", "error"})
-            assert ok == {"type": "ok", "request_id": f"sit-{number}", "of": "take_seat"}
+            assert (ok["type"], ok["request_id"], ok["of"]) == ("ok", f"sit-{index}", "seat_me")
+            assert (ok["status"], ok["table_id"]) == ("seated", table.pk)  # the stake's only table
             snapshot = await socket.receive_until(lambda m: m["type"] == "snapshot")
-            assert snapshot["snapshot"]["viewer"]["seat"] == number
+            number = snapshot["snapshot"]["viewer"]["seat"]
+            assert number is not None
             sockets[number] = socket
+            owners[number] = player
         spectator = await open_socket(f"/ws/tables/{table.pk}/")
         await spectator.receive()
 
@@ -109,7 +114,7 @@ def test_three_players_play_a_hand_and_nobody_sees_another_players_cards() -> No
         for socket in (*sockets.values(), spectator):
             await socket.drain(0.5)
             assert any('"hand_ended"' in frame for frame in socket.received)
-        cards = {seat: own_cards(sockets[seat], players[seat - 1].pk) for seat in sockets}
+        cards = {seat: own_cards(sockets[seat], owners[seat].pk) for seat in sockets}
         for seat, hole in cards.items():
             others = [frame for other, s in sockets.items() if other != seat for frame in s.received]
             for card in hole:
@@ -124,12 +129,12 @@ def test_three_players_play_a_hand_and_nobody_sees_another_players_cards() -> No
         assert sequences == list(range(sequences[0], sequences[0] + len(sequences))), "gap or duplicate"
         for socket in (*sockets.values(), spectator):
             await socket.close()
-        return {"hand_id": hand_id, "cards": cards}
+        return {"hand_id": hand_id, "cards": cards, "owners": owners}
 
     outcome = run(scenario)
 
     # The hand history of each player shows their own cards and nobody else's (no showdown happened).
-    for seat, player in enumerate(players, start=1):
+    for seat, player in outcome["owners"].items():
         client = Client()
         client.force_login(player)
         listing = client.get("/api/games/hands/")

@@ -80,7 +80,11 @@ def test_amounts_must_be_positive_json_integers_within_bounds(amount: object) ->
 
 @pytest.mark.parametrize("amount", [True, 3.0, "100", -5, 0])
 def test_buy_ins_and_top_ups_follow_the_same_amount_rules(amount: object) -> None:
-    for message in ({"type": "take_seat", "buy_in": amount}, {"type": "top_up", "amount": amount}):
+    for message in (
+        {"type": "seat_me", "buy_in": amount},
+        {"type": "take_seat", "buy_in": amount},
+        {"type": "top_up", "amount": amount},
+    ):
         with pytest.raises(ProtocolError) as caught:
             parse(message)
         assert caught.value.code == "bad_amount"
@@ -111,6 +115,7 @@ def test_unknown_or_forced_actions_are_refused(action: object) -> None:
 
 @pytest.mark.parametrize("seat", [0, 11, -1, True, "3", 2.0])
 def test_seat_numbers_are_small_positive_integers(seat: object) -> None:
+    """The retired ``take_seat`` is still parsed (to be refused with a pointer to ``seat_me``, CASH-04)."""
     with pytest.raises(ProtocolError) as caught:
         parse({"type": "take_seat", "buy_in": 1000, "seat": seat})
     assert caught.value.code == "bad_seat"

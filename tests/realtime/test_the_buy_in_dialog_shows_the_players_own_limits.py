@@ -68,15 +68,16 @@ def test_lob_05_cash_31_a_banzai_player_back_with_more_than_10_big_blinds_is_off
     assert (offer["banzai_resume_stack"], offer["banzai_resets_left"], offer["banzai_reset_amount"]) == (1200, 5, 500)
 
     response = client_for(user).post(
-        f"/api/games/tables/{table.pk}/join/",
+        f"/api/games/stakes/{table.stake_id}/queue/",
         data=json.dumps({"buy_in": 500, "banzai_choice": "reset"}),
         content_type="application/json",
     )
 
     assert response.status_code == 200, response.content
+    assert response.json()["status"] == "seated"
     from games.models import Seat
 
-    seat = Seat.objects.select_related("session").get(table=table, user=user)
+    seat = Seat.objects.select_related("session").get(user=user)  # the stake queue assigns the table (CASH-04)
     assert seat.session is not None
     assert (seat.session.initial_buy_in, seat.session.buy_in_kind) == (500, "banzai_reset")
     assert limits_of(make_user("someone-else"), table)["banzai_resume_stack"] is None
@@ -90,7 +91,7 @@ def test_an_unknown_banzai_choice_is_refused_and_seats_no_one(choice: object) ->
     user = make_user("chooser")
     deposit(user, 10_000)
     response = client_for(user).post(
-        f"/api/games/tables/{table.pk}/join/",
+        f"/api/games/stakes/{table.stake_id}/queue/",
         data=json.dumps({"buy_in": 500, "banzai_choice": choice}),
         content_type="application/json",
     )

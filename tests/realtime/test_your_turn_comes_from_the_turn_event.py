@@ -44,12 +44,12 @@ def test_the_acting_player_is_told_their_legal_actions_without_a_read(monkeypatc
 
     async def scenario() -> None:
         sockets = {}
-        for number, user in enumerate(players, start=1):
+        for user in players:
             socket = await open_socket(f"/ws/tables/{table.pk}/", user)
             await socket.receive()
-            await socket.send({"type": "take_seat", "buy_in": 1000, "seat": number})
-            await socket.receive_until(lambda m: m["type"] == "snapshot")
-            sockets[number] = socket
+            await socket.send({"type": "seat_me", "buy_in": 1000})  # the stake queue assigns a seat (CASH-04)
+            snapshot = await socket.receive_until(lambda m: m["type"] == "snapshot")
+            sockets[snapshot["snapshot"]["viewer"]["seat"]] = socket
         hand_id = await database_sync_to_async(start_hand)(table.pk)
         for _ in range(2):
             acting, legal = await database_sync_to_async(engine_legal_actions)(hand_id)

@@ -85,6 +85,25 @@ def my_table_ids(user: Any) -> list[int]:
     return sorted(Seat.objects.filter(user=user, session__isnull=False).values_list("table_id", flat=True).distinct())
 
 
+@register.simple_tag
+def my_waiting_requests(user: Any) -> list[dict[str, Any]]:
+    """The stakes ``user`` waits for in the seating queue (newest first), so that the lobby shows the wait again after a
+    reload (issue 22: the entry vanished from the page while the player still waited); empty for a visitor."""
+    from games.models import SeatingRequest, SeatingRequestStatus
+
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    waiting = (
+        SeatingRequest.objects.filter(user=user, status=SeatingRequestStatus.WAITING)
+        .select_related("stake__game_type")
+        .order_by("-created_at", "-pk")
+    )
+    return [
+        {"stake_id": request.stake_id, "label": f"{request.stake.game_type.name} {request.stake.label}"}
+        for request in waiting
+    ]
+
+
 FIRST_VISIT_WINDOW = timedelta(minutes=30)
 """A login this soon after signing up is still the account's first visit (signing up logs the player in)."""
 
