@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.cash.buy_in import BuyInLimits, buy_in_limits, daily_count_increment
 from games.cash.cashier import money_to_table, table_account_create
@@ -47,6 +48,7 @@ from games.runtime.errors import (
     NotFound,
     NotSeated,
     SeatUnavailable,
+    SelfExcluded,
     TableError,
     TableLimitReached,
 )
@@ -55,6 +57,7 @@ from games.runtime.hands import HandContext, _advance, _spend_timebank
 from games.runtime.locking import player_seating_lock, seats_lock, table_lock, table_terms
 from games.runtime.policy import policy_for
 from games.runtime.seat_state import entry_status_after_absence, seat_event, seat_return, seat_save, seat_vacate
+from poker_site.responsible_gaming.services import play_allowed_or_refuse
 from wallet.services import TransferKind, balance_of, check_positive_amount, player_cash_account
 
 ASSIGNMENT_MEMORY = timedelta(hours=24)
@@ -117,7 +120,9 @@ def seat_buy_in_limits(
 
 
 def _check_table_limits(user_id: int, table: Table) -> None:
-    """CASH-09 (optional per-game limit), CASH-28 (Banzai: 4 tables per stake), CASH-32 (Banzai exclusion)."""
+    """CASH-09 (optional per-game limit), CASH-28 (Banzai: 4 tables per stake), CASH-32 (Banzai exclusion), and the
+    player's own self-exclusion (responsible gaming)."""
+    play_allowed_or_refuse(user_id, _("You cannot sit down"), SelfExcluded)
     game_type = table.cash_stake.game_type
     rules = game_type.rules_at()
     if game_type.buy_in_rule == BuyInRule.BANZAI:
@@ -429,6 +434,7 @@ def table_join_queue(
     waiting = SeatingRequest.objects.filter(user=user, stake=stake, status=SeatingRequestStatus.WAITING).first()
     if waiting is not None:
         return waiting
+    play_allowed_or_refuse(int(user.pk), _("You cannot join a table"), SelfExcluded)
     _check_queued_buy_in(user, stake, terms, value, moment)
     request = SeatingRequest.objects.create(
         user=user, stake=stake, buy_in=value, post_out_of_position=post_out_of_position, created_at=moment

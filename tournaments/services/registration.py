@@ -15,8 +15,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import Seat
+from poker_site.responsible_gaming.services import play_allowed_or_refuse
 from tournaments.definitions import level_clock, payouts_now
 from tournaments.models import (
     LIVE_ENTRY_STATUSES,
@@ -39,6 +41,7 @@ from tournaments.services.errors import (
     NotEligible,
     NotRegistered,
     RegistrationClosed,
+    SelfExcluded,
 )
 from tournaments.services.running import primary_key, start_locked, tournament_lock, tournament_save
 from tournaments.services.seating import seat_fill, table_open, tables_lock
@@ -85,8 +88,10 @@ def tournament_register(
     user: Any, tournament: Tournament | int, *, now: datetime | None = None, randomness: RandomSource | None = None
 ) -> TournamentEntry:
     """Register ``user`` (TRN-09: one live entry each). Refused: registration not open (or closed), already
-    registered, full, not eligible for a freeroll (TRN-17), or a balance below buy-in + fee."""
+    registered, full, not eligible for a freeroll (TRN-17), a balance below buy-in + fee, or a self-excluded
+    player."""
     moment = now or timezone.now()
+    play_allowed_or_refuse(int(user.pk), _("You cannot register for tournaments"), SelfExcluded, at=moment)
     chance: RandomSource = randomness if randomness is not None else secrets.SystemRandom()
     locked = tournament_lock(primary_key(tournament))
     if not registration_open_now(locked, moment):
