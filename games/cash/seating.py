@@ -120,9 +120,7 @@ def seat_buy_in_limits(
 
 
 def _check_table_limits(user_id: int, table: Table) -> None:
-    """CASH-09 (optional per-game limit), CASH-28 (Banzai: 4 tables per stake), CASH-32 (Banzai exclusion), and the
-    player's own self-exclusion (responsible gaming)."""
-    play_allowed_or_refuse(user_id, _("You cannot sit down"), SelfExcluded)
+    """CASH-09 (optional per-game limit), CASH-28 (Banzai: 4 tables per stake), CASH-32 (Banzai exclusion)."""
     game_type = table.cash_stake.game_type
     rules = game_type.rules_at()
     if game_type.buy_in_rule == BuyInRule.BANZAI:
@@ -172,6 +170,7 @@ def _seat_take_locked(
     user_id = int(user.pk)
     if any(seat.user_id == user_id for seat in seats.values()):
         raise AlreadySeated("You already have a seat at this table.")
+    play_allowed_or_refuse(user_id, _("You cannot sit down"), SelfExcluded, at=now)  # responsible gaming
     _check_table_limits(user_id, table)
     terms, rules = table_terms(table, now)
     limits = buy_in_limits(user_id, table, terms, rules, now, banzai_choice=banzai_choice)
@@ -434,7 +433,7 @@ def table_join_queue(
     waiting = SeatingRequest.objects.filter(user=user, stake=stake, status=SeatingRequestStatus.WAITING).first()
     if waiting is not None:
         return waiting
-    play_allowed_or_refuse(int(user.pk), _("You cannot join a table"), SelfExcluded)
+    play_allowed_or_refuse(int(user.pk), _("You cannot join a table"), SelfExcluded, at=moment)
     _check_queued_buy_in(user, stake, terms, value, moment)
     request = SeatingRequest.objects.create(
         user=user, stake=stake, buy_in=value, post_out_of_position=post_out_of_position, created_at=moment

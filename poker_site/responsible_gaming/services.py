@@ -408,14 +408,14 @@ def self_exclusion_start(user: User, period: Any, *, confirmed: Any, now: dateti
         )
     moment = now or timezone.now()
     result = ExclusionResult(_self_exclusion_record(user, period, moment))
-    _close_cash_seats(user, result)
-    _close_uth_seats(user, result)
-    _unregister_tournaments(user, result)
+    _close_cash_seats(user, result, moment)
+    _close_uth_seats(user, result, moment)
+    _unregister_tournaments(user, result, moment)
     _record_closing(user, result)
     return result
 
 
-def _close_cash_seats(user: User, result: ExclusionResult) -> None:
+def _close_cash_seats(user: User, result: ExclusionResult, moment: datetime) -> None:
     from games.cash.seating import seat_leave, table_leave_queue
     from games.models import Seat, SeatingRequest, SeatingRequestStatus, TableKind, TableStatus
     from games.runtime.errors import TableError
@@ -425,7 +425,7 @@ def _close_cash_seats(user: User, result: ExclusionResult) -> None:
     ).select_related("table")
     for seat in seats:
         try:
-            seat_leave(user, seat.table)
+            seat_leave(user, seat.table, now=moment)
         except TableError as error:
             result.not_closed.append(f"{seat.table.name}: {error}")
         else:
@@ -433,28 +433,28 @@ def _close_cash_seats(user: User, result: ExclusionResult) -> None:
     waiting = SeatingRequest.objects.filter(user=user, status=SeatingRequestStatus.WAITING).select_related("stake")
     for request in waiting:
         try:
-            table_leave_queue(user, request.stake)
+            table_leave_queue(user, request.stake, now=moment)
         except TableError as error:
             result.not_closed.append(f"{request.stake}: {error}")
         else:
             result.closed.append(str(request.stake))
 
 
-def _close_uth_seats(user: User, result: ExclusionResult) -> None:
+def _close_uth_seats(user: User, result: ExclusionResult, moment: datetime) -> None:
     from games.uth.errors import UthRefused
     from games.uth.models import UthSeat
     from games.uth.services.seats import uth_seat_leave
 
     for seat in UthSeat.objects.filter(player=user, left_at__isnull=True).select_related("table"):
         try:
-            uth_seat_leave(user, seat.table_id)
+            uth_seat_leave(user, seat.table_id, now=moment)
         except UthRefused as error:
             result.not_closed.append(f"{seat.table}: {error.message}")
         else:
             result.closed.append(str(seat.table))
 
 
-def _unregister_tournaments(user: User, result: ExclusionResult) -> None:
+def _unregister_tournaments(user: User, result: ExclusionResult, moment: datetime) -> None:
     from tournaments.models import LIVE_ENTRY_STATUSES, TournamentEntry, TournamentStatus
     from tournaments.services.errors import TournamentError
     from tournaments.services.registration import tournament_unregister
@@ -466,7 +466,7 @@ def _unregister_tournaments(user: User, result: ExclusionResult) -> None:
     ).select_related("tournament")
     for entry in entries:
         try:
-            tournament_unregister(user, entry.tournament_id)
+            tournament_unregister(user, entry.tournament_id, now=moment)
         except TournamentError as error:
             result.not_closed.append(f"{entry.tournament.name}: {error.message}")
         else:
