@@ -225,9 +225,11 @@ def session_reminder_set(user: User, minutes: Any) -> User:
             _("Choose a reminder interval of %(choices)s minutes.")
             % {"choices": ", ".join(str(choice) for choice in REMINDER_CHOICES)}
         )
+    from poker_site.accounts.models import User
+
     _lock_player(user.pk)
-    before = type(user).objects.values_list("session_reminder_minutes", flat=True).get(pk=user.pk)
-    type(user).objects.filter(pk=user.pk).update(session_reminder_minutes=minutes)
+    before = User.objects.values_list("session_reminder_minutes", flat=True).get(pk=user.pk)
+    User.objects.filter(pk=user.pk).update(session_reminder_minutes=minutes)
     user.session_reminder_minutes = minutes
     audit_record(
         action="session_reminder_set",
