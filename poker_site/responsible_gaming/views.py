@@ -33,10 +33,10 @@ def _render(request: HttpRequest, *, status: int = 200, **forms: Any) -> HttpRes
     ]
     context = {
         "limits": limits,
-        "limit_form": forms.get("limit_form") or DepositLimitForm(),
+        "limit_form": forms.get("limit_form") or DepositLimitForm(prefix="limit"),
         "reminder_form": forms.get("reminder_form")
-        or SessionReminderForm(initial={"minutes": user.session_reminder_minutes}),
-        "exclusion_form": forms.get("exclusion_form") or SelfExclusionForm(),
+        or SessionReminderForm(prefix="reminder", initial={"minutes": user.session_reminder_minutes}),
+        "exclusion_form": forms.get("exclusion_form") or SelfExclusionForm(prefix="exclusion"),
         "exclusion": services.self_exclusion_active(user.pk, now),
     }
     return render(request, "responsible_gaming/overview.html", context, status=status)
@@ -51,7 +51,7 @@ def overview(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def deposit_limit(request: HttpRequest) -> HttpResponse:
-    form = DepositLimitForm(request.POST)
+    form = DepositLimitForm(request.POST, prefix="limit")
     if form.is_valid():
         try:
             change = services.deposit_limit_set(
@@ -92,7 +92,7 @@ def deposit_limit(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def session_reminder(request: HttpRequest) -> HttpResponse:
-    form = SessionReminderForm(request.POST)
+    form = SessionReminderForm(request.POST, prefix="reminder")
     if form.is_valid():
         try:
             services.session_reminder_set(request.user, form.cleaned_data["minutes"])  # type: ignore[arg-type]
@@ -110,7 +110,7 @@ def session_reminder(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def self_exclusion(request: HttpRequest) -> HttpResponse:
-    form = SelfExclusionForm(request.POST)
+    form = SelfExclusionForm(request.POST, prefix="exclusion")
     if form.is_valid():
         try:
             result = services.self_exclusion_start(

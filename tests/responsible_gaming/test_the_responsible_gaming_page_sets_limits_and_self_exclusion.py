@@ -25,7 +25,9 @@ def user(client: Client) -> User:
 
 
 def test_a_limit_in_euros_is_set_and_shown(client: Client, user: User) -> None:
-    response = client.post(reverse("responsible_gaming:deposit_limit"), {"period": "week", "amount": "150.50"})
+    response = client.post(
+        reverse("responsible_gaming:deposit_limit"), {"limit-period": "week", "limit-amount": "150.50"}
+    )
     assert response.status_code == 302
     assert DepositLimitChange.objects.get(user=user).amount == 15_050
     body = client.get(reverse("responsible_gaming:overview")).content.decode()
@@ -35,7 +37,7 @@ def test_a_limit_in_euros_is_set_and_shown(client: Client, user: User) -> None:
 
 def test_a_raise_is_shown_as_pending_with_its_time(client: Client, user: User) -> None:
     deposit_limit_set(user, "day", 1_000)
-    client.post(reverse("responsible_gaming:deposit_limit"), {"period": "day", "amount": "20"})
+    client.post(reverse("responsible_gaming:deposit_limit"), {"limit-period": "day", "limit-amount": "20"})
     body = client.get(reverse("responsible_gaming:overview")).content.decode()
     assert "Your daily deposit limit will be €20.00 from" in body
     assert '<td data-testid="limit-day">€10.00</td>' in body
@@ -44,7 +46,7 @@ def test_a_raise_is_shown_as_pending_with_its_time(client: Client, user: User) -
 
 def test_removing_a_limit_says_when(client: Client, user: User) -> None:
     deposit_limit_set(user, "month", 1_000)
-    client.post(reverse("responsible_gaming:deposit_limit"), {"period": "month", "remove": "on"})
+    client.post(reverse("responsible_gaming:deposit_limit"), {"limit-period": "month", "limit-remove": "on"})
     body = client.get(reverse("responsible_gaming:overview")).content.decode()
     assert "Your monthly deposit limit will be removed at" in body
 
@@ -52,10 +54,13 @@ def test_removing_a_limit_says_when(client: Client, user: User) -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"period": "day", "amount": ""}, "Give a limit in euros, or tick “No limit”."),
-        ({"period": "day", "amount": "10", "remove": "on"}, "Either give a limit or tick “No limit”, not both."),
-        ({"period": "day", "amount": "-5"}, "amount"),
-        ({"period": "decade", "amount": "5"}, "Select a valid choice."),
+        ({"limit-period": "day", "limit-amount": ""}, "Give a limit in euros, or tick “No limit”."),
+        (
+            {"limit-period": "day", "limit-amount": "10", "limit-remove": "on"},
+            "Either give a limit or tick “No limit”, not both.",
+        ),
+        ({"limit-period": "day", "limit-amount": "-5"}, "The amount must be positive."),
+        ({"limit-period": "decade", "limit-amount": "5"}, "Select a valid choice."),
     ],
 )
 def test_bad_limit_input_answers_400_and_changes_nothing(
@@ -68,14 +73,16 @@ def test_bad_limit_input_answers_400_and_changes_nothing(
 
 
 def test_self_exclusion_needs_the_confirmation_box(client: Client, user: User) -> None:
-    response = client.post(reverse("responsible_gaming:self_exclusion"), {"period": "7d"})
+    response = client.post(reverse("responsible_gaming:self_exclusion"), {"exclusion-period": "7d"})
     assert response.status_code == 400
     assert "Tick the box to confirm the self-exclusion." in response.content.decode()
     assert not SelfExclusion.objects.exists()
 
 
 def test_a_confirmed_self_exclusion_starts_and_the_pages_say_so(client: Client, user: User) -> None:
-    response = client.post(reverse("responsible_gaming:self_exclusion"), {"period": "7d", "confirm": "on"})
+    response = client.post(
+        reverse("responsible_gaming:self_exclusion"), {"exclusion-period": "7d", "exclusion-confirm": "on"}
+    )
     assert response.status_code == 302
     assert SelfExclusion.objects.filter(user=user).count() == 1
     body = client.get(reverse("responsible_gaming:overview")).content.decode()

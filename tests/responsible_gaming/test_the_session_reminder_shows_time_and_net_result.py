@@ -107,7 +107,7 @@ def test_continue_puts_the_next_reminder_one_interval_later(client: Client, user
 
 def test_the_player_chooses_the_interval_and_the_change_is_audited(client: Client, user: User) -> None:
     log_in(client)
-    response = client.post(reverse("responsible_gaming:session_reminder"), {"minutes": "30"})
+    response = client.post(reverse("responsible_gaming:session_reminder"), {"reminder-minutes": "30"})
     assert response.status_code == 302
     user.refresh_from_db()
     assert user.session_reminder_minutes == 30
