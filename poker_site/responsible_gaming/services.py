@@ -473,6 +473,13 @@ def _unregister_tournaments(user: User, result: ExclusionResult, moment: datetim
             result.not_closed.append(f"{entry.tournament.name}: {error.message}")
         else:
             result.closed.append(entry.tournament.name)
+    started = TournamentEntry.objects.filter(
+        user=user, status__in=LIVE_ENTRY_STATUSES, tournament__status=TournamentStatus.RUNNING
+    ).select_related("tournament")
+    for entry in started:  # a started tournament keeps its entrants (TRN-14): the chips stay in play
+        result.not_closed.append(
+            _("%(tournament)s has started: your entry stays in play.") % {"tournament": entry.tournament.name}
+        )
     _withdraw_hexapro(user, result)
 
 

@@ -29,7 +29,7 @@ from poker_site.responsible_gaming.services import (
 )
 from tests.tables.support import START, cash, deal, open_table, player, seat_players, stake
 from tests.tournaments.hexapro_support import register as hexapro_register
-from tests.tournaments.support import scheduled
+from tests.tournaments.support import register_players, scheduled, sit_and_go
 from tests.wallet.conftest import ledger_row_counts, new_key
 from tournaments.hexapro.models import HexaProRegistration, RegistrationStatus
 from tournaments.models import EntryStatus, TournamentEntry
@@ -186,3 +186,11 @@ def test_a_permanent_exclusion_never_ends() -> None:
     self_exclusion_start(user, "permanent", confirmed=True, now=START)
     assert SelfExclusion.objects.get(user=user).ends_at is None
     assert self_exclusion_active(user.pk, timezone.now() + timedelta(days=36_500)) is not None
+
+
+def test_a_started_tournament_keeps_the_entry_and_the_player_is_told() -> None:
+    tournament = sit_and_go(3)
+    users = register_players(tournament, 3, now=START)
+    result = self_exclusion_start(users[0], "7d", confirmed=True, now=EXCLUDED_AT)
+    assert result.not_closed == ["Sit & Go 3 has started: your entry stays in play."]
+    assert TournamentEntry.objects.get(user=users[0]).status == EntryStatus.PLAYING
