@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Seat, SeatingRequest, SeatingRequestStatus
+from games.models import Seat, SeatingRequest, SeatingRequestStatus, TableSession
 from games.runtime.errors import SelfExcluded as TableSelfExcluded
 from games.services import seat_take, table_join_queue
 from games.uth.errors import SelfExcluded as UthSelfExcluded
@@ -27,7 +27,17 @@ from poker_site.responsible_gaming.services import (
     self_exclusion_active,
     self_exclusion_start,
 )
-from tests.tables.support import START, cash, deal, open_table, player, seat_players, stake
+from tests.tables.support import (
+    START,
+    acting_user,
+    cash,
+    deal,
+    fold_to_the_end,
+    open_table,
+    player,
+    seat_players,
+    stake,
+)
 from tests.tournaments.hexapro_support import register as hexapro_register
 from tests.tournaments.support import register_players, scheduled, sit_and_go
 from tests.wallet.conftest import ledger_row_counts, new_key
@@ -89,14 +99,20 @@ def test_self_exclusion_leaves_every_table_queue_and_unstarted_tournament_and_th
     assert len(audit.details["closed"]) == 5
 
 
-def test_a_player_in_a_hand_folds_and_leaves_when_the_hand_ends() -> None:
+def test_a_player_in_a_hand_leaves_when_the_hand_ends_with_the_stack_back() -> None:
     users = [player(cash=10_000) for _ in range(3)]
     table = open_table(now=START)
     seat_players(table, users, 1_000, now=START)
     deal(table, now=START)
-    self_exclusion_start(users[0], "24h", confirmed=True, now=EXCLUDED_AT)
-    seat = Seat.objects.filter(user=users[0]).first()
-    assert seat is None or seat.leave_after_hand
+    leaving = next(user for user in users if user != acting_user(table))
+    self_exclusion_start(leaving, "24h", confirmed=True, now=EXCLUDED_AT)
+    assert Seat.objects.get(user=leaving).leave_after_hand  # folds when the turn comes, leaves when the hand ends
+    fold_to_the_end(table, now=EXCLUDED_AT)
+    assert not Seat.objects.filter(user=leaving).exists()
+    session = TableSession.objects.get(user=leaving)
+    assert session.ended_at is not None
+    assert session.account.balance == 0  # the whole stack went back to the cash balance
+    assert 9_000 < cash(leaving) <= 10_000 + 2_000
 
 
 def test_every_entry_point_refuses_a_self_excluded_player_with_a_clear_message() -> None:
