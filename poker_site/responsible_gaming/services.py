@@ -369,6 +369,11 @@ class ExclusionResult:
 
 @transaction.atomic(durable=True)
 def _self_exclusion_record(user: User, period: str, moment: datetime) -> SelfExclusion:
+    from games.runtime.locking import player_seating_lock
+
+    # A cash seating of this player in progress (it holds this lock) commits before the exclusion, so the closing
+    # below finds its seat; one that starts later sees the exclusion and is refused.
+    player_seating_lock(user.pk)
     _lock_player(user.pk)
     current = self_exclusion_active(user.pk, moment)
     if current is not None:
