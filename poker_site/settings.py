@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "games.uth",
     "tournaments",
     "compliance",
+    "poker_site.responsible_gaming",
 ]
 
 MIDDLEWARE = [
@@ -112,6 +113,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "poker_site.core.context_processors.header_balance",
+                "poker_site.responsible_gaming.context_processors.session_reminder",
             ],
         },
     },

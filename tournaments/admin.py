@@ -851,8 +851,8 @@ class PayoutStructureAdmin(admin.ModelAdmin):
 
 # The HexaPro back office (products, games, registrations, the multiplier audit) registers itself on import.
 # Tickets and series (TRN-37): their own module, registered with this one.
-from tournaments import admin_tickets as admin_tickets  # noqa: E402
 # The tournament bars (TRN-28), and the HexaPro back office (products, games, registrations, the multiplier audit),
 # register themselves on import.
 from tournaments import admin_sanctions  # noqa: E402, F401
+from tournaments import admin_tickets as admin_tickets  # noqa: E402
 from tournaments.hexapro import admin as hexapro_admin  # noqa: E402, F401

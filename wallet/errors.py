@@ -122,3 +122,12 @@ class CaseAlreadyClosed(WalletError):
     """An unresolved-game case was already resolved or voided to charity."""
 
     code = "case_already_closed"
+
+
+# --- responsible gaming
+
+
+class DepositRefused(WalletError):
+    """A registered deposit check refused the deposit (the player's own deposit limit, a self-exclusion)."""
+
+    code = "deposit_refused"

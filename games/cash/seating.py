@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext as _
 
 from games.cash.buy_in import BanzaiChoice, BuyInLimits, buy_in_limits, daily_count_increment
 from games.cash.cashier import money_to_table, table_account_create
@@ -48,6 +49,7 @@ from games.runtime.errors import (
     NotFound,
     NotSeated,
     SeatUnavailable,
+    SelfExcluded,
     TableError,
     TableLimitReached,
 )
@@ -56,6 +58,7 @@ from games.runtime.hands import HandContext, _advance, _spend_timebank
 from games.runtime.locking import player_seating_lock, seats_lock, table_lock, table_terms
 from games.runtime.policy import policy_for
 from games.runtime.seat_state import entry_status_after_absence, seat_event, seat_return, seat_save, seat_vacate
+from poker_site.responsible_gaming.services import play_allowed_or_refuse
 from wallet.services import TransferKind, balance_of, check_positive_amount, player_cash_account
 
 ASSIGNMENT_MEMORY = timedelta(hours=24)
@@ -168,6 +171,7 @@ def _seat_take_locked(
     user_id = int(user.pk)
     if any(seat.user_id == user_id for seat in seats.values()):
         raise AlreadySeated("You already have a seat at this table.")
+    play_allowed_or_refuse(user_id, _("You cannot sit down"), SelfExcluded, at=now)  # responsible gaming
     _check_table_limits(user_id, table)
     terms, rules = table_terms(table, now)
     limits = buy_in_limits(user_id, table, terms, rules, now, banzai_choice=banzai_choice)
@@ -448,6 +452,7 @@ def table_join_queue(
     waiting = SeatingRequest.objects.filter(user=user, stake=stake, status=SeatingRequestStatus.WAITING).first()
     if waiting is not None:
         return waiting
+    play_allowed_or_refuse(int(user.pk), _("You cannot join a table"), SelfExcluded, at=moment)
     _check_queued_buy_in(user, stake, terms, value, moment)
     request = SeatingRequest.objects.create(
         user=user,

@@ -92,3 +92,12 @@ class InsufficientBalance(TableError):
     """The player's cash balance cannot cover the buy-in or top-up."""
 
     code = "insufficient_balance"
+
+
+# --- responsible gaming
+
+
+class SelfExcluded(TableError):
+    """The player excluded themselves from play for a period that has not ended (responsible gaming)."""
+
+    code = "self_excluded"

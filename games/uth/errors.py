@@ -57,3 +57,12 @@ class NoBetsInRound(UthRefused):
 
 class RoundNotChangeable(UthRefused):
     code = "round_not_changeable"
+
+
+# --- responsible gaming
+
+
+class SelfExcluded(UthRefused):
+    """The player excluded themselves from play for a period that has not ended."""
+
+    code = "self_excluded"

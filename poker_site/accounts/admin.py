@@ -18,6 +18,8 @@ from poker_site.accounts.models import User
 from poker_site.accounts.roles import SUPERUSERS_ONLY_APPS
 
 PRIVILEGE_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
+# The sign-up's record and the player's own choice: read-only to everyone (responsible gaming).
+RESPONSIBLE_GAMING_FIELDS = ("date_of_birth", "terms_version", "terms_accepted_at", "session_reminder_minutes")
 
 
 def is_superuser(request: HttpRequest) -> bool:
@@ -35,10 +37,14 @@ class UserAdmin(DjangoUserAdmin):
     list_filter = ("is_staff", "is_superuser", "is_active", "groups")
     search_fields = ("username", "screen_name", "email")
     show_full_result_count = False
-    fieldsets = (*(DjangoUserAdmin.fieldsets or ()), ("Tables", {"fields": ("screen_name",)}))
+    fieldsets = (
+        *(DjangoUserAdmin.fieldsets or ()),
+        ("Tables", {"fields": ("screen_name",)}),
+        ("Responsible gaming", {"fields": RESPONSIBLE_GAMING_FIELDS}),
+    )
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        readonly = tuple(super().get_readonly_fields(request, obj))
+        readonly = (*super().get_readonly_fields(request, obj), *RESPONSIBLE_GAMING_FIELDS)
         return readonly if is_superuser(request) else (*readonly, *PRIVILEGE_FIELDS)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:

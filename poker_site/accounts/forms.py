@@ -2,32 +2,92 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from poker_site.accounts import throttle
 from poker_site.accounts.backends import SIGN_IN_REFUSED
 from poker_site.accounts.models import User
 
+MINIMUM_AGE = 18
+"""Players must be at least this old (responsible gaming)."""
+
+
+def age_on(birth: date, day: date) -> int:
+    """Whole years from ``birth`` to ``day`` (a 29 February birthday comes on 1 March in other years)."""
+    return day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
+
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
+    """Sign-up: a username, e-mail and password, the date of birth (18 or older) and the acceptance of the terms and
+    the rules in force (GEN-02, FRD-03), recorded with their version and the moment of acceptance."""
+
     email = forms.EmailField(label=_("Email"), required=True)
+    date_of_birth = forms.DateField(
+        label=_("Date of birth"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        input_formats=["%Y-%m-%d", "%d.%m.%Y"],
+        help_text=_("You must be 18 or older to play."),
+    )
+    accept_terms = forms.BooleanField(
+        label=_("I accept the terms of service and the rules"),
+        required=True,
+        error_messages={"required": _("You must accept the terms of service and the rules to sign up.")},
+    )
 
     class Meta:
         model = User
         fields = ("username", "email")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from django.urls import reverse
+
+        from poker_site.core.rules import RULES_VERSION
+
+        self.fields["accept_terms"].help_text = format_html(
+            gettext(
+                'Version {version}: <a href="{url}">read the rules</a>. The operator stores game, payment and personal '
+                "data to prevent fraud and collusion."
+            ),
+            version=RULES_VERSION,
+            url=reverse("rules:index"),
+        )
 
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip().lower()
         if User.objects.filter(email__iexact=email).exists():
             raise forms.ValidationError(_("An account with this email already exists."))
         return email
+
+    def clean_date_of_birth(self) -> date:
+        birth: date = self.cleaned_data["date_of_birth"]
+        today = timezone.localdate()
+        if birth > today or birth.year < 1900:
+            raise forms.ValidationError(_("Enter your real date of birth."))
+        if age_on(birth, today) < MINIMUM_AGE:
+            raise forms.ValidationError(_("You must be 18 or older to sign up."))
+        return birth
+
+    def save(self, commit: bool = True) -> User:
+        from poker_site.core.rules import RULES_VERSION
+
+        user: User = super().save(commit=False)
+        user.date_of_birth = self.cleaned_data["date_of_birth"]
+        user.terms_version = RULES_VERSION
+        user.terms_accepted_at = timezone.now()
+        if commit:
+            user.save()
+        return user
 
 
 class LockoutExplainedMixin:

@@ -16,6 +16,16 @@ class User(AbstractUser):
         blank=True,
         help_text=_("The name other players see at the tables. Defaults to the username."),
     )
+    # --- responsible gaming: the sign-up's age and terms record (GEN-02, FRD-03) and the session reminder.
+    # Accounts made before these fields have no date of birth and no terms record (empty, not invented).
+    date_of_birth = models.DateField(_("date of birth"), null=True, blank=True)
+    terms_version = models.CharField(
+        _("terms version accepted"), max_length=20, blank=True, default="", help_text=_("Empty: not recorded.")
+    )
+    terms_accepted_at = models.DateTimeField(_("terms accepted at"), null=True, blank=True)
+    session_reminder_minutes = models.PositiveSmallIntegerField(
+        _("session reminder (minutes)"), default=60, help_text=_("How often a logged-in player is reminded.")
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

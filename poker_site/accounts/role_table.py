@@ -294,6 +294,13 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "The back office's one audit log (LOB-10): every staff action and every admin change, with before and after; "
         "the database refuses UPDATE and DELETE."
     ),
+    # --- responsible gaming ---
+    "responsible_gaming.depositlimitchange": read_only_record(
+        "The player's own deposit limits, one row per change with the time it takes effect (a raise after 24 h)."
+    ),
+    "responsible_gaming.selfexclusion": read_only_record(
+        "Set by the player only; nobody can lift or shorten it before it ends, whatever permissions are held."
+    ),
     # --- compliance ---
     "compliance.accountstanding": compliance_record(),
     "compliance.case": compliance_record("Cases are worked on the desk (/compliance/, `compliance.review_cases`)."),

@@ -25,6 +25,7 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "uth": ("view", "add", "change"),
         "tournaments": ("view", "add", "change"),
         "wallet": ("view",),
+        "responsible_gaming": ("view",),
     },
     COMPLIANCE_REVIEWERS: {
         "accounts": ("view",),
@@ -33,6 +34,7 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "tournaments": ("view",),
         "wallet": ("view",),
         "compliance": ("view", "add", "change"),
+        "responsible_gaming": ("view",),
     },
 }
 # Apps whose permissions no role ever holds, even if listed above: users' privileges (groups, permissions) and the

@@ -16,6 +16,8 @@ def sign_up(page: Any, username: str) -> None:
     page.get_by_label("Email").fill(f"{username}@example.com")
     page.locator("#id_password1").fill(PASSWORD)
     page.locator("#id_password2").fill(PASSWORD)
+    page.locator("#id_date_of_birth").fill("1990-05-17")
+    page.locator("#id_accept_terms").check()
     with page.expect_navigation(wait_until="domcontentloaded"):
         page.get_by_role("button", name="Create account").click()
     assert page.locator("[data-testid=player-name]").text_content() == username

@@ -18,7 +18,14 @@ PASSWORD = "a-long-enough-passphrase-42"
 def test_a_player_signs_up_and_is_logged_in(client: Client) -> None:
     response = client.post(
         reverse("accounts:sign_up"),
-        {"username": "newplayer", "email": "New@Example.com", "password1": PASSWORD, "password2": PASSWORD},
+        {
+            "username": "newplayer",
+            "email": "New@Example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "date_of_birth": "1990-05-17",
+            "accept_terms": "on",
+        },
     )
     assert response.status_code == 302
     user = User.objects.get(username="newplayer")

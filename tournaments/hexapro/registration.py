@@ -32,8 +32,10 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine.uth.money import format_cents
+from poker_site.responsible_gaming.services import play_allowed_or_refuse
 from tournaments.hexapro import money
 from tournaments.hexapro.models import (
     HexaProGame,
@@ -63,7 +65,13 @@ from tournaments.rules.hexapro import (
 )
 from tournaments.rules.hexapro_matching import WaitingRegistration, form_games
 from tournaments.services.catalog import tournament_create
-from tournaments.services.errors import InsufficientBalance, InvalidRequest, NotAllowedNow, NotRegistered
+from tournaments.services.errors import (
+    InsufficientBalance,
+    InvalidRequest,
+    NotAllowedNow,
+    NotRegistered,
+    SelfExcluded,
+)
 from tournaments.services.running import start_locked
 from tournaments.services.sanctions import bar_refusal
 from wallet.errors import InsufficientFunds
@@ -130,6 +138,7 @@ def hexapro_register(
     players with the operating system's randomness."""
     moment = now or timezone.now()
     bar_refusal(user)  # cancel-desk: TRN-28, a barred player enters no tournament
+    play_allowed_or_refuse(int(user.pk), _("You cannot register for HexaPro games"), SelfExcluded, at=moment)
     version, product = _checked_product(product_code, moment)
     try:  # the buy-in and the number of games, whatever the balance
         registration_total_cents(product, buy_in_cents, games, _NO_BALANCE_LIMIT)

@@ -48,3 +48,12 @@ class InvalidRequest(TournamentError):
     """The request itself is wrong (a buy-in not offered, a number of games out of range), whatever the state."""
 
     code = "invalid_request"
+
+
+# --- responsible gaming
+
+
+class SelfExcluded(TournamentError):
+    """The player excluded themselves from play for a period that has not ended."""
+
+    code = "self_excluded"

@@ -15,8 +15,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import Seat
+from poker_site.responsible_gaming.services import play_allowed_or_refuse
 from tournaments.definitions import level_clock, payouts_for_pool, payouts_now
 from tournaments.models import (
     LIVE_ENTRY_STATUSES,
@@ -40,6 +42,7 @@ from tournaments.services.errors import (
     NotEligible,
     NotRegistered,
     RegistrationClosed,
+    SelfExcluded,
 )
 from tournaments.services.running import primary_key, start_locked, tournament_lock, tournament_save
 from tournaments.services.sanctions import bar_refusal
@@ -92,10 +95,12 @@ def tournament_register(
     ticket: int | None = None,
 ) -> TournamentEntry:
     """Register ``user`` (TRN-09: one live entry each), paying with cash or with the player's ticket number
-    ``ticket`` (TRN-37, AMB-54). Refused: registration not open (or closed), already registered, full, barred
-    from tournaments (TRN-28), not eligible for a freeroll (TRN-17), a balance below buy-in + fee, or a ticket that cannot pay it (someone else's, used,
-    expired, voided, for another tournament or series, or of another value)."""
+    ``ticket`` (TRN-37, AMB-54). Refused: registration not open (or closed), already registered, full, barred from
+    tournaments (TRN-28), a self-excluded player, not eligible for a freeroll (TRN-17), a balance below buy-in + fee,
+    or a ticket that cannot pay it (someone else's, used, expired, voided, for another tournament or series, or of
+    another value)."""
     moment = now or timezone.now()
+    play_allowed_or_refuse(int(user.pk), _("You cannot register for tournaments"), SelfExcluded, at=moment)
     chance: RandomSource = randomness if randomness is not None else secrets.SystemRandom()
     locked = tournament_lock(primary_key(tournament))
     if ticket is not None:

@@ -39,6 +39,7 @@ from wallet.models import (
 )
 from wallet.services.accounts import check_currency, money_at_tables, player_cash_account, system_account
 from wallet.services.audit import audit_record
+from wallet.services.deposit_checks import deposit_checks_pass
 from wallet.services.ledger import TransferKind, TransferLeg, check_positive_amount, transfer_create
 from wallet.services.providers import PaymentProvider, default_payment_provider
 from wallet.services.withdrawal_checks import withdrawal_checks_pass
@@ -112,7 +113,8 @@ def deposited_today(user: User, currency: str = DEFAULT_CURRENCY, now: datetime 
 
 
 def check_deposit_limits(user: User, amount: int, currency: str = DEFAULT_CURRENCY) -> None:
-    """Raise ``CashierLimitExceeded`` if a deposit of ``amount`` cents is outside the limits now."""
+    """Raise ``CashierLimitExceeded`` if a deposit of ``amount`` cents is outside the limits now, or
+    ``DepositRefused`` when a registered deposit check objects (:mod:`wallet.services.deposit_checks`)."""
     limits = cashier_limits()
     if amount < limits.minimum_deposit:
         raise CashierLimitExceeded(f"The minimum deposit is {format_cents(limits.minimum_deposit, currency)}.")
@@ -125,6 +127,7 @@ def check_deposit_limits(user: User, amount: int, currency: str = DEFAULT_CURREN
             f"The daily deposit limit is {format_cents(limits.daily_deposit_limit, currency)}; you have deposited "
             f"{format_cents(already, currency)} today (UTC), so at most {format_cents(room, currency)} more."
         )
+    deposit_checks_pass(user, amount, currency, timezone.now())  # e.g. the player's own limits (responsible gaming)
 
 
 def check_withdrawal_limits(amount: int, currency: str = DEFAULT_CURRENCY) -> None:

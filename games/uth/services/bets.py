@@ -11,13 +11,14 @@ from collections.abc import Callable
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from games.engine.uth.betting import BetAmounts, BetLimits, BetRejected, BetSlip, BetStep, StepKind
 from games.engine.uth.money import format_cents
 from games.engine.uth.round import Phase
 from games.engine.uth.settlement import BetSpot
 from games.uth.conversions import slip_of, steps_of
-from games.uth.errors import BetRefused, BettingClosed, NotSeated
+from games.uth.errors import BetRefused, BettingClosed, NotSeated, SelfExcluded
 from games.uth.models import HandStatus, RecordKind, UthHand, UthRound, UthSeat
 from games.uth.services.common import (
     add_record,
@@ -31,6 +32,7 @@ from games.uth.services.common import (
     stake_money,
 )
 from poker_site.accounts.models import User
+from poker_site.responsible_gaming.services import play_allowed_or_refuse
 
 _RECORD_KIND = {StepKind.CHIP: RecordKind.CHIP, StepKind.DOUBLE: RecordKind.DOUBLE, StepKind.REPEAT: RecordKind.REPEAT}
 
@@ -68,6 +70,7 @@ def _locked_hand(round_: UthRound, seat: UthSeat, *, create: bool) -> UthHand | 
 
 def _place(user: User, table_id: int, operation: SlipOperation, now: datetime | None) -> UthHand:
     moment = now_or(now)
+    play_allowed_or_refuse(user.pk, _("You cannot bet"), SelfExcluded, at=moment)
     seat, round_ = _open_round(user, table_id, moment)
     hand = _locked_hand(round_, seat, create=True)
     assert hand is not None

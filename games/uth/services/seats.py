@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from games.engine.uth.round import Phase
-from games.uth.errors import AlreadySeated, NotSeated, TableClosed
+from games.uth.errors import AlreadySeated, NotSeated, SelfExcluded, TableClosed
 from games.uth.models import HandStatus, RecordKind, UthHand, UthRound, UthSeat
 from games.uth.services.common import (
     EventLog,
@@ -21,6 +22,7 @@ from games.uth.services.common import (
     table_or_refuse,
 )
 from poker_site.accounts.models import User
+from poker_site.responsible_gaming.services import play_allowed_or_refuse
 
 
 @transaction.atomic(durable=True)
@@ -31,6 +33,7 @@ def uth_seat_take(user: User, table_id: int, *, now: datetime | None = None) -> 
     table = table_or_refuse(table_id)
     if not table.is_open:
         raise TableClosed("This table is closed; choose another table in the lobby.")
+    play_allowed_or_refuse(user.pk, _("You cannot take a seat"), SelfExcluded, at=moment)
     seat = UthSeat.objects.select_for_update().filter(table=table, player=user).first()
     if seat is not None:
         if seat.left_at is None:

@@ -1,0 +1,50 @@
+/* The session reminder: after the player's chosen interval of being logged in, a dialog with the session's length
+   and net result (from the ledger, fetched when it shows) and buttons to continue or log out. The server stores only
+   the session's start; this page keeps the count. */
+(function () {
+  "use strict";
+  var dialog = document.getElementById("session-reminder");
+  if (!dialog || !window.Poker) { return; }
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (_, name) { return values[name]; });
+  };
+  var timer = null;
+
+  function schedule(seconds) {
+    if (timer !== null) { window.clearTimeout(timer); }
+    // Browsers cap timeouts near 24.8 days; a reminder is at most a few hours away.
+    timer = window.setTimeout(check, Math.max(0, Math.min(seconds, 86400)) * 1000);
+  }
+
+  function describe(figures) {
+    var hours = Math.floor(figures.minutes / 60);
+    var minutes = figures.minutes % 60;
+    var length = hours
+      ? interpolate(gettext("%(hours)s h %(minutes)s min"), { hours: hours, minutes: minutes }, true)
+      : interpolate(gettext("%(minutes)s min"), { minutes: minutes }, true);
+    return interpolate(
+      gettext("You have been logged in for %(length)s. Your net result this session: %(result)s."),
+      { length: length, result: window.Poker.money(figures.net_result) },
+      true
+    );
+  }
+
+  function check() {
+    window.Poker.api(dialog.dataset.sessionUrl).then(function (figures) {
+      if (figures.reminder_in_seconds > 0) { schedule(figures.reminder_in_seconds); return; } // continued elsewhere
+      dialog.querySelector("[data-testid=session-reminder-text]").textContent = describe(figures);
+      if (!dialog.open) { dialog.showModal(); }
+    }, function () { schedule(60); });
+  }
+
+  document.getElementById("session-reminder-continue").addEventListener("click", function () {
+    window.Poker.api(dialog.dataset.continueUrl, { method: "POST" }).then(function (figures) {
+      dialog.close();
+      schedule(figures.reminder_in_seconds);
+    }, function () { dialog.close(); schedule(60); });
+  });
+  dialog.addEventListener("cancel", function (event) { event.preventDefault(); }); // answer with a button
+
+  schedule(Number(dialog.dataset.dueIn || 0));
+})();
