@@ -38,7 +38,8 @@ def player_overview(user: Any) -> dict[str, Any]:
             .order_by("-pk")[:20]
         ),
         # cancel-desk: TRN-28 / TRN-09, a bar from tournaments
-        "tournament_bar": TournamentBar.objects.filter(user=user).first(),
+        # The latest bar: in force, or lifted (then the overview says when and why).
+        "tournament_bar": TournamentBar.objects.filter(user=user).order_by("-barred_at", "-pk").first(),
         "open_cases": list(Case.objects.filter(subjects=user).exclude(status=CaseStatus.CLOSED).order_by("-pk")[:50]),
         "day": now.date(),
     }

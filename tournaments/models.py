@@ -583,7 +583,11 @@ from tournaments.hexapro.models import RegistrationStatus as RegistrationStatus 
 class TournamentBar(models.Model):
     """A player barred from entering tournaments (TRN-28: "bar from the site"; TRN-09 / FRD-15: multi-accounting),
     from ``barred_at`` on, with the staff member, the reason and the disqualification it came with (if any). A barred
-    player's registration is refused (``tournaments.services.sanctions.bar_refusal``). Rows are a record: not edited."""
+    player's registration is refused (``tournaments.services.sanctions.bar_refusal``) until the bar is lifted.
+
+    Rows are a record: never deleted, and only the lifting fields are ever written after creation
+    (``tournaments.services.sanctions.bar_lift``, audited). A player has at most one bar in force; a lifted bar
+    stays as history and a new bar is a new row."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_bars")
     reason = models.CharField(_("reason"), max_length=300)
@@ -592,11 +596,29 @@ class TournamentBar(models.Model):
     entry = models.ForeignKey(
         TournamentEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("entry")
     )
+    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    lift_reason = models.CharField(_("reason for lifting"), max_length=300, blank=True)
 
     class Meta:
         ordering = ("-barred_at", "-pk")
         verbose_name = _("tournament bar")
-        constraints = [models.UniqueConstraint(fields=("user",), name="tournaments_barred_once")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=("user",), condition=models.Q(lifted_at__isnull=True), name="tournaments_one_bar_in_force"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(lifted_at__isnull=True, lifted_by__isnull=True, lift_reason="")
+                | models.Q(lifted_at__isnull=False, lifted_by__isnull=False) & ~models.Q(lift_reason=""),
+                name="tournaments_bar_lifted_with_who_and_why",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} barred from tournaments"
+
+    @property
+    def in_force(self) -> bool:
+        return self.lifted_at is None

@@ -232,12 +232,12 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "value."
     ),
     "tournaments.tournamentbar": ModelPowers(
-        support=may("view", "add"),
+        support=may("view", "add", actions=("lift_bars",)),
         compliance=READ,
-        administrators=may("view", "add"),
-        note="Players barred from tournaments (TRN-28, TRN-09): their registrations are refused. Adding a bar needs "
-        "`tournaments.disqualify_player` (a disqualification can bar too); a bar is a record, never changed or "
-        "deleted. Audited.",
+        administrators=may("view", "add", actions=("lift_bars",)),
+        note="Players barred from tournaments (TRN-28, TRN-09): their registrations are refused. Adding a bar and "
+        "lifting one (reason required) need `tournaments.disqualify_player` (a disqualification can bar too); a bar "
+        "is a record, never deleted: lifting keeps the row as history. Audited.",
     ),
     "tournaments.tournamenttable": read_only_record("Links to each table's live page."),
     "tournaments.tournamentbreak": read_only_record(),
