@@ -232,6 +232,18 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        """The entry requirements are the rule language and name existing series (TRN-17): a requirement that cannot
+        be read would refuse every registration."""
+        from django.core.exceptions import ValidationError
+
+        from tournaments.services.eligibility import eligibility_validate
+
+        try:
+            eligibility_validate(self.eligibility)
+        except ValidationError as error:
+            raise ValidationError({"eligibility": error.messages}) from error
+
     @property
     def is_freeroll(self) -> bool:
         """TRN-17 / FEE-05: no buy-in and no fee."""

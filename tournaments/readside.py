@@ -23,6 +23,7 @@ from tournaments.models import (
     TournamentTable,
 )
 from tournaments.rules.breaks import SYNCHRONIZED_BREAK_PHRASE
+from tournaments.services.eligibility import eligibility_words
 from tournaments.services.registration import registration_open_now, unregistration_closes_at
 
 LISTED_STATUSES = (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING, TournamentStatus.RUNNING)
@@ -73,6 +74,7 @@ def tournament_row(tournament: Tournament, viewer_id: int | None = None, now: da
         "buy_in": tournament.buy_in,
         "fee": tournament.fee,
         "freeroll": tournament.is_freeroll,
+        "requirements": eligibility_words(tournament.eligibility),  # TRN-17, in the viewer's language
         "guarantee": tournament.guarantee,
         "added_prize_money": tournament.added_prize_money,
         "entrants": tournament.entrants,

@@ -4,7 +4,8 @@ A freeroll has no buy-in and no fee but may require, for example, a tournament t
 requirements are a small rule language stored as JSON-like data on the tournament definition and evaluated against a
 plain :class:`PlayerProfile` the service builds from its tables:
 
-* ``{"ticket": "<kind>"}``: holds an unused tournament ticket of that kind;
+* ``{"ticket": "<kind>"}``: holds an unused tournament ticket of that kind (on the site a kind is the name of a
+  tournament series: a usable ticket for that series qualifies; meeting the requirement does not spend it);
 * ``{"account_age_days": N}``: the account was opened at least N days ago;
 * ``{"deposited_cents": X}``: has deposited at least X cents in total;
 * ``{"vip_level": N}``: loyalty (VIP) level N or higher;
@@ -49,8 +50,8 @@ class PlayerProfile:
 class HoldsTicket:
     kind: str
 
-    def unmet(self, profile: PlayerProfile, moment: datetime) -> tuple[str, ...]:
-        return () if self.kind in profile.ticket_kinds else (self.describe(),)
+    def unmet(self, profile: PlayerProfile, moment: datetime) -> tuple[Requirement, ...]:
+        return () if self.kind in profile.ticket_kinds else (self,)
 
     def describe(self) -> str:
         return f"holds a '{self.kind}' tournament ticket"
@@ -63,9 +64,9 @@ class HoldsTicket:
 class AccountAgeAtLeast:
     days: int
 
-    def unmet(self, profile: PlayerProfile, moment: datetime) -> tuple[str, ...]:
+    def unmet(self, profile: PlayerProfile, moment: datetime) -> tuple[Requirement, ...]:
         old_enough = moment - profile.account_created_at >= timedelta(days=self.days)
-        return () if old_enough else (self.describe(),)
+        return () if old_enough else (self,)
 
     def describe(self) -> str:
         return f"account opened at least {self.days} days ago"
@@ -78,8 +79,8 @@ class AccountAgeAtLeast:
 class DepositedAtLeast:
     cents: int
 
-    def unmet(self, profile: PlayerProfile, moment: datetime) -> tuple[str, ...]:
-        return () if profile.deposited_cents >= self.cents else (self.describe(),)
+    def unmet(self, profile: PlayerProfile, moment: datetime) -> tuple[Requirement, ...]:
+        return () if profile.deposited_cents >= self.cents else (self,)
 
     def describe(self) -> str:
         return f"has deposited at least {format_cents(self.cents)}"
@@ -92,8 +93,8 @@ class DepositedAtLeast:
 class VipLevelAtLeast:
     level: int
 
-    def unmet(self, profile: PlayerProfile, moment: datetime) -> tuple[str, ...]:
-        return () if profile.vip_level >= self.level else (self.describe(),)
+    def unmet(self, profile: PlayerProfile, moment: datetime) -> tuple[Requirement, ...]:
+        return () if profile.vip_level >= self.level else (self,)
 
     def describe(self) -> str:
         return f"VIP level {self.level} or higher"
@@ -106,7 +107,7 @@ class VipLevelAtLeast:
 class AllOf:
     rules: tuple[Requirement, ...]
 
-    def unmet(self, profile: PlayerProfile, moment: datetime) -> tuple[str, ...]:
+    def unmet(self, profile: PlayerProfile, moment: datetime) -> tuple[Requirement, ...]:
         return tuple(reason for rule in self.rules for reason in rule.unmet(profile, moment))
 
     def describe(self) -> str:
@@ -120,10 +121,10 @@ class AllOf:
 class AnyOf:
     rules: tuple[Requirement, ...]
 
-    def unmet(self, profile: PlayerProfile, moment: datetime) -> tuple[str, ...]:
+    def unmet(self, profile: PlayerProfile, moment: datetime) -> tuple[Requirement, ...]:
         if any(not rule.unmet(profile, moment) for rule in self.rules):
             return ()
-        return (self.describe(),)
+        return (self,)
 
     def describe(self) -> str:
         return "either " + " or ".join(_grouped(rule) for rule in self.rules)
@@ -170,13 +171,15 @@ def parse_requirement(data: object) -> Requirement:
 
 @dataclass(frozen=True, slots=True)
 class Eligibility:
-    """Whether the player may enter, and the requirements they do not meet (in words, for the refusal message)."""
+    """Whether the player may enter, and the requirements they do not meet: in English words (``unmet``) and as the
+    rules themselves (``unmet_rules``), for a service that words them in the player's language."""
 
     eligible: bool
     unmet: tuple[str, ...]
+    unmet_rules: tuple[Requirement, ...] = ()
 
 
 def check_eligibility(requirement: Requirement, profile: PlayerProfile, moment: datetime) -> Eligibility:
     """TRN-17: may the player with ``profile`` enter at ``moment``?"""
     unmet = requirement.unmet(profile, require_utc(moment, "moment"))
-    return Eligibility(not unmet, unmet)
+    return Eligibility(not unmet, tuple(rule.describe() for rule in unmet), unmet)

@@ -13,7 +13,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -31,10 +30,11 @@ from tournaments.models import (
     TournamentTicket,
 )
 from tournaments.rules.common import RandomSource, RuleError
-from tournaments.rules.eligibility import PlayerProfile, check_eligibility, parse_requirement
+from tournaments.rules.eligibility import check_eligibility, parse_requirement
 from tournaments.rules.registration import late_registration_open
 from tournaments.rules.seating import seat_late_registrant
 from tournaments.services import money
+from tournaments.services.eligibility import player_profile, requirement_words
 from tournaments.services.errors import (
     AlreadyRegistered,
     InsufficientBalance,
@@ -47,23 +47,11 @@ from tournaments.services.errors import (
 from tournaments.services.running import primary_key, start_locked, tournament_lock, tournament_save
 from tournaments.services.sanctions import bar_refusal
 from tournaments.services.seating import seat_fill, table_open, tables_lock
-from wallet.models import AccountKind, Leg
 from wallet.services import player_cash_account
 
 
 def _format(cents: int) -> str:
     return f"€{cents // 100:,}.{cents % 100:02d}"
-
-
-def player_profile(user: Any) -> PlayerProfile:
-    """What freeroll entry requirements are checked against (TRN-17): account age, deposits so far."""
-    deposited = (
-        Leg.objects.filter(
-            account__owner=user, account__kind=AccountKind.PLAYER_CASH, transfer__kind="deposit", amount__gt=0
-        ).aggregate(total=Sum("amount"))["total"]
-        or 0
-    )
-    return PlayerProfile(account_created_at=user.date_joined, deposited_cents=int(deposited))
 
 
 def registration_open_now(tournament: Tournament, now: datetime, *, alive: int | None = None) -> bool:
@@ -148,9 +136,12 @@ def registration_take_locked(
             raise NotEligible(
                 f"{locked.name} cannot take registrations: its entry requirements are invalid."
             ) from error
-        verdict = check_eligibility(requirement, player_profile(user), moment)
+        verdict = check_eligibility(requirement, player_profile(user, moment), moment)
         if not verdict.eligible:
-            raise NotEligible(f"You cannot enter {locked.name}: " + "; ".join(verdict.unmet) + ".")
+            reasons = "; ".join(requirement_words(rule) for rule in verdict.unmet_rules)
+            raise NotEligible(
+                _("You cannot enter %(tournament)s: %(reasons)s.") % {"tournament": locked.name, "reasons": reasons}
+            )
     price = locked.entry_price
     cash_account = None
     if ticket is not None:
