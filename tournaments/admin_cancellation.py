@@ -17,6 +17,7 @@ as the service's message with "Nothing was changed"."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -45,11 +46,17 @@ from tournaments.services.cancellation import (
     tournament_cancellation_propose,
     tournament_cancellation_withdraw,
 )
+from tournaments.services.cancellation_alteration import (
+    alterations_net,
+    proposal_digest,
+    tournament_cancellation_alter,
+)
 from wallet.errors import format_cents
 
 PROPOSE_PAGE = "tournaments_tournament_cancellation"
 APPROVE_PAGE = "tournaments_tournamentcancellation_approve"
 WITHDRAW_PAGE = "tournaments_tournamentcancellation_withdraw"
+ALTER_PAGE = "tournaments_tournamentcancellation_alter"
 RUN_TOURNAMENT = "tournaments.run_tournament"
 APPROVE_CANCELLATION = "tournaments.approve_cancellation"
 
@@ -96,8 +103,10 @@ def exact_euros(fraction_text: str | None) -> str:
     return f"{sign}€{whole:,}.{rest:06d}…"
 
 
-def figures_context(figures: dict[str, Any]) -> dict[str, Any]:
-    """The archived calculation (``CancellationCalculation.to_json()``) as rows a page shows, amounts in euros."""
+def figures_context(figures: dict[str, Any], cancellation: TournamentCancellation | None = None) -> dict[str, Any]:
+    """The archived calculation (``CancellationCalculation.to_json()``) as rows a page shows, amounts in euros; with
+    the ``cancellation`` record, its alterations (CXL-12) beside each player's policy amount and in the totals."""
+    alterations: dict[str, int] = dict(cancellation.alterations) if cancellation is not None else {}
     compensations = figures.get("compensations", [])
     ids = [int(row["player"]) for row in compensations if str(row.get("player", "")).isdigit()]
     users = get_user_model().objects.in_bulk(ids)
@@ -122,6 +131,8 @@ def figures_context(figures: dict[str, Any]) -> dict[str, Any]:
                 "bounty": euros(row.get("bounty_cents", 0)),
                 "tickets": euros(row.get("tickets_cents", 0)),
                 "money": euros(row.get("money_cents", 0)),
+                "altered": signed_euros(alterations.get(player, 0)),
+                "final": euros(int(row.get("money_cents", 0)) + alterations.get(player, 0)),
             }
         )
     held = figures.get("money_held", {})
@@ -150,6 +161,25 @@ def figures_context(figures: dict[str, Any]) -> dict[str, Any]:
         },
         "inputs": _inputs(cancelled),
         "icm": figures.get("icm"),
+        "alterations": _alterations(cancellation, totals) if alterations and cancellation is not None else None,
+    }
+
+
+def signed_euros(cents: int) -> str:
+    if not cents:
+        return "—"
+    return ("+" if cents > 0 else "−") + format_cents(abs(cents))
+
+
+def _alterations(row: TournamentCancellation, totals: dict[str, Any]) -> dict[str, Any]:
+    net = alterations_net(row.alterations)
+    return {
+        "by": row.altered_by,
+        "at": row.altered_at,
+        "reason": row.alteration_reason,
+        "net": signed_euros(net),
+        "paid": euros(int(totals.get("paid_in_money_cents", 0)) + net),
+        "kept": euros(int(totals.get("kept_by_house_cents", 0)) - net),
     }
 
 
@@ -197,6 +227,39 @@ class ProposeForm(forms.Form):
 
 class ApproveForm(forms.Form):
     previewed = forms.CharField(widget=forms.HiddenInput)
+
+
+class AlterForm(forms.Form):
+    """CXL-12: a signed change in euros for each compensated player (``player_<id>`` fields, 0 = as the policy
+    says), the reason, and the fingerprint of the page seen."""
+
+    reason = forms.CharField(
+        label="Reason",
+        max_length=300,
+        help_text="Management's decision (CXL-12, GEN-05). Recorded in the audit log and on the cancellation.",
+        widget=forms.TextInput(attrs={"size": 80}),
+    )
+    previewed = forms.CharField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, players: list[tuple[str, str, int]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for player, label, current in players:
+            self.fields[f"player_{player}"] = forms.DecimalField(
+                label=f"{label}: change (€)",
+                max_digits=10,
+                decimal_places=2,
+                initial=Decimal(current) / 100,
+                required=False,
+                help_text="Signed: +5.00 adds €5.00 to the policy's amount, -5.00 takes it away. Empty or 0: none.",
+            )
+
+    def alterations(self) -> dict[str, int]:
+        """Player id to signed cents, from the valid form."""
+        changes = {}
+        for name, value in self.cleaned_data.items():
+            if name.startswith("player_") and value:
+                changes[name.removeprefix("player_")] = int(value * 100)
+        return changes
 
 
 class WithdrawForm(forms.Form):
@@ -380,8 +443,10 @@ class TournamentCancellationAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
             return format_html("{}", row.get_status_display())
         return format_html(
             '<a class="button" href="{}">Approve and pay (a second staff member)</a> '
+            '<a class="button" href="{}">Alter the payouts (CXL-12)</a> '
             '<a class="button" href="{}">Withdraw (play goes on)</a>',
             reverse(f"admin:{APPROVE_PAGE}", args=[row.pk]),
+            reverse(f"admin:{ALTER_PAGE}", args=[row.pk]),
             reverse(f"admin:{WITHDRAW_PAGE}", args=[row.pk]),
         )
 
@@ -389,7 +454,7 @@ class TournamentCancellationAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     def calculation_panel(self, row: TournamentCancellation) -> SafeString:
         return SafeString(
             render_to_string(
-                "tournaments/admin_cancellation_figures.html", {"figures": figures_context(row.calculation)}
+                "tournaments/admin_cancellation_figures.html", {"figures": figures_context(row.calculation, row)}
             )
         )
 
@@ -397,6 +462,7 @@ class TournamentCancellationAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
         return [
             path("<path:object_id>/approve/", self.admin_site.admin_view(self.approve_view), name=APPROVE_PAGE),
             path("<path:object_id>/withdraw/", self.admin_site.admin_view(self.withdraw_view), name=WITHDRAW_PAGE),
+            path("<path:object_id>/alter/", self.admin_site.admin_view(self.alter_view), name=ALTER_PAGE),
             *super().get_urls(),
         ]
 
@@ -441,9 +507,56 @@ class TournamentCancellationAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
             "tournaments/admin_cancellation_approve.html",
             f"Approve the cancellation of {row.tournament.name}",
             row=row,
-            figures=figures_context(row.calculation),
-            form=ApproveForm(initial={"previewed": calculation_digest(row.calculation)}),
+            figures=figures_context(row.calculation, row),
+            form=ApproveForm(initial={"previewed": proposal_digest(row.calculation, row.alterations)}),
             own_proposal=row.proposed_by_id == request.user.pk,
+            own_alteration=row.altered_by_id == request.user.pk,
+        )
+
+    def alter_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """CXL-12: the figures with a change field per compensated player and a reason; posted,
+        ``tournament_cancellation_alter`` with the fingerprint of the page shown."""
+        if not request.user.has_perm(RUN_TOURNAMENT):
+            raise PermissionDenied
+        row = _object_or_404(TournamentCancellation.objects.select_related("tournament", "altered_by"), object_id)
+        context = figures_context(row.calculation, row)
+        compensated = row.calculation.get("compensations", [])
+        players = [
+            (str(compensation["player"]), shown["player"], int(row.alterations.get(str(compensation["player"]), 0)))
+            for compensation, shown in zip(compensated, context["compensations"], strict=True)
+        ]
+        digest = proposal_digest(row.calculation, row.alterations)
+        form = AlterForm(request.POST if request.method == "POST" else None, players=players)
+        if request.method == "POST" and form.is_valid():
+            try:
+                altered = tournament_cancellation_alter(
+                    row.pk,
+                    alterations=form.alterations(),
+                    actor=request.user,
+                    reason=form.cleaned_data["reason"],
+                    previewed=form.cleaned_data["previewed"],
+                )
+            except TournamentError as error:
+                _refused(self, request, error)
+                return HttpResponseRedirect(request.path)
+            record_in_history(self, request, altered, f"payouts altered (CXL-12): {altered.alteration_reason}")
+            self.message_user(
+                request,
+                f"The payouts are altered: {euros(altered.paid_in_money)} to the players, the house adds "
+                f"{euros(alterations_net(altered.alterations))}. Another staff member approves them.",
+                messages.SUCCESS,
+            )
+            return self._change_page(altered)
+        if request.method != "POST":
+            form = AlterForm(initial={"previewed": digest}, players=players)
+        return _page(
+            self,
+            request,
+            "tournaments/admin_cancellation_alter.html",
+            f"Alter the payouts of the cancellation of {row.tournament.name} (CXL-12)",
+            row=row,
+            figures=context,
+            form=form,
         )
 
     def withdraw_view(self, request: HttpRequest, object_id: str) -> HttpResponse:

@@ -414,6 +414,18 @@ class TournamentCancellation(models.Model):
     calculation = models.JSONField(_("calculation"))
     paid_in_money = models.BigIntegerField(_("paid to players (cents)"), default=0)
     kept_by_house = models.BigIntegerField(_("kept by the house (cents)"), default=0)
+    # --- CXL-12: management's alteration of the policy's payouts (tournaments.services.cancellation_alteration) ---
+    alterations = models.JSONField(
+        _("alterations (CXL-12)"),
+        default=dict,
+        blank=True,
+        help_text=_("Player id to the signed change in cents from the policy's compensation; the house funds the net."),
+    )
+    alteration_reason = models.CharField(_("reason for the alteration"), max_length=300, blank=True)
+    altered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    altered_at = models.DateTimeField(_("altered at"), null=True, blank=True)
 
     class Meta:
         ordering = ("-proposed_at",)

@@ -109,6 +109,7 @@ TOURNAMENT_CANCELLATION_PAGE = "tournaments_tournament_cancellation"  # CXL-01: 
 CANCELLATION_DECISION_PAGES = (
     "tournaments_tournamentcancellation_approve",  # CXL-01: the second staff member's approval
     "tournaments_tournamentcancellation_withdraw",
+    "tournaments_tournamentcancellation_alter",  # CXL-12: management alters the payouts before the approval
 )
 HEXAPRO_GAME_ACTIONS = ("park_incomplete_games",)
 CHAT_MUTE_ACTIONS = ("lift_mutes",)
@@ -209,8 +210,9 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         compliance=READ,
         administrators=may("view", pages=CANCELLATION_DECISION_PAGES),
         note="CXL-01: the archived calculation (inputs, rules, each share in euros) is read by every role. Approving "
-        "needs `tournaments.approve_cancellation` and another staff member than the proposer; withdrawing needs "
-        "`tournaments.run_tournament`. Both through the services, audited.",
+        "needs `tournaments.approve_cancellation` and another staff member than the proposer and than whoever altered "
+        "the payouts; altering the payouts (CXL-12, reason required) and withdrawing need "
+        "`tournaments.run_tournament`. All through the services, audited.",
     ),
     "tournaments.tournamententry": ModelPowers(
         support=may("view", actions=TOURNAMENT_ENTRY_ACTIONS),

@@ -1,4 +1,4 @@
-"""Cancelling a started tournament under the cancellation policy (CXL-01..CXL-11), with a second staff member's
+"""Cancelling a started tournament under the cancellation policy (CXL-01..CXL-12), with a second staff member's
 approval.
 
 ``tournament_cancellation_propose`` stops the tables from dealing, computes every player's compensation from the
@@ -7,7 +7,9 @@ stores it as the preview. ``tournament_cancellation_approve`` — by another sta
 play (its chips back to their start-of-hand counts, TRN-33), credits prizes already won but not yet paid, computes the
 calculation again and refuses if it differs from the preview (the preview is updated: look again), then posts the
 compensation (one idempotent transfer per player and one for what the house keeps, all in one transaction), closes the
-tables and archives the calculation. ``tournament_cancellation_withdraw`` lets play go on. Each step is audited.
+tables and archives the calculation. ``tournament_cancellation_withdraw`` lets play go on. While it waits,
+management may alter the payouts (CXL-12, ``tournaments.services.cancellation_alteration``); the approval then posts
+the policy's compensation plus the alterations. Each step is audited.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from tournaments.rules.cancellation import (
     cancel,
 )
 from tournaments.services import money
+from tournaments.services.cancellation_alteration import alterations_check, alterations_net, proposal_digest
 from tournaments.services.errors import NotAllowedNow, TournamentNotFound
 from tournaments.services.running import (
     places_give_locked,
@@ -282,7 +285,11 @@ def _cancellation_approve_or_update(
     tournament, row = _proposal_lock(proposal)
     if actor is None or row.proposed_by_id == getattr(actor, "pk", None):
         raise NotAllowedNow("A cancellation needs a second staff member: the one who proposed it cannot approve it.")
-    if previewed is not None and calculation_digest(row.calculation) != previewed:
+    if row.altered_by_id is not None and row.altered_by_id == actor.pk:
+        raise NotAllowedNow(
+            "A cancellation needs a second staff member: the one who altered its payouts (CXL-12) cannot approve it."
+        )
+    if previewed is not None and proposal_digest(row.calculation, row.alterations) != previewed:
         raise NotAllowedNow(FIGURES_CHANGED)
     live = list(
         TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).values_list("table_id", flat=True)
@@ -297,10 +304,11 @@ def _cancellation_approve_or_update(
     if figures != row.calculation:
         row.calculation = figures
         row.state = calculation.state.value
-        row.paid_in_money = calculation.paid_in_money_cents
-        row.kept_by_house = calculation.kept_by_house_cents
+        row.paid_in_money = calculation.paid_in_money_cents + alterations_net(row.alterations)
+        row.kept_by_house = calculation.kept_by_house_cents - alterations_net(row.alterations)
         row.save(update_fields=["calculation", "state", "paid_in_money", "kept_by_house"])
         return row
+    alterations_check(figures, row.alterations)  # CXL-12: checked against these very figures when set
     if tournament.kind == TournamentKind.HEXAPRO:
         _hexapro_case_settle_back(tournament, calculation, actor, row)
     _post(tournament, row, calculation)
@@ -337,8 +345,9 @@ def _cancellation_approve_or_update(
             "tournament": tournament.pk,
             "cancellation": row.pk,
             "state": calculation.state.value,
-            "paid_in_money_cents": calculation.paid_in_money_cents,
-            "kept_by_house_cents": calculation.kept_by_house_cents,
+            "paid_in_money_cents": row.paid_in_money,
+            "kept_by_house_cents": row.kept_by_house,
+            "alterations": row.alterations,
         },
     )
     return row
@@ -388,7 +397,8 @@ def prizes_won_credit(tournament: Tournament) -> None:
 
 def _post(tournament: Tournament, row: TournamentCancellation, calculation: CancellationCalculation) -> None:
     """One transfer per compensated player (buy-in refund and pool share from the prize pool, fee refund from the
-    house fees), and what is left in the prize pool to the house (the overlay it funded, CXL-04)."""
+    house fees, and management's alteration, CXL-12: a rise from the house's guarantee account, a cut back to it),
+    and what is left in the prize pool to the house (the overlay it funded, CXL-04)."""
     from django.contrib.auth import get_user_model
 
     pool = money.prize_pool_account(tournament)
@@ -396,7 +406,8 @@ def _post(tournament: Tournament, row: TournamentCancellation, calculation: Canc
     users = get_user_model().objects.in_bulk([int(c.player) for c in calculation.compensations])
     for compensation in calculation.compensations:
         from_pool = compensation.buy_in_refund_cents + compensation.pool_share_cents + compensation.bounty_cents
-        total = from_pool + compensation.fee_refund_cents
+        altered = int(row.alterations.get(str(compensation.player), 0))
+        total = from_pool + compensation.fee_refund_cents + altered
         if total <= 0:
             continue
         legs = [TransferLeg(player_cash_account(users[int(compensation.player)]), total)]
@@ -404,6 +415,8 @@ def _post(tournament: Tournament, row: TournamentCancellation, calculation: Canc
             legs.append(TransferLeg(pool, -from_pool))
         if compensation.fee_refund_cents:
             legs.append(TransferLeg(fees, -compensation.fee_refund_cents))
+        if altered:
+            legs.append(TransferLeg(system_account(AccountKind.HOUSE_GUARANTEE), -altered))
         transfer_create(
             kind=TransferKind.TOURNAMENT_REFUND,
             legs=legs,
