@@ -243,10 +243,15 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     ),
     "tournaments.tournamenttable": read_only_record("Links to each table's live page."),
     "tournaments.tournamentbreak": read_only_record(),
-    "tournaments.hexaproproductversion": read_only_record(
-        "The HexaPro products' tables (buy-ins with fee components, multipliers, blinds) by effective-from time, with "
-        "the expected multiplier and rake equivalent computed from them; the games keep the version they were drawn "
-        "with."
+    "tournaments.hexaproproductversion": ModelPowers(
+        support=READ,
+        compliance=READ,
+        administrators=may("view", "change", "delete", actions=("schedule_new_version",)),
+        note="The HexaPro products' tables (buy-ins with fee components, multipliers, blinds) by effective-from time, "
+        "with the expected multiplier and rake equivalent computed from them; the games keep the version they were "
+        "drawn with. Administrators alone change them: the copy action schedules a new version from a later time, "
+        "whose tables they edit (each save must pass the product rules; audited) or delete until it takes effect; a "
+        "version in force, past or used by a game is read-only.",
     ),
     "tournaments.hexaprogame": ModelPowers(
         support=may("view", actions=HEXAPRO_GAME_ACTIONS, pages=(HEXAPRO_AUDIT_PAGE,)),

@@ -2,8 +2,10 @@
 draws (search by game id or player, the entries with the manual prize credit, the 90-day queue), the registrations,
 and the multiplier audit.
 
-* Product versions are read-only here: a version in force or past is history the games were played with; the
-  versions are seeded by the data migration (a later version is one more row with its own effective-from time).
+* Product versions: a version in force or past is history the games were played with and is read-only. The versions
+  are seeded by the data migration; an administrator schedules a change with the list's "Copy into a new version"
+  action (a copy in force from a later time, ``hexapro_version_schedule``) and edits the copy's rows until it takes
+  effect; every save passes the product rules (``version_check``) or is refused with nothing saved, and is audited.
 * A game's entries link to the tournament entry list, where an unpaid prize is credited by hand with a reason
   (``entry_prize_credit``, audited; ``tournaments.run_tournament``) — HEX-10's "players who did not receive winnings
   contact support: search by game id, manual credit with audit".
@@ -17,10 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
@@ -41,23 +44,48 @@ from tournaments.hexapro.models import (
 )
 from tournaments.hexapro.products import product_from_version
 from tournaments.hexapro.staff import hexapro_game_park
+from tournaments.hexapro.versions import (
+    hexapro_version_schedule,
+    version_changed_record,
+    version_check,
+    version_editable,
+)
 from tournaments.models import TournamentEntry
 from tournaments.rules.common import RuleError
 from tournaments.rules.hexapro import expected_multiplier, percent_text, rake_equivalent
+from tournaments.services import TournamentError
 from wallet.errors import format_cents
 
 AUDIT_PAGE = "tournaments_hexaprogame_audit"
 
 
+class ScheduleVersionForm(StaffActionForm):
+    effective_from = forms.DateTimeField(
+        label="In force from",
+        help_text="Later than now (UTC). Until then the copy's tables can be edited on its page.",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    field_order = ("effective_from", "reason")
+
+
+def version_may_change(request: HttpRequest, version: HexaProProductVersion | None) -> bool:
+    """Administrators change a version not yet in force and not yet used by a game (``version_editable``)."""
+    return bool(request.user.is_superuser) and version is not None and version_editable(version)
+
+
 class VersionPartInline(admin.TabularInline):
+    """A version's rows: editable (added, changed, removed) exactly when the version may change."""
+
     extra = 0
-    can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+        return version_may_change(request, obj)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+        return version_may_change(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return version_may_change(request, obj)
 
 
 class BuyInInline(VersionPartInline):
@@ -88,6 +116,7 @@ class BlindLevelInline(VersionPartInline):
 @admin.register(HexaProProductVersion)
 class HexaProProductVersionAdmin(ReadOnlyAdmin):
     list_display = ("code", "name", "effective_from", "seats", "figures")
+    actions = ("schedule_new_version",)
     fields = (
         "code",
         "name",
@@ -99,8 +128,85 @@ class HexaProProductVersionAdmin(ReadOnlyAdmin):
         "stated_rake_equivalent_percent",
         "figures",
     )
-    readonly_fields = ("figures",)
+    readonly_fields = ("code", "effective_from", "figures")
     inlines = (BuyInInline, MultiplierInline, BlindLevelInline)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser) if obj is None else version_may_change(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser) if obj is None else version_may_change(request, obj)
+
+    def has_schedule_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_superuser)
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        """No bulk delete: a version in force is history; a future one is deleted from its own page."""
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    @admin.action(
+        description="Copy into a new version in force from a later time (then edit its tables)",
+        permissions=["schedule"],
+    )
+    def schedule_new_version(
+        self, request: HttpRequest, queryset: QuerySet[HexaProProductVersion]
+    ) -> TemplateResponse | None:
+        chosen = list(queryset.order_by("pk")[:2])
+        if len(chosen) != 1:
+            self.message_user(request, "Select exactly one version to copy; nothing was changed.", messages.WARNING)
+            return None
+        (version,) = chosen
+        answer = action_form_or_page(
+            self,
+            request,
+            ScheduleVersionForm,
+            action="schedule_new_version",
+            title="Copy into a new HexaPro product version",
+            rows=[(version, "its settings and tables are copied into a version in force from the time below")],
+        )
+        if isinstance(answer, TemplateResponse):
+            return answer
+        effective_from, reason = answer.cleaned_data["effective_from"], answer.cleaned_data["reason"]
+        each_through_the_service(
+            self,
+            request,
+            [version],
+            lambda source: hexapro_version_schedule(
+                source, effective_from=effective_from, actor=request.user, reason=reason
+            ),
+            history=lambda copy: f"scheduled from {copy.effective_from:%Y-%m-%d %H:%M}",
+            done=lambda _row, copy: f"{copy} is created: edit its tables on its page before it takes effect.",
+        )
+        return None
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """A change the product rules refuse is rolled back (the page's transaction) and the rule's reason shown."""
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except TournamentError as error:
+            self.message_user(request, f"{error.message} Nothing was saved.", messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        """Save the rows, then check the whole product (refused: the page's transaction rolls back) and audit."""
+        super().save_related(request, form, formsets, change)
+        version = form.instance
+        version_check(version)
+        changes = list(form.changed_data) + [
+            f"{formset.model._meta.verbose_name}: {len(formset.new_objects)} added, {len(formset.changed_objects)} "
+            f"changed, {len(formset.deleted_objects)} removed"
+            for formset in formsets
+            if formset.new_objects or formset.changed_objects or formset.deleted_objects
+        ]
+        version_changed_record(version, actor=request.user, changes=changes)
 
     @admin.display(description="expected multiplier, rake equivalent (HEX-08, HEX-24)")
     def figures(self, version: HexaProProductVersion) -> str:
