@@ -50,6 +50,9 @@ FIXED_ONCE_STARTED = (
     "starting_stack",
     "starts_at",
     "satellite_target",
+    "is_phase_two",
+    "phase_two",
+    "final_level",
 )
 """Definition fields that never change once a tournament has started (its players registered and were seated under
 them)."""

@@ -44,6 +44,7 @@ from tournaments.services.errors import (
     RegistrationClosed,
     SelfExcluded,
 )
+from tournaments.services.phases import phase_two_refusal
 from tournaments.services.running import primary_key, start_locked, tournament_lock, tournament_save
 from tournaments.services.sanctions import bar_refusal
 from tournaments.services.seating import seat_fill, table_open, tables_lock
@@ -123,6 +124,7 @@ def registration_take_locked(
     """The registration of ``tournament_register`` inside the caller's transaction, the tournament row (and the
     ticket row, if any) locked by the caller. ``after_late_registration``: a satellite winner is seated in a running
     target even when its late registration has closed meanwhile (TRN-11, AMB-54)."""
+    phase_two_refusal(locked)  # TRN-45: Phase 2 is reached only through its flights
     seat_anyway = after_late_registration and locked.status == TournamentStatus.RUNNING
     if not registration_open_now(locked, moment) and not seat_anyway:
         if locked.status == TournamentStatus.ANNOUNCED:
@@ -281,6 +283,7 @@ def tournament_unregister(user: Any, tournament: Tournament | int, *, now: datet
     )
     if entry is None:
         raise NotRegistered(f"You are not registered for {locked.name}.")
+    phase_two_refusal(locked, unregistering=True)  # TRN-45: a carried stack is not withdrawn
     if locked.status != TournamentStatus.REGISTERING:
         raise NotAllowedNow(f"{locked.name} has started: buy-in and fee are no longer refundable (TRN-14).")
     if not locked.unregistration_allowed:
