@@ -3,12 +3,14 @@ players in (everyone checks or calls), so a flight reaches its final level with 
 
 from __future__ import annotations
 
+import random
 from datetime import datetime, timedelta
 from typing import Any
 
 from games.engine.state import HandState
-from tests.tournaments.support import QUICK_LEVELS, START
+from tests.tournaments.support import QUICK_LEVELS, START, play
 from tournaments.models import Tournament, TournamentKind
+from tournaments.services import tournament_register
 from tournaments.services.catalog import tournament_create
 
 PHASE_TWO_START = START + timedelta(hours=2)
@@ -45,3 +47,14 @@ def check_or_call(state: HandState, seat: int) -> tuple[str, int | None]:
     if "call" in kinds:
         return "call", None
     return "all_in", None
+
+
+def play_flight(flight_: Tournament, seed: int = 7) -> datetime:
+    """Play a flight from its start until it ends (its final level); returns the simulated time then."""
+    assert flight_.starts_at is not None
+    return play(flight_, start=flight_.starts_at, step=timedelta(seconds=20), policy=check_or_call, seed=seed)
+
+
+def register(tournament: Tournament, users: list[Any]) -> None:
+    for user in users:
+        tournament_register(user, tournament, now=START, randomness=random.Random(user.pk))
