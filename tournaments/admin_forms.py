@@ -11,11 +11,12 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.db.models import Q
 from django.forms.formsets import DELETION_FIELD_NAME
 from django.forms.models import BaseInlineFormSet
 from django.utils import timezone
 
-from tournaments.models import HandForHandMode, Tournament
+from tournaments.models import HandForHandMode, Tournament, TournamentLevel
 from tournaments.rules.common import RuleError
 from tournaments.rules.levels import (
     DEFAULT_MULTI_TABLE_STRUCTURE,
@@ -25,6 +26,7 @@ from tournaments.rules.levels import (
     BlindLevel,
     BlindStructure,
 )
+from tournaments.rules.phases import FlightFacts, PhaseTwoFacts, flight_definition_problems
 from tournaments.services.definition import (
     EDITABLE_FIELDS,
     DefinitionRefused,
@@ -69,6 +71,15 @@ class TournamentForm(forms.ModelForm):
         if self.instance.pk is None and "payout_structure" in self.fields:
             self.fields["payout_structure"].required = False
             self.fields["payout_structure"].help_text = "Empty: the standard payouts."
+        if "phase_two" in self.fields:  # TRN-45: flights feed a Phase 2 that has not started
+            field = self.fields["phase_two"]
+            field.queryset = (  # type: ignore[attr-defined]
+                Tournament.objects.filter(
+                    Q(is_phase_two=True, status__in=["announced", "registering"]) | Q(pk=self.instance.phase_two_id)
+                )
+                .exclude(pk=self.instance.pk)
+                .order_by("starts_at", "pk")
+            )
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}
@@ -79,6 +90,7 @@ class TournamentForm(forms.ModelForm):
             self.add_error("seats_to_start", "A Sit & Go starts when this many have registered: at least 2 (TRN-35).")
         self._check_limits(cleaned)
         self._check_satellite_target(cleaned.get("satellite_target"))
+        self._check_phases(cleaned)
         if self.instance.pk is not None:
             try:
                 fields_change_check(self.instance, [name for name in self.changed_data if name in EDITABLE_FIELDS])
@@ -92,6 +104,11 @@ class TournamentForm(forms.ModelForm):
         leads back to this tournament."""
         if target is None or "satellite_target" not in self.fields:
             return
+        if target.is_phase_two:
+            self.add_error(
+                "satellite_target", "Phase 2 of a phased tournament is reached only through its flights (TRN-45)."
+            )
+            return
         if target.entry_price == 0:
             self.add_error("satellite_target", "A freeroll cannot be a satellite's target: its seat is worth nothing.")
             return
@@ -103,6 +120,67 @@ class TournamentForm(forms.ModelForm):
                 return
             seen.add(step.pk)
             step = step.satellite_target
+
+    def _value(self, cleaned: dict[str, Any], name: str) -> Any:
+        """The field's new value, or the definition's own when the form does not show the field."""
+        return cleaned.get(name) if name in self.fields else getattr(self.instance, name, None)
+
+    def _check_phases(self, cleaned: dict[str, Any]) -> None:
+        """TRN-45: a flight feeds a Phase 2 of the same game that starts after it, ends at a level it has, pays no
+        prizes of its own; a Phase 2 has no buy-in (nobody registers for it), starts after all its flights and stays
+        a Phase 2 while flights feed it."""
+        if not {"is_phase_two", "phase_two", "final_level"} & set(self.fields):
+            return
+        target = self._value(cleaned, "phase_two")
+        is_phase_two = bool(self._value(cleaned, "is_phase_two"))
+        final_level = self._value(cleaned, "final_level")
+        if target is None:
+            if final_level is not None:
+                self.add_error("final_level", "Only a Phase 1 flight ends at a set level: choose its Phase 2 too.")
+        else:
+            if self.instance.pk is not None and target.pk == self.instance.pk:
+                self.add_error("phase_two", "A tournament cannot be a flight of itself.")
+                return
+            levels = 0
+            if self.instance.pk is not None:
+                levels = TournamentLevel.objects.filter(tournament=self.instance).count()
+            elif (structure := self.chosen_structure()) is not None:
+                levels = len(structure.levels)
+            flight = FlightFacts(
+                kind=str(self._value(cleaned, "kind") or ""),
+                variant=str(self._value(cleaned, "variant") or ""),
+                starts_at=self._value(cleaned, "starts_at"),
+                final_level=final_level,
+                levels=levels,
+                guarantee=int(self._value(cleaned, "guarantee") or 0),
+                added_prize_money=int(self._value(cleaned, "added_prize_money") or 0),
+                satellite=self._value(cleaned, "satellite_target") is not None,
+                is_phase_two=is_phase_two,
+            )
+            phase_two = PhaseTwoFacts(
+                kind=target.kind,
+                variant=target.variant,
+                starts_at=target.starts_at,
+                is_phase_two=target.is_phase_two,
+                status=target.status,
+            )
+            for name, message in flight_definition_problems(flight, phase_two):
+                self.add_error(name if name in self.fields else None, message)
+        if not is_phase_two:
+            if self.instance.pk is not None and Tournament.objects.filter(phase_two=self.instance).exists():
+                self.add_error("is_phase_two", "Flights feed this Phase 2: it stays a Phase 2 (TRN-45).")
+            return
+        if int(self._value(cleaned, "buy_in") or 0) or int(self._value(cleaned, "fee") or 0):
+            self.add_error(
+                "buy_in", "Phase 2 has no buy-in or fee of its own: its prize pool is the flights' buy-ins (TRN-45)."
+            )
+        if self._value(cleaned, "kind") != "scheduled":
+            self.add_error("kind", "Phase 2 is a scheduled multi-table tournament (TRN-45).")
+        starts_at = self._value(cleaned, "starts_at")
+        if self.instance.pk is not None and starts_at is not None:
+            later = Tournament.objects.filter(phase_two=self.instance, starts_at__gte=starts_at).first()
+            if later is not None:
+                self.add_error("starts_at", f"Phase 2 starts after its flights; {later.name} starts later.")
 
     def _check_limits(self, cleaned: dict[str, Any]) -> None:
         """The table's rules in words, on the field (rather than the database constraint's name)."""
