@@ -21,9 +21,8 @@ def phase_two(starts_at: datetime = PHASE_TWO_START, **fields: Any) -> Tournamen
     fields.setdefault("buy_in", 0)
     fields.setdefault("fee", 0)
     fields.setdefault("structure", QUICK_LEVELS)
-    return tournament_create(
-        name="Main Event – Phase 2", kind=TournamentKind.SCHEDULED, starts_at=starts_at, is_phase_two=True, **fields
-    )
+    fields.setdefault("name", "Main Event – Phase 2")
+    return tournament_create(kind=TournamentKind.SCHEDULED, starts_at=starts_at, is_phase_two=True, **fields)
 
 
 def flight(target: Tournament, starts_at: datetime, *, final_level: int = 3, **fields: Any) -> Tournament:
