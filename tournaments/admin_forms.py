@@ -156,6 +156,7 @@ class TournamentForm(forms.ModelForm):
                 added_prize_money=int(self._value(cleaned, "added_prize_money") or 0),
                 satellite=self._value(cleaned, "satellite_target") is not None,
                 is_phase_two=is_phase_two,
+                late_registration_levels=int(self._value(cleaned, "late_registration_levels") or 0),
             )
             phase_two = PhaseTwoFacts(
                 kind=target.kind,

@@ -81,6 +81,11 @@ BAD_FLIGHTS = [
     pytest.param({"final_level": "99"}, "cannot end at a later one", id="beyond-its-levels"),
     pytest.param({"final_level": ""}, "Give the level at which the flight ends.", id="no-final-level"),
     pytest.param({"guarantee": "50000"}, "A flight pays no prizes", id="guarantee"),
+    pytest.param(
+        {"late_registration_levels": "6"},
+        "Late registration of a flight closes before the level at which it ends.",
+        id="late-registration-past-the-end",
+    ),
     pytest.param({"is_phase_two": "on"}, "either a Phase 1 flight or a Phase 2, not both", id="both"),
 ]
 

@@ -95,6 +95,7 @@ class FlightFacts:
     added_prize_money: int
     satellite: bool
     is_phase_two: bool
+    late_registration_levels: int = 0
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,10 @@ def flight_definition_problems(flight: FlightFacts, phase_two: PhaseTwoFacts) ->
         problems.append(("final_level", "A flight ends at level 2 or later: level 1 must be played."))
     elif flight.levels and flight.final_level > flight.levels:
         problems.append(("final_level", f"The flight has {flight.levels} levels: it cannot end at a later one."))
+    if flight.final_level is not None and flight.late_registration_levels >= flight.final_level:
+        problems.append(
+            ("late_registration_levels", "Late registration of a flight closes before the level at which it ends.")
+        )
     if flight.guarantee or flight.added_prize_money:
         problems.append(("guarantee", "A flight pays no prizes: put a guarantee or added money on the Phase 2."))
     if flight.satellite:
