@@ -16,7 +16,7 @@ from django.forms.formsets import DELETION_FIELD_NAME
 from django.forms.models import BaseInlineFormSet
 from django.utils import timezone
 
-from tournaments.models import HandForHandMode, Tournament, TournamentLevel
+from tournaments.models import HandForHandMode, Tournament
 from tournaments.rules.common import RuleError
 from tournaments.rules.levels import (
     DEFAULT_MULTI_TABLE_STRUCTURE,
@@ -26,7 +26,6 @@ from tournaments.rules.levels import (
     BlindLevel,
     BlindStructure,
 )
-from tournaments.rules.phases import FlightFacts, PhaseTwoFacts, flight_definition_problems
 from tournaments.services.definition import (
     EDITABLE_FIELDS,
     DefinitionRefused,
@@ -36,6 +35,7 @@ from tournaments.services.definition import (
     levels_change_check,
     levels_check,
     payout_ranges_check,
+    phases_definition_problems,
 )
 
 DEFAULT_STRUCTURES: dict[str, BlindStructure] = {
@@ -126,62 +126,16 @@ class TournamentForm(forms.ModelForm):
         return cleaned.get(name) if name in self.fields else getattr(self.instance, name, None)
 
     def _check_phases(self, cleaned: dict[str, Any]) -> None:
-        """TRN-45: a flight feeds a Phase 2 of the same game that starts after it, ends at a level it has, pays no
-        prizes of its own; a Phase 2 has no buy-in (nobody registers for it), starts after all its flights and stays
-        a Phase 2 while flights feed it."""
+        """TRN-45: the service's check of a flight and of a Phase 2 (``phases_definition_problems``), on the fields."""
         if not {"is_phase_two", "phase_two", "final_level"} & set(self.fields):
             return
-        target = self._value(cleaned, "phase_two")
-        is_phase_two = bool(self._value(cleaned, "is_phase_two"))
-        final_level = self._value(cleaned, "final_level")
-        if target is None:
-            if final_level is not None:
-                self.add_error("final_level", "Only a Phase 1 flight ends at a set level: choose its Phase 2 too.")
-        else:
-            if self.instance.pk is not None and target.pk == self.instance.pk:
-                self.add_error("phase_two", "A tournament cannot be a flight of itself.")
-                return
-            levels = 0
-            if self.instance.pk is not None:
-                levels = TournamentLevel.objects.filter(tournament=self.instance).count()
-            elif (structure := self.chosen_structure()) is not None:
-                levels = len(structure.levels)
-            flight = FlightFacts(
-                kind=str(self._value(cleaned, "kind") or ""),
-                variant=str(self._value(cleaned, "variant") or ""),
-                starts_at=self._value(cleaned, "starts_at"),
-                final_level=final_level,
-                levels=levels,
-                guarantee=int(self._value(cleaned, "guarantee") or 0),
-                added_prize_money=int(self._value(cleaned, "added_prize_money") or 0),
-                satellite=self._value(cleaned, "satellite_target") is not None,
-                is_phase_two=is_phase_two,
-                late_registration_levels=int(self._value(cleaned, "late_registration_levels") or 0),
-            )
-            phase_two = PhaseTwoFacts(
-                kind=target.kind,
-                variant=target.variant,
-                starts_at=target.starts_at,
-                is_phase_two=target.is_phase_two,
-                status=target.status,
-            )
-            for name, message in flight_definition_problems(flight, phase_two):
-                self.add_error(name if name in self.fields else None, message)
-        if not is_phase_two:
-            if self.instance.pk is not None and Tournament.objects.filter(phase_two=self.instance).exists():
-                self.add_error("is_phase_two", "Flights feed this Phase 2: it stays a Phase 2 (TRN-45).")
-            return
-        if int(self._value(cleaned, "buy_in") or 0) or int(self._value(cleaned, "fee") or 0):
-            self.add_error(
-                "buy_in", "Phase 2 has no buy-in or fee of its own: its prize pool is the flights' buy-ins (TRN-45)."
-            )
-        if self._value(cleaned, "kind") != "scheduled":
-            self.add_error("kind", "Phase 2 is a scheduled multi-table tournament (TRN-45).")
-        starts_at = self._value(cleaned, "starts_at")
-        if self.instance.pk is not None and starts_at is not None:
-            later = Tournament.objects.filter(phase_two=self.instance, starts_at__gte=starts_at).first()
-            if later is not None:
-                self.add_error("starts_at", f"Phase 2 starts after its flights; {later.name} starts later.")
+        levels = None
+        if self.instance.pk is None and (structure := self.chosen_structure()) is not None:
+            levels = len(structure.levels)
+        for name, message in phases_definition_problems(
+            lambda name: self._value(cleaned, name), self.instance.pk, levels=levels
+        ):
+            self.add_error(name if name in self.fields else None, message)
 
     def _check_limits(self, cleaned: dict[str, Any]) -> None:
         """The table's rules in words, on the field (rather than the database constraint's name)."""

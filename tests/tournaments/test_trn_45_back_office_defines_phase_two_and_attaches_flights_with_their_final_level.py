@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 
 from poker_site.accounts.roles import SUPPORT_STAFF
+from tests.foundation.staff_roles import staff_member
 from tests.tournaments.back_office import TOURNAMENTS, client_of, form_errors, submit
 from tests.tournaments.phases_support import PHASE_TWO_START, phase_two
-from tests.tournaments.support import scheduled
+from tests.tournaments.support import fresh, scheduled
 from tournaments.models import Tournament, TournamentKind
+from tournaments.services import DefinitionRefused, tournament_define, tournament_definition_update
 
 pytestmark = pytest.mark.django_db
 
@@ -158,3 +160,25 @@ def test_a_phase_two_cannot_move_its_start_before_a_flight_trn_45() -> None:
     assert "Phase 2 starts after its flights" in form_errors(response)
     target.refresh_from_db()
     assert target.starts_at == PHASE_TWO_START
+
+
+def test_the_definition_services_refuse_the_same_unfit_flights_and_phase_twos_trn_45() -> None:
+    target = phase_two()
+    actor = staff_member(SUPPORT_STAFF)
+    late_start = PHASE_TWO_START + timedelta(hours=1)
+    with pytest.raises(DefinitionRefused, match="A flight starts before its Phase 2") as refused:
+        tournament_define(
+            {
+                "name": "Late flight",
+                "kind": TournamentKind.SCHEDULED,
+                "starts_at": late_start,
+                "phase_two": target,
+                "final_level": 3,
+            },
+            actor=actor,
+        )
+    assert "starts_at" in refused.value.field_errors
+    assert not Tournament.objects.filter(name="Late flight").exists()
+    with pytest.raises(DefinitionRefused, match="Phase 2 has no buy-in or fee of its own"):
+        tournament_definition_update(target, changes={"buy_in": 1_000}, actor=actor)
+    assert fresh(target).buy_in == 0
