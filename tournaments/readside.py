@@ -233,7 +233,11 @@ def _entrants(tournament: Tournament) -> list[dict[str, Any]]:
             {
                 "name": getattr(entry.user, "table_name", entry.user.get_username()),
                 "status": entry.status,
-                "chips": chips.get(entry.user_id) if entry.status == EntryStatus.PLAYING else None,
+                "chips": chips.get(entry.user_id)
+                if entry.status == EntryStatus.PLAYING
+                else entry.carried_chips  # TRN-45: the stack a flight's survivor took to Phase 2
+                if entry.status == EntryStatus.QUALIFIED
+                else None,
                 "place": entry.place,
                 "prize": entry.prize,
                 "table_id": entry.table_id,
