@@ -205,6 +205,10 @@ def _late_satellite_winner_pool(tournament: Tournament, entry: TournamentEntry) 
     **Decision**: while no place has been given, the prizes are worked out again for the new number of entries and
     the larger pool (the overlay already paid stays in it); once places were given, the buy-in joins the 1st prize."""
     pool = (tournament.prize_pool or 0) + entry.prize_contribution
+    if tournament.phase_two_id is not None:  # TRN-45: a flight pays no prizes; the buy-in goes to Phase 2 with the rest
+        tournament.prize_pool = pool
+        tournament_save(tournament, "prize_pool")
+        return
     if TournamentEntry.objects.filter(tournament=tournament, place__isnull=False).exists():
         prizes = list(tournament.prizes) or [0]
         prizes[0] += entry.prize_contribution
