@@ -16,6 +16,18 @@ os.environ.setdefault("ENVIRONMENT", "test")
 os.environ.setdefault("REDIS_KEY_PREFIX", f"test-{os.getpid()}")
 
 
+@pytest.fixture(autouse=True)
+def every_test_starts_in_english() -> Iterator[None]:
+    """A request in Estonian leaves Estonian active in the thread (the locale middleware does not switch back), and
+    so does a test that activates it: each test starts, and leaves, in the site's default language."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings() -> None:
     from django.conf import settings

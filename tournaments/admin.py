@@ -257,6 +257,7 @@ RUN = (
     "created_at",
     "version",
     "satellite_seats",
+    "carried_prize_money",
 )
 SATELLITE = ("series", "satellite_target")
 SATELLITE_HELP = (
@@ -264,6 +265,13 @@ SATELLITE_HELP = (
     "goes in cash to the next place. Set 'end when the remaining prizes are identical' to end it when only seat "
     "winners are left. Winners are registered at once with a ticket when the target takes them, otherwise they keep "
     "the ticket (valid for the target's series when it has one)."
+)
+PHASES = ("is_phase_two", "phase_two", "final_level")
+PHASES_HELP = (
+    "Define the Phase 2 first (marked as Phase 2, no buy-in or fee of its own), then attach each Phase 1 flight to it "
+    "with the level at which the flight ends: the flight stops dealing when that level is reached, and the players "
+    "still holding chips go to Phase 2 with their stacks (only the biggest when they survive several flights). The "
+    "flights' buy-ins form Phase 2's prize pool; flights pay no prizes. Players cannot register for Phase 2."
 )
 MONITOR = ("entries_panel", "tables_panel", "eliminations_panel", "payouts_panel")
 SIT_AND_GO_DEFAULTS = (
@@ -317,6 +325,7 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
             ("Breaks (TRN-30)", {"fields": BREAKS}),
             ("Prizes and the bubble (TRN-06, TRN-07, TRN-21, AMB-43)", {"fields": PRIZES}),
             ("Series and satellite (TRN-37, AMB-54)", {"fields": SATELLITE, "description": SATELLITE_HELP}),
+            ("Phased tournament (TRN-45)", {"fields": PHASES, "description": PHASES_HELP}),
         ]
         if obj is not None:
             fieldsets += [

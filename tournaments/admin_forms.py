@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.db.models import Q
 from django.forms.formsets import DELETION_FIELD_NAME
 from django.forms.models import BaseInlineFormSet
 from django.utils import timezone
@@ -34,6 +35,7 @@ from tournaments.services.definition import (
     levels_change_check,
     levels_check,
     payout_ranges_check,
+    phases_definition_problems,
 )
 
 DEFAULT_STRUCTURES: dict[str, BlindStructure] = {
@@ -69,6 +71,15 @@ class TournamentForm(forms.ModelForm):
         if self.instance.pk is None and "payout_structure" in self.fields:
             self.fields["payout_structure"].required = False
             self.fields["payout_structure"].help_text = "Empty: the standard payouts."
+        if "phase_two" in self.fields:  # TRN-45: flights feed a Phase 2 that has not started
+            field = self.fields["phase_two"]
+            field.queryset = (  # type: ignore[attr-defined]
+                Tournament.objects.filter(
+                    Q(is_phase_two=True, status__in=["announced", "registering"]) | Q(pk=self.instance.phase_two_id)
+                )
+                .exclude(pk=self.instance.pk)
+                .order_by("starts_at", "pk")
+            )
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}
@@ -79,6 +90,7 @@ class TournamentForm(forms.ModelForm):
             self.add_error("seats_to_start", "A Sit & Go starts when this many have registered: at least 2 (TRN-35).")
         self._check_limits(cleaned)
         self._check_satellite_target(cleaned.get("satellite_target"))
+        self._check_phases(cleaned)
         if self.instance.pk is not None:
             try:
                 fields_change_check(self.instance, [name for name in self.changed_data if name in EDITABLE_FIELDS])
@@ -92,6 +104,11 @@ class TournamentForm(forms.ModelForm):
         leads back to this tournament."""
         if target is None or "satellite_target" not in self.fields:
             return
+        if target.is_phase_two:
+            self.add_error(
+                "satellite_target", "Phase 2 of a phased tournament is reached only through its flights (TRN-45)."
+            )
+            return
         if target.entry_price == 0:
             self.add_error("satellite_target", "A freeroll cannot be a satellite's target: its seat is worth nothing.")
             return
@@ -103,6 +120,22 @@ class TournamentForm(forms.ModelForm):
                 return
             seen.add(step.pk)
             step = step.satellite_target
+
+    def _value(self, cleaned: dict[str, Any], name: str) -> Any:
+        """The field's new value, or the definition's own when the form does not show the field."""
+        return cleaned.get(name) if name in self.fields else getattr(self.instance, name, None)
+
+    def _check_phases(self, cleaned: dict[str, Any]) -> None:
+        """TRN-45: the service's check of a flight and of a Phase 2 (``phases_definition_problems``), on the fields."""
+        if not {"is_phase_two", "phase_two", "final_level"} & set(self.fields):
+            return
+        levels = None
+        if self.instance.pk is None and (structure := self.chosen_structure()) is not None:
+            levels = len(structure.levels)
+        for name, message in phases_definition_problems(
+            lambda name: self._value(cleaned, name), self.instance.pk, levels=levels
+        ):
+            self.add_error(name if name in self.fields else None, message)
 
     def _check_limits(self, cleaned: dict[str, Any]) -> None:
         """The table's rules in words, on the field (rather than the database constraint's name)."""

@@ -64,6 +64,10 @@ def payouts_now(tournament: Tournament) -> Payouts:
     (provisional, LOB-03)."""
     if tournament.registration_closed_at is not None and tournament.prize_pool is not None:
         return Payouts(tuple(tournament.prizes), tournament.prize_pool, 0, False)
+    if tournament.phase_two_id is not None:  # TRN-45: a flight pays no prizes; its pool goes to Phase 2
+        return Payouts((), tournament.entrants * tournament.buy_in, 0, True)
+    if tournament.is_phase_two:  # TRN-45: the flights' prize pools carried so far
+        return payouts_for(tournament, tournament.entrants, tournament.carried_prize_money, provisional=True)
     return payouts_for(tournament, tournament.entrants, tournament.entrants * tournament.buy_in, provisional=True)
 
 

@@ -197,6 +197,35 @@ class Tournament(models.Model):
         _("satellite seats awarded"), default=0, help_text=_("Fixed when registration closes: prize pool ÷ seat price.")
     )
 
+    # --- Phased tournaments (TRN-45; tournaments/services/phases.py) ----------------------------------------------
+    is_phase_two = models.BooleanField(
+        _("Phase 2 of a phased tournament"),
+        default=False,
+        help_text=_("Reached only through its Phase 1 flights: players cannot register for it (TRN-45)."),
+    )
+    phase_two = models.ForeignKey(
+        "self",
+        verbose_name=_("Phase 1 flight of"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="flights",
+        help_text=_(
+            "This tournament is a Phase 1 flight: its survivors are carried with their stacks to this Phase 2."
+        ),
+    )
+    final_level = models.PositiveSmallIntegerField(
+        _("flight ends at level"),
+        null=True,
+        blank=True,
+        help_text=_("A flight stops dealing when this level is reached (the hands in play are finished first)."),
+    )
+    carried_prize_money = models.PositiveBigIntegerField(
+        _("prize money carried from the flights (cents)"),
+        default=0,
+        help_text=_("Phase 2: the flights' prize pools moved into this one as each flight ended."),
+    )
+
     class Meta:
         ordering = ("-starts_at", "-pk")
         verbose_name = _("tournament")
@@ -226,6 +255,10 @@ class Tournament(models.Model):
                 condition=models.Q(timebank_replenish_every_hands__gt=0), name="tournaments_replenish_positive"
             ),
             models.CheckConstraint(condition=models.Q(minimum_entrants__gte=2), name="tournaments_minimum_two"),
+            models.CheckConstraint(
+                condition=models.Q(phase_two__isnull=True) | models.Q(final_level__gte=2, is_phase_two=False),
+                name="tournaments_flight_ends_at_a_level",
+            ),
         ]
         indexes = [models.Index(fields=("status", "starts_at"), name="tournaments_status_start")]
 
@@ -306,6 +339,7 @@ class EntryStatus(models.TextChoices):
     UNREGISTERED = "unregistered", _("unregistered (refunded)")
     REFUNDED = "refunded", _("refunded (cancelled)")
     DISQUALIFIED = "disqualified", _("disqualified")
+    QUALIFIED = "qualified", _("through to Phase 2")
 
 
 LIVE_ENTRY_STATUSES = (EntryStatus.REGISTERED, EntryStatus.PLAYING)
@@ -357,6 +391,16 @@ class TournamentEntry(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="entries",
+    )
+    # --- Phased tournaments (TRN-45): a Phase 2 entry's stack, carried from the flight where it was biggest ---
+    carried_chips = models.PositiveBigIntegerField(_("chips carried from Phase 1"), null=True, blank=True)
+    carried_from = models.ForeignKey(
+        "self",
+        verbose_name=_("carried from the flight entry"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
     # --- cancel-desk: partial forfeiture (TRN-28, TRN-09) ---
     prize_forfeited_cents = models.PositiveBigIntegerField(

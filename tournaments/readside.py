@@ -40,12 +40,16 @@ def lobby_tournaments() -> QuerySet[Tournament]:
     return (
         Tournament.objects.filter(status__in=LISTED_STATUSES)
         .exclude(kind=TournamentKind.HEXAPRO)  # HexaPro games are listed on their own tab (HEX-03)
+        .select_related("phase_two")  # TRN-45: a flight's row names its Phase 2
         .order_by("kind", "starts_at", "pk")
     )
 
 
 def registration_state(tournament: Tournament, now: datetime) -> str:
-    """``announced``, ``open``, ``late`` (late registration, TRN-08), ``closed``, ``full``."""
+    """``announced``, ``open``, ``late`` (late registration, TRN-08), ``closed``, ``full``; ``phase_two`` for a Phase
+    2 not started yet (reached only through its flights, TRN-45)."""
+    if tournament.is_phase_two and tournament.status in (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING):
+        return "phase_two"
     if tournament.status == TournamentStatus.ANNOUNCED:
         return "announced"
     if tournament.status == TournamentStatus.REGISTERING:
@@ -73,7 +77,7 @@ def tournament_row(tournament: Tournament, viewer_id: int | None = None, now: da
         "table_size": tournament.table_size,
         "buy_in": tournament.buy_in,
         "fee": tournament.fee,
-        "freeroll": tournament.is_freeroll,
+        "freeroll": tournament.is_freeroll and not tournament.is_phase_two,
         "requirements": eligibility_words(tournament.eligibility),  # TRN-17, in the viewer's language
         "guarantee": tournament.guarantee,
         "added_prize_money": tournament.added_prize_money,
@@ -88,12 +92,29 @@ def tournament_row(tournament: Tournament, viewer_id: int | None = None, now: da
         "level": tournament.level_number if tournament.started_at else None,
         "registered": None,
         "satellite": tournament.satellite_target_id is not None,  # TRN-37
+        "phase": phase_facts(tournament),  # TRN-45
     }
     if viewer_id is not None:
         row["registered"] = TournamentEntry.objects.filter(
             tournament=tournament, user_id=viewer_id, status__in=[EntryStatus.REGISTERED, EntryStatus.PLAYING]
         ).exists()
     return row
+
+
+def phase_facts(tournament: Tournament) -> dict[str, Any] | None:
+    """TRN-45: a Phase 1 flight names its Phase 2 and the level it ends at; a Phase 2 says it is reached through its
+    flights; other tournaments: ``None``."""
+    if tournament.phase_two_id is not None:
+        target = tournament.phase_two
+        return {
+            "role": "flight",
+            "phase_two_id": tournament.phase_two_id,
+            "phase_two_name": target.name if target is not None else "",
+            "final_level": tournament.final_level,
+        }
+    if tournament.is_phase_two:
+        return {"role": "phase_two"}
+    return None
 
 
 def tournament_rows(viewer_id: int | None = None) -> list[dict[str, Any]]:
@@ -187,6 +208,8 @@ def tournament_detail(tournament: Tournament, viewer_id: int | None = None) -> d
     detail["entrants_list"] = _entrants(tournament)
     detail["tables"] = _tables(tournament)
     detail["viewer"] = _viewer(tournament, viewer_id) if viewer_id is not None else None
+    if tournament.is_phase_two:  # TRN-45: its flights, the players through to it and the stacks they carry
+        detail.update(_phase_two(tournament))
     # TRN-37 / AMB-54: the satellite's target and seats, and the viewer's tickets that pay this tournament.
     from tournaments import tickets_readside
 
@@ -212,7 +235,11 @@ def _entrants(tournament: Tournament) -> list[dict[str, Any]]:
             {
                 "name": getattr(entry.user, "table_name", entry.user.get_username()),
                 "status": entry.status,
-                "chips": chips.get(entry.user_id) if entry.status == EntryStatus.PLAYING else None,
+                "chips": chips.get(entry.user_id)
+                if entry.status == EntryStatus.PLAYING
+                else entry.carried_chips  # TRN-45: the stack a flight's survivor took to Phase 2
+                if entry.status == EntryStatus.QUALIFIED
+                else None,
                 "place": entry.place,
                 "prize": entry.prize,
                 "table_id": entry.table_id,
@@ -240,10 +267,61 @@ def _viewer(tournament: Tournament, viewer_id: int) -> dict[str, Any] | None:
     )
     if entry is None:
         return None
-    return {
+    viewer: dict[str, Any] = {
         "status": entry.status,
         "table_id": entry.table_id,
         "place": entry.place,
         "prize": entry.prize,
         "prize_paid": entry.prize_transfer_id is not None,
+        "carried_chips": entry.carried_chips,
+    }
+    if entry.status == EntryStatus.QUALIFIED and tournament.phase_two_id is not None:
+        # TRN-45: through to Phase 2; the stack there is the biggest of the player's flights (ET-13)
+        carried = (
+            TournamentEntry.objects.filter(tournament_id=tournament.phase_two_id, user_id=viewer_id)
+            .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
+            .order_by("-pk")
+            .first()
+        )
+        viewer["phase_two"] = {
+            "id": tournament.phase_two_id,
+            "name": tournament.phase_two.name if tournament.phase_two is not None else "",
+            "chips": carried.carried_chips if carried is not None else None,
+            "from_this_flight": carried is not None and carried.carried_from_id == entry.pk,
+        }
+    return viewer
+
+
+def _phase_two(tournament: Tournament) -> dict[str, Any]:
+    flights = list(Tournament.objects.filter(phase_two=tournament).order_by("starts_at", "pk"))
+    names = {flight.pk: flight.name for flight in flights}
+    qualified = []
+    for entry in (
+        TournamentEntry.objects.filter(tournament=tournament, carried_chips__isnull=False)
+        .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
+        .select_related("user", "carried_from")
+    ):
+        source = entry.carried_from
+        qualified.append(
+            {
+                "name": getattr(entry.user, "table_name", entry.user.get_username()),
+                "chips": entry.carried_chips,
+                "flight_id": source.tournament_id if source is not None else None,
+                "flight_name": names.get(source.tournament_id, "") if source is not None else "",
+            }
+        )
+    qualified.sort(key=lambda row: (-int(row["chips"] or 0), row["name"]))
+    return {
+        "flights": [
+            {
+                "id": flight.pk,
+                "name": flight.name,
+                "starts_at": _iso(flight.starts_at),
+                "status": flight.status,
+                "final_level": flight.final_level,
+            }
+            for flight in flights
+        ],
+        "qualified": qualified,
+        "carried_prize_money": tournament.carried_prize_money,
     }

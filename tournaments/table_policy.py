@@ -7,9 +7,9 @@
 * Who is dealt in: every player with chips, sitting out or absent included (TRN-04, TRN-19, AMB-57); the big blind
   once per orbit (ENG-07, TRN-29); the first button at the highest occupied seat (TRN-05). A player sitting out is
   acted for at once: check, else fold (AMB-20).
-* When a table may deal: the tournament is running, not on (or waiting for) a break (TRN-30), the table has not dealt
-  the current hand-for-hand round (TRN-23), and the tournament has dealt with the table's last hand (eliminations and
-  balancing, ``needs_coordination``).
+* When a table may deal: the tournament is running, not on (or waiting for) a break (TRN-30), a Phase 1 flight has
+  not reached its final level (TRN-45), the table has not dealt the current hand-for-hand round (TRN-23), and the
+  tournament has dealt with the table's last hand (eliminations and balancing, ``needs_coordination``).
 * Between hands: pending sit-outs, knock-outs (the seat is emptied, the entry waits for its place); then the
   tournament is asked to coordinate (``tournaments.services.tournament_coordinate`` after commit).
 """
@@ -43,6 +43,7 @@ from tournaments.models import (
     TournamentTable,
 )
 from tournaments.rules.hexapro import sitting_out_needs_review
+from tournaments.rules.phases import flight_stops_dealing
 from tournaments.rules.timebank import FinalStageReconnect
 
 SITTING_OUT_TOGETHER = "hexapro_sitting_out_together"
@@ -90,6 +91,12 @@ def may_deal(tournament: Tournament, link: TournamentTable, now: datetime) -> bo
         return False  # on a break
     if tournament.break_due_at is not None and now >= tournament.break_due_at:
         return False  # the break is due: finish the hand in play and wait for the others (TRN-30)
+    if (
+        tournament.phase_two_id is not None
+        and tournament.final_level is not None
+        and flight_stops_dealing(level_clock(tournament).reading(now).number, tournament.final_level)
+    ):
+        return False  # TRN-45: the flight's final level is reached; it ends once the hands in play are over
     return not (tournament.hand_for_hand and link.hand_for_hand_round_dealt >= tournament.hand_for_hand_round)
 
 

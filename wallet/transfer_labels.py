@@ -25,6 +25,7 @@ TRANSFER_LABELS: Final[dict[str, Promise]] = {
     "tournament_refund": _("Tournament refund"),
     "tournament_prize": _("Tournament prize"),
     "tournament_overlay": _("Tournament overlay"),
+    "tournament_phase_carry": _("Flight prize money to Phase 2"),
     "bounty": _("Bounty"),
     "uth_bet": _("Ultimate Texas Hold'em bet"),
     "uth_settlement": _("Ultimate Texas Hold'em result"),

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from django.conf import settings
-from django.utils import translation
 
 
 @pytest.fixture(autouse=True)
@@ -22,11 +18,3 @@ def quiet_realtime(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tasks, "tournament_coordinate_later", lambda *args: None)
     monkeypatch.setattr(tasks, "entry_prize_credit_later", lambda *args: None)
     monkeypatch.setattr(presence, "has_live_socket", lambda user_id, table_id: None)
-
-
-@pytest.fixture(autouse=True)
-def english_afterwards() -> Iterator[None]:
-    """A request in Estonian leaves Estonian active in the thread (the locale middleware does not switch back); the
-    next test starts in English again."""
-    yield
-    translation.activate(settings.LANGUAGE_CODE)

@@ -85,10 +85,16 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
         )
         for entry in entries
     )
+    freeroll = tournament.is_freeroll
+    if tournament.is_phase_two:  # TRN-45: the flights' prize contributions are Phase 2's player-supplied pot
+        from tournaments.services.phases import phase_two_purchases
+
+        purchases = purchases + phase_two_purchases(tournament)
+        freeroll = False
     if tournament.started_at is None:
-        return TournamentAtCancellation(purchases=purchases, started=False, freeroll=tournament.is_freeroll)
+        return TournamentAtCancellation(purchases=purchases, started=False, freeroll=freeroll)
     remaining = _remaining_players(tournament)
-    contributions = sum(entry.prize_contribution for entry in entries)
+    contributions = sum(purchase.prize_contribution_cents for purchase in purchases)
     closed = tournament.registration_closed_at is not None and tournament.prize_pool is not None
     return TournamentAtCancellation(
         purchases=purchases,
@@ -97,7 +103,7 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
         prizes=tuple(tournament.prizes) if closed else (),
         at_final_table=tournament.tables_running <= 1,
         added_money_cents=(tournament.prize_pool or 0) - contributions if closed else 0,
-        freeroll=tournament.is_freeroll,
+        freeroll=freeroll,
     )
 
 

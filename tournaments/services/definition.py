@@ -20,7 +20,7 @@ transaction of their own, and these services join it (their row lock and audit r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from itertools import pairwise
@@ -35,6 +35,7 @@ from tournaments.models import Tournament, TournamentLevel, TournamentStatus
 from tournaments.rules.common import RuleError
 from tournaments.rules.levels import BlindLevel, BlindStructure
 from tournaments.rules.payouts import PayoutTemplate, check_template_set
+from tournaments.rules.phases import FlightFacts, PhaseTwoFacts, flight_definition_problems
 from tournaments.services.catalog import DEFINITION_FIELDS, tournament_create
 from tournaments.services.errors import TournamentError
 from tournaments.services.running import primary_key, tournament_lock, tournament_save
@@ -50,6 +51,9 @@ FIXED_ONCE_STARTED = (
     "starting_stack",
     "starts_at",
     "satellite_target",
+    "is_phase_two",
+    "phase_two",
+    "final_level",
 )
 """Definition fields that never change once a tournament has started (its players registered and were seated under
 them)."""
@@ -192,6 +196,79 @@ def definition_change_check(
         levels_change_check(tournament, levels, now or timezone.now())
 
 
+def phases_definition_problems(
+    value: Callable[[str], Any], pk: int | None, *, levels: int | None = None
+) -> list[tuple[str, str]]:
+    """TRN-45: what makes a definition unfit as a Phase 1 flight or as a Phase 2, each ``(field, message)``.
+    ``value(name)`` gives the definition's value of a field, ``pk`` its id (``None``: a new one), ``levels`` its number
+    of levels when known (else those stored). A flight feeds a Phase 2 of the same game that starts after it, ends at
+    one of its levels after level 1 and after its late registration, and pays no prizes of its own
+    (``tournaments.rules.phases.flight_definition_problems``); a Phase 2 is scheduled, has no buy-in or fee (nobody
+    registers for it), starts after all its flights and stays a Phase 2 while flights feed it."""
+    problems: list[tuple[str, str]] = []
+    target = value("phase_two")
+    is_phase_two = bool(value("is_phase_two"))
+    final_level = value("final_level")
+    if target is None:
+        if final_level is not None:
+            problems.append(("final_level", "Only a Phase 1 flight ends at a set level: choose its Phase 2 too."))
+    elif pk is not None and target.pk == pk:
+        problems.append(("phase_two", "A tournament cannot be a flight of itself."))
+    else:
+        if levels is None:
+            levels = TournamentLevel.objects.filter(tournament_id=pk).count() if pk is not None else 0
+        flight = FlightFacts(
+            kind=str(value("kind") or ""),
+            variant=str(value("variant") or ""),
+            starts_at=value("starts_at"),
+            final_level=final_level,
+            levels=levels,
+            guarantee=int(value("guarantee") or 0),
+            added_prize_money=int(value("added_prize_money") or 0),
+            satellite=value("satellite_target") is not None,
+            is_phase_two=is_phase_two,
+            late_registration_levels=int(value("late_registration_levels") or 0),
+        )
+        phase_two = PhaseTwoFacts(
+            kind=target.kind,
+            variant=target.variant,
+            starts_at=target.starts_at,
+            is_phase_two=target.is_phase_two,
+            status=target.status,
+        )
+        problems += flight_definition_problems(flight, phase_two)
+    if not is_phase_two:
+        if pk is not None and Tournament.objects.filter(phase_two_id=pk).exists():
+            problems.append(("is_phase_two", "Flights feed this Phase 2: it stays a Phase 2 (TRN-45)."))
+        return problems
+    if int(value("buy_in") or 0) or int(value("fee") or 0):
+        problems.append(
+            ("buy_in", "Phase 2 has no buy-in or fee of its own: its prize pool is the flights' buy-ins (TRN-45).")
+        )
+    if value("kind") != "scheduled":
+        problems.append(("kind", "Phase 2 is a scheduled multi-table tournament (TRN-45)."))
+    starts_at = value("starts_at")
+    if pk is not None and starts_at is not None:
+        later = Tournament.objects.filter(phase_two_id=pk, starts_at__gte=starts_at).first()
+        if later is not None:
+            problems.append(("starts_at", f"Phase 2 starts after its flights; {later.name} starts later."))
+    return problems
+
+
+def phases_definition_check(tournament: Tournament) -> None:
+    """Raise :class:`DefinitionRefused` naming the fields when ``tournament`` (its values as they are about to be
+    written) is unfit as a flight or a Phase 2 (:func:`phases_definition_problems`)."""
+    plain = tournament.phase_two_id is None and not tournament.is_phase_two and tournament.final_level is None
+    if plain and (tournament.pk is None or not Tournament.objects.filter(phase_two_id=tournament.pk).exists()):
+        return
+    problems = phases_definition_problems(lambda name: getattr(tournament, name), tournament.pk)
+    if problems:
+        errors: dict[str | None, str] = {}
+        for name, message in problems:
+            errors[name] = f"{errors[name]} {message}" if name in errors else message
+        raise DefinitionRefused(" ".join(message for _name, message in problems), errors)
+
+
 def _plain(value: Any) -> Any:
     """A field value as the audit row's JSON keeps it."""
     if isinstance(value, models.Model):
@@ -230,6 +307,7 @@ def tournament_definition_update(
         setattr(locked, name, value)
     try:
         locked.full_clean()
+        phases_definition_check(locked)  # TRN-45
     except ValidationError as error:
         raise DefinitionRefused(
             " ".join(error.messages), {name: " ".join(texts) for name, texts in error.message_dict.items()}
@@ -295,6 +373,7 @@ def tournament_define(
         with transaction.atomic():
             tournament = tournament_create(structure=structure, **values)
             tournament.full_clean()
+            phases_definition_check(tournament)  # TRN-45
             audit_record(
                 action="tournament_defined",
                 actor=actor,

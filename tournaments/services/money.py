@@ -89,6 +89,40 @@ def overlay_fund(tournament: Tournament, amount: int) -> Transfer | None:
     )
 
 
+def flight_prize_money_carry(flight: Tournament, phase_two: Tournament, amount: int) -> Transfer | None:
+    """A Phase 1 flight's prize pool goes to its Phase 2's prize pool when the flight ends (TRN-45: the flights pay no
+    prizes; all the remaining players play for the prizes in Phase 2). Once per flight."""
+    if amount <= 0:
+        return None
+    return transfer_create(
+        kind=TransferKind.TOURNAMENT_PHASE_CARRY,
+        legs=[
+            TransferLeg(prize_pool_account(flight), -amount),
+            TransferLeg(prize_pool_account(phase_two), amount),
+        ],
+        idempotency_key=f"tournament:{flight.pk}:to-phase-two:{phase_two.pk}",
+        reference=f"tournament:{flight.pk}",
+        description=f"{flight.name}: the flight's prize pool {_format(amount)} to {phase_two.name} (Phase 2)",
+    )
+
+
+def flight_prize_money_refund(phase_two: Tournament, entry: TournamentEntry) -> Transfer | None:
+    """Phase 2 cancelled before its start: a flight entry's prize contribution, which reached Phase 2's prize pool,
+    goes back to the player (CXL-02: before the start every purchase is refunded); the flight's fee stays a fee."""
+    if entry.prize_contribution <= 0:
+        return None
+    return transfer_create(
+        kind=TransferKind.TOURNAMENT_REFUND,
+        legs=[
+            TransferLeg(prize_pool_account(phase_two), -entry.prize_contribution),
+            TransferLeg(player_cash_account(entry.user), entry.prize_contribution),
+        ],
+        idempotency_key=f"tournament-entry:{entry.pk}:phase-two-refund",
+        reference=f"tournament-entry:{entry.pk}",
+        description=f"{phase_two.name} cancelled before the start: buy-in {_format(entry.prize_contribution)} back",
+    )
+
+
 def prize_credit(entry: TournamentEntry) -> Transfer:
     """Credit the entry's prize from the prize pool to the player's cash (TRN-27)."""
     tournament = entry.tournament

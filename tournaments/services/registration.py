@@ -44,6 +44,7 @@ from tournaments.services.errors import (
     RegistrationClosed,
     SelfExcluded,
 )
+from tournaments.services.phases import phase_two_refusal
 from tournaments.services.running import primary_key, start_locked, tournament_lock, tournament_save
 from tournaments.services.sanctions import bar_refusal
 from tournaments.services.seating import seat_fill, table_open, tables_lock
@@ -111,6 +112,7 @@ def registration_take_locked(
     """The registration of ``tournament_register`` inside the caller's transaction, the tournament row (and the
     ticket row, if any) locked by the caller. ``after_late_registration``: a satellite winner is seated in a running
     target even when its late registration has closed meanwhile (TRN-11, AMB-54)."""
+    phase_two_refusal(locked)  # TRN-45: Phase 2 is reached only through its flights
     seat_anyway = after_late_registration and locked.status == TournamentStatus.RUNNING
     if not registration_open_now(locked, moment) and not seat_anyway:
         if locked.status == TournamentStatus.ANNOUNCED:
@@ -194,6 +196,10 @@ def _late_satellite_winner_pool(tournament: Tournament, entry: TournamentEntry) 
     **Decision**: while no place has been given, the prizes are worked out again for the new number of entries and
     the larger pool (the overlay already paid stays in it); once places were given, the buy-in joins the 1st prize."""
     pool = (tournament.prize_pool or 0) + entry.prize_contribution
+    if tournament.phase_two_id is not None:  # TRN-45: a flight pays no prizes; the buy-in goes to Phase 2 with the rest
+        tournament.prize_pool = pool
+        tournament_save(tournament, "prize_pool")
+        return
     if TournamentEntry.objects.filter(tournament=tournament, place__isnull=False).exists():
         prizes = list(tournament.prizes) or [0]
         prizes[0] += entry.prize_contribution
@@ -272,6 +278,7 @@ def tournament_unregister(user: Any, tournament: Tournament | int, *, now: datet
     )
     if entry is None:
         raise NotRegistered(f"You are not registered for {locked.name}.")
+    phase_two_refusal(locked, unregistering=True)  # TRN-45: a carried stack is not withdrawn
     if locked.status != TournamentStatus.REGISTERING:
         raise NotAllowedNow(f"{locked.name} has started: buy-in and fee are no longer refundable (TRN-14).")
     if not locked.unregistration_allowed:

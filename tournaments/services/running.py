@@ -11,7 +11,9 @@ lock it:
 3. gives knocked-out players their places — one hand's (or one hand-for-hand round's) eliminations by the chips they
    started it with, ties at random (TRN-22, TRN-24) — and credits each prize at once (TRN-27, a Celery task);
 4. ends the tournament with one player left, or when every remaining place pays the same and the tournament says so
-   (TRN-21), paying the winner(s);
+   (TRN-21), paying the winner(s); a Phase 1 flight ends instead at its final level, once the hands in play are over,
+   carrying its survivors' stacks and its prize pool to Phase 2 (TRN-45, ``tournaments.services.phases``), and a
+   Phase 2 starts only once its flights are over;
 5. switches hand-for-hand on at the bubble and off when it bursts, and deals the next round once every table has
    finished the last (TRN-23, AMB-43);
 6. breaks and balances tables between hands (TRN-25, AMB-42) and tells the moved players (TRN-26);
@@ -73,10 +75,12 @@ from tournaments.rules.breaks import break_pause, next_break_due
 from tournaments.rules.common import RandomSource
 from tournaments.rules.eliminations import finishing_places, hand_for_hand, tournament_over
 from tournaments.rules.levels import BlindStructure, LevelClock
+from tournaments.rules.phases import flight_stops_dealing
 from tournaments.rules.registration import late_registration_open
 from tournaments.rules.seating import initial_seating
 from tournaments.services import money
 from tournaments.services.errors import TournamentNotFound
+from tournaments.services.phases import flight_end_if_over, is_flight, phase_two_waits
 from tournaments.services.seating import player_move, seats_fill, table_open, tables_lock
 
 FIRST_DEAL_DELAY = timedelta(seconds=10)
@@ -178,7 +182,9 @@ def start_locked(tournament: Tournament, now: datetime, randomness: RandomSource
     )
     # A HexaPro game fixed its pool and prizes when it formed (HEX-07, HEX-09); other tournaments fix them here.
     if tournament.registration_closed_at is None and (
-        tournament.late_registration_levels == 0 or tournament.kind == TournamentKind.SIT_AND_GO
+        tournament.late_registration_levels == 0
+        or tournament.kind == TournamentKind.SIT_AND_GO
+        or tournament.is_phase_two  # TRN-45: nobody registers for Phase 2; its prize pool is final at the start
     ):
         _registration_close(tournament, now)
     if tournament.reopens and tournament.kind == TournamentKind.SIT_AND_GO:
@@ -197,6 +203,10 @@ def cancel_before_start_locked(tournament: Tournament, reason: str, now: datetim
         entry.status = EntryStatus.REFUNDED
         entry.save(update_fields=["refund_transfer", "status"])
         refunded += 1
+    if tournament.is_phase_two:  # TRN-45: the flights' prize money it holds goes back to the players who paid it
+        from tournaments.services.phases import phase_two_cancel_refunds
+
+        phase_two_cancel_refunds(tournament)
     tournament.status = TournamentStatus.CANCELLED
     tournament.cancelled_reason = reason[:300]
     tournament.finished_at = now
@@ -223,7 +233,12 @@ def tournament_advance(
         tournament.status = TournamentStatus.REGISTERING
         tournament_save(tournament, "status")
     if tournament.status == TournamentStatus.REGISTERING:
-        if tournament.kind == TournamentKind.SCHEDULED and tournament.starts_at and tournament.starts_at <= moment:
+        if (
+            tournament.kind == TournamentKind.SCHEDULED
+            and tournament.starts_at
+            and tournament.starts_at <= moment
+            and not phase_two_waits(tournament)  # TRN-45: Phase 2 starts once its flights are over
+        ):
             registered = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED).count()
             if registered < max(2, tournament.minimum_entrants):
                 cancel_before_start_locked(tournament, MINIMUM_ENTRANTS_REASON, moment)
@@ -257,10 +272,26 @@ def _coordinate(tournament: Tournament, now: datetime, randomness: RandomSource,
         ):
             _registration_close(tournament, now)
             step.registration_closed = True
+    flight = is_flight(tournament)
+    if flight and tournament.registration_closed_at is None:
+        assert tournament.final_level is not None
+        if flight_stops_dealing(clock.reading(now).number, tournament.final_level):
+            _registration_close(tournament, now)  # TRN-45: the flight's end closes its registration
+            step.registration_closed = True
     if tournament.registration_closed_at is not None:
         if _places_assign(tournament, live, alive, randomness, step):
             alive = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).count()
-        if _maybe_finish(tournament, alive, now, randomness, step):
+        if flight:
+            if flight_end_if_over(
+                tournament,
+                current_level=clock.reading(now).number,
+                alive=alive,
+                hands_in_play=any(table.in_hand for table in live),
+                now=now,
+            ):
+                step.finished = True
+                return
+        elif _maybe_finish(tournament, alive, now, randomness, step):
             return
     _hand_for_hand_update(tournament, live, alive, now)
     moved_tables = _balance(tournament, live, now, randomness, step)
@@ -326,6 +357,15 @@ def _registration_close(tournament: Tournament, now: datetime) -> None:
     )
     totals = paid_entries.aggregate(count=Count("pk"), contributions=Sum("prize_contribution"))
     entrants, contributions = int(totals["count"] or 0), int(totals["contributions"] or 0)
+    if is_flight(tournament):  # TRN-45: a flight pays no prizes; its whole pool goes to Phase 2 when it ends
+        tournament.registration_closed_at = now
+        tournament.entrants = entrants
+        tournament.prize_pool = contributions
+        tournament.prizes = []
+        tournament_save(tournament, "registration_closed_at", "entrants", "prize_pool", "prizes")
+        return
+    if tournament.is_phase_two:  # TRN-45: its players carried stacks, the flights' prize pools are its contributions
+        contributions = tournament.carried_prize_money
     payouts = payouts_for(tournament, entrants, contributions, provisional=False)
     money.overlay_fund(tournament, payouts.pool - contributions)
     tournament.registration_closed_at = now

@@ -64,12 +64,14 @@ def seats_fill(
     placements: list[tuple[Seat, TournamentEntry]], chips: int, now: datetime, *, timebank_milliseconds: int
 ) -> list[NewEvent]:
     """:func:`seat_fill` for several players at locked empty seats of one table, in two statements (the seats, then
-    the entries) instead of two per player: the start seats thousands at once (TRN-03)."""
+    the entries) instead of two per player: the start seats thousands at once (TRN-03). Each player gets ``chips``,
+    or the stack their entry carries from Phase 1 (TRN-45)."""
     events = []
     for seat, entry in placements:
-        _seat_occupy(seat, entry.user, chips, now, timebank_milliseconds)
+        stack = int(entry.carried_chips) if entry.carried_chips is not None else chips
+        _seat_occupy(seat, entry.user, stack, now, timebank_milliseconds)
         seat.version += 1
-        events.append(seat_event(seat, "seat_taken", chips=chips))
+        events.append(seat_event(seat, "seat_taken", chips=stack))
     rows_update([seat for seat, _entry in placements], [*SEAT_OCCUPANCY_FIELDS, "version"])
     by_table: dict[int, list[TournamentEntry]] = {}
     for seat, entry in placements:

@@ -12,6 +12,7 @@ from django.utils import timezone
 from tournaments.models import EntryStatus, HandForHandMode, Tournament, TournamentEntry, TournamentStatus
 from tournaments.services import money
 from tournaments.services.errors import NotAllowedNow, ReasonRequired, TournamentNotFound
+from tournaments.services.phases import phase_two_waits
 from tournaments.services.running import (
     cancel_before_start_locked,
     credited_at_game_end,
@@ -75,6 +76,11 @@ def tournament_cancel(
             f"{locked.name} has started: cancel it with the cancellation policy (preview and approval, CXL)."
             if locked.status == TournamentStatus.RUNNING
             else f"{locked.name} is already over."
+        )
+    if phase_two_waits(locked):  # TRN-45: its flights would carry their players and money into a cancelled Phase 2
+        raise NotAllowedNow(
+            f"{locked.name} is Phase 2 of a phased tournament and some of its flights are not over: cancel those "
+            "flights first (or let them end)."
         )
     refunded = cancel_before_start_locked(locked, text, moment)
     audit_record(

@@ -58,6 +58,7 @@ class TransferKind:
     TOURNAMENT_REFUND = "tournament_refund"
     TOURNAMENT_PRIZE = "tournament_prize"
     TOURNAMENT_OVERLAY = "tournament_overlay"
+    TOURNAMENT_PHASE_CARRY = "tournament_phase_carry"
     BOUNTY = "bounty"
     UTH_BET = "uth_bet"
     UTH_SETTLEMENT = "uth_settlement"
