@@ -259,6 +259,14 @@ RUN = (
     "satellite_seats",
 )
 SATELLITE = ("series", "satellite_target")
+BOUNTIES = ("bounty_kind", "bounty", "bounty_credited_percent", "bounty_added_percent", "vip_player", "vip_bounty")
+BOUNTIES_HELP = (
+    "The bounty per entry is paid with the buy-in (the entry costs buy-in + bounty + fee) and held apart from the "
+    "prize pool. Regular: the knocking-out player wins the whole bounty (TRN-41). Progressive: the first percentage is "
+    "credited to the knocking-out player and the second added to their own bounty; they add up to 100 (TRN-42, "
+    "AMB-18, default 50/50). The VIP bounty is added by the operator and paid only to whoever knocks the VIP out "
+    "(TRN-43). Bounties are credited at the knock-out; split pots split them in the same proportion (TRN-44)."
+)
 SATELLITE_HELP = (
     "A satellite's prizes are seats in its target: the prize pool buys seats at the target's buy-in + fee, the rest "
     "goes in cash to the next place. Set 'end when the remaining prizes are identical' to end it when only seat "
@@ -277,6 +285,7 @@ SIT_AND_GO_DEFAULTS = (
 class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
     form = TournamentForm
     inlines = (TournamentLevelInline,)
+    raw_id_fields = ("vip_player",)
     list_display = (
         "name",
         "id",
@@ -317,6 +326,7 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
             ("Breaks (TRN-30)", {"fields": BREAKS}),
             ("Prizes and the bubble (TRN-06, TRN-07, TRN-21, AMB-43)", {"fields": PRIZES}),
             ("Series and satellite (TRN-37, AMB-54)", {"fields": SATELLITE, "description": SATELLITE_HELP}),
+            ("Bounties (TRN-41..TRN-44)", {"fields": BOUNTIES, "description": BOUNTIES_HELP}),
         ]
         if obj is not None:
             fieldsets += [

@@ -50,6 +50,12 @@ FIXED_ONCE_STARTED = (
     "starting_stack",
     "starts_at",
     "satellite_target",
+    "bounty_kind",
+    "bounty",
+    "bounty_credited_percent",
+    "bounty_added_percent",
+    "vip_player",
+    "vip_bounty",
 )
 """Definition fields that never change once a tournament has started (its players registered and were seated under
 them)."""

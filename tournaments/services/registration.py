@@ -162,7 +162,9 @@ def registration_take_locked(
         balance = cash_account.balance  # read just now, under no lock: the transfer checks it again under its lock
         if balance < price:
             raise InsufficientBalance(
-                f"{locked.name} costs {_format(locked.buy_in)} + {_format(locked.fee)} fee; your balance is "
+                f"{locked.name} costs {_format(locked.buy_in)}"
+                + (f" + {_format(locked.bounty)} bounty" if locked.bounty else "")
+                + f" + {_format(locked.fee)} fee; your balance is "
                 f"{_format(balance)}."
             )
     try:
@@ -172,6 +174,8 @@ def registration_take_locked(
                 user=user,
                 registered_at=moment,
                 prize_contribution=locked.buy_in,
+                bounty_contribution=locked.bounty,
+                bounty=locked.bounty,
                 fee=locked.fee,
                 paid_with_ticket=ticket,
             )
