@@ -374,6 +374,9 @@ class TournamentEntry(models.Model):
     bounty = models.PositiveBigIntegerField(
         _("current bounty (cents)"), default=0, help_text=_("Grows in a progressive bounty tournament (TRN-42).")
     )
+    bounty_forfeited = models.PositiveBigIntegerField(
+        _("bounty forfeited (cents)"), default=0, help_text=_("A disqualified player's bounty, seized (TRN-28).")
+    )
     registration_transfer = models.ForeignKey(
         "wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

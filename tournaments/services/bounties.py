@@ -136,5 +136,8 @@ def own_bounty_pay_locked(entry: TournamentEntry) -> TournamentBountyAward | Non
 
 
 def bounties_paid(tournament: Tournament) -> int:
-    """The bounty money credited so far from the tournament's bounty pool (VIP bounties are the house's, apart)."""
-    return int(TournamentBountyAward.objects.filter(tournament=tournament).aggregate(total=Sum("cash"))["total"] or 0)
+    """The bounty money that has left the tournament's bounty pool: bounties credited (VIP bounties are the house's,
+    apart) and disqualified players' bounties seized (TRN-28)."""
+    credited = TournamentBountyAward.objects.filter(tournament=tournament).aggregate(total=Sum("cash"))["total"]
+    seized = TournamentEntry.objects.filter(tournament=tournament).aggregate(total=Sum("bounty_forfeited"))["total"]
+    return int(credited or 0) + int(seized or 0)

@@ -180,3 +180,19 @@ def bounty_credit(eliminated: TournamentEntry, winner: TournamentEntry, *, cash:
         description=f"{tournament.name}: {words} "
         + ("kept at the end" if eliminated.pk == winner.pk else f"for knocking out {eliminated.user}"),
     )
+
+
+def bounty_forfeit(entry: TournamentEntry) -> Transfer:
+    """A disqualified player's current bounty is nobody's to win: from the bounty pool to the house's seized funds
+    (TRN-28), so the pool keeps holding exactly the bounties of the players still in."""
+    tournament = entry.tournament
+    return transfer_create(
+        kind=TransferKind.HOLD_SEIZURE,
+        legs=[
+            TransferLeg(bounty_pool_account(tournament), -entry.bounty),
+            TransferLeg(system_account(AccountKind.HOUSE_SEIZED), entry.bounty),
+        ],
+        idempotency_key=f"tournament-entry:{entry.pk}:bounty-forfeited",
+        reference=f"tournament-entry:{entry.pk}",
+        description=f"{tournament.name}: bounty {_format(entry.bounty)} forfeited on disqualification",
+    )
