@@ -53,6 +53,7 @@ from tournaments.models import (
     PayoutRange,
     PayoutStructure,
     Tournament,
+    TournamentBountyAward,
     TournamentBreak,
     TournamentEntry,
     TournamentLevel,
@@ -651,6 +652,7 @@ class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
         "place",
         "prize_display",
         "prize_paid",
+        "bounty_display",
         "registered_at",
         "eliminated_at",
     )
@@ -682,6 +684,10 @@ class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
     @admin.display(description="prize", ordering="prize")
     def prize_display(self, entry: TournamentEntry) -> str:
         return format_cents(entry.prize) if entry.prize else "—"
+
+    @admin.display(description="current bounty", ordering="bounty")
+    def bounty_display(self, entry: TournamentEntry) -> str:
+        return format_cents(entry.bounty) if entry.bounty else "—"
 
     @admin.display(description="prize paid")
     def prize_paid(self, entry: TournamentEntry) -> str:
@@ -836,6 +842,31 @@ class TournamentBreakAdmin(TournamentNumberSearch, ReadOnlyAdmin):
     raw_id_fields = ("tournament",)
     list_select_related = ("tournament",)
     ordering = ("-pk",)
+
+
+@admin.register(TournamentBountyAward)
+class TournamentBountyAwardAdmin(TournamentNumberSearch, ReadOnlyAdmin):
+    """The bounties won (TRN-41..TRN-44): per knock-out and winner, what was credited and with which transfer."""
+
+    list_display = ("tournament", "eliminated", "winner", "credited", "added", "vip_bounty", "created_at", "transfer")
+    list_filter = (("created_at", admin.DateFieldListFilter),)
+    search_fields = ()
+    search_help_text = "A tournament number: its bounties won."
+    raw_id_fields = ("tournament", "hand", "eliminated", "winner", "transfer")
+    list_select_related = ("tournament", "eliminated__user", "winner__user", "transfer")
+    ordering = ("-pk",)
+
+    @admin.display(description="credited", ordering="cash")
+    def credited(self, award: TournamentBountyAward) -> str:
+        return format_cents(award.cash)
+
+    @admin.display(description="added to own bounty", ordering="added_to_bounty")
+    def added(self, award: TournamentBountyAward) -> str:
+        return format_cents(award.added_to_bounty) if award.added_to_bounty else "—"
+
+    @admin.display(description="VIP bounty", ordering="vip")
+    def vip_bounty(self, award: TournamentBountyAward) -> str:
+        return format_cents(award.vip) if award.vip else "—"
 
 
 # --- Payout structures ---------------------------------------------------------------------------------------------

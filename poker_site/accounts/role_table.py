@@ -241,6 +241,9 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     ),
     "tournaments.tournamenttable": read_only_record("Links to each table's live page."),
     "tournaments.tournamentbreak": read_only_record(),
+    "tournaments.tournamentbountyaward": read_only_record(
+        "The bounties won per knock-out and winner (TRN-41..TRN-44), each with its transfer."
+    ),
     "tournaments.hexaproproductversion": read_only_record(
         "The HexaPro products' tables (buy-ins with fee components, multipliers, blinds) by effective-from time, with "
         "the expected multiplier and rake equivalent computed from them; the games keep the version they were drawn "

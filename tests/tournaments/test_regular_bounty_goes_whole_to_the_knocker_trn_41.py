@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
+from games.event_summaries import event_summary
 from tests.tournaments.bounty_support import (
     FIRST_HAND_AT,
     bounty_events,
@@ -57,6 +58,10 @@ def test_the_whole_bounty_goes_to_the_knocker_and_the_prize_pool_has_no_bounty_m
     (event,) = bounty_events(table)
     assert [(winner["user_id"], winner["cash"]) for winner in event["winners"]] == [(b.pk, 500)]
     assert event["user_id"] == a.pk
+    # The back office reads the event in words.
+    assert event_summary("bounty_won", event) == (
+        f"Bounty of Seat 3 ({event['name']}): Seat 1 ({event['winners'][0]['name']}) wins €5.00"
+    )
     assert bounty_pool_account(tournament).balance == 1_000
     assert prize_pool_account(tournament).balance == 3_000
     coordinate(FIRST_HAND_AT)
