@@ -89,3 +89,21 @@ def test_the_bounty_lobby_and_page_are_estonian() -> None:
     assert "Sinu pearaha: €15.00." in detail or "Sinu pearaha: 15,00" in detail
     assert english_lines(lobby) == []
     assert english_lines(detail) == []
+
+
+def test_the_back_office_tournament_page_shows_the_bounty_money() -> None:
+    from poker_site.accounts.roles import SUPPORT_STAFF
+    from tests.tournaments.back_office import TOURNAMENTS, client_of
+
+    tournament = bounty_sit_and_go(3, kind="progressive", bounty=1_000)
+    register_players(tournament, 3)
+    table = the_table(tournament)
+    play_hand(table, {1: "AsAh", 2: "KcKd", 3: "7c2d"}, "3s8h9dJcQs", shove(3, 1), now=FIRST_HAND_AT, button=3)
+    support = client_of(SUPPORT_STAFF)
+    page = support.get(f"{TOURNAMENTS}{tournament.pk}/change/").content.decode()
+    assert "Bounties (progressive bounty): €25.00 held in the bounty pool, €5.00 credited, VIP bounty paid €0.00." in (
+        page
+    )
+    awards = support.get(f"/admin/tournaments/tournamentbountyaward/?tournament__id__exact={tournament.pk}")
+    assert awards.status_code == 200
+    assert "€5.00" in awards.content.decode()
