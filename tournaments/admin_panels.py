@@ -177,7 +177,7 @@ def payouts_panel(tournament: Tournament) -> SafeString:
 def bounties_line(tournament: Tournament) -> SafeString:
     """TRN-41..TRN-44: the bounty money held apart from the prize pool, what was credited, and the VIP bounty paid."""
     if not tournament.has_bounties and tournament.vip_player_id is None:
-        return format_html("")
+        return SafeString("")
     from django.db.models import Sum
 
     from tournaments.models import TournamentBountyAward
