@@ -287,16 +287,21 @@ class Tournament(models.Model):
     @property
     def is_freeroll(self) -> bool:
         """TRN-17 / FEE-05: no buy-in and no fee."""
-        return self.buy_in == 0 and self.bounty == 0 and self.fee == 0
+        return self.buy_in == 0 and self.bounty_per_entry == 0 and self.fee == 0
 
     @property
     def entry_price(self) -> int:
         """What a registration costs in cents: buy-in, bounty part and fee (FEE-03, FEE-04, TRN-41)."""
-        return self.buy_in + self.bounty + self.fee
+        return self.buy_in + self.bounty_per_entry + self.fee
 
     @property
     def has_bounties(self) -> bool:
         return self.bounty_kind != BountyKind.NONE
+
+    @property
+    def bounty_per_entry(self) -> int:
+        """The bounty part of a registration (TRN-41): nothing in a tournament without bounties."""
+        return self.bounty if self.has_bounties else 0
 
 
 class TournamentLevel(models.Model):

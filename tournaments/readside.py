@@ -80,7 +80,7 @@ def tournament_row(tournament: Tournament, viewer_id: int | None = None, now: da
         # TRN-41..TRN-43: the kind of bounty and its amounts (the bounty part is paid with the buy-in).
         "bounty_kind": tournament.bounty_kind,
         "bounty_kind_name": str(tournament.get_bounty_kind_display()),
-        "bounty": tournament.bounty,
+        "bounty": tournament.bounty_per_entry,
         "bounty_credited_percent": tournament.bounty_credited_percent if progressive else None,
         "bounty_added_percent": tournament.bounty_added_percent if progressive else None,
         "vip_bounty": tournament.vip_bounty if tournament.vip_player_id is not None else 0,

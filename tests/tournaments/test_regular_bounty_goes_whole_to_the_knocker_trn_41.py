@@ -77,3 +77,13 @@ def test_a_bounty_tournament_cancelled_before_the_start_refunds_the_bounty_part_
     assert cash(user) == 100_000
     assert bounty_pool_account(tournament).balance == 0
     call_command("wallet_reconcile")
+
+
+def test_a_tournament_without_bounties_never_charges_a_bounty_part() -> None:
+    from tests.tournaments.support import sit_and_go
+
+    tournament = sit_and_go(3, buy_in=1_000, fee=100, bounty=500)  # a stray amount with no bounty kind
+    assert tournament.entry_price == 1_100
+    (user,) = register_players(tournament, 1)
+    assert cash(user) == 100_000 - 1_100
+    assert entry_of(tournament, user).bounty_contribution == 0

@@ -53,7 +53,7 @@ def knock_out_bounties_pay_locked(
     )
     awards = knock_out_awards(
         kind=BountyKind(tournament.bounty_kind),
-        bounty=eliminated.bounty,
+        bounty=eliminated.bounty if tournament.has_bounties else 0,
         pots=pots,
         button=state.config.button,
         table_size=state.config.table_size,

@@ -163,7 +163,7 @@ def registration_take_locked(
         if balance < price:
             raise InsufficientBalance(
                 f"{locked.name} costs {_format(locked.buy_in)}"
-                + (f" + {_format(locked.bounty)} bounty" if locked.bounty else "")
+                + (f" + {_format(locked.bounty_per_entry)} bounty" if locked.bounty_per_entry else "")
                 + f" + {_format(locked.fee)} fee; your balance is "
                 f"{_format(balance)}."
             )
@@ -174,8 +174,8 @@ def registration_take_locked(
                 user=user,
                 registered_at=moment,
                 prize_contribution=locked.buy_in,
-                bounty_contribution=locked.bounty,
-                bounty=locked.bounty,
+                bounty_contribution=locked.bounty_per_entry,
+                bounty=locked.bounty_per_entry,
                 fee=locked.fee,
                 paid_with_ticket=ticket,
             )
