@@ -83,7 +83,20 @@ LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "table_closing": lambda p: f"Table closes when the hand ends: {p.get('reason', '')}",
     "table_closed": lambda p: f"Table closed: {p.get('reason', '')}",
     "chat_message": lambda p: f"{_seat(p)} says: {p.get('text', '')}",  # table chat (issue 22)
+    "bounty_won": lambda p: _bounty(p),  # tournaments: TRN-41..TRN-44
 }
+
+
+def _bounty(payload: Mapping[str, Any]) -> str:
+    """Who won what for a knock-out: each winner's credited bounty (and VIP bounty), and what joined their bounty."""
+    parts = []
+    for winner in payload.get("winners", []):
+        text = f"{_seat(winner)} wins {euros(int(winner.get('cash', 0)) + int(winner.get('vip', 0)))}"
+        if winner.get("added_to_bounty"):
+            text += f" (+{euros(winner['added_to_bounty'])} to their bounty)"
+        parts.append(text)
+    return f"Bounty of {_seat(payload)}: " + ", ".join(parts)
+
 
 PRIVATE_KINDS = frozenset({"hole_cards_dealt", "deck_recorded"})
 

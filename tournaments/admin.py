@@ -53,6 +53,7 @@ from tournaments.models import (
     PayoutRange,
     PayoutStructure,
     Tournament,
+    TournamentBountyAward,
     TournamentBreak,
     TournamentEntry,
     TournamentLevel,
@@ -260,6 +261,14 @@ RUN = (
     "carried_prize_money",
 )
 SATELLITE = ("series", "satellite_target")
+BOUNTIES = ("bounty_kind", "bounty", "bounty_credited_percent", "bounty_added_percent", "vip_player", "vip_bounty")
+BOUNTIES_HELP = (
+    "The bounty per entry is paid with the buy-in (the entry costs buy-in + bounty + fee) and held apart from the "
+    "prize pool. Regular: the knocking-out player wins the whole bounty (TRN-41). Progressive: the first percentage is "
+    "credited to the knocking-out player and the second added to their own bounty; they add up to 100 (TRN-42, "
+    "AMB-18, default 50/50). The VIP bounty is added by the operator and paid only to whoever knocks the VIP out "
+    "(TRN-43). Bounties are credited at the knock-out; split pots split them in the same proportion (TRN-44)."
+)
 SATELLITE_HELP = (
     "A satellite's prizes are seats in its target: the prize pool buys seats at the target's buy-in + fee, the rest "
     "goes in cash to the next place. Set 'end when the remaining prizes are identical' to end it when only seat "
@@ -285,6 +294,7 @@ SIT_AND_GO_DEFAULTS = (
 class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
     form = TournamentForm
     inlines = (TournamentLevelInline,)
+    raw_id_fields = ("vip_player",)
     list_display = (
         "name",
         "id",
@@ -326,6 +336,7 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
             ("Prizes and the bubble (TRN-06, TRN-07, TRN-21, AMB-43)", {"fields": PRIZES}),
             ("Series and satellite (TRN-37, AMB-54)", {"fields": SATELLITE, "description": SATELLITE_HELP}),
             ("Phased tournament (TRN-45)", {"fields": PHASES, "description": PHASES_HELP}),
+            ("Bounties (TRN-41..TRN-44)", {"fields": BOUNTIES, "description": BOUNTIES_HELP}),
         ]
         if obj is not None:
             fieldsets += [
@@ -650,6 +661,7 @@ class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
         "place",
         "prize_display",
         "prize_paid",
+        "bounty_display",
         "registered_at",
         "eliminated_at",
     )
@@ -681,6 +693,10 @@ class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
     @admin.display(description="prize", ordering="prize")
     def prize_display(self, entry: TournamentEntry) -> str:
         return format_cents(entry.prize) if entry.prize else "—"
+
+    @admin.display(description="current bounty", ordering="bounty")
+    def bounty_display(self, entry: TournamentEntry) -> str:
+        return format_cents(entry.bounty) if entry.bounty else "—"
 
     @admin.display(description="prize paid")
     def prize_paid(self, entry: TournamentEntry) -> str:
@@ -835,6 +851,31 @@ class TournamentBreakAdmin(TournamentNumberSearch, ReadOnlyAdmin):
     raw_id_fields = ("tournament",)
     list_select_related = ("tournament",)
     ordering = ("-pk",)
+
+
+@admin.register(TournamentBountyAward)
+class TournamentBountyAwardAdmin(TournamentNumberSearch, ReadOnlyAdmin):
+    """The bounties won (TRN-41..TRN-44): per knock-out and winner, what was credited and with which transfer."""
+
+    list_display = ("tournament", "eliminated", "winner", "credited", "added", "vip_bounty", "created_at", "transfer")
+    list_filter = (("created_at", admin.DateFieldListFilter),)
+    search_fields = ()
+    search_help_text = "A tournament number: its bounties won."
+    raw_id_fields = ("tournament", "hand", "eliminated", "winner", "transfer")
+    list_select_related = ("tournament", "eliminated__user", "winner__user", "transfer")
+    ordering = ("-pk",)
+
+    @admin.display(description="credited", ordering="cash")
+    def credited(self, award: TournamentBountyAward) -> str:
+        return format_cents(award.cash)
+
+    @admin.display(description="added to own bounty", ordering="added_to_bounty")
+    def added(self, award: TournamentBountyAward) -> str:
+        return format_cents(award.added_to_bounty) if award.added_to_bounty else "—"
+
+    @admin.display(description="VIP bounty", ordering="vip")
+    def vip_bounty(self, award: TournamentBountyAward) -> str:
+        return format_cents(award.vip) if award.vip else "—"
 
 
 # --- Payout structures ---------------------------------------------------------------------------------------------

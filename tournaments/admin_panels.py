@@ -163,11 +163,37 @@ def payouts_panel(tournament: Tournament) -> SafeString:
     state = "provisional: more entries can change them" if payouts.provisional else "final"
     more = f" (the first {PANEL_ROWS} shown)" if payouts.paid_places > PANEL_ROWS else ""
     return format_html(
-        "<p>Prize pool {}, {} places paid{} — {}. {}</p>{}",
+        "<p>Prize pool {}, {} places paid{} — {}. {}</p>{}{}",
         format_cents(payouts.pool),
         payouts.paid_places,
         more,
         state,
         list_link("tournamententry", "Unpaid prizes", tournament__id__exact=tournament.pk, prize_state="unpaid"),
         _table(("place", "prize", "player", "prize paid"), rows),
+        bounties_line(tournament),
+    )
+
+
+def bounties_line(tournament: Tournament) -> SafeString:
+    """TRN-41..TRN-44: the bounty money held apart from the prize pool, what was credited, and the VIP bounty paid."""
+    if not tournament.has_bounties and tournament.vip_player_id is None:
+        return SafeString("")
+    from django.db.models import Sum
+
+    from tournaments.models import TournamentBountyAward
+    from wallet.models import Account, AccountKind
+
+    held = (
+        Account.objects.filter(kind=AccountKind.BOUNTY_POOL, reference=f"tournament:{tournament.pk}:bounties")
+        .values_list("balance", flat=True)
+        .first()
+    )
+    totals = TournamentBountyAward.objects.filter(tournament=tournament).aggregate(cash=Sum("cash"), vip=Sum("vip"))
+    return format_html(
+        "<p>Bounties ({}): {} held in the bounty pool, {} credited, VIP bounty paid {}. {}</p>",
+        tournament.get_bounty_kind_display(),
+        format_cents(int(held or 0)),
+        format_cents(int(totals["cash"] or 0)),
+        format_cents(int(totals["vip"] or 0)),
+        list_link("tournamentbountyaward", "Bounties won", tournament__id__exact=tournament.pk),
     )

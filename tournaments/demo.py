@@ -1,7 +1,7 @@
 """Demo tournaments (idempotent): a turbo multi-table tournament a few minutes after start-up and one every half hour
 after it for the next hours (the "Turbo €1" series), two Sit & Gos that open the next one as they start (FEE-01,
 FEE-02 prices), and a 5-handed Sit & Go satellite whose pool buys one seat in the next turbo (TRN-37; a seat it cannot
-give as a registration is a ticket for the series)."""
+give as a registration is a ticket for the series), and a 5-handed progressive bounty Sit & Go (TRN-41, TRN-42)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from tournaments.models import Tournament, TournamentKind, TournamentSeries, TournamentStatus
+from tournaments.models import BountyKind, Tournament, TournamentKind, TournamentSeries, TournamentStatus
 from tournaments.rules.fees import MULTI_TABLE_PRICE_PRESETS, sit_and_go_price
 from tournaments.rules.levels import TURBO_MULTI_TABLE_STRUCTURE, TURBO_SIT_AND_GO_STRUCTURE
 from tournaments.services.catalog import tournament_create
@@ -21,6 +21,7 @@ SCHEDULED_AHEAD = 6
 """How many scheduled demo tournaments are kept ahead."""
 TURBO_SERIES = "Turbo €1"
 SATELLITE = "Satellite to the Turbo €1"
+BOUNTY_SIT_AND_GO = "Progressive Bounty Sit & Go 5-handed €1 + €1"
 
 
 def seed_demo(write: Callable[[str], None]) -> None:
@@ -70,6 +71,21 @@ def seed_demo(write: Callable[[str], None]) -> None:
                 structure=TURBO_SIT_AND_GO_STRUCTURE,
             )
             created += 1
+    if not Tournament.objects.filter(name=BOUNTY_SIT_AND_GO, status=TournamentStatus.REGISTERING).exists():
+        price = sit_and_go_price(5, 100)
+        tournament_create(  # €1 buy-in + €1 bounty + the fee; 50/50 progressive (AMB-18)
+            name=BOUNTY_SIT_AND_GO,
+            kind=TournamentKind.SIT_AND_GO,
+            seats_to_start=5,
+            table_size=5,
+            buy_in=price.prize_contribution_cents,
+            fee=price.fee_cents,
+            bounty_kind=BountyKind.PROGRESSIVE,
+            bounty=100,
+            reopens=True,
+            structure=TURBO_SIT_AND_GO_STRUCTURE,
+        )
+        created += 1
     next_turbo = (
         Tournament.objects.filter(series=series, status__in=live, starts_at__gt=now + FIRST_START)
         .order_by("starts_at")

@@ -33,6 +33,14 @@ class TournamentStatus(models.TextChoices):
     CANCELLED = "cancelled", _("cancelled")
 
 
+class BountyKind(models.TextChoices):
+    """TRN-41, TRN-42: the kind of bounty of a tournament (``tournaments.rules.bounties.BountyKind``)."""
+
+    NONE = "none", _("no bounty")
+    REGULAR = "regular", _("bounty")
+    PROGRESSIVE = "progressive", _("progressive bounty")
+
+
 class FinalStageStart(models.TextChoices):
     FINAL_TABLE = "final_table", _("from the final table")
     IN_THE_MONEY = "in_the_money", _("from the money")
@@ -101,6 +109,33 @@ class Tournament(models.Model):
         _("operator-added prize money (cents)"), default=0, help_text=_("Freerolls and promotions (TRN-17, CXL-05).")
     )
     guarantee = models.PositiveBigIntegerField(_("guaranteed prize pool (cents)"), default=0)
+    # --- Bounties (TRN-41..TRN-44, AMB-18, AMB-48, AMB-61; tournaments/rules/bounties.py) ------------------------
+    bounty_kind = models.CharField(_("bounty kind"), max_length=12, choices=BountyKind.choices, default=BountyKind.NONE)
+    bounty = models.PositiveBigIntegerField(
+        _("bounty per entry (cents)"),
+        default=0,
+        help_text=_("Paid with the buy-in, held apart from the prize pool: the player's starting bounty (TRN-41)."),
+    )
+    bounty_credited_percent = models.PositiveSmallIntegerField(
+        _("progressive: % credited to the knocking-out player"), default=50, help_text=_("TRN-42, AMB-18.")
+    )
+    bounty_added_percent = models.PositiveSmallIntegerField(
+        _("progressive: % added to the knocking-out player's bounty"), default=50, help_text=_("TRN-42, AMB-18.")
+    )
+    vip_player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("VIP player"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text=_("TRN-43: the player carrying the VIP bounty."),
+    )
+    vip_bounty = models.PositiveBigIntegerField(
+        _("VIP bounty (cents)"),
+        default=0,
+        help_text=_("Added by the operator; paid only to whoever knocks the VIP out (TRN-43, AMB-61)."),
+    )
     starting_stack = models.PositiveIntegerField(_("starting chips"), default=10_000)
     late_registration_levels = models.PositiveSmallIntegerField(_("late registration (levels)"), default=0)
     unregistration_allowed = models.BooleanField(_("unregistration allowed"), default=True)
@@ -267,25 +302,48 @@ class Tournament(models.Model):
 
     def clean(self) -> None:
         """The entry requirements are the rule language and name existing series (TRN-17): a requirement that cannot
-        be read would refuse every registration."""
+        be read would refuse every registration. The bounty settings (TRN-41..TRN-43, AMB-18) are refused on their
+        fields in words."""
         from django.core.exceptions import ValidationError
 
+        from tournaments.rules.bounties import bounty_settings_problems
         from tournaments.services.eligibility import eligibility_validate
 
+        problems: dict[str, list[str]] = {}
         try:
             eligibility_validate(self.eligibility)
         except ValidationError as error:
-            raise ValidationError({"eligibility": error.messages}) from error
+            problems["eligibility"] = error.messages
+        for field, messages in bounty_settings_problems(
+            kind=self.bounty_kind,
+            bounty=self.bounty,
+            credited_percent=self.bounty_credited_percent,
+            bounty_percent=self.bounty_added_percent,
+            vip_bounty=self.vip_bounty,
+            has_vip=self.vip_player_id is not None,
+        ).items():
+            problems.setdefault(field, []).extend([messages] if isinstance(messages, str) else list(messages))
+        if problems:
+            raise ValidationError(problems)
 
     @property
     def is_freeroll(self) -> bool:
         """TRN-17 / FEE-05: no buy-in and no fee."""
-        return self.buy_in == 0 and self.fee == 0
+        return self.buy_in == 0 and self.bounty_per_entry == 0 and self.fee == 0
 
     @property
     def entry_price(self) -> int:
-        """What a registration costs in cents: buy-in plus fee (FEE-03, FEE-04)."""
-        return self.buy_in + self.fee
+        """What a registration costs in cents: buy-in, bounty part and fee (FEE-03, FEE-04, TRN-41)."""
+        return self.buy_in + self.bounty_per_entry + self.fee
+
+    @property
+    def has_bounties(self) -> bool:
+        return self.bounty_kind != BountyKind.NONE
+
+    @property
+    def bounty_per_entry(self) -> int:
+        """The bounty part of a registration (TRN-41): nothing in a tournament without bounties."""
+        return self.bounty if self.has_bounties else 0
 
 
 class TournamentLevel(models.Model):
@@ -360,6 +418,13 @@ class TournamentEntry(models.Model):
     registered_at = models.DateTimeField(_("registered at"), default=timezone.now)
     prize_contribution = models.PositiveBigIntegerField(_("buy-in paid (cents)"), default=0)
     fee = models.PositiveBigIntegerField(_("fee paid (cents)"), default=0)
+    bounty_contribution = models.PositiveBigIntegerField(_("bounty part paid (cents)"), default=0)
+    bounty = models.PositiveBigIntegerField(
+        _("current bounty (cents)"), default=0, help_text=_("Grows in a progressive bounty tournament (TRN-42).")
+    )
+    bounty_forfeited = models.PositiveBigIntegerField(
+        _("bounty forfeited (cents)"), default=0, help_text=_("A disqualified player's bounty, seized (TRN-28).")
+    )
     registration_transfer = models.ForeignKey(
         "wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -430,6 +495,32 @@ class TournamentEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.tournament}"
+
+
+class TournamentBountyAward(models.Model):
+    """One knocking-out player's winnings from one knock-out (TRN-41..TRN-44): the bounty credited in cash at once,
+    the part added to their own bounty (progressive) and the VIP bounty, with the transfer that credited them."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="bounty_awards")
+    hand = models.ForeignKey("games.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    eliminated = models.ForeignKey(TournamentEntry, on_delete=models.PROTECT, related_name="bounty_lost")
+    winner = models.ForeignKey(TournamentEntry, on_delete=models.PROTECT, related_name="bounty_awards")
+    cash = models.PositiveBigIntegerField(_("bounty credited (cents)"), default=0)
+    added_to_bounty = models.PositiveBigIntegerField(_("added to own bounty (cents)"), default=0)
+    vip = models.PositiveBigIntegerField(_("VIP bounty credited (cents)"), default=0)
+    transfer = models.ForeignKey("wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(_("at"), default=timezone.now)
+
+    class Meta:
+        ordering = ("tournament", "created_at", "pk")
+        verbose_name = _("bounty won")
+        verbose_name_plural = _("bounties won")
+        constraints = [
+            models.UniqueConstraint(fields=("eliminated", "winner"), name="tournaments_bounty_once_per_winner"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Bounty of entry {self.eliminated_id} to entry {self.winner_id}"
 
 
 class CancellationStatus(models.TextChoices):

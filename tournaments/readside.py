@@ -8,14 +8,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils import timezone
 
 from games.models import Seat
 from tournaments.definitions import break_policy, level_clock, payouts_now
 from tournaments.models import (
+    BountyKind,
     EntryStatus,
     Tournament,
+    TournamentBountyAward,
     TournamentEntry,
     TournamentKind,
     TournamentLevel,
@@ -65,6 +67,7 @@ def registration_state(tournament: Tournament, now: datetime) -> str:
 def tournament_row(tournament: Tournament, viewer_id: int | None = None, now: datetime | None = None) -> dict[str, Any]:
     """One row of the Full Tournament Lobby (LOB-02)."""
     moment = now or timezone.now()
+    progressive = tournament.bounty_kind == BountyKind.PROGRESSIVE
     row: dict[str, Any] = {
         "id": tournament.pk,
         "name": tournament.name,
@@ -77,8 +80,16 @@ def tournament_row(tournament: Tournament, viewer_id: int | None = None, now: da
         "table_size": tournament.table_size,
         "buy_in": tournament.buy_in,
         "fee": tournament.fee,
+        "entry_price": tournament.entry_price,
         "freeroll": tournament.is_freeroll and not tournament.is_phase_two,
         "requirements": eligibility_words(tournament.eligibility),  # TRN-17, in the viewer's language
+        # TRN-41..TRN-43: the kind of bounty and its amounts (the bounty part is paid with the buy-in).
+        "bounty_kind": tournament.bounty_kind,
+        "bounty_kind_name": str(tournament.get_bounty_kind_display()),
+        "bounty": tournament.bounty_per_entry,
+        "bounty_credited_percent": tournament.bounty_credited_percent if progressive else None,
+        "bounty_added_percent": tournament.bounty_added_percent if progressive else None,
+        "vip_bounty": tournament.vip_bounty if tournament.vip_player_id is not None else 0,
         "guarantee": tournament.guarantee,
         "added_prize_money": tournament.added_prize_money,
         "entrants": tournament.entrants,
@@ -205,6 +216,7 @@ def tournament_detail(tournament: Tournament, viewer_id: int | None = None) -> d
             "ends_at": _iso(reading.ends_at),
         }
     detail["break_policy"] = {"synchronized": break_policy(tournament).synchronized}
+    detail["vip_name"] = _name(tournament.vip_player) if tournament.vip_player_id is not None else None
     detail["entrants_list"] = _entrants(tournament)
     detail["tables"] = _tables(tournament)
     detail["viewer"] = _viewer(tournament, viewer_id) if viewer_id is not None else None
@@ -218,7 +230,23 @@ def tournament_detail(tournament: Tournament, viewer_id: int | None = None) -> d
     return detail
 
 
+def _name(user: Any) -> str:
+    return str(getattr(user, "table_name", None) or user.get_username())
+
+
+def _bounties_won(tournament: Tournament) -> dict[int, int]:
+    """Each entry's bounties won so far, in cents (bounty and VIP bounty credited; TRN-41..TRN-43)."""
+    return {
+        int(entry_id): int(total or 0)
+        for entry_id, total in TournamentBountyAward.objects.filter(tournament=tournament)
+        .values("winner_id")
+        .annotate(total=Sum(F("cash") + F("vip")))
+        .values_list("winner_id", "total")
+    }
+
+
 def _entrants(tournament: Tournament) -> list[dict[str, Any]]:
+    won = _bounties_won(tournament) if tournament.has_bounties or tournament.vip_player_id is not None else {}
     chips = dict(
         Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
             "user_id", "chips"
@@ -243,6 +271,9 @@ def _entrants(tournament: Tournament) -> list[dict[str, Any]]:
                 "place": entry.place,
                 "prize": entry.prize,
                 "table_id": entry.table_id,
+                "bounty": entry.bounty if entry.status == EntryStatus.PLAYING else None,  # TRN-42: current value
+                "bounties_won": won.get(entry.pk, 0),
+                "vip": entry.user_id == tournament.vip_player_id,
             }
         )
     rows.sort(key=lambda row: (row["place"] is not None, -int(row["chips"] or 0), int(row["place"] or 0)))
@@ -273,6 +304,8 @@ def _viewer(tournament: Tournament, viewer_id: int) -> dict[str, Any] | None:
         "place": entry.place,
         "prize": entry.prize,
         "prize_paid": entry.prize_transfer_id is not None,
+        "bounty": entry.bounty,
+        "bounties_won": _bounties_won(tournament).get(entry.pk, 0),
         "carried_chips": entry.carried_chips,
     }
     if entry.status == EntryStatus.QUALIFIED and tournament.phase_two_id is not None:

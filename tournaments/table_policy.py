@@ -47,6 +47,7 @@ from tournaments.rules.phases import flight_stops_dealing
 from tournaments.rules.timebank import FinalStageReconnect
 
 SITTING_OUT_TOGETHER = "hexapro_sitting_out_together"
+_SETTLED_STATE = "_tournament_settled_state"
 
 
 def table_link(table_id: int) -> TournamentTable:
@@ -204,6 +205,7 @@ class TournamentPolicy:
         net = {seat: final[seat] - starting[seat] for seat in starting}
         if sum(net.values()) != 0:
             raise AssertionError(f"tournament hand {hand.pk} does not balance: net {net}")
+        setattr(context, _SETTLED_STATE, state)  # the knock-outs' bounties read its pots (TRN-44)
         for number, chips in final.items():
             seat = context.seats[number]
             if seat.chips != chips:
@@ -251,10 +253,22 @@ class TournamentPolicy:
         seats: list[Seat],
         now: datetime,
     ) -> None:
+        from tournaments.services.bounties import knock_out_bounties_pay_locked
+
         round_number = tournament.hand_for_hand_round if tournament.hand_for_hand else None
         random = secrets.SystemRandom()
+        state: HandState | None = None
+        if tournament.has_bounties or tournament.vip_player_id is not None:
+            state = getattr(context, _SETTLED_STATE, None) or context.engine_state
+            if state is None:
+                from games.runtime.engine_state import hand_engine_state
+
+                state = hand_engine_state(hand)
         for seat in seats:
             user_id = seat.user_id
+            bounty_event = None
+            if state is not None:  # TRN-41..TRN-44: the bounty is credited at the knock-out (AMB-48)
+                bounty_event = knock_out_bounties_pay_locked(tournament, hand, state, seat.number, int(user_id or 0))
             start_stack = int(hand.participants[str(seat.number)]["stack"])
             TournamentEntry.objects.filter(
                 tournament=tournament, user_id=int(user_id or 0), status=EntryStatus.PLAYING
@@ -277,6 +291,8 @@ class TournamentPolicy:
                     hand,
                 )
             )
+            if bounty_event is not None:
+                context.events.append(bounty_event)
 
     def snapshot_table(self, table: Table, now: datetime) -> dict[str, Any]:
         link = table_link(table.pk)
@@ -302,6 +318,8 @@ class TournamentPolicy:
         }
         if tournament.kind == TournamentKind.HEXAPRO:
             info["hexapro"] = hexapro_table_info(tournament)
+        if tournament.has_bounties or tournament.vip_player_id is not None:
+            info["bounties"] = table_bounties(tournament, table)
         if tournament.started_at is not None:
             reading = level_clock(tournament).reading(now)
             info.update(
@@ -314,6 +332,24 @@ class TournamentPolicy:
                 }
             )
         return info
+
+
+def table_bounties(tournament: Tournament, table: Table) -> dict[str, Any]:
+    """TRN-41..TRN-43: what the table shows of the bounties — the kind, each seated player's current bounty (cents,
+    by seat) and the VIP's seat with the VIP bounty."""
+    seated = dict(Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", "number"))
+    current = dict(
+        TournamentEntry.objects.filter(
+            tournament=tournament, user_id__in=list(seated), status=EntryStatus.PLAYING
+        ).values_list("user_id", "bounty")
+    )
+    vip_seat = seated.get(tournament.vip_player_id) if tournament.vip_player_id is not None else None
+    return {
+        "kind": tournament.bounty_kind,
+        "by_seat": {str(number): current.get(user_id, 0) for user_id, number in sorted(seated.items())},
+        "vip_seat": vip_seat,
+        "vip_bounty": tournament.vip_bounty if vip_seat is not None else 0,
+    }
 
 
 def flag_sitting_out_together(tournament: Tournament, seats: dict[int, Seat]) -> None:

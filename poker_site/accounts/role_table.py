@@ -243,6 +243,9 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     ),
     "tournaments.tournamenttable": read_only_record("Links to each table's live page."),
     "tournaments.tournamentbreak": read_only_record(),
+    "tournaments.tournamentbountyaward": read_only_record(
+        "The bounties won per knock-out and winner (TRN-41..TRN-44), each with its transfer."
+    ),
     "tournaments.hexaproproductversion": ModelPowers(
         support=READ,
         compliance=READ,

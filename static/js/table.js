@@ -1230,6 +1230,16 @@
       level_changed: f(gettext("Level %(level)s begins"), { level: event.level })
     };
     if (lines[kind]) { logLine(lines[kind]); }
+    if (kind === "bounty_won") {
+      // TRN-44: who won what for the knock-out, credited at once.
+      (event.winners || []).forEach(function (winner) {
+        var won = f(gettext("%(name)s wins %(amount)s for knocking out %(out)s"), { name: winner.name, amount: P.money(winner.cash + winner.vip), out: event.name });
+        if (winner.added_to_bounty) {
+          won += " " + f(gettext("(and %(amount)s is added to their bounty)"), { amount: P.money(winner.added_to_bounty) });
+        }
+        logLine(won);
+      });
+    }
   }
 
   function addResult(record) {
@@ -1449,6 +1459,17 @@
       parts.push(f(gettext("on a break until %(time)s"), { time: new Date(table.on_break_until).toLocaleTimeString(document.documentElement.lang) }));
     }
     if (table.hand_for_hand) { parts.push(gettext("hand-for-hand: each hand starts when every table has finished the last")); }
+    if (table.bounties && table.bounties.by_seat) {
+      // TRN-41..TRN-43: each player's current bounty, and the VIP's bounty.
+      var bounties = Object.keys(table.bounties.by_seat).map(function (seat) {
+        var text = f(gettext("%(name)s: bounty %(amount)s"), { name: nameOf(Number(seat)), amount: P.money(table.bounties.by_seat[seat]) });
+        if (table.bounties.vip_seat === Number(seat)) {
+          text += " + " + f(gettext("VIP bounty %(amount)s"), { amount: P.money(table.bounties.vip_bounty) });
+        }
+        return text;
+      });
+      if (bounties.length) { parts.push(bounties.join(", ")); }
+    }
     info.textContent = parts.join(" · ");
     info.hidden = false;
   }
@@ -1463,6 +1484,13 @@
       notify(f(gettext("Level %(level)s: blinds %(small)s/%(big)s from the next hand."), { level: event.level, small: money(event.small_blind), big: money(event.big_blind) }), "info");
       drawTournamentInfo();
       return;
+    }
+    if (kind === "bounty_won" && state.snapshot && state.snapshot.table && state.snapshot.table.bounties) {
+      var bounties = state.snapshot.table.bounties;
+      delete bounties.by_seat[String(event.seat)];
+      if (bounties.vip_seat === event.seat) { bounties.vip_seat = null; }
+      (event.winners || []).forEach(function (winner) { bounties.by_seat[String(winner.seat)] = winner.bounty_now; });
+      drawTournamentInfo();
     }
     if (kind === "player_moved" && me && event.user_id === me) {
       notify(event.message || gettext("You were moved to another table."), "info");

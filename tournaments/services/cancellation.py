@@ -14,6 +14,7 @@ the policy's compensation plus the alterations. Each step is audited.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from datetime import datetime
@@ -46,6 +47,7 @@ from tournaments.rules.cancellation import (
     cancel,
 )
 from tournaments.services import money
+from tournaments.services.bounties import bounties_paid
 from tournaments.services.cancellation_alteration import alterations_check, alterations_net, proposal_digest
 from tournaments.services.errors import NotAllowedNow, TournamentNotFound
 from tournaments.services.running import (
@@ -82,6 +84,7 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
             kind=PurchaseKind.ENTRY,
             prize_contribution_cents=entry.prize_contribution,
             fee_cents=entry.fee,
+            bounty_cents=entry.bounty_contribution,
         )
         for entry in entries
     )
@@ -93,7 +96,11 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
         freeroll = False
     if tournament.started_at is None:
         return TournamentAtCancellation(purchases=purchases, started=False, freeroll=freeroll)
-    remaining = _remaining_players(tournament)
+    bounties = {entry.user_id: entry.bounty for entry in entries if entry.status == EntryStatus.PLAYING}
+    remaining = tuple(
+        dataclasses.replace(player, bounty_cents=bounties.get(int(player.player), 0))
+        for player in _remaining_players(tournament)
+    )
     contributions = sum(purchase.prize_contribution_cents for purchase in purchases)
     closed = tournament.registration_closed_at is not None and tournament.prize_pool is not None
     return TournamentAtCancellation(
@@ -104,6 +111,7 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
         at_final_table=tournament.tables_running <= 1,
         added_money_cents=(tournament.prize_pool or 0) - contributions if closed else 0,
         freeroll=freeroll,
+        bounties_paid_cents=bounties_paid(tournament),
     )
 
 
@@ -402,23 +410,27 @@ def prizes_won_credit(tournament: Tournament) -> None:
 
 
 def _post(tournament: Tournament, row: TournamentCancellation, calculation: CancellationCalculation) -> None:
-    """One transfer per compensated player (buy-in refund and pool share from the prize pool, fee refund from the
-    house fees, and management's alteration, CXL-12: a rise from the house's guarantee account, a cut back to it),
-    and what is left in the prize pool to the house (the overlay it funded, CXL-04)."""
+    """One transfer per compensated player (buy-in refund and pool share from the prize pool, their own current
+    bounty from the bounty pool (CXL-10), fee refund from the house fees, and management's alteration, CXL-12: a rise
+    from the house's guarantee account, a cut back to it), and what is left in the prize pool to the house (the overlay
+    it funded, CXL-04)."""
     from django.contrib.auth import get_user_model
 
     pool = money.prize_pool_account(tournament)
+    bounty_pool = money.bounty_pool_account(tournament)
     fees = system_account(AccountKind.HOUSE_FEES)
     users = get_user_model().objects.in_bulk([int(c.player) for c in calculation.compensations])
     for compensation in calculation.compensations:
-        from_pool = compensation.buy_in_refund_cents + compensation.pool_share_cents + compensation.bounty_cents
+        from_pool = compensation.buy_in_refund_cents + compensation.pool_share_cents
         altered = int(row.alterations.get(str(compensation.player), 0))
-        total = from_pool + compensation.fee_refund_cents + altered
+        total = from_pool + compensation.bounty_cents + compensation.fee_refund_cents + altered
         if total <= 0:
             continue
         legs = [TransferLeg(player_cash_account(users[int(compensation.player)]), total)]
         if from_pool:
             legs.append(TransferLeg(pool, -from_pool))
+        if compensation.bounty_cents:
+            legs.append(TransferLeg(bounty_pool, -compensation.bounty_cents))
         if compensation.fee_refund_cents:
             legs.append(TransferLeg(fees, -compensation.fee_refund_cents))
         if altered:

@@ -125,6 +125,12 @@ DEFINITION_FIELDS = (
     "eligibility",
     "series",
     "satellite_target",
+    "bounty_kind",
+    "bounty",
+    "bounty_credited_percent",
+    "bounty_added_percent",
+    "vip_player",
+    "vip_bounty",
 )
 """The fields of a definition (TRN-02), as opposed to the state of a run."""
 

@@ -54,6 +54,12 @@ FIXED_ONCE_STARTED = (
     "is_phase_two",
     "phase_two",
     "final_level",
+    "bounty_kind",
+    "bounty",
+    "bounty_credited_percent",
+    "bounty_added_percent",
+    "vip_player",
+    "vip_bounty",
 )
 """Definition fields that never change once a tournament has started (its players registered and were seated under
 them)."""

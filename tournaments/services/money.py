@@ -1,7 +1,9 @@
 """Tournament money, only through the wallet ledger, each movement one idempotent transfer (FEE-04, TRN-07, TRN-10,
 TRN-15, TRN-27).
 
-Accounts: the tournament's prize pool (``tournament_prize_pool`` account ``tournament:<id>``), the house fees account
+Accounts: the tournament's prize pool (``tournament_prize_pool`` account ``tournament:<id>``), its bounty pool
+(``bounty_pool`` account ``tournament:<id>:bounties``: the bounty parts of the buy-ins, TRN-41, apart from the prize
+pool; it holds exactly the current bounties of the players still in), the house fees account
 (fees are revenue from registration; an unregistration or a cancellation before the start gives them back), and the
 house guarantee account, which funds an overlay (TRN-07) and operator-added prize money (TRN-17).
 """
@@ -26,16 +28,23 @@ def prize_pool_account(tournament: Tournament) -> Account:
     return reference_account(AccountKind.TOURNAMENT_PRIZE_POOL, f"tournament:{tournament.pk}")
 
 
+def bounty_pool_account(tournament: Tournament) -> Account:
+    return reference_account(AccountKind.BOUNTY_POOL, f"tournament:{tournament.pk}:bounties")
+
+
 def _format(cents: int) -> str:
     return f"€{cents // 100:,}.{cents % 100:02d}"
 
 
 def _entry_legs(entry: TournamentEntry, cash: Account, sign: int) -> list[TransferLeg]:
     """The legs of paying (``sign`` -1 for the player) or refunding (+1) an entry: the player's cash against the prize
-    contribution in the pool and the fee in the house fees, two amounts (FEE-04)."""
-    legs = [TransferLeg(cash, sign * (entry.prize_contribution + entry.fee))]
+    contribution in the pool, the bounty part in the bounty pool (TRN-41) and the fee in the house fees, each its own
+    amount (FEE-04)."""
+    legs = [TransferLeg(cash, sign * (entry.prize_contribution + entry.bounty_contribution + entry.fee))]
     if entry.prize_contribution:
         legs.append(TransferLeg(prize_pool_account(entry.tournament), -sign * entry.prize_contribution))
+    if entry.bounty_contribution:
+        legs.append(TransferLeg(bounty_pool_account(entry.tournament), -sign * entry.bounty_contribution))
     if entry.fee:
         legs.append(TransferLeg(system_account(AccountKind.HOUSE_FEES), -sign * entry.fee))
     return legs
@@ -44,21 +53,23 @@ def _entry_legs(entry: TournamentEntry, cash: Account, sign: int) -> list[Transf
 def registration_pay(entry: TournamentEntry, user: Any, *, cash_account: Account | None = None) -> Transfer | None:
     """Debit buy-in and fee from the player's cash (``cash_account`` when the caller has it already) as two legs of
     one transfer (FEE-04); nothing for a freeroll."""
-    if entry.prize_contribution + entry.fee == 0:
+    if entry.prize_contribution + entry.bounty_contribution + entry.fee == 0:
         return None
     return transfer_create(
         kind=TransferKind.TOURNAMENT_BUY_IN,
         legs=_entry_legs(entry, cash_account or player_cash_account(user), -1),
         idempotency_key=f"tournament-entry:{entry.pk}:registration",
         reference=f"tournament-entry:{entry.pk}",
-        description=f"{entry.tournament.name}: buy-in {_format(entry.prize_contribution)} + fee {_format(entry.fee)}",
+        description=f"{entry.tournament.name}: buy-in {_format(entry.prize_contribution)}"
+        + (f" + bounty {_format(entry.bounty_contribution)}" if entry.bounty_contribution else "")
+        + f" + fee {_format(entry.fee)}",
     )
 
 
 def registration_refund(entry: TournamentEntry, why: str) -> Transfer | None:
     """Give buy-in and fee back in the form paid (TRN-10 unregistration, TRN-15 / CXL-02 cancellation): to the
     player's cash, or to the ticket that paid them, which is usable again."""
-    if entry.prize_contribution + entry.fee == 0:
+    if entry.prize_contribution + entry.bounty_contribution + entry.fee == 0:
         return None
     if entry.paid_with_ticket_id is not None:
         from tournaments.services.tickets import ticket_return_locked
@@ -176,4 +187,46 @@ def prize_part_forfeit(entry: TournamentEntry, forfeited: int) -> Transfer:
             f"{tournament.name}: prize for place {entry.place}, {_format(forfeited)} of it forfeited on "
             "disqualification"
         ),
+    )
+
+
+# --- Bounties (TRN-41..TRN-44, AMB-48) -----------------------------------------------------------------------------
+
+
+def bounty_credit(eliminated: TournamentEntry, winner: TournamentEntry, *, cash: int, vip: int) -> Transfer | None:
+    """Credit a knock-out's winnings at once (AMB-48): ``cash`` from the tournament's bounty pool, ``vip`` (the VIP
+    bounty, TRN-43) from the house guarantees account that funds operator-added money, to the winner's cash, in one
+    transfer, idempotent per eliminated entry and winner. Nothing when both are 0."""
+    if cash + vip == 0:
+        return None
+    tournament = winner.tournament
+    legs = [TransferLeg(player_cash_account(winner.user), cash + vip)]
+    if cash:
+        legs.append(TransferLeg(bounty_pool_account(tournament), -cash))
+    if vip:
+        legs.append(TransferLeg(system_account(AccountKind.HOUSE_GUARANTEE), -vip))
+    words = f"bounty {_format(cash)}" + (f" + VIP bounty {_format(vip)}" if vip else "")
+    return transfer_create(
+        kind=TransferKind.BOUNTY,
+        legs=legs,
+        idempotency_key=f"tournament-entry:{eliminated.pk}:bounty:{winner.pk}",
+        reference=f"tournament-entry:{winner.pk}",
+        description=f"{tournament.name}: {words} "
+        + ("kept at the end" if eliminated.pk == winner.pk else f"for knocking out {eliminated.user}"),
+    )
+
+
+def bounty_forfeit(entry: TournamentEntry) -> Transfer:
+    """A disqualified player's current bounty is nobody's to win: from the bounty pool to the house's seized funds
+    (TRN-28), so the pool keeps holding exactly the bounties of the players still in."""
+    tournament = entry.tournament
+    return transfer_create(
+        kind=TransferKind.HOLD_SEIZURE,
+        legs=[
+            TransferLeg(bounty_pool_account(tournament), -entry.bounty),
+            TransferLeg(system_account(AccountKind.HOUSE_SEIZED), entry.bounty),
+        ],
+        idempotency_key=f"tournament-entry:{entry.pk}:bounty-forfeited",
+        reference=f"tournament-entry:{entry.pk}",
+        description=f"{tournament.name}: bounty {_format(entry.bounty)} forfeited on disqualification",
     )

@@ -155,7 +155,9 @@ def registration_take_locked(
         balance = cash_account.balance  # read just now, under no lock: the transfer checks it again under its lock
         if balance < price:
             raise InsufficientBalance(
-                f"{locked.name} costs {_format(locked.buy_in)} + {_format(locked.fee)} fee; your balance is "
+                f"{locked.name} costs {_format(locked.buy_in)}"
+                + (f" + {_format(locked.bounty_per_entry)} bounty" if locked.bounty_per_entry else "")
+                + f" + {_format(locked.fee)} fee; your balance is "
                 f"{_format(balance)}."
             )
     try:
@@ -165,6 +167,8 @@ def registration_take_locked(
                 user=user,
                 registered_at=moment,
                 prize_contribution=locked.buy_in,
+                bounty_contribution=locked.bounty_per_entry,
+                bounty=locked.bounty_per_entry,
                 fee=locked.fee,
                 paid_with_ticket=ticket,
             )

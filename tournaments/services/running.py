@@ -521,6 +521,11 @@ def _maybe_finish(tournament: Tournament, alive: int, now: datetime, randomness:
     ).values():
         tournament_table_close(table[0], table[1], now, "The tournament is over.")
     TournamentTable.objects.filter(tournament=tournament, broken_at__isnull=True).update(broken_at=now, players=0)
+    if tournament.has_bounties:  # the players still in at the end keep their own bounties (after the table locks)
+        from tournaments.services.bounties import own_bounty_pay_locked
+
+        for entry in entries.values():
+            own_bounty_pay_locked(entry)
     tournament.status = TournamentStatus.FINISHED
     tournament.finished_at = now
     tournament.players_remaining = 0

@@ -184,6 +184,10 @@ def entry_disqualify(
         row.prize_forfeited_cents = partial
     elif row.status not in (EntryStatus.FINISHED, EntryStatus.REGISTERED, EntryStatus.BUSTED):
         raise NotAllowedNow(f"This entry is {row.get_status_display()}: there is nothing to disqualify.")
+    if row.bounty:  # TRN-28 with TRN-41: the disqualified player's own bounty is seized, not won by anyone
+        row.tournament = locked
+        money.bounty_forfeit(row)
+        row.bounty_forfeited, row.bounty = row.bounty, 0
     row.status = EntryStatus.DISQUALIFIED
     row.disqualification_reason = text
     row.prize_forfeited = bool(forfeit_prize)
@@ -197,6 +201,8 @@ def entry_disqualify(
             "eliminated_at",
             "prize_transfer",
             "prize_forfeited_cents",
+            "bounty",
+            "bounty_forfeited",
         ]
     )
     audit_record(
@@ -210,6 +216,7 @@ def entry_disqualify(
             "entry": row.pk,
             "forfeit_prize": bool(forfeit_prize),
             "forfeited_cents": row.prize_forfeited_cents,
+            "bounty_forfeited_cents": row.bounty_forfeited,
             "barred": bool(bar),
             "before": before,
             "after": {"status": row.status},
