@@ -94,9 +94,9 @@ def may_deal(tournament: Tournament, link: TournamentTable, now: datetime) -> bo
     if (
         tournament.phase_two_id is not None
         and tournament.final_level is not None
-        and flight_stops_dealing(level_clock(tournament).reading(now).number, tournament.final_level)
+        and flight_stops_dealing(level_clock(tournament), now, tournament.final_level)
     ):
-        return False  # TRN-45: the flight's final level is reached; it ends once the hands in play are over
+        return False  # TRN-45: the flight's final level is over; it ends once the hands in play are over
     return not (tournament.hand_for_hand and link.hand_for_hand_round_dealt >= tournament.hand_for_hand_round)
 
 

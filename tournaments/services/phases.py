@@ -1,4 +1,4 @@
-"""Phased tournaments (TRN-45, ET-13): Phase 1 flights end at their final level and carry their survivors, with their
+"""Phased tournaments (TRN-45, ET-13): Phase 1 flights end after their final level and carry their survivors, with their
 stacks, to the one Phase 2.
 
 * :func:`flight_end_if_over` — called by the coordinator (``tournaments.services.running``) under the flight's row
@@ -68,7 +68,7 @@ def phase_two_waits(tournament: Tournament) -> bool:
 
 
 def flight_end_if_over(
-    flight: Tournament, *, current_level: int, alive: int, hands_in_play: bool, now: datetime
+    flight: Tournament, *, final_level_over: bool, alive: int, hands_in_play: bool, now: datetime
 ) -> bool:
     """End the flight if it is over (see the module docstring); the caller holds the flight's row lock and closed its
     registration. Returns whether it ended."""
@@ -79,8 +79,7 @@ def flight_end_if_over(
     assert flight.final_level is not None
     pending = TournamentEntry.objects.filter(tournament=flight, status=EntryStatus.BUSTED).count()
     if not flight_over(
-        current_level=current_level,
-        final_level=flight.final_level,
+        final_level_over=final_level_over,
         players_left=alive,
         hands_in_play=int(hands_in_play),
         places_pending=pending,
@@ -157,7 +156,7 @@ def flight_end_if_over(
         action="tournament.flight_ended",
         actor=None,
         transfer=transfer,
-        reason="TRN-45: the flight reached its final level; its survivors go through to Phase 2 with their stacks.",
+        reason="TRN-45: the flight's final level is over; its survivors go through to Phase 2 with their stacks.",
         target=f"tournaments.tournament:{flight.pk}",
         details={
             "phase_two": phase_two.pk,

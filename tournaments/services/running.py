@@ -275,16 +275,17 @@ def _coordinate(tournament: Tournament, now: datetime, randomness: RandomSource,
     flight = is_flight(tournament)
     if flight and tournament.registration_closed_at is None:
         assert tournament.final_level is not None
-        if flight_stops_dealing(clock.reading(now).number, tournament.final_level):
+        if flight_stops_dealing(clock, now, tournament.final_level):
             _registration_close(tournament, now)  # TRN-45: the flight's end closes its registration
             step.registration_closed = True
     if tournament.registration_closed_at is not None:
         if _places_assign(tournament, live, alive, randomness, step):
             alive = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).count()
         if flight:
+            assert tournament.final_level is not None
             if flight_end_if_over(
                 tournament,
-                current_level=clock.reading(now).number,
+                final_level_over=flight_stops_dealing(clock, now, tournament.final_level),
                 alive=alive,
                 hands_in_play=any(table.in_hand for table in live),
                 now=now,
