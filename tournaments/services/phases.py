@@ -10,7 +10,8 @@ stacks, to the one Phase 2.
 * :func:`phase_two_waits` — Phase 2 starts at its time only once none of its flights is still to be played.
 * :func:`phase_two_refusal` — players cannot register for (or unregister from) Phase 2.
 * :func:`phase_two_cancel_refunds` — Phase 2 cancelled before its start: the flights' prize contributions it holds go
-  back to the players who paid them (CXL-02).
+  back to the players who paid them (CXL-02) — in cash, or, for a flight entry paid with a ticket, as that ticket,
+  usable again (with its fee, from the house fees: a ticket is worth a whole entry price).
 * :func:`phase_two_purchases` — the money Phase 2 holds described for the cancellation policy: each flight entry's
   prize contribution, which is the player-supplied pot of Phase 2.
 
@@ -179,7 +180,8 @@ def flight_end_if_over(
 
 def phase_two_cancel_refunds(phase_two: Tournament) -> int:
     """Phase 2 cancelled before its start (too few players carried, or staff): every flight entry's prize
-    contribution held in Phase 2's prize pool goes back to its player; returns how many were refunded."""
+    contribution held in Phase 2's prize pool goes back to its player — in cash, or its ticket returned when a ticket
+    paid the entry (``money.flight_prize_money_refund``); returns how many were refunded."""
     refunded = 0
     for entry in (
         TournamentEntry.objects.filter(
