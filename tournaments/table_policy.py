@@ -7,8 +7,8 @@
 * Who is dealt in: every player with chips, sitting out or absent included (TRN-04, TRN-19, AMB-57); the big blind
   once per orbit (ENG-07, TRN-29); the first button at the highest occupied seat (TRN-05). A player sitting out is
   acted for at once: check, else fold (AMB-20).
-* When a table may deal: the tournament is running, not on (or waiting for) a break (TRN-30), a Phase 1 flight has
-  not reached its final level (TRN-45), the table has not dealt the current hand-for-hand round (TRN-23), and the
+* When a table may deal: the tournament is running, not on (or waiting for) a break (TRN-30), a Phase 1 flight's
+  final level is not over (TRN-45), the table has not dealt the current hand-for-hand round (TRN-23), and the
   tournament has dealt with the table's last hand (eliminations and balancing, ``needs_coordination``).
 * Between hands: pending sit-outs, knock-outs (the seat is emptied, the entry waits for its place); then the
   tournament is asked to coordinate (``tournaments.services.tournament_coordinate`` after commit).

@@ -11,8 +11,8 @@ lock it:
 3. gives knocked-out players their places — one hand's (or one hand-for-hand round's) eliminations by the chips they
    started it with, ties at random (TRN-22, TRN-24) — and credits each prize at once (TRN-27, a Celery task);
 4. ends the tournament with one player left, or when every remaining place pays the same and the tournament says so
-   (TRN-21), paying the winner(s); a Phase 1 flight ends instead at its final level, once the hands in play are over,
-   carrying its survivors' stacks and its prize pool to Phase 2 (TRN-45, ``tournaments.services.phases``), and a
+   (TRN-21), paying the winner(s); a Phase 1 flight ends instead after its final level, once the hands in play are
+   over, carrying its survivors' stacks and its prize pool to Phase 2 (TRN-45, ``tournaments.services.phases``), and a
    Phase 2 starts only once its flights are over;
 5. switches hand-for-hand on at the bubble and off when it bursts, and deals the next round once every table has
    finished the last (TRN-23, AMB-43);
