@@ -278,9 +278,10 @@ SATELLITE_HELP = (
 PHASES = ("is_phase_two", "phase_two", "final_level")
 PHASES_HELP = (
     "Define the Phase 2 first (marked as Phase 2, no buy-in or fee of its own), then attach each Phase 1 flight to it "
-    "with the level at which the flight ends: the flight stops dealing when that level is reached, and the players "
-    "still holding chips go to Phase 2 with their stacks (only the biggest when they survive several flights). The "
-    "flights' buy-ins form Phase 2's prize pool; flights pay no prizes. Players cannot register for Phase 2."
+    "with the level after which the flight ends (its last level): the flight stops dealing when that level's time is "
+    "up, the hands in play are finished, and the players still holding chips go to Phase 2 with their stacks (only "
+    "the biggest when they survive several flights). The flights' buy-ins form Phase 2's prize pool; flights pay no "
+    "prizes. Players cannot register for Phase 2."
 )
 MONITOR = ("entries_panel", "tables_panel", "eliminations_panel", "payouts_panel")
 SIT_AND_GO_DEFAULTS = (

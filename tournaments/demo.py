@@ -1,12 +1,14 @@
 """Demo tournaments (idempotent): a turbo multi-table tournament a few minutes after start-up and one every half hour
 after it for the next hours (the "Turbo €1" series), two Sit & Gos that open the next one as they start (FEE-01,
-FEE-02 prices), and a 5-handed Sit & Go satellite whose pool buys one seat in the next turbo (TRN-37; a seat it cannot
-give as a registration is a ticket for the series), and a 5-handed progressive bounty Sit & Go (TRN-41, TRN-42)."""
+FEE-02 prices), a 5-handed Sit & Go satellite whose pool buys one seat in the next turbo (TRN-37; a seat it cannot
+give as a registration is a ticket for the series), a 5-handed progressive bounty Sit & Go (TRN-41, TRN-42), and a
+phased tournament (TRN-45): a Phase 2 a few hours ahead fed by two Phase 1 flights starting soon, with 2-minute
+levels, each ending after its level 6 — a new set once the last one's Phase 2 has started or is over."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
@@ -22,15 +24,21 @@ SCHEDULED_AHEAD = 6
 TURBO_SERIES = "Turbo €1"
 SATELLITE = "Satellite to the Turbo €1"
 BOUNTY_SIT_AND_GO = "Progressive Bounty Sit & Go 5-handed €1 + €1"
+PHASED = "Main Event €10"
+"""The demo phased tournament's name: its Phase 2 is "Main Event €10 – Phase 2", its flights "… – Flight A" and "B"."""
+PHASE_TWO_AHEAD = timedelta(hours=3)
+FLIGHTS_AHEAD = (timedelta(minutes=10), timedelta(minutes=40))
+FLIGHT_FINAL_LEVEL = 6
+"""The flights' last level: with 2-minute levels a flight plays 12 minutes, then its survivors go to Phase 2."""
 
 
 def seed_demo(write: Callable[[str], None]) -> None:
     now = timezone.now()
     live = (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING)
     upcoming = list(
-        Tournament.objects.filter(kind=TournamentKind.SCHEDULED, status__in=live, starts_at__gt=now).order_by(
-            "starts_at"
-        )
+        Tournament.objects.filter(kind=TournamentKind.SCHEDULED, status__in=live, starts_at__gt=now)
+        .filter(phase_two__isnull=True, is_phase_two=False)  # the phased tournament is seeded apart
+        .order_by("starts_at")
     )
     created = 0
     series, _ = TournamentSeries.objects.get_or_create(
@@ -104,4 +112,39 @@ def seed_demo(write: Callable[[str], None]) -> None:
             structure=TURBO_SIT_AND_GO_STRUCTURE,
         )
         created += 1
+    created += _phased_tournament_seed(now)
     write(f"Tournaments: {created} demo tournaments scheduled or opened.")
+
+
+def _phased_tournament_seed(now: datetime) -> int:
+    """TRN-45: a Phase 2 ``PHASE_TWO_AHEAD`` from now with two flights starting soon, unless a demo Phase 2 is still
+    to start; returns how many tournaments were created."""
+    phase_two_name = f"{PHASED} – Phase 2"
+    waiting = (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING)
+    if Tournament.objects.filter(name=phase_two_name, is_phase_two=True, status__in=waiting).exists():
+        return 0
+    price = MULTI_TABLE_PRICE_PRESETS[2]  # €9 + €1: the flights' buy-ins form Phase 2's prize pool
+    phase_two = tournament_create(
+        name=phase_two_name,
+        kind=TournamentKind.SCHEDULED,
+        starts_at=(now + PHASE_TWO_AHEAD).replace(second=0, microsecond=0),
+        buy_in=0,
+        fee=0,
+        is_phase_two=True,
+        table_size=6,
+        structure=TURBO_MULTI_TABLE_STRUCTURE,
+    )
+    for letter, ahead in zip("AB", FLIGHTS_AHEAD, strict=True):
+        tournament_create(
+            name=f"{PHASED} – Flight {letter}",
+            kind=TournamentKind.SCHEDULED,
+            starts_at=(now + ahead).replace(second=0, microsecond=0),
+            buy_in=price.prize_contribution_cents,
+            fee=price.fee_cents,
+            table_size=6,
+            late_registration_levels=2,
+            structure=TURBO_MULTI_TABLE_STRUCTURE,
+            phase_two=phase_two,
+            final_level=FLIGHT_FINAL_LEVEL,
+        )
+    return 1 + len(FLIGHTS_AHEAD)

@@ -250,10 +250,13 @@ class Tournament(models.Model):
         ),
     )
     final_level = models.PositiveSmallIntegerField(
-        _("flight ends at level"),
+        _("flight ends after level"),
         null=True,
         blank=True,
-        help_text=_("A flight stops dealing when this level is reached (the hands in play are finished first)."),
+        help_text=_(
+            "The flight's last level: it stops dealing when this level's time is up (the hands in play are finished "
+            "first)."
+        ),
     )
     carried_prize_money = models.PositiveBigIntegerField(
         _("prize money carried from the flights (cents)"),
@@ -291,7 +294,7 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(condition=models.Q(minimum_entrants__gte=2), name="tournaments_minimum_two"),
             models.CheckConstraint(
-                condition=models.Q(phase_two__isnull=True) | models.Q(final_level__gte=2, is_phase_two=False),
+                condition=models.Q(phase_two__isnull=True) | models.Q(final_level__gte=1, is_phase_two=False),
                 name="tournaments_flight_ends_at_a_level",
             ),
         ]

@@ -7,8 +7,8 @@
 * Who is dealt in: every player with chips, sitting out or absent included (TRN-04, TRN-19, AMB-57); the big blind
   once per orbit (ENG-07, TRN-29); the first button at the highest occupied seat (TRN-05). A player sitting out is
   acted for at once: check, else fold (AMB-20).
-* When a table may deal: the tournament is running, not on (or waiting for) a break (TRN-30), a Phase 1 flight has
-  not reached its final level (TRN-45), the table has not dealt the current hand-for-hand round (TRN-23), and the
+* When a table may deal: the tournament is running, not on (or waiting for) a break (TRN-30), a Phase 1 flight's
+  final level is not over (TRN-45), the table has not dealt the current hand-for-hand round (TRN-23), and the
   tournament has dealt with the table's last hand (eliminations and balancing, ``needs_coordination``).
 * Between hands: pending sit-outs, knock-outs (the seat is emptied, the entry waits for its place); then the
   tournament is asked to coordinate (``tournaments.services.tournament_coordinate`` after commit).
@@ -95,9 +95,9 @@ def may_deal(tournament: Tournament, link: TournamentTable, now: datetime) -> bo
     if (
         tournament.phase_two_id is not None
         and tournament.final_level is not None
-        and flight_stops_dealing(level_clock(tournament).reading(now).number, tournament.final_level)
+        and flight_stops_dealing(level_clock(tournament), now, tournament.final_level)
     ):
-        return False  # TRN-45: the flight's final level is reached; it ends once the hands in play are over
+        return False  # TRN-45: the flight's final level is over; it ends once the hands in play are over
     return not (tournament.hand_for_hand and link.hand_for_hand_round_dealt >= tournament.hand_for_hand_round)
 
 

@@ -25,8 +25,8 @@ def phase_two(starts_at: datetime = PHASE_TWO_START, **fields: Any) -> Tournamen
     return tournament_create(kind=TournamentKind.SCHEDULED, starts_at=starts_at, is_phase_two=True, **fields)
 
 
-def flight(target: Tournament, starts_at: datetime, *, final_level: int = 3, **fields: Any) -> Tournament:
-    """A Phase 1 flight of ``target`` ending at ``final_level`` (QUICK_LEVELS: 5-minute levels)."""
+def flight(target: Tournament, starts_at: datetime, *, final_level: int = 2, **fields: Any) -> Tournament:
+    """A Phase 1 flight of ``target`` ending after ``final_level``, its last level (QUICK_LEVELS: 5-minute levels)."""
     fields.setdefault("structure", QUICK_LEVELS)
     fields.setdefault("buy_in", 1_000)
     fields.setdefault("fee", 100)
@@ -49,7 +49,7 @@ def check_or_call(state: HandState, seat: int) -> tuple[str, int | None]:
 
 
 def play_flight(flight_: Tournament, seed: int = 7) -> datetime:
-    """Play a flight from its start until it ends (its final level); returns the simulated time then."""
+    """Play a flight from its start until it ends (after its final level); returns the simulated time then."""
     assert flight_.starts_at is not None
     return play(flight_, start=flight_.starts_at, step=timedelta(seconds=20), policy=check_or_call, seed=seed)
 

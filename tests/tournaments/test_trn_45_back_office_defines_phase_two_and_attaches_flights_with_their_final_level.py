@@ -24,7 +24,7 @@ ADD = TOURNAMENTS + "add/"
 
 
 def flight_fields(target: Tournament, **changes: Any) -> dict[str, Any]:
-    """A flight as staff fill it in: two hours before its Phase 2, the turbo structure, ending at level 6."""
+    """A flight as staff fill it in: two hours before its Phase 2, the turbo structure, ending after level 6."""
     start = PHASE_TWO_START - timedelta(hours=2)
     fields: dict[str, Any] = {
         "name": "Main Event – Flight A",
@@ -41,7 +41,7 @@ def flight_fields(target: Tournament, **changes: Any) -> dict[str, Any]:
     return fields
 
 
-def test_staff_attach_a_flight_to_phase_two_with_the_level_at_which_it_ends_trn_45() -> None:
+def test_staff_attach_a_flight_to_phase_two_with_the_level_after_which_it_ends_trn_45() -> None:
     target = phase_two()
     support = client_of(SUPPORT_STAFF)
 
@@ -52,6 +52,16 @@ def test_staff_attach_a_flight_to_phase_two_with_the_level_at_which_it_ends_trn_
     assert created.phase_two_id == target.pk
     assert created.final_level == 6
     assert list(target.flights.all()) == [created]
+
+
+def test_staff_may_attach_a_flight_that_ends_after_its_first_level_trn_45() -> None:
+    target = phase_two()
+    support = client_of(SUPPORT_STAFF)
+
+    response = submit(support, ADD, "tournament_form", **flight_fields(target, final_level="1"))
+
+    assert response.status_code == 302, form_errors(response)
+    assert Tournament.objects.get(name="Main Event – Flight A").final_level == 1
 
 
 def test_staff_define_a_phase_two_without_a_buy_in_trn_45() -> None:
@@ -79,14 +89,14 @@ BAD_FLIGHTS = [
         id="starts-after-phase-two",
     ),
     pytest.param({"variant": "PO"}, "A flight plays the same game as its Phase 2.", id="another-game"),
-    pytest.param({"final_level": "1"}, "A flight ends at level 2 or later", id="level-one"),
-    pytest.param({"final_level": "99"}, "cannot end at a later one", id="beyond-its-levels"),
-    pytest.param({"final_level": ""}, "Give the level at which the flight ends.", id="no-final-level"),
+    pytest.param({"final_level": "0"}, "A flight ends after one of its levels: level 1 or later", id="level-zero"),
+    pytest.param({"final_level": "99"}, "cannot end after a later one", id="beyond-its-levels"),
+    pytest.param({"final_level": ""}, "Give the level after which the flight ends.", id="no-final-level"),
     pytest.param({"guarantee": "50000"}, "A flight pays no prizes", id="guarantee"),
     pytest.param(
         {"late_registration_levels": "6"},
-        "Late registration of a flight closes before the level at which it ends.",
-        id="late-registration-past-the-end",
+        "Late registration of a flight closes before the flight ends",
+        id="late-registration-to-the-end",
     ),
     pytest.param({"is_phase_two": "on"}, "either a Phase 1 flight or a Phase 2, not both", id="both"),
 ]

@@ -61,12 +61,12 @@ def test_phase_two_starts_with_the_carried_stacks_and_pays_its_prizes_from_the_f
 
 def test_phase_two_waits_for_a_flight_still_running_at_its_time_trn_45() -> None:
     target = phase_two(starts_at=START + timedelta(minutes=40))
-    running = flight(target, START + timedelta(minutes=35), final_level=3)
+    running = flight(target, START + timedelta(minutes=35), final_level=2)
     register(running, [player(cash=100_000) for _ in range(4)])
     tournaments_advance_all(now=START + timedelta(minutes=35))
     assert fresh(running).status == TournamentStatus.RUNNING
     tournaments_advance_all(now=START + timedelta(minutes=41))
-    assert fresh(target).status == TournamentStatus.REGISTERING  # the flight ends at level 3, ten minutes in
+    assert fresh(target).status == TournamentStatus.REGISTERING  # the flight ends after level 2, ten minutes in
     play_flight(running)
     assert fresh(running).status == TournamentStatus.FINISHED
     tournaments_advance_all(now=START + timedelta(minutes=50))

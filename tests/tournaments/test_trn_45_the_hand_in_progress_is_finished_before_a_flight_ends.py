@@ -1,5 +1,5 @@
-"""TRN-45: when a flight reaches its final level, no table deals a new hand, but a hand in progress is played to its
-end; the flight ends — and its players go through to Phase 2 — only after that hand."""
+"""TRN-45: when a flight's final level is over, no table deals a new hand, but a hand in progress is played to its end;
+the flight ends — and its players go through to Phase 2 — only after that hand."""
 
 from __future__ import annotations
 
@@ -22,19 +22,19 @@ pytestmark = pytest.mark.django_db
 
 def test_the_hand_in_progress_is_played_out_and_no_new_hand_is_dealt_before_the_flight_ends_trn_45() -> None:
     target = phase_two()
-    first = flight(target, START + timedelta(minutes=30), final_level=2, table_size=4)
+    first = flight(target, START + timedelta(minutes=30), final_level=1, table_size=4)
     register(first, [player(cash=100_000) for _ in range(8)])
     assert first.starts_at is not None
     tournaments_advance_all(now=first.starts_at)
     busy, idle = open_tables(fresh(first))
-    just_before = first.starts_at + timedelta(minutes=5) - timedelta(seconds=5)  # level 2 starts at 5 minutes
+    just_before = first.starts_at + timedelta(minutes=5) - timedelta(seconds=5)  # level 1, the last, ends at 5 min
     hand = hand_start(busy, now=just_before, shuffler=random.Random(1))
     assert hand is not None
 
     level_two = first.starts_at + timedelta(minutes=5, seconds=5)
     tournaments_advance_all(now=level_two)
     assert fresh(first).status == TournamentStatus.RUNNING  # the hand at the busy table is still being played
-    assert hand_start(idle, now=level_two, shuffler=random.Random(2)) is None  # no new hand at level 2
+    assert hand_start(idle, now=level_two, shuffler=random.Random(2)) is None  # no new hand after level 1
     assert not Hand.objects.filter(table=idle).exists()
 
     while hand.status == HandStatus.RUNNING and hand.acting_seat is not None:

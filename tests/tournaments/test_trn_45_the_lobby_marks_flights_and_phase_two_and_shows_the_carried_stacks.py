@@ -1,5 +1,5 @@
 """TRN-45 in the lobby (LOB-02, LOB-03), in English and Estonian: the full lobby marks each flight as "Phase 1 flight of
-X, ends at level N" and Phase 2 as reached through the flights; Phase 2's own lobby lists its flights, the players
+X, ends after level N" and Phase 2 as reached through the flights; Phase 2's own lobby lists its flights, the players
 through to it and the stacks they carry; a player who survived a flight reads there that they are through to Phase 2
 with their stack; the API says the same."""
 
@@ -32,7 +32,7 @@ def test_the_full_lobby_marks_the_flights_and_phase_two_trn_45(client: Client) -
     first = flight(target, start - timedelta(hours=3), final_level=4, name="Suurturniir IA")
 
     page = client.get(reverse("tournaments:index")).content.decode()
-    assert "Phase 1 flight of Suurturniir II, ends at level 4" in page
+    assert "Phase 1 flight of Suurturniir II, ends after level 4" in page
     assert "Phase 2: reached through the flights" in page
     rows = {row["id"]: row for row in client.get("/api/tournaments/").json()}
     assert rows[first.pk]["phase"] == {
@@ -46,7 +46,7 @@ def test_the_full_lobby_marks_the_flights_and_phase_two_trn_45(client: Client) -
     assert rows[target.pk]["freeroll"] is False
 
     in_estonian = estonian().get(reverse("tournaments:index")).content.decode()
-    assert "Etapp 1 turniirile Suurturniir II, lõpeb tasemel 4" in in_estonian
+    assert "Etapp 1 turniirile Suurturniir II, lõpeb peale taset 4" in in_estonian
     assert "Etapp 2: pääseb ainult etapp 1 turniiride kaudu" in in_estonian
     assert english_lines(in_estonian) == []
     detail = estonian().get(reverse("tournaments:detail", args=[target.pk])).content.decode()

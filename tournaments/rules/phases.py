@@ -2,19 +2,24 @@
 
 Pure decisions, no database:
 
-* :func:`flight_stops_dealing` — a flight deals no new hand once its final level is reached (seed 002: "Phase 1 ends at
-  a certain blind level"); the hands in play are finished first.
-* :func:`flight_over` — the flight is over once its final level is reached (or one player holds every chip), no hand
-  is in play and every knocked-out player has their place.
+* :func:`flight_stops_dealing` — a flight deals no new hand once its final level is over (seed 004: "Etapp 1 lõppeb
+  peale määratud mängutaset", Phase 1 ends *after* the set level): the final level is the last level played; the
+  hands in play when its time is up are finished first.
+* :func:`flight_over` — the flight is over once its final level is over (or one player holds every chip), no hand is
+  in play and every knocked-out player has their place.
 * :func:`stack_to_carry` / :func:`stacks_to_carry` — which stack each survivor takes to Phase 2: a player who survives
   several flights takes only the biggest stack, the stacks are never added together (ET-13: "only the biggest chip
   count is registered (chips are not added together)"). Equal stacks: the one already carried stays.
 * :func:`flight_definition_problems` — what makes a flight's definition unfit for its Phase 2 (the back office's
   validation).
 
-**Decisions** (the seeds say nothing more): "ends at level N" is read as the brief states it — dealing stops when
-level N starts, so level N - 1 is the last level played; 004's "peale määratud mängutaset" ("after the set level")
-agrees when the set level is the last one played. Flights pay no prizes: seed 002 has "all the remaining players will
+**Decisions** (the seeds say nothing more): seed 002's "ends at a certain blind level" is read with seed 004's "ends
+after the set level": level N is played in full and dealing stops when its time is up (when level N + 1 would begin).
+The flight's final level is one of its structure's levels; when it is the structure's last level, the flight still
+ends when that level's time is up — a flight does not hold its last level in force the way a tournament played to the
+end does (``tournaments.rules.levels``). A final level of 1 is allowed (a one-level flight). Late registration closes
+before the flight ends: at the latest at the end of level N - 1, so nobody buys a starting stack straight into Phase 2
+at the last moment. Flights pay no prizes: seed 002 has "all the remaining players will
 play for the tournament prizes" in Phase 2, so a flight's whole prize pool goes to Phase 2. A player knocked out of a
 flight before its end gets nothing.
 """
@@ -24,6 +29,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+
+from tournaments.rules.levels import LevelClock
 
 
 @dataclass(frozen=True)
@@ -44,19 +51,19 @@ class Carried:
     chips: int
 
 
-def flight_stops_dealing(current_level: int, final_level: int) -> bool:
-    """Whether a flight at ``current_level`` deals no new hand: its final level has been reached."""
-    return current_level >= final_level
+def flight_stops_dealing(clock: LevelClock, moment: datetime, final_level: int) -> bool:
+    """Whether a flight whose level clock is ``clock`` deals no new hand at ``moment``: its final level is over (its
+    time is up, also when it is the structure's last level; a final level beyond the structure counts as its last)."""
+    last = min(max(final_level, 1), len(clock.structure.levels))
+    return clock.elapsed(moment) >= clock.level_end(last)
 
 
-def flight_over(
-    *, current_level: int, final_level: int, players_left: int, hands_in_play: int, places_pending: int
-) -> bool:
-    """Whether the flight ends now: its final level reached (or at most one player left), no hand in play and no
-    knocked-out player waiting for a place."""
+def flight_over(*, final_level_over: bool, players_left: int, hands_in_play: int, places_pending: int) -> bool:
+    """Whether the flight ends now: its final level over (``flight_stops_dealing``) or at most one player left, no
+    hand in play and no knocked-out player waiting for a place."""
     if hands_in_play or places_pending:
         return False
-    return players_left <= 1 or flight_stops_dealing(current_level, final_level)
+    return players_left <= 1 or final_level_over
 
 
 def stack_to_carry(already: Carried | None, survivor: Survivor) -> Carried | None:
@@ -123,14 +130,18 @@ def flight_definition_problems(flight: FlightFacts, phase_two: PhaseTwoFacts) ->
     if flight.starts_at is not None and phase_two.starts_at is not None and flight.starts_at >= phase_two.starts_at:
         problems.append(("starts_at", "A flight starts before its Phase 2."))
     if flight.final_level is None:
-        problems.append(("final_level", "Give the level at which the flight ends."))
-    elif flight.final_level < 2:
-        problems.append(("final_level", "A flight ends at level 2 or later: level 1 must be played."))
+        problems.append(("final_level", "Give the level after which the flight ends."))
+    elif flight.final_level < 1:
+        problems.append(("final_level", "A flight ends after one of its levels: level 1 or later."))
     elif flight.levels and flight.final_level > flight.levels:
-        problems.append(("final_level", f"The flight has {flight.levels} levels: it cannot end at a later one."))
+        problems.append(("final_level", f"The flight has {flight.levels} levels: it cannot end after a later one."))
     if flight.final_level is not None and flight.late_registration_levels >= flight.final_level:
         problems.append(
-            ("late_registration_levels", "Late registration of a flight closes before the level at which it ends.")
+            (
+                "late_registration_levels",
+                "Late registration of a flight closes before the flight ends: at the latest after the level before "
+                "its final level.",
+            )
         )
     if flight.guarantee or flight.added_prize_money:
         problems.append(("guarantee", "A flight pays no prizes: put a guarantee or added money on the Phase 2."))

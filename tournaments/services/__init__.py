@@ -16,8 +16,8 @@ after commit.
   tournament_register(..., ticket=<id>)                                   (paid with a tournament ticket; tickets.py)
   ticket_issue / ticket_void / tickets_expire                             (tickets: staff, audited; the beat task)
   satellite seats: entry_prize_pay gives a satellite's seat as a ticket, registered at once when the target takes it
-  phased tournaments (TRN-45, phases.py): the coordinator ends a flight at its final level and carries its survivors
-  (the biggest stack per player) and its prize pool to Phase 2; registering for Phase 2 is refused
+  phased tournaments (TRN-45, phases.py): the coordinator ends a flight after its final level and carries its
+  survivors (the biggest stack per player) and its prize pool to Phase 2; registering for Phase 2 is refused
 """
 
 from __future__ import annotations

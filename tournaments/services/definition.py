@@ -207,8 +207,9 @@ def phases_definition_problems(
 ) -> list[tuple[str, str]]:
     """TRN-45: what makes a definition unfit as a Phase 1 flight or as a Phase 2, each ``(field, message)``.
     ``value(name)`` gives the definition's value of a field, ``pk`` its id (``None``: a new one), ``levels`` its number
-    of levels when known (else those stored). A flight feeds a Phase 2 of the same game that starts after it, ends at
-    one of its levels after level 1 and after its late registration, and pays no prizes of its own
+    of levels when known (else those stored). A flight feeds a Phase 2 of the same game that starts after it, ends
+    after one of its levels (its final level, the last played; level 1 or later) with its late registration closed
+    before, and pays no prizes of its own
     (``tournaments.rules.phases.flight_definition_problems``); a Phase 2 is scheduled, has no buy-in or fee (nobody
     registers for it), starts after all its flights and stays a Phase 2 while flights feed it."""
     problems: list[tuple[str, str]] = []
@@ -217,7 +218,7 @@ def phases_definition_problems(
     final_level = value("final_level")
     if target is None:
         if final_level is not None:
-            problems.append(("final_level", "Only a Phase 1 flight ends at a set level: choose its Phase 2 too."))
+            problems.append(("final_level", "Only a Phase 1 flight ends after a set level: choose its Phase 2 too."))
     elif pk is not None and target.pk == pk:
         problems.append(("phase_two", "A tournament cannot be a flight of itself."))
     else:

@@ -36,13 +36,16 @@ def _format(cents: int) -> str:
     return f"€{cents // 100:,}.{cents % 100:02d}"
 
 
-def _entry_legs(entry: TournamentEntry, cash: Account, sign: int) -> list[TransferLeg]:
+def _entry_legs(
+    entry: TournamentEntry, cash: Account, sign: int, *, prize_pool: Account | None = None
+) -> list[TransferLeg]:
     """The legs of paying (``sign`` -1 for the player) or refunding (+1) an entry: the player's cash against the prize
-    contribution in the pool, the bounty part in the bounty pool (TRN-41) and the fee in the house fees, each its own
-    amount (FEE-04)."""
+    contribution in the pool (the entry's tournament's, or ``prize_pool`` where it went since: a flight's to its Phase
+    2), the bounty part in the bounty pool (TRN-41) and the fee in the house fees, each its own amount (FEE-04)."""
     legs = [TransferLeg(cash, sign * (entry.prize_contribution + entry.bounty_contribution + entry.fee))]
     if entry.prize_contribution:
-        legs.append(TransferLeg(prize_pool_account(entry.tournament), -sign * entry.prize_contribution))
+        pool = prize_pool or prize_pool_account(entry.tournament)
+        legs.append(TransferLeg(pool, -sign * entry.prize_contribution))
     if entry.bounty_contribution:
         legs.append(TransferLeg(bounty_pool_account(entry.tournament), -sign * entry.bounty_contribution))
     if entry.fee:
@@ -119,9 +122,14 @@ def flight_prize_money_carry(flight: Tournament, phase_two: Tournament, amount: 
 
 def flight_prize_money_refund(phase_two: Tournament, entry: TournamentEntry) -> Transfer | None:
     """Phase 2 cancelled before its start: a flight entry's prize contribution, which reached Phase 2's prize pool,
-    goes back to the player (CXL-02: before the start every purchase is refunded); the flight's fee stays a fee."""
+    goes back to the player (CXL-02: before the start every purchase is refunded); the flight's fee stays a fee. An
+    entry paid with a ticket gets its ticket back instead (``tickets.ticket_return_from_phase_two_locked``)."""
     if entry.prize_contribution <= 0:
         return None
+    if entry.paid_with_ticket_id is not None:
+        from tournaments.services.tickets import ticket_return_from_phase_two_locked
+
+        return ticket_return_from_phase_two_locked(phase_two, entry)
     return transfer_create(
         kind=TransferKind.TOURNAMENT_REFUND,
         legs=[

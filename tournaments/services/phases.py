@@ -1,4 +1,4 @@
-"""Phased tournaments (TRN-45, ET-13): Phase 1 flights end at their final level and carry their survivors, with their
+"""Phased tournaments (TRN-45, ET-13): Phase 1 flights end after their final level and carry their survivors, with their
 stacks, to the one Phase 2.
 
 * :func:`flight_end_if_over` — called by the coordinator (``tournaments.services.running``) under the flight's row
@@ -10,7 +10,8 @@ stacks, to the one Phase 2.
 * :func:`phase_two_waits` — Phase 2 starts at its time only once none of its flights is still to be played.
 * :func:`phase_two_refusal` — players cannot register for (or unregister from) Phase 2.
 * :func:`phase_two_cancel_refunds` — Phase 2 cancelled before its start: the flights' prize contributions it holds go
-  back to the players who paid them (CXL-02).
+  back to the players who paid them (CXL-02) — in cash, or, for a flight entry paid with a ticket, as that ticket,
+  usable again (with its fee, from the house fees: a ticket is worth a whole entry price).
 * :func:`phase_two_purchases` — the money Phase 2 holds described for the cancellation policy: each flight entry's
   prize contribution, which is the player-supplied pot of Phase 2.
 
@@ -68,7 +69,7 @@ def phase_two_waits(tournament: Tournament) -> bool:
 
 
 def flight_end_if_over(
-    flight: Tournament, *, current_level: int, alive: int, hands_in_play: bool, now: datetime
+    flight: Tournament, *, final_level_over: bool, alive: int, hands_in_play: bool, now: datetime
 ) -> bool:
     """End the flight if it is over (see the module docstring); the caller holds the flight's row lock and closed its
     registration. Returns whether it ended."""
@@ -79,8 +80,7 @@ def flight_end_if_over(
     assert flight.final_level is not None
     pending = TournamentEntry.objects.filter(tournament=flight, status=EntryStatus.BUSTED).count()
     if not flight_over(
-        current_level=current_level,
-        final_level=flight.final_level,
+        final_level_over=final_level_over,
         players_left=alive,
         hands_in_play=int(hands_in_play),
         places_pending=pending,
@@ -157,7 +157,7 @@ def flight_end_if_over(
         action="tournament.flight_ended",
         actor=None,
         transfer=transfer,
-        reason="TRN-45: the flight reached its final level; its survivors go through to Phase 2 with their stacks.",
+        reason="TRN-45: the flight's final level is over; its survivors go through to Phase 2 with their stacks.",
         target=f"tournaments.tournament:{flight.pk}",
         details={
             "phase_two": phase_two.pk,
@@ -180,7 +180,8 @@ def flight_end_if_over(
 
 def phase_two_cancel_refunds(phase_two: Tournament) -> int:
     """Phase 2 cancelled before its start (too few players carried, or staff): every flight entry's prize
-    contribution held in Phase 2's prize pool goes back to its player; returns how many were refunded."""
+    contribution held in Phase 2's prize pool goes back to its player — in cash, or its ticket returned when a ticket
+    paid the entry (``money.flight_prize_money_refund``); returns how many were refunded."""
     refunded = 0
     for entry in (
         TournamentEntry.objects.filter(

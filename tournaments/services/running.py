@@ -11,8 +11,8 @@ lock it:
 3. gives knocked-out players their places — one hand's (or one hand-for-hand round's) eliminations by the chips they
    started it with, ties at random (TRN-22, TRN-24) — and credits each prize at once (TRN-27, a Celery task);
 4. ends the tournament with one player left, or when every remaining place pays the same and the tournament says so
-   (TRN-21), paying the winner(s); a Phase 1 flight ends instead at its final level, once the hands in play are over,
-   carrying its survivors' stacks and its prize pool to Phase 2 (TRN-45, ``tournaments.services.phases``), and a
+   (TRN-21), paying the winner(s); a Phase 1 flight ends instead after its final level, once the hands in play are
+   over, carrying its survivors' stacks and its prize pool to Phase 2 (TRN-45, ``tournaments.services.phases``), and a
    Phase 2 starts only once its flights are over;
 5. switches hand-for-hand on at the bubble and off when it bursts, and deals the next round once every table has
    finished the last (TRN-23, AMB-43);
@@ -275,16 +275,17 @@ def _coordinate(tournament: Tournament, now: datetime, randomness: RandomSource,
     flight = is_flight(tournament)
     if flight and tournament.registration_closed_at is None:
         assert tournament.final_level is not None
-        if flight_stops_dealing(clock.reading(now).number, tournament.final_level):
+        if flight_stops_dealing(clock, now, tournament.final_level):
             _registration_close(tournament, now)  # TRN-45: the flight's end closes its registration
             step.registration_closed = True
     if tournament.registration_closed_at is not None:
         if _places_assign(tournament, live, alive, randomness, step):
             alive = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).count()
         if flight:
+            assert tournament.final_level is not None
             if flight_end_if_over(
                 tournament,
-                current_level=clock.reading(now).number,
+                final_level_over=flight_stops_dealing(clock, now, tournament.final_level),
                 alive=alive,
                 hands_in_play=any(table.in_hand for table in live),
                 now=now,

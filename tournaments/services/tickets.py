@@ -8,7 +8,8 @@ ticket is one idempotent transfer plus one :class:`~tournaments.models.Tournamen
   the house's promotions (guarantee) account (:func:`ticket_issue`, audited);
 * used — it pays a registration: to the target's prize pool and the house fees, as buy-in and fee (FEE-04);
 * returned — unregistration or a cancellation before the start gives the value back to the ticket (TRN-10, CXL-02),
-  and the ticket is usable again;
+  and the ticket is usable again; so does the cancellation of a Phase 2 before its start for the ticket that paid a
+  flight entry (TRN-45, :func:`ticket_return_from_phase_two_locked`);
 * expired / voided — the value goes back to the house's promotions account (:func:`tickets_expire`,
   :func:`ticket_void`).
 
@@ -196,6 +197,29 @@ def ticket_return_locked(entry: TournamentEntry, why: str, now: datetime | None 
     transfer = transfer_create(
         kind=TransferKind.TOURNAMENT_REFUND,
         legs=money._entry_legs(entry, ticket_account(ticket), +1),
+        idempotency_key=f"tournament-ticket:{ticket.pk}:return:entry:{entry.pk}",
+        reference=f"tournament-entry:{entry.pk}",
+        description=f"{entry.tournament.name}: {why}; ticket {ticket.pk} returned",
+    )
+    _status_set(ticket, TicketStatus.RETURNED)
+    _event(ticket, "returned", at=now or timezone.now(), entry=entry, transfer=transfer, reason=why)
+    return transfer
+
+
+def ticket_return_from_phase_two_locked(
+    phase_two: Tournament, entry: TournamentEntry, now: datetime | None = None
+) -> Transfer:
+    """TRN-45 / CXL-02: Phase 2 cancelled before its start gives a flight entry paid with a ticket its ticket back,
+    usable again, as a cancellation before the start does for any ticket purchase. The flight's prize pool went to
+    Phase 2, so the buy-in comes back from Phase 2's prize pool and the fee from the house fees: a ticket is worth a
+    whole entry price (buy-in + fee) or pays nothing, so it cannot come back without its fee (a flight entry paid in
+    cash gets its buy-in back and the flight's fee stays a fee)."""
+    assert entry.paid_with_ticket_id is not None, "only a flight entry paid with a ticket returns one"
+    ticket = TournamentTicket.objects.select_for_update().get(pk=entry.paid_with_ticket_id)
+    why = f"{phase_two.name} (Phase 2) cancelled before the start"
+    transfer = transfer_create(
+        kind=TransferKind.TOURNAMENT_REFUND,
+        legs=money._entry_legs(entry, ticket_account(ticket), +1, prize_pool=money.prize_pool_account(phase_two)),
         idempotency_key=f"tournament-ticket:{ticket.pk}:return:entry:{entry.pk}",
         reference=f"tournament-entry:{entry.pk}",
         description=f"{entry.tournament.name}: {why}; ticket {ticket.pk} returned",
