@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 SHORT_LEVELS = structure_from_rows("browser", 1_000, [(10, 20, 0), (20, 40, 0), (40, 80, 0), (80, 160, 0)], 8)
 
 
-def act_when_it_is_my_turn(page: Any, *, all_in: bool) -> bool:
+def act_when_it_is_my_turn(page: Any, *, all_in: bool = True) -> bool:
     """Act when the page offers an action; True when it acted.
 
     With ``all_in``: the "All-in" size then Bet or Raise, else the All-in or Call button (a short stack facing a
