@@ -10,8 +10,9 @@
 * When a table may deal: the tournament is running, not on (or waiting for) a break (TRN-30), the table has not dealt
   the current hand-for-hand round (TRN-23), and the tournament has dealt with the table's last hand (eliminations and
   balancing, ``needs_coordination``).
-* Between hands: pending sit-outs, knock-outs (the seat is emptied, the entry waits for its place); then the
-  tournament is asked to coordinate (``tournaments.services.tournament_coordinate`` after commit).
+* Between hands: re-buy and add-on chips bought during the hand (TRN-39), pending sit-outs, knock-outs (the seat is
+  emptied, the entry waits for its place); then the tournament is asked to coordinate
+  (``tournaments.services.tournament_coordinate`` after commit).
 """
 
 from __future__ import annotations
@@ -211,6 +212,10 @@ class TournamentPolicy:
         link = locked_table_link(table)
         tournament = link.tournament
         rules = tournament_table_rules(tournament)
+        if tournament.offers_purchases:  # TRN-39: chips bought during the hand are added now, between hands
+            from tournaments.services.purchases import purchases_add_locked
+
+            context.events.extend(purchases_add_locked(table, context.seats, tournament, now))
         knocked_out = []
         for seat in sorted(context.seats.values(), key=lambda seat: seat.number):
             if seat.user_id is None:

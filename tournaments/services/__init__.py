@@ -15,6 +15,8 @@ after commit.
   tournament_define / tournament_definition_update                        (staff: definitions, audited; definition.py)
   tournament_register(..., ticket=<id>)                                   (paid with a tournament ticket; tickets.py)
   ticket_issue / ticket_void / tickets_expire                             (tickets: staff, audited; the beat task)
+  tournament_register(..., buy_in=<cents>)                                (multi-buy-in: the chosen buy-in, TRN-38)
+  entry_rebuy / entry_add_on(user, tournament, *, now=None) -> TournamentPurchase   (TRN-39; purchases.py)
   satellite seats: entry_prize_pay gives a satellite's seat as a ticket, registered at once when the target takes it
 """
 
@@ -33,6 +35,7 @@ from tournaments.services.definition import DefinitionRefused, tournament_define
 from tournaments.services.errors import (
     AlreadyRegistered,
     InsufficientBalance,
+    InvalidRequest,
     NotAllowedNow,
     NotEligible,
     NotRegistered,
@@ -41,6 +44,7 @@ from tournaments.services.errors import (
     TournamentError,
     TournamentNotFound,
 )
+from tournaments.services.purchases import entry_add_on, entry_rebuy
 from tournaments.services.registration import tournament_register, tournament_unregister
 from tournaments.services.running import Step, credited_at_game_end, tournament_advance
 from tournaments.services.staff import (
@@ -111,6 +115,7 @@ __all__ = [
     "AlreadyRegistered",
     "DefinitionRefused",
     "InsufficientBalance",
+    "InvalidRequest",
     "NotAllowedNow",
     "NotEligible",
     "NotRegistered",
@@ -119,9 +124,11 @@ __all__ = [
     "Step",
     "TournamentError",
     "TournamentNotFound",
+    "entry_add_on",
     "entry_disqualify",
     "entry_prize_credit",
     "entry_prize_pay",
+    "entry_rebuy",
     "tournament_advance",
     "tournament_cancel",
     "tournament_define",

@@ -31,9 +31,11 @@ from tournaments.models import (
     TournamentCancellation,
     TournamentEntry,
     TournamentKind,
+    TournamentPurchase,
     TournamentStatus,
     TournamentTable,
 )
+from tournaments.models import PurchaseKind as TournamentPurchaseKind
 from tournaments.rules.cancellation import (
     CancellationCalculation,
     HexaProAtCancellation,
@@ -76,16 +78,16 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
         Purchase(
             reference=f"entry:{entry.pk}",
             player=str(entry.user_id),
-            kind=PurchaseKind.ENTRY,
+            kind=PurchaseKind.ENTRY if entry.entry_number == 1 else PurchaseKind.RE_ENTRY,
             prize_contribution_cents=entry.prize_contribution,
             fee_cents=entry.fee,
         )
         for entry in entries
-    )
+    ) + _rebuys_and_add_ons(entries)
     if tournament.started_at is None:
         return TournamentAtCancellation(purchases=purchases, started=False, freeroll=tournament.is_freeroll)
     remaining = _remaining_players(tournament)
-    contributions = sum(entry.prize_contribution for entry in entries)
+    contributions = sum(purchase.prize_contribution_cents for purchase in purchases)
     closed = tournament.registration_closed_at is not None and tournament.prize_pool is not None
     return TournamentAtCancellation(
         purchases=purchases,
@@ -95,6 +97,23 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
         at_final_table=tournament.tables_running <= 1,
         added_money_cents=(tournament.prize_pool or 0) - contributions if closed else 0,
         freeroll=tournament.is_freeroll,
+    )
+
+
+def _rebuys_and_add_ons(entries: list[TournamentEntry]) -> tuple[Purchase, ...]:
+    """The entries' re-buys and add-ons (TRN-39), each a purchase of prize contribution + fee (FEE-04): "all
+    multi-entries" of the policy, so the money held is everything paid in (CXL-02..CXL-07)."""
+    kinds = {TournamentPurchaseKind.REBUY: PurchaseKind.RE_BUY, TournamentPurchaseKind.ADD_ON: PurchaseKind.ADD_ON}
+    users = {entry.pk: entry.user_id for entry in entries}
+    return tuple(
+        Purchase(
+            reference=f"{row.kind}:{row.pk}",
+            player=str(users[row.entry_id]),
+            kind=kinds[TournamentPurchaseKind(row.kind)],
+            prize_contribution_cents=row.prize_contribution,
+            fee_cents=row.fee,
+        )
+        for row in TournamentPurchase.objects.filter(entry_id__in=list(users)).order_by("pk")
     )
 
 

@@ -67,9 +67,10 @@ def seats_fill(
     the entries) instead of two per player: the start seats thousands at once (TRN-03)."""
     events = []
     for seat, entry in placements:
-        _seat_occupy(seat, entry.user, chips, now, timebank_milliseconds)
+        stack = entry.starting_chips or chips  # TRN-38: a multi-buy-in entry's own stack
+        _seat_occupy(seat, entry.user, stack, now, timebank_milliseconds)
         seat.version += 1
-        events.append(seat_event(seat, "seat_taken", chips=chips))
+        events.append(seat_event(seat, "seat_taken", chips=stack))
     rows_update([seat for seat, _entry in placements], [*SEAT_OCCUPANCY_FIELDS, "version"])
     by_table: dict[int, list[TournamentEntry]] = {}
     for seat, entry in placements:
