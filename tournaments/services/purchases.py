@@ -174,9 +174,9 @@ def _chips_add(purchases: list[TournamentPurchase], table: Table, seat: Seat, mo
     chips = sum(purchase.chips for purchase in purchases)
     seat.chips += chips
     seat_save(seat, "chips")
-    TournamentPurchase.objects.filter(pk__in=[purchase.pk for purchase in purchases]).update(
-        status=PurchaseStatus.ADDED, added_at=moment
-    )
+    for purchase in purchases:
+        purchase.status, purchase.added_at = PurchaseStatus.ADDED, moment
+        purchase.save(update_fields=["status", "added_at"])
     events_append(table, [seat_event(seat, "seat_topped_up", amount=chips, automatic=False, tournament=True)])
 
 

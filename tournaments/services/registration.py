@@ -140,6 +140,7 @@ def registration_take_locked(
     )
     if not registration_open_now(locked, moment) and not seat_anyway:
         if previous and locked.re_entries_maximum and locked.status == TournamentStatus.RUNNING:
+            re_entry_number(locked, previous)  # no re-entries left, or disqualified: that is the answer
             raise RegistrationClosed(
                 _("Late registration for %(name)s has closed: re-entry is no longer possible (TRN-40).")
                 % {"name": locked.name}
