@@ -56,6 +56,7 @@ from tournaments.models import (
     TournamentBreak,
     TournamentEntry,
     TournamentLevel,
+    TournamentPurchase,
     TournamentStatus,
     TournamentTable,
 )
@@ -258,6 +259,31 @@ RUN = (
     "version",
     "satellite_seats",
 )
+PURCHASES = (
+    "buy_in_minimum",
+    "buy_in_maximum",
+    "buy_in_step",
+    "rebuy_levels",
+    "rebuy_maximum",
+    "rebuy_stack_threshold",
+    "rebuy_buy_in",
+    "rebuy_fee",
+    "rebuy_chips",
+    "add_on_allowed",
+    "add_on_buy_in",
+    "add_on_fee",
+    "add_on_chips",
+    "add_on_timing",
+    "re_entries_maximum",
+)
+PURCHASES_HELP = (
+    "Scheduled tournaments only. Multi-buy-in (TRN-38): the player pays any amount from the minimum to the maximum in "
+    "steps (buy-in + fee, split like the base price); the starting chips are scaled (AMB-47). Re-buys (TRN-39): during "
+    "the first N levels, at most the given number per entry, only while the player has at most the threshold in "
+    "chips; the add-on once per entry during the last re-buy level or at the first break after it. Each is booked as "
+    "prize pool part + fee (FEE-04). Re-entry (TRN-40): after a knock-out, during late registration. Not to be "
+    "combined with bounties or phased tournaments."
+)
 SATELLITE = ("series", "satellite_target")
 SATELLITE_HELP = (
     "A satellite's prizes are seats in its target: the prize pool buys seats at the target's buy-in + fee, the rest "
@@ -317,6 +343,10 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
             ("Breaks (TRN-30)", {"fields": BREAKS}),
             ("Prizes and the bubble (TRN-06, TRN-07, TRN-21, AMB-43)", {"fields": PRIZES}),
             ("Series and satellite (TRN-37, AMB-54)", {"fields": SATELLITE, "description": SATELLITE_HELP}),
+            (
+                "Multi-buy-in, re-buys, add-on and re-entry (TRN-38, TRN-39, TRN-40)",
+                {"fields": PURCHASES, "description": PURCHASES_HELP},
+            ),
         ]
         if obj is not None:
             fieldsets += [
@@ -631,12 +661,31 @@ class PrizeFilter(admin.SimpleListFilter):
         return queryset
 
 
+class TournamentPurchaseInline(admin.TabularInline):
+    """An entry's re-buys and add-on (TRN-39): what was paid (prize pool part + fee, FEE-04), the chips and when they
+    were added. A record: shown, never edited here."""
+
+    model = TournamentPurchase
+    extra = 0
+    can_delete = False
+    fields = ("kind", "number", "prize_contribution", "fee", "chips", "status", "bought_at", "added_at", "transfer")
+    readonly_fields = fields
+    verbose_name_plural = "re-buys and add-ons (TRN-39)"
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(TournamentEntry)
 class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
     list_display = (
         "id",
         "tournament",
         "user",
+        "entry_number",
         "status",
         "place",
         "prize_display",
@@ -660,6 +709,7 @@ class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
     list_select_related = ("tournament", "user")
     ordering = ("-pk",)
     actions = ("disqualify_entries", "credit_prizes")
+    inlines = (TournamentPurchaseInline,)
 
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str

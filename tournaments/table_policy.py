@@ -300,6 +300,17 @@ class TournamentPolicy:
         }
         if tournament.kind == TournamentKind.HEXAPRO:
             info["hexapro"] = hexapro_table_info(tournament)
+        if tournament.rebuy_levels:  # TRN-39: the table page offers the re-buy and the add-on
+            info["rebuy"] = {
+                "buy_in": tournament.rebuy_buy_in,
+                "fee": tournament.rebuy_fee,
+                "chips": tournament.rebuy_chips,
+            }
+            info["add_on"] = (
+                {"buy_in": tournament.add_on_buy_in, "fee": tournament.add_on_fee, "chips": tournament.add_on_chips}
+                if tournament.add_on_allowed
+                else None
+            )
         if tournament.started_at is not None:
             reading = level_clock(tournament).reading(now)
             info.update(
