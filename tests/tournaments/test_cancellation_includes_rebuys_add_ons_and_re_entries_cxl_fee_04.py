@@ -68,3 +68,24 @@ def test_a_cancellation_pays_out_exactly_the_money_held_with_rebuys_add_ons_and_
     refunded_fees = fees_before - house_fees()
     assert 0 < refunded_fees <= paid_in_fees
     call_command("wallet_reconcile")
+
+
+def test_re_buy_chips_still_waiting_for_the_hand_to_end_count_as_the_players_chips_cxl_03_trn_39() -> None:
+    from games.services import hand_start
+    from tests.tournaments.rebuys_support import seat_of
+    from tournaments.models import CancellationStatus, PurchaseStatus
+
+    tournament = rebuy_tournament()
+    users = started(tournament, 3)
+    moment = start_of(tournament) + timedelta(seconds=15)
+    hand_start(seat_of(users[0]).table, now=moment)
+    purchase = entry_rebuy(users[0], tournament, now=moment)
+    assert purchase.status == PurchaseStatus.PENDING
+    proposal = tournament_cancellation_propose(tournament, actor=staff("first"), reason="server fault", now=moment)
+    stacks = {row["player"]: row["chips"] for row in proposal.calculation["input"]["remaining"]}
+    assert stacks[str(users[0].pk)] == 2_000  # 1,000 on the seat + 1,000 waiting
+    # The approval cancels the hand in play; the waiting chips join the seat; the figures are those previewed.
+    approved = tournament_cancellation_approve(proposal, actor=staff("second"), now=moment)
+    assert approved.status == CancellationStatus.APPROVED
+    assert pool(tournament) == 0
+    call_command("wallet_reconcile")

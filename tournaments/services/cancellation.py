@@ -27,6 +27,7 @@ from tournaments.models import (
     CancellationStatus,
     EntryStatus,
     HexaProGame,
+    PurchaseStatus,
     Tournament,
     TournamentCancellation,
     TournamentEntry,
@@ -121,8 +122,14 @@ def _remaining_players(tournament: Tournament) -> tuple[RemainingPlayer, ...]:
     seats = Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
         "user_id", "chips", "number", "table__tournament_link__number"
     )
+    waiting: dict[int, int] = {}  # TRN-39: re-buy and add-on chips paid during a hand are the player's chips too
+    if tournament.offers_purchases:
+        for user_id, chips in TournamentPurchase.objects.filter(
+            entry__tournament=tournament, entry__status=EntryStatus.PLAYING, status=PurchaseStatus.PENDING
+        ).values_list("entry__user_id", "chips"):
+            waiting[user_id] = waiting.get(user_id, 0) + chips
     return tuple(
-        RemainingPlayer(player=str(user_id), chips=chips, seat=table_number * 100 + number)
+        RemainingPlayer(player=str(user_id), chips=chips + waiting.get(user_id, 0), seat=table_number * 100 + number)
         for user_id, chips, number, table_number in sorted(seats, key=lambda row: (row[3], row[2]))
         if chips > 0
     )
