@@ -672,6 +672,10 @@ class TournamentPurchaseInline(admin.TabularInline):
     readonly_fields = fields
     verbose_name_plural = "re-buys and add-ons (TRN-39)"
 
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Whoever may see an entry sees what it bought (part of the entry's record)."""
+        return request.user.has_perm("tournaments.view_tournamententry")
+
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 

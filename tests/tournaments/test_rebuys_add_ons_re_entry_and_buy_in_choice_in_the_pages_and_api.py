@@ -130,3 +130,39 @@ def test_the_pages_of_a_re_buy_tournament_speak_estonian(client: Client) -> None
     page = estonian.get(reverse("tournaments:detail", args=[multi.pk])).content.decode()
     assert "Sinu sissemaks" in page
     assert english_lines(page) == []
+
+
+def test_a_knocked_out_player_re_enters_from_the_tournament_page_trn_40(client: Client) -> None:
+    from tests.tournaments.support import one_shove_a_hand, play
+    from tournaments.models import EntryStatus
+
+    tournament, _users = running_rebuy_tournament()
+    play(
+        tournament,
+        policy=one_shove_a_hand,
+        start=timezone.now(),
+        step=timedelta(milliseconds=10),
+        until=lambda now: TournamentEntry.objects.filter(tournament=now, status=EntryStatus.BUSTED).exists(),
+    )
+    out = TournamentEntry.objects.get(tournament=tournament, status=EntryStatus.BUSTED)
+    client.force_login(out.user)
+    page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert 'id="re-enter"' in page
+    before = cash(out.user)
+    client.post(reverse("tournaments:registration", args=[tournament.pk]), {"action": "register"})
+    again = TournamentEntry.objects.get(tournament=tournament, user=out.user, status=EntryStatus.PLAYING)
+    assert again.entry_number == 2
+    assert cash(out.user) == before - 1_100
+
+
+def test_the_back_office_shows_each_entrys_re_buys_and_add_on_trn_39() -> None:
+    from poker_site.accounts.roles import SUPPORT_STAFF
+    from tests.tournaments.back_office import ENTRIES, client_of
+    from tournaments.services import entry_rebuy
+
+    tournament, users = running_rebuy_tournament()
+    entry_rebuy(users[0], tournament)
+    entry = TournamentEntry.objects.get(tournament=tournament, user=users[0])
+    page = client_of(SUPPORT_STAFF).get(f"{ENTRIES}{entry.pk}/change/").content.decode()
+    assert "e-buys and add-ons (TRN-39)" in page
+    assert "chips added" in page  # the re-buy row with its status
