@@ -25,7 +25,7 @@ from tournaments.models import (
 )
 from tournaments.services import TournamentError, entry_add_on, entry_rebuy, tournament_register
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def test_a_rebuy_tournament_pays_out_every_prize_contribution_and_reconciles_trn_39_fee_04() -> None:

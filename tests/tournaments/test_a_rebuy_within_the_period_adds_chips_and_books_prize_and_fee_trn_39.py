@@ -27,7 +27,7 @@ from tournaments.models import PurchaseKind, PurchaseStatus, TournamentPurchase
 from tournaments.services import entry_rebuy
 from wallet.models import AccountKind
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def test_a_rebuy_between_hands_adds_the_chips_at_once_and_books_prize_and_fee_fee_04() -> None:

@@ -19,7 +19,7 @@ from tournaments.models import EntryStatus, TournamentEntry, TournamentStatus
 from tournaments.services import entry_add_on, entry_rebuy, tournament_register
 from tournaments.services.cancellation import tournament_cancellation_approve, tournament_cancellation_propose
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def staff(name: str) -> Any:

@@ -13,7 +13,7 @@ from tournaments.models import TournamentEntry
 from tournaments.services import InvalidRequest, tournament_register, tournaments_advance_all
 from wallet.models import AccountKind
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def multi_buy_in() -> object:

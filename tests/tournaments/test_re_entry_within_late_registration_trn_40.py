@@ -16,7 +16,7 @@ from tests.tournaments.support import cash, fresh, one_shove_a_hand, play, regis
 from tournaments.models import EntryStatus, Tournament, TournamentEntry
 from tournaments.services import AlreadyRegistered, NotAllowedNow, RegistrationClosed, tournament_register
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def re_entry_tournament(**fields: Any) -> Tournament:

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from tests.tournaments.rebuys_support import REBUY_SETTINGS, rebuy_tournament
 from tests.tournaments.support import scheduled, sit_and_go
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def refused(tournament: Any, field: str, words: str) -> None:

@@ -31,7 +31,7 @@ from tournaments.services import (
     tournaments_advance_all,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def refused_changes_nothing(

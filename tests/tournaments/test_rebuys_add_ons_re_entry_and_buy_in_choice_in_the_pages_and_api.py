@@ -17,7 +17,7 @@ from tests.tournaments.test_tournament_pages_speak_estonian import english_lines
 from tournaments.models import Tournament, TournamentEntry, TournamentPurchase
 from tournaments.services import tournaments_advance_all
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 ADD_ON = {"add_on_allowed": True, "add_on_buy_in": 1_000, "add_on_fee": 100, "add_on_chips": 2_000}
 

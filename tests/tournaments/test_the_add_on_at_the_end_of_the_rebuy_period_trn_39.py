@@ -13,7 +13,7 @@ from tests.tournaments.support import cash
 from tournaments.models import PurchaseKind
 from tournaments.services import NotAllowedNow, entry_add_on, entry_rebuy
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 ADD_ON = {"add_on_allowed": True, "add_on_buy_in": 2_000, "add_on_fee": 200, "add_on_chips": 3_000}
 
