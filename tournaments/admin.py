@@ -57,6 +57,7 @@ from tournaments.models import (
     TournamentBreak,
     TournamentEntry,
     TournamentLevel,
+    TournamentPurchase,
     TournamentStatus,
     TournamentTable,
 )
@@ -260,6 +261,31 @@ RUN = (
     "satellite_seats",
     "carried_prize_money",
 )
+PURCHASES = (
+    "buy_in_minimum",
+    "buy_in_maximum",
+    "buy_in_step",
+    "rebuy_levels",
+    "rebuy_maximum",
+    "rebuy_stack_threshold",
+    "rebuy_buy_in",
+    "rebuy_fee",
+    "rebuy_chips",
+    "add_on_allowed",
+    "add_on_buy_in",
+    "add_on_fee",
+    "add_on_chips",
+    "add_on_timing",
+    "re_entries_maximum",
+)
+PURCHASES_HELP = (
+    "Scheduled tournaments only. Multi-buy-in (TRN-38): the player pays any amount from the minimum to the maximum in "
+    "steps (buy-in + fee, split like the base price); the starting chips are scaled (AMB-47). Re-buys (TRN-39): during "
+    "the first N levels, at most the given number per entry, only while the player has at most the threshold in "
+    "chips; the add-on once per entry during the last re-buy level or at the first break after it. Each is booked as "
+    "prize pool part + fee (FEE-04). Re-entry (TRN-40): after a knock-out, during late registration. Not to be "
+    "combined with bounties or phased tournaments."
+)
 SATELLITE = ("series", "satellite_target")
 BOUNTIES = ("bounty_kind", "bounty", "bounty_credited_percent", "bounty_added_percent", "vip_player", "vip_bounty")
 BOUNTIES_HELP = (
@@ -338,6 +364,10 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
             ("Series and satellite (TRN-37, AMB-54)", {"fields": SATELLITE, "description": SATELLITE_HELP}),
             ("Phased tournament (TRN-45)", {"fields": PHASES, "description": PHASES_HELP}),
             ("Bounties (TRN-41..TRN-44)", {"fields": BOUNTIES, "description": BOUNTIES_HELP}),
+            (
+                "Multi-buy-in, re-buys, add-on and re-entry (TRN-38, TRN-39, TRN-40)",
+                {"fields": PURCHASES, "description": PURCHASES_HELP},
+            ),
         ]
         if obj is not None:
             fieldsets += [
@@ -652,12 +682,35 @@ class PrizeFilter(admin.SimpleListFilter):
         return queryset
 
 
+class TournamentPurchaseInline(admin.TabularInline):
+    """An entry's re-buys and add-on (TRN-39): what was paid (prize pool part + fee, FEE-04), the chips and when they
+    were added. A record: shown, never edited here."""
+
+    model = TournamentPurchase
+    extra = 0
+    can_delete = False
+    fields = ("kind", "number", "prize_contribution", "fee", "chips", "status", "bought_at", "added_at", "transfer")
+    readonly_fields = fields
+    verbose_name_plural = "re-buys and add-ons (TRN-39)"
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Whoever may see an entry sees what it bought (part of the entry's record)."""
+        return request.user.has_perm("tournaments.view_tournamententry")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(TournamentEntry)
 class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
     list_display = (
         "id",
         "tournament",
         "user",
+        "entry_number",
         "status",
         "place",
         "prize_display",
@@ -682,6 +735,7 @@ class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
     list_select_related = ("tournament", "user")
     ordering = ("-pk",)
     actions = ("disqualify_entries", "credit_prizes")
+    inlines = (TournamentPurchaseInline,)
 
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str

@@ -67,9 +67,11 @@ class TournamentDetailView(APIView):
 
 
 class TournamentRegistrationSerializer(StrictSerializer):
-    """Registering: optionally the number of one of the caller's tickets to pay with (TRN-37, AMB-54)."""
+    """Registering: optionally the number of one of the caller's tickets to pay with (TRN-37, AMB-54), and in a
+    multi-buy-in tournament the buy-in chosen, in cents, buy-in + fee (TRN-38)."""
 
     ticket = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
+    buy_in = serializers.IntegerField(required=False, min_value=1, max_value=10**12)
 
 
 class TicketListView(APIView):
@@ -101,7 +103,11 @@ class TournamentRegistrationView(APIView):
         if not serializer.is_valid():
             return invalid_request_response(serializer)
         tournament = tournament_or_404(tournament_id)
-        options = {"ticket": serializer.validated_data["ticket"]} if serializer.validated_data.get("ticket") else {}
+        options = {
+            name: serializer.validated_data[name]
+            for name in ("ticket", "buy_in")
+            if serializer.validated_data.get(name) is not None
+        }
         try:
             service(request.user, tournament, **options)
         except services.TournamentError as error:
@@ -123,3 +129,47 @@ class TournamentRegistrationView(APIView):
     )
     def delete(self, request: Request, tournament_id: int) -> Response:
         return self._run(request, tournament_id, services.tournament_unregister)
+
+
+class TournamentPurchaseView(APIView):
+    """Buy the tournament's re-buy (``/rebuy/``) or add-on (``/add-on/``) for the caller's entry (TRN-39, FEE-04).
+    The chips are added between hands: at once, or when the caller's hand in progress ends (``status``: ``pending``
+    until then). A refusal (409) says why and changes nothing."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [UserRateThrottle]
+    kind = "rebuy"
+
+    @extend_schema(
+        request=NoFieldsSerializer,
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        serializer = NoFieldsSerializer(data=request.data)
+        if not serializer.is_valid():
+            return invalid_request_response(serializer)
+        tournament = tournament_or_404(tournament_id)
+        service = services.entry_rebuy if self.kind == "rebuy" else services.entry_add_on
+        try:
+            purchase = service(request.user, tournament)
+        except services.TournamentError as error:
+            return refusal_response(error)
+        return Response(
+            {
+                "kind": purchase.kind,
+                "number": purchase.number,
+                "prize_contribution": purchase.prize_contribution,
+                "fee": purchase.fee,
+                "chips": purchase.chips,
+                "status": purchase.status,
+                "tournament": readside.tournament_detail(Tournament.objects.get(pk=tournament.pk), viewer_id(request)),
+            }
+        )
+
+
+class TournamentRebuyView(TournamentPurchaseView):
+    kind = "rebuy"
+
+
+class TournamentAddOnView(TournamentPurchaseView):
+    kind = "add_on"

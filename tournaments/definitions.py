@@ -6,11 +6,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils.translation import gettext as _
+
 from tournaments.models import FinalStageStart as StoredFinalStageStart
 from tournaments.models import Tournament, TournamentKind
 from tournaments.rules.breaks import BreakPolicy
+from tournaments.rules.common import RuleError
+from tournaments.rules.fees import EntryPrice
 from tournaments.rules.levels import BlindLevel, BlindStructure, LevelClock, Pause
+from tournaments.rules.multi_buy_in import BuyInRange
 from tournaments.rules.payouts import PayoutTemplate, PrizePool, payout_table, select_template
+from tournaments.rules.rebuys import AddOnPolicy, AddOnTiming, RebuyPolicy
 from tournaments.rules.satellites import SatellitePrizes, satellite_prizes
 from tournaments.rules.timebank import FinalStageReconnect, FinalStageStart
 
@@ -68,7 +74,29 @@ def payouts_now(tournament: Tournament) -> Payouts:
         return Payouts((), tournament.entrants * tournament.buy_in, 0, True)
     if tournament.is_phase_two:  # TRN-45: the flights' prize pools carried so far
         return payouts_for(tournament, tournament.entrants, tournament.carried_prize_money, provisional=True)
-    return payouts_for(tournament, tournament.entrants, tournament.entrants * tournament.buy_in, provisional=True)
+    return payouts_for(tournament, tournament.entrants, contributions_so_far(tournament), provisional=True)
+
+
+def contributions_so_far(tournament: Tournament) -> int:
+    """The prize contributions paid so far: every entry's (entries and re-entries) and, where the tournament has
+    them, every re-buy's and add-on's (TRN-38, TRN-39). One fixed buy-in without re-buys needs no query."""
+    if not tournament.is_multi_buy_in and not tournament.offers_purchases:
+        return tournament.entrants * tournament.buy_in
+    return paid_contributions(tournament)
+
+
+def paid_contributions(tournament: Tournament) -> int:
+    """Prize contributions of every paid entry, re-entry, re-buy and add-on (two queries)."""
+    from django.db.models import Sum
+
+    from tournaments.models import EntryStatus, TournamentEntry, TournamentPurchase
+
+    paid = TournamentEntry.objects.filter(tournament=tournament).exclude(
+        status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED]
+    )
+    entries = paid.aggregate(total=Sum("prize_contribution"))["total"] or 0
+    bought = TournamentPurchase.objects.filter(entry__in=paid).aggregate(total=Sum("prize_contribution"))["total"] or 0
+    return int(entries) + int(bought)
 
 
 def payouts_for(tournament: Tournament, entrants: int, contributions: int, *, provisional: bool) -> Payouts:
@@ -168,3 +196,87 @@ def is_sit_and_go(tournament: Tournament) -> bool:
 
 def moment_text(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
+
+
+# --- rebuys-reentry: multi-buy-in, re-buys, add-on, re-entry (TRN-38, TRN-39, TRN-40) -------------------------------
+
+
+def buy_in_range(tournament: Tournament) -> BuyInRange | None:
+    """TRN-38: the buy-ins (whole amounts paid) a multi-buy-in tournament accepts; ``None`` for one fixed buy-in."""
+    if tournament.buy_in_maximum is None:
+        return None
+    return BuyInRange(
+        int(tournament.buy_in_minimum or 0), int(tournament.buy_in_maximum), int(tournament.buy_in_step or 0)
+    )
+
+
+def rebuy_policy(tournament: Tournament) -> RebuyPolicy | None:
+    if tournament.rebuy_levels == 0:
+        return None
+    return RebuyPolicy(
+        tournament.rebuy_levels,
+        tournament.rebuy_maximum,
+        tournament.rebuy_stack_threshold,
+        EntryPrice(tournament.rebuy_buy_in, tournament.rebuy_fee),
+        tournament.rebuy_chips,
+    )
+
+
+def add_on_policy(tournament: Tournament) -> AddOnPolicy | None:
+    if not tournament.add_on_allowed:
+        return None
+    return AddOnPolicy(
+        EntryPrice(tournament.add_on_buy_in, tournament.add_on_fee),
+        tournament.add_on_chips,
+        AddOnTiming(tournament.add_on_timing),
+    )
+
+
+def purchase_settings_errors(tournament: Tournament) -> dict[str, str]:
+    """What is wrong with a definition's multi-buy-in, re-buy, add-on and re-entry settings, by field (empty: fine)."""
+    errors: dict[str, str] = {}
+    scheduled = tournament.kind == TournamentKind.SCHEDULED
+    range_fields = (tournament.buy_in_minimum, tournament.buy_in_maximum, tournament.buy_in_step)
+    if any(value is not None for value in range_fields):
+        if any(value is None for value in range_fields):
+            errors["buy_in_maximum"] = str(_("A multi-buy-in needs a minimum, a maximum and a step."))
+        elif not scheduled:
+            errors["buy_in_maximum"] = str(_("Only scheduled tournaments can be multi-buy-in."))
+        elif tournament.is_freeroll:
+            errors["buy_in_maximum"] = str(_("A freeroll has no buy-in to choose."))
+        else:
+            try:
+                accepted = buy_in_range(tournament)
+                assert accepted is not None
+            except RuleError as error:
+                errors["buy_in_maximum"] = str(error)
+            else:
+                if not accepted.minimum_cents <= tournament.entry_price <= accepted.maximum_cents:
+                    errors["buy_in_minimum"] = str(
+                        _("The base buy-in + fee must lie between the minimum and the maximum.")
+                    )
+    if tournament.rebuy_levels:
+        if not scheduled:
+            errors["rebuy_levels"] = str(_("Only scheduled tournaments offer re-buys."))
+        else:
+            try:
+                rebuy_policy(tournament)
+            except RuleError as error:
+                errors["rebuy_levels"] = str(error)
+    if tournament.add_on_allowed:
+        if not tournament.rebuy_levels:
+            errors["add_on_allowed"] = str(_("An add-on is offered at the end of a re-buy period: set one."))
+        else:
+            try:
+                add_on_policy(tournament)
+            except (RuleError, ValueError) as error:
+                errors["add_on_allowed"] = str(error)
+            if (
+                tournament.add_on_timing == AddOnTiming.BREAK
+                and not tournament.synchronized_breaks
+                and not tournament.break_every_levels
+            ):
+                errors["add_on_timing"] = str(_("An add-on at the break needs scheduled breaks."))
+    if tournament.re_entries_maximum and (not scheduled or not tournament.late_registration_levels):
+        errors["re_entries_maximum"] = str(_("Re-entry is only within late registration: set late registration."))
+    return errors

@@ -182,6 +182,46 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
+    # --- rebuys-reentry: multi-buy-in (TRN-38, AMB-47), re-buys and add-on (TRN-39, FEE-03), re-entry (TRN-40) -----
+    # Not combined with bounties or phased tournaments yet (built elsewhere): a definition combining them must be
+    # refused there until the prize and bounty parts of a re-buy are decided.
+    buy_in_minimum = models.PositiveBigIntegerField(
+        _("multi-buy-in: minimum (cents)"),
+        null=True,
+        blank=True,
+        help_text=_("TRN-38: the least a player may pay (buy-in + fee); empty = one fixed buy-in."),
+    )
+    buy_in_maximum = models.PositiveBigIntegerField(_("multi-buy-in: maximum (cents)"), null=True, blank=True)
+    buy_in_step = models.PositiveBigIntegerField(_("multi-buy-in: step (cents)"), null=True, blank=True)
+    rebuy_levels = models.PositiveSmallIntegerField(
+        _("re-buy period (levels)"), default=0, help_text=_("TRN-39: 0 = no re-buys.")
+    )
+    rebuy_maximum = models.PositiveSmallIntegerField(_("re-buys per entry"), default=0)
+    rebuy_stack_threshold = models.PositiveIntegerField(
+        _("re-buy stack threshold (chips)"),
+        default=0,
+        help_text=_("A re-buy only while the player's chips are at or below this."),
+    )
+    rebuy_buy_in = models.PositiveBigIntegerField(_("re-buy: prize pool part (cents)"), default=0)
+    rebuy_fee = models.PositiveBigIntegerField(_("re-buy: fee (cents)"), default=0)
+    rebuy_chips = models.PositiveIntegerField(_("re-buy chips"), default=0)
+    add_on_allowed = models.BooleanField(_("add-on offered"), default=False)
+    add_on_buy_in = models.PositiveBigIntegerField(_("add-on: prize pool part (cents)"), default=0)
+    add_on_fee = models.PositiveBigIntegerField(_("add-on: fee (cents)"), default=0)
+    add_on_chips = models.PositiveIntegerField(_("add-on chips"), default=0)
+    add_on_timing = models.CharField(
+        _("add-on available"),
+        max_length=20,
+        choices=[
+            ("last_rebuy_level", _("during the last level of the re-buy period")),
+            ("break", _("at the first break after the re-buy period")),
+        ],
+        default="last_rebuy_level",
+    )
+    re_entries_maximum = models.PositiveSmallIntegerField(
+        _("re-entries per player"), default=0, help_text=_("TRN-40: 0 = no re-entry (a freezeout).")
+    )
+
     # --- The run --------------------------------------------------------------------------------------------------
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
@@ -304,15 +344,29 @@ class Tournament(models.Model):
         return self.name
 
     def clean(self) -> None:
-        """The entry requirements are the rule language and name existing series (TRN-17): a requirement that cannot
-        be read would refuse every registration. The bounty settings (TRN-41..TRN-43, AMB-18) are refused on their
-        fields in words."""
-        from django.core.exceptions import ValidationError
+        """Refused on their fields in words: entry requirements that are not the rule language or name no existing
+        series (TRN-17: they would refuse every registration); bounty settings (TRN-41..TRN-43, AMB-18); multi-buy-in,
+        re-buy, add-on and re-entry settings that do not make sense together (TRN-38..TRN-40); and those formats
+        combined with bounties or phases, which the site does not offer together (whose bounty a re-buy renews, which
+        of a re-entered player's stacks a flight carries, are not decided)."""
+        from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
+        from tournaments.definitions import purchase_settings_errors
         from tournaments.rules.bounties import bounty_settings_problems
         from tournaments.services.eligibility import eligibility_validate
 
         problems: dict[str, list[str]] = {}
+        for field, message in purchase_settings_errors(self).items():
+            problems.setdefault(field, []).append(message)
+        buys_more = self.is_multi_buy_in or self.offers_purchases or self.re_entries_maximum > 0
+        if buys_more and (self.has_bounties or self.vip_player_id is not None):
+            problems.setdefault(NON_FIELD_ERRORS, []).append(
+                "Multi-buy-in, re-buys, add-ons and re-entry are not offered in bounty tournaments: choose one format."
+            )
+        if buys_more and (self.is_phase_two or self.phase_two_id is not None):
+            problems.setdefault(NON_FIELD_ERRORS, []).append(
+                "Multi-buy-in, re-buys, add-ons and re-entry are not offered in phased tournaments: choose one format."
+            )
         try:
             eligibility_validate(self.eligibility)
         except ValidationError as error:
@@ -347,6 +401,20 @@ class Tournament(models.Model):
     def bounty_per_entry(self) -> int:
         """The bounty part of a registration (TRN-41): nothing in a tournament without bounties."""
         return self.bounty if self.has_bounties else 0
+
+    @property
+    def is_multi_buy_in(self) -> bool:
+        """TRN-38: the player chooses the buy-in between a minimum and a maximum."""
+        return self.buy_in_maximum is not None
+
+    @property
+    def offers_rebuys(self) -> bool:
+        return self.rebuy_levels > 0
+
+    @property
+    def offers_purchases(self) -> bool:
+        """Re-buys or an add-on may still be bought after the start (TRN-39)."""
+        return self.rebuy_levels > 0 or self.add_on_allowed
 
 
 class TournamentLevel(models.Model):
@@ -470,6 +538,13 @@ class TournamentEntry(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
     )
+    # --- rebuys-reentry (TRN-38, TRN-40) ---
+    entry_number = models.PositiveSmallIntegerField(
+        _("entry number"), default=1, help_text=_("1 = the first entry; 2 and up = re-entries (TRN-40).")
+    )
+    starting_chips = models.PositiveIntegerField(
+        _("starting chips"), null=True, blank=True, help_text=_("Multi-buy-in (TRN-38): the stack the buy-in gave.")
+    )
     # --- cancel-desk: partial forfeiture (TRN-28, TRN-09) ---
     prize_forfeited_cents = models.PositiveBigIntegerField(
         _("prize forfeited (cents)"),
@@ -524,6 +599,47 @@ class TournamentBountyAward(models.Model):
 
     def __str__(self) -> str:
         return f"Bounty of entry {self.eliminated_id} to entry {self.winner_id}"
+
+
+class PurchaseKind(models.TextChoices):
+    REBUY = "rebuy", _("re-buy")
+    ADD_ON = "add_on", _("add-on")
+
+
+class PurchaseStatus(models.TextChoices):
+    PENDING = "pending", _("paid, chips added when the current hand ends")
+    ADDED = "added", _("chips added")
+
+
+class TournamentPurchase(models.Model):
+    """A re-buy or add-on of an entry (TRN-39): paid at once as prize contribution + fee (FEE-04) by ``transfer``;
+    its chips are added to the seat between hands (``status``: pending until then)."""
+
+    entry = models.ForeignKey(TournamentEntry, on_delete=models.PROTECT, related_name="purchases")
+    kind = models.CharField(_("kind"), max_length=8, choices=PurchaseKind.choices)
+    number = models.PositiveSmallIntegerField(_("number"), help_text=_("1 for the entry's first re-buy, and so on."))
+    prize_contribution = models.PositiveBigIntegerField(_("prize pool part (cents)"))
+    fee = models.PositiveBigIntegerField(_("fee (cents)"))
+    chips = models.PositiveIntegerField(_("chips"))
+    status = models.CharField(_("status"), max_length=8, choices=PurchaseStatus.choices, default=PurchaseStatus.PENDING)
+    transfer = models.ForeignKey("wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    bought_at = models.DateTimeField(_("bought at"), default=timezone.now)
+    added_at = models.DateTimeField(_("chips added at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ("entry", "bought_at", "pk")
+        verbose_name = _("re-buy or add-on")
+        verbose_name_plural = _("re-buys and add-ons")
+        constraints = [
+            models.UniqueConstraint(fields=("entry", "kind", "number"), name="tournaments_purchase_number"),
+            models.UniqueConstraint(
+                fields=("entry",), condition=models.Q(kind="add_on"), name="tournaments_one_add_on_per_entry"
+            ),
+        ]
+        indexes = [models.Index(fields=("status", "entry"), name="tournaments_purchase_pending")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.number} of {self.entry}"
 
 
 class CancellationStatus(models.TextChoices):

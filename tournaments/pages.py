@@ -68,12 +68,50 @@ def tournament_registration(request: HttpRequest, tournament_id: int) -> HttpRes
         else:
             messages.success(request, gettext("You are registered with your ticket."))
         return HttpResponseRedirect(target)
+    buy_in = request.POST.get("buy_in", "")
+    # TRN-38: the buy-in chosen in a multi-buy-in tournament
+    if action == "register" and buy_in and (not buy_in.isdigit() or len(buy_in) > 12):
+        messages.error(request, gettext("Choose one of the buy-ins offered."))
+        return HttpResponseRedirect(target)
     try:
-        service(request.user, tournament)
+        if action == "register":
+            services.tournament_register(request.user, tournament, buy_in=int(buy_in) if buy_in else None)
+        else:
+            services.tournament_unregister(request.user, tournament)
     except services.TournamentError as error:
         messages.error(request, error.message)
     else:
         messages.success(
             request, "You are registered." if action == "register" else "You are unregistered; buy-in and fee refunded."
         )
+    return HttpResponseRedirect(target)
+
+
+@login_required
+@require_POST
+def tournament_purchase(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """``action=rebuy`` or ``action=add_on`` (TRN-39); the answer is a message on the tournament's page, or on the
+    table page the form came from (``from_table``)."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Http404("No such tournament.")
+    target = reverse("tournaments:detail", args=[tournament.pk])
+    from_table = request.POST.get("from_table", "")
+    if from_table.isdigit() and len(from_table) <= 12:
+        target = reverse("games:table", args=[int(from_table)])
+    action = request.POST.get("action")
+    service = {"rebuy": services.entry_rebuy, "add_on": services.entry_add_on}.get(action or "")
+    if service is None:
+        messages.error(request, gettext("Choose a re-buy or the add-on."))
+        return HttpResponseRedirect(target)
+    try:
+        purchase = service(request.user, tournament)
+    except services.TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        if purchase.status == "pending":
+            text = gettext("Paid: your %(chips)s chips are added when your current hand ends.")
+        else:
+            text = gettext("Paid: %(chips)s chips were added to your stack.")
+        messages.success(request, text % {"chips": purchase.chips})
     return HttpResponseRedirect(target)

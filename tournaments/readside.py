@@ -98,7 +98,10 @@ def tournament_row(tournament: Tournament, viewer_id: int | None = None, now: da
         "late_registration_levels": tournament.late_registration_levels,
         "unregistration_closes_at": _iso(unregistration_closes_at(tournament)),
         "unregistration_allowed": tournament.unregistration_allowed,
-        "re_entry": False,
+        "re_entry": tournament.re_entries_maximum > 0,
+        "re_entries_maximum": tournament.re_entries_maximum,
+        "rebuys": tournament.rebuy_levels > 0,
+        "multi_buy_in": tournament.is_multi_buy_in,
         "synchronized_breaks": tournament.synchronized_breaks,
         "level": tournament.level_number if tournament.started_at else None,
         "registered": None,
@@ -227,6 +230,7 @@ def tournament_detail(tournament: Tournament, viewer_id: int | None = None) -> d
 
     detail.update(tickets_readside.satellite_facts(tournament))
     detail["tickets"] = tickets_readside.tickets_paying(viewer_id, tournament, now) if viewer_id is not None else []
+    detail.update(purchase_facts(tournament))
     return detail
 
 
@@ -243,6 +247,48 @@ def _bounties_won(tournament: Tournament) -> dict[int, int]:
         .annotate(total=Sum(F("cash") + F("vip")))
         .values_list("winner_id", "total")
     }
+
+
+def purchase_facts(tournament: Tournament) -> dict[str, Any]:
+    """TRN-38..TRN-40: the buy-ins a multi-buy-in tournament accepts (with the stack each gives), its re-buys, add-on
+    and re-entries, as the Specific Tournament Lobby shows them."""
+    from tournaments.definitions import buy_in_range
+    from tournaments.rules.fees import EntryPrice
+    from tournaments.rules.rebuys import chosen_buy_in
+
+    facts: dict[str, Any] = {"buy_in_choices": [], "rebuy": None, "add_on": None}
+    accepted = buy_in_range(tournament) if tournament.is_multi_buy_in else None
+    if accepted is not None and tournament.entry_price:
+        base = EntryPrice(tournament.buy_in, tournament.fee)
+        amounts = range(accepted.minimum_cents, accepted.maximum_cents + 1, accepted.step_cents)
+        choices = sorted({*list(amounts)[:200], base.total_cents})
+        for amount in choices:
+            if amount == base.total_cents:
+                facts["buy_in_choices"].append(
+                    {"amount": amount, "fee": base.fee_cents, "chips": tournament.starting_stack, "base": True}
+                )
+                continue
+            chosen = chosen_buy_in(base, tournament.starting_stack, accepted, amount)
+            facts["buy_in_choices"].append(
+                {"amount": amount, "fee": chosen.price.fee_cents, "chips": chosen.starting_stack, "base": False}
+            )
+    if tournament.rebuy_levels:
+        facts["rebuy"] = {
+            "levels": tournament.rebuy_levels,
+            "maximum": tournament.rebuy_maximum,
+            "stack_threshold": tournament.rebuy_stack_threshold,
+            "buy_in": tournament.rebuy_buy_in,
+            "fee": tournament.rebuy_fee,
+            "chips": tournament.rebuy_chips,
+        }
+    if tournament.add_on_allowed:
+        facts["add_on"] = {
+            "buy_in": tournament.add_on_buy_in,
+            "fee": tournament.add_on_fee,
+            "chips": tournament.add_on_chips,
+            "timing": tournament.add_on_timing,
+        }
+    return facts
 
 
 def _entrants(tournament: Tournament) -> list[dict[str, Any]]:
@@ -298,12 +344,19 @@ def _viewer(tournament: Tournament, viewer_id: int) -> dict[str, Any] | None:
     )
     if entry is None:
         return None
+    from tournaments.services.purchases import purchases_of
+
+    bought = purchases_of(entry)
     viewer: dict[str, Any] = {
         "status": entry.status,
         "table_id": entry.table_id,
         "place": entry.place,
         "prize": entry.prize,
         "prize_paid": entry.prize_transfer_id is not None,
+        "entry_number": entry.entry_number,
+        "re_entries_left": max(0, tournament.re_entries_maximum - (entry.entry_number - 1)),
+        "rebuys": bought["rebuy"],
+        "add_on_taken": bought["add_on"] > 0,
         "bounty": entry.bounty,
         "bounties_won": _bounties_won(tournament).get(entry.pk, 0),
         "carried_chips": entry.carried_chips,

@@ -10,8 +10,9 @@
 * When a table may deal: the tournament is running, not on (or waiting for) a break (TRN-30), a Phase 1 flight's
   final level is not over (TRN-45), the table has not dealt the current hand-for-hand round (TRN-23), and the
   tournament has dealt with the table's last hand (eliminations and balancing, ``needs_coordination``).
-* Between hands: pending sit-outs, knock-outs (the seat is emptied, the entry waits for its place); then the
-  tournament is asked to coordinate (``tournaments.services.tournament_coordinate`` after commit).
+* Between hands: re-buy and add-on chips bought during the hand (TRN-39), pending sit-outs, knock-outs (the seat is
+  emptied, the entry waits for its place); then the tournament is asked to coordinate
+  (``tournaments.services.tournament_coordinate`` after commit).
 """
 
 from __future__ import annotations
@@ -220,6 +221,10 @@ class TournamentPolicy:
         link = locked_table_link(table)
         tournament = link.tournament
         rules = tournament_table_rules(tournament)
+        if tournament.offers_purchases:  # TRN-39: chips bought during the hand are added now, between hands
+            from tournaments.services.purchases import purchases_add_locked
+
+            context.events.extend(purchases_add_locked(table, context.seats, tournament, now))
         knocked_out = []
         for seat in sorted(context.seats.values(), key=lambda seat: seat.number):
             if seat.user_id is None:
@@ -320,6 +325,17 @@ class TournamentPolicy:
             info["hexapro"] = hexapro_table_info(tournament)
         if tournament.has_bounties or tournament.vip_player_id is not None:
             info["bounties"] = table_bounties(tournament, table)
+        if tournament.rebuy_levels:  # TRN-39: the table page offers the re-buy and the add-on
+            info["rebuy"] = {
+                "buy_in": tournament.rebuy_buy_in,
+                "fee": tournament.rebuy_fee,
+                "chips": tournament.rebuy_chips,
+            }
+            info["add_on"] = (
+                {"buy_in": tournament.add_on_buy_in, "fee": tournament.add_on_fee, "chips": tournament.add_on_chips}
+                if tournament.add_on_allowed
+                else None
+            )
         if tournament.started_at is not None:
             reading = level_clock(tournament).reading(now)
             info.update(

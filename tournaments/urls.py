@@ -11,6 +11,7 @@ urlpatterns = [
     path("", pages.tournament_lobby, name="index"),
     path("<int:tournament_id>/", pages.tournament_page, name="detail"),
     path("<int:tournament_id>/registration/", pages.tournament_registration, name="registration"),
+    path("<int:tournament_id>/purchase/", pages.tournament_purchase, name="purchase"),
     path("hexapro/", hexapro_pages.hexapro_page, name="hexapro"),
     path("hexapro/history/", hexapro_pages.hexapro_history, name="hexapro_history"),
     path("hexapro/registration/", hexapro_pages.hexapro_registration, name="hexapro_registration"),

@@ -34,3 +34,13 @@ def absent_everywhere(monkeypatch: pytest.MonkeyPatch) -> Any:
     from games.runtime import presence
 
     monkeypatch.setattr(presence, "has_live_socket", lambda user_id, table_id: False)
+
+
+@pytest.fixture
+def in_english() -> Any:
+    """The services' translated refusals in English, whatever language an earlier test's request left active in this
+    thread (the Estonian page tests activate Estonian)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield

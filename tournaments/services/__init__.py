@@ -15,6 +15,8 @@ after commit.
   tournament_define / tournament_definition_update                        (staff: definitions, audited; definition.py)
   tournament_register(..., ticket=<id>)                                   (paid with a tournament ticket; tickets.py)
   ticket_issue / ticket_void / tickets_expire                             (tickets: staff, audited; the beat task)
+  tournament_register(..., buy_in=<cents>)                                (multi-buy-in: the chosen buy-in, TRN-38)
+  entry_rebuy / entry_add_on(user, tournament, *, now=None) -> TournamentPurchase   (TRN-39; purchases.py)
   satellite seats: entry_prize_pay gives a satellite's seat as a ticket, registered at once when the target takes it
   phased tournaments (TRN-45, phases.py): the coordinator ends a flight after its final level and carries its
   survivors (the biggest stack per player) and its prize pool to Phase 2; registering for Phase 2 is refused
@@ -35,6 +37,7 @@ from tournaments.services.definition import DefinitionRefused, tournament_define
 from tournaments.services.errors import (
     AlreadyRegistered,
     InsufficientBalance,
+    InvalidRequest,
     NotAllowedNow,
     NotEligible,
     NotRegistered,
@@ -43,6 +46,7 @@ from tournaments.services.errors import (
     TournamentError,
     TournamentNotFound,
 )
+from tournaments.services.purchases import entry_add_on, entry_rebuy
 from tournaments.services.registration import tournament_register, tournament_unregister
 from tournaments.services.running import Step, credited_at_game_end, tournament_advance
 from tournaments.services.staff import (
@@ -113,6 +117,7 @@ __all__ = [
     "AlreadyRegistered",
     "DefinitionRefused",
     "InsufficientBalance",
+    "InvalidRequest",
     "NotAllowedNow",
     "NotEligible",
     "NotRegistered",
@@ -121,9 +126,11 @@ __all__ = [
     "Step",
     "TournamentError",
     "TournamentNotFound",
+    "entry_add_on",
     "entry_disqualify",
     "entry_prize_credit",
     "entry_prize_pay",
+    "entry_rebuy",
     "tournament_advance",
     "tournament_cancel",
     "tournament_define",

@@ -30,13 +30,16 @@ from tournaments.models import (
     CancellationStatus,
     EntryStatus,
     HexaProGame,
+    PurchaseStatus,
     Tournament,
     TournamentCancellation,
     TournamentEntry,
     TournamentKind,
+    TournamentPurchase,
     TournamentStatus,
     TournamentTable,
 )
+from tournaments.models import PurchaseKind as TournamentPurchaseKind
 from tournaments.rules.cancellation import (
     CancellationCalculation,
     HexaProAtCancellation,
@@ -81,13 +84,13 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
         Purchase(
             reference=f"entry:{entry.pk}",
             player=str(entry.user_id),
-            kind=PurchaseKind.ENTRY,
+            kind=PurchaseKind.ENTRY if entry.entry_number == 1 else PurchaseKind.RE_ENTRY,
             prize_contribution_cents=entry.prize_contribution,
             fee_cents=entry.fee,
             bounty_cents=entry.bounty_contribution,
         )
         for entry in entries
-    )
+    ) + _rebuys_and_add_ons(entries)
     freeroll = tournament.is_freeroll
     if tournament.is_phase_two:  # TRN-45: the flights' prize contributions are Phase 2's player-supplied pot
         from tournaments.services.phases import phase_two_purchases
@@ -115,12 +118,35 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
     )
 
 
+def _rebuys_and_add_ons(entries: list[TournamentEntry]) -> tuple[Purchase, ...]:
+    """The entries' re-buys and add-ons (TRN-39), each a purchase of prize contribution + fee (FEE-04): "all
+    multi-entries" of the policy, so the money held is everything paid in (CXL-02..CXL-07)."""
+    kinds = {TournamentPurchaseKind.REBUY: PurchaseKind.RE_BUY, TournamentPurchaseKind.ADD_ON: PurchaseKind.ADD_ON}
+    users = {entry.pk: entry.user_id for entry in entries}
+    return tuple(
+        Purchase(
+            reference=f"{row.kind}:{row.pk}",
+            player=str(users[row.entry_id]),
+            kind=kinds[TournamentPurchaseKind(row.kind)],
+            prize_contribution_cents=row.prize_contribution,
+            fee_cents=row.fee,
+        )
+        for row in TournamentPurchase.objects.filter(entry_id__in=list(users)).order_by("pk")
+    )
+
+
 def _remaining_players(tournament: Tournament) -> tuple[RemainingPlayer, ...]:
     seats = Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
         "user_id", "chips", "number", "table__tournament_link__number"
     )
+    waiting: dict[int, int] = {}  # TRN-39: re-buy and add-on chips paid during a hand are the player's chips too
+    if tournament.offers_purchases:
+        for user_id, chips in TournamentPurchase.objects.filter(
+            entry__tournament=tournament, entry__status=EntryStatus.PLAYING, status=PurchaseStatus.PENDING
+        ).values_list("entry__user_id", "chips"):
+            waiting[user_id] = waiting.get(user_id, 0) + chips
     return tuple(
-        RemainingPlayer(player=str(user_id), chips=chips, seat=table_number * 100 + number)
+        RemainingPlayer(player=str(user_id), chips=chips + waiting.get(user_id, 0), seat=table_number * 100 + number)
         for user_id, chips, number, table_number in sorted(seats, key=lambda row: (row[3], row[2]))
         if chips > 0
     )

@@ -131,6 +131,21 @@ DEFINITION_FIELDS = (
     "bounty_added_percent",
     "vip_player",
     "vip_bounty",
+    "buy_in_minimum",
+    "buy_in_maximum",
+    "buy_in_step",
+    "rebuy_levels",
+    "rebuy_maximum",
+    "rebuy_stack_threshold",
+    "rebuy_buy_in",
+    "rebuy_fee",
+    "rebuy_chips",
+    "add_on_allowed",
+    "add_on_buy_in",
+    "add_on_fee",
+    "add_on_chips",
+    "add_on_timing",
+    "re_entries_maximum",
 )
 """The fields of a definition (TRN-02), as opposed to the state of a run."""
 

@@ -60,6 +60,15 @@ FIXED_ONCE_STARTED = (
     "bounty_added_percent",
     "vip_player",
     "vip_bounty",
+    "buy_in_minimum",
+    "buy_in_maximum",
+    "buy_in_step",
+    "rebuy_buy_in",
+    "rebuy_fee",
+    "rebuy_chips",
+    "add_on_buy_in",
+    "add_on_fee",
+    "add_on_chips",
 )
 """Definition fields that never change once a tournament has started (its players registered and were seated under
 them)."""

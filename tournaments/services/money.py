@@ -238,3 +238,28 @@ def bounty_forfeit(entry: TournamentEntry) -> Transfer:
         reference=f"tournament-entry:{entry.pk}",
         description=f"{tournament.name}: bounty {_format(entry.bounty)} forfeited on disqualification",
     )
+
+
+# --- rebuys-reentry: re-buys and add-ons (TRN-39, FEE-03, FEE-04) ----------------------------------------------------
+
+
+def purchase_pay(purchase: Any, cash: Account) -> Transfer:
+    """Debit a re-buy or add-on (``tournaments.models.TournamentPurchase``) from the player's cash as two amounts, the
+    prize contribution to the prize pool and the fee to the house fees (FEE-04), in one idempotent transfer. Its
+    reference is the entry's, so the fee report counts the fee with the entry's tournament."""
+    entry = purchase.entry
+    legs = [TransferLeg(cash, -(purchase.prize_contribution + purchase.fee))]
+    if purchase.prize_contribution:
+        legs.append(TransferLeg(prize_pool_account(entry.tournament), purchase.prize_contribution))
+    if purchase.fee:
+        legs.append(TransferLeg(system_account(AccountKind.HOUSE_FEES), purchase.fee))
+    return transfer_create(
+        kind=TransferKind.TOURNAMENT_BUY_IN,
+        legs=legs,
+        idempotency_key=f"tournament-entry:{entry.pk}:{purchase.kind}:{purchase.number}",
+        reference=f"tournament-entry:{entry.pk}",
+        description=(
+            f"{entry.tournament.name}: {purchase.get_kind_display()} {purchase.number}: "
+            f"{_format(purchase.prize_contribution)} + fee {_format(purchase.fee)}"
+        ),
+    )

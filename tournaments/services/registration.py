@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Seat
 from poker_site.responsible_gaming.services import play_allowed_or_refuse
-from tournaments.definitions import level_clock, payouts_for_pool, payouts_now
+from tournaments.definitions import buy_in_range, level_clock, payouts_for_pool, payouts_now
 from tournaments.models import (
     LIVE_ENTRY_STATUSES,
     EntryStatus,
@@ -31,13 +31,16 @@ from tournaments.models import (
 )
 from tournaments.rules.common import RandomSource, RuleError
 from tournaments.rules.eligibility import check_eligibility, parse_requirement
-from tournaments.rules.registration import late_registration_open
+from tournaments.rules.fees import EntryPrice
+from tournaments.rules.rebuys import chosen_buy_in
+from tournaments.rules.registration import late_registration_open, may_re_enter
 from tournaments.rules.seating import seat_late_registrant
 from tournaments.services import money
 from tournaments.services.eligibility import player_profile, requirement_words
 from tournaments.services.errors import (
     AlreadyRegistered,
     InsufficientBalance,
+    InvalidRequest,
     NotAllowedNow,
     NotEligible,
     NotRegistered,
@@ -82,12 +85,17 @@ def tournament_register(
     now: datetime | None = None,
     randomness: RandomSource | None = None,
     ticket: int | None = None,
+    buy_in: int | None = None,
 ) -> TournamentEntry:
     """Register ``user`` (TRN-09: one live entry each), paying with cash or with the player's ticket number
     ``ticket`` (TRN-37, AMB-54). Refused: registration not open (or closed), already registered, full, barred from
     tournaments (TRN-28), a self-excluded player, not eligible for a freeroll (TRN-17), a balance below buy-in + fee,
     or a ticket that cannot pay it (someone else's, used, expired, voided, for another tournament or series, or of
-    another value)."""
+    another value).
+
+    ``buy_in``: in a multi-buy-in tournament the whole amount the player chooses to pay (TRN-38; ``None``: the base
+    buy-in + fee); the stack is scaled (AMB-47). A player knocked out of a tournament that allows re-entry registers
+    again through here while late registration is open (TRN-40): a new entry, a new buy-in + fee."""
     moment = now or timezone.now()
     play_allowed_or_refuse(int(user.pk), _("You cannot register for tournaments"), SelfExcluded, at=moment)
     chance: RandomSource = randomness if randomness is not None else secrets.SystemRandom()
@@ -96,8 +104,8 @@ def tournament_register(
         from tournaments.services.tickets import ticket_lock
 
         locked_ticket = ticket_lock(ticket)
-        return registration_take_locked(locked, user, moment, chance, ticket=locked_ticket)
-    return registration_take_locked(locked, user, moment, chance)
+        return registration_take_locked(locked, user, moment, chance, ticket=locked_ticket, buy_in=buy_in)
+    return registration_take_locked(locked, user, moment, chance, buy_in=buy_in)
 
 
 def registration_take_locked(
@@ -108,26 +116,33 @@ def registration_take_locked(
     *,
     ticket: TournamentTicket | None = None,
     after_late_registration: bool = False,
+    buy_in: int | None = None,
 ) -> TournamentEntry:
     """The registration of ``tournament_register`` inside the caller's transaction, the tournament row (and the
     ticket row, if any) locked by the caller. ``after_late_registration``: a satellite winner is seated in a running
     target even when its late registration has closed meanwhile (TRN-11, AMB-54)."""
     phase_two_refusal(locked)  # TRN-45: Phase 2 is reached only through its flights
     seat_anyway = after_late_registration and locked.status == TournamentStatus.RUNNING
+    previous = list(
+        TournamentEntry.objects.filter(tournament=locked, user=user)
+        .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
+        .values_list("status", flat=True)
+    )
     if not registration_open_now(locked, moment) and not seat_anyway:
+        if previous and locked.re_entries_maximum and locked.status == TournamentStatus.RUNNING:
+            re_entry_number(locked, previous)  # no re-entries left, or disqualified: that is the answer
+            raise RegistrationClosed(
+                _("Late registration for %(name)s has closed: re-entry is no longer possible (TRN-40).")
+                % {"name": locked.name}
+            )
         if locked.status == TournamentStatus.ANNOUNCED:
             raise RegistrationClosed(f"Registration for {locked.name} is not open yet.")
         raise RegistrationClosed(f"Registration for {locked.name} is closed.")
     bar_refusal(user)  # cancel-desk: TRN-28, a barred player enters no tournament
     if TournamentEntry.objects.filter(tournament=locked, user=user, status__in=LIVE_ENTRY_STATUSES).exists():
         raise AlreadyRegistered(f"You are already registered for {locked.name}.")
-    if (
-        locked.status == TournamentStatus.RUNNING
-        and TournamentEntry.objects.filter(tournament=locked, user=user)
-        .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
-        .exists()
-    ):
-        raise AlreadyRegistered(f"You already played {locked.name}; this tournament has no re-entry (TRN-09).")
+    entry_number = re_entry_number(locked, previous)
+    price, stack = entry_price_chosen(locked, buy_in, ticket=ticket)
     capacity = locked.seats_to_start if locked.kind == TournamentKind.SIT_AND_GO else locked.maximum_entrants
     if capacity is not None and locked.entrants >= capacity:
         raise RegistrationClosed(f"{locked.name} is full.")
@@ -144,21 +159,19 @@ def registration_take_locked(
             raise NotEligible(
                 _("You cannot enter %(tournament)s: %(reasons)s.") % {"tournament": locked.name, "reasons": reasons}
             )
-    price = locked.entry_price
     cash_account = None
     if ticket is not None:
         from tournaments.services.tickets import ticket_check_for
 
         ticket_check_for(ticket, user, locked, moment)
-    elif price:
+    elif price.total_cents + locked.bounty_per_entry:
         cash_account = player_cash_account(user)
         balance = cash_account.balance  # read just now, under no lock: the transfer checks it again under its lock
-        if balance < price:
+        if balance < price.total_cents + locked.bounty_per_entry:
             raise InsufficientBalance(
-                f"{locked.name} costs {_format(locked.buy_in)}"
+                f"{locked.name} costs {_format(price.prize_contribution_cents)}"
                 + (f" + {_format(locked.bounty_per_entry)} bounty" if locked.bounty_per_entry else "")
-                + f" + {_format(locked.fee)} fee; your balance is "
-                f"{_format(balance)}."
+                + f" + {_format(price.fee_cents)} fee; your balance is {_format(balance)}."
             )
     try:
         with transaction.atomic():
@@ -166,11 +179,13 @@ def registration_take_locked(
                 tournament=locked,
                 user=user,
                 registered_at=moment,
-                prize_contribution=locked.buy_in,
+                prize_contribution=price.prize_contribution_cents,
                 bounty_contribution=locked.bounty_per_entry,
                 bounty=locked.bounty_per_entry,
-                fee=locked.fee,
+                fee=price.fee_cents,
                 paid_with_ticket=ticket,
+                entry_number=entry_number,
+                starting_chips=stack,
             )
     except IntegrityError:  # a concurrent registration of the same player won the unique live-entry row
         raise AlreadyRegistered(f"You are already registered for {locked.name}.") from None
@@ -193,6 +208,54 @@ def registration_take_locked(
         start_locked(locked, moment, chance)  # TRN-35: a Sit & Go starts when its last seat fills
     _announce_after_commit(locked.pk)
     return entry
+
+
+def re_entry_number(tournament: Tournament, previous: list[str]) -> int:
+    """The number of a new entry of a player whose earlier entries (not unregistered or refunded) had ``previous``
+    statuses: 1 for a first entry; a re-entry (TRN-40) only for a player knocked out (every earlier entry out),
+    never disqualified, with re-entries left."""
+    if not previous:
+        return 1
+    if not tournament.re_entries_maximum:
+        raise AlreadyRegistered(f"You already played {tournament.name}; this tournament has no re-entry (TRN-09).")
+    if EntryStatus.DISQUALIFIED in previous:
+        raise NotAllowedNow(_("You were disqualified from %(name)s: no re-entry.") % {"name": tournament.name})
+    if not may_re_enter(len(previous) - 1, tournament.re_entries_maximum, late_registration_is_open=True):
+        raise NotAllowedNow(
+            _("You have used all %(count)d re-entries of %(name)s.")
+            % {"count": tournament.re_entries_maximum, "name": tournament.name}
+        )
+    return len(previous) + 1
+
+
+def entry_price_chosen(
+    tournament: Tournament, buy_in: int | None, *, ticket: TournamentTicket | None = None
+) -> tuple[EntryPrice, int | None]:
+    """What an entry costs (prize contribution + fee, FEE-04) and the stack it gives (``None``: the tournament's
+    starting stack). TRN-38: in a multi-buy-in tournament the player chooses ``buy_in`` (the whole amount) in the
+    accepted range; without a choice, or paid by ticket, the base buy-in."""
+    base = EntryPrice(tournament.buy_in, tournament.fee)
+    accepted = buy_in_range(tournament)
+    if buy_in is None or buy_in == base.total_cents:
+        return base, None
+    if accepted is None:
+        raise InvalidRequest(
+            _("%(name)s has one buy-in: %(price)s.") % {"name": tournament.name, "price": _format(base.total_cents)}
+        )
+    if ticket is not None and buy_in != base.total_cents:
+        raise InvalidRequest(_("A ticket pays the base buy-in only."))
+    try:
+        chosen = chosen_buy_in(base, tournament.starting_stack, accepted, buy_in)
+    except RuleError as error:
+        raise InvalidRequest(
+            _("Choose a buy-in from %(minimum)s to %(maximum)s in steps of %(step)s.")
+            % {
+                "minimum": _format(accepted.minimum_cents),
+                "maximum": _format(accepted.maximum_cents),
+                "step": _format(accepted.step_cents),
+            }
+        ) from error
+    return chosen.price, chosen.starting_stack
 
 
 def _late_satellite_winner_pool(tournament: Tournament, entry: TournamentEntry) -> None:
@@ -242,7 +305,7 @@ def _seat_late_registrant(
         seat,
         entry,
         user,
-        tournament.starting_stack,
+        entry.starting_chips or tournament.starting_stack,
         now,
         timebank_milliseconds=tournament.timebank_first_hand_seconds * 1000,
     )

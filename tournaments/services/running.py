@@ -53,9 +53,11 @@ from games.runtime.events import NewEvent, events_append
 from games.runtime.seat_state import seat_empty, table_touch
 from poker_site.core.compiled_sql import rows_update
 from tournaments.definitions import (
+    add_on_policy,
     blind_structure,
     break_policy,
     level_clock,
+    paid_contributions,
     payouts_for,
     payouts_now,
     satellite_plan,
@@ -76,6 +78,7 @@ from tournaments.rules.common import RandomSource
 from tournaments.rules.eliminations import finishing_places, hand_for_hand, tournament_over
 from tournaments.rules.levels import BlindStructure, LevelClock
 from tournaments.rules.phases import flight_stops_dealing
+from tournaments.rules.rebuys import purchases_over
 from tournaments.rules.registration import late_registration_open
 from tournaments.rules.seating import initial_seating
 from tournaments.services import money
@@ -181,10 +184,14 @@ def start_locked(tournament: Tournament, now: datetime, randomness: RandomSource
         "next_table_number",
     )
     # A HexaPro game fixed its pool and prizes when it formed (HEX-07, HEX-09); other tournaments fix them here.
-    if tournament.registration_closed_at is None and (
-        tournament.late_registration_levels == 0
-        or tournament.kind == TournamentKind.SIT_AND_GO
-        or tournament.is_phase_two  # TRN-45: nobody registers for Phase 2; its prize pool is final at the start
+    if (
+        tournament.registration_closed_at is None
+        and (
+            tournament.late_registration_levels == 0
+            or tournament.kind == TournamentKind.SIT_AND_GO
+            or tournament.is_phase_two  # TRN-45: nobody registers for Phase 2; its prize pool is final at the start
+        )
+        and not tournament.offers_purchases  # TRN-39: the payouts stay provisional through the re-buy period
     ):
         _registration_close(tournament, now)
     if tournament.reopens and tournament.kind == TournamentKind.SIT_AND_GO:
@@ -269,7 +276,7 @@ def _coordinate(tournament: Tournament, now: datetime, randomness: RandomSource,
             late_registration_levels=tournament.late_registration_levels,
             remaining_players=alive,
             paid_places=paid,
-        ):
+        ) and (alive <= 1 or purchases_closed(tournament, clock, now)):
             _registration_close(tournament, now)
             step.registration_closed = True
     flight = is_flight(tournament)
@@ -350,6 +357,14 @@ def _tables_read(tournament: Tournament) -> tuple[list[LiveTable], list[int]]:
     return live, waiting
 
 
+def purchases_closed(tournament: Tournament, clock: LevelClock, now: datetime) -> bool:
+    """TRN-39: the re-buy period and the add-on window are over (always, for a tournament without them): the prize
+    pool cannot grow any more, so the payouts can be fixed."""
+    if not tournament.offers_purchases:
+        return True
+    return purchases_over(clock, now, period_levels=tournament.rebuy_levels, add_on=add_on_policy(tournament))
+
+
 def _registration_close(tournament: Tournament, now: datetime) -> None:
     """Registration is over: the prize pool and payouts are final (TRN-06), the house funds any overlay and added
     money (TRN-07, TRN-17)."""
@@ -367,6 +382,8 @@ def _registration_close(tournament: Tournament, now: datetime) -> None:
         return
     if tournament.is_phase_two:  # TRN-45: its players carried stacks, the flights' prize pools are its contributions
         contributions = tournament.carried_prize_money
+    elif tournament.offers_purchases:  # TRN-39: the re-buys' and add-ons' prize parts are in the pool too
+        contributions = paid_contributions(tournament)
     payouts = payouts_for(tournament, entrants, contributions, provisional=False)
     money.overlay_fund(tournament, payouts.pool - contributions)
     tournament.registration_closed_at = now

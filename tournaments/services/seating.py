@@ -68,7 +68,7 @@ def seats_fill(
     or the stack their entry carries from Phase 1 (TRN-45)."""
     events = []
     for seat, entry in placements:
-        stack = int(entry.carried_chips) if entry.carried_chips is not None else chips
+        stack = int(entry.carried_chips) if entry.carried_chips is not None else (entry.starting_chips or chips)
         _seat_occupy(seat, entry.user, stack, now, timebank_milliseconds)
         seat.version += 1
         events.append(seat_event(seat, "seat_taken", chips=stack))

@@ -1,0 +1,230 @@
+"""Re-buys and add-ons (TRN-39, FEE-03, FEE-04): ``entry_rebuy`` and ``entry_add_on``.
+
+Both are paid at once from the player's cash, as prize contribution + fee in one idempotent ledger transfer (FEE-04);
+the prize part joins the prize pool, whose payouts stay provisional (recomputed from the money paid) until
+registration and the re-buy and add-on windows have closed. The chips never change a hand in progress (**decision**:
+queue, not refuse): a player dealt into the hand in play gets them when that hand ends
+(:func:`purchases_add_locked`, called by the tournament table policy between hands, before knock-outs are looked at);
+a player not in a hand gets them at once. The rules (period, threshold, maximum, add-on window) are
+``tournaments.rules.rebuys``; every refusal says why and changes nothing.
+
+Re-buys and add-ons are not combined with bounties or phased tournaments (built elsewhere): a re-buy has no bounty
+part, and the cancellation inputs list it as prize contribution + fee.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Hand, Seat, Table
+from games.runtime.events import events_append
+from games.runtime.seat_state import seat_event, seat_save
+from poker_site.responsible_gaming.services import play_allowed_or_refuse
+from tournaments.definitions import add_on_policy, level_clock, rebuy_policy
+from tournaments.models import (
+    EntryStatus,
+    PurchaseKind,
+    PurchaseStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentPurchase,
+    TournamentStatus,
+)
+from tournaments.rules.fees import EntryPrice
+from tournaments.rules.rebuys import PurchaseRefusal, add_on_refusal, rebuy_refusal
+from tournaments.services import money
+from tournaments.services.errors import InsufficientBalance, NotAllowedNow, NotRegistered, SelfExcluded
+from tournaments.services.running import primary_key, tournament_lock
+from tournaments.services.seating import tables_lock
+from wallet.services import player_cash_account
+
+
+def _format(cents: int) -> str:
+    return f"€{cents // 100:,}.{cents % 100:02d}"
+
+
+def _refusal_text(refusal: PurchaseRefusal, tournament: Tournament, kind: str) -> str:
+    rebuy = kind == PurchaseKind.REBUY
+    texts = {
+        PurchaseRefusal.PERIOD_OVER: _("The re-buy period of %(name)s is over.")
+        if rebuy
+        else _("The add-on of %(name)s is no longer available."),
+        PurchaseRefusal.NOT_YET: _("The add-on of %(name)s is not available yet."),
+        PurchaseRefusal.ABOVE_THRESHOLD: _(
+            "You have more than %(threshold)s chips: a re-buy is only possible at or below that."
+        ),
+        PurchaseRefusal.MAXIMUM_REACHED: _("You have used all %(maximum)s re-buys of this entry."),
+        PurchaseRefusal.ALREADY_TAKEN: _("You have already taken the add-on."),
+        PurchaseRefusal.NOT_OFFERED: _("%(name)s has no re-buys.") if rebuy else _("%(name)s has no add-on."),
+    }
+    return str(texts[refusal]) % {
+        "name": tournament.name,
+        "threshold": tournament.rebuy_stack_threshold,
+        "maximum": tournament.rebuy_maximum,
+    }
+
+
+@transaction.atomic(durable=True)
+def entry_rebuy(user: Any, tournament: Tournament | int, *, now: datetime | None = None) -> TournamentPurchase:
+    """TRN-39: buy the tournament's re-buy chips for the player's entry. Refused (nothing changed): no re-buys in this
+    tournament, not playing, the period over, the maximum reached, more chips than the threshold (counting chips
+    still waiting to be added), a balance below the price, a self-excluded player, a proposed cancellation."""
+    return _purchase(user, tournament, PurchaseKind.REBUY, now or timezone.now())
+
+
+@transaction.atomic(durable=True)
+def entry_add_on(user: Any, tournament: Tournament | int, *, now: datetime | None = None) -> TournamentPurchase:
+    """TRN-39: take the tournament's add-on (once per entry) while its window is open. Refused (nothing changed): no
+    add-on in this tournament, not playing, not yet or no longer available, already taken, a balance below the
+    price, a self-excluded player, a proposed cancellation."""
+    return _purchase(user, tournament, PurchaseKind.ADD_ON, now or timezone.now())
+
+
+def _purchase(user: Any, tournament: Tournament | int, kind: str, moment: datetime) -> TournamentPurchase:
+    play_allowed_or_refuse(int(user.pk), _("You cannot buy chips in tournaments"), SelfExcluded, at=moment)
+    locked = tournament_lock(primary_key(tournament))
+    rebuys = rebuy_policy(locked)
+    add_on = add_on_policy(locked)
+    if (kind == PurchaseKind.REBUY and rebuys is None) or (
+        kind == PurchaseKind.ADD_ON and (add_on is None or not locked.rebuy_levels)
+    ):
+        raise NotAllowedNow(_refusal_text(PurchaseRefusal.NOT_OFFERED, locked, kind))
+    if locked.status != TournamentStatus.RUNNING or locked.started_at is None:
+        raise NotAllowedNow(_("%(name)s is not running.") % {"name": locked.name})
+    if locked.cancellation_pending:
+        raise NotAllowedNow(_("%(name)s is stopped while staff decide on its cancellation.") % {"name": locked.name})
+    entry = (
+        TournamentEntry.objects.select_for_update()
+        .filter(tournament=locked, user=user, status=EntryStatus.PLAYING)
+        .first()
+    )
+    if entry is None or entry.table_id is None:
+        raise NotRegistered(
+            _("You are not playing in %(name)s: after a knock-out, re-enter where the tournament allows it.")
+            % {"name": locked.name}
+        )
+    table, seats = tables_lock([entry.table_id])[entry.table_id]
+    seat = next((seat for seat in seats.values() if seat.user_id == user.pk), None)
+    if seat is None:
+        raise NotRegistered(_("You are not seated in %(name)s.") % {"name": locked.name})
+    clock = level_clock(locked)
+    bought = TournamentPurchase.objects.filter(entry=entry)
+    if kind == PurchaseKind.REBUY:
+        assert rebuys is not None
+        waiting = bought.filter(status=PurchaseStatus.PENDING).aggregate(chips=Sum("chips"))["chips"] or 0
+        taken = bought.filter(kind=PurchaseKind.REBUY).count()
+        refusal = rebuy_refusal(rebuys, clock, moment, chips=seat.chips + int(waiting), rebuys_taken=taken)
+        price, chips, number = rebuys.price, rebuys.chips, taken + 1
+    else:
+        assert add_on is not None
+        taken = bought.filter(kind=PurchaseKind.ADD_ON).count()
+        refusal = add_on_refusal(add_on, clock, moment, period_levels=locked.rebuy_levels, taken=taken > 0)
+        price, chips, number = add_on.price, add_on.chips, 1
+    if refusal is not None:
+        raise NotAllowedNow(_refusal_text(refusal, locked, kind))
+    cash = player_cash_account(user)
+    if cash.balance < price.total_cents:  # read without a lock: the transfer checks it again under its lock
+        raise InsufficientBalance(_insufficient(kind, price, cash.balance))
+    purchase = TournamentPurchase.objects.create(
+        entry=entry,
+        kind=kind,
+        number=number,
+        prize_contribution=price.prize_contribution_cents,
+        fee=price.fee_cents,
+        chips=chips,
+        bought_at=moment,
+    )
+    purchase.transfer = money.purchase_pay(purchase, cash)
+    purchase.save(update_fields=["transfer"])
+    if not _in_hand(table, seat):
+        _chips_add([purchase], table, seat, moment)
+    _announce_after_commit(locked.pk)
+    return purchase
+
+
+def _insufficient(kind: str, price: EntryPrice, balance: int) -> str:
+    what = _("A re-buy") if kind == PurchaseKind.REBUY else _("The add-on")
+    return str(
+        _("%(what)s costs %(prize)s + %(fee)s fee; your balance is %(balance)s.")
+        % {
+            "what": what,
+            "prize": _format(price.prize_contribution_cents),
+            "fee": _format(price.fee_cents),
+            "balance": _format(balance),
+        }
+    )
+
+
+def _in_hand(table: Table, seat: Seat) -> bool:
+    """Whether the seat's player was dealt into the table's hand in progress."""
+    if table.current_hand_id is None:
+        return False
+    participants = Hand.objects.filter(pk=table.current_hand_id).values_list("participants", flat=True).first()
+    return isinstance(participants, dict) and str(seat.number) in participants
+
+
+def _chips_add(purchases: list[TournamentPurchase], table: Table, seat: Seat, moment: datetime) -> None:
+    """Add the purchases' chips to the locked seat (between hands) and tell the table."""
+    chips = sum(purchase.chips for purchase in purchases)
+    seat.chips += chips
+    seat_save(seat, "chips")
+    for purchase in purchases:
+        purchase.status, purchase.added_at = PurchaseStatus.ADDED, moment
+        purchase.save(update_fields=["status", "added_at"])
+    events_append(table, [seat_event(seat, "seat_topped_up", amount=chips, automatic=False, tournament=True)])
+
+
+def purchases_add_locked(table: Table, seats: dict[int, Seat], tournament: Tournament, now: datetime) -> list[Any]:
+    """Between hands at a locked table (the table policy calls this when a hand ends, before it looks for knock-outs):
+    the chips of re-buys and add-ons bought during the hand are added to their players' seats. Returns the table
+    events (the caller appends them with the hand's). Nothing to do for a tournament without re-buys or add-ons."""
+    if not tournament.offers_purchases:
+        return []
+    by_user = {int(seat.user_id): seat for seat in seats.values() if seat.user_id is not None}
+    if not by_user:
+        return []
+    waiting = list(
+        TournamentPurchase.objects.filter(
+            status=PurchaseStatus.PENDING,
+            entry__tournament=tournament,
+            entry__status=EntryStatus.PLAYING,
+            entry__user_id__in=list(by_user),
+        ).select_related("entry")
+    )
+    events = []
+    added: dict[int, int] = {}
+    for purchase in waiting:
+        added[purchase.entry.user_id] = added.get(purchase.entry.user_id, 0) + purchase.chips
+    for user_id, chips in added.items():
+        seat = by_user[user_id]
+        seat.chips += chips
+        seat_save(seat, "chips")
+        events.append(seat_event(seat, "seat_topped_up", amount=chips, automatic=False, tournament=True))
+    if waiting:
+        TournamentPurchase.objects.filter(pk__in=[purchase.pk for purchase in waiting]).update(
+            status=PurchaseStatus.ADDED, added_at=now
+        )
+    return events
+
+
+def _announce_after_commit(tournament_id: int) -> None:
+    def announce() -> None:
+        from tournaments import realtime
+
+        realtime.tournament_changed(tournament_id)
+
+    transaction.on_commit(announce)
+
+
+def purchases_of(entry: TournamentEntry) -> dict[str, int]:
+    """How many re-buys and add-ons an entry bought (for the pages and the admin)."""
+    counts = {PurchaseKind.REBUY.value: 0, PurchaseKind.ADD_ON.value: 0}
+    for kind in TournamentPurchase.objects.filter(entry=entry).values_list("kind", flat=True):
+        counts[kind] += 1
+    return counts
