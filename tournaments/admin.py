@@ -71,6 +71,7 @@ from tournaments.services import (
     tournament_delay,
     tournament_hand_for_hand_set,
 )
+from tournaments.services.catalog import BOUNTY_FIELDS, PHASE_FIELDS, PURCHASE_FIELDS
 from tournaments.services.definition import OVER, tournament_define, tournament_definition_update
 from wallet.errors import format_cents
 
@@ -134,6 +135,25 @@ def each_through_the_service(
             continue
         record_in_history(model_admin, request, result, history(result))
         model_admin.message_user(request, done(row, result), messages.SUCCESS)
+
+
+class ServiceRefusalsAsMessages(admin.ModelAdmin):
+    """For change pages that save through the services: a :class:`TournamentError` a service raises while the page
+    saves (the row moved on since the form was checked, a rule refused the whole) rolls the page's transaction back
+    and comes back as a message on the same page: nothing was saved."""
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except TournamentError as error:
+            self.message_user(request, f"{error.message} Nothing was saved.", messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
 
 
 # --- Definitions ---------------------------------------------------------------------------------------------------
@@ -261,23 +281,6 @@ RUN = (
     "satellite_seats",
     "carried_prize_money",
 )
-PURCHASES = (
-    "buy_in_minimum",
-    "buy_in_maximum",
-    "buy_in_step",
-    "rebuy_levels",
-    "rebuy_maximum",
-    "rebuy_stack_threshold",
-    "rebuy_buy_in",
-    "rebuy_fee",
-    "rebuy_chips",
-    "add_on_allowed",
-    "add_on_buy_in",
-    "add_on_fee",
-    "add_on_chips",
-    "add_on_timing",
-    "re_entries_maximum",
-)
 PURCHASES_HELP = (
     "Scheduled tournaments only. Multi-buy-in (TRN-38): the player pays any amount from the minimum to the maximum in "
     "steps (buy-in + fee, split like the base price); the starting chips are scaled (AMB-47). Re-buys (TRN-39): during "
@@ -287,7 +290,6 @@ PURCHASES_HELP = (
     "combined with bounties or phased tournaments."
 )
 SATELLITE = ("series", "satellite_target")
-BOUNTIES = ("bounty_kind", "bounty", "bounty_credited_percent", "bounty_added_percent", "vip_player", "vip_bounty")
 BOUNTIES_HELP = (
     "The bounty per entry is paid with the buy-in (the entry costs buy-in + bounty + fee) and held apart from the "
     "prize pool. Regular: the knocking-out player wins the whole bounty (TRN-41). Progressive: the first percentage is "
@@ -301,7 +303,6 @@ SATELLITE_HELP = (
     "winners are left. Winners are registered at once with a ticket when the target takes them, otherwise they keep "
     "the ticket (valid for the target's series when it has one)."
 )
-PHASES = ("is_phase_two", "phase_two", "final_level")
 PHASES_HELP = (
     "Define the Phase 2 first (marked as Phase 2, no buy-in or fee of its own), then attach each Phase 1 flight to it "
     "with the level after which the flight ends (its last level): the flight stops dealing when that level's time is "
@@ -318,7 +319,7 @@ SIT_AND_GO_DEFAULTS = (
 
 
 @admin.register(Tournament)
-class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
+class TournamentAdmin(ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.ModelAdmin):
     form = TournamentForm
     inlines = (TournamentLevelInline,)
     raw_id_fields = ("vip_player",)
@@ -362,11 +363,11 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
             ("Breaks (TRN-30)", {"fields": BREAKS}),
             ("Prizes and the bubble (TRN-06, TRN-07, TRN-21, AMB-43)", {"fields": PRIZES}),
             ("Series and satellite (TRN-37, AMB-54)", {"fields": SATELLITE, "description": SATELLITE_HELP}),
-            ("Phased tournament (TRN-45)", {"fields": PHASES, "description": PHASES_HELP}),
-            ("Bounties (TRN-41..TRN-44)", {"fields": BOUNTIES, "description": BOUNTIES_HELP}),
+            ("Phased tournament (TRN-45)", {"fields": PHASE_FIELDS, "description": PHASES_HELP}),
+            ("Bounties (TRN-41..TRN-44)", {"fields": BOUNTY_FIELDS, "description": BOUNTIES_HELP}),
             (
                 "Multi-buy-in, re-buys, add-on and re-entry (TRN-38, TRN-39, TRN-40)",
-                {"fields": PURCHASES, "description": PURCHASES_HELP},
+                {"fields": PURCHASE_FIELDS, "description": PURCHASES_HELP},
             ),
         ]
         if obj is not None:
@@ -408,22 +409,7 @@ class TournamentAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
     def cancellation_panel(self, tournament: Tournament) -> SafeString:
         return admin_cancellation.tournament_cancellation_panel(tournament)
 
-    # --- Saving through the services ---
-
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        """A refusal the services make when they write (the tournament moved on since the form was checked) rolls
-        the page's transaction back and comes back as a message: nothing was saved."""
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except TournamentError as error:
-            self.message_user(request, f"{error.message} Nothing was saved.", messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
+    # --- Saving through the services (refusals: ServiceRefusalsAsMessages) ---
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         """Nothing here: :meth:`save_related` writes the definition and its levels in one service call."""

@@ -11,12 +11,12 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
+from tournaments.admin import ServiceRefusalsAsMessages, action_form_or_page, each_through_the_service
 from tournaments.models import TournamentBar
-from tournaments.services import TournamentError
 from tournaments.services.sanctions import bar_lift, bars_in_force, player_bar_locked
 from tournaments.services.staff import staff_reason
 
@@ -54,7 +54,7 @@ class TournamentBarForm(forms.ModelForm):
 
 
 @admin.register(TournamentBar)
-class TournamentBarAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
+class TournamentBarAdmin(ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.ModelAdmin):
     form = TournamentBarForm
     list_display = ("user", "barred_at", "barred_by", "reason", "entry", "in_force_display", "lifted_at", "lifted_by")
     list_filter = (InForceFilter, ("barred_at", admin.DateFieldListFilter))
@@ -89,7 +89,6 @@ class TournamentBarAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
     def lift_bars(self, request: HttpRequest, queryset: QuerySet[TournamentBar]) -> TemplateResponse | None:
         """Lift each selected bar in force through ``bar_lift`` (audited), after a page that names the players and
         asks for the reason; a bar lifted meanwhile is reported and left as it is."""
-        from tournaments.admin import action_form_or_page, each_through_the_service
         from tournaments.admin_forms import StaffActionForm
 
         chosen = list(queryset.select_related("user").order_by("pk")[: LIFT_AT_ONCE + 1])
@@ -125,20 +124,6 @@ class TournamentBarAdmin(NumberOrPlayerSearch, admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
-
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        """A refusal the service makes when it writes (barred meanwhile) comes back as a message: nothing saved."""
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except TournamentError as error:
-            self.message_user(request, f"{error.message} Nothing was saved.", messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
 
     def save_model(self, request: HttpRequest, obj: TournamentBar, form: Any, change: bool) -> None:
         """Bar through the service instead of saving the form's row: inside the admin page's transaction (the

@@ -23,7 +23,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
@@ -31,7 +31,7 @@ from django.utils.safestring import SafeString
 
 from games.admin import ReadOnlyAdmin, too_many
 from poker_site.core.admin_lists import NumberOrPlayerSearch
-from tournaments.admin import action_form_or_page, each_through_the_service
+from tournaments.admin import ServiceRefusalsAsMessages, action_form_or_page, each_through_the_service
 from tournaments.admin_forms import StaffActionForm
 from tournaments.hexapro.audit import multiplier_audits
 from tournaments.hexapro.models import (
@@ -46,14 +46,13 @@ from tournaments.hexapro.products import product_from_version
 from tournaments.hexapro.staff import hexapro_game_park
 from tournaments.hexapro.versions import (
     hexapro_version_schedule,
+    product_figures,
     version_changed_record,
     version_check,
     version_editable,
 )
 from tournaments.models import TournamentEntry
 from tournaments.rules.common import RuleError
-from tournaments.rules.hexapro import expected_multiplier, percent_text, rake_equivalent
-from tournaments.services import TournamentError
 from wallet.errors import format_cents
 
 AUDIT_PAGE = "tournaments_hexaprogame_audit"
@@ -114,7 +113,7 @@ class BlindLevelInline(VersionPartInline):
 
 
 @admin.register(HexaProProductVersion)
-class HexaProProductVersionAdmin(ReadOnlyAdmin):
+class HexaProProductVersionAdmin(ServiceRefusalsAsMessages, ReadOnlyAdmin):
     list_display = ("code", "name", "effective_from", "seats", "figures")
     actions = ("schedule_new_version",)
     fields = (
@@ -181,32 +180,18 @@ class HexaProProductVersionAdmin(ReadOnlyAdmin):
         )
         return None
 
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        """A change the product rules refuse is rolled back (the page's transaction) and the rule's reason shown."""
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except TournamentError as error:
-            self.message_user(request, f"{error.message} Nothing was saved.", messages.ERROR)
-            return HttpResponseRedirect(request.get_full_path())
-
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         """Save the rows, then check the whole product (refused: the page's transaction rolls back) and audit."""
         super().save_related(request, form, formsets, change)
         version = form.instance
-        version_check(version)
+        figures = version_check(version)
         changes = list(form.changed_data) + [
             f"{formset.model._meta.verbose_name}: {len(formset.new_objects)} added, {len(formset.changed_objects)} "
             f"changed, {len(formset.deleted_objects)} removed"
             for formset in formsets
             if formset.new_objects or formset.changed_objects or formset.deleted_objects
         ]
-        version_changed_record(version, actor=request.user, changes=changes)
+        version_changed_record(version, actor=request.user, changes=changes, figures=figures)
 
     @admin.display(description="expected multiplier, rake equivalent (HEX-08, HEX-24)")
     def figures(self, version: HexaProProductVersion) -> str:
@@ -214,7 +199,7 @@ class HexaProProductVersionAdmin(ReadOnlyAdmin):
             product = product_from_version(version)
         except RuleError as error:
             return f"tables refused by the rules: {error}"
-        return f"{float(expected_multiplier(product)):.5f}, {percent_text(rake_equivalent(product))}"
+        return product_figures(product)
 
 
 class HexaProGameSearch(NumberOrPlayerSearch):

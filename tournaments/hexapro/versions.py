@@ -27,7 +27,7 @@ from tournaments.hexapro.models import (
 )
 from tournaments.hexapro.products import product_from_version
 from tournaments.rules.common import RuleError
-from tournaments.rules.hexapro import expected_multiplier, percent_text, rake_equivalent
+from tournaments.rules.hexapro import HexaProProduct, expected_multiplier, percent_text, rake_equivalent
 from tournaments.services.errors import NotAllowedNow
 from tournaments.services.staff import staff_reason
 from wallet.services.audit import audit_record, audit_target
@@ -43,16 +43,19 @@ def version_editable(version: HexaProProductVersion, now: datetime | None = None
     )
 
 
+def product_figures(product: HexaProProduct) -> str:
+    """A product's expected multiplier and rake equivalent (HEX-08, HEX-24), e.g. ``2.79441, 6.853 %``."""
+    return f"{float(expected_multiplier(product)):.5f}, {percent_text(rake_equivalent(product))}"
+
+
 def version_check(version: HexaProProductVersion) -> str:
-    """The version's expected multiplier and rake equivalent in words when its rows form a valid product;
-    :class:`NotAllowedNow` with the rule's reason otherwise."""
+    """The version's :func:`product_figures` when its rows form a valid product; :class:`NotAllowedNow` with the
+    rule's reason otherwise."""
     try:
         product = product_from_version(version)
     except (RuleError, TypeError, ValueError) as error:
         raise NotAllowedNow(f"The tables of {version} are not a valid HexaPro product: {error}.") from error
-    return f"expected multiplier {float(expected_multiplier(product)):.5f}, rake equivalent " + percent_text(
-        rake_equivalent(product)
-    )
+    return product_figures(product)
 
 
 @transaction.atomic(durable=True)
@@ -124,12 +127,16 @@ def hexapro_version_schedule(
     return copy
 
 
-def version_changed_record(version: HexaProProductVersion, *, actor: Any, changes: list[str]) -> None:
-    """Audit a change staff saved to a version not yet in force (inside the admin page's transaction), after
-    :func:`version_check` accepted it."""
+def version_changed_record(version: HexaProProductVersion, *, actor: Any, changes: list[str], figures: str) -> None:
+    """Audit a change staff saved to a version not yet in force (inside the admin page's transaction) with the
+    ``figures`` :func:`version_check` accepted it with."""
     audit_record(
         action="hexapro_version_changed",
         actor=actor,
         target=audit_target(version),
-        details={"version": version.pk, "changes": changes, "figures": version_check(version)},
+        details={
+            "version": version.pk,
+            "changes": changes,
+            "figures": f"expected multiplier, rake equivalent: {figures}",
+        },
     )

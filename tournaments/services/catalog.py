@@ -87,6 +87,29 @@ def tournament_create(
     return tournament
 
 
+PHASE_FIELDS = ("is_phase_two", "phase_two", "final_level")
+"""A phased tournament's definition (TRN-45)."""
+BOUNTY_FIELDS = ("bounty_kind", "bounty", "bounty_credited_percent", "bounty_added_percent", "vip_player", "vip_bounty")
+"""A bounty tournament's definition (TRN-41..TRN-43)."""
+PURCHASE_FIELDS = (
+    "buy_in_minimum",
+    "buy_in_maximum",
+    "buy_in_step",
+    "rebuy_levels",
+    "rebuy_maximum",
+    "rebuy_stack_threshold",
+    "rebuy_buy_in",
+    "rebuy_fee",
+    "rebuy_chips",
+    "add_on_allowed",
+    "add_on_buy_in",
+    "add_on_fee",
+    "add_on_chips",
+    "add_on_timing",
+    "re_entries_maximum",
+)
+"""Multi-buy-in, re-buys, the add-on and re-entry (TRN-38..TRN-40)."""
+
 DEFINITION_FIELDS = (
     "name",
     "kind",
@@ -118,34 +141,13 @@ DEFINITION_FIELDS = (
     "final_stage_reconnect_seconds",
     "final_stage_from",
     "pause_between_hands_milliseconds",
-    "is_phase_two",
-    "phase_two",
-    "final_level",
+    *PHASE_FIELDS,
     "reopens",
     "eligibility",
     "series",
     "satellite_target",
-    "bounty_kind",
-    "bounty",
-    "bounty_credited_percent",
-    "bounty_added_percent",
-    "vip_player",
-    "vip_bounty",
-    "buy_in_minimum",
-    "buy_in_maximum",
-    "buy_in_step",
-    "rebuy_levels",
-    "rebuy_maximum",
-    "rebuy_stack_threshold",
-    "rebuy_buy_in",
-    "rebuy_fee",
-    "rebuy_chips",
-    "add_on_allowed",
-    "add_on_buy_in",
-    "add_on_fee",
-    "add_on_chips",
-    "add_on_timing",
-    "re_entries_maximum",
+    *BOUNTY_FIELDS,
+    *PURCHASE_FIELDS,
 )
 """The fields of a definition (TRN-02), as opposed to the state of a run."""
 

@@ -36,7 +36,7 @@ from tournaments.rules.common import RuleError
 from tournaments.rules.levels import BlindLevel, BlindStructure
 from tournaments.rules.payouts import PayoutTemplate, check_template_set
 from tournaments.rules.phases import FlightFacts, PhaseTwoFacts, flight_definition_problems
-from tournaments.services.catalog import DEFINITION_FIELDS, tournament_create
+from tournaments.services.catalog import BOUNTY_FIELDS, DEFINITION_FIELDS, PHASE_FIELDS, tournament_create
 from tournaments.services.errors import TournamentError
 from tournaments.services.running import primary_key, tournament_lock, tournament_save
 from wallet.services.audit import audit_record
@@ -51,15 +51,8 @@ FIXED_ONCE_STARTED = (
     "starting_stack",
     "starts_at",
     "satellite_target",
-    "is_phase_two",
-    "phase_two",
-    "final_level",
-    "bounty_kind",
-    "bounty",
-    "bounty_credited_percent",
-    "bounty_added_percent",
-    "vip_player",
-    "vip_bounty",
+    *PHASE_FIELDS,
+    *BOUNTY_FIELDS,
     "buy_in_minimum",
     "buy_in_maximum",
     "buy_in_step",
