@@ -9,6 +9,7 @@ from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from poker_site.accounts.forms import AdminLoginForm
+from poker_site.accounts.urls import usual_address
 from poker_site.core.content_security import API_DOCS_POLICY
 from poker_site.core.health import healthz
 from poker_site.core.views import home
@@ -22,6 +23,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("poker_site.accounts.urls")),
+    path("login/", usual_address("accounts:login")),
+    path("signup/", usual_address("accounts:sign_up")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("rules/", include("poker_site.core.rules_urls")),

@@ -7,7 +7,7 @@ from typing import Any
 from django.db import OperationalError, connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from poker_site.core.busy import database_is_busy
 
@@ -67,9 +67,11 @@ CHECKS = {"database": check_database, "redis": check_redis, "celery": check_cele
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 with every check "ok", or 503 naming what failed (a busy connection pool fails the database check)."""
+    """200 with every check "ok", or 503 naming what failed (a busy connection pool fails the database check).
+
+    HEAD is answered like GET without the body: load balancers and the launcher's readiness probe send it."""
     results: dict[str, str] = {}
     for name, check in CHECKS.items():
         try:
