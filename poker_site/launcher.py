@@ -272,8 +272,11 @@ class Supervisor:
         processes += self.jobs
         running = [(name, process) for name, process in processes if process.poll() is None]
         for _name, process in running:
+            # SIGTERM to the child alone, not its process group: Celery's main process then shuts down warm (stops
+            # taking tasks, lets its pool children finish theirs, then exits); the pool children signalled directly
+            # died mid-task (WorkerLostError, messages restored). Whatever is left at the deadline is killed below.
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
+                os.kill(process.pid, signal.SIGTERM)
         deadline = time.monotonic() + STOP_GRACE_SECONDS
         for name, process in running:
             try:
