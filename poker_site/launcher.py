@@ -90,14 +90,17 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return listener
 
 
-def site_processes(listener: socket.socket, web_processes: int = 1) -> list[Child]:
+def site_processes(listener: socket.socket, web_processes: int = 1, *, demo_bots: bool = False) -> list[Child]:
     """Every process the site needs, in start order. Each daphne adopts ``listener`` (a socket from
     :func:`listening_socket`, held by the launcher): with several, the kernel spreads connections among them (a
     socket's table state lives in PostgreSQL and its messages come through Redis, so any process can serve any table);
     with one, connections made while it restarts wait in the socket's backlog instead of being refused.
 
     A web process's death interrupts the hands of the players it served; ``hands_recover`` rolls back every hand in
-    progress (CASH-24). The ticker rolls them back itself when it starts (``games.runtime.ticks``)."""
+    progress (CASH-24). The ticker rolls them back itself when it starts (``games.runtime.ticks``).
+
+    With ``demo_bots``, ``manage.py run_demo_life`` keeps the demo alive: bots at the cash tables of every game, in
+    Sit & Gos, scheduled tournaments and HexaPro queues (``games.bots.demo_life``)."""
     manage = [PYTHON, str(PROJECT_DIRECTORY / "manage.py")]
     celery = [str(BIN_DIRECTORY / "celery"), "-A", "poker_site"]
     host, port = listener.getsockname()[:2]
@@ -112,12 +115,24 @@ def site_processes(listener: socket.socket, web_processes: int = 1) -> list[Chil
         )
         for name in names
     ]
-    return [
+    children = [
         *web,
         Child("worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2", "--pool", "prefork"]),
         Child("beat", [*celery, "beat", "--loglevel", "INFO"]),
         Child("ticker", [*manage, "run_ticker"]),
     ]
+    if demo_bots:
+        children.append(Child("demo", [*manage, "run_demo_life", "--base-url", site_address(host, port)]))
+    return children
+
+
+def site_address(host: str, port: int) -> str:
+    """The address a process on this machine reaches the site at (a wildcard bind is reached on loopback)."""
+    if host in {"", "0.0.0.0"}:
+        host = "127.0.0.1"
+    elif host == "::":
+        host = "::1"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 PR_SET_PDEATHSIG = 1
@@ -325,8 +340,13 @@ def run_site() -> int:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
     web_processes = max(1, int(os.environ.get("WEB_PROCESSES", "1")))
+    # The demo site lives by default: its bots play (DEMO_BOTS=false turns them off). Every child reads the setting.
+    os.environ["DEMO_BOTS"] = "true" if env.boolean("DEMO_BOTS", True) else "false"
+    demo_bots = os.environ["DEMO_BOTS"] == "true"
     listener = listening_socket(host, port)
-    supervisor = Supervisor(site_processes(listener, web_processes), RestartPolicy.from_environment())
+    supervisor = Supervisor(
+        site_processes(listener, web_processes, demo_bots=demo_bots), RestartPolicy.from_environment()
+    )
     signal.signal(signal.SIGINT, supervisor.request_stop)
     signal.signal(signal.SIGTERM, supervisor.request_stop)
     with embedded_services() as services:

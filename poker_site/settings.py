@@ -208,6 +208,14 @@ COMPLIANCE_PROGRAM_REPORTS_PER_DAY = env.integer("COMPLIANCE_PROGRAM_REPORTS_PER
 # TRN-04 / AMB-57: a registrant with no socket on their table when it first deals is dealt in sitting out.
 TOURNAMENT_SITS_OUT_ABSENT_PLAYERS = env.boolean("TOURNAMENT_SITS_OUT_ABSENT_PLAYERS", True)
 
+# --- Demo -------------------------------------------------------------------------------------------------
+# The demo site's bots (games.bots.demo_life, started by ``make run``; DEMO_BOTS=false turns them off): cash tables
+# playing at every game, bots in Sit & Gos, scheduled tournaments and HexaPro queues, funded from the demo bankroll.
+DEMO_BOTS = env.boolean("DEMO_BOTS", False)
+DEMO_CASH_BOTS_PER_GAME = env.integer("DEMO_CASH_BOTS_PER_GAME", 4, minimum=0)
+DEMO_BOTS_IN_A_SCHEDULED_TOURNAMENT = env.integer("DEMO_BOTS_IN_A_SCHEDULED_TOURNAMENT", 6, minimum=0)
+DEMO_SEAT_KEPT_FOR_PLAYERS_SECONDS = env.number("DEMO_SEAT_KEPT_FOR_PLAYERS_SECONDS", 90.0, minimum=0.0)
+
 # --- Accounts -------------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = ["poker_site.accounts.backends.RateLimitedModelBackend"]

@@ -40,17 +40,20 @@ class AccountKind(models.TextChoices):
     PENDING_WITHDRAWALS = "pending_withdrawals", _("withdrawals awaiting payout")
     OUTSIDE_WORLD = "outside_world", _("outside world")
     TOURNAMENT_TICKET = "tournament_ticket", _("tournament ticket")  # tournaments.TournamentTicket (TRN-37)
+    DEMO_BANKROLL = "demo_bankroll", _("demo bankroll (the demo bots' money)")
 
 
 # Accounts whose nature is to go negative: the outside world (money that came in is a debit there), the house's UTH
 # result (the house can lose a round) and guarantees (an overlay is paid before it is earned back), adjustments
-# (a goodwill credit is a house loss). Every other account is a player's or a pool's money and never below zero.
+# (a goodwill credit is a house loss), the demo bankroll (play money the demo bots are funded from: it gives without
+# limit). Every other account is a player's or a pool's money and never below zero.
 NEGATIVE_BALANCE_KINDS: frozenset[str] = frozenset(
     {
         AccountKind.OUTSIDE_WORLD,
         AccountKind.HOUSE_UTH_RESULT,
         AccountKind.HOUSE_GUARANTEE,
         AccountKind.HOUSE_ADJUSTMENTS,
+        AccountKind.DEMO_BANKROLL,
     }
 )
 
@@ -66,6 +69,7 @@ SYSTEM_KINDS: frozenset[str] = frozenset(
         AccountKind.CHARITY,
         AccountKind.PENDING_WITHDRAWALS,
         AccountKind.OUTSIDE_WORLD,
+        AccountKind.DEMO_BANKROLL,
     }
 )
 

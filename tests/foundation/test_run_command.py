@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -103,6 +104,22 @@ def test_the_run_command_serves_the_site_and_ctrl_c_stops_every_process(web_proc
         assert any("celery" in line and " worker" in line for line in command_lines), command_lines
         assert any("celery" in line and " beat" in line for line in command_lines), command_lines
         assert any("run_ticker" in line for line in command_lines), command_lines
+        assert any("run_demo_life" in line for line in command_lines), command_lines
+        if web_processes == 1:
+            # The demo is alive: within a couple of minutes (a minute on a quiet machine) the demo bots sit at a table
+            # of every game, three or more to a table, so its hands are dealt.
+            games_with_players: set[str] = set()
+            deadline = time.monotonic() + 150
+            while time.monotonic() < deadline:
+                status, body = fetch(f"{base}/api/games/tables/")
+                if status == 200:
+                    rows = json.loads(body)
+                    games = {row["game"] for row in rows}
+                    games_with_players = {row["game"] for row in rows if row["players"] >= 3}
+                    if games_with_players == games:
+                        break
+                time.sleep(2)
+            assert games_with_players == games, (games_with_players, games)
 
         process.send_signal(signal.SIGINT)
         remaining_output, _ = process.communicate(timeout=60)
