@@ -352,8 +352,7 @@ def run_site() -> int:
     with embedded_services() as services:
         print(f"[launcher] PostgreSQL: {services['DATABASE_URL']}", flush=True)
         print(f"[launcher] Redis: {services['REDIS_URL']}", flush=True)
-        manage("migrate", "--no-input")
-        manage("seed_demo")
+        manage("seed_demo", "--migrate")  # one Django start-up for both
         if supervisor.stopping:
             return 0
         try:

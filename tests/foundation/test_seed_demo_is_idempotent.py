@@ -33,3 +33,5 @@ def test_seed_demo_creates_the_demo_accounts_and_a_second_run_adds_nothing() -> 
     first = row_counts()
     call_command("seed_demo")
     assert row_counts() == first
+    call_command("seed_demo", "--migrate", verbosity=0)  # the launcher's one start-up: nothing to migrate, nothing new
+    assert row_counts() == first
