@@ -1,5 +1,6 @@
 """FRD-19: ``manage.py compliance_scan FILE...`` runs the indicators over PHH files with player names and prints one
-JSON line per flag; bad input gets a clear error naming file and hand, exit status 2 and no flag. It needs no database
+JSON line per flag; a file or hand it cannot read is refused with a clear error naming file and hand, the rest are
+scanned and flagged, and the exit status is 2. It needs no database
 (these tests have no database access: pytest-django refuses any query)."""
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def test_thresholds_can_be_tuned_on_the_command_line(tmp_path: Path) -> None:
     assert "unknown parameter 'minimum'" in str(failure)
 
 
-def test_malformed_files_and_hands_are_reported_by_file_and_hand_and_nothing_is_flagged(tmp_path: Path) -> None:
+def test_malformed_files_and_hands_are_refused_by_file_and_hand_and_the_rest_are_scanned(tmp_path: Path) -> None:
     good = write_phhs(tmp_path / "good.phhs", dumping_session())
     broken = tmp_path / "broken.phh"
     broken.write_text("variant = 'NT\n")
@@ -69,14 +70,34 @@ def test_malformed_files_and_hands_are_reported_by_file_and_hand_and_nothing_is_
     hands[5] = hands[5].replace('players = ["regular0", "regular5"]\n', "")
     illegal = write_phhs(tmp_path / "illegal.phhs", hands)
     lines, errors, failure = scan(str(good), str(broken), str(illegal), str(tmp_path / "missing.phh"))
-    assert lines == []
     assert isinstance(failure, CommandError)
     assert failure.returncode == 2
-    assert f"{broken}: not valid TOML" in errors
-    assert f"{illegal}: hand 4, action 'p1 cbr 5'" in errors
-    assert f"{illegal}: hand 6: the hand needs a 'players' field" in errors
-    assert f"{tmp_path / 'missing.phh'}: cannot read the file" in errors
-    assert "scanned" not in errors
+    assert "4 file(s) or hand(s) could not be read and were not scanned" in str(failure)
+    assert f"refused: {broken}: not valid TOML" in errors
+    assert f"refused: {illegal}: hand 4, action 'p1 cbr 5'" in errors
+    assert f"refused: {illegal}: hand 6: the hand needs a 'players' field" in errors
+    assert f"refused: {tmp_path / 'missing.phh'}: cannot read the file" in errors
+    total = len(dumping_session()) + len(hands) - 2
+    assert f"scanned {total} hand(s)" in errors
+    flags = [json.loads(line) for line in lines]
+    assert [flag["indicator"] for flag in flags] == ["chip_dumping"]
+    assert f"{illegal}#4" not in flags[0]["hands"]
+    assert f"{illegal}#6" not in flags[0]["hands"]
+
+
+def test_a_hand_whose_toml_is_broken_costs_only_that_hand(tmp_path: Path) -> None:
+    hands = dumping_session()
+    hands[2] = hands[2].replace("variant = ", "variant = = ", 1)
+    path = write_phhs(tmp_path / "session.phhs", hands)
+    assert "variant = = " in path.read_text()
+
+    lines, errors, failure = scan(str(path))
+
+    assert isinstance(failure, CommandError)
+    assert failure.returncode == 2
+    assert f"refused: {path}: hand 3: not valid TOML" in errors
+    assert f"scanned {len(hands) - 1} hand(s)" in errors
+    assert [json.loads(line)["indicator"] for line in lines] == ["chip_dumping"]
 
 
 @pytest.mark.slow

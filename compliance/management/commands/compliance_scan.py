@@ -9,13 +9,17 @@ The hands need player names (PHH ``players``); see :mod:`compliance.detection.ph
 user-defined fields with decision times, IP addresses and devices. A summary and the indicators that had no data go to
 stderr. Thresholds can be tuned with ``--set indicator.parameter=value`` (repeatable).
 
-Needs no database: nothing is read or written but the files named. If any file or hand cannot be read or replayed,
-every such problem is reported on stderr (file, hand, action), no flag is printed, and the command exits with status 2.
+Needs no database: nothing is read or written but the files named. A file or hand that cannot be read or replayed is
+refused and the rest are scanned, so one bad hand in a year of histories hides nothing else: every refusal is listed on
+stderr (file, hand, action), the flags of the hands read are printed, and the command exits with status 2. A
+multi-hand file whose TOML is broken in one hand is read hand by hand, so only that hand is lost.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -24,7 +28,7 @@ from compliance.detection.detector import Detector
 from compliance.detection.flags import StateError
 from compliance.detection.phh_records import hand_record_from_phh
 from compliance.detection.records import ConnectionRecord, HandRecord
-from games.engine.phh import PhhError, load_phh_file
+from games.engine.phh import PhhError, load_phh_file, loads_phh
 
 BAD_INPUT = 2
 NO_DATA_HINTS = {
@@ -58,11 +62,7 @@ class Command(BaseCommand):
             raise CommandError(str(error), returncode=BAD_INPUT) from error
         hands, connections, problems = read_files(options["files"])
         for problem in problems:
-            self.stderr.write(problem)
-        if problems:
-            raise CommandError(
-                f"{len(problems)} file(s) or hand(s) could not be read; nothing was scanned", returncode=BAD_INPUT
-            )
+            self.stderr.write(f"refused: {problem}")
         for connection in sorted(connections, key=lambda record: record.at):
             detector.feed_connection(connection)
         detector.feed_hands(hands)
@@ -76,6 +76,12 @@ class Command(BaseCommand):
         )
         for name in detector.indicators_without_data():
             self.stderr.write(f"{name}: not judged: {NO_DATA_HINTS[name]}")
+        if problems:
+            raise CommandError(
+                f"{len(problems)} file(s) or hand(s) could not be read and were not scanned (listed above as"
+                " 'refused'); the flags printed are those of the hands read",
+                returncode=BAD_INPUT,
+            )
 
 
 def parameters_from_overrides(overrides: list[str]) -> dict[str, dict[str, Any]]:
@@ -103,8 +109,11 @@ def read_files(paths: list[str]) -> tuple[list[HandRecord], list[ConnectionRecor
         try:
             numbered = load_phh_file(path)
         except PhhError as error:
-            problems.append(f"{path}: {error}")
-            continue
+            numbered, unreadable = hands_one_by_one(path)
+            if not numbered and not unreadable:
+                problems.append(f"{path}: {error}")
+                continue
+            problems.extend(f"{path}: {problem}" for problem in unreadable)
         for number, fields in numbered:
             try:
                 record, hand_connections = hand_record_from_phh(fields, number=number, source=path)
@@ -115,3 +124,31 @@ def read_files(paths: list[str]) -> tuple[list[HandRecord], list[ConnectionRecor
             hands.append(record)
             connections.extend(hand_connections)
     return hands, connections, problems
+
+
+HAND_HEADER = re.compile(r"^\[(\d+)\]\s*$", re.MULTILINE)
+
+
+def hands_one_by_one(path: str) -> tuple[list[tuple[int | str, dict[str, Any]]], list[str]]:
+    """A multi-hand file whose TOML does not parse as a whole, read one ``[n]`` table at a time: the hands that parse,
+    and a problem line for each that does not. Nothing (two empty lists) when the file has no ``[n]`` tables or cannot
+    be read at all."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return [], []
+    headers = list(HAND_HEADER.finditer(text))
+    if not headers:
+        return [], []
+    hands: list[tuple[int | str, dict[str, Any]]] = []
+    problems: list[str] = []
+    for index, header in enumerate(headers):
+        end = headers[index + 1].start() if index + 1 < len(headers) else len(text)
+        number = int(header.group(1))
+        try:
+            parsed = loads_phh(text[header.start() : end])
+        except PhhError as error:
+            problems.append(f"hand {number}: {error}")
+            continue
+        hands.extend(parsed)
+    return hands, problems
