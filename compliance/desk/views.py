@@ -455,17 +455,34 @@ def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
 
 
 def _sharing(user: Any) -> list[dict[str, Any]]:
-    """Other accounts seen on the player's last addresses and devices (FRD-15: multi-accounting)."""
+    """Other accounts seen on the player's last addresses and devices (FRD-15: multi-accounting). Addresses that say
+    nothing about who is behind them are left out, as the shared-connection indicator leaves them out: loopback and
+    the like, and addresses more accounts used than the indicator's ``maximum_players_per_ip`` (a carrier's or a
+    campus's). Staff accounts are not players and are not listed."""
+    from compliance.detection.shared_connections import SharedConnectionParameters, address_identifies
     from poker_site.accounts.models import User
 
     recent = ConnectionRecord.objects.filter(user=user).order_by("-pk")[:200]
-    ips = {row.ip for row in recent if row.ip}
+    ips = {row.ip for row in recent if row.ip and address_identifies(row.ip)}
     devices = {row.device for row in recent if row.device}
+    if ips:
+        crowded = (
+            ConnectionRecord.objects.filter(ip__in=ips)
+            .values("ip")
+            .annotate(accounts=Count("user_id", distinct=True))
+            .filter(accounts__gt=SharedConnectionParameters().maximum_players_per_ip)
+            .values_list("ip", flat=True)
+        )
+        ips -= set(crowded)
     if not (ips or devices):
         return []
-    others = User.objects.filter(
-        pk__in=ConnectionRecord.objects.filter(Q(ip__in=ips) | Q(device__in=devices))
-        .exclude(user=user)
-        .values("user_id")
-    ).order_by("username")[:50]
+    others = (
+        User.objects.filter(
+            pk__in=ConnectionRecord.objects.filter(Q(ip__in=ips) | Q(device__in=devices))
+            .exclude(user=user)
+            .values("user_id")
+        )
+        .filter(is_staff=False, is_superuser=False)
+        .order_by("username")[:50]
+    )
     return [{"user": other} for other in others]

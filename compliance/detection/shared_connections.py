@@ -4,7 +4,8 @@ Fed with connection records (``player``, ``place``, ``at``, ``ip``, ``device``: 
 connect to a table or tournament). Two different players connected to the same place within ``window_hours`` of each
 other from the same device, or from the same IP address, share it there. An IP address that more than
 ``maximum_players_per_ip`` players have used anywhere (a carrier's or a campus's shared address) is ignored: it says
-nothing about who sits behind it.
+nothing about who sits behind it, and so is a loopback, unspecified or link-local address (every client on the
+server's own machine, or none known, has it: :func:`address_identifies`).
 
 Score per pair: ``device_weight`` per place shared through a device plus ``ip_weight`` per place shared through an IP
 address; flagged from ``threshold`` (default: any shared device or address at one table). The hands of the pair at the
@@ -19,8 +20,9 @@ Standard library and the engine only.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -61,6 +63,19 @@ class _Pair:
 MAXIMUM_TRACKED_PLAYERS_PER_IP = 51
 
 
+def address_identifies(ip: str | None) -> bool:
+    """Whether an address can tell players apart. A loopback, unspecified or link-local address cannot: every client
+    on the server's own machine (or behind a local proxy that is not trusted) has it. Text that is no IP address (a
+    PHH file's own label) is taken as given."""
+    if not ip:
+        return False
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return True
+    return not (address.is_loopback or address.is_unspecified or address.is_link_local)
+
+
 class SharedConnections(Indicator[SharedConnectionParameters]):
     name = "shared_connection"
     requirements = ("FRD-19", "FRD-11", "FRD-15")
@@ -78,6 +93,8 @@ class SharedConnections(Indicator[SharedConnectionParameters]):
         window = self.parameters.window_hours * 3600
         self._fed += 1
         self._newest = record.at if self._newest is None else max(self._newest, record.at)
+        if not address_identifies(record.ip):
+            record = replace(record, ip=None)
         if record.ip:
             users = self._ip_players.setdefault(record.ip, [])
             if record.player not in users and len(users) < MAXIMUM_TRACKED_PLAYERS_PER_IP:

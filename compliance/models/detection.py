@@ -64,6 +64,7 @@ class FlagStatus(models.TextChoices):
     OPEN = "open", _("open: awaiting review")
     IN_CASE = "in_case", _("taken into a case")
     DISMISSED = "dismissed", _("dismissed")
+    RETRACTED = "retracted", _("retracted: its evidence no longer holds")
 
 
 PROHIBITED_PROGRAM = "prohibited_program"

@@ -148,7 +148,7 @@ def detection_advance(*, hands_per_batch: int = HANDS_PER_BATCH, now: datetime |
         row.updated_at = timezone.now()
         row.save(update_fields=["connections_cursor", "sessions_cursor", "hands_cursor", "updated_at"])
         return DetectionBatch(0, 0, 0, 0, more)
-    raised = flags_store(detector.flags())
+    raised = flags_store(detector.flags(), judged=judged_indicators(detector))
     row.state = detector.state()
     row.updated_at = timezone.now()
     row.save()
@@ -157,9 +157,17 @@ def detection_advance(*, hands_per_batch: int = HANDS_PER_BATCH, now: datetime |
 
 @transaction.atomic(durable=True)
 def flags_recompute() -> int:
-    """Write the flags the stored accumulators give under the thresholds in force now (after staff changed one);
-    returns how many were new or reopened."""
+    """Write the flags the stored accumulators give under the thresholds in force now (after staff changed one),
+    retracting the open ones no longer found; returns how many were new or reopened."""
     row = DetectorState.objects.select_for_update().filter(name="site").first()
     if row is None or not row.state:
         return 0
-    return flags_store(_detector(row, detector_parameters()).flags())
+    detector = _detector(row, detector_parameters())
+    return flags_store(detector.flags(), judged=judged_indicators(detector))
+
+
+def judged_indicators(detector: Detector) -> list[str]:
+    """The indicators whose findings are complete: every one that has been fed something it can judge (the detector's
+    accumulators hold everything fed since the start, so its findings are all there are)."""
+    without = set(detector.indicators_without_data())
+    return [name for name in detector.indicators if name not in without]

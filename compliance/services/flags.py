@@ -2,7 +2,9 @@
 
 :func:`flags_store` runs in the detection batch's transaction: every flag the detector computes now is written (new
 ones open; open and case flags updated in place). A dismissed flag stays dismissed unless its score rose above the
-score it was dismissed at; then it opens again.
+score it was dismissed at; then it opens again. An open flag of a judged indicator that the detector no longer finds
+(its evidence no longer holds: the threshold was raised, the address turned out to be shared by dozens of accounts)
+is retracted, and opens again if it is found again; a flag in a case is the reviewer's and stays.
 """
 
 from __future__ import annotations
@@ -37,13 +39,27 @@ def _ids(keys: Iterable[str], prefix: str) -> list[int]:
     return [key_id(key) for key in keys if isinstance(key, str) and key.startswith(prefix)]
 
 
-def flags_store(findings: Iterable[Finding]) -> int:
+def flags_store(findings: Iterable[Finding], *, judged: Iterable[str] = ()) -> int:
     """Write the detector's current findings as flags (in the caller's transaction); returns how many were new or
-    reopened."""
+    reopened. ``judged`` names the indicators whose findings are complete (every finding they have now): their open
+    flags not among ``findings`` are retracted."""
     from poker_site.accounts.models import User
 
     raised = 0
     now = timezone.now()
+    findings = list(findings)
+    judged_indicators = set(judged)
+    if judged_indicators:
+        found = {(finding.indicator, ",".join(finding.players)) for finding in findings}
+        for flag in (
+            Flag.objects.select_for_update()
+            .filter(indicator__in=sorted(judged_indicators), status=FlagStatus.OPEN)
+            .order_by("pk")
+        ):
+            if (flag.indicator, flag.player_keys) not in found:
+                flag.status = FlagStatus.RETRACTED
+                flag.updated_at = now
+                flag.save(update_fields=["status", "updated_at"])
     for finding in findings:
         player_ids = _ids(finding.players, "user:")
         if len(player_ids) != len(finding.players):
@@ -65,7 +81,7 @@ def flags_store(findings: Iterable[Finding]) -> int:
             continue
         for name, value in values.items():
             setattr(flag, name, value)
-        if (
+        if flag.status == FlagStatus.RETRACTED or (
             flag.status == FlagStatus.DISMISSED
             and flag.dismissed_score is not None
             and flag.score > flag.dismissed_score
