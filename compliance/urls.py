@@ -8,6 +8,7 @@ app_name = "compliance"
 
 urlpatterns = [
     path("", views.desk, name="desk"),
+    path("flags/dismiss/", views.flags_dismiss_view, name="flags_dismiss"),
     path("flags/<int:flag_id>/", views.flag_page, name="flag"),
     path("flags/<int:flag_id>/<slug:action>/", views.flag_action, name="flag_action"),
     path("cases/", views.cases_page, name="cases"),

@@ -22,6 +22,7 @@ from wallet.models import Hold
 from wallet.services import parse_euros_to_cents
 
 TEXT = forms.Textarea(attrs={"rows": 3})
+DATE = forms.DateInput(attrs={"type": "date"})
 
 
 class EurosField(forms.CharField):
@@ -191,6 +192,50 @@ class VideoOutcomeForm(forms.Form):
 class CloseForm(forms.Form):
     outcome = forms.ChoiceField(label=_("Outcome"), choices=CaseOutcome.choices)
     decision = forms.CharField(label=_("Decision"), widget=TEXT, max_length=4000)
+
+
+class QueueFilterForm(forms.Form):
+    """The flag queue's filters; each is optional. ``player`` takes a bare name or ``player:name``, as every list."""
+
+    STATUSES = (
+        ("open", _("open: awaiting review")),
+        ("in_case", _("taken into a case")),
+        ("dismissed", _("dismissed")),
+        ("retracted", _("retracted")),
+        ("all", _("any status")),
+    )
+
+    indicator = forms.ChoiceField(label=_("Indicator"), required=False)
+    status = forms.ChoiceField(label=_("Status"), choices=STATUSES, required=False)
+    player = forms.CharField(label=_("Player"), required=False, max_length=160)
+    raised_from = forms.DateField(
+        label=_("Raised from"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    raised_to = forms.DateField(label=_("Raised to"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args: Any, indicators: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["indicator"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [("", _("every indicator")), *sorted(indicators.items(), key=lambda item: item[1])]
+
+    def clean_player(self) -> str:
+        text = str(self.cleaned_data.get("player") or "").strip()
+        return text.removeprefix("player:").strip()
+
+
+class BulkDismissForm(forms.Form):
+    flags = forms.TypedMultipleChoiceField(label=_("Flags"), coerce=int, choices=())
+    reason = forms.CharField(label=_("Why they are dismissed"), widget=TEXT, max_length=4000)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Any positive number is offered: the service refuses a number that is no open flag, naming it.
+        field = self.fields["flags"]
+        assert isinstance(field, forms.TypedMultipleChoiceField)
+        field.choices = (
+            [(value, value) for value in self.data.getlist("flags") if str(value).isdigit()] if self.data else []
+        )
 
 
 class DismissForm(forms.Form):

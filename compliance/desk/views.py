@@ -25,13 +25,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from compliance import services
 from compliance.desk import forms
-from compliance.errors import ComplianceError
+from compliance.errors import ComplianceError, InvalidRequest, NotAllowed
 from compliance.models import (
     Case,
     CaseStatus,
     ConnectionRecord,
     Flag,
-    FlagStatus,
     PlayerReport,
     ProhibitedProgramReport,
     VideoOutcome,
@@ -40,7 +39,7 @@ from compliance.models import (
 from compliance.player_view import player_overview
 from compliance.replay import review_replay
 from compliance.services.common import REVIEW_CASES
-from compliance.services.flags import flag_title
+from compliance.services.flags import INDICATOR_TITLES, flag_title, flags_dismiss
 from compliance.standing import standing_of
 from tournaments.services.errors import TournamentError
 from wallet.errors import WalletError
@@ -72,13 +71,37 @@ def _user(request: HttpRequest) -> Any:
 # --- The queue ----------------------------------------------------------------------------------------------------
 
 
+QUEUE_PAGE = 50
+
+
+def flag_queue(request: HttpRequest) -> tuple[forms.QueueFilterForm, Any]:
+    """The queue's filter form and its flags: open ones by default, by score (highest first) then age."""
+    form = forms.QueueFilterForm(request.GET or None, indicators=INDICATOR_TITLES)
+    flags = Flag.objects.prefetch_related("players").order_by("-score", "pk")
+    criteria = form.cleaned_data if form.is_valid() else {}
+    status = criteria.get("status") or "open"
+    if status != "all":
+        flags = flags.filter(status=status)
+    if criteria.get("indicator"):
+        flags = flags.filter(indicator=criteria["indicator"])
+    if criteria.get("player"):
+        flags = flags.filter(players__username__icontains=criteria["player"]).distinct()
+    if criteria.get("raised_from"):
+        flags = flags.filter(raised_at__date__gte=criteria["raised_from"])
+    if criteria.get("raised_to"):
+        flags = flags.filter(raised_at__date__lte=criteria["raised_to"])
+    return form, flags
+
+
 @reviewer_required
 @require_GET
 def desk(request: HttpRequest) -> HttpResponse:
-    """Open flags by score (highest first), open cases, overdue video requests, the latest player reports."""
-    flags = list(
-        Flag.objects.filter(status=FlagStatus.OPEN).prefetch_related("players").order_by("-score", "pk")[:QUEUE_LENGTH]
-    )
+    """The flag queue (filtered, a page at a time, with bulk dismissal), open cases, overdue video requests and the
+    latest player reports."""
+    form, flags = flag_queue(request)
+    page = Paginator(flags, QUEUE_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
     cases = list(
         Case.objects.exclude(status=CaseStatus.CLOSED)
         .select_related("reviewer")
@@ -95,12 +118,35 @@ def desk(request: HttpRequest) -> HttpResponse:
         request,
         "compliance/desk.html",
         {
-            "flags": [(flag, flag_title(flag)) for flag in flags],
+            "flags": [(flag, flag_title(flag)) for flag in page.object_list],
+            "page": page,
+            "query": query.urlencode(),
+            "filter_form": form,
+            "dismiss_form": forms.BulkDismissForm(),
             "cases": cases,
             "overdue": overdue,
             "reports": reports,
         },
     )
+
+
+@reviewer_required
+@require_POST
+def flags_dismiss_view(request: HttpRequest) -> HttpResponse:
+    """Dismiss the chosen flags with one reason (all or none), then back to the queue as it was filtered."""
+    form = forms.BulkDismissForm(request.POST)
+    back = request.POST.get("next") or ""
+    target = reverse("compliance:desk") + (f"?{back}" if back and "//" not in back else "")
+    if not form.is_valid():
+        messages.error(request, _("Choose the flags and say why they are dismissed."))
+        return redirect(target)
+    try:
+        dismissed = flags_dismiss(form.cleaned_data["flags"], _user(request), form.cleaned_data["reason"])
+    except (InvalidRequest, NotAllowed) as error:
+        messages.error(request, str(error))
+        return redirect(target)
+    messages.success(request, _("%(count)d flag(s) dismissed.") % {"count": len(dismissed)})
+    return redirect(target)
 
 
 # --- Flags --------------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ input with a :class:`~compliance.errors.ComplianceError` (or the wallet's ``Wall
 from compliance.services.cases import case_close, case_link, case_note_add, case_open, case_review_start
 from compliance.services.connections import connection_record, log_in_record, table_socket_record
 from compliance.services.detection import DetectionBatch, detection_advance, flags_recompute
-from compliance.services.flags import flag_case_add, flag_case_open, flag_dismiss, flags_store
+from compliance.services.flags import flag_case_add, flag_case_open, flag_dismiss, flags_dismiss, flags_store
 from compliance.services.holds import case_hold_create, case_hold_release, case_hold_seize
 from compliance.services.reports import player_report_create, program_report_create
 from compliance.services.sanctions import (
@@ -36,6 +36,7 @@ __all__ = [
     "flag_case_add",
     "flag_case_open",
     "flag_dismiss",
+    "flags_dismiss",
     "flags_recompute",
     "flags_store",
     "log_in_record",

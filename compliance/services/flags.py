@@ -105,6 +105,8 @@ def _require_open(flag: Flag) -> None:
         raise NotAllowed(f"Flag #{flag.pk} is already in case #{flag.case_id}.")
     if flag.status == FlagStatus.DISMISSED:
         raise NotAllowed(f"Flag #{flag.pk} was dismissed: {flag.dismissal_reason}")
+    if flag.status == FlagStatus.RETRACTED:
+        raise NotAllowed(f"Flag #{flag.pk} was retracted: its evidence no longer holds.")
 
 
 def flag_title(flag: Flag) -> str:
@@ -168,11 +170,30 @@ def _join(flag: Flag, case: Case, actor: User) -> None:
 @transaction.atomic(durable=True)
 def flag_dismiss(flag: Flag | int, actor: User, reason: str) -> Flag:
     """Dismiss an open flag with a reason; it opens again only if its score rises above today's."""
-    from wallet.services.audit import audit_record, audit_target
-
     require_reviewer(actor, "dismiss a flag")
     text = text_of(reason, "dismiss a flag")
-    locked = flag_lock(flag)
+    return _dismiss(flag_lock(flag), actor, text)
+
+
+@transaction.atomic(durable=True)
+def flags_dismiss(flags: list[int], actor: User, reason: str) -> list[Flag]:
+    """Dismiss several open flags with one reason, all or none (a flag no longer open refuses the whole batch, naming
+    it), each audited as if dismissed alone; the rows are locked in primary-key order."""
+    require_reviewer(actor, "dismiss flags")
+    text = text_of(reason, "dismiss flags")
+    wanted = sorted({int(flag) for flag in flags})
+    if not wanted:
+        raise InvalidRequest("Choose the flags to dismiss.")
+    locked = list(Flag.objects.select_for_update().filter(pk__in=wanted).order_by("pk"))
+    missing = sorted(set(wanted) - {flag.pk for flag in locked})
+    if missing:
+        raise InvalidRequest(f"There is no flag #{missing[0]}.")
+    return [_dismiss(flag, actor, text) for flag in locked]
+
+
+def _dismiss(locked: Flag, actor: User, text: str) -> Flag:
+    from wallet.services.audit import audit_record, audit_target
+
     _require_open(locked)
     locked.status = FlagStatus.DISMISSED
     locked.dismissed_by = actor
