@@ -20,6 +20,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -149,6 +151,39 @@ def flags_dismiss_view(request: HttpRequest) -> HttpResponse:
     return redirect(target)
 
 
+def evidence_rows(evidence: dict[str, Any]) -> list[tuple[str, SafeString]]:
+    """A flag's evidence as rows a reviewer reads: the indicator's names in words, numbers rounded, lists and tables
+    spelled out, hands (``hand:<id>`` or a hand id under a ``hands`` name) linked to the reviewers' replayer."""
+    return [
+        (name.replace("_", " ").capitalize(), _evidence_value(name, value)) for name, value in sorted(evidence.items())
+    ]
+
+
+def _evidence_value(name: str, value: Any) -> SafeString:
+    if isinstance(value, dict):
+        if not value:
+            return format_html("{}", "—")
+        rows = format_html_join(
+            "",
+            "<tr><th scope='row'>{}</th><td>{}</td></tr>",
+            ((key, _evidence_value(str(key), item)) for key, item in sorted(value.items())),
+        )
+        return format_html("<table class='data evidence-detail'><tbody>{}</tbody></table>", rows)
+    if isinstance(value, list | tuple):
+        if not value:
+            return format_html("{}", "—")
+        return format_html_join(", ", "{}", ((_evidence_value(name, item),) for item in value))
+    if isinstance(value, bool):
+        return format_html("{}", _("yes") if value else _("no"))
+    if isinstance(value, float):
+        return format_html("{}", f"{value:.3f}".rstrip("0").rstrip("."))
+    text = str(value)
+    hand = text.removeprefix("hand:")
+    if hand.isdigit() and (text.startswith("hand:") or "hand" in name):
+        return format_html("<a href='{}'>{} #{}</a>", reverse("compliance:hand", args=[int(hand)]), _("hand"), hand)
+    return format_html("{}", text)
+
+
 # --- Flags --------------------------------------------------------------------------------------------------------
 
 
@@ -172,7 +207,7 @@ def _flag_render(
             "title": flag_title(flag),
             "players": list(flag.players.order_by("username")),
             "hands": hands,
-            "evidence": sorted(flag.evidence.items()),
+            "evidence": evidence_rows(flag.evidence),
             "dismiss_form": form if isinstance(form, forms.DismissForm) else forms.DismissForm(),
             "add_form": form if isinstance(form, forms.AddToCaseForm) else forms.AddToCaseForm(),
             "error": error,

@@ -105,3 +105,27 @@ def test_a_bulk_dismissal_without_a_reason_or_by_someone_not_a_reviewer_changes_
     assert refused.status_code == 403
     flag.refresh_from_db()
     assert flag.status == FlagStatus.OPEN
+
+
+def test_a_flags_evidence_reads_as_a_table_with_its_hands_linked(reviewer: Any) -> None:
+    ann, bea = player("ann"), player("bea")
+    flags_store(
+        [
+            Finding(
+                "shared_connection",
+                (f"user:{ann.pk}", f"user:{bea.pk}"),
+                2.0,
+                1.0,
+                (),
+                {"shared_devices": {"phone-1": ["table:1"]}, "mean_equity": 0.234567, "hands": ["hand:77"]},
+            )
+        ]
+    )
+    flag = Flag.objects.get(indicator="shared_connection")
+
+    page = logged_in(reviewer).get(f"/compliance/flags/{flag.pk}/").content.decode()
+
+    assert "{'phone-1'" not in page  # no Python dict
+    assert "<th scope='row'>phone-1</th><td>table:1</td>" in page
+    assert ">Mean equity</th><td>0.235</td>" in page
+    assert "<a href='/compliance/hands/77/'>hand #77</a>" in page
