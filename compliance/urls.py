@@ -16,6 +16,7 @@ urlpatterns = [
     path("cases/<int:case_id>/", views.case_page, name="case"),
     path("cases/<int:case_id>/<slug:action>/", views.case_action, name="case_action"),
     path("hands/<int:hand_id>/", views.hand_page, name="hand"),
+    path("players/", views.players_page, name="players"),
     path("players/<int:user_id>/", views.player_page, name="player"),
     path("report/<int:hand_id>/", reports.report_page, name="report"),
 ]

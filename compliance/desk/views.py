@@ -530,9 +530,49 @@ def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
             "flags": Flag.objects.filter(players=user).order_by("-score")[:50],
             "connections": ConnectionRecord.objects.filter(user=user).order_by("-pk")[:50],
             "shared": _sharing(user),
+            "hands": _recent_hands(user),
+            "ledger": _recent_legs(user),
             "programs": ProhibitedProgramReport.objects.filter(player=user).order_by("-pk")[:50],
         },
     )
+
+
+PLAYER_PAGE_ROWS = 50
+
+
+def _recent_hands(user: Any) -> list[Any]:
+    """The player's latest hands (cash and tournament), each with its table and the player's stacks."""
+    from games.models import HandPlayer
+
+    return list(
+        HandPlayer.objects.filter(user=user).select_related("hand__table").order_by("-hand_id")[:PLAYER_PAGE_ROWS]
+    )
+
+
+def _recent_legs(user: Any) -> list[Any]:
+    """The latest legs of the player's cash account: what moved, when, and the balance after."""
+    from wallet.models import Leg
+    from wallet.services.accounts import player_cash_account
+
+    account = player_cash_account(user)
+    return list(Leg.objects.filter(account=account).select_related("transfer").order_by("-pk")[:PLAYER_PAGE_ROWS])
+
+
+@reviewer_required
+@require_GET
+def players_page(request: HttpRequest) -> HttpResponse:
+    """Find a player by name (a bare name or ``player:name``, as in the queue): at most 50, exact match first."""
+    from poker_site.accounts.models import User
+
+    query = str(request.GET.get("q") or "").strip().removeprefix("player:").strip()[:150]
+    found: list[Any] = []
+    if query:
+        found = list(
+            User.objects.filter(username__icontains=query)
+            .annotate(exact=Count("pk", filter=Q(username__iexact=query)))
+            .order_by("-exact", "username")[:PLAYER_PAGE_ROWS]
+        )
+    return render(request, "compliance/players.html", {"query": query, "found": found})
 
 
 def _sharing(user: Any) -> list[dict[str, Any]]:
