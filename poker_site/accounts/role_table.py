@@ -177,7 +177,10 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         support=may("view", actions=UTH_ROUND_ACTIONS),
         compliance=READ,
         administrators=may("view", actions=UTH_ROUND_ACTIONS),
-        note="Game recall; pausing, resuming and cancelling a round (UTH-36, UTH-37) need `uth.change_uthround`.",
+        note=(
+            "Game recall; the deck and the dealer's cards are hidden while the round is in play (here and in the "
+            "API's recall). Pausing, resuming and cancelling a round (UTH-36, UTH-37) need `uth.change_uthround`."
+        ),
     ),
     "uth.uthhand": read_only_record(),
     "uth.uthbetrecord": read_only_record(),
