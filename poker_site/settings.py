@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "compliance.middleware.DeviceCookieMiddleware",
+    "poker_site.accounts.devices.LoginDeviceCookieMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "poker_site.core.content_security.SiteContentSecurityPolicyMiddleware",
     # Last, so its process_exception sees a view's error first: no free database connection answers 503, not 500.
