@@ -122,8 +122,9 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         compliance=READ,
         administrators=may(*VERBS, actions=(DELETE_SELECTED,), pages=(USER_PASSWORD_PAGE,)),
         note="Support changes players' accounts only (names, e-mail, active, password): an account that is staff, "
-        "superuser or holds any group or permission is read-only to them. Staff status, superuser status, groups and "
-        "permissions are read-only to everyone but administrators.",
+        "superuser or holds any group or permission is read-only to them. Staff status, superuser status, groups, "
+        "permissions and the dates the account was made and last used (account age decides freeroll eligibility) are "
+        "read-only to everyone but administrators.",
     ),
     "auth.group": administrators_only(note="Roles and their permissions: administrators only, whatever is held."),
     "django_celery_beat.periodictask": administrators_only(
