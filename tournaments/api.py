@@ -8,7 +8,7 @@ from typing import Any
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from games.api import invalid_request_response
 from games.serializers import ErrorSerializer
-from poker_site.core.strict_input import NoFieldsSerializer, StrictSerializer
+from poker_site.core.strict_input import NoFieldsSerializer, StrictIntegerField, StrictSerializer
 from tournaments import readside, services
 from tournaments.models import Tournament
 
@@ -70,8 +70,8 @@ class TournamentRegistrationSerializer(StrictSerializer):
     """Registering: optionally the number of one of the caller's tickets to pay with (TRN-37, AMB-54), and in a
     multi-buy-in tournament the buy-in chosen, in cents, buy-in + fee (TRN-38)."""
 
-    ticket = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
-    buy_in = serializers.IntegerField(required=False, min_value=1, max_value=10**12)
+    ticket = StrictIntegerField(required=False, min_value=1, max_value=2**62)
+    buy_in = StrictIntegerField(required=False, min_value=1, max_value=10**12)
 
 
 class TicketListView(APIView):

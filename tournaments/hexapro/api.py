@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from games.api import invalid_request_response
 from games.serializers import ErrorSerializer
-from poker_site.core.strict_input import NoFieldsSerializer, StrictSerializer
+from poker_site.core.strict_input import NoFieldsSerializer, StrictIntegerField, StrictSerializer
 from tournaments.hexapro.readside import player_hexapro, product_offers
 from tournaments.hexapro.registration import hexapro_register, hexapro_withdraw
 from tournaments.services.errors import TournamentError
@@ -38,8 +38,8 @@ def refusal_response(error: TournamentError) -> Response:
 
 class RegistrationSerializer(StrictSerializer):
     product = serializers.CharField(max_length=40)
-    buy_in = serializers.IntegerField(help_text="The buy-in in cents, one of the product's.")
-    games = serializers.IntegerField(help_text="How many games (seats) to register, from 1 to the product's maximum.")
+    buy_in = StrictIntegerField(min_value=1, max_value=10**12, help_text="The buy-in in cents, one of the product's.")
+    games = StrictIntegerField(help_text="How many games (seats) to register, from 1 to the product's maximum.")
 
 
 class ProductsView(APIView):
