@@ -7,18 +7,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.runtime.protocol import MAXIMUM_AMOUNT
-from poker_site.core.strict_input import StrictSerializer
-
-
-class StrictIntegerField(serializers.IntegerField):
-    """An integer that must arrive as a JSON integer: booleans, floats and strings ("100", "1e3") are refused."""
-
-    default_error_messages = {"strict": "Must be a whole number (a JSON integer), not {kind}."}
-
-    def to_internal_value(self, data: object) -> int:
-        if type(data) is not int:
-            self.fail("strict", kind=type(data).__name__)
-        return int(super().to_internal_value(data))
+from poker_site.core.strict_input import StrictIntegerField, StrictSerializer
 
 
 class LobbyTableSerializer(serializers.Serializer):

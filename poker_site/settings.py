@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "compliance.middleware.DeviceCookieMiddleware",
+    "poker_site.accounts.devices.LoginDeviceCookieMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "poker_site.core.content_security.SiteContentSecurityPolicyMiddleware",
     # Last, so its process_exception sees a view's error first: no free database connection answers 503, not 500.
@@ -251,6 +252,12 @@ AUTH_PASSWORD_VALIDATORS = [
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    # DRF's own three, the JSON one answering a body nested too deeply with 400 instead of a RecursionError's 500.
+    "DEFAULT_PARSER_CLASSES": [
+        "poker_site.core.json_parser.DepthSafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.CursorPagination",
     "PAGE_SIZE": 50,

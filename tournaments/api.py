@@ -8,7 +8,7 @@ from typing import Any
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,9 +17,12 @@ from rest_framework.views import APIView
 
 from games.api import invalid_request_response
 from games.serializers import ErrorSerializer
-from poker_site.core.strict_input import NoFieldsSerializer, StrictSerializer
+from poker_site.core.strict_input import NoFieldsSerializer, StrictIntegerField, StrictSerializer
 from tournaments import readside, services
+from tournaments.hexapro.api import MONEY_POST_IDEMPOTENCY_KEY
 from tournaments.models import Tournament
+from wallet.api import idempotency_key_of
+from wallet.errors import WalletError
 
 REFUSAL_STATUS = {"not_found": status.HTTP_404_NOT_FOUND}
 
@@ -70,8 +73,8 @@ class TournamentRegistrationSerializer(StrictSerializer):
     """Registering: optionally the number of one of the caller's tickets to pay with (TRN-37, AMB-54), and in a
     multi-buy-in tournament the buy-in chosen, in cents, buy-in + fee (TRN-38)."""
 
-    ticket = serializers.IntegerField(required=False, min_value=1, max_value=2**62)
-    buy_in = serializers.IntegerField(required=False, min_value=1, max_value=10**12)
+    ticket = StrictIntegerField(required=False, min_value=1, max_value=2**62)
+    buy_in = StrictIntegerField(required=False, min_value=1, max_value=10**12)
 
 
 class TicketListView(APIView):
@@ -108,6 +111,11 @@ class TournamentRegistrationView(APIView):
             for name in ("ticket", "buy_in")
             if serializer.validated_data.get(name) is not None
         }
+        if service is services.tournament_register:
+            try:
+                options["idempotency_key"] = idempotency_key_of(request)
+            except WalletError as error:
+                return Response({"code": "invalid_request", "message": str(error)}, status=status.HTTP_400_BAD_REQUEST)
         try:
             service(request.user, tournament, **options)
         except services.TournamentError as error:
@@ -116,6 +124,7 @@ class TournamentRegistrationView(APIView):
 
     @extend_schema(
         operation_id="tournaments_register",
+        parameters=[MONEY_POST_IDEMPOTENCY_KEY],
         request=TournamentRegistrationSerializer,
         responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
     )
@@ -141,6 +150,7 @@ class TournamentPurchaseView(APIView):
     kind = "rebuy"
 
     @extend_schema(
+        parameters=[MONEY_POST_IDEMPOTENCY_KEY],
         request=NoFieldsSerializer,
         responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
     )
@@ -151,7 +161,11 @@ class TournamentPurchaseView(APIView):
         tournament = tournament_or_404(tournament_id)
         service = services.entry_rebuy if self.kind == "rebuy" else services.entry_add_on
         try:
-            purchase = service(request.user, tournament)
+            key = idempotency_key_of(request)
+        except WalletError as error:
+            return Response({"code": "invalid_request", "message": str(error)}, status=status.HTTP_400_BAD_REQUEST)
+        try:
+            purchase = service(request.user, tournament, idempotency_key=key)
         except services.TournamentError as error:
             return refusal_response(error)
         return Response(

@@ -486,6 +486,13 @@ class TournamentEntry(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournament_entries")
     status = models.CharField(_("status"), max_length=12, choices=EntryStatus.choices, default=EntryStatus.REGISTERED)
+    idempotency_key = models.CharField(
+        _("idempotency key"),
+        max_length=100,
+        blank=True,
+        default="",
+        help_text=_("The client's Idempotency-Key: a retried request with it is this row again, not a new purchase."),
+    )
     registered_at = models.DateTimeField(_("registered at"), default=timezone.now)
     prize_contribution = models.PositiveBigIntegerField(_("buy-in paid (cents)"), default=0)
     fee = models.PositiveBigIntegerField(_("fee paid (cents)"), default=0)
@@ -623,6 +630,13 @@ class TournamentPurchase(models.Model):
     chips = models.PositiveIntegerField(_("chips"))
     status = models.CharField(_("status"), max_length=8, choices=PurchaseStatus.choices, default=PurchaseStatus.PENDING)
     transfer = models.ForeignKey("wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    idempotency_key = models.CharField(
+        _("idempotency key"),
+        max_length=100,
+        blank=True,
+        default="",
+        help_text=_("The client's Idempotency-Key: a retried request with it is this row again, not a new purchase."),
+    )
     bought_at = models.DateTimeField(_("bought at"), default=timezone.now)
     added_at = models.DateTimeField(_("chips added at"), null=True, blank=True)
 

@@ -30,6 +30,7 @@ from wallet.serializers import (
 )
 from wallet.services import (
     balance_of,
+    check_idempotency_key,
     deposit_through_provider,
     money_at_tables,
     player_cash_account,
@@ -44,6 +45,16 @@ IDEMPOTENCY_KEY_HEADER = OpenApiParameter(
     required=True,
     description="A fresh key (e.g. a UUID) per deposit/withdrawal; resending the same key never moves money twice.",
 )
+
+
+IDEMPOTENCY_KEY_MISSING = "idempotency_key_required"
+
+
+def idempotency_key_of(request: Request) -> str | None:
+    """The request's ``Idempotency-Key`` header, checked as the cashier's services check it (``InvalidTransfer``
+    when malformed), or None when the request has none. Every money POST reads it through here."""
+    key = request.headers.get("Idempotency-Key")
+    return None if key is None or key == "" else check_idempotency_key(key)
 
 
 def error_response(error: WalletError) -> Response:
@@ -107,11 +118,14 @@ class _CashierView(APIView):
         raise NotImplementedError
 
     def handle_cashier(self, request: Request) -> Response:
-        key = request.headers.get("Idempotency-Key", "")
-        if not key:
+        try:
+            key = idempotency_key_of(request)
+        except WalletError as error:
+            return error_response(error)
+        if key is None:
             return Response(
                 {
-                    "error": "idempotency_key_required",
+                    "error": IDEMPOTENCY_KEY_MISSING,
                     "detail": "Send an Idempotency-Key header with a fresh key (e.g. a UUID) for each "
                     f"{self.direction}; resend the same key to retry safely.",
                 },

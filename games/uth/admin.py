@@ -18,13 +18,19 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy
 
+from games.admin import fields_hiding
 from games.engine.cards import format_cards
 from games.engine.uth.money import format_cents
 from games.uth.errors import UthRefused
-from games.uth.models import UthBetRecord, UthEvent, UthHand, UthLimitChange, UthRound, UthTable
-from games.uth.readside import observed_rtp
+from games.uth.models import FINISHED_PHASES, UthBetRecord, UthEvent, UthHand, UthLimitChange, UthRound, UthTable
+from games.uth.readside import observed_rtp, round_public
 from games.uth.services import uth_round_cancel, uth_round_pause, uth_round_resume
 from games.uth.services.chat import uth_chat_of_round
+
+HIDDEN_WHILE_THE_ROUND_IS_IN_PLAY = (
+    "Hidden until the round is over: nobody sees the dealer's cards or the coming board of a round in play "
+    "(architecture rule 4)."
+)
 
 LIMIT_FIELDS = (
     "is_open",
@@ -196,7 +202,7 @@ class UthRoundAdmin(ReadOnlyAdmin):
     date_hierarchy = "started_at"
     raw_id_fields = ("table", "cancelled_by")
     inlines = (UthHandInline,)
-    readonly_fields = (
+    fields = (
         "game_number",
         "table",
         "number",
@@ -216,7 +222,7 @@ class UthRoundAdmin(ReadOnlyAdmin):
         "cancelled_by",
         "chat",  # UTH-33: the table chat posted during the round
     )
-    fields = readonly_fields
+    readonly_fields = (*fields, "deck_while_in_play")
     actions = ("pause_rounds", "resume_rounds", "cancel_rounds")
 
     @admin.display(description=gettext_lazy("chat"))
@@ -243,11 +249,30 @@ class UthRoundAdmin(ReadOnlyAdmin):
         (reviewers only read them; the admin's own change permission is the read-only recall page's)."""
         return request.user.has_perm("uth.change_uthround")
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        """The recorded deck only once the round is over: staff watching a round in play would otherwise see the
+        dealer's cards and the coming board, which no player may (architecture rule 4)."""
+        in_play = obj is not None and obj.phase not in FINISHED_PHASES
+        return fields_hiding(super().get_fields(request, obj), "deck", "deck_while_in_play", in_play)
+
+    @admin.display(description="deck (dealing order)")
+    def deck_while_in_play(self, round_: UthRound) -> str:
+        return HIDDEN_WHILE_THE_ROUND_IS_IN_PLAY
+
     @admin.display(description="cards")
     def cards(self, round_: UthRound) -> str:
+        """Every card once the round is over; while it is in play, what the players see (their cards and the board
+        dealt so far), the dealer's cards hidden."""
         deck = round_.deck_cards
         if not deck:
             return "not dealt"
+        if round_.phase not in FINISHED_PHASES:
+            board_shown = len(round_public(round_)["community"])
+            return format_html(
+                "player {} · dealer hidden until the round is over · board {}",
+                format_cards(deck[0:2]),
+                format_cards(deck[4 : 4 + board_shown]) if board_shown else "not dealt yet",
+            )
         return format_html(
             "player {} · dealer {} · board {}",
             format_cards(deck[0:2]),

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from games.engine.cards import format_cards
 from games.uth import readside
-from games.uth.models import UthHand, UthRound, UthTable
+from games.uth.models import FINISHED_PHASES, UthHand, UthRound, UthTable
 
 MAXIMUM_HISTORY = 100
 
@@ -66,7 +66,8 @@ class UthHistoryView(APIView):
 
 class UthRoundRecallView(APIView):
     """One game by its game number: the public round and the caller's own bets, decisions and payouts with every
-    money movement. Staff with the view permission also see every hand and the recorded deck (GEN-07)."""
+    money movement. Staff with the view permission also see every hand, and the recorded deck once the round is over
+    (GEN-07): while it is in play nobody, staff included, sees the dealer's cards or the coming board."""
 
     @extend_schema(operation_id="uth_round_recall", responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request, game_number: str) -> Response:
@@ -78,7 +79,7 @@ class UthRoundRecallView(APIView):
         if round_ is None or (not staff and not hands.exists()):
             raise Http404("No game with that number that you took part in.")
         payload: dict[str, Any] = {"round": readside.round_public(round_), "hands": [_hand(hand) for hand in hands]}
-        if staff and round_.deck:
+        if staff and round_.deck and round_.phase in FINISHED_PHASES:
             payload["deck"] = format_cards(round_.deck_cards, symbols=False)
         return Response(payload)
 

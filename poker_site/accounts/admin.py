@@ -2,7 +2,8 @@
 
 Privileges are administrators' alone, whatever permissions a staff member holds: the "change" permission on users lets
 support edit players' accounts, never staff status, superuser status, groups or permissions (read-only fields for
-anyone but a superuser, so a posted value is not even read), and never an account that holds any privilege (it could
+anyone but a superuser, so a posted value is not even read), nor when the account was made or last used (account age
+decides freeroll eligibility), and never an account that holds any privilege (it could
 be taken over through its password or e-mail). Groups and the scheduler's periodic tasks answer superusers only.
 """
 
@@ -18,6 +19,9 @@ from poker_site.accounts.models import User
 from poker_site.accounts.roles import SUPERUSERS_ONLY_APPS
 
 PRIVILEGE_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
+# When the account was made and last used: account age decides freeroll eligibility (TRN-17), so only
+# administrators may correct them.
+ACCOUNT_HISTORY_FIELDS = ("date_joined", "last_login")
 # The sign-up's record and the player's own choice: read-only to everyone (responsible gaming).
 RESPONSIBLE_GAMING_FIELDS = ("date_of_birth", "terms_version", "terms_accepted_at", "session_reminder_minutes")
 
@@ -45,7 +49,7 @@ class UserAdmin(DjangoUserAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         readonly = (*super().get_readonly_fields(request, obj), *RESPONSIBLE_GAMING_FIELDS)
-        return readonly if is_superuser(request) else (*readonly, *PRIVILEGE_FIELDS)
+        return readonly if is_superuser(request) else (*readonly, *PRIVILEGE_FIELDS, *ACCOUNT_HISTORY_FIELDS)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         """Also guards the password page. Without an account (the list), the model permission decides."""

@@ -16,7 +16,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
-from poker_site.accounts import throttle
+from poker_site.accounts import devices, throttle
 from poker_site.accounts.models import User
 
 SIGN_IN_REFUSED = "sign_in_refused"
@@ -36,25 +36,40 @@ class RateLimitedModelBackend(ModelBackend):
         if username is None or password is None:
             return None  # what ModelBackend answers too, before any password check
         address = throttle.client_address(request)
-        if throttle.attempt_reserve(username, address):
+        reservation = throttle.attempt_reserve(username, address, devices.known_device(request, username))
+        if reservation.seconds_locked:
             # PermissionDenied stops Django trying other backends and fires user_login_failed.
             raise PermissionDenied("too many failed log-in attempts")
-        # ModelBackend.authenticate, except that a right password of a refused account says why (once hashed).
+        device = reservation.device
+        # Only a checked wrong password keeps the reservation: an attempt whose request fails before the check (no
+        # database connection: 503) or whose password is right gives it back.
+        outcome = "not checked"
         try:
-            user = User._default_manager.get_by_natural_key(username)
-        except User.DoesNotExist:
-            User().set_password(password)  # the same hashing work as for an existing account (timing)
-            return None
-        if not user.check_password(password):
-            return None
-        if not self.user_can_authenticate(user):
-            if request is not None and user.is_active:
-                from compliance.standing import sign_in_refusal
+            # ModelBackend.authenticate, except that a right password of a refused account says why (once hashed).
+            try:
+                user = User._default_manager.get_by_natural_key(username)
+            except User.DoesNotExist:
+                User().set_password(password)  # the same hashing work as for an existing account (timing)
+                outcome = "wrong password"
+                return None
+            if not user.check_password(password):
+                outcome = "wrong password"
+                return None
+            if not self.user_can_authenticate(user):
+                if request is not None and user.is_active:
+                    from compliance.standing import sign_in_refusal
 
-                setattr(request, SIGN_IN_REFUSED, sign_in_refusal(user.pk))
-            return None
-        throttle.attempt_succeeded(username, address)
-        return user
+                    setattr(request, SIGN_IN_REFUSED, sign_in_refusal(user.pk))
+                return None
+            throttle.attempt_succeeded(username, address, device)
+            outcome = "logged in"
+            devices.remember_device(request, username)
+            return user
+        finally:
+            if outcome == "wrong password":
+                throttle.attempt_failed(username, address, device)
+            elif outcome != "logged in":
+                throttle.attempt_given_back(username, address, device)
 
     def user_can_authenticate(self, user: Any) -> bool:
         """Active, and not suspended or terminated by the compliance desk."""

@@ -122,8 +122,9 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         compliance=READ,
         administrators=may(*VERBS, actions=(DELETE_SELECTED,), pages=(USER_PASSWORD_PAGE,)),
         note="Support changes players' accounts only (names, e-mail, active, password): an account that is staff, "
-        "superuser or holds any group or permission is read-only to them. Staff status, superuser status, groups and "
-        "permissions are read-only to everyone but administrators.",
+        "superuser or holds any group or permission is read-only to them. Staff status, superuser status, groups, "
+        "permissions and the dates the account was made and last used (account age decides freeroll eligibility) are "
+        "read-only to everyone but administrators.",
     ),
     "auth.group": administrators_only(note="Roles and their permissions: administrators only, whatever is held."),
     "django_celery_beat.periodictask": administrators_only(
@@ -177,7 +178,10 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         support=may("view", actions=UTH_ROUND_ACTIONS),
         compliance=READ,
         administrators=may("view", actions=UTH_ROUND_ACTIONS),
-        note="Game recall; pausing, resuming and cancelling a round (UTH-36, UTH-37) need `uth.change_uthround`.",
+        note=(
+            "Game recall; the deck and the dealer's cards are hidden while the round is in play (here and in the "
+            "API's recall). Pausing, resuming and cancelling a round (UTH-36, UTH-37) need `uth.change_uthround`."
+        ),
     ),
     "uth.uthhand": read_only_record(),
     "uth.uthbetrecord": read_only_record(),

@@ -10,7 +10,19 @@ Three counters, each in a fixed window of LOGIN_LOCKOUT_SECONDS that starts at i
 An attempt first *reserves* a slot on all three counters in one Redis script (check and increment together); only a
 reserved attempt has its password checked, so however many attempts arrive at once, at most a limit's worth of
 passwords are ever checked in a window. A success gives its reservation back (the account's counters are cleared, the
-address's count goes down by one); a failure keeps it. A refused attempt reserves nothing: it checked no password.
+address's count goes down by one); a failure keeps it. Only a checked wrong password counts: an attempt whose password
+was never checked (the request failed first, e.g. no database connection: 503) or was right but the account may not
+log in (suspended) gives its reservation back, one down on each counter. A refused attempt reserves nothing: it
+checked no password.
+
+**Known devices** (the account-wide counter must not let anyone lock a player out): a browser that logged in to the
+account gets a signed cookie naming the account and a random device identifier (:mod:`poker_site.accounts.devices`).
+An attempt carrying such a cookie for that username reserves on the address and (username, address) counters and on
+the device's own counter (limit 1), not on the account-wide one: an attacker's failures from elsewhere do not refuse
+the owner's browser. The device's counter keeps a failure for the window, so a browser that has itself failed (or
+has an attempt in flight) goes the ordinary way, the account-wide counter included; its failure also counts on the
+account-wide counter. A success through a known device does not clear the account-wide counter (the attacker's count
+stands).
 
 Why not django-axes (8.x): it checks the lock in its backend before the password and counts the failure afterwards in
 a ``user_login_failed`` handler, so concurrent attempts all pass the check before any is counted (its database
@@ -68,6 +80,24 @@ end
 return 0
 """
 
+# KEYS: the reserved counters, each one down (never below zero): a reservation given back.
+_GIVE_BACK_SCRIPT = """
+for _, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') > 0 then
+    redis.call('DECR', key)
+  end
+end
+return 0
+"""
+
+# KEYS[1]: a counter; ARGV[1]: the window. One more, the window starting with its first count.
+_COUNT_SCRIPT = """
+if redis.call('INCR', KEYS[1]) == 1 or redis.call('TTL', KEYS[1]) < 0 then
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
+end
+return 0
+"""
+
 # KEYS: the counters; ARGV: their limits. The seconds until the longest exhausted counter's window ends, or 0.
 _LOCKED_SCRIPT = """
 local longest = 0
@@ -88,11 +118,33 @@ class Counters:
     limits: tuple[int, int, int]
 
 
+@dataclass(frozen=True)
+class Reservation:
+    """The answer of :func:`attempt_reserve`: ``seconds_locked`` is 0 when the password may be checked, else how
+    long the lock still lasts; ``device`` is the known device the slot was reserved through ("" when the
+    account-wide counter was reserved)."""
+
+    seconds_locked: int
+    device: str = ""
+
+
+def account_key(username: str) -> str:
+    """The account's name in the counters: hashed (any length or bytes an attacker sends) and case-folded, so "Alice"
+    and "alice" share one count instead of giving five guesses per spelling."""
+    return hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
+
+
+def _prefix() -> str:
+    return f"{settings.REDIS_KEY_PREFIX}:login-failures"
+
+
+def device_counter(device: str) -> str:
+    return f"{_prefix()}:device:{device}"
+
+
 def counters(username: str, address: str) -> Counters:
-    # Usernames are hashed (any length or bytes an attacker sends) and case-folded, so "Alice" and "alice" share one
-    # count instead of giving five guesses per spelling.
-    account = hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
-    prefix = f"{settings.REDIS_KEY_PREFIX}:login-failures"
+    account = account_key(username)
+    prefix = _prefix()
     return Counters(
         keys=(f"{prefix}:address:{address}", f"{prefix}:account:{account}", f"{prefix}:pair:{account}:{address}"),
         limits=(
@@ -126,17 +178,54 @@ def _ip_or_none(value: object) -> str | None:
         return None
 
 
-def attempt_reserve(username: str, address: str) -> int:
-    """Reserve one attempt for ``username`` from ``address``: 0 when the password may be checked (the attempt now
-    counts as a failure until :func:`attempt_succeeded` gives it back), else the seconds the lock still lasts."""
+def _reserved_keys(username: str, address: str, device: str) -> tuple[list[str], list[int]]:
+    """The counters an attempt reserves on, with their limits: through a known device its own counter (limit 1)
+    stands in for the account-wide one."""
     found = counters(username, address)
-    return int(_script(_RESERVE_SCRIPT)(keys=list(found.keys), args=[settings.LOGIN_LOCKOUT_SECONDS, *found.limits]))
+    if not device:
+        return list(found.keys), list(found.limits)
+    address_key, _, pair_key = found.keys
+    address_limit, _, pair_limit = found.limits
+    return [address_key, pair_key, device_counter(device)], [address_limit, pair_limit, 1]
 
 
-def attempt_succeeded(username: str, address: str) -> None:
-    """The reserved attempt logged in: clear the account's counters and give the address its slot back."""
+def attempt_reserve(username: str, address: str, device: str = "") -> Reservation:
+    """Reserve one attempt for ``username`` from ``address`` (``device``: the known device the browser presented for
+    this username, see :mod:`poker_site.accounts.devices`). ``seconds_locked`` 0: the password may be checked, and
+    the attempt counts as a failure until :func:`attempt_succeeded` or :func:`attempt_given_back` is called."""
+    window = settings.LOGIN_LOCKOUT_SECONDS
+    if device:
+        keys, limits = _reserved_keys(username, address, device)
+        if not int(_script(_RESERVE_SCRIPT)(keys=keys, args=[window, *limits])):
+            return Reservation(0, device)
+        # The device has failed (or has an attempt in flight): the ordinary way, account-wide counter included.
+    keys, limits = _reserved_keys(username, address, "")
+    return Reservation(int(_script(_RESERVE_SCRIPT)(keys=keys, args=[window, *limits])))
+
+
+def attempt_succeeded(username: str, address: str, device: str = "") -> None:
+    """The reserved attempt logged in: give the address its slot back and clear the (username, address) counter;
+    the account-wide counter is cleared too unless the slot was reserved through a known device (whose own counter
+    is then cleared instead): an owner logging in from a known browser leaves an attacker's count standing."""
     found = counters(username, address)
+    if device:
+        _script(_RELEASE_SCRIPT)(keys=[found.keys[0], found.keys[2], device_counter(device)])
+        return
     _script(_RELEASE_SCRIPT)(keys=list(found.keys))
+
+
+def attempt_failed(username: str, address: str, device: str = "") -> None:
+    """The reserved attempt's password was checked and wrong. Its reservation stays on the counters; one reserved
+    through a known device also counts on the account-wide counter (the device's own keeps it from bypassing)."""
+    if device:
+        _script(_COUNT_SCRIPT)(keys=[counters(username, address).keys[1]], args=[settings.LOGIN_LOCKOUT_SECONDS])
+
+
+def attempt_given_back(username: str, address: str, device: str = "") -> None:
+    """The reserved attempt checked no wrong password (its request failed before the check, or the password was
+    right but the account may not log in): one down on each counter it reserved on."""
+    keys, _ = _reserved_keys(username, address, device)
+    _script(_GIVE_BACK_SCRIPT)(keys=keys)
 
 
 def seconds_locked(username: str, address: str) -> int:

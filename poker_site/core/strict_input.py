@@ -3,7 +3,8 @@
 DRF drops fields a serializer does not declare, so ``{"amount": "10", "currency": "USD"}`` deposited euros and
 ``{"buy_in": 1000, "user": 1}`` seated the caller, each as if the extra field had been honoured. Every serializer
 that reads a request body derives from :class:`StrictSerializer`, which refuses such a body and names each unknown
-field; a request that takes no body validates it with :class:`NoFieldsSerializer`.
+field; a request that takes no body validates it with :class:`NoFieldsSerializer`. Every integer a body takes is a
+:class:`StrictIntegerField`: DRF's own IntegerField turns ``"2"``, ``2.0`` and ``true`` into 2 and 1.
 """
 
 from __future__ import annotations
@@ -12,6 +13,26 @@ from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import serializers
+
+LARGEST_INTEGER = 2**63 - 1
+"""PostgreSQL's bigint: the widest integer column; no integer beyond it means anything here."""
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """An integer that must arrive as a JSON integer: booleans, floats (``2.0`` too) and strings (``"2"``, ``"1e3"``)
+    are refused, and so is a value outside ``min_value`` .. ``max_value`` (PostgreSQL's bigint range unless given)."""
+
+    default_error_messages = {"strict": "Must be a whole number (a JSON integer), not {kind}."}
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", -LARGEST_INTEGER - 1)
+        kwargs.setdefault("max_value", LARGEST_INTEGER)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: object) -> int:
+        if type(data) is not int:
+            self.fail("strict", kind=type(data).__name__)
+        return int(super().to_internal_value(data))
 
 
 class StrictSerializer(serializers.Serializer):  # type: ignore[type-arg,unused-ignore]

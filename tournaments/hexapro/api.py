@@ -5,7 +5,7 @@ over :mod:`tournaments.hexapro.readside` and :mod:`tournaments.hexapro.registrat
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -15,10 +15,21 @@ from rest_framework.views import APIView
 
 from games.api import invalid_request_response
 from games.serializers import ErrorSerializer
-from poker_site.core.strict_input import NoFieldsSerializer, StrictSerializer
+from poker_site.core.strict_input import NoFieldsSerializer, StrictIntegerField, StrictSerializer
 from tournaments.hexapro.readside import player_hexapro, product_offers
 from tournaments.hexapro.registration import hexapro_register, hexapro_withdraw
 from tournaments.services.errors import TournamentError
+from wallet.api import idempotency_key_of
+from wallet.errors import WalletError
+
+MONEY_POST_IDEMPOTENCY_KEY = OpenApiParameter(
+    name="Idempotency-Key",
+    type=OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description="A fresh key (e.g. a UUID) per PLAY: a retry with the same key is the same PLAY, debited once and "
+    "answered as the first; the same key for another PLAY is refused (409 idempotency_conflict).",
+)
 
 REFUSAL_STATUS = {
     "not_found": status.HTTP_404_NOT_FOUND,
@@ -38,8 +49,8 @@ def refusal_response(error: TournamentError) -> Response:
 
 class RegistrationSerializer(StrictSerializer):
     product = serializers.CharField(max_length=40)
-    buy_in = serializers.IntegerField(help_text="The buy-in in cents, one of the product's.")
-    games = serializers.IntegerField(help_text="How many games (seats) to register, from 1 to the product's maximum.")
+    buy_in = StrictIntegerField(min_value=1, max_value=10**12, help_text="The buy-in in cents, one of the product's.")
+    games = StrictIntegerField(help_text="How many games (seats) to register, from 1 to the product's maximum.")
 
 
 class ProductsView(APIView):
@@ -72,6 +83,7 @@ class RegistrationsView(APIView):
 
     @extend_schema(
         operation_id="hexapro_register",
+        parameters=[MONEY_POST_IDEMPOTENCY_KEY],
         request=RegistrationSerializer,
         responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 409: ErrorSerializer},
     )
@@ -81,7 +93,13 @@ class RegistrationsView(APIView):
             return invalid_request_response(serializer)
         data = serializer.validated_data
         try:
-            registered = hexapro_register(request.user, data["product"], data["buy_in"], data["games"])
+            key = idempotency_key_of(request)
+        except WalletError as error:
+            return Response({"code": "invalid_request", "message": str(error)}, status=status.HTTP_400_BAD_REQUEST)
+        try:
+            registered = hexapro_register(
+                request.user, data["product"], data["buy_in"], data["games"], idempotency_key=key
+            )
         except TournamentError as error:
             return refusal_response(error)
         return Response(

@@ -68,15 +68,17 @@ from tournaments.services.catalog import tournament_create
 from tournaments.services.errors import (
     InsufficientBalance,
     InvalidRequest,
+    KeyReused,
     NotAllowedNow,
     NotRegistered,
     SelfExcluded,
 )
 from tournaments.services.running import start_locked
 from tournaments.services.sanctions import bar_refusal
-from wallet.errors import InsufficientFunds
+from wallet.errors import InsufficientFunds, WalletError
 from wallet.models import Account, AccountKind
 from wallet.services import player_cash_account, system_account
+from wallet.services.cashier import check_idempotency_key
 
 _QUEUE_LOCK_CLASS = zlib.crc32(b"tournaments-hexapro-queue") & 0x7FFFFFFF
 _NO_BALANCE_LIMIT = 2**62
@@ -119,6 +121,34 @@ def _checked_product(product_code: object, moment: datetime) -> tuple[HexaProPro
         raise InvalidRequest(str(error)) from error
 
 
+REQUEST_NAMESPACE = uuid.UUID("6f1f3c52-56a4-4c5e-9d55-1f0d3a0b7c21")
+"""Names a PLAY's request after the player and their Idempotency-Key (uuid5), so a retried PLAY finds the first."""
+
+
+def request_of(user: Any, idempotency_key: str) -> uuid.UUID:
+    return uuid.uuid5(REQUEST_NAMESPACE, f"{user.pk}:{idempotency_key}")
+
+
+def _already_registered(
+    user: Any, request: uuid.UUID, product_code: object, buy_in_cents: int, games: int
+) -> Registered | None:
+    """The PLAY already made under ``request`` (a retry with the same Idempotency-Key), or None. The same key for a
+    different PLAY is refused, as the cashier refuses a key reused for another amount."""
+    rows = list(HexaProRegistration.objects.filter(request=request).order_by("pk"))
+    if not rows:
+        return None
+    if (rows[0].user_id, rows[0].product_code, rows[0].buy_in_cents, len(rows)) != (
+        user.pk,
+        product_code,
+        buy_in_cents,
+        games,
+    ):
+        raise KeyReused(_("This Idempotency-Key was already used for another registration: use a new key."))
+    formed = HexaProGame.objects.filter(registrations__in=rows).distinct().order_by("pk")
+    total = sum(int(leg.amount) for leg in rows[0].registration_transfer.legs.all() if leg.amount > 0)
+    return Registered(request, tuple(rows), tuple(formed), total)
+
+
 @transaction.atomic(durable=True)
 def hexapro_register(
     user: Any,
@@ -126,6 +156,7 @@ def hexapro_register(
     buy_in_cents: int,
     games: int,
     *,
+    idempotency_key: str | None = None,
     now: datetime | None = None,
     draw_source: IntegerSource | None = None,
     randomness: RandomSource | None = None,
@@ -135,8 +166,21 @@ def hexapro_register(
     games that is not a whole number from 1 to the product's maximum (:class:`InvalidRequest`), a balance below the
     total (:class:`InsufficientBalance`), a player barred from tournaments (:class:`NotEligible`, TRN-28).
     ``draw_source`` and ``randomness`` are for tests; production draws the multiplier from the CSPRNG and seats the
-    players with the operating system's randomness."""
+    players with the operating system's randomness.
+
+    ``idempotency_key`` (the client's Idempotency-Key, checked as the cashier checks it): a retry with the same key is
+    the same PLAY, answered as the first was and debiting nothing more; the same key for another PLAY is refused
+    (:class:`KeyReused`)."""
     moment = now or timezone.now()
+    request = uuid.uuid4()
+    if idempotency_key is not None:
+        try:
+            request = request_of(user, check_idempotency_key(idempotency_key))
+        except WalletError as error:
+            raise InvalidRequest(str(error)) from error
+        earlier = _already_registered(user, request, product_code, buy_in_cents, games)
+        if earlier is not None:
+            return earlier
     bar_refusal(user)  # cancel-desk: TRN-28, a barred player enters no tournament
     play_allowed_or_refuse(int(user.pk), _("You cannot register for HexaPro games"), SelfExcluded, at=moment)
     version, product = _checked_product(product_code, moment)
@@ -155,7 +199,11 @@ def hexapro_register(
         total = registration_total_cents(product, buy_in_cents, games, cash.balance)
     except RuleError as error:
         raise InsufficientBalance(str(error)) from error
-    request = uuid.uuid4()
+    if idempotency_key is not None:
+        # A retry that raced the first past the check above waited on the locks: the first has committed now.
+        earlier = _already_registered(user, request, product_code, buy_in_cents, games)
+        if earlier is not None:
+            return earlier
     try:
         transfer = money.registration_debit(
             cash, holding, request, games=games, total_cents=total, product_name=product.name

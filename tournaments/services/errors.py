@@ -53,6 +53,12 @@ class InvalidRequest(TournamentError):
 # --- responsible gaming
 
 
+class KeyReused(TournamentError):
+    """The Idempotency-Key was already used by the player for a different request (wallet's IdempotencyConflict)."""
+
+    code = "idempotency_conflict"
+
+
 class SelfExcluded(TournamentError):
     """The player excluded themselves from play for a period that has not ended."""
 

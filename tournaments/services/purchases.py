@@ -39,7 +39,8 @@ from tournaments.models import (
 from tournaments.rules.fees import EntryPrice
 from tournaments.rules.rebuys import PurchaseRefusal, add_on_refusal, rebuy_refusal
 from tournaments.services import money
-from tournaments.services.errors import InsufficientBalance, NotAllowedNow, NotRegistered, SelfExcluded
+from tournaments.services.errors import InsufficientBalance, KeyReused, NotAllowedNow, NotRegistered, SelfExcluded
+from tournaments.services.registration import checked_client_key
 from tournaments.services.running import primary_key, tournament_lock
 from tournaments.services.seating import tables_lock
 from wallet.services import player_cash_account
@@ -71,24 +72,39 @@ def _refusal_text(refusal: PurchaseRefusal, tournament: Tournament, kind: str) -
 
 
 @transaction.atomic(durable=True)
-def entry_rebuy(user: Any, tournament: Tournament | int, *, now: datetime | None = None) -> TournamentPurchase:
+def entry_rebuy(
+    user: Any, tournament: Tournament | int, *, now: datetime | None = None, idempotency_key: str | None = None
+) -> TournamentPurchase:
     """TRN-39: buy the tournament's re-buy chips for the player's entry. Refused (nothing changed): no re-buys in this
     tournament, not playing, the period over, the maximum reached, more chips than the threshold (counting chips
     still waiting to be added), a balance below the price, a self-excluded player, a proposed cancellation."""
-    return _purchase(user, tournament, PurchaseKind.REBUY, now or timezone.now())
+    return _purchase(user, tournament, PurchaseKind.REBUY, now or timezone.now(), idempotency_key)
 
 
 @transaction.atomic(durable=True)
-def entry_add_on(user: Any, tournament: Tournament | int, *, now: datetime | None = None) -> TournamentPurchase:
+def entry_add_on(
+    user: Any, tournament: Tournament | int, *, now: datetime | None = None, idempotency_key: str | None = None
+) -> TournamentPurchase:
     """TRN-39: take the tournament's add-on (once per entry) while its window is open. Refused (nothing changed): no
     add-on in this tournament, not playing, not yet or no longer available, already taken, a balance below the
     price, a self-excluded player, a proposed cancellation."""
-    return _purchase(user, tournament, PurchaseKind.ADD_ON, now or timezone.now())
+    return _purchase(user, tournament, PurchaseKind.ADD_ON, now or timezone.now(), idempotency_key)
 
 
-def _purchase(user: Any, tournament: Tournament | int, kind: str, moment: datetime) -> TournamentPurchase:
+def _purchase(
+    user: Any, tournament: Tournament | int, kind: str, moment: datetime, idempotency_key: str | None
+) -> TournamentPurchase:
+    """A re-buy or add-on; ``idempotency_key``: a retry with the same key returns the purchase the first made (looked
+    up under the tournament's lock), the same key for the other kind is refused."""
+    key = checked_client_key(idempotency_key)
     play_allowed_or_refuse(int(user.pk), _("You cannot buy chips in tournaments"), SelfExcluded, at=moment)
     locked = tournament_lock(primary_key(tournament))
+    if key:
+        earlier = TournamentPurchase.objects.filter(entry__tournament=locked, entry__user=user, idempotency_key=key)
+        for purchase in earlier[:1]:
+            if purchase.kind != kind:
+                raise KeyReused(_("This Idempotency-Key was already used for another purchase: use a new key."))
+            return purchase
     rebuys = rebuy_policy(locked)
     add_on = add_on_policy(locked)
     if (kind == PurchaseKind.REBUY and rebuys is None) or (
@@ -139,6 +155,7 @@ def _purchase(user: Any, tournament: Tournament | int, kind: str, moment: dateti
         fee=price.fee_cents,
         chips=chips,
         bought_at=moment,
+        idempotency_key=key,
     )
     purchase.transfer = money.purchase_pay(purchase, cash)
     purchase.save(update_fields=["transfer"])

@@ -51,7 +51,9 @@ from tournaments.services.phases import phase_two_refusal
 from tournaments.services.running import primary_key, start_locked, tournament_lock, tournament_save
 from tournaments.services.sanctions import bar_refusal
 from tournaments.services.seating import seat_fill, table_open, tables_lock
+from wallet.errors import WalletError
 from wallet.services import player_cash_account
+from wallet.services.cashier import check_idempotency_key
 
 
 def _format(cents: int) -> str:
@@ -86,6 +88,7 @@ def tournament_register(
     randomness: RandomSource | None = None,
     ticket: int | None = None,
     buy_in: int | None = None,
+    idempotency_key: str | None = None,
 ) -> TournamentEntry:
     """Register ``user`` (TRN-09: one live entry each), paying with cash or with the player's ticket number
     ``ticket`` (TRN-37, AMB-54). Refused: registration not open (or closed), already registered, full, barred from
@@ -95,17 +98,41 @@ def tournament_register(
 
     ``buy_in``: in a multi-buy-in tournament the whole amount the player chooses to pay (TRN-38; ``None``: the base
     buy-in + fee); the stack is scaled (AMB-47). A player knocked out of a tournament that allows re-entry registers
-    again through here while late registration is open (TRN-40): a new entry, a new buy-in + fee."""
+    again through here while late registration is open (TRN-40): a new entry, a new buy-in + fee.
+
+    ``idempotency_key`` (the client's Idempotency-Key, checked as the cashier checks it): a retry with the same key
+    returns the entry the first registration made, paying nothing more (under the tournament's lock, so concurrent
+    retries too)."""
     moment = now or timezone.now()
+    key = checked_client_key(idempotency_key)
     play_allowed_or_refuse(int(user.pk), _("You cannot register for tournaments"), SelfExcluded, at=moment)
     chance: RandomSource = randomness if randomness is not None else secrets.SystemRandom()
     locked = tournament_lock(primary_key(tournament))
+    if key:
+        earlier = TournamentEntry.objects.filter(tournament=locked, user=user, idempotency_key=key).first()
+        if earlier is not None:
+            return earlier
     if ticket is not None:
         from tournaments.services.tickets import ticket_lock
 
         locked_ticket = ticket_lock(ticket)
-        return registration_take_locked(locked, user, moment, chance, ticket=locked_ticket, buy_in=buy_in)
-    return registration_take_locked(locked, user, moment, chance, buy_in=buy_in)
+        entry = registration_take_locked(locked, user, moment, chance, ticket=locked_ticket, buy_in=buy_in)
+    else:
+        entry = registration_take_locked(locked, user, moment, chance, buy_in=buy_in)
+    if key:
+        entry.idempotency_key = key
+        entry.save(update_fields=["idempotency_key"])
+    return entry
+
+
+def checked_client_key(idempotency_key: str | None) -> str:
+    """A client's Idempotency-Key checked as the cashier checks it ("" when none was sent)."""
+    if idempotency_key is None:
+        return ""
+    try:
+        return check_idempotency_key(idempotency_key)
+    except WalletError as error:
+        raise InvalidRequest(str(error)) from error
 
 
 def registration_take_locked(
