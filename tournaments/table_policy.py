@@ -8,8 +8,9 @@
   once per orbit (ENG-07, TRN-29); the first button at the highest occupied seat (TRN-05). A player sitting out is
   acted for at once: check, else fold (AMB-20).
 * When a table may deal: the tournament is running, not on (or waiting for) a break (TRN-30), a Phase 1 flight's
-  final level is not over (TRN-45), the table has not dealt the current hand-for-hand round (TRN-23), and the
-  tournament has dealt with the table's last hand (eliminations and balancing, ``needs_coordination``).
+  final level is not over (TRN-45), the table has not dealt the current hand-for-hand round and no other table is
+  still playing a hand begun before the round (TRN-23), and the tournament has dealt with the table's last hand
+  (eliminations and balancing, ``needs_coordination``).
 * Between hands: re-buy and add-on chips bought during the hand (TRN-39), pending sit-outs, knock-outs (the seat is
   emptied, the entry waits for its place); then the tournament is asked to coordinate
   (``tournaments.services.tournament_coordinate`` after commit).
@@ -99,7 +100,36 @@ def may_deal(tournament: Tournament, link: TournamentTable, now: datetime) -> bo
         and flight_stops_dealing(level_clock(tournament), now, tournament.final_level)
     ):
         return False  # TRN-45: the flight's final level is over; it ends once the hands in play are over
-    return not (tournament.hand_for_hand and link.hand_for_hand_round_dealt >= tournament.hand_for_hand_round)
+    if not tournament.hand_for_hand:
+        return True
+    if link.hand_for_hand_round_dealt >= tournament.hand_for_hand_round:
+        return False  # TRN-23: this table has dealt the round; it waits for the others to finish it
+    return not hand_begun_before_the_round_in_play(tournament, link)
+
+
+def hand_begun_before_the_round_in_play(tournament: Tournament, link: TournamentTable) -> bool:
+    """TRN-23 (seed 002 #43): whether another table of the tournament is still playing a hand dealt before the current
+    hand-for-hand round (a hand begun before hand-for-hand switched on): the round is dealt nowhere until every table
+    has finished the hand it was playing. A hand dealt in the round marks its table's ``hand_for_hand_round_dealt``
+    with the round, so a table in a hand with a lower mark is playing an earlier hand."""
+    return (
+        TournamentTable.objects.filter(
+            tournament_id=tournament.pk,
+            broken_at__isnull=True,
+            table__current_hand__isnull=False,
+            hand_for_hand_round_dealt__lt=tournament.hand_for_hand_round,
+        )
+        .exclude(pk=link.pk)
+        .exists()
+    )
+
+
+def hand_for_hand_round_of_hand_in_play(tournament: Tournament, link: TournamentTable) -> int | None:
+    """TRN-24: the hand-for-hand round of the hand a table is finishing, or ``None`` for a hand dealt outside
+    hand-for-hand, before it switched on included: only the round's own hands' knock-outs count as simultaneous."""
+    if tournament.hand_for_hand and link.hand_for_hand_round_dealt >= tournament.hand_for_hand_round:
+        return tournament.hand_for_hand_round
+    return None
 
 
 def absent_players_sit_out(table: Table, seats: dict[int, Seat], now: datetime) -> list[NewEvent]:
@@ -260,7 +290,7 @@ class TournamentPolicy:
     ) -> None:
         from tournaments.services.bounties import knock_out_bounties_pay_locked
 
-        round_number = tournament.hand_for_hand_round if tournament.hand_for_hand else None
+        round_number = hand_for_hand_round_of_hand_in_play(tournament, link)
         random = secrets.SystemRandom()
         state: HandState | None = None
         if tournament.has_bounties or tournament.vip_player_id is not None:
