@@ -252,9 +252,18 @@ class TournamentPolicy:
         tournament = link.tournament
         rules = tournament_table_rules(tournament)
         if tournament.offers_purchases:  # TRN-39: chips bought during the hand are added now, between hands
-            from tournaments.services.purchases import purchases_add_locked
+            from tournaments.services.purchases import purchases_add_locked, rebuy_bounties_pending
 
+            lost_everything = {
+                int(seat.user_id): seat
+                for seat in context.seats.values()
+                if counted and seat.user_id is not None and seat.chips == 0
+            }
+            kept_bounties = rebuy_bounties_pending(tournament, list(lost_everything))
             context.events.extend(purchases_add_locked(table, context.seats, tournament, now))
+            for user_id, kept in sorted(kept_bounties.items()):
+                if lost_everything[user_id].chips > 0:  # stays in by a re-buy bought during the hand
+                    self._rebuy_bust(context, hand, tournament, lost_everything[user_id], kept)
         knocked_out = []
         for seat in sorted(context.seats.values(), key=lambda seat: seat.number):
             if seat.user_id is None:
@@ -280,7 +289,32 @@ class TournamentPolicy:
         transaction.on_commit(lambda: coordinate_soon(tournament_id))
 
     @staticmethod
+    def _settled_state(context: HandContext, hand: Hand) -> HandState:
+        state = getattr(context, _SETTLED_STATE, None) or context.engine_state
+        if state is None:
+            from games.runtime.engine_state import hand_engine_state
+
+            state = hand_engine_state(hand)
+        return state
+
+    @classmethod
+    def _rebuy_bust(cls, context: HandContext, hand: Hand, tournament: Tournament, seat: Seat, kept: int) -> None:
+        """A player of a bounty tournament who lost every chip in the hand but stays in by a re-buy bought during it:
+        the bounty they had goes to whoever won their chips, as at a knock-out, and they keep the re-buy's new bounty
+        part (docs/decisions.md, D-25-1); no VIP bounty (TRN-43, AMB-61: only on the VIP's final elimination)."""
+        if not tournament.has_bounties:
+            return
+        from tournaments.services.bounties import knock_out_bounties_pay_locked
+
+        event = knock_out_bounties_pay_locked(
+            tournament, hand, cls._settled_state(context, hand), seat.number, int(seat.user_id or 0), kept_by_rebuy=kept
+        )
+        if event is not None:
+            context.events.append(event)
+
+    @classmethod
     def _knock_out(
+        cls,
         context: HandContext,
         hand: Hand,
         tournament: Tournament,
@@ -294,11 +328,7 @@ class TournamentPolicy:
         random = secrets.SystemRandom()
         state: HandState | None = None
         if tournament.has_bounties or tournament.vip_player_id is not None:
-            state = getattr(context, _SETTLED_STATE, None) or context.engine_state
-            if state is None:
-                from games.runtime.engine_state import hand_engine_state
-
-                state = hand_engine_state(hand)
+            state = cls._settled_state(context, hand)
         for seat in seats:
             user_id = seat.user_id
             bounty_event = None
@@ -358,6 +388,7 @@ class TournamentPolicy:
         if tournament.rebuy_levels:  # TRN-39: the table page offers the re-buy and the add-on
             info["rebuy"] = {
                 "buy_in": tournament.rebuy_buy_in,
+                "bounty": tournament.bounty_per_entry,
                 "fee": tournament.rebuy_fee,
                 "chips": tournament.rebuy_chips,
             }
