@@ -1,8 +1,8 @@
 """TRN-43 / AMB-61 with re-buys (docs/decisions.md, D-25-1): in a bounty tournament with re-buys, a re-buy costs a new
-bounty part. When the VIP loses every chip in a hand but re-bought during it, the player who won the VIP's chips gets the
-VIP's bounty as it stood (a regular bounty here) but not the VIP bounty, and the VIP plays on with the new bounty part;
-the VIP bounty goes to whoever knocks the VIP out for good. The bounty pool keeps holding exactly the bounties of the
-players still in, and the ledger reconciles."""
+bounty part. When the VIP loses every chip in a hand but re-bought during it, the player who won the VIP's chips gets
+the VIP's bounty as it stood (a regular bounty here) but not the VIP bounty, and the VIP plays on with the new bounty
+part; the VIP bounty goes to whoever knocks the VIP out for good. The bounty pool keeps holding exactly the bounties
+of the players still in, and the ledger reconciles."""
 
 from __future__ import annotations
 
