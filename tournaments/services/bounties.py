@@ -7,8 +7,10 @@ once through the wallet (one idempotent transfer per winner: the bounty from the
 bounty from the house), adds a progressive tournament's other part to the winner's own bounty, records a
 :class:`TournamentBountyAward` per winner and tells the table with a public ``bounty_won`` event.
 
-Money invariant: the bounty pool holds the bounty parts of every paid entry less the bounties credited, which is the
-sum of the current bounties of the players still in (the cancellation policy's CXL-10 input relies on it).
+Money invariant: the bounty pool holds the bounty parts of every paid entry and re-buy less the bounties credited,
+which is the sum of the current bounties of the players still in (the cancellation policy's CXL-10 input relies on it).
+A player who loses every chip in a hand but stays in by a re-buy bought during it loses the bounty they had here too,
+keeping the re-buy's new part (``kept_by_rebuy``; docs/decisions.md, D-25-1).
 """
 
 from __future__ import annotations
