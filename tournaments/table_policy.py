@@ -12,7 +12,8 @@
   still playing a hand begun before the round (TRN-23), and the tournament has dealt with the table's last hand
   (eliminations and balancing, ``needs_coordination``).
 * Between hands: re-buy and add-on chips bought during the hand (TRN-39), pending sit-outs, knock-outs (the seat is
-  emptied, the entry waits for its place); then the tournament is asked to coordinate
+  emptied, the entry waits for its place), players of the tournament sitting out together flagged on the compliance
+  desk (TRN-32); then the tournament is asked to coordinate
   (``tournaments.services.tournament_coordinate`` after commit).
 """
 
@@ -25,6 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine.positions import HandPositions, PositionError, next_hand_positions, tournament_first_button
 from games.engine.state import HandState
@@ -278,6 +280,8 @@ class TournamentPolicy:
             self._knock_out(context, hand, tournament, link, knocked_out, now)
         if tournament.kind == TournamentKind.HEXAPRO:
             flag_sitting_out_together(tournament, context.seats)
+        if any(_sits_out_by_choice(seat) for seat in context.seats.values()):
+            sitting_out_together_check(tournament)
         players = sum(1 for seat in context.seats.values() if seat.user_id is not None)
         TournamentTable.objects.filter(pk=link.pk).update(
             players=players, needs_coordination=True, last_hand_ended_at=now
@@ -452,6 +456,37 @@ def flag_sitting_out_together(tournament: Tournament, seats: dict[int, Seat]) ->
         actor=None,
         reason="HEX-16: two or more players of a HexaPro game sit out by choice at the same time",
         details={"tournament": tournament.pk, "players": sorted(by_choice)},
+    )
+
+
+def _sits_out_by_choice(seat: Seat) -> bool:
+    return (
+        seat.user_id is not None
+        and seat.status == SeatStatus.SITTING_OUT
+        and seat.sit_out_reason == SitOutReason.PLAYER
+    )
+
+
+def sitting_out_together_check(tournament: Tournament) -> None:
+    """TRN-32: at the end of a hand at a table where someone sits out by choice, the players of the whole tournament
+    (every table) sitting out by choice now: two or more are flagged on the compliance desk, per pair
+    (``compliance.services.sitting_out``). One query; the flags only when two or more sit out."""
+    sitting_out = list(
+        Seat.objects.filter(
+            table__tournament_link__tournament=tournament,
+            table__tournament_link__broken_at__isnull=True,
+            user__isnull=False,
+            status=SeatStatus.SITTING_OUT,
+            sit_out_reason=SitOutReason.PLAYER,
+        ).values_list("user_id", "sit_out_since")
+    )
+    if len(sitting_out) < 2:
+        return
+    from compliance.services.sitting_out import sitting_out_together_record_locked
+
+    started = tournament.started_at or timezone.now()  # a seat sitting out always has its moment; this is a fallback
+    sitting_out_together_record_locked(
+        tournament.pk, [(int(user_id), since or started) for user_id, since in sitting_out]
     )
 
 
