@@ -280,8 +280,9 @@ class TournamentPolicy:
             self._knock_out(context, hand, tournament, link, knocked_out, now)
         if tournament.kind == TournamentKind.HEXAPRO:
             flag_sitting_out_together(tournament, context.seats)
-        if any(_sits_out_by_choice(seat) for seat in context.seats.values()):
-            sitting_out_together_check(tournament)
+        own = [int(seat.user_id or 0) for seat in context.seats.values() if _sits_out_by_choice(seat)]
+        if own:
+            sitting_out_together_check(tournament, own)
         players = sum(1 for seat in context.seats.values() if seat.user_id is not None)
         TournamentTable.objects.filter(pk=link.pk).update(
             players=players, needs_coordination=True, last_hand_ended_at=now
@@ -467,10 +468,11 @@ def _sits_out_by_choice(seat: Seat) -> bool:
     )
 
 
-def sitting_out_together_check(tournament: Tournament) -> None:
-    """TRN-32: at the end of a hand at a table where someone sits out by choice, the players of the whole tournament
-    (every table) sitting out by choice now: two or more are flagged on the compliance desk, per pair
-    (``compliance.services.sitting_out``). One query; the flags only when two or more sit out."""
+def sitting_out_together_check(tournament: Tournament, own: list[int]) -> None:
+    """TRN-32: at the end of a hand at a table where players ``own`` sit out by choice, the players of the whole
+    tournament (every table) sitting out by choice now: a pair of them that started sitting out together is flagged
+    on the compliance desk (``compliance.services.sitting_out``). One query; the flags only when two or more sit
+    out."""
     sitting_out = list(
         Seat.objects.filter(
             table__tournament_link__tournament=tournament,
@@ -486,7 +488,7 @@ def sitting_out_together_check(tournament: Tournament) -> None:
 
     started = tournament.started_at or timezone.now()  # a seat sitting out always has its moment; this is a fallback
     sitting_out_together_record_locked(
-        tournament.pk, [(int(user_id), since or started) for user_id, since in sitting_out]
+        tournament.pk, own, [(int(user_id), since or started) for user_id, since in sitting_out]
     )
 
 

@@ -4,16 +4,17 @@ choice at the same time, at the same or different tables of one tournament, may 
 score is the number of times (episodes) the pair was seen so, in any tournament, so that a dismissed flag opens again
 when the pair does it again (``compliance.services.flags``).
 
-An episode of a pair is identified by the tournament and the later of the two moments they sat out: the same
-overlap seen again at the next hand counts once. Players sitting out after a disconnection do not count (the caller
-passes only sit-outs by choice).
+Only pairs who *started* sitting out within :data:`AGREEMENT_WINDOW` of each other count: in a big field, players
+sitting out at different moments for their own reasons overlap all the time, while an agreement starts together (and
+this keeps the pairs checked few). An episode of a pair is identified by the tournament and the later of the two
+moments they sat out: the same overlap seen again at the next hand counts once. Players sitting out after a
+disconnection do not count (the caller passes only sit-outs by choice).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
-from itertools import combinations
+from datetime import datetime, timedelta
 
 from compliance.detection.flags import Flag as Finding
 from compliance.models import Flag
@@ -21,19 +22,38 @@ from compliance.services.common import player_lock
 from compliance.services.flags import flags_store
 
 SITTING_OUT_TOGETHER = "sitting_out_together"
+AGREEMENT_WINDOW = timedelta(seconds=60)
+"""Two players who started sitting out at most this far apart sit out together."""
 EPISODES_KEPT = 50
 """The most recent episodes a flag lists as its evidence (the count goes on beyond them)."""
 
 
-def sitting_out_together_record_locked(tournament_id: int, sitting_out: Iterable[tuple[int, datetime]]) -> int:
-    """In the caller's transaction: record that the players ``sitting_out`` (user id, since when, by choice) of the
-    tournament sit out at the same time; raise or update a flag per pair seen so in a new episode. Returns how many
-    flags were new or reopened. Nothing for fewer than two players."""
-    since: dict[int, datetime] = {}
-    for user_id, moment in sitting_out:
-        since[int(user_id)] = moment
+def pairs_sitting_out_together(
+    own: Iterable[int], sitting_out: Iterable[tuple[int, datetime]], window: timedelta = AGREEMENT_WINDOW
+) -> list[tuple[int, int]]:
+    """The pairs (lower id first) of a player of ``own`` and another player of ``sitting_out`` (user id, since when)
+    who started sitting out at most ``window`` apart."""
+    since = {int(user_id): moment for user_id, moment in sitting_out}
+    pairs = set()
+    for player in own:
+        if player not in since:
+            continue
+        for other, moment in since.items():
+            if other != player and abs(moment - since[player]) <= window:
+                pairs.add((min(player, other), max(player, other)))
+    return sorted(pairs)
+
+
+def sitting_out_together_record_locked(
+    tournament_id: int, own: Iterable[int], sitting_out: Iterable[tuple[int, datetime]]
+) -> int:
+    """In the caller's transaction: the players ``own`` (of the table whose hand just ended) and the players of the
+    whole tournament ``sitting_out`` by choice (user id, since when): raise or update a flag per pair that started
+    sitting out together (:func:`pairs_sitting_out_together`) in a new episode. Returns how many flags were new or
+    reopened."""
+    since = {int(user_id): moment for user_id, moment in sitting_out}
     raised = 0
-    for first, second in combinations(sorted(since), 2):
+    for first, second in pairs_sitting_out_together(own, since.items()):
         player_lock("sitting-out-together", first)  # one writer per pair's flag, for an exact count
         keys = (f"user:{first}", f"user:{second}")
         existing = Flag.objects.filter(indicator=SITTING_OUT_TOGETHER, player_keys=",".join(keys)).first()

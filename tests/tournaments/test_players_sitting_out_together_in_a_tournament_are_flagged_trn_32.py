@@ -1,6 +1,8 @@
 """TRN-32: one player may choose to sit out (TRN-19), but two or more sitting out at the same time, at the same or
 different tables of a tournament, may have agreed to: each pair is a ``sitting_out_together`` flag on the compliance
-desk, whose score counts the times the pair was seen so (the same overlap seen at the next hand counts once)."""
+desk, whose score counts the times the pair was seen so (the same overlap seen at the next hand counts once). Only
+players who started sitting out within a minute of each other count: in a big field, sit-outs for one's own reasons
+overlap all the time."""
 
 from __future__ import annotations
 
@@ -58,14 +60,24 @@ def test_trn_32_two_players_sitting_out_at_different_tables_are_flagged_once_per
     assert flag.requirements == ["TRN-32", "FRD-19"]
     assert flag.evidence["episodes"][0]["tournament"] == tournament.pk
 
-    # They sit in and out together again later: a second episode.
-    later = now + timedelta(seconds=60)
+    # They sit in, and out together again later: a second episode.
+    later = now + timedelta(seconds=600)
+    seat_sit_in(first, table_a, now=later)
     seat_sit_in(second, table_b, now=later)
     hand_played(tournament, table_b, later)
-    seat_sit_out(second, table_b, now=later + timedelta(seconds=1))
+    seat_sit_out(first, table_a, now=later + timedelta(seconds=1))
+    seat_sit_out(second, table_b, now=later + timedelta(seconds=2))
     hand_played(tournament, table_b, later + timedelta(seconds=5))
     flag.refresh_from_db()
     assert flag.score == 2
+
+
+def test_trn_32_players_who_started_sitting_out_far_apart_are_not_flagged() -> None:
+    tournament, table_a, table_b, now = two_tables()
+    seat_sit_out(player_at(table_a, 1), table_a, now=now)
+    seat_sit_out(player_at(table_b, 2), table_b, now=now + timedelta(minutes=10))
+    hand_played(tournament, table_b, now + timedelta(minutes=10))
+    assert not Flag.objects.filter(indicator=SITTING_OUT_TOGETHER).exists()
 
 
 def test_trn_32_a_player_disconnected_is_not_sitting_out_by_choice() -> None:
