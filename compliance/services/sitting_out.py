@@ -1,47 +1,31 @@
 """TRN-32: no sit-out agreements. One player may choose to sit out of a tournament (TRN-19); two or more sitting out by
 choice at the same time, at the same or different tables of one tournament, may have agreed to, which is collusion
-(FRD). Each pair of players seen sitting out together is a ``sitting_out_together`` flag on the compliance desk; its
-score is the number of times (episodes) the pair was seen so, in any tournament, so that a dismissed flag opens again
-when the pair does it again (``compliance.services.flags``).
+(FRD). Each time a pair of players is seen sitting out together (an episode) is written to the audit trail
+(``sitting_out_together_seen``); from the pair's second episode, in any tournaments, the pair is a
+``sitting_out_together`` flag on the compliance desk, scored by its episodes, so that a dismissed flag opens again when
+the pair does it again (``compliance.services.flags``).
 
-Only pairs who *started* sitting out within :data:`AGREEMENT_WINDOW` of each other count: in a big field, players
-sitting out at different moments for their own reasons overlap all the time, while an agreement starts together (and
-this keeps the pairs checked few). An episode of a pair is identified by the tournament and the later of the two
-moments they sat out: the same overlap seen again at the next hand counts once. Players sitting out after a
-disconnection do not count (the caller passes only sit-outs by choice).
+Only pairs who *started* sitting out within a minute of each other count, each overlap once
+(``compliance.detection.sitting_out``). Players sitting out after a disconnection do not count (the caller passes
+only sit-outs by choice).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from compliance.detection.flags import Flag as Finding
-from compliance.models import Flag
+from compliance.detection.sitting_out import FLAG_AT_EPISODES, pairs_sitting_out_together
 from compliance.services.common import player_lock
 from compliance.services.flags import flags_store
+from wallet.models import AuditEntry
+from wallet.services.audit import audit_record
 
 SITTING_OUT_TOGETHER = "sitting_out_together"
-AGREEMENT_WINDOW = timedelta(seconds=60)
-"""Two players who started sitting out at most this far apart sit out together."""
+SITTING_OUT_TOGETHER_SEEN = "sitting_out_together_seen"
 EPISODES_KEPT = 50
 """The most recent episodes a flag lists as its evidence (the count goes on beyond them)."""
-
-
-def pairs_sitting_out_together(
-    own: Iterable[int], sitting_out: Iterable[tuple[int, datetime]], window: timedelta = AGREEMENT_WINDOW
-) -> list[tuple[int, int]]:
-    """The pairs (lower id first) of a player of ``own`` and another player of ``sitting_out`` (user id, since when)
-    who started sitting out at most ``window`` apart."""
-    since = {int(user_id): moment for user_id, moment in sitting_out}
-    pairs = set()
-    for player in own:
-        if player not in since:
-            continue
-        for other, moment in since.items():
-            if other != player and abs(moment - since[player]) <= window:
-                pairs.add((min(player, other), max(player, other)))
-    return sorted(pairs)
 
 
 def sitting_out_together_record_locked(
@@ -49,29 +33,40 @@ def sitting_out_together_record_locked(
 ) -> int:
     """In the caller's transaction: the players ``own`` (of the table whose hand just ended) and the players of the
     whole tournament ``sitting_out`` by choice (user id, since when): raise or update a flag per pair that started
-    sitting out together (:func:`pairs_sitting_out_together`) in a new episode. Returns how many flags were new or
-    reopened."""
-    since = {int(user_id): moment for user_id, moment in sitting_out}
+    sitting out together (``pairs_sitting_out_together``) in a new episode: the episode in the audit trail, and from
+    the pair's second a flag. Returns how many flags were new or reopened."""
+    since = {f"user:{int(user_id)}": moment.timestamp() for user_id, moment in sitting_out}
     raised = 0
-    for first, second in pairs_sitting_out_together(own, since.items()):
-        player_lock("sitting-out-together", first)  # one writer per pair's flag, for an exact count
-        keys = (f"user:{first}", f"user:{second}")
-        existing = Flag.objects.filter(indicator=SITTING_OUT_TOGETHER, player_keys=",".join(keys)).first()
-        evidence = dict(existing.evidence) if existing is not None else {}
-        episodes = list(evidence.get("episodes", []))
-        episode = {"tournament": tournament_id, "since": max(since[first], since[second]).isoformat()}
-        if episode in episodes:
+    for first_key, second_key, moment in pairs_sitting_out_together([f"user:{player}" for player in own], since):
+        first, second = sorted((int(first_key[5:]), int(second_key[5:])))
+        player_lock("sitting-out-together", first)  # one writer per pair, for an exact count
+        pair = [first, second]
+        episode = {"players": pair, "tournament": tournament_id, "since": round(moment, 3)}  # seconds since the epoch
+        seen = AuditEntry.objects.filter(action=SITTING_OUT_TOGETHER_SEEN, details__players=pair)
+        if seen.filter(details=episode).exists():
+            continue  # the same overlap, seen again at another hand's end
+        audit_record(
+            action=SITTING_OUT_TOGETHER_SEEN,
+            actor=None,
+            reason="TRN-32: two players of a tournament started sitting out by choice within a minute of each other",
+            details=episode,
+        )
+        count = seen.count()
+        if count < FLAG_AT_EPISODES:
             continue
-        count = int(evidence.get("count", 0)) + 1
+        recent = list(seen.order_by("-pk").values_list("details", flat=True)[:EPISODES_KEPT])
         raised += flags_store(
             [
                 Finding(
                     indicator=SITTING_OUT_TOGETHER,
-                    players=keys,
+                    players=(f"user:{first}", f"user:{second}"),
                     score=float(count),
-                    threshold=1.0,
+                    threshold=float(FLAG_AT_EPISODES),
                     hands=(),
-                    evidence={"count": count, "episodes": [*episodes, episode][-EPISODES_KEPT:]},
+                    evidence={
+                        "count": count,
+                        "episodes": [{"tournament": row["tournament"], "since": row["since"]} for row in recent[::-1]],
+                    },
                     requirements=("TRN-32", "FRD-19"),
                 )
             ]
