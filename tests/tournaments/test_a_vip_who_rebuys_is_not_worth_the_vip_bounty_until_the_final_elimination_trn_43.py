@@ -7,8 +7,10 @@ of the players still in, and the ledger reconciles."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db.models import Sum
 
@@ -28,7 +30,8 @@ from tests.tournaments.bounty_support import (
 from tests.tournaments.rebuys_support import REBUY_SETTINGS, chips
 from tests.tournaments.support import cash, register_players
 from tournaments.models import EntryStatus, Tournament, TournamentBountyAward, TournamentEntry, TournamentPurchase
-from tournaments.services.money import bounty_pool_account
+from tournaments.services.cancellation import tournament_cancellation_approve, tournament_cancellation_propose
+from tournaments.services.money import bounty_pool_account, prize_pool_account
 from tournaments.services.purchases import entry_rebuy
 from wallet.models import AccountKind
 from wallet.services import system_account
@@ -85,7 +88,7 @@ def test_the_vip_rebuying_in_the_hand_that_took_every_chip_is_not_worth_the_vip_
     call_command("wallet_reconcile")
 
 
-def test_a_rebuy_bought_with_chips_left_adds_its_bounty_part_to_the_players_bounty_trn_41() -> None:
+def test_a_rebuy_bought_with_chips_left_adds_its_bounty_part_to_the_players_bounty_and_a_cancellation_pays_it() -> None:
     tournament = bounty_sit_and_go(3, kind="progressive", bounty=500, **REBUY_SETTINGS)
     register_players(tournament, 3)
     table = the_table(tournament)
@@ -94,4 +97,16 @@ def test_a_rebuy_bought_with_chips_left_adds_its_bounty_part_to_the_players_boun
     assert chips(buyer) == 2_000
     assert entry_of(tournament, buyer).bounty == 1_000
     assert bounty_pool_account(tournament).balance == bounties_still_in(tournament) == 2_000
+
+    # Cancelled now (CXL-10): the buyer gets their bounty with the re-buy's part; both pools are emptied exactly.
+    proposal = tournament_cancellation_propose(tournament, actor=staff("first"), reason="server fault")
+    approved = tournament_cancellation_approve(proposal, actor=staff("second"))
+    compensations = {int(row["player"]): row for row in approved.calculation["compensations"]}
+    assert compensations[buyer.pk]["bounty_cents"] == 1_000
+    assert bounty_pool_account(tournament).balance == 0
+    assert prize_pool_account(tournament).balance == 0
     call_command("wallet_reconcile")
+
+
+def staff(name: str) -> Any:
+    return get_user_model().objects.create_user(username=name, password="x", is_staff=True)
