@@ -4,8 +4,10 @@
 
 Plays ``--hands`` hands of 6-max No-Limit Hold'em with the engine between simulated players of four honest styles
 and planted cases (colluding pairs who share hole cards and soft-play each other, chip dumpers losing to a partner,
-bots with machine timing, counter abusers), see benchmarks/detection_simulation.py. Every hand, connection and counter
-record goes through ``compliance.detection.Detector`` with its default parameters, as the site would feed it.
+bots with machine timing, counter abusers), see benchmarks/detection_simulation.py; and 300 simulated tournaments'
+sit-outs, where the colluding pairs also agree to sit out together (TRN-32, ``sitting_out_together``). Every hand,
+connection and counter record goes through ``compliance.detection.Detector`` with its default parameters, as the
+site would feed it.
 
 Prints, per indicator: the planted cases and how many were flagged (recall), the honest players (honest styles and
 honest friend pairs) and how many appear in a flag (false-flag rate), and flags that name other planted players. Then
@@ -40,10 +42,12 @@ from detection_simulation import (
     build_population,
     counter_records,
     preflop_percentiles,
+    tournament_sit_outs,
 )
 
 from compliance.detection.detector import INDICATOR_NAMES, Detector
 from compliance.detection.flags import Flag
+from compliance.detection.sitting_out import FLAG_AT_EPISODES, SittingOutEpisodes
 from games.engine.cards import parse_cards
 from games.engine.config import Variant
 from games.engine.equity import all_in_equity
@@ -99,6 +103,46 @@ def evaluate(population: Population, dumps_done: list[tuple[str, str, str]], fla
             "flags": len(own),
         }
     return report
+
+
+def evaluate_sitting_out(population: Population, seed: int, threshold: int = FLAG_AT_EPISODES) -> dict[str, Any]:
+    """TRN-32 (``compliance.detection.sitting_out``, the site's ``sitting_out_together`` flag, which opens at the
+    pair's ``threshold``-th episode): planted agreements are the colluding pairs that sat out together at least
+    once; a false flag is an honest player (friends included) in a flagged pair."""
+    episodes = SittingOutEpisodes()
+    agreed: set[tuple[str, ...]] = set()
+    colluding = {tuple(sorted(pair)) for pair in population.colluding_pairs}
+    began = time.perf_counter()
+    snapshots = 0
+    for place, own, sitting in tournament_sit_outs(population, random.Random(seed + 2)):
+        episodes.see(place, own, sitting)
+        snapshots += 1
+        for pair in colluding:
+            if pair[0] in sitting and pair[1] in sitting and abs(sitting[pair[0]] - sitting[pair[1]]) <= 40.0:
+                agreed.add(pair)
+    seconds = time.perf_counter() - began
+    flagged = set(episodes.pairs(threshold))
+    honest = population.honest
+    falsely = sorted({player for pair in flagged for player in pair} & honest)
+    found = agreed & flagged
+    return {
+        "planted": len(agreed),
+        "flagged": len(found),
+        "recall": len(found) / len(agreed) if agreed else None,
+        "missed": sorted("/".join(case) for case in agreed - found),
+        "honest_players": len(honest),
+        "honest_flagged": len(falsely),
+        "false_flag_rate": len(falsely) / len(honest) if honest else 0.0,
+        "honest_flagged_players": falsely,
+        "honest_flagged_households": [],
+        "other_planted_players_flagged": sorted(
+            {player for pair in flagged - agreed for player in pair if player not in honest}
+        ),
+        "flags": len(flagged),
+        "threshold_episodes": threshold,
+        "hand_ends_seen": snapshots,
+        "seconds": seconds,
+    }
 
 
 def equity_peer(repeat: int = 3) -> dict[str, Any]:
@@ -179,7 +223,10 @@ def run(hands: int, seed: int, hands_per_round: int, with_peer: bool) -> dict[st
         "dumps_done": len(room.dumps_done),
         "connections": detector.connections,
         "counter_records": len(counters),
-        "indicators": evaluate(population, room.dumps_done, flags),
+        "indicators": {
+            **evaluate(population, room.dumps_done, flags),
+            "sitting_out_together": evaluate_sitting_out(population, seed),
+        },
         "speed": {
             "detection_seconds": detection_seconds,
             "detection_hands_per_second": fed_hands / detection_seconds if detection_seconds else None,

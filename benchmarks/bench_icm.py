@@ -28,6 +28,7 @@ import sys
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tournaments.rules.icm import (
     DEFAULT_SAMPLES,
     ERROR_BOUND_IN_STANDARD_ERRORS,
+    IcmMethod,
     approximate_icm_equities,
+    chop_equities,
+    exact_sets,
     exact_steps,
     icm_equities,
     icm_equities_by_permutations,
@@ -46,6 +50,8 @@ PEER_ORDER_LIMIT = 100_000
 EXACT_CASES = [(3, 3), (9, 3), (10, 3), (10, 5), (10, 10), (18, 3), (18, 4), (18, 5), (18, 6)]
 DEEP_CASES = [(12, 12), (18, 7), (18, 9)]
 APPROXIMATION_FIELDS = [100, 500, 1_000]
+EARLIER_CASES = [(10, 10), (12, 12), (13, 13), (14, 14), (18, 5), (18, 6)]
+EARLIER_DEEP_CASES = [(18, 9)]
 CHECKED_CASES = [(10, 10), (12, 6), (18, 5), (30, 3), (60, 3)]
 
 
@@ -108,6 +114,71 @@ def bench_exact(cases: list[tuple[int, int]], repeat: int, seed: int) -> None:
     print()
 
 
+def earlier_exact(stacks: list[int], prizes: list[int]) -> tuple[list[int], int]:
+    """The exact method before the sum over sets (AMB-17, issue 25): the programme over q(S), the probability that the
+    players of S took the top |S| places, in integers over the product of each level's lcm of R(S). Kept here as the
+    peer of the time comparison; the same folding of the last place and the same division by the stacks' gcd."""
+    players = len(stacks)
+    certain = 0
+    if len(prizes) == players:
+        certain = prizes[-1]
+        prizes = [prize - certain for prize in prizes[:-1]]
+    while prizes and prizes[-1] == 0:
+        prizes = prizes[:-1]
+    if not prizes:
+        return [certain] * players, 1
+    divisor = math.gcd(*stacks)
+    chips = [stack // divisor for stack in stacks]
+    places = len(prizes)
+    bits = [1 << player for player in range(players)]
+    levels: list[dict[int, int]] = [{0: sum(chips)}]
+    for _ in range(1, places):
+        level: dict[int, int] = {}
+        for members, chips_outside in levels[-1].items():
+            for player in range(members.bit_length(), players):
+                level[members | bits[player]] = chips_outside - chips[player]
+        levels.append(level)
+    denominator = 1
+    for level in levels:
+        denominator *= math.lcm(*level.values())
+    probability: dict[int, int] = {0: denominator}
+    expected = [0] * players
+    for place in range(places):
+        last = place == places - 1
+        next_probability: dict[int, int] = {}
+        finishing_here = [0] * players
+        for members, scaled in probability.items():
+            share = scaled // levels[place][members]
+            for player in range(players):
+                if members & bits[player]:
+                    continue
+                finishing_here[player] += share
+                if not last:
+                    grown = members | bits[player]
+                    next_probability[grown] = next_probability.get(grown, 0) + share * chips[player]
+        for player in range(players):
+            expected[player] += finishing_here[player] * prizes[place]
+        probability = next_probability
+    return [certain * denominator + expected[player] * chips[player] for player in range(players)], denominator
+
+
+def bench_against_earlier(cases: list[tuple[int, int]], seed: int) -> None:
+    print("Exact ICM: the sum over sets (icm_chop's exact method) beside the earlier set-probability programme")
+    print(f"{'players':>7} {'paid':>4} {'sets':>7} {'sum over sets':>14} {'earlier':>12} {'earlier ÷ now':>14}")
+    for players, places in cases:
+        stacks = stacks_for(players, seed)
+        prizes = harmonic_prizes(100_000_00, places)
+        now, ours = timed(partial(chop_equities, stacks, prizes, method=IcmMethod.EXACT), 1)
+        before, theirs = timed(partial(earlier_exact, stacks, prizes), 1)
+        if Fraction(ours.numerators[0], ours.denominator) != Fraction(theirs[0][0], theirs[1]):
+            raise SystemExit(f"the two exact methods differ for {players} players paid {places} places")
+        print(
+            f"{players:>7} {places:>4} {exact_sets(players, places):>7,} {milliseconds(now):>14}"
+            f" {milliseconds(before):>12} {before / now:>13.1f}×"
+        )
+    print()
+
+
 def bench_approximation(samples: int, seed: int) -> None:
     print(f"Approximation: places 1–2 exact, the rest over {samples:,} sampled finishing orders (pool €100,000)")
     print(f"{'players':>7} {'paid':>5} {'time':>10} {'largest SE':>12} {'÷ pool':>9} {'mean SE':>10}")
@@ -161,9 +232,15 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
     parser.add_argument("--seed", type=int, default=20261125)
     parser.add_argument("--deep", action="store_true", help="also 12/12, 18/7 and 18/9 (minutes)")
+    parser.add_argument(
+        "--earlier", action="store_true", help="only the exact method beside the earlier one (10/10 to 18/6)"
+    )
     arguments = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, load average {os.getloadavg()[0]:.2f}")
     print()
+    if arguments.earlier:
+        bench_against_earlier(EARLIER_CASES + (EARLIER_DEEP_CASES if arguments.deep else []), arguments.seed)
+        return
     bench_exact(EXACT_CASES + (DEEP_CASES if arguments.deep else []), arguments.repeat, arguments.seed)
     bench_approximation(arguments.samples, arguments.seed)
     bench_against_exact(arguments.samples, arguments.seed)

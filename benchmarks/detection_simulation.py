@@ -735,3 +735,49 @@ def counter_records(population: Population, rng: random.Random, days: int = 30) 
 
 def pairs_of(names: list[str]) -> list[tuple[str, str]]:
     return list(combinations(sorted(names), 2))
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Tournament sit-outs (TRN-32)
+
+TOURNAMENT_SECONDS = 4 * 3_600.0
+HAND_END_EVERY = 30.0
+
+
+def tournament_sit_outs(
+    population: Population, rng: random.Random, *, tournaments: int = 300, field_size: int = 60
+) -> Iterator[tuple[str, list[str], dict[str, float]]]:
+    """What each tournament hand's end sees (TRN-32), every ``HAND_END_EVERY`` seconds: the place, the players sitting
+    out by choice at the tables whose hand ended (all of them here: every table ends a hand in that time) and every
+    player of the tournament sitting out by choice, with since when.
+
+    Fields of ``field_size`` players are drawn from the honest players, the friend pairs and the colluding pairs (a pair
+    enters together). Honest players — friends included — sit out by choice once in a tournament with probability 0.3,
+    at a uniform moment, for 1 to 10 minutes (a break of their own; friends decide independently). Planted: each
+    **colluding pair** in a tournament together agrees to sit out with probability 0.5: the second starts 0 to 40 s
+    after the first, both for 3 to 15 minutes."""
+    honest = sorted(population.honest)
+    pairs = list(population.colluding_pairs)
+    for number in range(tournaments):
+        place = f"tournament:{number}"
+        chosen_pairs = [pair for pair in pairs if rng.random() < 0.25]
+        members = [name for pair in chosen_pairs for name in pair]
+        field = members + rng.sample(honest, max(0, field_size - len(members)))
+        intervals: dict[str, tuple[float, float]] = {}
+        for name in field:
+            if name not in members and rng.random() < 0.3:
+                start = rng.uniform(0.0, TOURNAMENT_SECONDS - 600.0)
+                intervals[name] = (start, start + rng.uniform(60.0, 600.0))
+        for first, second in chosen_pairs:
+            if rng.random() < 0.5:
+                start = rng.uniform(0.0, TOURNAMENT_SECONDS - 900.0)
+                length = rng.uniform(180.0, 900.0)
+                intervals[first] = (start, start + length)
+                later = start + rng.uniform(0.0, 40.0)
+                intervals[second] = (later, later + length)
+        moment = 0.0
+        while moment < TOURNAMENT_SECONDS:
+            sitting = {name: since for name, (since, until) in intervals.items() if since <= moment < until}
+            if sitting:
+                yield place, sorted(sitting), sitting
+            moment += HAND_END_EVERY

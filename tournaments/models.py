@@ -346,9 +346,9 @@ class Tournament(models.Model):
     def clean(self) -> None:
         """Refused on their fields in words: entry requirements that are not the rule language or name no existing
         series (TRN-17: they would refuse every registration); bounty settings (TRN-41..TRN-43, AMB-18); multi-buy-in,
-        re-buy, add-on and re-entry settings that do not make sense together (TRN-38..TRN-40); and those formats
-        combined with bounties or phases, which the site does not offer together (whose bounty a re-buy renews, which
-        of a re-entered player's stacks a flight carries, are not decided)."""
+        re-buy, add-on and re-entry settings that do not make sense together (TRN-38..TRN-40); multi-buy-in with
+        bounties, and any of these formats with phases, which the site does not offer together (docs/decisions.md,
+        D-25-1: re-buys, add-ons and re-entry are offered with every bounty kind)."""
         from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 
         from tournaments.definitions import purchase_settings_errors
@@ -359,9 +359,10 @@ class Tournament(models.Model):
         for field, message in purchase_settings_errors(self).items():
             problems.setdefault(field, []).append(message)
         buys_more = self.is_multi_buy_in or self.offers_purchases or self.re_entries_maximum > 0
-        if buys_more and (self.has_bounties or self.vip_player_id is not None):
+        if self.is_multi_buy_in and (self.has_bounties or self.vip_player_id is not None):
             problems.setdefault(NON_FIELD_ERRORS, []).append(
-                "Multi-buy-in, re-buys, add-ons and re-entry are not offered in bounty tournaments: choose one format."
+                "Multi-buy-in is not offered in bounty tournaments (the bounty part of a chosen buy-in is not"
+                " decided): choose one format. Re-buys, add-ons and re-entry are."
             )
         if buys_more and (self.is_phase_two or self.phase_two_id is not None):
             problems.setdefault(NON_FIELD_ERRORS, []).append(
@@ -601,7 +602,11 @@ class TournamentBountyAward(models.Model):
         verbose_name = _("bounty won")
         verbose_name_plural = _("bounties won")
         constraints = [
-            models.UniqueConstraint(fields=("eliminated", "winner"), name="tournaments_bounty_once_per_winner"),
+            # Once per winner and hand: a player who loses every chip but stays in by a re-buy bought during the
+            # hand loses the bounty they had (docs/decisions.md, D-25-1), and can lose a later one the same way.
+            models.UniqueConstraint(
+                fields=("eliminated", "winner", "hand"), name="tournaments_bounty_once_per_winner_and_hand"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -619,13 +624,19 @@ class PurchaseStatus(models.TextChoices):
 
 
 class TournamentPurchase(models.Model):
-    """A re-buy or add-on of an entry (TRN-39): paid at once as prize contribution + fee (FEE-04) by ``transfer``;
-    its chips are added to the seat between hands (``status``: pending until then)."""
+    """A re-buy or add-on of an entry (TRN-39): paid at once as prize contribution (+ bounty part, a re-buy in a bounty
+    tournament) + fee (FEE-04) by ``transfer``; its chips are added to the seat between hands (``status``: pending
+    until then)."""
 
     entry = models.ForeignKey(TournamentEntry, on_delete=models.PROTECT, related_name="purchases")
     kind = models.CharField(_("kind"), max_length=8, choices=PurchaseKind.choices)
     number = models.PositiveSmallIntegerField(_("number"), help_text=_("1 for the entry's first re-buy, and so on."))
     prize_contribution = models.PositiveBigIntegerField(_("prize pool part (cents)"))
+    bounty_contribution = models.PositiveBigIntegerField(
+        _("bounty part (cents)"),
+        default=0,
+        help_text=_("A re-buy in a bounty tournament: a new bounty part, added to the player's bounty (TRN-41)."),
+    )
     fee = models.PositiveBigIntegerField(_("fee (cents)"))
     chips = models.PositiveIntegerField(_("chips"))
     status = models.CharField(_("status"), max_length=8, choices=PurchaseStatus.choices, default=PurchaseStatus.PENDING)

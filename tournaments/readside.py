@@ -278,6 +278,7 @@ def purchase_facts(tournament: Tournament) -> dict[str, Any]:
             "maximum": tournament.rebuy_maximum,
             "stack_threshold": tournament.rebuy_stack_threshold,
             "buy_in": tournament.rebuy_buy_in,
+            "bounty": tournament.bounty_per_entry,  # a re-buy's new bounty part (docs/decisions.md, D-25-1)
             "fee": tournament.rebuy_fee,
             "chips": tournament.rebuy_chips,
         }

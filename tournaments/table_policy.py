@@ -8,10 +8,12 @@
   once per orbit (ENG-07, TRN-29); the first button at the highest occupied seat (TRN-05). A player sitting out is
   acted for at once: check, else fold (AMB-20).
 * When a table may deal: the tournament is running, not on (or waiting for) a break (TRN-30), a Phase 1 flight's
-  final level is not over (TRN-45), the table has not dealt the current hand-for-hand round (TRN-23), and the
-  tournament has dealt with the table's last hand (eliminations and balancing, ``needs_coordination``).
+  final level is not over (TRN-45), the table has not dealt the current hand-for-hand round and no other table is
+  still playing a hand begun before the round (TRN-23), and the tournament has dealt with the table's last hand
+  (eliminations and balancing, ``needs_coordination``).
 * Between hands: re-buy and add-on chips bought during the hand (TRN-39), pending sit-outs, knock-outs (the seat is
-  emptied, the entry waits for its place); then the tournament is asked to coordinate
+  emptied, the entry waits for its place), players of the tournament sitting out together flagged on the compliance
+  desk (TRN-32); then the tournament is asked to coordinate
   (``tournaments.services.tournament_coordinate`` after commit).
 """
 
@@ -24,6 +26,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine.positions import HandPositions, PositionError, next_hand_positions, tournament_first_button
 from games.engine.state import HandState
@@ -99,7 +102,36 @@ def may_deal(tournament: Tournament, link: TournamentTable, now: datetime) -> bo
         and flight_stops_dealing(level_clock(tournament), now, tournament.final_level)
     ):
         return False  # TRN-45: the flight's final level is over; it ends once the hands in play are over
-    return not (tournament.hand_for_hand and link.hand_for_hand_round_dealt >= tournament.hand_for_hand_round)
+    if not tournament.hand_for_hand:
+        return True
+    if link.hand_for_hand_round_dealt >= tournament.hand_for_hand_round:
+        return False  # TRN-23: this table has dealt the round; it waits for the others to finish it
+    return not hand_begun_before_the_round_in_play(tournament, link)
+
+
+def hand_begun_before_the_round_in_play(tournament: Tournament, link: TournamentTable) -> bool:
+    """TRN-23 (seed 002 #43): whether another table of the tournament is still playing a hand dealt before the current
+    hand-for-hand round (a hand begun before hand-for-hand switched on): the round is dealt nowhere until every table
+    has finished the hand it was playing. A hand dealt in the round marks its table's ``hand_for_hand_round_dealt``
+    with the round, so a table in a hand with a lower mark is playing an earlier hand."""
+    return (
+        TournamentTable.objects.filter(
+            tournament_id=tournament.pk,
+            broken_at__isnull=True,
+            table__current_hand__isnull=False,
+            hand_for_hand_round_dealt__lt=tournament.hand_for_hand_round,
+        )
+        .exclude(pk=link.pk)
+        .exists()
+    )
+
+
+def hand_for_hand_round_of_hand_in_play(tournament: Tournament, link: TournamentTable) -> int | None:
+    """TRN-24: the hand-for-hand round of the hand a table is finishing, or ``None`` for a hand dealt outside
+    hand-for-hand, before it switched on included: only the round's own hands' knock-outs count as simultaneous."""
+    if tournament.hand_for_hand and link.hand_for_hand_round_dealt >= tournament.hand_for_hand_round:
+        return tournament.hand_for_hand_round
+    return None
 
 
 def absent_players_sit_out(table: Table, seats: dict[int, Seat], now: datetime) -> list[NewEvent]:
@@ -222,9 +254,18 @@ class TournamentPolicy:
         tournament = link.tournament
         rules = tournament_table_rules(tournament)
         if tournament.offers_purchases:  # TRN-39: chips bought during the hand are added now, between hands
-            from tournaments.services.purchases import purchases_add_locked
+            from tournaments.services.purchases import purchases_add_locked, rebuy_bounties_pending
 
+            lost_everything = {
+                int(seat.user_id): seat
+                for seat in context.seats.values()
+                if counted and seat.user_id is not None and seat.chips == 0
+            }
+            kept_bounties = rebuy_bounties_pending(tournament, list(lost_everything))
             context.events.extend(purchases_add_locked(table, context.seats, tournament, now))
+            for user_id, kept in sorted(kept_bounties.items()):
+                if lost_everything[user_id].chips > 0:  # stays in by a re-buy bought during the hand
+                    self._rebuy_bust(context, hand, tournament, lost_everything[user_id], kept)
         knocked_out = []
         for seat in sorted(context.seats.values(), key=lambda seat: seat.number):
             if seat.user_id is None:
@@ -239,6 +280,9 @@ class TournamentPolicy:
             self._knock_out(context, hand, tournament, link, knocked_out, now)
         if tournament.kind == TournamentKind.HEXAPRO:
             flag_sitting_out_together(tournament, context.seats)
+        own = [int(seat.user_id or 0) for seat in context.seats.values() if _sits_out_by_choice(seat)]
+        if own:
+            sitting_out_together_check(tournament, own)
         players = sum(1 for seat in context.seats.values() if seat.user_id is not None)
         TournamentTable.objects.filter(pk=link.pk).update(
             players=players, needs_coordination=True, last_hand_ended_at=now
@@ -250,7 +294,32 @@ class TournamentPolicy:
         transaction.on_commit(lambda: coordinate_soon(tournament_id))
 
     @staticmethod
+    def _settled_state(context: HandContext, hand: Hand) -> HandState:
+        state = getattr(context, _SETTLED_STATE, None) or context.engine_state
+        if state is None:
+            from games.runtime.engine_state import hand_engine_state
+
+            state = hand_engine_state(hand)
+        return state
+
+    @classmethod
+    def _rebuy_bust(cls, context: HandContext, hand: Hand, tournament: Tournament, seat: Seat, kept: int) -> None:
+        """A player of a bounty tournament who lost every chip in the hand but stays in by a re-buy bought during it:
+        the bounty they had goes to whoever won their chips, as at a knock-out, and they keep the re-buy's new bounty
+        part (docs/decisions.md, D-25-1); no VIP bounty (TRN-43, AMB-61: only on the VIP's final elimination)."""
+        if not tournament.has_bounties:
+            return
+        from tournaments.services.bounties import knock_out_bounties_pay_locked
+
+        event = knock_out_bounties_pay_locked(
+            tournament, hand, cls._settled_state(context, hand), seat.number, int(seat.user_id or 0), kept_by_rebuy=kept
+        )
+        if event is not None:
+            context.events.append(event)
+
+    @classmethod
     def _knock_out(
+        cls,
         context: HandContext,
         hand: Hand,
         tournament: Tournament,
@@ -260,15 +329,11 @@ class TournamentPolicy:
     ) -> None:
         from tournaments.services.bounties import knock_out_bounties_pay_locked
 
-        round_number = tournament.hand_for_hand_round if tournament.hand_for_hand else None
+        round_number = hand_for_hand_round_of_hand_in_play(tournament, link)
         random = secrets.SystemRandom()
         state: HandState | None = None
         if tournament.has_bounties or tournament.vip_player_id is not None:
-            state = getattr(context, _SETTLED_STATE, None) or context.engine_state
-            if state is None:
-                from games.runtime.engine_state import hand_engine_state
-
-                state = hand_engine_state(hand)
+            state = cls._settled_state(context, hand)
         for seat in seats:
             user_id = seat.user_id
             bounty_event = None
@@ -328,6 +393,7 @@ class TournamentPolicy:
         if tournament.rebuy_levels:  # TRN-39: the table page offers the re-buy and the add-on
             info["rebuy"] = {
                 "buy_in": tournament.rebuy_buy_in,
+                "bounty": tournament.bounty_per_entry,
                 "fee": tournament.rebuy_fee,
                 "chips": tournament.rebuy_chips,
             }
@@ -391,6 +457,38 @@ def flag_sitting_out_together(tournament: Tournament, seats: dict[int, Seat]) ->
         actor=None,
         reason="HEX-16: two or more players of a HexaPro game sit out by choice at the same time",
         details={"tournament": tournament.pk, "players": sorted(by_choice)},
+    )
+
+
+def _sits_out_by_choice(seat: Seat) -> bool:
+    return (
+        seat.user_id is not None
+        and seat.status == SeatStatus.SITTING_OUT
+        and seat.sit_out_reason == SitOutReason.PLAYER
+    )
+
+
+def sitting_out_together_check(tournament: Tournament, own: list[int]) -> None:
+    """TRN-32: at the end of a hand at a table where players ``own`` sit out by choice, the players of the whole
+    tournament (every table) sitting out by choice now: a pair of them that started sitting out together is flagged
+    on the compliance desk (``compliance.services.sitting_out``). One query; the flags only when two or more sit
+    out."""
+    sitting_out = list(
+        Seat.objects.filter(
+            table__tournament_link__tournament=tournament,
+            table__tournament_link__broken_at__isnull=True,
+            user__isnull=False,
+            status=SeatStatus.SITTING_OUT,
+            sit_out_reason=SitOutReason.PLAYER,
+        ).values_list("user_id", "sit_out_since")
+    )
+    if len(sitting_out) < 2:
+        return
+    from compliance.services.sitting_out import sitting_out_together_record_locked
+
+    started = tournament.started_at or timezone.now()  # a seat sitting out always has its moment; this is a fallback
+    sitting_out_together_record_locked(
+        tournament.pk, own, [(int(user_id), since or started) for user_id, since in sitting_out]
     )
 
 

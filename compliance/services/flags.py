@@ -32,6 +32,7 @@ INDICATOR_TITLES = {
     "counter_use": "Ratholing counter and Banzai resets",
     "bot_timing": "Machine-like decision timing",
     "prohibited_program": "Prohibited program reported by the client",
+    "sitting_out_together": "Sitting out together in a tournament (TRN-32)",
 }
 
 

@@ -18,7 +18,14 @@ def test_a_small_run_reports_every_indicator_with_recall_false_flags_and_speeds(
         sys.path.remove(str(BENCHMARKS))
     report = bench_detection.run(3_000, seed=19, hands_per_round=100, with_peer=False)
     assert report["hands"] == 3_000
-    assert set(report["indicators"]) == {"chip_dumping", "soft_play", "shared_connection", "counter_use", "bot_timing"}
+    assert set(report["indicators"]) == {
+        "chip_dumping",
+        "soft_play",
+        "shared_connection",
+        "counter_use",
+        "bot_timing",
+        "sitting_out_together",
+    }
     for row in report["indicators"].values():
         assert set(row) >= {"planted", "flagged", "recall", "honest_players", "honest_flagged", "false_flag_rate"}
         assert 0 <= row["flagged"] <= row["planted"]
@@ -26,6 +33,7 @@ def test_a_small_run_reports_every_indicator_with_recall_false_flags_and_speeds(
         assert 0.0 <= row["false_flag_rate"] <= 1.0
     assert report["indicators"]["counter_use"]["planted"] == report["population"]["counter_abusers"]
     assert report["indicators"]["bot_timing"]["planted"] == report["population"]["bots"]
+    assert report["indicators"]["sitting_out_together"]["planted"] > 0  # TRN-32: colluding pairs sitting out together
     speed = report["speed"]
     assert speed["detection_hands_per_second"] > 0
     assert speed["simulation_hands_per_second"] > 0

@@ -62,11 +62,22 @@ Decide = Callable[[HandState, int], tuple[str, int | None]]
 def play_hand(table: Table, holes: dict[int, str], board: str, decide: Decide, *, now: datetime, button: int) -> Hand:
     """Deal one hand at ``table`` with the button at ``button`` (the players' seats clockwise from the next seat),
     the given hole cards (by seat) and board, and play it by ``decide``; returns the finished hand."""
+    return hand_play_out(table, deal_hand(table, holes, board, now=now, button=button), decide, now=now)
+
+
+def deal_hand(table: Table, holes: dict[int, str], board: str, *, now: datetime, button: int) -> Hand:
+    """Deal one hand at ``table`` as :func:`play_hand` does, and leave it in play."""
     occupied = sorted(holes)
     order = sorted(occupied, key=lambda seat: (seat - button - 1) % table.seat_count)
     hand = hand_start(table, now=now, shuffler=StackedDeck(order, holes, board))  # type: ignore[arg-type]
     assert hand is not None
     assert hand.config["button"] == button, hand.config["button"]
+    return hand
+
+
+def hand_play_out(table: Table, hand: Hand, decide: Decide, *, now: datetime) -> Hand:
+    """Play a hand in play at ``table`` to its end by ``decide``; returns the finished hand."""
+    hand = Hand.objects.get(pk=hand.pk)
     while hand.status == HandStatus.RUNNING and hand.acting_seat is not None:
         state = hand_engine_state(hand)
         action, amount = decide(state, hand.acting_seat)

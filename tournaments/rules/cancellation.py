@@ -60,6 +60,7 @@ from typing import Any
 
 from tournaments.rules.icm import (
     IcmEquities,
+    IcmMethod,
     checked_prizes,
     chop_equities,
     fraction_text,
@@ -381,7 +382,7 @@ def _cancel_in_the_money(tournament: TournamentAtCancellation, state: Cancellati
         }
         rules = ["CXL-06", "AMB-35"]
     else:
-        icm = chop_equities([player.chips for player in remaining], unpaid)
+        icm = chop_equities([player.chips for player in remaining], unpaid, method=IcmMethod.EXACT)
         parts = {player.player: {"icm_share": share} for player, share in zip(remaining, icm.equities, strict=True)}
         rules = ["CXL-07", "CXL-11"]
     if set(tournament.non_monetary_places) & set(range(1, players + 1)):
@@ -489,7 +490,7 @@ def _cancel_hexapro(game: HexaProAtCancellation) -> CancellationCalculation:
     icm_prizes = [rest * share / sum(unpaid_percentages) for share in unpaid_percentages]
     icm: IcmEquities | None = None
     if rest:
-        icm = chop_equities([player.chips for player in remaining], icm_prizes)
+        icm = chop_equities([player.chips for player in remaining], icm_prizes, method=IcmMethod.EXACT)
         icm_shares = icm.equities
     else:
         icm_shares = tuple(Fraction(0) for _ in remaining)

@@ -5,15 +5,20 @@ Model (Malmuth–Harville): a player finishes first with probability stack / tot
 the next place goes to each player still in with probability stack / chips still in. A player's equity is
 Σ over places of P(place) × prize(place).
 
-Exact method (:func:`icm_equities`): a dynamic programme over the *sets* of players who finished above, not over
-finishing orders. q(S), the probability that the players of S took the top |S| places (in any order), satisfies
-q(S ∪ {j}) = Σ q(S) × s_j / R(S) with R(S) the chips outside S, so player j finishes in place |S| + 1 with
-probability Σ over S not holding j of q(S) × s_j / R(S). Only sets smaller than the number of paid places are
-visited: Σ_{k < places} C(n, k) sets, n additions each. The arithmetic is in integers over one common denominator,
-the product over the levels k of lcm{R(S) : |S| = k} (every chain of sets meets one R per level, so every term of
-the programme is a whole number over it); the division of each q(S) by R(S) is then exact. Stacks are first divided
-by their greatest common divisor (ICM does not change when every stack is scaled). With all n places paid, the last
-place is folded in: every player is certain of the last prize, and the other places pay their excess over it.
+Exact method (:func:`icm_equities`): a sum over the *sets* of players, not over finishing orders. Malmuth–Harville is
+the exponential race (player i's finishing time exponential with rate s_i, the first to finish takes first place),
+so P(j takes place k) = ∫ s_j e^(−s_j t) × P(exactly k − 1 others before t) dt; expanding the product and
+integrating term by term gives P(j takes place k) = Σ over sets D of other players, |D| < k, of
+(−1)^(k−1−|D|) × C(n−1−|D|, k−1−|D|) × s_j / R(D), with R(D) the chips outside D. So a player's equity is
+E_j = s_j × Σ over sets D not holding j, |D| < places, of w(|D|) / R(D), where the whole number
+w(d) = Σ_{k>d} prize_k × (−1)^(k−1−d) × C(n−1−d, k−1−d) depends only on the size of D. Only the sets smaller than the
+number of paid places are visited (Σ_{d < places} C(n, d) of them); the weights of the sets with the same R are added
+up in whole numbers, and the fractions w / R are then added exactly, pairwise up a product tree (a/b + c/d =
+(ad + cb)/bd), over one common denominator: the product of the distinct values of R. (The exact equities are big
+fractions — tens of thousands of digits for 14 players paid every place — and adding them is what costs the time.)
+Stacks are first divided by their greatest common divisor (ICM does not change when every stack is scaled). With all
+n places paid, the last place is folded in: every player is certain of the last prize, and the other places pay
+their excess over it.
 
 Cent rules (AMB-17, :func:`round_shares_to_cents`): each exact share is rounded down to the cent; the cents left over
 go one each by largest remainder, ties to the larger stack, then to the lower seat number.
@@ -52,9 +57,11 @@ from typing import Final
 
 Amount = int | Fraction
 
-# Above this many (set, player) steps the exact programme takes more than about half a second on one core (see
-# docs/benchmarks.md, section ICM), and icm_chop switches to the approximation unless told otherwise.
-EXACT_STEP_LIMIT: Final[int] = 80_000
+# Up to this many sets the exact method is the default of icm_chop (and of manage.py icm): 14 players paid every
+# place (16,369 sets, about 2-3 s on one core, docs/benchmarks.md section bench_icm.py), 18 players paid 6 places
+# (12,616 sets). Beyond it the approximation is the default, unless told otherwise. A cancellation always asks for the
+# exact method (at most 10 players at a final table, 3 in a HexaPro game).
+EXACT_SET_LIMIT: Final[int] = 2**14
 DEFAULT_SAMPLES: Final[int] = 10_000
 DEFAULT_SEED: Final[int] = 0
 ERROR_BOUND_IN_STANDARD_ERRORS: Final[int] = 4
@@ -123,6 +130,13 @@ def exact_steps(players: int, paid_places: int) -> int:
     return sum(math.comb(players, size) * (players - size) for size in range(depth))
 
 
+def exact_sets(players: int, paid_places: int) -> int:
+    """How many sets of players :func:`icm_equities` visits for ``players`` with ``paid_places`` prizes (every place
+    paid: the last is folded in, one place fewer)."""
+    depth = min(paid_places, players - 1)
+    return sum(math.comb(players, size) for size in range(depth))
+
+
 def icm_equities(stacks: Sequence[int], prizes: Sequence[Amount]) -> tuple[Fraction, ...]:
     """Every player's exact Malmuth–Harville equity, in the order of ``stacks``; they add up to ``sum(prizes)``.
 
@@ -152,43 +166,71 @@ def _exact_scaled(chips: list[int], prizes: list[Amount]) -> tuple[list[int], in
 
 
 def _subset_programme(chips: list[int], prizes: list[int]) -> tuple[list[int], int]:
+    """Σ_j equities as ``numerators[j] / denominator`` by the sum over sets of the module docstring:
+    E_j = s_j × Σ over sets D not holding j, |D| < places, of w(|D|) / R(D)."""
     players = len(chips)
     places = len(prizes)
-    bits = [1 << player for player in range(players)]
-    # levels[k]: every set of k players (as a bit mask) -> the chips of the players outside it.
-    levels: list[dict[int, int]] = [{0: sum(chips)}]
-    for _ in range(1, places):
-        level: dict[int, int] = {}
-        for members, chips_outside in levels[-1].items():
-            for player in range(members.bit_length(), players):
-                level[members | bits[player]] = chips_outside - chips[player]
-        levels.append(level)
-    denominator = 1
-    for level in levels:
-        denominator *= math.lcm(*level.values())
-    # probability[S] × denominator, a whole number, for the sets of the level being processed.
-    probability: dict[int, int] = {0: denominator}
-    expected = [0] * players
-    for place in range(places):
-        last = place == places - 1
-        chips_outside_of = levels[place]
-        next_probability: dict[int, int] = {}
-        finishing_here = [0] * players  # Σ q(S) / R(S) over the sets S of this level not holding the player
-        for members, scaled in probability.items():
-            share = scaled // chips_outside_of[members]
-            for player in range(players):
-                bit = bits[player]
-                if members & bit:
-                    continue
-                finishing_here[player] += share
-                if not last:
-                    grown = members | bit
-                    next_probability[grown] = next_probability.get(grown, 0) + share * chips[player]
-        prize = prizes[place]
-        for player in range(players):
-            expected[player] += finishing_here[player] * prize
-        probability = next_probability
-    return [expected[player] * chips[player] for player in range(players)], denominator
+    total_chips = sum(chips)
+    weights = [
+        sum(
+            prizes[place - 1] * (-1) ** (place - 1 - size) * math.comb(players - 1 - size, place - 1 - size)
+            for place in range(size + 1, places + 1)
+        )
+        for size in range(places)
+    ]
+    # Per value r of R(D): the summed weight of every set D with it, and of the sets holding each player.
+    everyone: dict[int, int] = {}
+    holding: list[dict[int, int]] = [{} for _ in range(players)]
+    level: list[tuple[tuple[int, ...], int]] = [((), total_chips)]
+    for size in range(places):
+        weight = weights[size]
+        if weight:
+            for members, chips_outside in level:
+                everyone[chips_outside] = everyone.get(chips_outside, 0) + weight
+                for player in members:
+                    own = holding[player]
+                    own[chips_outside] = own.get(chips_outside, 0) + weight
+        if size == places - 1:
+            break
+        level = [
+            ((*members, player), chips_outside - chips[player])
+            for members, chips_outside in level
+            for player in range(members[-1] + 1 if members else 0, players)
+        ]
+    outside_values = sorted(everyone)
+    tree = _product_tree(outside_values)
+    numerators = []
+    for player in range(players):
+        own = holding[player]
+        weights_by_value = [everyone[value] - own.get(value, 0) for value in outside_values]
+        numerators.append(chips[player] * _tree_numerator(weights_by_value, tree))
+    return numerators, tree[-1][0]
+
+
+def _product_tree(values: list[int]) -> list[list[int]]:
+    """Level by level, the products of pairs of the level below (the last level is the product of all values)."""
+    tree = [values]
+    while len(tree[-1]) > 1:
+        below = tree[-1]
+        tree.append([below[index] * below[index + 1] for index in range(0, len(below) - 1, 2)])
+        if len(below) % 2:
+            tree[-1].append(below[-1])
+    return tree
+
+
+def _tree_numerator(weights: list[int], tree: list[list[int]]) -> int:
+    """Σ weights[i] / values[i] over the product of the values (the last level of ``tree``), as its numerator: the
+    pairs are added up level by level (a/b + c/d = (ad + cb)/bd), so big numbers meet only near the top."""
+    numerators = weights
+    for below in tree[:-1]:
+        numerators_above = [
+            numerators[index] * below[index + 1] + numerators[index + 1] * below[index]
+            for index in range(0, len(numerators) - 1, 2)
+        ]
+        if len(numerators) % 2:
+            numerators_above.append(numerators[-1])
+        numerators = numerators_above
+    return numerators[0]
 
 
 def _common_denominator(amounts: Sequence[Amount]) -> tuple[list[int], int]:
@@ -393,12 +435,12 @@ def chop_equities(
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
 ) -> IcmEquities:
-    """The equities of a chop by ``method``; None picks the exact method when it takes at most
-    :data:`EXACT_STEP_LIMIT` steps, else the approximation. ValueError on bad input."""
+    """The equities of a chop by ``method``; None picks the exact method when it visits at most
+    :data:`EXACT_SET_LIMIT` sets, else the approximation. ValueError on bad input."""
     chips = checked_stacks(stacks)
     amounts = checked_prizes(prizes, len(chips))
     if method is None:
-        exact_is_quick = exact_steps(len(chips), len(amounts)) <= EXACT_STEP_LIMIT
+        exact_is_quick = exact_sets(len(chips), len(amounts)) <= EXACT_SET_LIMIT
         method = IcmMethod.EXACT if exact_is_quick else IcmMethod.MONTE_CARLO
     if method is IcmMethod.EXACT:
         numerators, denominator = _exact_scaled(chips, amounts)

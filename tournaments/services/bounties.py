@@ -7,8 +7,10 @@ once through the wallet (one idempotent transfer per winner: the bounty from the
 bounty from the house), adds a progressive tournament's other part to the winner's own bounty, records a
 :class:`TournamentBountyAward` per winner and tells the table with a public ``bounty_won`` event.
 
-Money invariant: the bounty pool holds the bounty parts of every paid entry less the bounties credited, which is the
-sum of the current bounties of the players still in (the cancellation policy's CXL-10 input relies on it).
+Money invariant: the bounty pool holds the bounty parts of every paid entry and re-buy less the bounties credited,
+which is the sum of the current bounties of the players still in (the cancellation policy's CXL-10 input relies on it).
+A player who loses every chip in a hand but stays in by a re-buy bought during it loses the bounty they had here too,
+keeping the re-buy's new part (``kept_by_rebuy``; docs/decisions.md, D-25-1).
 """
 
 from __future__ import annotations
@@ -30,11 +32,27 @@ def _name(user: Any) -> str:
 
 
 def knock_out_bounties_pay_locked(
-    tournament: Tournament, hand: Hand, state: HandState, seat_number: int, user_id: int
+    tournament: Tournament,
+    hand: Hand,
+    state: HandState,
+    seat_number: int,
+    user_id: int,
+    *,
+    kept_by_rebuy: int | None = None,
 ) -> NewEvent | None:
     """Pay the bounty (and the VIP bounty) of the player in ``seat_number`` knocked out in ``hand`` (see the module
-    docstring). Returns the table event, or ``None`` when there was nothing to win."""
-    is_vip = tournament.vip_player_id is not None and tournament.vip_player_id == user_id and tournament.vip_bounty > 0
+    docstring). Returns the table event, or ``None`` when there was nothing to win.
+
+    ``kept_by_rebuy``: the player lost every chip in ``hand`` but stays in by re-buys bought during it, whose new bounty
+    parts (this many cents, already in their bounty) they keep (docs/decisions.md, D-25-1): the bounty they had before
+    goes to whoever won their chips as at a knock-out, and no VIP bounty is paid — it is paid only on the VIP's final
+    elimination (TRN-43, AMB-61)."""
+    is_vip = (
+        kept_by_rebuy is None
+        and tournament.vip_player_id is not None
+        and tournament.vip_player_id == user_id
+        and tournament.vip_bounty > 0
+    )
     if not tournament.has_bounties and not is_vip:
         return None
     eliminated = (
@@ -47,13 +65,17 @@ def knock_out_bounties_pay_locked(
     )
     if eliminated is None:
         return None
+    kept = kept_by_rebuy or 0
+    at_stake = eliminated.bounty - kept if tournament.has_bounties else 0
+    if at_stake <= 0 and not is_vip:
+        return None
     result = state.result
     pots = pots_taken(
         state.contributions, state.folded_seats, [pot.winners for pot in result.pots], eliminated=seat_number
     )
     awards = knock_out_awards(
         kind=BountyKind(tournament.bounty_kind),
-        bounty=eliminated.bounty if tournament.has_bounties else 0,
+        bounty=at_stake,
         pots=pots,
         button=state.config.button,
         table_size=state.config.table_size,
@@ -77,7 +99,13 @@ def knock_out_bounties_pay_locked(
     lines = []
     for award in awards:
         winner = winners[users[award.seat]]
-        transfer = money.bounty_credit(eliminated, winner, cash=award.cash, vip=award.vip)
+        transfer = money.bounty_credit(
+            eliminated,
+            winner,
+            cash=award.cash,
+            vip=award.vip,
+            rebought_in_hand=hand.pk if kept_by_rebuy is not None else None,
+        )
         if award.added_to_bounty:
             winner.bounty += award.added_to_bounty
             winner.save(update_fields=["bounty"])
@@ -102,8 +130,7 @@ def knock_out_bounties_pay_locked(
                 "bounty_now": winner.bounty,
             }
         )
-    lost = eliminated.bounty
-    eliminated.bounty = 0
+    eliminated.bounty = kept
     eliminated.save(update_fields=["bounty"])
     return NewEvent(
         "bounty_won",
@@ -111,7 +138,8 @@ def knock_out_bounties_pay_locked(
             "seat": seat_number,
             "user_id": eliminated.user_id,
             "name": _name(eliminated.user),
-            "bounty": lost,
+            "bounty": at_stake,
+            "rebought": kept_by_rebuy is not None,
             "vip_bounty": tournament.vip_bounty if is_vip else 0,
             "kind": tournament.bounty_kind,
             "winners": lines,

@@ -119,8 +119,8 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
 
 
 def _rebuys_and_add_ons(entries: list[TournamentEntry]) -> tuple[Purchase, ...]:
-    """The entries' re-buys and add-ons (TRN-39), each a purchase of prize contribution + fee (FEE-04): "all
-    multi-entries" of the policy, so the money held is everything paid in (CXL-02..CXL-07)."""
+    """The entries' re-buys and add-ons (TRN-39), each a purchase of prize contribution + bounty part + fee (FEE-04):
+    "all multi-entries" of the policy, so the money held is everything paid in (CXL-02..CXL-07)."""
     kinds = {TournamentPurchaseKind.REBUY: PurchaseKind.RE_BUY, TournamentPurchaseKind.ADD_ON: PurchaseKind.ADD_ON}
     users = {entry.pk: entry.user_id for entry in entries}
     return tuple(
@@ -130,6 +130,7 @@ def _rebuys_and_add_ons(entries: list[TournamentEntry]) -> tuple[Purchase, ...]:
             kind=kinds[TournamentPurchaseKind(row.kind)],
             prize_contribution_cents=row.prize_contribution,
             fee_cents=row.fee,
+            bounty_cents=row.bounty_contribution,
         )
         for row in TournamentPurchase.objects.filter(entry_id__in=list(users)).order_by("pk")
     )

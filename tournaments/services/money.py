@@ -201,10 +201,13 @@ def prize_part_forfeit(entry: TournamentEntry, forfeited: int) -> Transfer:
 # --- Bounties (TRN-41..TRN-44, AMB-48) -----------------------------------------------------------------------------
 
 
-def bounty_credit(eliminated: TournamentEntry, winner: TournamentEntry, *, cash: int, vip: int) -> Transfer | None:
+def bounty_credit(
+    eliminated: TournamentEntry, winner: TournamentEntry, *, cash: int, vip: int, rebought_in_hand: int | None = None
+) -> Transfer | None:
     """Credit a knock-out's winnings at once (AMB-48): ``cash`` from the tournament's bounty pool, ``vip`` (the VIP
     bounty, TRN-43) from the house guarantees account that funds operator-added money, to the winner's cash, in one
-    transfer, idempotent per eliminated entry and winner. Nothing when both are 0."""
+    transfer, idempotent per eliminated entry and winner (and per hand, ``rebought_in_hand``, for the bounty of a
+    player who lost every chip but stays in by a re-buy: that can happen more than once). Nothing when both are 0."""
     if cash + vip == 0:
         return None
     tournament = winner.tournament
@@ -217,10 +220,17 @@ def bounty_credit(eliminated: TournamentEntry, winner: TournamentEntry, *, cash:
     return transfer_create(
         kind=TransferKind.BOUNTY,
         legs=legs,
-        idempotency_key=f"tournament-entry:{eliminated.pk}:bounty:{winner.pk}",
+        idempotency_key=f"tournament-entry:{eliminated.pk}:bounty:{winner.pk}"
+        + (f":hand:{rebought_in_hand}" if rebought_in_hand is not None else ""),
         reference=f"tournament-entry:{winner.pk}",
         description=f"{tournament.name}: {words} "
-        + ("kept at the end" if eliminated.pk == winner.pk else f"for knocking out {eliminated.user}"),
+        + (
+            "kept at the end"
+            if eliminated.pk == winner.pk
+            else f"for busting {eliminated.user}, who re-bought"
+            if rebought_in_hand is not None
+            else f"for knocking out {eliminated.user}"
+        ),
     )
 
 
@@ -248,9 +258,11 @@ def purchase_pay(purchase: Any, cash: Account) -> Transfer:
     prize contribution to the prize pool and the fee to the house fees (FEE-04), in one idempotent transfer. Its
     reference is the entry's, so the fee report counts the fee with the entry's tournament."""
     entry = purchase.entry
-    legs = [TransferLeg(cash, -(purchase.prize_contribution + purchase.fee))]
+    legs = [TransferLeg(cash, -(purchase.prize_contribution + purchase.bounty_contribution + purchase.fee))]
     if purchase.prize_contribution:
         legs.append(TransferLeg(prize_pool_account(entry.tournament), purchase.prize_contribution))
+    if purchase.bounty_contribution:  # a re-buy's new bounty part (TRN-41, docs/decisions.md D-25-1)
+        legs.append(TransferLeg(bounty_pool_account(entry.tournament), purchase.bounty_contribution))
     if purchase.fee:
         legs.append(TransferLeg(system_account(AccountKind.HOUSE_FEES), purchase.fee))
     return transfer_create(
@@ -260,6 +272,8 @@ def purchase_pay(purchase: Any, cash: Account) -> Transfer:
         reference=f"tournament-entry:{entry.pk}",
         description=(
             f"{entry.tournament.name}: {purchase.get_kind_display()} {purchase.number}: "
-            f"{_format(purchase.prize_contribution)} + fee {_format(purchase.fee)}"
+            f"{_format(purchase.prize_contribution)}"
+            + (f" + bounty {_format(purchase.bounty_contribution)}" if purchase.bounty_contribution else "")
+            + f" + fee {_format(purchase.fee)}"
         ),
     )

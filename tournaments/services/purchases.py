@@ -8,8 +8,13 @@ queue, not refuse): a player dealt into the hand in play gets them when that han
 a player not in a hand gets them at once. The rules (period, threshold, maximum, add-on window) are
 ``tournaments.rules.rebuys``; every refusal says why and changes nothing.
 
-Re-buys and add-ons are not combined with bounties or phased tournaments (built elsewhere): a re-buy has no bounty
-part, and the cancellation inputs list it as prize contribution + fee.
+Bounties (docs/decisions.md, D-25-1): in a bounty tournament a re-buy costs a new bounty part too (the tournament's
+bounty per entry, booked to its bounty pool and added to the player's bounty at once, so that the pool keeps holding
+exactly the bounties of the players still in); an add-on has none. A player who loses every chip in a hand but stays
+in by a re-buy bought during it loses the bounty they had to whoever won their chips, as at a knock-out, and keeps the
+new part (``tournaments.table_policy``); a VIP bounty is paid only on the VIP's final elimination (TRN-43, AMB-61).
+The cancellation inputs list each purchase as prize contribution + bounty part + fee. Phased tournaments do not offer
+re-buys (``Tournament.clean``).
 """
 
 from __future__ import annotations
@@ -137,21 +142,24 @@ def _purchase(
         taken = bought.filter(kind=PurchaseKind.REBUY).count()
         refusal = rebuy_refusal(rebuys, clock, moment, chips=seat.chips + int(waiting), rebuys_taken=taken)
         price, chips, number = rebuys.price, rebuys.chips, taken + 1
+        bounty_part = locked.bounty_per_entry  # a new bounty part (D-25-1)
     else:
         assert add_on is not None
         taken = bought.filter(kind=PurchaseKind.ADD_ON).count()
         refusal = add_on_refusal(add_on, clock, moment, period_levels=locked.rebuy_levels, taken=taken > 0)
         price, chips, number = add_on.price, add_on.chips, 1
+        bounty_part = 0
     if refusal is not None:
         raise NotAllowedNow(_refusal_text(refusal, locked, kind))
     cash = player_cash_account(user)
-    if cash.balance < price.total_cents:  # read without a lock: the transfer checks it again under its lock
-        raise InsufficientBalance(_insufficient(kind, price, cash.balance))
+    if cash.balance < price.total_cents + bounty_part:  # read without a lock: the transfer checks it again
+        raise InsufficientBalance(_insufficient(kind, price, bounty_part, cash.balance))
     purchase = TournamentPurchase.objects.create(
         entry=entry,
         kind=kind,
         number=number,
         prize_contribution=price.prize_contribution_cents,
+        bounty_contribution=bounty_part,
         fee=price.fee_cents,
         chips=chips,
         bought_at=moment,
@@ -159,23 +167,28 @@ def _purchase(
     )
     purchase.transfer = money.purchase_pay(purchase, cash)
     purchase.save(update_fields=["transfer"])
+    if bounty_part:
+        entry.bounty += bounty_part
+        entry.save(update_fields=["bounty"])
     if not _in_hand(table, seat):
         _chips_add([purchase], table, seat, moment)
     _announce_after_commit(locked.pk)
     return purchase
 
 
-def _insufficient(kind: str, price: EntryPrice, balance: int) -> str:
+def _insufficient(kind: str, price: EntryPrice, bounty_part: int, balance: int) -> str:
     what = _("A re-buy") if kind == PurchaseKind.REBUY else _("The add-on")
-    return str(
-        _("%(what)s costs %(prize)s + %(fee)s fee; your balance is %(balance)s.")
-        % {
-            "what": what,
-            "prize": _format(price.prize_contribution_cents),
-            "fee": _format(price.fee_cents),
-            "balance": _format(balance),
-        }
-    )
+    words = {
+        "what": what,
+        "prize": _format(price.prize_contribution_cents),
+        "bounty": _format(bounty_part),
+        "fee": _format(price.fee_cents),
+        "balance": _format(balance),
+    }
+    if bounty_part:
+        text = _("%(what)s costs %(prize)s + %(bounty)s bounty + %(fee)s fee; your balance is %(balance)s.")
+        return str(text % words)
+    return str(_("%(what)s costs %(prize)s + %(fee)s fee; your balance is %(balance)s.") % words)
 
 
 def _in_hand(table: Table, seat: Seat) -> bool:
@@ -228,6 +241,23 @@ def purchases_add_locked(table: Table, seats: dict[int, Seat], tournament: Tourn
             status=PurchaseStatus.ADDED, added_at=now
         )
     return events
+
+
+def rebuy_bounties_pending(tournament: Tournament, user_ids: list[int]) -> dict[int, int]:
+    """Of the players ``user_ids`` (at a locked table, between hands), those with re-buys bought during the hand and
+    not yet added, with the bounty parts of those re-buys (0 in a tournament without bounties)."""
+    if not user_ids:
+        return {}
+    pending: dict[int, int] = {}
+    for user_id, bounty_part in TournamentPurchase.objects.filter(
+        status=PurchaseStatus.PENDING,
+        kind=PurchaseKind.REBUY,
+        entry__tournament=tournament,
+        entry__status=EntryStatus.PLAYING,
+        entry__user_id__in=user_ids,
+    ).values_list("entry__user_id", "bounty_contribution"):
+        pending[user_id] = pending.get(user_id, 0) + bounty_part
+    return pending
 
 
 def _announce_after_commit(tournament_id: int) -> None:

@@ -408,7 +408,7 @@ def _places_assign(
     )
     if not pending:
         return False
-    round_in_play = tournament.hand_for_hand and any(table.in_hand for table in live)
+    round_in_play = tournament.hand_for_hand and not _round_finished(tournament, live)
 
     def group_key(entry: TournamentEntry) -> tuple[str, int]:
         if entry.hand_for_hand_round is not None:
@@ -567,8 +567,9 @@ def tournament_table_close(table: Table, seats: dict[int, Seat], now: datetime, 
 
 
 def _hand_for_hand_update(tournament: Tournament, live: list[LiveTable], alive: int, now: datetime) -> None:
-    """TRN-23 / AMB-43: on at the bubble (or by staff), off when it bursts; the next round is dealt everywhere once
-    every table has finished the last one."""
+    """TRN-23 / AMB-43: on at the bubble (or by staff), off when it bursts once the round in play is over; the next
+    round is dealt everywhere once every table has finished the last one. The first round is dealt only once every
+    table has finished the hand it was playing at the switch (``tournaments.table_policy.may_deal``)."""
     manual: bool | None = None
     if tournament.hand_for_hand_mode == HandForHandMode.ON:
         manual = True
@@ -581,16 +582,22 @@ def _hand_for_hand_update(tournament: Tournament, live: list[LiveTable], alive: 
         tournament.hand_for_hand_round += 1
         tournament_save(tournament, "hand_for_hand", "hand_for_hand_round")
     elif not wanted and tournament.hand_for_hand:
+        if any(table.in_hand and table.round_dealt >= tournament.hand_for_hand_round for table in live):
+            return  # TRN-24: the round in play is finished first, so its knock-outs all count as simultaneous
         tournament.hand_for_hand = False
         tournament_save(tournament, "hand_for_hand")
-    elif wanted:
-        round_over = all(
-            not table.in_hand and (table.round_dealt >= tournament.hand_for_hand_round or table.players < 2)
-            for table in live
-        )
-        if round_over:
-            tournament.hand_for_hand_round += 1
-            tournament_save(tournament, "hand_for_hand_round")
+    elif wanted and _round_finished(tournament, live):
+        tournament.hand_for_hand_round += 1
+        tournament_save(tournament, "hand_for_hand_round")
+
+
+def _round_finished(tournament: Tournament, live: list[LiveTable]) -> bool:
+    """TRN-23 / TRN-24: every table that can play has dealt the current hand-for-hand round and finished it (a table
+    yet to deal it still has the round in play: its knock-outs will be simultaneous with the others')."""
+    return all(
+        not table.in_hand and (table.round_dealt >= tournament.hand_for_hand_round or table.players < 2)
+        for table in live
+    )
 
 
 def _balance(

@@ -3,8 +3,10 @@
 Prizes are in cents, first place first. Prints one JSON object: the method, each player's seat, stack, share and
 whole cents after the cent rules (down to the cent, leftover cents by largest remainder, ties to the larger stack,
 then the lower seat), and the total. The exact method gives each share as a fraction "numerator/denominator"; the
-Monte-Carlo approximation (``--approximate``, or automatically when the exact method would take more than
-``EXACT_STEP_LIMIT`` steps) gives each estimate with its standard error, the samples and the seed. Needs no database.
+Monte-Carlo approximation (``--approximate``, or by default when the exact method would visit more than
+``EXACT_SET_LIMIT`` sets: more than 14 players paid every place, or 18 players paid 7 or more places) gives each
+estimate with its standard error, the samples and the seed, and says ``"estimate"`` with the error bound and why it
+is not exact. ``--exact`` always computes the exact shares, however long it takes. Needs no database.
 Bad input: a message on stderr and exit status 2.
 """
 
@@ -19,8 +21,10 @@ from tournaments.rules.icm import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
     ERROR_BOUND_IN_STANDARD_ERRORS,
+    EXACT_SET_LIMIT,
     IcmChop,
     IcmMethod,
+    exact_sets,
     fraction_text,
     icm_chop,
 )
@@ -55,7 +59,15 @@ class Command(BaseCommand):
             )
         except ValueError as error:
             raise CommandError(str(error), returncode=BAD_INPUT_STATUS) from error
-        self.stdout.write(json.dumps(chop_record(chop)))
+        record = chop_record(chop)
+        if "estimate" in record:
+            record["estimate"] += (
+                " (asked for with --approximate)"
+                if options["approximate"]
+                else f" (the exact method would visit {exact_sets(len(chop.stacks), len(chop.prizes)):,} sets of"
+                f" players, more than the {EXACT_SET_LIMIT:,} it does by default; --exact waits for it)"
+            )
+        self.stdout.write(json.dumps(record))
 
 
 def chop_record(chop: IcmChop) -> dict[str, Any]:
@@ -78,6 +90,7 @@ def chop_record(chop: IcmChop) -> dict[str, Any]:
     if equities.standard_errors is not None:
         record["samples"] = equities.samples
         record["seed"] = equities.seed
+        record["estimate"] = "Monte-Carlo estimate, not the exact ICM share"
         record["error_bound"] = (
             f"each estimate is unbiased; its error exceeds {ERROR_BOUND_IN_STANDARD_ERRORS} standard errors with"
             " probability about 6 in 100,000; places 1 and 2 are exact, the others sampled"
