@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('games', '0010_merge_0009_assigned_seats_0009_table_chat'),
-        ('tournaments', '0013_merge_rebuys_reentry'),
+        ('tournaments', '0014_idempotency_keys_on_entries_and_purchases'),
         ('wallet', '0004_tournament_tickets'),
     ]
 
