@@ -29,8 +29,9 @@ from games.engine.positions import HandPositions, PositionError, next_hand_posit
 from games.engine.state import HandState
 from games.models import Hand, Seat, SeatStatus, SitOutReason, Table, TableKind
 from games.runtime import presence
+from games.runtime.errors import NotAllowedNow
 from games.runtime.events import NewEvent
-from games.runtime.hands import HandContext, _previous_hand
+from games.runtime.hands import HandContext, previous_hand
 from games.runtime.policy import Chooser, HandTerms, Settlement, TableRules
 from games.runtime.seat_state import seat_empty, seat_event, seat_save, seat_sit_out_now, table_touch
 from tournaments.definitions import level_clock, payouts_now, table_rules
@@ -158,7 +159,7 @@ class TournamentPolicy:
         the highest occupied seat (TRN-05)."""
         table = context.table
         ready = [seat.number for seat in self.available(context.seats)]
-        previous = _previous_hand(table)
+        previous = previous_hand(table)
         try:
             if previous is None:
                 positions = next_hand_positions(
@@ -298,6 +299,16 @@ class TournamentPolicy:
             )
             if bounty_event is not None:
                 context.events.append(bounty_event)
+
+    def waiting_reason(self, table: Table, seats: list[Seat], now: datetime) -> dict[str, Any] | None:
+        return None  # the tournament deals by its own clock: levels, breaks and balancing say why (snapshot_table)
+
+    def seat_remove(self, seat: Seat, table: Table, reason: str, now: datetime) -> NewEvent:
+        # TRN-20: a tournament player sitting out is never removed; their chips stay in play. No deadline is ever set.
+        raise NotAllowedNow("A tournament player sitting out keeps their seat (TRN-20).")
+
+    def seat_waiting_players(self, now: datetime) -> int:
+        return 0  # tournament seats are assigned by the tournament's draw and balancing, not a queue
 
     def snapshot_table(self, table: Table, now: datetime) -> dict[str, Any]:
         link = table_link(table.pk)

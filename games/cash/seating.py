@@ -18,7 +18,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
 from games.cash.buy_in import BanzaiChoice, BuyInLimits, buy_in_limits, daily_count_increment
-from games.cash.cashier import money_to_table, table_account_create
+from games.cash.cashier import money_to_table, seat_vacate, table_account_create
 from games.engine.actions import Fold
 from games.models import (
     TABLES_TAKING_PLAYERS,
@@ -26,7 +26,6 @@ from games.models import (
     BuyInRule,
     DailyCounterKind,
     Hand,
-    HandStatus,
     LeaveReason,
     PlayerTableSettings,
     Seat,
@@ -54,10 +53,17 @@ from games.runtime.errors import (
     TableLimitReached,
 )
 from games.runtime.events import NewEvent, events_append, lobby_changed_on_commit
-from games.runtime.hands import HandContext, _advance, _spend_timebank
+from games.runtime.hands import HandContext, hand_advance, timebank_spend
 from games.runtime.locking import player_seating_lock, seats_lock, stake_queue_lock, table_lock, table_terms
 from games.runtime.policy import policy_for
-from games.runtime.seat_state import entry_status_after_absence, seat_event, seat_return, seat_save, seat_vacate
+from games.runtime.seat_state import (
+    entry_status_after_absence,
+    seat_event,
+    seat_in_running_hand,
+    seat_return,
+    seat_save,
+    table_start_soon,
+)
 from poker_site.responsible_gaming.services import play_allowed_or_refuse
 from wallet.services import TransferKind, balance_of, check_positive_amount, player_cash_account
 
@@ -77,20 +83,13 @@ def _amount(value: Any, what: str) -> int:
         raise BuyInRefused(str(error)) from error
 
 
-def _start_soon(table: Table, now: datetime) -> None:
-    """Ask the ticker to try to deal as soon as possible (a seat change may have met the start condition)."""
-    if table.current_hand_id is None and (table.next_hand_at is None or table.next_hand_at > now):
-        Table.objects.filter(pk=table.pk).update(next_hand_at=now)
-        table.next_hand_at = now
-
-
 @transaction.atomic(durable=True)
 def table_open(stake: Stake, *, name: str | None = None, now: datetime | None = None) -> Table:
     """Open a new table of ``stake`` with the seats its terms give (CASH-03)."""
-    return _table_open(stake, name, now or timezone.now())
+    return table_open_locked(stake, name, now or timezone.now())
 
 
-def _table_open(stake: Stake, name: str | None, now: datetime) -> Table:
+def table_open_locked(stake: Stake, name: str | None, now: datetime) -> Table:
     try:
         terms = stake.terms_at(now)
     except StakeTerms.DoesNotExist:
@@ -242,7 +241,7 @@ def _seat_take_locked(
     SeatingRequest.objects.filter(
         user_id=user_id, stake_id=table.cash_stake.pk, status=SeatingRequestStatus.WAITING
     ).update(status=SeatingRequestStatus.SEATED, resolved_at=now, table=table, message="Seated.")
-    _start_soon(table, now)
+    table_start_soon(table, now)
     return seat
 
 
@@ -296,19 +295,6 @@ def _user_seat(seats: dict[int, Seat], user: Any) -> Seat:
     return seat
 
 
-def seat_in_running_hand(table: Table, seat: Seat) -> Hand | None:
-    """The running hand the seat's current occupant is dealt into, if any."""
-    if table.current_hand_id is None:
-        return None
-    hand = Hand.objects.filter(pk=table.current_hand_id, status=HandStatus.RUNNING).first()
-    if hand is None:
-        return None
-    participant = hand.participants.get(str(seat.number))
-    if participant is None or participant["user"] != seat.user_id:
-        return None
-    return hand
-
-
 @transaction.atomic(durable=True)
 def seat_top_up(
     user: Any, table: Table, amount: Any, *, idempotency_key: str | None = None, now: datetime | None = None
@@ -360,7 +346,7 @@ def seat_top_up(
     events = [seat_event(seat, "seat_topped_up", amount=value, automatic=False)]
     if seat.status == SeatStatus.SITTING_OUT and seat.sit_out_reason == "no_chips":
         events.append(seat_return(seat, locked, post_out_of_position=False))
-        _start_soon(locked, moment)
+        table_start_soon(locked, moment)
     events_append(locked, events)
     return seat
 
@@ -387,9 +373,9 @@ def seat_leave(user: Any, table: Table, *, now: datetime | None = None) -> Seat:
     hand = Hand.objects.select_for_update().get(pk=hand.pk)
     if hand.acting_seat == seat.number:
         state = context.hand_state_to_change(hand)
-        _spend_timebank(context, hand)
+        timebank_spend(context, hand)
         context.engine_events(hand, state.apply(Fold(seat.number)))
-        _advance(context, hand, state, policy_for(locked).hand_rules(hand, locked))
+        hand_advance(context, hand, state, policy_for(locked).hand_rules(hand, locked))
     context.commit_events()
     return seat
 
@@ -635,7 +621,7 @@ def _queue_open_table(stake_id: int, request_ids: list[int], now: datetime) -> i
     waiting_before = len(still_waiting)
     seated = 0
     if len(still_waiting) >= rules.minimum_players_to_start:
-        table = _table_open(stake, None, now)
+        table = table_open_locked(stake, None, now)
         for request in still_waiting[: table.seat_count]:
             error = _seat_request(request, table, now)
             if error is None:
