@@ -103,6 +103,29 @@ def may_deal(tournament: Tournament, link: TournamentTable, now: datetime) -> bo
     return not (tournament.hand_for_hand and link.hand_for_hand_round_dealt >= tournament.hand_for_hand_round)
 
 
+ARRIVAL_POLL = timedelta(seconds=1)
+"""How often a HexaPro table waiting for its players' pages asks again (the ticker deals at ``next_hand_at``)."""
+
+
+def arrivals_awaited(tournament: Tournament, table: Table, seats: dict[int, Seat], now: datetime) -> datetime | None:
+    """HEX-07: the first hand of a HexaPro game waits until every player has the table open (a live socket, as the
+    presence records in Redis say), so that everyone sees the multiplier reveal — or until the arrival window
+    (``HEXAPRO_ARRIVAL_WINDOW_SECONDS`` after the game formed) has passed; then the absent are dealt in sitting out
+    (TRN-04). Returns when to ask again, or None when the first hand may be dealt now. A player whose presence Redis
+    cannot tell counts as there (the game is not held up by a Redis fault)."""
+    if tournament.kind != TournamentKind.HEXAPRO or table.hands_played or tournament.started_at is None:
+        return None
+    deadline = tournament.started_at + timedelta(seconds=settings.HEXAPRO_ARRIVAL_WINDOW_SECONDS)
+    if now >= deadline:
+        return None
+    absent = [
+        seat
+        for seat in seats.values()
+        if seat.user_id is not None and presence.has_live_socket(int(seat.user_id), table.pk) is False
+    ]
+    return min(deadline, now + ARRIVAL_POLL) if absent else None
+
+
 def absent_players_sit_out(table: Table, seats: dict[int, Seat], now: datetime) -> list[NewEvent]:
     """TRN-04 / AMB-57: at a tournament table's first hand, a player with no live socket on it is absent and is dealt
     in sitting out (acted for at once) until their socket arrives, which sits them in (the clocks' report)."""
@@ -139,6 +162,10 @@ class TournamentPolicy:
         link = locked_table_link(context.table)
         tournament = link.tournament
         if not may_deal(tournament, link, context.now):
+            return None
+        retry_at = arrivals_awaited(tournament, context.table, context.seats, context.now)
+        if retry_at is not None:
+            context.retry_at = retry_at
             return None
         if context.table.hands_played == 0 and settings.TOURNAMENT_SITS_OUT_ABSENT_PLAYERS:
             context.events.extend(absent_players_sit_out(context.table, context.seats, context.now))

@@ -68,6 +68,8 @@ class HandContext:
         self.events: list[NewEvent] = []
         self.hand: Hand | None = None
         self.engine_state: HandState | None = None
+        self.retry_at: datetime | None = None
+        """Set by a policy that declines to deal now but wants to be asked again then (the table's ``next_hand_at``)."""
 
     def hand_state_to_change(self, hand: Hand) -> HandState:
         """The engine state of ``hand`` (kept from the last commit when it still matches the locked rows, else
@@ -152,7 +154,7 @@ def hand_start(table: Table, *, now: datetime | None = None, shuffler: Shuffler 
     context = HandContext(locked, seats_lock(locked), moment)
     hand = _hand_start_locked(context, shuffler)
     if hand is None:
-        table_touch(locked, next_hand_at=None)
+        table_touch(locked, next_hand_at=context.retry_at)
     context.commit_events()
     return hand
 
