@@ -77,30 +77,46 @@ class BenchmarkFailed(Exception):
     """The run cannot give its figures; the message says why."""
 
 
-def wait_for_serving(port: int, path: str, *, healthy: bool, timeout: float = 180, answers: int = 3) -> None:
+def wait_for_serving(
+    port: int, path: str, *, checks: tuple[str, ...] = (), timeout: float = 180, answers: int = 3
+) -> None:
     """Wait until the server on ``port`` serves HTTP — ``answers`` answers in a row from its application, not just an
     accepted TCP connection (a daphne whose application is still importing accepts and then stalls the handshake).
-    ``healthy``: only a 200 counts (the site's ``/healthz``); otherwise any answer below 500 does (the echo and floor
-    servers route only sockets: their 404 is the application answering)."""
+
+    ``checks``: the site's ``/healthz`` checks that must be "ok" (the benchmark runs no Celery worker, so the site
+    answers 503 for its ``celery`` check; the database and Redis are what the tables need). Without ``checks`` any
+    answer below 500 counts (the echo and floor servers route only sockets: their 404 is the application answering).
+    """
     deadline = time.monotonic() + timeout
     in_a_row = 0
     last = "no answer"
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
-                status = int(response.status)
+                status, body = int(response.status), response.read()
         except urllib.error.HTTPError as error:
-            status = int(error.code)
+            status, body = int(error.code), error.read()
         except OSError as error:
             in_a_row, last = 0, repr(error)
             time.sleep(0.25)
             continue
-        if status == 200 or (not healthy and status < 500):
+        if checks:
+            try:
+                reported = json.loads(body).get("checks", {})
+            except ValueError:
+                reported = {}
+            failing = [name for name in checks if reported.get(name) != "ok"]
+            serving = not failing
+            last = f"HTTP {status}, not ok: {', '.join(failing)}" if failing else last
+        else:
+            serving = status < 500
+            last = f"HTTP {status}" if not serving else last
+        if serving:
             in_a_row += 1
             if in_a_row >= answers:
                 return
         else:
-            in_a_row, last = 0, f"HTTP {status}"
+            in_a_row = 0
         time.sleep(0.1)
     raise BenchmarkFailed(f"127.0.0.1:{port}{path} did not serve within {timeout:.0f} s (last: {last})")
 
@@ -216,9 +232,9 @@ class Stack:
         wait_for_port(self.echo_port)
         wait_for_port(self.floor_port)
         # Listening is not serving: each process answers once its application is imported (several per port).
-        wait_for_serving(self.site_port, "/healthz", healthy=True, answers=3 * web_processes)
-        wait_for_serving(self.echo_port, "/", healthy=False, answers=3 * web_processes)
-        wait_for_serving(self.floor_port, "/", healthy=False, answers=3 * web_processes)
+        wait_for_serving(self.site_port, "/healthz", checks=("database", "redis"), answers=3 * web_processes)
+        wait_for_serving(self.echo_port, "/", answers=3 * web_processes)
+        wait_for_serving(self.floor_port, "/", answers=3 * web_processes)
 
     def stop(self) -> None:
         for process in self.processes:

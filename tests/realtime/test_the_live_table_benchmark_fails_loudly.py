@@ -4,6 +4,7 @@ with its reasons; and the servers are waited for until they answer HTTP, not onl
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 from collections.abc import Iterator
@@ -43,14 +44,15 @@ def listening_but_not_serving() -> Iterator[int]:
 
 def test_a_port_that_listens_without_serving_is_not_taken_for_a_server(listening_but_not_serving: int) -> None:
     with pytest.raises(BenchmarkFailed, match="did not serve within"):
-        wait_for_serving(listening_but_not_serving, "/healthz", healthy=True, timeout=1.5)
+        wait_for_serving(listening_but_not_serving, "/healthz", checks=("database",), timeout=1.5)
 
 
-def _server(status: int) -> ThreadingHTTPServer:
+def _server(status: int, body: dict[str, object] | None = None) -> ThreadingHTTPServer:
     class Answer(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             self.send_response(status)
             self.end_headers()
+            self.wfile.write(json.dumps(body or {}).encode())
 
         def log_message(self, format: str, *args: object) -> None:
             pass
@@ -60,16 +62,23 @@ def _server(status: int) -> ThreadingHTTPServer:
     return server
 
 
-def test_a_server_that_answers_is_waited_for_and_a_failing_health_check_is_not_enough() -> None:
-    healthy, not_found, failing = _server(200), _server(404), _server(503)
+def test_the_site_serves_once_its_database_and_redis_checks_pass_even_without_a_celery_worker() -> None:
+    """The benchmark runs no Celery worker: /healthz answers 503 for that check alone, and the site serves."""
+    no_worker = _server(
+        503, {"checks": {"database": "ok", "redis": "ok", "celery": "error: no Celery worker answered"}}
+    )
+    no_database = _server(503, {"checks": {"database": "error: busy", "redis": "ok"}})
+    socket_only = _server(404)
+    failing = _server(500)
+    servers = (no_worker, no_database, socket_only, failing)
     try:
-        wait_for_serving(healthy.server_address[1], "/healthz", healthy=True, timeout=10)
-        wait_for_serving(not_found.server_address[1], "/", healthy=False, timeout=10)  # a socket-only application
-        with pytest.raises(BenchmarkFailed, match="HTTP 503"):
-            wait_for_serving(failing.server_address[1], "/healthz", healthy=True, timeout=1.5)
-        with pytest.raises(BenchmarkFailed, match="HTTP 404"):
-            wait_for_serving(not_found.server_address[1], "/healthz", healthy=True, timeout=1.5)
+        wait_for_serving(no_worker.server_address[1], "/healthz", checks=("database", "redis"), timeout=10)
+        wait_for_serving(socket_only.server_address[1], "/", timeout=10)  # a socket-only application answers 404
+        with pytest.raises(BenchmarkFailed, match="not ok: database"):
+            wait_for_serving(no_database.server_address[1], "/healthz", checks=("database", "redis"), timeout=1.5)
+        with pytest.raises(BenchmarkFailed, match="HTTP 500"):
+            wait_for_serving(failing.server_address[1], "/", timeout=1.5)
     finally:
-        for server in (healthy, not_found, failing):
+        for server in servers:
             server.shutdown()
             server.server_close()
