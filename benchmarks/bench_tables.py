@@ -84,8 +84,9 @@ def wait_for_serving(
     accepted TCP connection (a daphne whose application is still importing accepts and then stalls the handshake).
 
     ``checks``: the site's ``/healthz`` checks that must be "ok" (the benchmark runs no Celery worker, so the site
-    answers 503 for its ``celery`` check; the database and Redis are what the tables need). Without ``checks`` any
-    answer below 500 counts (the echo and floor servers route only sockets: their 404 is the application answering).
+    answers 503 for its ``celery`` check; the database and Redis are what the tables need). Without ``checks`` any HTTP
+    answer counts: the echo and floor servers route only sockets, and their refusal of an HTTP request (a 500: no
+    application for the ``http`` scope) is their application answering.
     """
     deadline = time.monotonic() + timeout
     in_a_row = 0
@@ -109,8 +110,7 @@ def wait_for_serving(
             serving = not failing
             last = f"HTTP {status}, not ok: {', '.join(failing)}" if failing else last
         else:
-            serving = status < 500
-            last = f"HTTP {status}" if not serving else last
+            serving = True
         if serving:
             in_a_row += 1
             if in_a_row >= answers:
