@@ -112,8 +112,11 @@ def arrivals_awaited(tournament: Tournament, table: Table, seats: dict[int, Seat
     presence records in Redis say), so that everyone sees the multiplier reveal — or until the arrival window
     (``HEXAPRO_ARRIVAL_WINDOW_SECONDS`` after the game formed) has passed; then the absent are dealt in sitting out
     (TRN-04). Returns when to ask again, or None when the first hand may be dealt now. A player whose presence Redis
-    cannot tell counts as there (the game is not held up by a Redis fault)."""
+    cannot tell counts as there (the game is not held up by a Redis fault). With ``TOURNAMENT_SITS_OUT_ABSENT_PLAYERS``
+    off (benchmarks whose bots play without sockets) everyone counts as there and nothing waits."""
     if tournament.kind != TournamentKind.HEXAPRO or table.hands_played or tournament.started_at is None:
+        return None
+    if not settings.TOURNAMENT_SITS_OUT_ABSENT_PLAYERS:
         return None
     deadline = tournament.started_at + timedelta(seconds=settings.HEXAPRO_ARRIVAL_WINDOW_SECONDS)
     if now >= deadline:

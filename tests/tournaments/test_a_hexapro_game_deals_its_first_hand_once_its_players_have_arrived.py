@@ -95,3 +95,11 @@ def test_hex_07_later_hands_do_not_wait_for_anyone(presence_in_redis: Any) -> No
     assert (
         arrivals_awaited(game.tournament, table, {seat.number: seat for seat in table.seats.all()}, FIRST_DEAL) is None
     )
+
+
+def test_hex_07_with_absent_players_counted_as_present_nothing_waits(presence_in_redis: Any, settings: Any) -> None:
+    """``TOURNAMENT_SITS_OUT_ABSENT_PLAYERS`` off (benchmarks whose bots play without sockets): no one is absent."""
+    settings.TOURNAMENT_SITS_OUT_ABSENT_PLAYERS = False
+    _users, game = three_players_register(1_000, multiplier=30)
+    (table,) = open_tables(game.tournament)
+    assert _deal(table, FIRST_DEAL) is not None
