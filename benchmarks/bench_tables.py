@@ -20,6 +20,11 @@ Figures printed:
 3. **Tables, held**: levels of 6-max tables with six bots each, one action every 2 s per table (bots think 2 s);
    for each level the action-to-broadcast p50/p99 over a measuring window. A level is held when p99 < 100 ms.
 
+The run fails loudly (exit status 1, the reasons on stderr after the report) rather than print a figure that means
+nothing: a part whose sockets were not all open when its window started, or whose window carried no action (no frame),
+is an error with its reasons. The servers are waited for until they answer HTTP (the site its ``/healthz``), not only
+until their port accepts connections, before any socket handshake.
+
 Bots log in with sessions created directly in the database (the log-in form's PBKDF2 would cost the 2-core machine
 minutes for 1,800 bots); everything after that is the real protocol.
 """
@@ -36,6 +41,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -64,6 +71,74 @@ def wait_for_port(port: int, timeout: float = 60) -> None:
         except OSError:
             time.sleep(0.2)
     raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
+
+
+class BenchmarkFailed(Exception):
+    """The run cannot give its figures; the message says why."""
+
+
+def wait_for_serving(
+    port: int, path: str, *, checks: tuple[str, ...] = (), timeout: float = 180, answers: int = 3
+) -> None:
+    """Wait until the server on ``port`` serves HTTP — ``answers`` answers in a row from its application, not just an
+    accepted TCP connection (a daphne whose application is still importing accepts and then stalls the handshake).
+
+    ``checks``: the site's ``/healthz`` checks that must be "ok" (the benchmark runs no Celery worker, so the site
+    answers 503 for its ``celery`` check; the database and Redis are what the tables need). Without ``checks`` any HTTP
+    answer counts: the echo and floor servers route only sockets, and their refusal of an HTTP request (a 500: no
+    application for the ``http`` scope) is their application answering.
+    """
+    deadline = time.monotonic() + timeout
+    in_a_row = 0
+    last = "no answer"
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
+                status, body = int(response.status), response.read()
+        except urllib.error.HTTPError as error:
+            status, body = int(error.code), error.read()
+        except OSError as error:
+            in_a_row, last = 0, repr(error)
+            time.sleep(0.25)
+            continue
+        if checks:
+            try:
+                reported = json.loads(body).get("checks", {})
+            except ValueError:
+                reported = {}
+            failing = [name for name in checks if reported.get(name) != "ok"]
+            serving = not failing
+            last = f"HTTP {status}, not ok: {', '.join(failing)}" if failing else last
+        else:
+            serving = True
+        if serving:
+            in_a_row += 1
+            if in_a_row >= answers:
+                return
+        else:
+            in_a_row = 0
+        time.sleep(0.1)
+    raise BenchmarkFailed(f"127.0.0.1:{port}{path} did not serve within {timeout:.0f} s (last: {last})")
+
+
+def socket_open(bot: Any) -> bool:
+    """Whether the bot's socket is open now (its handshake was accepted and it has not closed)."""
+    from websockets.protocol import State
+
+    return bot.ws is not None and getattr(bot.ws, "state", None) is State.OPEN
+
+
+def window_problems(part: str, *, sockets_open: int, sockets_expected: int, actions: int) -> list[str]:
+    """Why a measuring window gives no figure: not every socket was open when it started, or it carried no action."""
+    problems = []
+    if sockets_open < sockets_expected:
+        problems.append(
+            f"{part}: {sockets_open} of {sockets_expected} sockets were open when the window started "
+            "(handshakes refused, timed out or dropped)"
+        )
+    if actions == 0:
+        problems.append(f"{part}: the measuring window carried no action")
+    return problems
 
 
 def percentile(values: list[float], share: float) -> float | None:
@@ -156,6 +231,10 @@ class Stack:
         wait_for_port(self.site_port)
         wait_for_port(self.echo_port)
         wait_for_port(self.floor_port)
+        # Listening is not serving: each process answers once its application is imported (several per port).
+        wait_for_serving(self.site_port, "/healthz", checks=("database", "redis"), answers=3 * web_processes)
+        wait_for_serving(self.echo_port, "/", answers=3 * web_processes)
+        wait_for_serving(self.floor_port, "/", answers=3 * web_processes)
 
     def stop(self) -> None:
         for process in self.processes:
@@ -304,6 +383,9 @@ async def echo_closed_loop(port: int, connections: int, seconds: float, meter: C
     await clients
     return {
         "connections": connections,
+        "problems": window_problems(
+            "echo closed loop", sockets_open=connections, sockets_expected=connections, actions=len(round_trips)
+        ),
         "frames_per_second": round(len(round_trips) / seconds, 1),
         "p50_ms": round(percentile(round_trips, 0.5) or 0, 1),
         "p99_ms": round(percentile(round_trips, 0.99) or 0, 1),
@@ -368,6 +450,9 @@ async def floor_closed_loop(port: int, tables: int, seconds: float, meter: CpuMe
     await runner
     return {
         "tables": tables,
+        "problems": window_problems(
+            f"{route} closed loop", sockets_open=tables * SEATS, sockets_expected=tables * SEATS, actions=len(measured)
+        ),
         "actions_per_second": round(len(measured) / seconds, 1),
         "p50_ms": round(percentile(measured, 0.5) or 0, 1),
         "p99_ms": round(percentile(measured, 0.99) or 0, 1),
@@ -441,6 +526,7 @@ async def tables_closed_loop(
     deadline = time.monotonic() + warm_up + seconds
     runner = asyncio.gather(*(bot.run(deadline) for bot in bots))
     await asyncio.sleep(warm_up)
+    sockets_open = sum(socket_open(bot) for bot in bots)
     start = time.monotonic()
     meter.start()
     await asyncio.sleep(seconds)
@@ -450,6 +536,10 @@ async def tables_closed_loop(
     measured = window(stats, start, end)
     return {
         "tables": len(tables),
+        "sockets_open_at_window_start": sockets_open,
+        "problems": window_problems(
+            "tables closed loop", sockets_open=sockets_open, sockets_expected=len(bots), actions=len(measured)
+        ),
         "actions_per_second": round(len(measured) / (end - start), 1),
         "p50_ms": round(percentile(measured, 0.5) or 0, 1),
         "p99_ms": round(percentile(measured, 0.99) or 0, 1),
@@ -492,6 +582,7 @@ async def tables_held(
         await asyncio.sleep(20.0)  # warm-up: seats taken, hands dealt
         errors_before = sum(stats.errors.values())
         failures_before = stats.connect_failures
+        sockets_open = sum(socket_open(bot) for bot in all_bots)
         start = time.monotonic()
         meter.start()
         await asyncio.sleep(seconds)
@@ -503,11 +594,18 @@ async def tables_held(
             {
                 "tables": level,
                 "bots": level * SEATS,
+                "sockets_open_at_window_start": sockets_open,
+                "problems": window_problems(
+                    f"held level of {level} tables",
+                    sockets_open=sockets_open,
+                    sockets_expected=len(all_bots),
+                    actions=len(measured),
+                ),
                 "actions_per_second": round(len(measured) / (end - start), 1),
                 "expected_actions_per_second": round(level / 2.0, 1),
                 "p50_ms": round(percentile(measured, 0.5) or 0, 1),
                 "p99_ms": round(p99 or 0, 1),
-                "held": p99 is not None and p99 < 100.0,
+                "held": p99 is not None and p99 < 100.0 and sockets_open == len(all_bots),
                 **by_hand_end(stats, start, end),
                 "errors_in_window": sum(stats.errors.values()) - errors_before,
                 "connection_failures_in_window": stats.connect_failures - failures_before,
@@ -621,9 +719,29 @@ def main() -> int:
                 "raw_floor_over_echo": round(raw_floor_rate / echo_rate, 3) if echo_rate else None,
             }
             report["machine"]["load_average_after"] = os.getloadavg()
+            problems = [
+                problem
+                for part in (
+                    report["echo_closed_loop"],
+                    report["floor_closed_loop"],
+                    report["local_floor_closed_loop"],
+                    report["raw_floor_closed_loop"],
+                    report["tables_closed_loop"],
+                    *report["tables_held"],
+                )
+                for problem in part["problems"]
+            ]
+            report["summary"]["failed"] = problems
             print(json.dumps(report, indent=2), flush=True)
+        except BenchmarkFailed as failure:
+            problems = [str(failure)]
         finally:
             stack.stop()
+    if problems:
+        print("bench_tables FAILED: these figures mean nothing:", file=sys.stderr)
+        for problem in problems:
+            print(f"  - {problem}", file=sys.stderr)
+        return 1
     return 0
 
 

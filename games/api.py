@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
+from games.cash import commands as cash_commands
 from games.cash import lobby
 from games.runtime import commands, history, readside
 from games.serializers import (
@@ -117,7 +118,7 @@ class BuyInLimitsView(TableCommandView):
     def get(self, request: Request, table_id: int) -> Response:
         table = self.table(table_id)
         try:
-            return Response(commands.buy_in_limits(request.user, table))
+            return Response(cash_commands.buy_in_limits(request.user, table))
         except commands.CommandRefused as refusal:
             return refusal_response(refusal)
 
@@ -136,7 +137,7 @@ class LeaveTableView(TableCommandView):
             return invalid_request_response(serializer)
         table = self.table(table_id)
         try:
-            commands.leave_table(request.user, table)
+            cash_commands.leave_table(request.user, table)
         except commands.CommandRefused as refusal:
             return refusal_response(refusal)
         return Response({"ok": True, "table_id": table.pk})
@@ -168,7 +169,7 @@ class StakeQueueView(APIView):
         stake = self.stake(stake_id)
         data = serializer.validated_data
         try:
-            seating = commands.join_stake_queue(
+            seating = cash_commands.join_stake_queue(
                 request.user,
                 stake,
                 data["buy_in"],
@@ -190,7 +191,7 @@ class StakeQueueView(APIView):
             return invalid_request_response(serializer)
         stake = self.stake(stake_id)
         try:
-            ended = commands.leave_stake_queue(request.user, stake)
+            ended = cash_commands.leave_stake_queue(request.user, stake)
         except commands.CommandRefused as refusal:
             return refusal_response(refusal)
         return Response({"ok": True, "detail": f"{ended} request(s) left the queue"})

@@ -9,8 +9,14 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         # Registers the "cash_tables" ticker handler; it touches the database only when the ticker calls it.
+        from games.cash.commands import cash_commands_register
+        from games.cash.lobby import lobby_rows
         from games.cash.policy import CashPolicy
-        from games.runtime import ticks  # noqa: F401
+        from games.runtime import readside, ticks  # noqa: F401
         from games.runtime.policy import policy_register
 
+        # The cash game is a product of the table runtime: its policy, socket commands and lobby rows plug in here
+        # (the runtime imports no product).
         policy_register(CashPolicy())
+        cash_commands_register()
+        readside.lobby_source_register(lobby_rows)

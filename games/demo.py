@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.cash.catalog import seed_stakes
-from games.cash.seating import _table_open
+from games.cash.seating import table_open_locked
 from games.models import GameType, Table, TableStatus
 
 DEMO_TABLES_PER_GAME = 2
@@ -27,6 +27,6 @@ def seed_demo(write: Callable[[str], None]) -> None:
         ][:DEMO_TABLES_PER_GAME]
         for stake in stakes:
             if not Table.objects.filter(stake=stake, status=TableStatus.OPEN).exists():
-                _table_open(stake, None, now)
+                table_open_locked(stake, None, now)
                 opened += 1
     write(f"Cash tables: {created} catalogue rows added, {opened} demo tables opened.")

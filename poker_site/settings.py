@@ -208,6 +208,9 @@ COMPLIANCE_PROGRAM_REPORTS_PER_DAY = env.integer("COMPLIANCE_PROGRAM_REPORTS_PER
 # --- Tournaments ----------------------------------------------------------------------------------------------
 # TRN-04 / AMB-57: a registrant with no socket on their table when it first deals is dealt in sitting out.
 TOURNAMENT_SITS_OUT_ABSENT_PLAYERS = env.boolean("TOURNAMENT_SITS_OUT_ABSENT_PLAYERS", True)
+# HEX-07: a HexaPro game deals its first hand once every player's table is open (their socket is present), or when this
+# many seconds have passed since the game formed; then the absent are dealt in sitting out (TRN-04).
+HEXAPRO_ARRIVAL_WINDOW_SECONDS = env.integer("HEXAPRO_ARRIVAL_WINDOW_SECONDS", 25, minimum=0)
 
 # --- Demo -------------------------------------------------------------------------------------------------
 # The demo site's bots (games.bots.demo_life, started by ``make run``; DEMO_BOTS=false turns them off): cash tables

@@ -32,8 +32,9 @@ from games.engine.positions import HandPositions, PositionError, next_hand_posit
 from games.engine.state import HandState
 from games.models import Hand, Seat, SeatStatus, SitOutReason, Table, TableKind
 from games.runtime import presence
+from games.runtime.errors import NotAllowedNow
 from games.runtime.events import NewEvent
-from games.runtime.hands import HandContext, _previous_hand
+from games.runtime.hands import HandContext, previous_hand
 from games.runtime.policy import Chooser, HandTerms, Settlement, TableRules
 from games.runtime.seat_state import seat_empty, seat_event, seat_save, seat_sit_out_now, table_touch
 from tournaments.definitions import level_clock, payouts_now, table_rules
@@ -134,6 +135,32 @@ def hand_for_hand_round_of_hand_in_play(tournament: Tournament, link: Tournament
     return None
 
 
+ARRIVAL_POLL = timedelta(seconds=1)
+"""How often a HexaPro table waiting for its players' pages asks again (the ticker deals at ``next_hand_at``)."""
+
+
+def arrivals_awaited(tournament: Tournament, table: Table, seats: dict[int, Seat], now: datetime) -> datetime | None:
+    """HEX-07: the first hand of a HexaPro game waits until every player has the table open (a live socket, as the
+    presence records in Redis say), so that everyone sees the multiplier reveal — or until the arrival window
+    (``HEXAPRO_ARRIVAL_WINDOW_SECONDS`` after the game formed) has passed; then the absent are dealt in sitting out
+    (TRN-04). Returns when to ask again, or None when the first hand may be dealt now. A player whose presence Redis
+    cannot tell counts as there (the game is not held up by a Redis fault). With ``TOURNAMENT_SITS_OUT_ABSENT_PLAYERS``
+    off (benchmarks whose bots play without sockets) everyone counts as there and nothing waits."""
+    if tournament.kind != TournamentKind.HEXAPRO or table.hands_played or tournament.started_at is None:
+        return None
+    if not settings.TOURNAMENT_SITS_OUT_ABSENT_PLAYERS:
+        return None
+    deadline = tournament.started_at + timedelta(seconds=settings.HEXAPRO_ARRIVAL_WINDOW_SECONDS)
+    if now >= deadline:
+        return None
+    absent = [
+        seat
+        for seat in seats.values()
+        if seat.user_id is not None and presence.has_live_socket(int(seat.user_id), table.pk) is False
+    ]
+    return min(deadline, now + ARRIVAL_POLL) if absent else None
+
+
 def absent_players_sit_out(table: Table, seats: dict[int, Seat], now: datetime) -> list[NewEvent]:
     """TRN-04 / AMB-57: at a tournament table's first hand, a player with no live socket on it is absent and is dealt
     in sitting out (acted for at once) until their socket arrives, which sits them in (the clocks' report)."""
@@ -171,6 +198,10 @@ class TournamentPolicy:
         tournament = link.tournament
         if not may_deal(tournament, link, context.now):
             return None
+        retry_at = arrivals_awaited(tournament, context.table, context.seats, context.now)
+        if retry_at is not None:
+            context.retry_at = retry_at
+            return None
         if context.table.hands_played == 0 and settings.TOURNAMENT_SITS_OUT_ABSENT_PLAYERS:
             context.events.extend(absent_players_sit_out(context.table, context.seats, context.now))
         level = level_clock(tournament).reading(context.now)
@@ -190,7 +221,7 @@ class TournamentPolicy:
         the highest occupied seat (TRN-05)."""
         table = context.table
         ready = [seat.number for seat in self.available(context.seats)]
-        previous = _previous_hand(table)
+        previous = previous_hand(table)
         try:
             if previous is None:
                 positions = next_hand_positions(
@@ -363,6 +394,16 @@ class TournamentPolicy:
             )
             if bounty_event is not None:
                 context.events.append(bounty_event)
+
+    def waiting_reason(self, table: Table, seats: list[Seat], now: datetime) -> dict[str, Any] | None:
+        return None  # the tournament deals by its own clock: levels, breaks and balancing say why (snapshot_table)
+
+    def seat_remove(self, seat: Seat, table: Table, reason: str, now: datetime) -> NewEvent:
+        # TRN-20: a tournament player sitting out is never removed; their chips stay in play. No deadline is ever set.
+        raise NotAllowedNow("A tournament player sitting out keeps their seat (TRN-20).")
+
+    def seat_waiting_players(self, now: datetime) -> int:
+        return 0  # tournament seats are assigned by the tournament's draw and balancing, not a queue
 
     def snapshot_table(self, table: Table, now: datetime) -> dict[str, Any]:
         link = table_link(table.pk)

@@ -7,10 +7,14 @@ player's words.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib.auth import get_user_model
 
-from games.models import Table, TableSession
+from games.models import Seat, SeatStatus, StakeTerms, Table, TableSession
 from games.runtime.errors import InsufficientBalance
+from games.runtime.events import NewEvent
+from games.runtime.seat_state import global_sit_out_settle, seat_empty
 from wallet.errors import InsufficientFunds, format_cents
 from wallet.models import Account, AccountKind
 from wallet.services import (
@@ -70,3 +74,21 @@ def money_from_table(session: TableSession) -> int:
             description=f"cash-out from {session.table.name}",
         )
     return amount
+
+
+def seat_vacate(seat: Seat, table: Table, reason: str, now: datetime, terms: StakeTerms) -> NewEvent:
+    """Cash the player out (table account back to cash, CASH-08), record the leave, and empty the seat."""
+    session = seat.session
+    assert session is not None
+    user_id = seat.user_id
+    stack = money_from_table(session)
+    TableSession.objects.filter(pk=session.pk, ended_at__isnull=True).update(
+        ended_at=now, leave_reason=reason, leave_stack=stack, leave_big_blind=terms.big_blind
+    )
+    number = seat.number
+    seat_empty(seat)
+    if user_id is not None:
+        global_sit_out_settle(user_id)
+    return NewEvent(
+        "seat_left", {"seat": number, "status": SeatStatus.EMPTY, "user_id": user_id, "stack": stack, "reason": reason}
+    )

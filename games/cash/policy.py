@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.cash.cashier import money_to_table
+from games.cash.cashier import money_to_table, seat_vacate
 from games.cash.table_closing import table_close_locked
 from games.engine.positions import HandPositions, cash_hand_may_start
 from games.engine.pots import split_pot
@@ -34,7 +34,8 @@ from games.models import (
     Table,
     TableKind,
 )
-from games.runtime.hands import HandContext, _previous_hand, hand_positions, strictly_between
+from games.runtime.events import NewEvent
+from games.runtime.hands import HandContext, hand_positions, previous_hand, strictly_between
 from games.runtime.locking import table_terms
 from games.runtime.policy import Chooser, HandTerms, Settlement, TableRules
 from games.runtime.seat_state import (
@@ -43,7 +44,6 @@ from games.runtime.seat_state import (
     seat_return,
     seat_save,
     seat_sit_out_now,
-    seat_vacate,
     table_touch,
 )
 from wallet.models import Account, AccountKind
@@ -184,7 +184,7 @@ class CashPolicy:
         table = context.table
         rules = terms.game_rules
         assert rules is not None
-        previous = _previous_hand(table)
+        previous = previous_hand(table)
         while True:
             available = available_seats(context.seats)
             if not may_start(len(available), table, rules):
@@ -339,6 +339,36 @@ class CashPolicy:
         context.events.append(topped_up)
         if seat.status == SeatStatus.SITTING_OUT and seat.sit_out_reason == SitOutReason.NO_CHIPS:
             context.events.append(seat_return(seat, context.table, post_out_of_position=False))
+
+    def waiting_reason(self, table: Table, seats: list[Seat], now: datetime) -> dict[str, Any] | None:
+        """Why the cash table deals no hand now, for the players (between hands only).
+
+        ``reason`` is ``starting`` (the next hand is dealt after the pause between hands), ``players`` (fewer than two
+        players can be dealt in) or ``third_player`` (two can play but CASH-06 / AMB-11 need a third: the last hand
+        was heads-up, or there was none); ``available`` counts the players who could be dealt in and ``needed`` how
+        many more the table waits for."""
+        available = len(available_seats({seat.number: seat for seat in seats}))
+        rules = table_terms(table, now)[1]
+        if may_start(available, table, rules):
+            return {"reason": "starting", "available": available, "needed": 0}
+        if available < 2:
+            return {
+                "reason": "players",
+                "available": available,
+                "needed": max(2, rules.minimum_players_to_start) - available,
+            }
+        return {"reason": "third_player", "available": available, "needed": 3 - available}
+
+    def seat_remove(self, seat: Seat, table: Table, reason: str, now: datetime) -> NewEvent:
+        """Cash the player out (CASH-17, CASH-20: the sit-out limit passed)."""
+        terms, _rules = table_terms(table, now)
+        return seat_vacate(seat, table, reason, now, terms)
+
+    def seat_waiting_players(self, now: datetime) -> int:
+        """Seat the stakes' queues (CASH-05)."""
+        from games.cash.seating import stake_queues_drain  # seating imports this module's helpers
+
+        return stake_queues_drain(now=now)
 
     def snapshot_table(self, table: Table, now: datetime) -> dict[str, Any]:
         stake = table.stake

@@ -18,7 +18,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
 from games.cash.buy_in import BanzaiChoice, BuyInLimits, buy_in_limits, daily_count_increment
-from games.cash.cashier import money_to_table, table_account_create
+from games.cash.cashier import money_to_table, seat_vacate, table_account_create
 from games.engine.actions import Fold
 from games.models import (
     TABLES_TAKING_PLAYERS,
@@ -26,7 +26,6 @@ from games.models import (
     BuyInRule,
     DailyCounterKind,
     Hand,
-    HandStatus,
     LeaveReason,
     PlayerTableSettings,
     Seat,
@@ -54,10 +53,17 @@ from games.runtime.errors import (
     TableLimitReached,
 )
 from games.runtime.events import NewEvent, events_append, lobby_changed_on_commit
-from games.runtime.hands import HandContext, _advance, _spend_timebank
-from games.runtime.locking import player_seating_lock, seats_lock, table_lock, table_terms
+from games.runtime.hands import HandContext, hand_advance, timebank_spend
+from games.runtime.locking import player_seating_lock, seats_lock, stake_queue_lock, table_lock, table_terms
 from games.runtime.policy import policy_for
-from games.runtime.seat_state import entry_status_after_absence, seat_event, seat_return, seat_save, seat_vacate
+from games.runtime.seat_state import (
+    entry_status_after_absence,
+    seat_event,
+    seat_in_running_hand,
+    seat_return,
+    seat_save,
+    table_start_soon,
+)
 from poker_site.responsible_gaming.services import play_allowed_or_refuse
 from wallet.services import TransferKind, balance_of, check_positive_amount, player_cash_account
 
@@ -77,20 +83,13 @@ def _amount(value: Any, what: str) -> int:
         raise BuyInRefused(str(error)) from error
 
 
-def _start_soon(table: Table, now: datetime) -> None:
-    """Ask the ticker to try to deal as soon as possible (a seat change may have met the start condition)."""
-    if table.current_hand_id is None and (table.next_hand_at is None or table.next_hand_at > now):
-        Table.objects.filter(pk=table.pk).update(next_hand_at=now)
-        table.next_hand_at = now
-
-
 @transaction.atomic(durable=True)
 def table_open(stake: Stake, *, name: str | None = None, now: datetime | None = None) -> Table:
     """Open a new table of ``stake`` with the seats its terms give (CASH-03)."""
-    return _table_open(stake, name, now or timezone.now())
+    return table_open_locked(stake, name, now or timezone.now())
 
 
-def _table_open(stake: Stake, name: str | None, now: datetime) -> Table:
+def table_open_locked(stake: Stake, name: str | None, now: datetime) -> Table:
     try:
         terms = stake.terms_at(now)
     except StakeTerms.DoesNotExist:
@@ -242,7 +241,7 @@ def _seat_take_locked(
     SeatingRequest.objects.filter(
         user_id=user_id, stake_id=table.cash_stake.pk, status=SeatingRequestStatus.WAITING
     ).update(status=SeatingRequestStatus.SEATED, resolved_at=now, table=table, message="Seated.")
-    _start_soon(table, now)
+    table_start_soon(table, now)
     return seat
 
 
@@ -296,19 +295,6 @@ def _user_seat(seats: dict[int, Seat], user: Any) -> Seat:
     return seat
 
 
-def seat_in_running_hand(table: Table, seat: Seat) -> Hand | None:
-    """The running hand the seat's current occupant is dealt into, if any."""
-    if table.current_hand_id is None:
-        return None
-    hand = Hand.objects.filter(pk=table.current_hand_id, status=HandStatus.RUNNING).first()
-    if hand is None:
-        return None
-    participant = hand.participants.get(str(seat.number))
-    if participant is None or participant["user"] != seat.user_id:
-        return None
-    return hand
-
-
 @transaction.atomic(durable=True)
 def seat_top_up(
     user: Any, table: Table, amount: Any, *, idempotency_key: str | None = None, now: datetime | None = None
@@ -360,7 +346,7 @@ def seat_top_up(
     events = [seat_event(seat, "seat_topped_up", amount=value, automatic=False)]
     if seat.status == SeatStatus.SITTING_OUT and seat.sit_out_reason == "no_chips":
         events.append(seat_return(seat, locked, post_out_of_position=False))
-        _start_soon(locked, moment)
+        table_start_soon(locked, moment)
     events_append(locked, events)
     return seat
 
@@ -387,9 +373,9 @@ def seat_leave(user: Any, table: Table, *, now: datetime | None = None) -> Seat:
     hand = Hand.objects.select_for_update().get(pk=hand.pk)
     if hand.acting_seat == seat.number:
         state = context.hand_state_to_change(hand)
-        _spend_timebank(context, hand)
+        timebank_spend(context, hand)
         context.engine_events(hand, state.apply(Fold(seat.number)))
-        _advance(context, hand, state, policy_for(locked).hand_rules(hand, locked))
+        hand_advance(context, hand, state, policy_for(locked).hand_rules(hand, locked))
     context.commit_events()
     return seat
 
@@ -420,7 +406,6 @@ def table_candidates(user_id: int, stake: Stake, now: datetime, *, with_players:
     return sorted(usable, key=lambda table: (table.pk not in recent, seated[table.pk], tie_break[table.pk]))
 
 
-@transaction.atomic(durable=True)
 def table_join_queue(
     user: Any,
     stake: Stake,
@@ -440,32 +425,50 @@ def table_join_queue(
     back at a Banzai stake within 30 minutes with more than 10 BB (CASH-30/31).
 
     This is the only way a player sits down at a cash table (CASH-04: players choose a game and stake, not a table);
-    the lobby's "Seat me", the table page's "Seat me at this stake", the API and the bots all come here."""
+    the lobby's "Seat me", the table page's "Seat me at this stake", the API and the bots all come here.
+
+    Transactions: the request is queued in one (a refusal queues nothing); then the queue is drained as the ticker
+    drains it, each seating in a transaction of its own (see :func:`stake_queues_drain`)."""
     moment = now or timezone.now()
+    request, queued = _request_queue(user, stake, buy_in, post_out_of_position, banzai_choice, moment)
+    if queued:
+        _queue_drain(stake.pk, moment)
+        request.refresh_from_db()
+    return request
+
+
+@transaction.atomic(durable=True)
+def _request_queue(
+    user: Any,
+    stake: Stake,
+    buy_in: Any,
+    post_out_of_position: bool,
+    banzai_choice: str | None,
+    now: datetime,
+) -> tuple[SeatingRequest, bool]:
+    """Queue the request (the checks of :func:`table_join_queue`); return it and whether it is new."""
     value = _amount(buy_in, "buy-in")
     if banzai_choice not in (None, BanzaiChoice.RESUME, BanzaiChoice.RESET):
         raise BuyInRefused(f"Unknown Banzai choice {banzai_choice!r}; choose resume or reset.")
-    stake = Stake.objects.select_for_update().select_related("game_type").get(pk=stake.pk)
-    terms = stake.terms_at(moment)
+    stake = stake_queue_lock(stake.pk)
+    terms = stake.terms_at(now)
     if not terms.enabled or not stake.game_type.enabled:
         raise NotFound(f"{stake} is not offered.")
     waiting = SeatingRequest.objects.filter(user=user, stake=stake, status=SeatingRequestStatus.WAITING).first()
     if waiting is not None:
-        return waiting
-    play_allowed_or_refuse(int(user.pk), _("You cannot join a table"), SelfExcluded, at=moment)
-    _check_queued_buy_in(user, stake, terms, value, moment)
+        return waiting, False
+    play_allowed_or_refuse(int(user.pk), _("You cannot join a table"), SelfExcluded, at=now)
+    _check_queued_buy_in(user, stake, terms, value, now)
     request = SeatingRequest.objects.create(
         user=user,
         stake=stake,
         buy_in=value,
         post_out_of_position=post_out_of_position,
         banzai_choice=banzai_choice or "",
-        created_at=moment,
+        created_at=now,
     )
-    _lobby_rows_changed(stake)  # one more waits, or was seated at once: the Waiting figure may have moved
-    _queue_drain(stake, moment)
-    request.refresh_from_db()
-    return request
+    _lobby_rows_changed(stake)  # one more waits: the Waiting figure moved
+    return request, True
 
 
 def _check_queued_buy_in(user: Any, stake: Stake, terms: StakeTerms, amount: int, now: datetime) -> None:
@@ -539,47 +542,86 @@ def _fail(request: SeatingRequest, error: TableError, now: datetime) -> None:
     )
 
 
-def _queue_drain(stake: Stake, now: datetime) -> int:
-    """Seat waiting requests of ``stake`` (the stake row locked): at an assigned table with a free seat, or — with
-    enough of them waiting — together at a new table; whoever still waits gets the reason in ``message``. Returns how
-    many were seated.
+def _queue_drain(stake_id: int, now: datetime) -> int:
+    """Seat waiting requests of stake ``stake_id``: at an assigned table with a free seat, or — with enough of them
+    waiting — together at a new table; whoever still waits gets the reason in ``message``. Returns how many were
+    seated.
 
     Tables with players come before empty ones (each group in the AMB-63 order): a player joins the players already
     waiting for a hand (CASH-06 needs three) rather than sitting alone at an empty table, but an open empty table
     takes a player before the queue does — a player is never queued while a table of the stake sits empty (issue 22:
-    "number 1 in the queue" next to an empty table of the stake)."""
-    seated = 0
-    rules = stake.game_type.rules_at(now)
+    "number 1 in the queue" next to an empty table of the stake).
+
+    Each request is seated in a transaction of its own, which takes the stake's queue lock, the player's lock, then
+    one table and its seats, then wallet accounts (``games.runtime.locking``): a drain never holds a table, or a
+    player's cash account, while it waits for another table (the cycle behind issue 30's seating deadlocks)."""
     waiting = list(
-        SeatingRequest.objects.filter(stake=stake, status=SeatingRequestStatus.WAITING)
+        SeatingRequest.objects.filter(stake_id=stake_id, status=SeatingRequestStatus.WAITING)
+        .order_by("created_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    seated = 0
+    still_waiting: list[int] = []
+    for request_id in waiting:
+        outcome = _queue_seat_one(stake_id, request_id, now)
+        if outcome == SeatingRequestStatus.SEATED:
+            seated += 1
+        elif outcome == SeatingRequestStatus.WAITING:
+            still_waiting.append(request_id)
+    return seated + _queue_open_table(stake_id, still_waiting, now)
+
+
+@transaction.atomic(durable=True)
+def _queue_seat_one(stake_id: int, request_id: int, now: datetime) -> str | None:
+    """Seat request ``request_id`` at a table of the stake that has room, if any takes it; return the request's status
+    afterwards (None: it was no longer waiting)."""
+    stake = stake_queue_lock(stake_id)
+    request = (
+        SeatingRequest.objects.filter(pk=request_id, stake=stake, status=SeatingRequestStatus.WAITING)
+        .select_related("user")
+        .first()
+    )
+    if request is None:
+        return None
+    refused: TableError | None = None
+    candidates = table_candidates(request.user_id, stake, now, with_players=True) + table_candidates(
+        request.user_id, stake, now, with_players=False
+    )
+    for candidate in candidates:
+        error = _seat_request(request, candidate, now)
+        if error is None:
+            _lobby_rows_changed(stake)  # one fewer waits
+            return SeatingRequestStatus.SEATED
+        if isinstance(error, TableLimitReached | BanzaiExcluded) or error.code == "insufficient_balance":
+            _fail(request, error, now)  # the player's own limits: every table of the stake refuses alike
+            _lobby_rows_changed(stake)
+            return SeatingRequestStatus.FAILED
+        if isinstance(error, BuyInRefused) and refused is None:
+            # The ratholing limits (CASH-11) bind only the table the player left (CASH-13): try the next table,
+            # and report the first table's reason if none takes the buy-in.
+            refused = error
+    if refused is not None:
+        _fail(request, refused, now)
+        _lobby_rows_changed(stake)
+        return SeatingRequestStatus.FAILED
+    return SeatingRequestStatus.WAITING
+
+
+@transaction.atomic(durable=True)
+def _queue_open_table(stake_id: int, request_ids: list[int], now: datetime) -> int:
+    """With enough of ``request_ids`` still waiting, open a new table and seat them there together (CASH-05); tell
+    whoever still waits why. Returns how many were seated."""
+    stake = stake_queue_lock(stake_id)
+    rules = stake.game_type.rules_at(now)
+    still_waiting = list(
+        SeatingRequest.objects.filter(pk__in=request_ids, stake=stake, status=SeatingRequestStatus.WAITING)
         .select_related("user")
         .order_by("created_at", "pk")
     )
-    still_waiting: list[SeatingRequest] = []
-    for request in waiting:
-        refused: TableError | None = None
-        candidates = table_candidates(request.user_id, stake, now, with_players=True) + table_candidates(
-            request.user_id, stake, now, with_players=False
-        )
-        for candidate in candidates:
-            error = _seat_request(request, candidate, now)
-            if error is None:
-                seated += 1
-                break
-            if isinstance(error, TableLimitReached | BanzaiExcluded) or error.code == "insufficient_balance":
-                _fail(request, error, now)  # the player's own limits: every table of the stake refuses alike
-                break
-            if isinstance(error, BuyInRefused) and refused is None:
-                # The ratholing limits (CASH-11) bind only the table the player left (CASH-13): try the next table,
-                # and report the first table's reason if none takes the buy-in.
-                refused = error
-        else:
-            if refused is not None:
-                _fail(request, refused, now)
-            else:
-                still_waiting.append(request)
+    waiting_before = len(still_waiting)
+    seated = 0
     if len(still_waiting) >= rules.minimum_players_to_start:
-        table = _table_open(stake, None, now)
+        table = table_open_locked(stake, None, now)
         for request in still_waiting[: table.seat_count]:
             error = _seat_request(request, table, now)
             if error is None:
@@ -593,7 +635,7 @@ def _queue_drain(stake: Stake, now: datetime) -> int:
         SeatingRequest.objects.filter(pk__in=[request.pk for request in still_waiting]).exclude(message=reason).update(
             message=reason
         )
-    if len(still_waiting) != len(waiting):
+    if len(still_waiting) != waiting_before:
         _lobby_rows_changed(stake)  # somebody left the queue (seated or refused): the Waiting figure moved
     return seated
 
@@ -630,15 +672,11 @@ def _lobby_rows_changed(stake: Stake) -> None:
         lobby_changed_on_commit(table_id)
 
 
-@transaction.atomic(durable=True)
 def stake_queues_drain(*, now: datetime | None = None) -> int:
-    """Seat whoever can be seated from every stake's queue (the ticker calls this); return how many were seated."""
+    """Seat whoever can be seated from every stake's queue (the ticker calls this); return how many were seated.
+    Each seating is a transaction of its own (:func:`_queue_drain`)."""
     moment = now or timezone.now()
     stake_ids = sorted(
         set(SeatingRequest.objects.filter(status=SeatingRequestStatus.WAITING).values_list("stake_id", flat=True))
     )
-    seated = 0
-    for stake_id in stake_ids:
-        stake = Stake.objects.select_for_update().select_related("game_type").get(pk=stake_id)
-        seated += _queue_drain(stake, moment)
-    return seated
+    return sum(_queue_drain(stake_id, moment) for stake_id in stake_ids)

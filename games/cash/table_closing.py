@@ -17,11 +17,12 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from games.cash.cashier import seat_vacate
 from games.models import Hand, HandStatus, LeaveReason, Seat, StakeTerms, Table, TableKind, TableStatus
 from games.runtime.errors import NotAllowedNow, ReasonRequired
 from games.runtime.events import NewEvent, events_append
 from games.runtime.locking import seats_lock, table_lock, table_terms
-from games.runtime.seat_state import seat_vacate, table_touch
+from games.runtime.seat_state import table_touch
 
 REASON_LENGTH = Table._meta.get_field("close_reason").max_length or 300
 """The longest reason kept (the column's length); a longer one is cut."""

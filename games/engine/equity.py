@@ -38,7 +38,7 @@ from typing import Any, Final
 from games.engine._evaluation_tables import NON_FLUSH_BY_RANK_KEY
 from games.engine.cards import FULL_DECK, Card
 from games.engine.config import Variant
-from games.engine.evaluation import _FLUSH_MASK, _FLUSH_PROBE, _RANK_KEY_MASK, holdem_strength, omaha_strength
+from games.engine.evaluation import FLUSH_MASK, FLUSH_PROBE, RANK_KEY_MASK, holdem_strength, omaha_strength
 
 BOARD_SIZE: Final[int] = 5
 DEFAULT_EXACT_LIMIT: Final[int] = 10_000
@@ -269,7 +269,7 @@ def _count(
     bases = [sum(card.code for card in hole + board) for hole in hands]
     known = [hole + board for hole in hands]
     table = NON_FLUSH_BY_RANK_KEY
-    probe, flush_mask, rank_mask = _FLUSH_PROBE, _FLUSH_MASK, _RANK_KEY_MASK
+    probe, flush_mask, rank_mask = FLUSH_PROBE, FLUSH_MASK, RANK_KEY_MASK
     if len(hands) == 2:
         first_base, second_base = bases
         first_cards, second_cards = known

@@ -79,10 +79,10 @@ _CATEGORY_DISPLAY_NAMES: Final[dict[HandCategory, str]] = {
 
 ROYAL_FLUSH_NAME: Final[str] = "Royal Flush"
 
-_RANK_KEY_MASK: Final[int] = (1 << SUIT_COUNTER_SHIFT) - 1
+RANK_KEY_MASK: Final[int] = (1 << SUIT_COUNTER_SHIFT) - 1
 # Adding 3 to a suit counter makes its top bit (value 8) set exactly when the suit has 5..12 cards.
-_FLUSH_PROBE: Final[int] = sum(3 << (SUIT_COUNTER_SHIFT + SUIT_COUNTER_BITS * suit) for suit in range(4))
-_FLUSH_MASK: Final[int] = sum(8 << (SUIT_COUNTER_SHIFT + SUIT_COUNTER_BITS * suit) for suit in range(4))
+FLUSH_PROBE: Final[int] = sum(3 << (SUIT_COUNTER_SHIFT + SUIT_COUNTER_BITS * suit) for suit in range(4))
+FLUSH_MASK: Final[int] = sum(8 << (SUIT_COUNTER_SHIFT + SUIT_COUNTER_BITS * suit) for suit in range(4))
 _FLUSH_BIT_OF_SUIT: Final[tuple[int, ...]] = tuple(
     8 << (SUIT_COUNTER_SHIFT + SUIT_COUNTER_BITS * suit) for suit in range(4)
 )
@@ -112,10 +112,10 @@ def holdem_strength(cards: Sequence[Card]) -> int:
         total = first.code + second.code + third.code + fourth.code + fifth.code + sixth.code + seventh.code
     else:
         total = sum(map(_code_of, cards))
-    if (total + _FLUSH_PROBE) & _FLUSH_MASK:
+    if (total + FLUSH_PROBE) & FLUSH_MASK:
         return _flush_strength(cards, total)
     try:
-        return NON_FLUSH_BY_RANK_KEY[total & _RANK_KEY_MASK]
+        return NON_FLUSH_BY_RANK_KEY[total & RANK_KEY_MASK]
     except KeyError:
         return _strength_by_combinations(cards)
 
@@ -128,7 +128,7 @@ def _flush_strength(cards: Sequence[Card], total: int) -> int:
     """
     if len(cards) > 7:
         return _strength_by_combinations(cards)
-    suit_index = _FLUSH_SUIT_BY_BIT[(total + _FLUSH_PROBE) & _FLUSH_MASK]
+    suit_index = _FLUSH_SUIT_BY_BIT[(total + FLUSH_PROBE) & FLUSH_MASK]
     rank_mask = 0
     for card in cards:
         if card.suit_index == suit_index:
@@ -168,7 +168,7 @@ def omaha_strength(hole: Sequence[Card], board: Sequence[Card]) -> int:
     flush_suits = (
         (sum(map(_code_of, hole)) + _TWO_OR_MORE_PROBE)
         & (sum(map(_code_of, board)) + _THREE_OR_MORE_PROBE)
-        & _FLUSH_MASK
+        & FLUSH_MASK
     )
     if not flush_suits:
         return best

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import ClockPhase, Hand, HandStatus
-from games.runtime.hands import HandContext, _clock_switch, _spend_timebank
+from games.runtime.hands import HandContext, clock_switch, timebank_spend
 from games.runtime.locking import seats_lock, table_lock
 from games.runtime.policy import policy_for
 from games.runtime.seat_state import seat_connection_record, seat_return
@@ -40,8 +40,8 @@ def player_connection_lost(user: Any, table: Any, *, now: datetime | None = None
     context.events.append(seat_connection_record(seat, moment))
     hand = _running_hand_for_update(locked.pk, locked.current_hand_id)
     if hand is not None and hand.acting_seat == seat.number and hand.clock_phase == ClockPhase.TIMEBANK:
-        _spend_timebank(context, hand)
-        _clock_switch(
+        timebank_spend(context, hand)
+        clock_switch(
             context,
             hand,
             ClockPhase.RECONNECT,
@@ -74,7 +74,7 @@ def player_connection_restored(user: Any, table: Any, *, now: datetime | None = 
         and hand.clock_phase == ClockPhase.RECONNECT
         and seat.timebank_milliseconds > 0
     ):
-        _clock_switch(
+        clock_switch(
             context, hand, ClockPhase.TIMEBANK, moment, moment + timedelta(milliseconds=seat.timebank_milliseconds)
         )
     context.commit_events()

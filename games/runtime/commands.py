@@ -68,10 +68,10 @@ def _is_deadlock(error: BaseException) -> bool:
     return isinstance(error.__cause__, psycopg.errors.DeadlockDetected)
 
 
-def _call(service: Callable[..., Any], *arguments: Any, **keywords: Any) -> Any:
-    """Run one service call. A deadlock victim is run again: every service owns its (durable) transaction, so a rolled
-    back attempt changed nothing and the next one starts clean. (Seating a queue locks several tables while other
-    services lock one table and then the next in id order; PostgreSQL breaks such a cycle by rolling one back.)"""
+def service_call(service: Callable[..., Any], *arguments: Any, **keywords: Any) -> Any:
+    """Run one service call, its refusals turned into :class:`CommandRefused`. A deadlock victim is run again: every
+    service owns its (durable) transaction, so a rolled back attempt changed nothing and the next one starts clean.
+    (The services take their locks in one order, ``games.runtime.locking``; this stays as a safety net.)"""
     for attempt in range(DEADLOCK_RETRIES + 1):
         try:
             return service(*arguments, **keywords)
@@ -84,51 +84,52 @@ def _call(service: Callable[..., Any], *arguments: Any, **keywords: Any) -> Any:
     raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
 
+ProductCommand = Callable[[Any, Any, dict[str, Any]], dict[str, Any]]
+"""A product's handler of a table-socket command: ``(user, table, fields)`` → extra fields of the ``ok`` reply."""
+
+_product_commands: dict[str, ProductCommand] = {}
+
+
+def command_register(message_type: str, handler: ProductCommand) -> None:
+    """Make ``handler`` run the table-socket command ``message_type`` (products call this when their app is ready:
+    the cash game registers ``seat_me``, ``leave`` and ``top_up``). The runtime knows no product's commands."""
+    _product_commands[message_type] = handler
+
+
 def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
     """Run one validated table-socket command for ``user`` at ``table``; returns extra fields for the ``ok`` reply."""
-    from games import services
+    from games.runtime.hands import hand_act
+    from games.runtime.sitting_out import (
+        player_settings_update,
+        seat_sit_in,
+        seat_sit_out,
+        seat_sit_out_next_big_blind,
+    )
 
     fields = message.fields
     if message.type == "act":
-        _call(services.hand_act, table, user, fields["action"], fields.get("amount"), hand_id=fields.get("hand_id"))
+        service_call(hand_act, table, user, fields["action"], fields.get("amount"), hand_id=fields.get("hand_id"))
         return {}
     if message.type == "take_seat":
         raise seats_are_assigned()
-    if message.type == "seat_me":
-        if table.stake_id is None:
-            raise CommandRefused("not_allowed_now", "Seats at a tournament table are assigned by the tournament.")
-        seating = join_stake_queue(
-            user,
-            table.cash_stake,
-            fields["buy_in"],
-            post_big_blind=fields.get("post_big_blind", False),
-            banzai_choice=fields.get("banzai_choice"),
-        )
-        from games.cash.lobby import queue_answer
-
-        return queue_answer(seating)
-    if message.type == "leave":
-        leave_table(user, table)
-        return {}
-    if message.type == "top_up":
-        _call(services.seat_top_up, user, table, fields["amount"])
-        return {}
+    if message.type in _product_commands:
+        return _product_commands[message.type](user, table, fields)
     if message.type == "sit_out":
-        _call(services.seat_sit_out, user, table)
+        service_call(seat_sit_out, user, table)
         return {}
     if message.type == "sit_in":
-        _call(services.seat_sit_in, user, table, post_out_of_position=fields.get("post_big_blind", False))
+        service_call(seat_sit_in, user, table, post_out_of_position=fields.get("post_big_blind", False))
         return {}
     if message.type == "sit_out_next_big_blind":
-        _call(services.seat_sit_out_next_big_blind, user, table, fields["enabled"])
+        service_call(seat_sit_out_next_big_blind, user, table, fields["enabled"])
         return {}
     if message.type == "auto_top_up":
-        _call(services.player_settings_update, user, auto_top_up=fields["enabled"])
+        service_call(player_settings_update, user, auto_top_up=fields["enabled"])
         return {}
     if message.type == "chat":
         from games.chat.services import chat_message_post
 
-        return {"sequence": _call(chat_message_post, user, table, fields["text"])}
+        return {"sequence": service_call(chat_message_post, user, table, fields["text"])}
     raise CommandRefused("unknown_type", f"unknown message type {message.type!r}")
 
 
@@ -147,59 +148,12 @@ def seats_are_assigned() -> CommandRefused:
     )
 
 
-def buy_in_limits(user: Any, table: Any) -> dict[str, Any]:
-    """What ``user`` may buy in for at ``table`` now and why (the buy-in dialog, LOB-05): the ratholing limits of a
-    table they left (CASH-11..14), or the Banzai Resume and Reset amounts (CASH-30/31)."""
-    from games import services
-
-    limits = _call(services.seat_buy_in_limits, user, table)
-    return {
-        "minimum": limits.minimum,
-        "maximum": limits.maximum,
-        "kind": limits.kind,
-        "rule": limits.rule,
-        "returning_stack": limits.returning_stack,
-        "banzai_resume_stack": limits.banzai_resume_stack,
-        "banzai_resets_left": limits.banzai_resets_left,
-        "banzai_reset_amount": limits.banzai_reset_amount,
-    }
-
-
-def join_stake_queue(
-    user: Any, stake: Any, buy_in: int, *, post_big_blind: bool = False, banzai_choice: str | None = None
-) -> Any:
-    """Ask to play ``stake`` (CASH-04/05): seated at an assigned table, or queued; returns the seating request."""
-    from games import services
-
-    return _call(
-        services.table_join_queue,
-        user,
-        stake,
-        buy_in,
-        post_out_of_position=post_big_blind,
-        banzai_choice=banzai_choice,
-    )
-
-
-def leave_stake_queue(user: Any, stake: Any) -> int:
-    from games import services
-
-    return int(_call(services.table_leave_queue, user, stake))
-
-
-def leave_table(user: Any, table: Any) -> None:
-    """Leave ``table``: at once between hands, otherwise when the hand ends (the domain decides)."""
-    from games import services
-
-    _call(services.seat_leave, user, table)
-
-
 def connection_restored(user: Any, table: Any) -> None:
     """Tell the domain the player has a socket on the table again (ends a disconnection grace, CASH-22)."""
-    from games import services
+    from games.runtime.clocks import player_connection_restored
 
     try:
-        services.player_connection_restored(user, table)
+        player_connection_restored(user, table)
     except _refusable_errors():
         logger.debug("connection restored for %s at %s refused (not seated)", user, table)
     except Exception:  # the socket still serves the player; the domain's clock decides without this report
@@ -208,10 +162,10 @@ def connection_restored(user: Any, table: Any) -> None:
 
 def connection_lost(user: Any, table: Any) -> None:
     """Tell the domain the player's last socket on the table closed (starts the disconnection grace, CASH-22)."""
-    from games import services
+    from games.runtime.clocks import player_connection_lost
 
     try:
-        services.player_connection_lost(user, table)
+        player_connection_lost(user, table)
     except _refusable_errors():
         logger.debug("connection lost for %s at %s refused (not seated)", user, table)
     except Exception:

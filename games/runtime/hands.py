@@ -68,6 +68,8 @@ class HandContext:
         self.events: list[NewEvent] = []
         self.hand: Hand | None = None
         self.engine_state: HandState | None = None
+        self.retry_at: datetime | None = None
+        """Set by a policy that declines to deal now but wants to be asked again then (the table's ``next_hand_at``)."""
 
     def hand_state_to_change(self, hand: Hand) -> HandState:
         """The engine state of ``hand`` (kept from the last commit when it still matches the locked rows, else
@@ -91,7 +93,8 @@ class HandContext:
 # Starting a hand
 
 
-def _previous_hand(table: Table) -> PreviousHand | None:
+def previous_hand(table: Table) -> PreviousHand | None:
+    """The positions of the table's last hand (button, blinds, who was dealt in), or None before its first hand."""
     if table.previous_big_blind_seat is None or table.previous_button_seat is None:
         return None
     dealt_in = frozenset(int(seat) for seat, _user in table.previous_dealt_in_seats or [])
@@ -151,7 +154,7 @@ def hand_start(table: Table, *, now: datetime | None = None, shuffler: Shuffler 
     context = HandContext(locked, seats_lock(locked), moment)
     hand = _hand_start_locked(context, shuffler)
     if hand is None:
-        table_touch(locked, next_hand_at=None)
+        table_touch(locked, next_hand_at=context.retry_at)
     context.commit_events()
     return hand
 
@@ -226,7 +229,7 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
         next_hand_at=None,
     )
     context.engine_events(hand, state.events)
-    _advance(context, hand, state, terms.rules)
+    hand_advance(context, hand, state, terms.rules)
     context.hand, context.engine_state = hand, state
     return hand
 
@@ -268,7 +271,7 @@ def _hand_save(hand: Hand, *fields: str) -> None:
     fields_update(hand, [*fields, "version"])
 
 
-def _spend_timebank(context: HandContext, hand: Hand) -> None:
+def timebank_spend(context: HandContext, hand: Hand) -> None:
     """Deduct the timebank seconds the player to act used (TB-01: what is used is gone)."""
     if hand.clock_phase != ClockPhase.TIMEBANK or hand.acting_seat is None or hand.clock_started_at is None:
         return
@@ -278,7 +281,7 @@ def _spend_timebank(context: HandContext, hand: Hand) -> None:
     seat_save(seat, "timebank_milliseconds")
 
 
-def _advance(context: HandContext, hand: Hand, state: HandState, rules: TableRules) -> None:
+def hand_advance(context: HandContext, hand: Hand, state: HandState, rules: TableRules) -> None:
     """After a change: fold players who left mid-hand when their turn comes, act at once for players the policy
     acts for (a tournament player sitting out: check if possible, else fold, TRN-19 / AMB-20), start the next clock,
     or finish."""
@@ -350,9 +353,9 @@ def hand_act(
         state.verify(action)
     except IllegalAction as error:
         raise ActionRefused(str(error)) from error
-    _spend_timebank(context, hand)
+    timebank_spend(context, hand)
     context.engine_events(hand, state.apply(action))
-    _advance(context, hand, state, policy_for(locked).hand_rules(hand, locked))
+    hand_advance(context, hand, state, policy_for(locked).hand_rules(hand, locked))
     context.commit_events()
     return hand
 
@@ -396,23 +399,23 @@ def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
     if hand.clock_phase in (ClockPhase.DECISION, ClockPhase.RECONNECT) and seat.user_id is not None:
         _connection_as_the_sockets_show(context, seat, deadline)
     if hand.clock_phase == ClockPhase.DECISION and seat.disconnected_since is not None:
-        _clock_switch(
+        clock_switch(
             context, hand, ClockPhase.RECONNECT, deadline, deadline + timedelta(seconds=rules.reconnect_grace_seconds)
         )
     elif hand.clock_phase == ClockPhase.DECISION and seat.timebank_milliseconds > 0:
-        _clock_switch(
+        clock_switch(
             context, hand, ClockPhase.TIMEBANK, deadline, deadline + timedelta(milliseconds=seat.timebank_milliseconds)
         )
     else:
         if hand.clock_phase == ClockPhase.TIMEBANK:
-            _spend_timebank(context, hand)
+            timebank_spend(context, hand)
         if seat.disconnected_since is not None:
             seat.sit_out_after_hand = True
             seat.sit_out_reason_after_hand = SitOutReason.DISCONNECTED
             seat_save(seat, "sit_out_after_hand", "sit_out_reason_after_hand")
         state = context.hand_state_to_change(hand)
         context.engine_events(hand, state.apply(Timeout(seat.number)))
-        _advance(context, hand, state, rules)
+        hand_advance(context, hand, state, rules)
     context.commit_events()
     return True
 
@@ -431,7 +434,9 @@ def _connection_as_the_sockets_show(context: HandContext, seat: Seat, deadline: 
         context.events.append(seat_connection_record(seat, None if live else deadline))
 
 
-def _clock_switch(context: HandContext, hand: Hand, phase: str, started: datetime, deadline: datetime) -> None:
+def clock_switch(context: HandContext, hand: Hand, phase: str, started: datetime, deadline: datetime) -> None:
+    """The acting player's clock goes on in ``phase`` (timebank or reconnection grace) from ``started`` to
+    ``deadline``; the public ``turn`` event says so."""
     hand.clock_phase = phase
     hand.clock_started_at = started
     hand.action_deadline = deadline

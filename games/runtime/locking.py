@@ -1,8 +1,19 @@
-"""Row locks in the one order every table service uses: the table row, then its seats in primary-key order.
+"""Row locks in the one order every table service takes them (so no two services wait on each other in a cycle):
 
-Wallet accounts are locked afterwards by ``transfer_create`` (primary-key order too), so two services never wait on
-each other in opposite orders. A service that seats a player takes that player's seating lock before the table
-(:func:`player_seating_lock`).
+1. the stake's seating queue (:func:`stake_queue_lock`) — only the queue takes it, first;
+2. the player's seating lock (:func:`player_seating_lock`) — services that seat a player;
+3. the table row (:func:`table_lock`), then its seats in primary-key order (:func:`seats_lock`); the hand row after
+   its table;
+4. wallet accounts, in primary-key order, by ``transfer_create`` / ``player_cash_accounts_lock``.
+
+A transaction takes each level at most once and never goes back up: the seating queue seats each request in its own
+transaction (``games.cash.seating``), so it never holds one table's accounts while it waits for another table.
+
+Foreign keys: PostgreSQL checks the foreign keys of a row updated twice in one transaction again, with a ``FOR KEY
+SHARE`` lock on each referenced row — ``hand_start`` writes its table twice, so it key-share-locks the table's stake.
+A ``FOR UPDATE`` on the stake would block that check while its holder waits for the table (the "deadlock detected in
+``hand_start``" of issue 27); the stake queue therefore takes ``FOR NO KEY UPDATE``, which serialises the queue of a
+stake without blocking foreign-key checks. Rows referenced by tables, seats and hands are never locked ``FOR UPDATE``.
 """
 
 from __future__ import annotations
@@ -13,7 +24,7 @@ from typing import Any
 
 from django.db import connection
 
-from games.models import GameRules, PlayerTableSettings, Seat, StakeTerms, Table
+from games.models import GameRules, PlayerTableSettings, Seat, Stake, StakeTerms, Table
 from games.runtime.errors import NotFound
 from poker_site.core.compiled_sql import CompiledSelect
 
@@ -40,6 +51,13 @@ _SEATS = CompiledSelect(
         .order_by("pk")
     )
 )
+
+
+def stake_queue_lock(stake_id: int) -> Stake:
+    """Lock the seating queue of stake ``stake_id`` (its row, ``FOR NO KEY UPDATE``) and return the stake with its game
+    type; the first lock of a seating transaction. ``NO KEY``: a table's foreign-key check on its stake must not wait
+    for the queue (see the module docstring)."""
+    return Stake.objects.select_for_update(no_key=True, of=("self",)).select_related("game_type").get(pk=stake_id)
 
 
 _SEATING_LOCK_CLASS = zlib.crc32(b"games-player-seating") & 0x7FFFFFFF

@@ -12,8 +12,11 @@ Cash tables and tournament tables share the hand, clock, seat-state, event-log a
 * what happens between hands — top-ups, departures and the next deal (cash); eliminations, breaks, hand-for-hand and
   balancing (tournament, coordinated by ``tournaments.services``).
 
-The cash policy lives in ``games.cash.policy``; the tournament policy in ``tournaments.table_policy``, which
-registers itself when the tournaments app is ready. The runtime never imports either product.
+The cash policy lives in ``games.cash.policy``; the tournament policy (HexaPro and Sit & Go included) in
+``tournaments.table_policy``. Each app registers its policy when it is ready (``policy_register``), and the cash game
+its socket commands (``games.runtime.commands.command_register``) and lobby rows
+(``games.runtime.readside.lobby_source_register``). The runtime never imports a product, and no product imports the
+runtime's private names (a test in tests/foundation parses every import to hold both).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
     from games.engine.positions import HandPositions
     from games.engine.state import HandState
     from games.models import GameRules, Hand, Seat, StakeTerms, Table
+    from games.runtime.events import NewEvent
     from games.runtime.hands import HandContext
 
 
@@ -147,6 +151,20 @@ class TablePolicy(Protocol):
         """The product's part of the ``table`` block of a snapshot (blinds, buy-in range or level, ...)."""
         ...
 
+    def waiting_reason(self, table: Table, seats: list[Seat], now: datetime) -> dict[str, Any] | None:
+        """Why the table deals no hand now, for the players (the snapshot's ``waiting``; None: nothing to say)."""
+        ...
+
+    def seat_remove(self, seat: Seat, table: Table, reason: str, now: datetime) -> NewEvent:
+        """Take the occupant of ``seat`` (not in a hand) off the table because their sit-out limit passed (CASH-17,
+        CASH-20), their stack going where the product keeps it; return the ``seat_left`` event. The caller holds the
+        table and seat locks."""
+        ...
+
+    def seat_waiting_players(self, now: datetime) -> int:
+        """Seat the players waiting for a table of this kind (each tick, before the deals); return how many."""
+        ...
+
 
 _policies: dict[str, TablePolicy] = {}
 
@@ -154,6 +172,11 @@ _policies: dict[str, TablePolicy] = {}
 def policy_register(policy: TablePolicy) -> None:
     """Make ``policy`` the one that runs tables of ``policy.kind`` (apps call this when they are ready)."""
     _policies[policy.kind] = policy
+
+
+def policies() -> list[TablePolicy]:
+    """Every registered policy, in registration order."""
+    return list(_policies.values())
 
 
 def policy_for(table: Table) -> TablePolicy:

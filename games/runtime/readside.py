@@ -1,4 +1,4 @@
-"""Thin adapters from the realtime/API layer to the domain read side (``games.services``) and models.
+"""Thin adapters from the realtime/API layer to the domain read side (``games.runtime.views``) and models.
 
 Only lookups live here (a table by id, a user by id, who owns a private event in a range); every rule about what a
 viewer may see is the domain's (``table_snapshot`` / ``table_events_since``).
@@ -6,7 +6,7 @@ viewer may see is the domain's (``table_snapshot`` / ``table_events_since``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -25,13 +25,13 @@ def user_by_id(user_id: int) -> Any | None:
 
 def events_since(table: Any, sequence: int, viewer: Any | None, limit: int | None = None) -> list[dict[str, Any]]:
     """The table's events after ``sequence`` (at most ``limit``) as ``viewer`` may see them (``None``: a spectator)."""
-    from games.services import table_events_since
+    from games.runtime.views import table_events_since
 
     return table_events_since(table, sequence, viewer, limit=limit)
 
 
 def snapshot(table: Any, viewer: Any | None) -> dict[str, Any]:
-    from games.services import table_snapshot
+    from games.runtime.views import table_snapshot
 
     return table_snapshot(table, viewer)
 
@@ -109,7 +109,18 @@ def views_of_rows(rows: Sequence[Any]) -> tuple[list[dict[str, Any]], dict[int, 
     return public, private
 
 
-def lobby_rows(table_ids: list[int] | None) -> list[dict[str, Any]]:
-    from games.cash.lobby import lobby_rows as rows
+LobbySource = Callable[[list[int] | None], list[dict[str, Any]]]
+"""The lobby's rows of the given tables (None: every listed table), as the lobby socket sends them."""
 
-    return rows(table_ids)
+_lobby_sources: list[LobbySource] = []
+
+
+def lobby_source_register(source: LobbySource) -> None:
+    """Add a product's lobby rows to the lobby socket (apps call this when they are ready; the cash game does)."""
+    if source not in _lobby_sources:
+        _lobby_sources.append(source)
+
+
+def lobby_rows(table_ids: list[int] | None) -> list[dict[str, Any]]:
+    """The lobby rows of ``table_ids`` (None: all) from every registered product."""
+    return [row for source in _lobby_sources for row in source(table_ids)]

@@ -11,16 +11,15 @@ from typing import Any
 
 from django.db.models import F
 
-from games.cash.cashier import money_from_table
 from games.models import (
+    Hand,
+    HandStatus,
     LeaveReason,
     PlayerTableSettings,
     Seat,
     SeatStatus,
     SitOutReason,
-    StakeTerms,
     Table,
-    TableSession,
 )
 from games.runtime.events import NewEvent
 from games.runtime.policy import TableRules, seat_stack
@@ -141,24 +140,6 @@ def seat_return(seat: Seat, table: Table, post_out_of_position: bool) -> NewEven
     return seat_event(seat, "seat_sat_in")
 
 
-def seat_vacate(seat: Seat, table: Table, reason: str, now: datetime, terms: StakeTerms) -> NewEvent:
-    """Cash the player out (table account back to cash, CASH-08), record the leave, and empty the seat."""
-    session = seat.session
-    assert session is not None
-    user_id = seat.user_id
-    stack = money_from_table(session)
-    TableSession.objects.filter(pk=session.pk, ended_at__isnull=True).update(
-        ended_at=now, leave_reason=reason, leave_stack=stack, leave_big_blind=terms.big_blind
-    )
-    number = seat.number
-    seat_empty(seat)
-    if user_id is not None:
-        global_sit_out_settle(user_id)
-    return NewEvent(
-        "seat_left", {"seat": number, "status": SeatStatus.EMPTY, "user_id": user_id, "stack": stack, "reason": reason}
-    )
-
-
 def seat_empty(seat: Seat) -> None:
     """Clear the occupant of a locked seat and everything about their stay (the caller has dealt with the stack)."""
     seat.user = None
@@ -213,6 +194,26 @@ def global_sit_out_settle(user_id: int) -> None:
         PlayerTableSettings.objects.filter(user_id=user_id, global_sit_out_since__isnull=False).update(
             global_sit_out_since=None, global_sit_out_deadline=None
         )
+
+
+def table_start_soon(table: Table, now: datetime) -> None:
+    """Ask the ticker to try to deal as soon as possible (a seat change may have met the start condition)."""
+    if table.current_hand_id is None and (table.next_hand_at is None or table.next_hand_at > now):
+        Table.objects.filter(pk=table.pk).update(next_hand_at=now)
+        table.next_hand_at = now
+
+
+def seat_in_running_hand(table: Table, seat: Seat) -> Hand | None:
+    """The running hand the seat's current occupant is dealt into, if any."""
+    if table.current_hand_id is None:
+        return None
+    hand = Hand.objects.filter(pk=table.current_hand_id, status=HandStatus.RUNNING).first()
+    if hand is None:
+        return None
+    participant = hand.participants.get(str(seat.number))
+    if participant is None or participant["user"] != seat.user_id:
+        return None
+    return hand
 
 
 def table_touch(table: Table, **changes: Any) -> None:

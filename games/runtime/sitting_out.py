@@ -14,7 +14,6 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.cash.seating import _start_soon, seat_in_running_hand
 from games.models import LeaveReason, Seat, SeatStatus, SitOutReason, Table, TableKind, TableStatus
 from games.runtime.errors import NotAllowedNow, NotSeated
 from games.runtime.events import NewEvent, events_append
@@ -23,10 +22,11 @@ from games.runtime.policy import policy_for, seat_stack
 from games.runtime.seat_state import (
     global_sit_out_settle,
     seat_event,
+    seat_in_running_hand,
     seat_return,
     seat_save,
     seat_sit_out_now,
-    seat_vacate,
+    table_start_soon,
 )
 
 
@@ -132,7 +132,7 @@ def seat_sit_in(user: Any, table: Table, *, post_out_of_position: bool = False, 
             seat_save(seat, "status")
             events.append(seat_event(seat, "seat_changed", with_stack=False))
     global_sit_out_settle(int(user.pk))
-    _start_soon(locked, moment)
+    table_start_soon(locked, moment)
     events_append(locked, events)
     return seat
 
@@ -206,6 +206,5 @@ def seat_sit_out_expire(seat_id: int, *, now: datetime | None = None) -> bool:
     reason = (
         LeaveReason.GLOBAL_SIT_OUT_LIMIT if seat.sit_out_reason == SitOutReason.GLOBAL else LeaveReason.SIT_OUT_LIMIT
     )
-    terms, _rules = table_terms(locked, moment)
-    events_append(locked, [seat_vacate(seat, locked, reason, moment, terms)])
+    events_append(locked, [policy_for(locked).seat_remove(seat, locked, reason, moment)])
     return True

@@ -13,9 +13,9 @@ import logging
 import sys
 from datetime import datetime, timedelta
 
-from games.cash.seating import stake_queues_drain
 from games.models import Hand, HandStatus, Seat, SeatStatus, Table, TableStatus
 from games.runtime.hands import hand_start, hand_timeout
+from games.runtime.policy import policies
 from games.runtime.recovery import SERVER_ERROR_REASON, hand_cancel, hands_recover_unfinished
 from games.runtime.sitting_out import seat_sit_out_expire
 from poker_site.core.ticker import register
@@ -91,10 +91,11 @@ def cash_tables_tick(now: datetime) -> int:
         .values_list("pk", flat=True)
     )
     advanced += _each("sit-out limit", seats, seat_sit_out_expire, now)
-    try:
-        advanced += stake_queues_drain(now=now)
-    except Exception:
-        logger.exception("cash_tables: seating queue failed")
+    for policy in policies():  # the products' queues (cash: the stakes' seating queues, CASH-05)
+        try:
+            advanced += policy.seat_waiting_players(now)
+        except Exception:
+            logger.exception("cash_tables: seating the %s tables' waiting players failed", policy.kind)
     tables = list(
         Table.objects.filter(status=TableStatus.OPEN, current_hand__isnull=True, next_hand_at__lte=now)
         .order_by("next_hand_at", "pk")

@@ -14,12 +14,10 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.cash.policy import available_seats, may_start
 from games.engine.evaluation import holdem_strength, omaha_strength, strength_name
 from games.engine.state import HandState
-from games.models import EventAudience, Hand, HandEvent, HandStatus, Seat, SeatStatus, Table, TableKind
+from games.models import EventAudience, Hand, HandEvent, HandStatus, Seat, SeatStatus, Table
 from games.runtime.engine_state import hand_engine_state
-from games.runtime.locking import table_terms
 from games.runtime.policy import policy_for
 
 Viewer = AbstractBaseUser | AnonymousUser | None
@@ -127,28 +125,6 @@ def made_hand_name(state: HandState, seat_number: int) -> str | None:
     return strength_name(holdem_strength((*hole, *board)))
 
 
-def waiting_reason(table: Table, seats: list[Seat], now: Any) -> dict[str, Any] | None:
-    """Why a cash table deals no hand now, for the players (between hands only; None while a hand is in play).
-
-    ``reason`` is ``starting`` (the next hand is dealt after the pause between hands), ``players`` (fewer than two
-    players can be dealt in) or ``third_player`` (two can play but CASH-06 / AMB-11 need a third: the last hand was
-    heads-up, or there was none); ``available`` counts the players who could be dealt in and ``needed`` how many more
-    the table waits for. Tables of other kinds (tournaments) start their hands by their own rules: None."""
-    if table.kind != TableKind.CASH:
-        return None
-    available = len(available_seats({seat.number: seat for seat in seats}))
-    rules = table_terms(table, now)[1]
-    if may_start(available, table, rules):
-        return {"reason": "starting", "available": available, "needed": 0}
-    if available < 2:
-        return {
-            "reason": "players",
-            "available": available,
-            "needed": max(2, rules.minimum_players_to_start) - available,
-        }
-    return {"reason": "third_player", "available": available, "needed": 3 - available}
-
-
 def table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
     """See :func:`_table_snapshot`; read in one REPEATABLE READ transaction so every part matches ``last_sequence``."""
     if connection.in_atomic_block:
@@ -166,8 +142,8 @@ def _table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
     policy's part: game, blinds and ante, ``currency`` — EUR for cash tables, with the stake and buy-in range; CHIPS
     for tournament tables, with the tournament and its level), ``last_sequence`` (events after it are not included),
     ``seats`` (occupant, name, stack, status, in-hand flags), ``button``, ``hand`` (None between hands; otherwise
-    number, blinds seats, street, board, pots, acting seat, deadline, clock, shown cards), ``waiting`` (between hands at
-    a cash table: why no hand is dealt, see :func:`waiting_reason`) and ``viewer`` (their seat, their own hole cards,
+    number, blinds seats, street, board, pots, acting seat, deadline, clock, shown cards), ``waiting`` (between hands:
+    why no hand is dealt, the policy's ``waiting_reason``) and ``viewer`` (their seat, their own hole cards,
     ``made_hand`` — the name of their best hand with the board from the flop on —, their legal actions with min/max
     when it is their turn, settings).
     """
@@ -231,7 +207,7 @@ def _table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
         "button": hand.config["button"] if hand is not None else table.previous_button_seat,
         "seats": seat_views,
         "hand": hand_view,
-        "waiting": waiting_reason(table, seats, now) if hand is None else None,
+        "waiting": policy_for(table).waiting_reason(table, seats, now) if hand is None else None,
         "viewer": viewer_view,
         "server_time": now.isoformat(),
     }

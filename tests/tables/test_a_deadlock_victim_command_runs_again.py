@@ -35,19 +35,19 @@ class FailsFirst:
 
 def test_a_deadlock_victim_is_run_again_and_its_answer_returned() -> None:
     service = FailsFirst(_deadlock(), _deadlock())
-    assert commands._call(service) == "done"
+    assert commands.service_call(service) == "done"
     assert service.calls == 3
 
 
 def test_a_deadlock_that_persists_reaches_the_caller() -> None:
     service = FailsFirst(*(_deadlock() for _ in range(commands.DEADLOCK_RETRIES + 1)))
     with pytest.raises(OperationalError):
-        commands._call(service)
+        commands.service_call(service)
     assert service.calls == commands.DEADLOCK_RETRIES + 1
 
 
 def test_another_database_error_is_not_retried() -> None:
     service = FailsFirst(OperationalError("connection lost"))
     with pytest.raises(OperationalError):
-        commands._call(service)
+        commands.service_call(service)
     assert service.calls == 1

@@ -31,7 +31,11 @@ def _first(statements: list[str], *needles: str) -> int:
 
 
 def _first_lock_of(statements: list[str], table_name: str) -> int:
-    found = [index for index, sql in enumerate(statements) if f'FROM "{table_name}"' in sql and "FOR UPDATE" in sql]
+    found = [
+        index
+        for index, sql in enumerate(statements)
+        if f'FROM "{table_name}"' in sql and ("FOR UPDATE" in sql or "FOR NO KEY UPDATE" in sql)
+    ]
     assert found, f"{table_name} was never locked"
     return found[0]
 

@@ -264,7 +264,7 @@ def tournament_cancellation_propose(
     return proposal
 
 
-def _proposal_lock(proposal: TournamentCancellation | int) -> tuple[Tournament, TournamentCancellation]:
+def proposal_lock(proposal: TournamentCancellation | int) -> tuple[Tournament, TournamentCancellation]:
     proposal_id = primary_key(proposal)
     tournament_id = (
         TournamentCancellation.objects.filter(pk=proposal_id).values_list("tournament_id", flat=True).first()
@@ -284,7 +284,7 @@ def tournament_cancellation_withdraw(
 ) -> TournamentCancellation:
     """Withdraw a waiting proposal: the tables deal again."""
     text = staff_reason(reason)
-    tournament, row = _proposal_lock(proposal)
+    tournament, row = proposal_lock(proposal)
     row.status = CancellationStatus.WITHDRAWN
     row.save(update_fields=["status"])
     # A HexaPro game in the queue of unresolved games (HEX-17) stays stopped until it is decided.
@@ -323,7 +323,7 @@ def _cancellation_approve_or_update(
     """Post the cancellation when its figures are still those previewed; otherwise store the new figures as the
     preview and return it still proposed."""
     moment = now or timezone.now()
-    tournament, row = _proposal_lock(proposal)
+    tournament, row = proposal_lock(proposal)
     if actor is None or row.proposed_by_id == getattr(actor, "pk", None):
         raise NotAllowedNow("A cancellation needs a second staff member: the one who proposed it cannot approve it.")
     if row.altered_by_id is not None and row.altered_by_id == actor.pk:

@@ -97,13 +97,13 @@ def tournament_cancellation_alter(
     :func:`proposal_digest` of the page staff saw), refused when the figures or alterations changed since. Refused,
     nothing changed, as :func:`alterations_check` says, without a reason or a staff member, or when the cancellation
     is no longer waiting. Audited with the alterations before and after."""
-    from tournaments.services.cancellation import _proposal_lock
+    from tournaments.services.cancellation import proposal_lock
 
     text = staff_reason(reason)
     if actor is None or getattr(actor, "pk", None) is None:
         raise NotAllowedNow("An alteration is recorded with the staff member who decided it.")
     cleaned = _cleaned(alterations)
-    tournament, row = _proposal_lock(proposal)
+    tournament, row = proposal_lock(proposal)
     if previewed is not None and proposal_digest(row.calculation, row.alterations) != previewed:
         raise NotAllowedNow(ALTERATIONS_CHANGED)
     alterations_check(row.calculation, cleaned)
