@@ -24,6 +24,7 @@ VERBS = ("view", "add", "change", "delete")
 DELETE_SELECTED = "delete_selected"  # the admin's built-in bulk delete, offered with the delete permission
 USER_PASSWORD_PAGE = "auth_user_password_change"  # the user admin's "set a password" page
 HOLD_DECISION_PAGE = "wallet_hold_decide"  # release or seize a hold, with a reason
+PROPOSAL_DECISION_PAGES = ("wallet_adjustmentproposal_approve", "wallet_adjustmentproposal_reject")
 
 
 @dataclass(frozen=True)
@@ -273,16 +274,24 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     ),
     # --- wallet ---
     "wallet.account": ModelPowers(
-        support=may("view", actions=("adjust_balance",)),
+        support=may("view", actions=("propose_adjustment",)),
         compliance=READ,
-        administrators=may("view", actions=("adjust_balance",)),
-        note="Adjusting a balance needs `wallet.adjust_balance`.",
+        administrators=may("view", actions=("propose_adjustment",)),
+        note="Proposing an adjustment of a player's cash account needs `wallet.propose_adjustment` (issue 30).",
     ),
-    "wallet.staffadjustment": ModelPowers(
-        support=may("view", "add"),
+    "wallet.adjustmentproposal": ModelPowers(
+        support=may("view", "add", pages=PROPOSAL_DECISION_PAGES),
         compliance=READ,
-        administrators=may("view", "add"),
-        note="Adding one books it through the ledger, with a reason.",
+        administrators=may("view", "add", pages=PROPOSAL_DECISION_PAGES),
+        note="Issue 30, four eyes on money: a manual adjustment is a proposal (player cash accounts only, never a "
+        "system or game account; amount in euros, category, reason) that another staff member than the proposer "
+        "approves (booked then, once) or rejects (reason required). Support (`wallet.approve_adjustment`) approves "
+        "credits up to the limit of their category (`WALLET_ADJUSTMENT_SUPPORT_LIMITS`: goodwill up to €50.00); any "
+        "other credit and every debit needs an administrator (`wallet.approve_any_adjustment`, held by no role "
+        "group). Audited.",
+    ),
+    "wallet.staffadjustment": read_only_record(
+        "Adjustments booked by one staff member alone before issue 30: history. New ones are adjustment proposals."
     ),
     "wallet.hold": ModelPowers(
         support=READ,
