@@ -14,3 +14,9 @@ class GamesConfig(AppConfig):
         from games.runtime.policy import policy_register
 
         policy_register(CashPolicy())
+
+        from games.cash.reconcile import table_accounts_reconcile
+        from wallet.services.reconcile import reconcile_check_register
+
+        # Issue 30: manage.py wallet_reconcile checks the table accounts against the chips at the tables.
+        reconcile_check_register(table_accounts_reconcile)
