@@ -445,7 +445,7 @@ class AdjustmentProposalAdmin(PlayerSearchMixin, LedgerAdmin):
             AdjustmentProposal.objects.select_related("account", "account__owner", "proposed_by"), pk=proposal_id
         )
         form_class = ProposalApprovalForm if approve else ProposalRejectionForm
-        form = form_class(request.POST or None)
+        form = form_class(request.POST if request.method == "POST" else None)
         if request.method == "POST" and form.is_valid():
             decide = adjustment_approve if approve else adjustment_reject
             try:

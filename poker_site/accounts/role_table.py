@@ -24,6 +24,7 @@ VERBS = ("view", "add", "change", "delete")
 DELETE_SELECTED = "delete_selected"  # the admin's built-in bulk delete, offered with the delete permission
 USER_PASSWORD_PAGE = "auth_user_password_change"  # the user admin's "set a password" page
 HOLD_DECISION_PAGE = "wallet_hold_decide"  # release or seize a hold, with a reason
+RULE_CHANGE_DECISION_PAGES = ("core_rulechangeproposal_approve", "core_rulechangeproposal_reject")
 PROPOSAL_DECISION_PAGES = ("wallet_adjustmentproposal_approve", "wallet_adjustmentproposal_reject")
 
 
@@ -272,6 +273,16 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "Entrant ranges are edited on the structure's page; a structure whose shares do not add up to 10,000, "
         "increase from a place to the next, or whose ranges overlap or leave a gap is refused."
     ),
+    # --- site ---
+    "core.rulechangeproposal": ModelPowers(
+        support=READ,
+        compliance=may("view", pages=RULE_CHANGE_DECISION_PAGES),
+        administrators=may("view", pages=RULE_CHANGE_DECISION_PAGES),
+        note="Issue 30, four eyes on rules: each change, proposed on its rule's page with a reason, is applied when "
+        "another staff member than the proposer approves it with that kind's permission (detection thresholds: "
+        "`compliance.change_indicatorsetting`); one out of the usual range needs an administrator "
+        "(`core.approve_any_rule_change`, held by no role group). Rejecting needs a reason. Audited.",
+    ),
     # --- wallet ---
     "wallet.account": ModelPowers(
         support=may("view", actions=("propose_adjustment",)),
@@ -332,9 +343,11 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     "compliance.videorecordingrequest": compliance_record(),
     "compliance.indicatorsetting": ModelPowers(
         support=NOTHING,
-        compliance=may("view", "change"),
-        administrators=may("view", "change"),
-        note="The indicators' thresholds (FRD-19): one row per parameter; only the value changes, validated.",
+        compliance=may("view", pages=("compliance_indicatorsetting_propose",)),
+        administrators=may("view", pages=("compliance_indicatorsetting_propose",)),
+        note="The indicators' thresholds (FRD-19): one row per parameter, read only. A change is proposed (new value "
+        "and reason; 0 or less refused) with `compliance.change_indicatorsetting` and applied when another reviewer "
+        "approves it (issue 30, rule change proposals).",
     ),
     "compliance.playeroverview": ModelPowers(
         support=READ,

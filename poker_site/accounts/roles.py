@@ -26,6 +26,7 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "tournaments": ("view", "add", "change"),
         "wallet": ("view",),
         "responsible_gaming": ("view",),
+        "core": ("view",),  # rule change proposals (issue 30)
     },
     COMPLIANCE_REVIEWERS: {
         "accounts": ("view",),
@@ -35,6 +36,7 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "wallet": ("view",),
         "compliance": ("view", "add", "change"),
         "responsible_gaming": ("view",),
+        "core": ("view",),  # rule change proposals (issue 30)
     },
 }
 # Apps whose permissions no role ever holds, even if listed above: users' privileges (groups, permissions) and the

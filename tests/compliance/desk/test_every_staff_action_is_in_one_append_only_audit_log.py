@@ -14,6 +14,7 @@ from compliance.models import CaseAction, IndicatorSetting
 from compliance.services import case_note_add, settings_ensure
 from tests.compliance.desk.support import case_about, player
 from tests.tables.back_office import logged_in
+from poker_site.core.models import RuleChangeProposal
 from wallet.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
@@ -54,25 +55,34 @@ def test_a_password_set_in_the_admin_is_logged_without_the_password(support_agen
     assert alice.password not in str(entry.details) + str(entry.after)
 
 
-def test_a_threshold_tuned_in_the_admin_is_logged_and_a_bad_value_is_refused(reviewer: Any) -> None:
+def test_a_threshold_change_is_logged_when_proposed_and_when_approved_and_a_bad_value_is_refused(
+    reviewer: Any, administrator: Any
+) -> None:
+    """Issue 30: a threshold is changed by a proposal another staff member approves; both steps are logged."""
     settings_ensure()
     setting = IndicatorSetting.objects.get(indicator="chip_dumping", parameter="minimum_weak_decisions")
-    url = f"/admin/compliance/indicatorsetting/{setting.pk}/change/"
+    url = f"/admin/compliance/indicatorsetting/{setting.pk}/propose/"
     client = logged_in(reviewer)
-    for bad in ("2.5", "-1"):
-        response = client.post(url, {"value": bad})
+    for bad in ("2.5", "-1", "0"):
+        response = client.post(url, {"value": bad, "reason": "Tuning"})
         assert response.status_code == 200, bad  # the form again, with the error
-        assert response.context["adminform"].form.errors, bad
+        assert response.context["form"].errors, bad
     assert not AuditEntry.objects.filter(target=f"compliance.indicatorsetting:{setting.pk}").exists()
 
-    assert client.post(url, {"value": "4"}).status_code == 302
+    assert client.post(url, {"value": "4", "reason": "Too many false positives"}).status_code == 302
+    proposal = RuleChangeProposal.objects.get()
+    assert logged_in(administrator).post(f"/admin/core/rulechangeproposal/{proposal.pk}/approve/").status_code == 302
 
     setting.refresh_from_db()
     assert setting.value == 4
-    entry = AuditEntry.objects.get(target=f"compliance.indicatorsetting:{setting.pk}")
-    assert (entry.action, entry.actor) == ("admin_changed", reviewer)
-    assert entry.before["value"] == 3.0
-    assert entry.after["value"] == 4.0
+    proposed, approved = AuditEntry.objects.filter(target=f"compliance.indicatorsetting:{setting.pk}").order_by("pk")
+    assert (proposed.action, proposed.actor, proposed.reason) == (
+        "rule_change_proposed",
+        reviewer,
+        "Too many false positives",
+    )
+    assert (approved.action, approved.actor) == ("rule_change_approved", administrator)
+    assert (approved.before, approved.after) == ({"value": 3}, {"value": 4})
 
 
 def test_a_row_deleted_in_the_admin_is_logged_with_what_it_held(administrator: Any) -> None:
