@@ -12,9 +12,9 @@ from django.db import IntegrityError, connection, transaction
 
 from compliance.models import CaseAction, IndicatorSetting
 from compliance.services import case_note_add, settings_ensure
+from poker_site.core.models import RuleChangeProposal
 from tests.compliance.desk.support import case_about, player
 from tests.tables.back_office import logged_in
-from poker_site.core.models import RuleChangeProposal
 from wallet.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
@@ -42,14 +42,26 @@ def test_support_changing_a_players_e_mail_in_the_admin_is_logged_with_before_an
     assert "password" not in entry.after
 
 
-def test_a_password_set_in_the_admin_is_logged_without_the_password(support_agent: Any) -> None:
+def test_a_password_set_in_the_admin_needs_a_reason_and_is_logged_with_it_without_the_password(
+    support_agent: Any,
+) -> None:
+    """Issue 30: a password set by staff needs a reason, which the audit entry keeps."""
     alice = player("alice")
+    new_password = {"password1": "a-new-long-passphrase-77", "password2": "a-new-long-passphrase-77"}
+    url = f"/admin/accounts/user/{alice.pk}/password/"
+    refused = logged_in(support_agent).post(url, {**new_password, "usable_password": "true", "reason": " "})
+    assert refused.status_code == 200
+    assert "reason" in refused.context["form"].errors
+    alice.refresh_from_db()
+    assert not alice.check_password("a-new-long-passphrase-77")
+    assert not AuditEntry.objects.filter(target=f"accounts.user:{alice.pk}").exists()
+
     response = logged_in(support_agent).post(
-        f"/admin/accounts/user/{alice.pk}/password/",
-        {"password1": "a-new-long-passphrase-77", "password2": "a-new-long-passphrase-77", "usable_password": "true"},
+        url, {**new_password, "usable_password": "true", "reason": "Ticket 4411: locked out after a phone change"}
     )
     assert response.status_code == 302
     entry = AuditEntry.objects.get(action="admin_changed", target=f"accounts.user:{alice.pk}")
+    assert entry.reason == "Ticket 4411: locked out after a phone change"
     assert (entry.before, entry.after) == ({"password": "(set)"}, {"password": "(changed)"})
     alice.refresh_from_db()
     assert alice.password not in str(entry.details) + str(entry.after)
