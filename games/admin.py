@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy
 
+from games.card_views import hole_cards_view_record
 from games.chat.errors import ChatRefused
 from games.chat.services import MAXIMUM_MUTE_MINUTES, chat_mute_create, chat_mute_lift, chat_of_hand
 from games.event_summaries import PRIVATE_KINDS, euros, event_summary
@@ -594,6 +595,17 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     def deck_while_running(self, hand: Hand) -> str:
         return HIDDEN_WHILE_THE_HAND_RUNS
 
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The page; when it showed an ended hand's deck (every hole card), the view is audited (issue 30)."""
+        response = super().change_view(request, object_id, form_url, extra_context)
+        if request.method == "GET" and response.status_code == 200 and str(object_id).isdigit():
+            status = Hand.objects.filter(pk=int(object_id)).values_list("status", flat=True).first()
+            if status is not None and status != HandStatus.RUNNING:
+                hole_cards_view_record(request.user, int(object_id), "admin hand page (deck)")
+        return response
+
     @admin.display(description=gettext_lazy("chat"))
     def chat(self, hand: Hand) -> str:
         """The table chat posted while the hand was in play (issue 22), escaped: a line is shown as the text it is."""
@@ -694,6 +706,19 @@ class HandEventAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     @admin.display(description="payload")
     def payload_while_running(self, event: HandEvent) -> str:
         return HIDDEN_WHILE_THE_HAND_RUNS
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The page; when it showed a private event's payload (hole cards or the deck) of an ended hand, the view is
+        audited (issue 30)."""
+        response = super().change_view(request, object_id, form_url, extra_context)
+        if request.method == "GET" and response.status_code == 200 and str(object_id).isdigit():
+            event = HandEvent.objects.select_related("hand").filter(pk=int(object_id)).first()
+            private = event is not None and (event.kind in PRIVATE_KINDS or event.audience != EventAudience.PUBLIC)
+            if private and event.hand is not None and event.hand.status != HandStatus.RUNNING:
+                hole_cards_view_record(request.user, event.hand_id, f"admin hand event page ({event.kind})")
+        return response
 
 
 @admin.register(PlayerTableSettings)

@@ -426,6 +426,9 @@ def hand_page(request: HttpRequest, hand_id: int) -> HttpResponse:
     except ComplianceError as refusal:
         return render(request, "compliance/hand_in_play.html", {"hand": hand, "error": str(refusal)}, status=409)
     cases = Case.objects.filter(hands=hand).order_by("-pk")
+    from games.card_views import hole_cards_view_record
+
+    hole_cards_view_record(request.user, hand.pk, "compliance desk replayer")  # issue 30: audited
     return render(
         request,
         "compliance/hand_replay.html",
