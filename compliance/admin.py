@@ -232,7 +232,8 @@ class PlayerOverviewAdmin(RecordAdmin):
         player = get_object_or_404(self.get_queryset(request), pk=int(object_id))
         context = {
             **self.admin_site.each_context(request),
-            **player_overview(player),
+            # Support sees that a hold or a sanction exists, not compliance's reason (issue 30).
+            **player_overview(player, compliance_reasons=request.user.has_perm("compliance.review_cases")),
             "opts": self.model._meta,
             "title": f"Player overview: {player.username}",
         }

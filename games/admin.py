@@ -715,9 +715,10 @@ class HandEventAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
         response = super().change_view(request, object_id, form_url, extra_context)
         if request.method == "GET" and response.status_code == 200 and str(object_id).isdigit():
             event = HandEvent.objects.select_related("hand").filter(pk=int(object_id)).first()
-            private = event is not None and (event.kind in PRIVATE_KINDS or event.audience != EventAudience.PUBLIC)
-            if private and event.hand is not None and event.hand.status != HandStatus.RUNNING:
-                hole_cards_view_record(request.user, event.hand_id, f"admin hand event page ({event.kind})")
+            if event is None or event.hand is None or event.hand.status == HandStatus.RUNNING:
+                return response
+            if event.kind in PRIVATE_KINDS or event.audience != EventAudience.PUBLIC:
+                hole_cards_view_record(request.user, event.hand.pk, f"admin hand event page ({event.kind})")
         return response
 
 

@@ -264,7 +264,7 @@ def _case_render(
     from wallet.models import Hold
 
     subjects = [
-        {"user": user, "standing": standing_of(user.pk), "overview": player_overview(user)}
+        {"user": user, "standing": standing_of(user.pk), "overview": player_overview(user, compliance_reasons=True)}
         for user in case.subjects.order_by("username")
     ]
     return render(
@@ -442,7 +442,7 @@ def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
     from poker_site.accounts.models import User
 
     user = get_object_or_404(User, pk=user_id)
-    overview = player_overview(user)
+    overview = player_overview(user, compliance_reasons=True)  # the desk: reviewers only
     return render(
         request,
         "compliance/player.html",
