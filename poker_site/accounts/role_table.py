@@ -24,6 +24,7 @@ VERBS = ("view", "add", "change", "delete")
 DELETE_SELECTED = "delete_selected"  # the admin's built-in bulk delete, offered with the delete permission
 USER_PASSWORD_PAGE = "auth_user_password_change"  # the user admin's "set a password" page
 HOLD_DECISION_PAGE = "wallet_hold_decide"  # release or seize a hold, with a reason
+PROPOSE_TERMS_PAGE = "games_stake_propose_terms"
 RULE_CHANGE_DECISION_PAGES = ("core_rulechangeproposal_approve", "core_rulechangeproposal_reject")
 PROPOSAL_DECISION_PAGES = ("wallet_adjustmentproposal_approve", "wallet_adjustmentproposal_reject")
 
@@ -142,10 +143,19 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     # --- cash tables ---
     "games.gametype": catalogue("Rules rows are added on the game type's page."),
     "games.gamerules": catalogue("A change is a new row; rows in force or past are read-only."),
-    "games.stake": catalogue(
-        "Tables open from here (`open_tables`, needs the permission to add tables).", support_actions=("open_tables",)
+    "games.stake": ModelPowers(
+        may("view", "add", "change", actions=("open_tables",), pages=(PROPOSE_TERMS_PAGE,)),
+        READ,
+        may(*VERBS, actions=(DELETE_SELECTED, "open_tables"), pages=(PROPOSE_TERMS_PAGE,)),
+        "Tables open from here (`open_tables`, needs the permission to add tables). New terms are proposed on the "
+        "stake's page (`games.add_staketerms`, reason required) and become a new terms row when another staff member "
+        "approves them (issue 30, rule change proposals).",
     ),
-    "games.staketerms": catalogue("A change is a new row; rows in force or past are read-only."),
+    "games.staketerms": read_only_record(
+        "A change is a new row, proposed on the stake's page and added when a second staff member approves it (issue "
+        "30); no row is added, edited or deleted here by anyone. A rake rate over 10 % or a cap over the catalog's "
+        "highest needs an administrator's approval."
+    ),
     "games.table": ModelPowers(
         support=may("view", "change", actions=CASH_TABLE_ACTIONS),
         compliance=READ,
@@ -275,12 +285,13 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     ),
     # --- site ---
     "core.rulechangeproposal": ModelPowers(
-        support=READ,
+        support=may("view", pages=RULE_CHANGE_DECISION_PAGES),
         compliance=may("view", pages=RULE_CHANGE_DECISION_PAGES),
         administrators=may("view", pages=RULE_CHANGE_DECISION_PAGES),
         note="Issue 30, four eyes on rules: each change, proposed on its rule's page with a reason, is applied when "
         "another staff member than the proposer approves it with that kind's permission (detection thresholds: "
-        "`compliance.change_indicatorsetting`); one out of the usual range needs an administrator "
+        "`compliance.change_indicatorsetting`; stake terms: `games.add_staketerms`); one out of the usual range "
+        "(a rake rate over 10 %, a rake cap over the catalog's highest) needs an administrator "
         "(`core.approve_any_rule_change`, held by no role group). Rejecting needs a reason. Audited.",
     ),
     # --- wallet ---
