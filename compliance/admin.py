@@ -11,16 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from compliance.errors import InvalidRequest
 from compliance.models import (
     AccountStanding,
     Case,
@@ -35,7 +33,6 @@ from compliance.models import (
     VideoRecordingRequest,
 )
 from compliance.player_view import player_overview
-from compliance.services.thresholds import setting_check
 from wallet.admin import LedgerAdmin
 
 
@@ -137,44 +134,80 @@ class DetectorStateAdmin(RecordAdmin):
     fields = list_display
 
 
-class IndicatorSettingForm(forms.ModelForm):
-    class Meta:
-        model = IndicatorSetting
-        fields = ("value",)
+class ThresholdProposalForm(forms.Form):
+    value = forms.FloatField(label="New value")
+    reason = forms.CharField(label="Reason", widget=forms.Textarea(attrs={"rows": 3}))
 
-    def clean_value(self) -> float:
-        value = self.cleaned_data["value"]
-        try:
-            return float(setting_check(self.instance, value))
-        except InvalidRequest as error:
-            raise forms.ValidationError(str(error)) from error
+
+PROPOSE_THRESHOLD_PAGE = "compliance_indicatorsetting_propose"
 
 
 @admin.register(IndicatorSetting)
 class IndicatorSettingAdmin(admin.ModelAdmin):
-    """The indicators' thresholds and parameters (FRD-19). Changing one recomputes the flags after the save."""
+    """The indicators' thresholds and parameters (FRD-19). Read only here: a change is proposed on the setting's
+    "propose a change" page (value and reason) and applied when another reviewer approves it (issue 30, rule change
+    proposals); the flags are recomputed then."""
 
-    form = IndicatorSettingForm
     list_display = ("indicator", "parameter", "value", "default", "description")
     list_filter = ("indicator",)
-    list_editable = ()
-    readonly_fields = ("indicator", "parameter", "default", "whole_number", "description", "updated_at")
-    fields = ("indicator", "parameter", "value", "default", "whole_number", "description", "updated_at")
+    fields = ("indicator", "parameter", "value", "default", "whole_number", "description", "updated_at", "propose")
+    readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def save_model(self, request: HttpRequest, obj: IndicatorSetting, form: Any, change: bool) -> None:
-        from django.utils import timezone
+    @admin.display(description="change")
+    def propose(self, setting: IndicatorSetting) -> str:
+        return format_html(
+            '<a href="{}">Propose a change (another reviewer approves it)</a>',
+            reverse(f"admin:{PROPOSE_THRESHOLD_PAGE}", args=[setting.pk]),
+        )
 
-        from compliance.services import flags_recompute
+    def get_urls(self) -> list[URLPattern]:
+        page = path(
+            "<int:setting_id>/propose/", self.admin_site.admin_view(self.propose_view), name=PROPOSE_THRESHOLD_PAGE
+        )
+        return [page, *super().get_urls()]
 
-        obj.updated_at = timezone.now()
-        super().save_model(request, obj, form, change)
-        transaction.on_commit(flags_recompute)
+    def propose_view(self, request: HttpRequest, setting_id: int) -> HttpResponse:
+        """The new value and a reason; posted, ``rule_change_propose`` (refusals shown on the form)."""
+        from compliance.threshold_changes import CHANGE_SETTING, DETECTION_THRESHOLD
+        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
+
+        if not request.user.has_perm(CHANGE_SETTING):
+            raise PermissionDenied
+        setting = get_object_or_404(IndicatorSetting, pk=setting_id)
+        form = ThresholdProposalForm(request.POST or None, initial={"value": setting.value})
+        if request.method == "POST" and form.is_valid():
+            try:
+                proposal = rule_change_propose(
+                    request.user,
+                    DETECTION_THRESHOLD.name,
+                    f"compliance.indicatorsetting:{setting.pk}",
+                    {"value": form.cleaned_data["value"]},
+                    form.cleaned_data["reason"],
+                )
+            except RuleChangeRefused as error:
+                form.add_error(None, error.message)
+            else:
+                self.message_user(
+                    request, f"Change proposed (#{proposal.pk}): another reviewer approves it.", messages.SUCCESS
+                )
+                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Propose a change of {setting.indicator}.{setting.parameter}",
+            "form": form,
+            "setting": setting,
+        }
+        return TemplateResponse(request, "compliance/admin_threshold_proposal.html", context)
 
 
 @admin.register(PlayerOverview)
@@ -199,7 +232,8 @@ class PlayerOverviewAdmin(RecordAdmin):
         player = get_object_or_404(self.get_queryset(request), pk=int(object_id))
         context = {
             **self.admin_site.each_context(request),
-            **player_overview(player),
+            # Support sees that a hold or a sanction exists, not compliance's reason (issue 30).
+            **player_overview(player, compliance_reasons=request.user.has_perm("compliance.review_cases")),
             "opts": self.model._meta,
             "title": f"Player overview: {player.username}",
         }

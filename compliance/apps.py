@@ -24,3 +24,8 @@ class ComplianceConfig(AppConfig):
         hand_settled.connect(receivers.hand_settled, dispatch_uid="compliance.hand_settled")
         post_migrate.connect(settings_ensure, sender=self, dispatch_uid="compliance.settings_ensure")
         withdrawal_check_register(withdrawal_refusal)
+
+        from compliance.threshold_changes import DETECTION_THRESHOLD
+        from poker_site.core.rule_changes import rule_kind_register
+
+        rule_kind_register(DETECTION_THRESHOLD)  # issue 30: a threshold changes by proposal and a second approval

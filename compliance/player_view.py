@@ -11,9 +11,14 @@ from django.utils import timezone
 from compliance.models import Case, CaseStatus
 from compliance.standing import standing_of
 
+RESTRICTED = "restricted, ask compliance"
+"""Shown to support instead of a compliance reason (issue 30: a hold's or a sanction's reason, e.g. "Collusion
+review", is compliance's; support sees that the hold or the sanction exists, not why)."""
 
-def player_overview(user: Any) -> dict[str, Any]:
-    """The figures of the LOB-08 player view for ``user``."""
+
+def player_overview(user: Any, *, compliance_reasons: bool = False) -> dict[str, Any]:
+    """The figures of the LOB-08 player view for ``user``. ``compliance_reasons``: whether the viewer may read the
+    reasons compliance gave (holds, account sanctions); without, each reads :data:`RESTRICTED`."""
     from games.cash.buy_in import RATHOLING_COUNTER_LIMIT, daily_count
     from games.models import DailyCounterKind, PlayerTableSettings
     from tournaments.models import EntryStatus, TournamentBar, TournamentEntry
@@ -42,4 +47,6 @@ def player_overview(user: Any) -> dict[str, Any]:
         "tournament_bar": TournamentBar.objects.filter(user=user).order_by("-barred_at", "-pk").first(),
         "open_cases": list(Case.objects.filter(subjects=user).exclude(status=CaseStatus.CLOSED).order_by("-pk")[:50]),
         "day": now.date(),
+        "compliance_reasons": compliance_reasons,
+        "restricted": RESTRICTED,
     }

@@ -20,14 +20,15 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy
 
+from games.card_views import hole_cards_view_record
 from games.chat.errors import ChatRefused
 from games.chat.services import MAXIMUM_MUTE_MINUTES, chat_mute_create, chat_mute_lift, chat_of_hand
 from games.event_summaries import PRIVATE_KINDS, euros, event_summary
@@ -260,8 +261,38 @@ class GameRulesAdmin(EffectiveFromRowsAdmin):
 
 
 class StakeTermsInline(EffectiveFromRowsInline):
+    """The stake's terms rows, read only: new terms are proposed on the stake's "propose new terms" page (issue 30)."""
+
     model = StakeTerms
     ordering = ("-effective_from",)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+PROPOSE_TERMS_PAGE = "games_stake_propose_terms"
+
+
+class TermsProposalForm(EffectiveFromForm):
+    """New terms of a stake (amounts in cents, as the terms rows) and the reason; a second staff member approves."""
+
+    reason = forms.CharField(label="Reason", widget=forms.Textarea(attrs={"rows": 3}))
+
+    class Meta:
+        model = StakeTerms
+        fields = (
+            "effective_from",
+            "small_blind",
+            "big_blind",
+            "min_buy_in_big_blinds",
+            "max_buy_in_big_blinds",
+            "seats",
+            "rake_rate_basis_points",
+            "rake_cap",
+            "rake_small_hand_cap",
+            "enabled",
+            "note",
+        )
 
 
 @admin.register(Stake)
@@ -271,6 +302,16 @@ class StakeAdmin(admin.ModelAdmin):
     search_fields = ("label", "game_type__name")
     inlines = (StakeTermsInline,)
     actions = ("open_tables",)
+    readonly_fields = ("propose_terms",)
+
+    @admin.display(description="change the terms")
+    def propose_terms(self, stake: Stake) -> str:
+        if stake.pk is None:
+            return "Save the stake first, then propose its terms."
+        return format_html(
+            '<a href="{}">Propose new terms (another staff member approves them)</a>',
+            reverse(f"admin:{PROPOSE_TERMS_PAGE}", args=[stake.pk]),
+        )
 
     @admin.action(description="Open a new table of each selected stake", permissions=["add_table"])
     def open_tables(self, request: HttpRequest, queryset: QuerySet[Stake]) -> None:
@@ -286,6 +327,53 @@ class StakeAdmin(admin.ModelAdmin):
 
     def has_add_table_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.add_table")
+
+    def get_urls(self) -> list[URLPattern]:
+        page = path(
+            "<int:stake_id>/propose-terms/",
+            self.admin_site.admin_view(self.propose_terms_view),
+            name=PROPOSE_TERMS_PAGE,
+        )
+        return [page, *super().get_urls()]
+
+    def propose_terms_view(self, request: HttpRequest, stake_id: int) -> HttpResponse:
+        """New terms (from the ones in force) with the time they take effect and a reason; posted,
+        ``rule_change_propose`` (issue 30: applied when another staff member approves)."""
+        from games.terms_changes import ADD_TERMS, STAKE_TERMS, TERMS_FIELDS
+        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
+
+        if not request.user.has_perm(ADD_TERMS):
+            raise PermissionDenied
+        stake = Stake.objects.filter(pk=stake_id).first()
+        if stake is None:
+            raise Http404("No such stake.")
+        current = stake.terms.filter(effective_from__lte=timezone.now()).order_by("-effective_from", "-pk").first()
+        initial = {field: getattr(current, field) for field in TERMS_FIELDS} if current is not None else {}
+        form = TermsProposalForm(request.POST if request.method == "POST" else None, initial=initial)
+        if request.method == "POST" and form.is_valid():
+            changes = {field: form.cleaned_data[field] for field in TERMS_FIELDS}
+            changes["effective_from"] = form.cleaned_data["effective_from"].isoformat()
+            try:
+                proposal = rule_change_propose(
+                    request.user, STAKE_TERMS.name, f"games.stake:{stake.pk}", changes, form.cleaned_data["reason"]
+                )
+            except RuleChangeRefused as error:
+                form.add_error(None, error.message)
+            else:
+                self.message_user(
+                    request,
+                    f"New terms proposed (#{proposal.pk}): another staff member approves them.",
+                    messages.SUCCESS,
+                )
+                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Propose new terms for {stake}",
+            "form": form,
+            "stake": stake,
+        }
+        return TemplateResponse(request, "games/admin_terms_proposal.html", context)
 
 
 @admin.register(StakeTerms)
@@ -326,6 +414,17 @@ class StakeTermsAdmin(EffectiveFromRowsAdmin):
     search_fields = ("stake__label", "note")
     date_hierarchy = "effective_from"
     show_full_result_count = False
+
+    # Issue 30: terms change only by a proposal another staff member approves (the stake's "propose new terms" page):
+    # no row is added, edited or deleted here, a future one included, by anyone.
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class SeatInline(admin.TabularInline):
@@ -594,6 +693,17 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     def deck_while_running(self, hand: Hand) -> str:
         return HIDDEN_WHILE_THE_HAND_RUNS
 
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The page; when it showed an ended hand's deck (every hole card), the view is audited (issue 30)."""
+        response = super().change_view(request, object_id, form_url, extra_context)
+        if request.method == "GET" and response.status_code == 200 and str(object_id).isdigit():
+            status = Hand.objects.filter(pk=int(object_id)).values_list("status", flat=True).first()
+            if status is not None and status != HandStatus.RUNNING:
+                hole_cards_view_record(request.user, int(object_id), "admin hand page (deck)")
+        return response
+
     @admin.display(description=gettext_lazy("chat"))
     def chat(self, hand: Hand) -> str:
         """The table chat posted while the hand was in play (issue 22), escaped: a line is shown as the text it is."""
@@ -694,6 +804,20 @@ class HandEventAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     @admin.display(description="payload")
     def payload_while_running(self, event: HandEvent) -> str:
         return HIDDEN_WHILE_THE_HAND_RUNS
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The page; when it showed a private event's payload (hole cards or the deck) of an ended hand, the view is
+        audited (issue 30)."""
+        response = super().change_view(request, object_id, form_url, extra_context)
+        if request.method == "GET" and response.status_code == 200 and str(object_id).isdigit():
+            event = HandEvent.objects.select_related("hand").filter(pk=int(object_id)).first()
+            if event is None or event.hand is None or event.hand.status == HandStatus.RUNNING:
+                return response
+            if event.kind in PRIVATE_KINDS or event.audience != EventAudience.PUBLIC:
+                hole_cards_view_record(request.user, event.hand.pk, f"admin hand event page ({event.kind})")
+        return response
 
 
 @admin.register(PlayerTableSettings)

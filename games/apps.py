@@ -20,3 +20,14 @@ class GamesConfig(AppConfig):
         policy_register(CashPolicy())
         cash_commands_register()
         readside.lobby_source_register(lobby_rows)
+
+        from games.cash.reconcile import table_accounts_reconcile
+        from wallet.services.reconcile import reconcile_check_register
+
+        # Issue 30: manage.py wallet_reconcile checks the table accounts against the chips at the tables.
+        reconcile_check_register(table_accounts_reconcile)
+
+        from games.terms_changes import STAKE_TERMS
+        from poker_site.core.rule_changes import rule_kind_register
+
+        rule_kind_register(STAKE_TERMS)  # issue 30: stake terms change by proposal and a second approval

@@ -205,6 +205,13 @@ CELERY_TASK_ALWAYS_EAGER = env.boolean("CELERY_TASK_ALWAYS_EAGER", False)
 COMPLIANCE_REPORTS_PER_DAY = env.integer("COMPLIANCE_REPORTS_PER_DAY", 5, minimum=1)
 COMPLIANCE_PROGRAM_REPORTS_PER_DAY = env.integer("COMPLIANCE_PROGRAM_REPORTS_PER_DAY", 20, minimum=1)
 
+# --- Manual adjustments (issue 30: money changes by staff need two people) --------------------------------------
+# Credits support staff may approve (another staff member proposed them), by category, in cents. A credit of another
+# category or above its limit, and every debit, needs an administrator's approval (wallet.approve_any_adjustment).
+WALLET_ADJUSTMENT_SUPPORT_LIMITS = {
+    "goodwill": env.integer("WALLET_GOODWILL_SUPPORT_LIMIT_CENTS", 50_00, minimum=0, maximum=1_000_00),
+}
+
 # --- Tournaments ----------------------------------------------------------------------------------------------
 # TRN-04 / AMB-57: a registrant with no socket on their table when it first deals is dealt in sitting out.
 TOURNAMENT_SITS_OUT_ABSENT_PLAYERS = env.boolean("TOURNAMENT_SITS_OUT_ABSENT_PLAYERS", True)
@@ -302,7 +309,12 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"refusals_without_traceback": {"()": "poker_site.core.log_filters.RefusalsWithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.string("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # A 403 is logged as one line, without the traceback of the PermissionDenied behind it (issue 30).
+        "django.request": {"filters": ["refusals_without_traceback"]},
+    },
 }

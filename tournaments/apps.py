@@ -12,3 +12,9 @@ class TournamentsConfig(AppConfig):
         from tournaments.table_policy import TournamentPolicy
 
         policy_register(TournamentPolicy())
+
+        from tournaments.reconcile import prize_pools_reconcile
+        from wallet.services.reconcile import reconcile_check_register
+
+        # Issue 30: manage.py wallet_reconcile checks the prize pools against the entries' money they hold.
+        reconcile_check_register(prize_pools_reconcile)

@@ -3,7 +3,8 @@
 Built for tables of millions of rows: no full COUNT(*) (``show_full_result_count = False`` and a paginator that
 counts at most ``CappedCountPaginator.cap`` rows), exact-match searches that use indexes, related rows fetched in
 the same query, raw-id widgets instead of giant drop-downs. Staff adjustments and hold decisions are made through
-forms that require a reason and call the services.
+forms that require a reason and call the services; a manual adjustment is a proposal a second staff member
+approves (issue 30).
 """
 
 from __future__ import annotations
@@ -23,21 +24,31 @@ from django.utils.translation import gettext_lazy as _
 
 from poker_site.core.admin_lists import CappedCountPaginator
 from wallet.errors import WalletError, format_cents
-from wallet.forms import HoldDecisionForm, StaffAdjustmentForm
+from wallet.forms import AdjustmentProposalForm, HoldDecisionForm, ProposalApprovalForm, ProposalRejectionForm
 from wallet.models import (
     Account,
+    AdjustmentProposal,
     AuditEntry,
     CashierLimits,
     CashierTransaction,
     Hold,
     HoldStatus,
     Leg,
+    ProposalStatus,
     StaffAdjustment,
     Transfer,
     UnresolvedGameFunds,
 )
-from wallet.services import TransferKind, hold_release, hold_seize, staff_adjustment_create
+from wallet.services import (
+    TransferKind,
+    adjustment_approve,
+    adjustment_propose,
+    adjustment_reject,
+    hold_release,
+    hold_seize,
+)
 from wallet.services.audit import AUDIT_ACTIONS
+from wallet.services.permissions import APPROVE_ADJUSTMENT, APPROVE_ANY_ADJUSTMENT, PROPOSE_ADJUSTMENT
 
 
 class LedgerAdmin(admin.ModelAdmin):
@@ -119,7 +130,7 @@ class AccountAdmin(PlayerSearchMixin, LedgerAdmin):
     list_select_related = ("owner",)
     raw_id_fields = ("owner",)
     readonly_fields = ("balance_display", "legs_link")
-    actions = ["adjust_balance"]
+    actions = ["propose_adjustment"]
 
     @admin.display(description=_("balance"), ordering="balance")
     def balance_display(self, account: Account) -> str:
@@ -130,16 +141,19 @@ class AccountAdmin(PlayerSearchMixin, LedgerAdmin):
         url = reverse("admin:wallet_leg_changelist") + f"?account__id__exact={account.pk}"
         return format_html('<a href="{}">{}</a>', url, _("All movements of this account"))
 
-    @admin.action(description=_("Adjust the balance of the selected account (reason required)"), permissions=["adjust"])
-    def adjust_balance(self, request: HttpRequest, queryset: QuerySet[Account]) -> HttpResponseRedirect | None:
+    @admin.action(
+        description=_("Propose an adjustment of the selected player account (a second staff member approves)"),
+        permissions=["propose"],
+    )
+    def propose_adjustment(self, request: HttpRequest, queryset: QuerySet[Account]) -> HttpResponseRedirect | None:
         accounts = list(queryset.values_list("pk", flat=True)[:2])
         if len(accounts) != 1:
             self.message_user(request, _("Select exactly one account to adjust."), messages.WARNING)
             return None
-        return redirect(reverse("admin:wallet_staffadjustment_add") + f"?account={accounts[0]}")
+        return redirect(reverse("admin:wallet_adjustmentproposal_add") + f"?account={accounts[0]}")
 
-    def has_adjust_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("wallet.adjust_balance")
+    def has_propose_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(PROPOSE_ADJUSTMENT)
 
 
 class LegInline(admin.TabularInline):
@@ -284,6 +298,9 @@ class HoldAdmin(PlayerSearchMixin, LedgerAdmin):
 
 @admin.register(StaffAdjustment)
 class StaffAdjustmentAdmin(PlayerSearchMixin, LedgerAdmin):
+    """Adjustments booked by one staff member alone before issue 30: history, read only. New adjustments are
+    proposals (below) that a second staff member approves."""
+
     list_display = ("id", "account", "amount_display", "staff", "created_at", "reason")
     search_fields = ("=staff__username",)
     search_help_text = _("Exact staff username, or player:<username> for adjustments of a player's accounts.")
@@ -294,27 +311,107 @@ class StaffAdjustmentAdmin(PlayerSearchMixin, LedgerAdmin):
     def amount_display(self, adjustment: StaffAdjustment) -> str:
         return _cents(adjustment.amount, adjustment.account.currency)
 
+
+APPROVE_PROPOSAL_PAGE = "wallet_adjustmentproposal_approve"
+REJECT_PROPOSAL_PAGE = "wallet_adjustmentproposal_reject"
+
+
+def _may_decide(request: HttpRequest) -> bool:
+    return request.user.has_perm(APPROVE_ADJUSTMENT) or request.user.has_perm(APPROVE_ANY_ADJUSTMENT)
+
+
+@admin.register(AdjustmentProposal)
+class AdjustmentProposalAdmin(PlayerSearchMixin, LedgerAdmin):
+    """Manual adjustments, four eyes (issue 30): proposing is the add page, approving and rejecting are the extra
+    pages; each calls its service (``adjustment_propose``, ``adjustment_approve``, ``adjustment_reject``), which checks
+    the roles, books and audits. Amounts are shown and typed in euros, stored in cents."""
+
+    list_display = (
+        "id",
+        "account",
+        "amount_display",
+        "category",
+        "status",
+        "needs_administrator",
+        "proposed_by",
+        "proposed_at",
+        "decided_by",
+        "decided_at",
+        "decision_links",
+    )
+    list_filter = ("status", "category", "needs_administrator")
+    search_fields = ("=proposed_by__username",)
+    search_help_text = _("Exact username of the proposer, or player:<username> for the proposals about a player.")
+    player_lookup = "account__owner__username"
+    list_select_related = ("account", "account__owner", "proposed_by", "decided_by")
+    raw_id_fields = ("account", "proposed_by", "decided_by", "transfer")
+    ordering = ("-pk",)
+    fields = (
+        "account",
+        "amount_display",
+        "category",
+        "reason",
+        "status",
+        "needs_administrator",
+        "proposed_by",
+        "proposed_at",
+        "decided_by",
+        "decided_at",
+        "decision_note",
+        "transfer",
+        "decision_links",
+    )
+    readonly_fields = fields
+
+    @admin.display(description=_("amount"), ordering="amount")
+    def amount_display(self, proposal: AdjustmentProposal) -> str:
+        return _cents(proposal.amount, proposal.account.currency)
+
+    @admin.display(description=_("decision"))
+    def decision_links(self, proposal: AdjustmentProposal) -> str:
+        if proposal.status != ProposalStatus.PENDING:
+            return str(proposal.get_status_display())
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}">{}</a>',
+            reverse(f"admin:{APPROVE_PROPOSAL_PAGE}", args=[proposal.pk]),
+            _("Approve"),
+            reverse(f"admin:{REJECT_PROPOSAL_PAGE}", args=[proposal.pk]),
+            _("Reject"),
+        )
+
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return request.user.has_perm("wallet.adjust_balance")
+        return request.user.has_perm(PROPOSE_ADJUSTMENT)
+
+    def get_urls(self) -> list[URLPattern]:
+        return [
+            path(
+                "<int:proposal_id>/approve/",
+                self.admin_site.admin_view(self.approve_view),
+                name=APPROVE_PROPOSAL_PAGE,
+            ),
+            path("<int:proposal_id>/reject/", self.admin_site.admin_view(self.reject_view), name=REJECT_PROPOSAL_PAGE),
+            *super().get_urls(),
+        ]
 
     def add_view(
         self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
-        """Adjust a balance: amount, account and a required reason, booked by ``staff_adjustment_create``."""
+        """Propose an adjustment: account, amount in euros, category and a required reason (``adjustment_propose``)."""
         if not self.has_add_permission(request):
             raise PermissionDenied
         initial = {"account": request.GET.get("account", ""), "idempotency_key": uuid.uuid4().hex}
-        form = StaffAdjustmentForm(request.POST or None, initial=initial)
+        form = AdjustmentProposalForm(request.POST or None, initial=initial)
         if request.method == "POST" and form.is_valid():
-            account = Account.objects.filter(pk=form.cleaned_data["account"]).first()
+            account = Account.objects.select_related("owner").filter(pk=form.cleaned_data["account"]).first()
             if account is None:
                 form.add_error("account", _("No account with this id."))
             else:
                 try:
-                    adjustment = staff_adjustment_create(
+                    proposal = adjustment_propose(
                         request.user,  # type: ignore[arg-type]
                         account,
                         form.cleaned_data["amount"],
+                        form.cleaned_data["category"],
                         form.cleaned_data["reason"],
                         form.cleaned_data["idempotency_key"],
                     )
@@ -322,9 +419,12 @@ class StaffAdjustmentAdmin(PlayerSearchMixin, LedgerAdmin):
                     form.add_error(None, str(error))
                 else:
                     self.message_user(
-                        request, _("Adjustment #%(id)s booked.") % {"id": adjustment.pk}, messages.SUCCESS
+                        request,
+                        _("Adjustment proposal #%(id)s recorded: another staff member approves it.")
+                        % {"id": proposal.pk},
+                        messages.SUCCESS,
                     )
-                    return redirect(reverse("admin:wallet_staffadjustment_change", args=[adjustment.pk]))
+                    return redirect(reverse("admin:wallet_adjustmentproposal_change", args=[proposal.pk]))
         account_id = form["account"].value()
         account = (
             Account.objects.select_related("owner").filter(pk=account_id).first() if str(account_id).isdigit() else None
@@ -332,11 +432,52 @@ class StaffAdjustmentAdmin(PlayerSearchMixin, LedgerAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": _("Adjust a balance"),
+            "title": _("Propose an adjustment"),
             "form": form,
             "account": account,
         }
         return TemplateResponse(request, "wallet/admin/staff_adjustment_form.html", context)
+
+    def _decision_page(self, request: HttpRequest, proposal_id: int, *, approve: bool) -> HttpResponse:
+        if not _may_decide(request):
+            raise PermissionDenied
+        proposal = get_object_or_404(
+            AdjustmentProposal.objects.select_related("account", "account__owner", "proposed_by"), pk=proposal_id
+        )
+        form_class = ProposalApprovalForm if approve else ProposalRejectionForm
+        form = form_class(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            decide = adjustment_approve if approve else adjustment_reject
+            try:
+                decide(proposal.pk, request.user, form.cleaned_data["note"])  # type: ignore[arg-type]
+            except WalletError as error:
+                form.add_error(None, str(error))
+            else:
+                done = _("approved and booked") if approve else _("rejected")
+                self.message_user(
+                    request,
+                    _("Adjustment proposal #%(id)s %(done)s.") % {"id": proposal.pk, "done": done},
+                    messages.SUCCESS,
+                )
+                return redirect(reverse("admin:wallet_adjustmentproposal_change", args=[proposal.pk]))
+        verb = _("Approve") if approve else _("Reject")
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("%(verb)s adjustment proposal #%(id)s") % {"verb": verb, "id": proposal.pk},
+            "proposal": proposal,
+            "amount": _cents(proposal.amount, proposal.account.currency),
+            "form": form,
+            "approve": approve,
+            "own_proposal": proposal.proposed_by_id == request.user.pk,
+        }
+        return TemplateResponse(request, "wallet/admin/adjustment_decision_form.html", context)
+
+    def approve_view(self, request: HttpRequest, proposal_id: int) -> HttpResponse:
+        return self._decision_page(request, proposal_id, approve=True)
+
+    def reject_view(self, request: HttpRequest, proposal_id: int) -> HttpResponse:
+        return self._decision_page(request, proposal_id, approve=False)
 
 
 @admin.register(CashierTransaction)

@@ -94,6 +94,12 @@ class HoldAlreadyDecided(WalletError):
     code = "hold_already_decided"
 
 
+class ProposalAlreadyDecided(WalletError):
+    """An adjustment proposal was already approved or rejected: nothing more is booked."""
+
+    code = "proposal_already_decided"
+
+
 class ReasonRequired(WalletError):
     """A staff action (adjustment, hold decision) needs a written reason for the audit trail."""
 

@@ -9,6 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from wallet.errors import InvalidAmount
+from wallet.models import AdjustmentCategory
 from wallet.services import check_idempotency_key, parse_euros_to_cents
 
 
@@ -54,22 +55,37 @@ class SignedEurosField(forms.CharField):
         return -cents if negative else cents
 
 
-class StaffAdjustmentForm(forms.Form):
-    account = forms.IntegerField(label=_("Account id"), min_value=1)
+class AdjustmentProposalForm(forms.Form):
+    """Propose a manual adjustment (issue 30): a second staff member approves it before anything is booked."""
+
+    account = forms.IntegerField(
+        label=_("Player cash account id"),
+        min_value=1,
+        help_text=_("Only a player's cash account: house, withdrawal, outside-world and game accounts are refused."),
+    )
     amount = SignedEurosField(
         label=_("Amount in euros"),
         max_length=33,
         help_text=_(
-            "Positive credits the account, negative (e.g. -5.00) debits it; the house adjustments account "
-            "takes the other side."
+            "Positive credits the player, negative (e.g. -5.00) debits; the house adjustments account takes the "
+            "other side. Every debit and any credit above the support limit needs an administrator's approval."
         ),
     )
+    category = forms.ChoiceField(label=_("Category"), choices=AdjustmentCategory.choices)
     reason = forms.CharField(
         label=_("Reason"),
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("Required: why, with the hand, tournament or ticket it concerns. Kept in the audit trail."),
     )
     idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
+
+
+class ProposalApprovalForm(forms.Form):
+    note = forms.CharField(label=_("Comment (optional)"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class ProposalRejectionForm(forms.Form):
+    note = forms.CharField(label=_("Reason for the rejection"), widget=forms.Textarea(attrs={"rows": 3}))
 
 
 class HoldDecisionForm(forms.Form):

@@ -299,7 +299,8 @@ class Hold(models.Model):
 
 
 class StaffAdjustment(models.Model):
-    """A reasoned manual correction of a balance by staff (GEN-01 fairness override, support goodwill)."""
+    """A reasoned manual correction of a balance booked by one staff member alone, as done before issue 30. Kept as
+    history, read only: an adjustment is now an :class:`AdjustmentProposal` that a second staff member approves."""
 
     account = models.ForeignKey(
         Account, verbose_name=_("account"), on_delete=models.PROTECT, related_name="staff_adjustments"
@@ -322,6 +323,97 @@ class StaffAdjustment(models.Model):
 
     def __str__(self) -> str:
         return f"adjustment #{self.pk} {self.amount:+d} on account #{self.account_id}"
+
+
+class AdjustmentCategory(models.TextChoices):
+    """Why a balance is adjusted by hand (issue 30): the approval rules and the reports group by it."""
+
+    GOODWILL = "goodwill", _("goodwill")
+    CORRECTION = "correction", _("correction of an error")
+    CHARGEBACK = "chargeback", _("chargeback")
+    MALFUNCTION = "malfunction", _("refund after a game malfunction")
+
+
+class ProposalStatus(models.TextChoices):
+    PENDING = "pending", _("awaiting approval")
+    APPROVED = "approved", _("approved and booked")
+    REJECTED = "rejected", _("rejected")
+
+
+class AdjustmentProposal(models.Model):
+    """A manual adjustment of a player's cash account proposed by one staff member and booked only when a second one
+    approves it (issue 30: money changes by staff need two people). Until then nothing moved.
+
+    ``needs_administrator`` is decided when proposed (``wallet.services.adjustments``): any debit, any credit above the
+    support staff's limit for its category (``WALLET_ADJUSTMENT_SUPPORT_LIMITS``) needs an administrator's approval.
+    The database refuses an approver who is the proposer, an approved proposal without its transfer and a rejection
+    without a reason."""
+
+    account = models.ForeignKey(
+        Account, verbose_name=_("account"), on_delete=models.PROTECT, related_name="adjustment_proposals"
+    )
+    amount = models.BigIntegerField(_("amount (cents)"), help_text=_("Positive credits the account, negative debits."))
+    category = models.CharField(_("category"), max_length=20, choices=AdjustmentCategory.choices)
+    reason = models.TextField(_("reason"))
+    needs_administrator = models.BooleanField(_("needs an administrator's approval"), default=True, editable=False)
+    status = models.CharField(
+        _("status"), max_length=10, choices=ProposalStatus.choices, default=ProposalStatus.PENDING, editable=False
+    )
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("proposed by"), on_delete=models.PROTECT, related_name="+"
+    )
+    proposed_at = models.DateTimeField(_("proposed at"), default=timezone.now)
+    idempotency_key = models.CharField(_("idempotency key"), max_length=100, unique=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("decided by"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decision_note = models.TextField(
+        _("decision note"), blank=True, help_text=_("The rejection's reason, or the approver's comment.")
+    )
+    transfer = models.OneToOneField(
+        Transfer, verbose_name=_("transfer"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("adjustment proposal")
+        verbose_name_plural = _("adjustment proposals")
+        constraints = [
+            models.CheckConstraint(condition=~Q(amount=0), name="wallet_proposal_amount_not_zero"),
+            models.CheckConstraint(condition=~Q(reason=""), name="wallet_proposal_reason_given"),
+            models.CheckConstraint(
+                condition=Q(decided_by__isnull=True) | ~Q(decided_by=models.F("proposed_by")),
+                name="wallet_proposal_decided_by_another",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(status=ProposalStatus.PENDING, decided_by__isnull=True, transfer__isnull=True)
+                    | Q(status=ProposalStatus.APPROVED, decided_by__isnull=False, transfer__isnull=False)
+                    | (
+                        Q(status=ProposalStatus.REJECTED, decided_by__isnull=False, transfer__isnull=True)
+                        & ~Q(decision_note="")
+                    )
+                ),
+                name="wallet_proposal_status_consistent",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "proposed_at"], name="wallet_proposal_status"),
+            models.Index(fields=["account", "status"], name="wallet_proposal_account"),
+        ]
+        permissions = [
+            ("propose_adjustment", "Can propose a manual adjustment of a player's balance"),
+            ("approve_adjustment", "Can approve another staff member's small goodwill credit"),
+            ("approve_any_adjustment", "Can approve any manual adjustment proposed by another staff member"),
+        ]
+
+    def __str__(self) -> str:
+        return f"adjustment proposal #{self.pk} {format_cents(self.amount)} on account #{self.account_id}"
 
 
 class CashierDirection(models.TextChoices):

@@ -345,7 +345,7 @@ def _case_render(
     from wallet.models import Hold
 
     subjects = [
-        {"user": user, "standing": standing_of(user.pk), "overview": player_overview(user)}
+        {"user": user, "standing": standing_of(user.pk), "overview": player_overview(user, compliance_reasons=True)}
         for user in case.subjects.order_by("username")
     ]
     return render(
@@ -507,6 +507,9 @@ def hand_page(request: HttpRequest, hand_id: int) -> HttpResponse:
     except ComplianceError as refusal:
         return render(request, "compliance/hand_in_play.html", {"hand": hand, "error": str(refusal)}, status=409)
     cases = Case.objects.filter(hands=hand).order_by("-pk")
+    from games.card_views import hole_cards_view_record
+
+    hole_cards_view_record(request.user, hand.pk, "compliance desk replayer")  # issue 30: audited
     return render(
         request,
         "compliance/hand_replay.html",
@@ -520,7 +523,7 @@ def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
     from poker_site.accounts.models import User
 
     user = get_object_or_404(User, pk=user_id)
-    overview = player_overview(user)
+    overview = player_overview(user, compliance_reasons=True)  # the desk: reviewers only
     return render(
         request,
         "compliance/player.html",

@@ -24,6 +24,9 @@ VERBS = ("view", "add", "change", "delete")
 DELETE_SELECTED = "delete_selected"  # the admin's built-in bulk delete, offered with the delete permission
 USER_PASSWORD_PAGE = "auth_user_password_change"  # the user admin's "set a password" page
 HOLD_DECISION_PAGE = "wallet_hold_decide"  # release or seize a hold, with a reason
+PROPOSE_TERMS_PAGE = "games_stake_propose_terms"
+RULE_CHANGE_DECISION_PAGES = ("core_rulechangeproposal_approve", "core_rulechangeproposal_reject")
+PROPOSAL_DECISION_PAGES = ("wallet_adjustmentproposal_approve", "wallet_adjustmentproposal_reject")
 
 
 @dataclass(frozen=True)
@@ -141,10 +144,19 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     # --- cash tables ---
     "games.gametype": catalogue("Rules rows are added on the game type's page."),
     "games.gamerules": catalogue("A change is a new row; rows in force or past are read-only."),
-    "games.stake": catalogue(
-        "Tables open from here (`open_tables`, needs the permission to add tables).", support_actions=("open_tables",)
+    "games.stake": ModelPowers(
+        may("view", "add", "change", actions=("open_tables",), pages=(PROPOSE_TERMS_PAGE,)),
+        READ,
+        may(*VERBS, actions=(DELETE_SELECTED, "open_tables"), pages=(PROPOSE_TERMS_PAGE,)),
+        "Tables open from here (`open_tables`, needs the permission to add tables). New terms are proposed on the "
+        "stake's page (`games.add_staketerms`, reason required) and become a new terms row when another staff member "
+        "approves them (issue 30, rule change proposals).",
     ),
-    "games.staketerms": catalogue("A change is a new row; rows in force or past are read-only."),
+    "games.staketerms": read_only_record(
+        "A change is a new row, proposed on the stake's page and added when a second staff member approves it (issue "
+        "30); no row is added, edited or deleted here by anyone. A rake rate over 10 % or a cap over the catalog's "
+        "highest needs an administrator's approval."
+    ),
     "games.table": ModelPowers(
         support=may("view", "change", actions=CASH_TABLE_ACTIONS),
         compliance=READ,
@@ -275,18 +287,37 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "Entrant ranges are edited on the structure's page; a structure whose shares do not add up to 10,000, "
         "increase from a place to the next, or whose ranges overlap or leave a gap is refused."
     ),
+    # --- site ---
+    "core.rulechangeproposal": ModelPowers(
+        support=may("view", pages=RULE_CHANGE_DECISION_PAGES),
+        compliance=may("view", pages=RULE_CHANGE_DECISION_PAGES),
+        administrators=may("view", pages=RULE_CHANGE_DECISION_PAGES),
+        note="Issue 30, four eyes on rules: each change, proposed on its rule's page with a reason, is applied when "
+        "another staff member than the proposer approves it with that kind's permission (detection thresholds: "
+        "`compliance.change_indicatorsetting`; stake terms: `games.add_staketerms`); one out of the usual range "
+        "(a rake rate over 10 %, a rake cap over the catalog's highest) needs an administrator "
+        "(`core.approve_any_rule_change`, held by no role group). Rejecting needs a reason. Audited.",
+    ),
     # --- wallet ---
     "wallet.account": ModelPowers(
-        support=may("view", actions=("adjust_balance",)),
+        support=may("view", actions=("propose_adjustment",)),
         compliance=READ,
-        administrators=may("view", actions=("adjust_balance",)),
-        note="Adjusting a balance needs `wallet.adjust_balance`.",
+        administrators=may("view", actions=("propose_adjustment",)),
+        note="Proposing an adjustment of a player's cash account needs `wallet.propose_adjustment` (issue 30).",
     ),
-    "wallet.staffadjustment": ModelPowers(
-        support=may("view", "add"),
+    "wallet.adjustmentproposal": ModelPowers(
+        support=may("view", "add", pages=PROPOSAL_DECISION_PAGES),
         compliance=READ,
-        administrators=may("view", "add"),
-        note="Adding one books it through the ledger, with a reason.",
+        administrators=may("view", "add", pages=PROPOSAL_DECISION_PAGES),
+        note="Issue 30, four eyes on money: a manual adjustment is a proposal (player cash accounts only, never a "
+        "system or game account; amount in euros, category, reason) that another staff member than the proposer "
+        "approves (booked then, once) or rejects (reason required). Support (`wallet.approve_adjustment`) approves "
+        "credits up to the limit of their category (`WALLET_ADJUSTMENT_SUPPORT_LIMITS`: goodwill up to €50.00); any "
+        "other credit and every debit needs an administrator (`wallet.approve_any_adjustment`, held by no role "
+        "group). Audited.",
+    ),
+    "wallet.staffadjustment": read_only_record(
+        "Adjustments booked by one staff member alone before issue 30: history. New ones are adjustment proposals."
     ),
     "wallet.hold": ModelPowers(
         support=READ,
@@ -327,9 +358,11 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     "compliance.videorecordingrequest": compliance_record(),
     "compliance.indicatorsetting": ModelPowers(
         support=NOTHING,
-        compliance=may("view", "change"),
-        administrators=may("view", "change"),
-        note="The indicators' thresholds (FRD-19): one row per parameter; only the value changes, validated.",
+        compliance=may("view", pages=("compliance_indicatorsetting_propose",)),
+        administrators=may("view", pages=("compliance_indicatorsetting_propose",)),
+        note="The indicators' thresholds (FRD-19): one row per parameter, read only. A change is proposed (new value "
+        "and reason; 0 or less refused) with `compliance.change_indicatorsetting` and applied when another reviewer "
+        "approves it (issue 30, rule change proposals).",
     ),
     "compliance.playeroverview": ModelPowers(
         support=READ,

@@ -26,6 +26,7 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "tournaments": ("view", "add", "change"),
         "wallet": ("view",),
         "responsible_gaming": ("view",),
+        "core": ("view",),  # rule change proposals (issue 30)
     },
     COMPLIANCE_REVIEWERS: {
         "accounts": ("view",),
@@ -35,6 +36,7 @@ ROLE_PERMISSIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "wallet": ("view",),
         "compliance": ("view", "add", "change"),
         "responsible_gaming": ("view",),
+        "core": ("view",),  # rule change proposals (issue 30)
     },
 }
 # Apps whose permissions no role ever holds, even if listed above: users' privileges (groups, permissions) and the
@@ -45,7 +47,11 @@ SUPERUSERS_ONLY_APPS = ("auth", "django_celery_beat")
 # cases and evidence (a suspect must not be tipped off, and the desk shows every hole card of finished hands).
 EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
     SUPPORT_STAFF: (
-        "wallet.adjust_balance",
+        "wallet.adjust_balance",  # resolving an unresolved game's funds (CASH-25)
+        # Issue 30: support proposes manual adjustments and approves another's small goodwill credits; every other
+        # approval needs wallet.approve_any_adjustment, which no role group holds (administrators are superusers).
+        "wallet.propose_adjustment",
+        "wallet.approve_adjustment",
         "games.cancel_hand",
         "games.close_table",
         "tournaments.run_tournament",

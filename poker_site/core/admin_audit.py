@@ -91,6 +91,21 @@ def _message_text(message: Any) -> str:
     return message if isinstance(message, str) else json.dumps(message, cls=DjangoJSONEncoder)
 
 
+def _only_form_fields(message: Any) -> bool:
+    """True when the admin's change message speaks of the page's own form fields at most (no inline row added,
+    changed or deleted, no sentence of a custom page or action): the stored values then say whether anything
+    changed (a form may call a field "changed" that stores the same value, e.g. a date typed differently)."""
+    if not isinstance(message, list):
+        return False
+    for item in message:
+        if not isinstance(item, dict) or "added" in item or "deleted" in item:
+            return False
+        changed = item.get("changed")
+        if not isinstance(changed, dict) or "object" in changed:
+            return False
+    return True
+
+
 class AuditedAdmin(admin.ModelAdmin):
     """Mixed in before a model admin: its additions, changes and deletions are written to the audit log."""
 
@@ -114,6 +129,9 @@ class AuditedAdmin(admin.ModelAdmin):
             _audit("admin_changed", request, obj, message, before=None, after=public(after))
         else:
             old, new = changed_fields(remembered, after)
+            if not old and _only_form_fields(message):
+                # Saved as it was (no stored value and no inline row changed): nothing happened, nothing is audited.
+                return entry
             _audit("admin_changed", request, obj, message, before=old, after=new)
             request.__dict__["_audit_before"][_target(obj)] = after
         return entry
@@ -131,6 +149,7 @@ def _audit(action: str, request: HttpRequest, obj: Any, message: Any, *, before:
     audit_record(
         action=action,
         actor=actor,  # type: ignore[arg-type]
+        reason=request.__dict__.get("_audit_reason", ""),  # a page that asks for one (e.g. setting a password)
         player=_player_of(obj),
         target=_target(obj),
         details={"object": str(obj)[:200], "message": _message_text(message)},

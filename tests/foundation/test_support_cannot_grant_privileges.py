@@ -99,7 +99,12 @@ def test_support_cannot_set_the_password_of_a_privileged_account_but_can_of_a_pl
     support, pat = staff_member(SUPPORT_STAFF), player()
     administrator = staff_member(ADMINISTRATORS, "the-admin")
     client = logged_in(support)
-    new_password = {"password1": "taken-over-42-xyz", "password2": "taken-over-42-xyz", "usable_password": "true"}
+    new_password = {
+        "password1": "taken-over-42-xyz",
+        "password2": "taken-over-42-xyz",
+        "usable_password": "true",
+        "reason": "Ticket 881: the player lost access to their e-mail",
+    }
 
     refused = client.post(f"/admin/accounts/user/{administrator.pk}/password/", new_password)
     accepted = client.post(f"/admin/accounts/user/{pat.pk}/password/", new_password)

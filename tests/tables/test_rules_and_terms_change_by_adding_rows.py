@@ -39,8 +39,10 @@ def test_a_stake_terms_row_in_force_cannot_be_changed_or_deleted_from_the_admin(
     assert terms.rake_rate_basis_points == rate_before
 
 
-@pytest.mark.parametrize("model", [StakeTerms, GameRules])
+@pytest.mark.parametrize("model", [GameRules])
 def test_only_rows_not_yet_in_force_may_be_changed_or_deleted(model: type) -> None:
+    """Game rules; stake terms are never added, changed or deleted in the admin: they change by a proposal a second
+    staff member approves (issue 30, see test_stake_terms_change_only_when_a_second_staff_member_approves.py)."""
     agent = support_agent()
     request = RequestFactory().get("/")
     request.user = agent

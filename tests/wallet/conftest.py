@@ -85,3 +85,22 @@ def reviewer(db: None) -> User:
     from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
 
     return _staff("compliance-reviewer", COMPLIANCE_REVIEWERS)
+
+
+@pytest.fixture
+def second_support(db: None) -> User:
+    """Another member of the "Support staff" group: the second pair of eyes on a colleague's proposal."""
+    from poker_site.accounts.roles import SUPPORT_STAFF
+
+    return _staff("support-colleague", SUPPORT_STAFF)
+
+
+@pytest.fixture
+def administrator(db: None) -> User:
+    """An administrator: administrators are superusers (docs/roles.md)."""
+    return User.objects.create_superuser("administrator", "administrator@example.com", "x-unused-password")
+
+
+@pytest.fixture
+def second_administrator(db: None) -> User:
+    return User.objects.create_superuser("administrator-2", "administrator-2@example.com", "x-unused-password")

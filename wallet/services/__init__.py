@@ -18,7 +18,7 @@ from wallet.services.accounts import (
     withheld_account,
     withheld_total,
 )
-from wallet.services.adjustments import staff_adjustment_create
+from wallet.services.adjustments import adjustment_approve, adjustment_propose, adjustment_reject
 from wallet.services.audit import audit_record
 from wallet.services.cashier import (
     DEFAULT_LIMITS,
@@ -79,6 +79,9 @@ __all__ = [
     "SandboxPaymentProvider",
     "TransferKind",
     "TransferLeg",
+    "adjustment_approve",
+    "adjustment_propose",
+    "adjustment_reject",
     "audit_record",
     "balance_of",
     "cashier_limits",
@@ -102,7 +105,6 @@ __all__ = [
     "player_cash_account",
     "player_cash_accounts_lock",
     "reference_account",
-    "staff_adjustment_create",
     "system_account",
     "transfer_create",
     "transfer_reverse",

@@ -19,6 +19,10 @@ AUDIT_ACTIONS = (
     "hold_released",
     "hold_seized",
     "staff_adjustment",
+    "adjustment_proposed",
+    "adjustment_approved",
+    "adjustment_rejected",
+    "hole_cards_viewed",  # recorded by games.card_views (issue 30)
     "unresolved_game_opened",
     "unresolved_game_resolved",
     "unresolved_game_voided",

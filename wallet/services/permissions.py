@@ -10,6 +10,9 @@ if TYPE_CHECKING:
     from poker_site.accounts.models import User
 
 ADJUST_BALANCE = "wallet.adjust_balance"
+PROPOSE_ADJUSTMENT = "wallet.propose_adjustment"
+APPROVE_ADJUSTMENT = "wallet.approve_adjustment"
+APPROVE_ANY_ADJUSTMENT = "wallet.approve_any_adjustment"
 WITHHOLD_WINNINGS = "wallet.withhold_winnings"
 RELEASE_HOLD = "wallet.release_hold"
 SEIZE_HOLD = "wallet.seize_hold"

@@ -7,11 +7,16 @@ Checks, each one aggregate query (fine on millions of legs; run it off-peak on a
 4. every leg is in its transfer's currency;
 5. no account that may not go negative is below zero;
 6. every WITHHELD account holds exactly the funds of its undecided holds, every open unresolved-game account
-   exactly its case's funds.
+   exactly its case's funds;
+7. each system account holds what the records outside the ledger say it must (issue 30): the withdrawals awaiting
+   payout exactly the pending withdrawals, and the checks the other apps register with :func:`reconcile_check_register`
+   (games: table accounts = chips at cash tables; tournaments: prize pools = entries' money held). A figure changed
+   behind the ledger's back, or a booking by hand on such an account, fails here naming the account and the difference.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import connection
@@ -29,6 +34,48 @@ def _rows(sql: str) -> list[tuple[Any, ...]]:
 def _account_name(pk: int) -> str:
     account = Account.objects.select_related("owner").filter(pk=pk).first()
     return account.label if account is not None else f"account #{pk}"
+
+
+ReconcileCheck = Callable[[int], list[str]]
+"""A check of system accounts against what they must hold: given the most problems to list, each as a sentence."""
+
+_checks: list[ReconcileCheck] = []
+
+
+def reconcile_check_register(check: ReconcileCheck) -> ReconcileCheck:
+    """Add ``check`` to :func:`ledger_reconcile` (an app registers its own in ``AppConfig.ready``; the wallet knows
+    no game's tables). Registering the same function twice keeps one."""
+    if check not in _checks:
+        _checks.append(check)
+    return check
+
+
+def difference_problem(pk: int, balance: int, expected: int, currency: str, what: str) -> str:
+    """One account's difference as a sentence: its name, what it holds, what ``what`` total and the difference."""
+    balance, expected = int(balance), int(expected)  # SUM() comes back as a Decimal
+    difference = balance - expected
+    direction = "more" if difference > 0 else "less"
+    return (
+        f"{_account_name(pk)} holds {format_cents(balance, currency)} but {what} total "
+        f"{format_cents(expected, currency)}: {format_cents(abs(difference), currency)} {direction} than it must."
+    )
+
+
+def pending_withdrawals_reconcile(limit: int) -> list[str]:
+    """The withdrawals-awaiting-payout account of each currency holds exactly the pending withdrawals' amounts."""
+    return [
+        difference_problem(pk, balance, expected, currency, "the pending withdrawals")
+        for pk, balance, expected, currency in _rows(
+            "SELECT a.id, a.balance, COALESCE(w.total, 0), a.currency FROM wallet_account a "
+            "LEFT JOIN (SELECT currency, SUM(amount) AS total FROM wallet_cashiertransaction "
+            "WHERE direction = 'withdrawal' AND status = 'pending' GROUP BY currency) w ON w.currency = a.currency "
+            "WHERE a.kind = 'pending_withdrawals' AND a.balance <> COALESCE(w.total, 0) "
+            f"ORDER BY a.id LIMIT {int(limit)}"
+        )
+    ]
+
+
+reconcile_check_register(pending_withdrawals_reconcile)
 
 
 def ledger_reconcile(*, limit: int = 100) -> list[str]:
@@ -79,6 +126,8 @@ def ledger_reconcile(*, limit: int = 100) -> list[str]:
         f"ORDER BY a.id LIMIT {int(limit)}"
     ):
         problems.append(f"{_account_name(pk)} holds {balance} cents but its case should hold {expected} cents.")
+    for check in _checks:
+        problems.extend(check(limit))
     return problems
 
 

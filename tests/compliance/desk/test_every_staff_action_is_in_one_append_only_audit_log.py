@@ -12,6 +12,7 @@ from django.db import IntegrityError, connection, transaction
 
 from compliance.models import CaseAction, IndicatorSetting
 from compliance.services import case_note_add, settings_ensure
+from poker_site.core.models import RuleChangeProposal
 from tests.compliance.desk.support import case_about, player
 from tests.tables.back_office import logged_in
 from wallet.models import AuditEntry
@@ -41,38 +42,59 @@ def test_support_changing_a_players_e_mail_in_the_admin_is_logged_with_before_an
     assert "password" not in entry.after
 
 
-def test_a_password_set_in_the_admin_is_logged_without_the_password(support_agent: Any) -> None:
+def test_a_password_set_in_the_admin_needs_a_reason_and_is_logged_with_it_without_the_password(
+    support_agent: Any,
+) -> None:
+    """Issue 30: a password set by staff needs a reason, which the audit entry keeps."""
     alice = player("alice")
+    new_password = {"password1": "a-new-long-passphrase-77", "password2": "a-new-long-passphrase-77"}
+    url = f"/admin/accounts/user/{alice.pk}/password/"
+    refused = logged_in(support_agent).post(url, {**new_password, "usable_password": "true", "reason": " "})
+    assert refused.status_code == 200
+    assert "reason" in refused.context["form"].errors
+    alice.refresh_from_db()
+    assert not alice.check_password("a-new-long-passphrase-77")
+    assert not AuditEntry.objects.filter(target=f"accounts.user:{alice.pk}").exists()
+
     response = logged_in(support_agent).post(
-        f"/admin/accounts/user/{alice.pk}/password/",
-        {"password1": "a-new-long-passphrase-77", "password2": "a-new-long-passphrase-77", "usable_password": "true"},
+        url, {**new_password, "usable_password": "true", "reason": "Ticket 4411: locked out after a phone change"}
     )
     assert response.status_code == 302
     entry = AuditEntry.objects.get(action="admin_changed", target=f"accounts.user:{alice.pk}")
+    assert entry.reason == "Ticket 4411: locked out after a phone change"
     assert (entry.before, entry.after) == ({"password": "(set)"}, {"password": "(changed)"})
     alice.refresh_from_db()
     assert alice.password not in str(entry.details) + str(entry.after)
 
 
-def test_a_threshold_tuned_in_the_admin_is_logged_and_a_bad_value_is_refused(reviewer: Any) -> None:
+def test_a_threshold_change_is_logged_when_proposed_and_when_approved_and_a_bad_value_is_refused(
+    reviewer: Any, administrator: Any
+) -> None:
+    """Issue 30: a threshold is changed by a proposal another staff member approves; both steps are logged."""
     settings_ensure()
     setting = IndicatorSetting.objects.get(indicator="chip_dumping", parameter="minimum_weak_decisions")
-    url = f"/admin/compliance/indicatorsetting/{setting.pk}/change/"
+    url = f"/admin/compliance/indicatorsetting/{setting.pk}/propose/"
     client = logged_in(reviewer)
-    for bad in ("2.5", "-1"):
-        response = client.post(url, {"value": bad})
+    for bad in ("2.5", "-1", "0"):
+        response = client.post(url, {"value": bad, "reason": "Tuning"})
         assert response.status_code == 200, bad  # the form again, with the error
-        assert response.context["adminform"].form.errors, bad
+        assert response.context["form"].errors, bad
     assert not AuditEntry.objects.filter(target=f"compliance.indicatorsetting:{setting.pk}").exists()
 
-    assert client.post(url, {"value": "4"}).status_code == 302
+    assert client.post(url, {"value": "4", "reason": "Too many false positives"}).status_code == 302
+    proposal = RuleChangeProposal.objects.get()
+    assert logged_in(administrator).post(f"/admin/core/rulechangeproposal/{proposal.pk}/approve/").status_code == 302
 
     setting.refresh_from_db()
     assert setting.value == 4
-    entry = AuditEntry.objects.get(target=f"compliance.indicatorsetting:{setting.pk}")
-    assert (entry.action, entry.actor) == ("admin_changed", reviewer)
-    assert entry.before["value"] == 3.0
-    assert entry.after["value"] == 4.0
+    proposed, approved = AuditEntry.objects.filter(target=f"compliance.indicatorsetting:{setting.pk}").order_by("pk")
+    assert (proposed.action, proposed.actor, proposed.reason) == (
+        "rule_change_proposed",
+        reviewer,
+        "Too many false positives",
+    )
+    assert (approved.action, approved.actor) == ("rule_change_approved", administrator)
+    assert (approved.before, approved.after) == ({"value": 3}, {"value": 4})
 
 
 def test_a_row_deleted_in_the_admin_is_logged_with_what_it_held(administrator: Any) -> None:

@@ -1,7 +1,7 @@
 """LOB-08: support staff find a player in the back office and read their overview — balances (cash, at tables,
-withheld, pending withdrawals), holds with their reasons, sanctions (the account state, Banzai exclusion,
-tournament disqualifications), today's ratholing counter and Banzai resets, and the open cases by number — but never
-the desk's flags, cases or evidence."""
+withheld, pending withdrawals), holds, sanctions (the account state, Banzai exclusion, tournament disqualifications),
+today's ratholing counter and Banzai resets, and the open cases by number — but never the desk's flags, cases or
+evidence, nor compliance's reasons for a hold or an account sanction (issue 30: "restricted, ask compliance")."""
 
 from __future__ import annotations
 
@@ -47,8 +47,10 @@ def test_the_overview_shows_balances_holds_sanctions_counters_and_open_cases(rev
     assert "Cash €390.00" in text
     assert "At tables €10.00" in text
     assert "Withheld €100.00" in text
-    assert "Winnings under review" in text
-    assert "suspended: cannot log in or play: Bot software detected" in text
+    assert "Winnings under review" not in text  # issue 30: compliance's reasons are restricted
+    assert "Bot software detected" not in text
+    assert "suspended: cannot log in or play: restricted, ask compliance" in text
+    assert text.count("restricted, ask compliance") == 2  # the hold's reason and the sanction's
     assert "excluded: Soft-play at Banzai tables" in text
     assert "3 / 5" in text
     assert "Banzai resets used today 2" in text
@@ -67,3 +69,17 @@ def test_a_player_overview_that_does_not_exist_is_not_found(support_agent: Any) 
     assert client.get("/admin/compliance/playeroverview/999999/change/").status_code == 404
     assert client.get("/admin/compliance/playeroverview/alice/change/").status_code == 404
     assert client.get(f"/admin/compliance/playeroverview/{support_agent.pk}/change/").status_code == 404  # staff
+
+
+def test_a_reviewer_reads_compliances_reasons_on_the_same_overview(reviewer: Any) -> None:
+    """Issue 30: the reasons are restricted to compliance, who read them in the admin's overview as on the desk."""
+    alice = player("alice", cash=50_000)
+    case = case_about(reviewer, alice, title="Collusion review")
+    case_hold_create(case, reviewer, alice, 10_000, "Collusion review")
+    account_standing_set(case, reviewer, alice, Standing.SUSPENDED, "Bot software detected")
+
+    text = words(logged_in(reviewer).get(f"/admin/compliance/playeroverview/{alice.pk}/change/").content.decode())
+
+    assert "Collusion review" in text
+    assert "suspended: cannot log in or play: Bot software detected" in text
+    assert "restricted, ask compliance" not in text

@@ -9,8 +9,9 @@ from wallet.services import ledger_reconcile, ledger_summary
 
 class Command(BaseCommand):
     help = (
-        "Check that every account's balance equals the sum of its legs, every currency sums to zero and every "
-        "transfer balances. Exits with status 1 and lists the problems if not."
+        "Check that every account's balance equals the sum of its legs, every currency sums to zero, every "
+        "transfer balances, and each system account holds what it must (pending withdrawals, chips at cash tables, "
+        "prize pools). Exits with status 1 and lists the problems, naming each account and the difference, if not."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:

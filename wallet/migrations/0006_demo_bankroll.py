@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('wallet', '0004_tournament_tickets'),
+        ('wallet', '0005_adjustment_proposals'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

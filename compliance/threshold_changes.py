@@ -1,0 +1,76 @@
+"""Detection thresholds change by proposal and a second reviewer's approval (issue 30, FRD-19), as a kind of rule of
+:mod:`poker_site.core.rule_changes`.
+
+A proposal names one setting (``compliance.indicatorsetting:<pk>``) and its new ``value``; the value must suit the
+detector (whole number where it counts, within the indicator's own bounds) and be above zero: a threshold of 0 or less
+would flag everyone, or no one, and is refused. Reviewers (``compliance.change_indicatorsetting``) propose and
+approve, never their own. Applied, the flags are recomputed after the commit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from compliance.errors import InvalidRequest
+from compliance.models import IndicatorSetting
+from compliance.services.thresholds import setting_check
+from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind
+
+CHANGE_SETTING = "compliance.change_indicatorsetting"
+
+
+def _setting(target: str) -> IndicatorSetting:
+    label, _, pk = target.partition(":")
+    setting = (
+        IndicatorSetting.objects.filter(pk=int(pk)).first()
+        if label == "compliance.indicatorsetting" and pk.isdigit()
+        else None
+    )
+    if setting is None:
+        raise RuleChangeRefused(f"There is no detection setting {target!r}.")
+    return setting
+
+
+def threshold_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:
+    setting = _setting(target)
+    if set(changes) != {"value"}:
+        raise RuleChangeRefused("A detection setting change gives its new value only.")
+    value = changes["value"]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise RuleChangeRefused("The new value must be a number.")
+    if value <= 0:
+        raise RuleChangeRefused(
+            f"{setting.indicator}.{setting.parameter} must be above zero: a detection threshold of 0 or less is "
+            "refused."
+        )
+    try:
+        checked = setting_check(setting, value)
+    except InvalidRequest as error:
+        raise RuleChangeRefused(str(error)) from error
+    before = setting.value if not setting.whole_number else int(setting.value)
+    return CheckedChange(
+        summary=f"{setting.indicator}.{setting.parameter}: {before:g} → {checked:g}",
+        before={"value": before},
+        changes={"value": checked},
+    )
+
+
+def threshold_change_apply(target: str, changes: dict[str, Any]) -> None:
+    from compliance.services import flags_recompute
+
+    setting = _setting(target)
+    IndicatorSetting.objects.filter(pk=setting.pk).update(value=float(changes["value"]), updated_at=timezone.now())
+    transaction.on_commit(flags_recompute)
+
+
+DETECTION_THRESHOLD = RuleKind(
+    name="detection_threshold",
+    label="a detection threshold",
+    propose_permission=CHANGE_SETTING,
+    approve_permission=CHANGE_SETTING,
+    check=threshold_change_check,
+    apply=threshold_change_apply,
+)

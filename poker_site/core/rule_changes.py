@@ -1,0 +1,172 @@
+"""Rule changes need two people (issue 30): one staff member proposes, another approves, and only then the change is
+applied; or someone other than the proposer rejects it with a reason. Each step is audited in its transaction.
+
+An app registers each kind of rule it owns (:func:`rule_kind_register`, in its ``AppConfig.ready``): the permission
+to propose and to approve it, how a proposal is checked (refused when out of range; flagged when it needs an
+administrator, i.e. ``core.approve_any_rule_change``, which no role group holds) and how it is applied. The check runs
+again at approval, against the rules as they are then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
+
+APPROVE_ANY_RULE_CHANGE = "core.approve_any_rule_change"
+
+
+class RuleChangeRefused(Exception):
+    """A rule change was refused; nothing changed. The message says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class CheckedChange:
+    """What a kind's check makes of a proposed change."""
+
+    summary: str  # e.g. "chip_dumping.minimum_weak_decisions: 3 → 4"
+    before: dict[str, Any]
+    changes: dict[str, Any]  # normalised
+    needs_administrator: bool = False
+    why_administrator: str = ""
+
+
+@dataclass(frozen=True)
+class RuleKind:
+    name: str
+    label: str
+    propose_permission: str
+    approve_permission: str
+    check: Callable[[str, dict[str, Any]], CheckedChange] = field(repr=False)
+    apply: Callable[[str, dict[str, Any]], None] = field(repr=False)
+
+
+_kinds: dict[str, RuleKind] = {}
+
+
+def rule_kind_register(kind: RuleKind) -> RuleKind:
+    _kinds[kind.name] = kind
+    return kind
+
+
+def rule_kind(name: str) -> RuleKind:
+    try:
+        return _kinds[name]
+    except KeyError:
+        raise RuleChangeRefused(f"There is no kind of rule {name!r}.") from None
+
+
+def rule_kinds() -> list[RuleKind]:
+    return list(_kinds.values())
+
+
+def _require(user: Any, permission: str, action: str) -> None:
+    if user is None or not user.is_active or not user.has_perm(permission):
+        who = user.get_username() if user is not None else "nobody"
+        raise RuleChangeRefused(f"{who} may not {action} (needs the {permission} permission).")
+
+
+def _reason(text: object, action: str) -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise RuleChangeRefused(f"A written reason is required to {action}.")
+    return text.strip()
+
+
+def _audit(action: str, actor: Any, proposal: RuleChangeProposal, reason: str, **values: Any) -> None:
+    from wallet.services.audit import audit_record
+
+    audit_record(
+        action=action,
+        actor=actor,
+        reason=reason,
+        target=proposal.target,
+        details={"rule_change": proposal.pk, "kind": proposal.kind, "summary": proposal.summary},
+        **values,
+    )
+
+
+@transaction.atomic(durable=True)
+def rule_change_propose(actor: Any, kind: str, target: str, changes: dict[str, Any], reason: str) -> RuleChangeProposal:
+    """Propose changing ``target`` (a rule of ``kind``) by ``changes``; nothing changes until another staff member
+    approves. ``RuleChangeRefused`` without the kind's propose permission, without a reason, or when out of range."""
+    rule = rule_kind(kind)
+    _require(actor, rule.propose_permission, f"propose a change of {rule.label}")
+    reason = _reason(reason, "propose a rule change")
+    checked = rule.check(target, changes)
+    proposal = RuleChangeProposal.objects.create(
+        kind=kind,
+        target=target,
+        summary=checked.summary[:300],
+        before=checked.before,
+        changes=checked.changes,
+        reason=reason,
+        needs_administrator=checked.needs_administrator,
+        proposed_by=actor,
+    )
+    _audit("rule_change_proposed", actor, proposal, reason, before=checked.before, after=checked.changes)
+    return proposal
+
+
+def _pending(proposal: RuleChangeProposal | int) -> RuleChangeProposal:
+    pk = proposal if isinstance(proposal, int) else proposal.pk
+    row = RuleChangeProposal.objects.filter(pk=pk).first()
+    if row is None:
+        raise RuleChangeRefused(f"No rule change proposal #{pk}.")
+    if row.status != RuleChangeStatus.PENDING:
+        raise RuleChangeRefused(f"Rule change #{pk} is already {row.get_status_display()}.")
+    return row
+
+
+def _claim(row: RuleChangeProposal, status: str, actor: Any, note: str) -> RuleChangeProposal:
+    claimed = RuleChangeProposal.objects.filter(pk=row.pk, status=RuleChangeStatus.PENDING).update(
+        status=status, decided_by=actor, decided_at=timezone.now(), decision_note=note
+    )
+    if not claimed:
+        raise RuleChangeRefused(f"Rule change #{row.pk} was decided by someone else meanwhile.")
+    row.refresh_from_db()
+    return row
+
+
+@transaction.atomic(durable=True)
+def rule_change_approve(proposal: RuleChangeProposal | int, approver: Any, note: str = "") -> RuleChangeProposal:
+    """Approve a pending change and apply it. Refused for the proposer, without the kind's approve permission, when
+    the change needs an administrator (then or now) and the approver is not one, and once decided."""
+    row = _pending(proposal)
+    rule = rule_kind(row.kind)
+    if approver is not None and approver.pk == row.proposed_by_id:
+        raise RuleChangeRefused("A rule change needs a second staff member: the one who proposed it cannot approve it.")
+    _require(approver, rule.approve_permission, f"approve a change of {rule.label}")
+    checked = rule.check(row.target, row.changes)
+    if (row.needs_administrator or checked.needs_administrator) and not approver.has_perm(APPROVE_ANY_RULE_CHANGE):
+        raise RuleChangeRefused(
+            f"This change needs an administrator's approval ({checked.why_administrator or 'out of the usual range'})."
+        )
+    note = note.strip() if isinstance(note, str) else ""
+    row = _claim(row, RuleChangeStatus.APPROVED, approver, note)
+    rule.apply(row.target, checked.changes)
+    _audit("rule_change_approved", approver, row, note, before=checked.before, after=checked.changes)
+    return row
+
+
+@transaction.atomic(durable=True)
+def rule_change_reject(proposal: RuleChangeProposal | int, actor: Any, reason: str) -> RuleChangeProposal:
+    """Reject a pending change with a reason (another staff member than the proposer, with the approve permission);
+    nothing changes."""
+    row = _pending(proposal)
+    rule = rule_kind(row.kind)
+    if actor is not None and actor.pk == row.proposed_by_id:
+        raise RuleChangeRefused("A rule change is decided by a second staff member: ask another one to reject it.")
+    _require(actor, rule.approve_permission, f"reject a change of {rule.label}")
+    reason = _reason(reason, "reject a rule change")
+    row = _claim(row, RuleChangeStatus.REJECTED, actor, reason)
+    _audit("rule_change_rejected", actor, row, reason)
+    return row
