@@ -23,7 +23,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy
@@ -50,9 +50,12 @@ from games.models import (
     TableSession,
     TableStatus,
 )
+from games.reports import rake_report
 from games.services import TableError, hand_cancel, table_close, table_open
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
+from poker_site.core.report_periods import requested_period
 
+RAKE_REPORT_PAGE = "games_hand_rake"  # LOB-09: the rake report (the role table names it too)
 MOST_SELECTED = 50
 """A support action works on at most this many rows at once (each is its own transaction; the page lists them)."""
 
@@ -648,6 +651,28 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
             return reason
         cancel_and_report(self, request, [hand.pk for hand in running], reason)
         return None
+
+    # --- LOB-09 / RAKE-08: the rake report ---
+
+    def get_urls(self) -> list[URLPattern]:
+        report = path("rake/", self.admin_site.admin_view(self.rake_report_view), name=RAKE_REPORT_PAGE)
+        return [report, *super().get_urls()]
+
+    def rake_report_view(self, request: HttpRequest) -> HttpResponse:
+        """The rake per day × game × stake and per player (for rakeback and VIP), from the hand settlements."""
+        if not request.user.has_perm("games.view_hand"):
+            raise PermissionDenied
+        form, period = requested_period(request)
+        report = rake_report(*period, timezone.get_current_timezone()) if period else None
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Cash-game rake",
+            "zone": timezone.get_current_timezone_name(),
+            "form": form,
+            "report": report,
+        }
+        return TemplateResponse(request, "games/admin_rake_report.html", context)
 
 
 @admin.register(HandEvent)

@@ -20,10 +20,8 @@ scans a column for its values, related rows in the same query, numbers searched 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any, TypeVar
 
-from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
@@ -37,6 +35,7 @@ from django.utils.safestring import SafeString
 
 from games.admin import ReadOnlyAdmin, record_in_history, too_many
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
+from poker_site.core.report_periods import requested_period
 from tournaments import admin_cancellation, admin_panels
 from tournaments.admin_forms import (
     DelayForm,
@@ -76,7 +75,6 @@ from tournaments.services.definition import OVER, tournament_define, tournament_
 from wallet.errors import format_cents
 
 NOT_STARTED = (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING)
-FEE_REPORT_DAYS = 30
 """The fee report shows this many days up to today unless staff choose a period."""
 
 
@@ -605,18 +603,8 @@ class TournamentAdmin(ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.Mod
         """Tournament and Sit & Go fees per day and kind, refunds subtracted, and overlays paid (LOB-09)."""
         if not request.user.has_perm("tournaments.view_tournament"):
             raise PermissionDenied
-        today = timezone.localdate()
-        form = FeeReportForm(
-            request.GET if request.GET else None,
-            initial={"first_day": today - timedelta(days=FEE_REPORT_DAYS - 1), "last_day": today},
-        )
-        report = None
-        if not request.GET:
-            report = fee_report(today - timedelta(days=FEE_REPORT_DAYS - 1), today, timezone.get_current_timezone())
-        elif form.is_valid():
-            report = fee_report(
-                form.cleaned_data["first_day"], form.cleaned_data["last_day"], timezone.get_current_timezone()
-            )
+        form, period = requested_period(request)
+        report = fee_report(*period, timezone.get_current_timezone()) if period else None
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
@@ -626,20 +614,6 @@ class TournamentAdmin(ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.Mod
             "report": report,
         }
         return TemplateResponse(request, "tournaments/admin_fee_report.html", context)
-
-
-class FeeReportForm(forms.Form):
-    first_day = forms.DateField(label="From", widget=forms.DateInput(attrs={"type": "date"}))
-    last_day = forms.DateField(label="To (included)", widget=forms.DateInput(attrs={"type": "date"}))
-
-    def clean(self) -> dict[str, Any]:
-        cleaned: dict[str, Any] = super().clean() or {}
-        first, last = cleaned.get("first_day"), cleaned.get("last_day")
-        if first and last and last < first:
-            raise forms.ValidationError("The period ends before it starts.")
-        if first and last and (last - first).days >= 366:
-            raise forms.ValidationError("A report covers at most 366 days: choose a shorter period.")
-        return cleaned
 
 
 # --- The run's records ---------------------------------------------------------------------------------------------

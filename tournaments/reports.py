@@ -27,18 +27,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta, tzinfo
+from datetime import date, tzinfo
 from typing import Any
 
 from django.db.models import BigIntegerField, Case, CharField, Count, OuterRef, Q, Subquery, Sum, Value, When
 from django.db.models.functions import Cast, Substr, TruncDate
 
+from poker_site.core.report_periods import period_bounds, period_check
 from tournaments.models import Tournament, TournamentCancellation, TournamentEntry, TournamentKind
 from wallet.models import AccountKind, Leg
 from wallet.services import TransferKind
-
-LONGEST_PERIOD = timedelta(days=366)
-"""A report covers at most this many days (a year, leap day included)."""
 
 PURCHASE_KEY = r":(rebuy|add_on):[0-9]+$"
 OTHER_KIND = ""
@@ -163,20 +161,6 @@ def fee_movement() -> Case:
         default=Value(Movement.OTHER),
         output_field=CharField(),
     )
-
-
-def period_bounds(first_day: date, last_day: date, zone: tzinfo) -> tuple[datetime, datetime]:
-    """The first instant of ``first_day`` and the first instant after ``last_day`` in ``zone``."""
-    start = datetime.combine(first_day, time.min, tzinfo=zone)
-    return start, datetime.combine(last_day + timedelta(days=1), time.min, tzinfo=zone)
-
-
-def period_check(first_day: date, last_day: date) -> None:
-    """Raise ValueError for a period that ends before it starts or is longer than :data:`LONGEST_PERIOD`."""
-    if last_day < first_day:
-        raise ValueError("The period ends before it starts.")
-    if last_day - first_day >= LONGEST_PERIOD:
-        raise ValueError(f"A report covers at most {LONGEST_PERIOD.days} days.")
 
 
 def fee_rows(first_day: date, last_day: date, zone: tzinfo) -> list[Any]:
