@@ -36,6 +36,7 @@ from compliance.models import (
 )
 from compliance.player_view import player_overview
 from compliance.services.thresholds import setting_check
+from poker_site.core.admin_exports import CsvExportMixin
 from wallet.admin import LedgerAdmin
 
 
@@ -48,7 +49,7 @@ def desk_link(url_name: str, pk: int, text: str) -> str:
 
 
 @admin.register(Flag)
-class FlagAdmin(RecordAdmin):
+class FlagAdmin(CsvExportMixin, RecordAdmin):
     list_display = ("id", "indicator", "player_keys", "score", "threshold", "status", "case", "raised_at", "on_desk")
     list_filter = ("status", "indicator")
     search_fields = ("=player_keys",)
@@ -62,7 +63,7 @@ class FlagAdmin(RecordAdmin):
 
 
 @admin.register(Case)
-class CaseAdmin(RecordAdmin):
+class CaseAdmin(CsvExportMixin, RecordAdmin):
     list_display = ("id", "title", "source", "status", "outcome", "reviewer", "opened_at", "closed_at", "on_desk")
     list_filter = ("status", "source", "outcome")
     search_fields = ("title",)

@@ -50,8 +50,15 @@ from games.models import (
     TableSession,
     TableStatus,
 )
-from games.reports import rake_report
+from games.reports import (
+    PLAYER_RAKE_HEADER,
+    RAKE_REPORT_HEADER,
+    player_rake_rows,
+    rake_report,
+    rake_report_rows,
+)
 from games.services import TableError, hand_cancel, table_close, table_open
+from poker_site.core.admin_exports import report_csv, wants_csv
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
 from poker_site.core.report_periods import requested_period
 
@@ -664,6 +671,10 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
             raise PermissionDenied
         form, period = requested_period(request)
         report = rake_report(*period, timezone.get_current_timezone()) if period else None
+        if report is not None and wants_csv(request) == "csv":
+            return report_csv(request, "games.rake_report", RAKE_REPORT_HEADER, rake_report_rows(report))
+        if report is not None and wants_csv(request) == "players":
+            return report_csv(request, "games.rake_by_player", PLAYER_RAKE_HEADER, player_rake_rows(report))
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,

@@ -17,6 +17,7 @@ Each part is one grouped query.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, tzinfo
 from typing import Any
@@ -25,6 +26,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, TruncDate
 
 from games.models import Hand, HandPlayer, HandStatus
+from poker_site.core.admin_exports import amount
 from poker_site.core.report_periods import period_bounds, period_check
 from wallet.models import AccountKind
 
@@ -150,3 +152,27 @@ def rake_report(first_day: date, last_day: date, zone: tzinfo) -> RakeReport:
         [RakeLine(None, game, stake, *figures) for (game, stake), figures in sorted(totals.items())],
         players,
     )
+
+
+RAKE_REPORT_HEADER = ["day", "game", "stake", "hands", "raked hands", "rake (EUR)", "average per raked hand (EUR)"]
+PLAYER_RAKE_HEADER = ["player id", "player", "hands", "hands in which they paid rake", "rake attributed (EUR)"]
+
+
+def rake_report_rows(report: RakeReport) -> Iterator[list[Any]]:
+    """The per-day lines as CSV rows (see :data:`RAKE_REPORT_HEADER`)."""
+    for line in report.lines:
+        yield [
+            line.day,
+            line.game,
+            line.stake,
+            line.hands,
+            line.raked_hands,
+            amount(line.rake),
+            amount(line.average_per_raked_hand),
+        ]
+
+
+def player_rake_rows(report: RakeReport) -> Iterator[list[Any]]:
+    """The per-player lines as CSV rows (see :data:`PLAYER_RAKE_HEADER`)."""
+    for line in report.players:
+        yield [line.user_id, line.username, line.hands, line.raked_hands, amount(line.rake)]

@@ -34,6 +34,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from games.admin import ReadOnlyAdmin, record_in_history, too_many
+from poker_site.core.admin_exports import CsvExportMixin, report_csv, wants_csv
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
 from poker_site.core.report_periods import requested_period
 from tournaments import admin_cancellation, admin_panels
@@ -60,7 +61,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
-from tournaments.reports import fee_report
+from tournaments.reports import FEE_REPORT_HEADER, fee_report, fee_report_rows
 from tournaments.rules.timebank import SIT_AND_GO_TIMEBANK
 from tournaments.services import (
     TournamentError,
@@ -317,7 +318,7 @@ SIT_AND_GO_DEFAULTS = (
 
 
 @admin.register(Tournament)
-class TournamentAdmin(ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.ModelAdmin):
+class TournamentAdmin(CsvExportMixin, ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.ModelAdmin):
     form = TournamentForm
     inlines = (TournamentLevelInline,)
     raw_id_fields = ("vip_player",)
@@ -605,6 +606,8 @@ class TournamentAdmin(ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.Mod
             raise PermissionDenied
         form, period = requested_period(request)
         report = fee_report(*period, timezone.get_current_timezone()) if period else None
+        if report is not None and wants_csv(request) == "csv":
+            return report_csv(request, "tournaments.fee_report", FEE_REPORT_HEADER, fee_report_rows(report))
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
@@ -665,7 +668,7 @@ class TournamentPurchaseInline(admin.TabularInline):
 
 
 @admin.register(TournamentEntry)
-class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
+class TournamentEntryAdmin(CsvExportMixin, TournamentNumberSearch, ReadOnlyAdmin):
     list_display = (
         "id",
         "tournament",

@@ -26,6 +26,7 @@ kind and currency: two grouped queries (fees, overlays), whatever the number of 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, tzinfo
 from typing import Any
@@ -33,6 +34,7 @@ from typing import Any
 from django.db.models import BigIntegerField, Case, CharField, Count, OuterRef, Q, Subquery, Sum, Value, When
 from django.db.models.functions import Cast, Substr, TruncDate
 
+from poker_site.core.admin_exports import amount
 from poker_site.core.report_periods import period_bounds, period_check
 from tournaments.models import Tournament, TournamentCancellation, TournamentEntry, TournamentKind
 from wallet.models import AccountKind, Leg
@@ -218,3 +220,41 @@ def fee_report(first_day: date, last_day: date, zone: tzinfo) -> FeeReport:
         [FeeLine(day, kind, currency, figures) for (day, kind, currency), figures in ordered],
         [FeeLine(None, kind, currency, figures) for (kind, currency), figures in sorted(totals.items())],
     )
+
+
+FEE_REPORT_HEADER = [
+    "day",
+    "kind",
+    "currency",
+    "fees received",
+    "registrations",
+    "re-buys and add-ons",
+    "fees refunded",
+    "refunds",
+    "refunded by cancellations of running tournaments",
+    "such refunds",
+    "other movements",
+    "net fees",
+    "overlays paid",
+]
+
+
+def fee_report_rows(report: FeeReport) -> Iterator[list[Any]]:
+    """The per-day lines as CSV rows (see :data:`FEE_REPORT_HEADER`; amounts in the line's currency)."""
+    for line in report.lines:
+        figures = line.figures
+        yield [
+            line.day,
+            line.kind_label,
+            line.currency,
+            amount(figures.fees_received),
+            figures.registrations,
+            figures.purchases,
+            amount(figures.fees_refunded),
+            figures.refunds,
+            amount(figures.cancellation_refunded),
+            figures.cancellation_refunds,
+            amount(figures.other_movements),
+            amount(figures.net_fees),
+            amount(figures.overlays),
+        ]

@@ -21,6 +21,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from poker_site.core.admin_exports import CsvExportMixin
 from poker_site.core.admin_lists import CappedCountPaginator
 from wallet.errors import WalletError, format_cents
 from wallet.forms import HoldDecisionForm, StaffAdjustmentForm
@@ -110,7 +111,7 @@ class PlayerSearchMixin:
 
 
 @admin.register(Account)
-class AccountAdmin(PlayerSearchMixin, LedgerAdmin):
+class AccountAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
     list_display = ("id", "kind", "currency", "owner", "reference", "balance_display", "may_go_negative", "created_at")
     list_filter = ("kind", "may_go_negative")  # no currency filter: a column without choices means a DISTINCT scan
     search_fields = ("=reference",)
@@ -169,7 +170,7 @@ class LegInline(admin.TabularInline):
 
 
 @admin.register(Transfer)
-class TransferAdmin(PlayerSearchMixin, LedgerAdmin):
+class TransferAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
     list_display = ("id", "kind", "description", "reference", "currency", "created_at", "created_by")
     list_filter = (TransferKindFilter,)
     search_fields = ("=reference", "=idempotency_key")
@@ -182,7 +183,7 @@ class TransferAdmin(PlayerSearchMixin, LedgerAdmin):
 
 
 @admin.register(Leg)
-class LegAdmin(PlayerSearchMixin, LedgerAdmin):
+class LegAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
     list_display = (
         "id",
         "transfer_link",
@@ -222,7 +223,7 @@ class LegAdmin(PlayerSearchMixin, LedgerAdmin):
 
 
 @admin.register(Hold)
-class HoldAdmin(PlayerSearchMixin, LedgerAdmin):
+class HoldAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
     list_display = (
         "id",
         "player",
@@ -283,7 +284,7 @@ class HoldAdmin(PlayerSearchMixin, LedgerAdmin):
 
 
 @admin.register(StaffAdjustment)
-class StaffAdjustmentAdmin(PlayerSearchMixin, LedgerAdmin):
+class StaffAdjustmentAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
     list_display = ("id", "account", "amount_display", "staff", "created_at", "reason")
     search_fields = ("=staff__username",)
     search_help_text = _("Exact staff username, or player:<username> for adjustments of a player's accounts.")
@@ -340,7 +341,7 @@ class StaffAdjustmentAdmin(PlayerSearchMixin, LedgerAdmin):
 
 
 @admin.register(CashierTransaction)
-class CashierTransactionAdmin(PlayerSearchMixin, LedgerAdmin):
+class CashierTransactionAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
     list_display = (
         "id",
         "player",
@@ -410,7 +411,7 @@ class CashierLimitsAdmin(admin.ModelAdmin):
 
 
 @admin.register(UnresolvedGameFunds)
-class UnresolvedGameFundsAdmin(LedgerAdmin):
+class UnresolvedGameFundsAdmin(CsvExportMixin, LedgerAdmin):
     """CASH-25 queue: open cases by deadline; on expiry the ticker voids them to charity."""
 
     list_display = (
@@ -434,7 +435,7 @@ class UnresolvedGameFundsAdmin(LedgerAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(PlayerSearchMixin, LedgerAdmin):
+class AuditEntryAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
     """The back office's one audit log (LOB-10): every staff action, with what it changed."""
 
     list_display = ("id", "created_at", "action", "actor", "target", "player", "transfer", "reason")

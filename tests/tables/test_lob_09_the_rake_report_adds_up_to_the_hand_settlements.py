@@ -120,3 +120,18 @@ def test_support_and_compliance_read_the_report_in_euros(role: str) -> None:
 
 def test_staff_without_a_role_are_refused_the_report() -> None:
     assert client_of(WITHOUT_A_ROLE).get(RAKE_REPORT).status_code == 403
+
+
+def test_the_rake_report_exports_its_days_and_its_players_as_csv() -> None:
+    three_hands()
+    compliance = client_of(COMPLIANCE_REVIEWERS)
+    period = {"first_day": DAY.isoformat(), "last_day": DAY.isoformat()}
+
+    days = compliance.get(RAKE_REPORT, {**period, "_export": "csv"})
+    players = compliance.get(RAKE_REPORT, {**period, "_export": "players"})
+
+    assert days.streaming
+    day_rows = b"".join(days.streaming_content).decode("utf-8-sig").splitlines()
+    assert day_rows[1:] == [f"{DAY},Texas Hold'em,NL10,1,1,0.88,0.88", f"{DAY},Texas Hold'em,NL4,2,1,0.01,0.01"]
+    player_rows = b"".join(players.streaming_content).decode("utf-8-sig").splitlines()
+    assert player_rows[1].endswith(",big-one,1,1,0.36")
