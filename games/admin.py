@@ -30,7 +30,7 @@ from django.utils.translation import gettext_lazy
 
 from games.chat.errors import ChatRefused
 from games.chat.services import MAXIMUM_MUTE_MINUTES, chat_mute_create, chat_mute_lift, chat_of_hand
-from games.event_summaries import PRIVATE_KINDS, euros, event_summary
+from games.event_summaries import PRIVATE_KINDS, event_summary
 from games.models import (
     ChatMute,
     EventAudience,
@@ -60,8 +60,11 @@ from games.reports import (
 from games.services import TableError, hand_cancel, table_close, table_open
 from poker_site.core.admin_exports import report_csv, wants_csv
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
+from poker_site.core.money import cents_fields_in_euros, euros
 from poker_site.core.report_periods import requested_period
 
+IN_EUROS = {"pot_total": "pot_total_euros", "rake": "rake_euros", "rake_cap_applied": "rake_cap_euros"}
+"""The hand page's cents fields and the euro displays shown in their place."""
 RAKE_REPORT_PAGE = "games_hand_rake"  # LOB-09: the rake report (the role table names it too)
 MOST_SELECTED = 50
 """A support action works on at most this many rows at once (each is its own transaction; the page lists them)."""
@@ -187,7 +190,12 @@ it was opened, and filling it in takes a while), not earlier."""
 
 class EffectiveFromForm(forms.ModelForm):
     """A new rules or terms row takes effect now or later: rows in force or past are the record of what applied to
-    every hand already played (its rake, clocks and limits), so they are never rewritten."""
+    every hand already played (its rake, clocks and limits), so they are never rewritten. Amounts are typed in euros
+    (the rows keep cents)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cents_fields_in_euros(self)
 
     def clean_effective_from(self) -> Any:
         value = self.cleaned_data["effective_from"]
@@ -541,8 +549,12 @@ class HandPlayerInline(admin.TabularInline):
     extra = 0
     can_delete = False
     raw_id_fields = ("user", "session")
-    fields = ("seat_number", "user", "session", "start_stack_euros", "end_stack_euros")
+    fields = ("seat_number", "user", "session", "start_stack_euros", "end_stack_euros", "rake_share_euros")
     readonly_fields = fields
+
+    @admin.display(description="rake paid")
+    def rake_share_euros(self, player: HandPlayer) -> str:
+        return euros(player.rake_share, empty="—")
 
     @admin.display(description="start stack")
     def start_stack_euros(self, player: HandPlayer) -> str:
@@ -592,13 +604,18 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     ordering = ("-pk",)
     inlines = (HandPlayerInline,)
     actions = ("cancel_hands",)
-    readonly_fields = ("deck_while_running", "chat")
+    readonly_fields = ("deck_while_running", "chat", "pot_total_euros", "rake_euros", "rake_cap_euros")
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         """The deck (every hole card and the coming board) only once the hand is over; staff watching a hand in play
-        would otherwise see what no player may."""
+        would otherwise see what no player may. Money in euros in place of the stored cents."""
         running = obj is not None and obj.status == HandStatus.RUNNING
-        return fields_hiding(super().get_fields(request, obj), "deck", "deck_while_running", running)
+        fields = fields_hiding(super().get_fields(request, obj), "deck", "deck_while_running", running)
+        return [IN_EUROS.get(name, name) for name in fields if name not in IN_EUROS.values()]
+
+    @admin.display(description="rake cap applied")
+    def rake_cap_euros(self, hand: Hand) -> str:
+        return euros(hand.rake_cap_applied)
 
     @admin.display(description="deck")
     def deck_while_running(self, hand: Hand) -> str:

@@ -9,17 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from wallet.errors import format_cents
+from poker_site.core.money import euros as money_euros
 
 
 def euros(cents: object) -> str:
-    """Cents as euros for the back office ("€2.50"); empty for no value."""
-    if cents is None or cents == "":
-        return ""
-    try:
-        return format_cents(int(cents))  # type: ignore[call-overload]
-    except (TypeError, ValueError):
-        return str(cents)
+    """Cents as euros for the back office ("€2.50"); empty for no value (:func:`poker_site.core.money.euros`)."""
+    return money_euros(cents)
 
 
 def _seat(payload: Mapping[str, Any]) -> str:

@@ -36,6 +36,7 @@ from django.utils.safestring import SafeString
 
 from games.admin import ReadOnlyAdmin, record_in_history
 from poker_site.core.admin_lists import NumberOrPlayerSearch
+from poker_site.core.money import euros as money_euros
 from tournaments.models import CancellationStatus, Tournament, TournamentCancellation, TournamentStatus
 from tournaments.rules.cancellation import CancellationState
 from tournaments.services import TournamentError
@@ -86,7 +87,7 @@ RULE_LABELS = {
 
 
 def euros(cents: int | None) -> str:
-    return "—" if cents is None else format_cents(int(cents))
+    return money_euros(cents, empty="—")
 
 
 def exact_euros(fraction_text: str | None) -> str:

@@ -8,6 +8,7 @@ forms that require a reason and call the services.
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -23,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from poker_site.core.admin_exports import CsvExportMixin
 from poker_site.core.admin_lists import CappedCountPaginator
+from poker_site.core.money import amounts_in_euros, cents_field_names
 from wallet.errors import WalletError, format_cents
 from wallet.forms import HoldDecisionForm, StaffAdjustmentForm
 from wallet.models import (
@@ -444,4 +446,33 @@ class AuditEntryAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
     search_help_text = _('Exact staff username or target (e.g. "compliance.case:12"), or player:<username>.')
     player_lookup = "player__username"
     list_select_related = ("actor", "player", "transfer")
-    fields = ("created_at", "action", "actor", "target", "player", "transfer", "reason", "before", "after", "details")
+    fields = (
+        "created_at",
+        "action",
+        "actor",
+        "target",
+        "player",
+        "transfer",
+        "reason",
+        "before_in_euros",
+        "after_in_euros",
+        "details_in_euros",
+    )
+    readonly_fields = ("before_in_euros", "after_in_euros", "details_in_euros")
+
+    def _in_euros(self, entry: AuditEntry, value: Any) -> str:
+        """A JSON value of the entry, amounts of cents in euros (the stored value keeps cents)."""
+        shown = amounts_in_euros(value, cents_field_names(entry.target))
+        return format_html("<pre>{}</pre>", json.dumps(shown, indent=2, ensure_ascii=False, sort_keys=True))
+
+    @admin.display(description=_("before"))
+    def before_in_euros(self, entry: AuditEntry) -> str:
+        return self._in_euros(entry, entry.before)
+
+    @admin.display(description=_("after"))
+    def after_in_euros(self, entry: AuditEntry) -> str:
+        return self._in_euros(entry, entry.after)
+
+    @admin.display(description=_("details"))
+    def details_in_euros(self, entry: AuditEntry) -> str:
+        return self._in_euros(entry, entry.details)
