@@ -34,6 +34,7 @@ from compliance.models import (
     ProhibitedProgramReport,
     VideoRecordingRequest,
 )
+from compliance.player_links import player_links
 from compliance.player_view import player_overview
 from compliance.services.thresholds import setting_check
 from poker_site.core.admin_exports import CsvExportMixin
@@ -180,7 +181,8 @@ class IndicatorSettingAdmin(admin.ModelAdmin):
 
 @admin.register(PlayerOverview)
 class PlayerOverviewAdmin(RecordAdmin):
-    """LOB-08: find a player, then read their overview (the change page shows it instead of a form)."""
+    """LOB-08: find a player, then read their overview (the change page shows it instead of a form), with links to
+    every list about the player (issue 30: support answers every ticket from this page)."""
 
     list_display = ("username", "screen_name", "email", "is_active", "date_joined")
     search_fields = ("username", "screen_name", "email")
@@ -201,6 +203,7 @@ class PlayerOverviewAdmin(RecordAdmin):
         context = {
             **self.admin_site.each_context(request),
             **player_overview(player),
+            "player_links": player_links(request.user, player),
             "opts": self.model._meta,
             "title": f"Player overview: {player.username}",
         }

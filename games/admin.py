@@ -59,7 +59,7 @@ from games.reports import (
 )
 from games.services import TableError, hand_cancel, table_close, table_open
 from poker_site.core.admin_exports import report_csv, wants_csv
-from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
+from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch, PlayerSearch
 from poker_site.core.money import cents_fields_in_euros, euros
 from poker_site.core.report_periods import requested_period
 
@@ -508,16 +508,17 @@ def _closing_outcome(table: Table) -> str:
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnlyAdmin):
+class SeatAdmin(PlayerSearch, ReadOnlyAdmin):
     list_display = ("table", "number", "user", "status", "sit_out_reason", "sit_out_deadline", "disconnected_since")
     list_filter = ("status", "sit_out_reason", "table__stake__game_type")
     search_fields = ("user__username", "user__screen_name", "table__name")
+    player_lookup = "user__username"
     raw_id_fields = ("table", "user", "session")
     list_select_related = ("table__stake__game_type", "user")
 
 
 @admin.register(TableSession)
-class TableSessionAdmin(ReadOnlyAdmin):
+class TableSessionAdmin(PlayerSearch, ReadOnlyAdmin):
     list_display = (
         "user",
         "table",
@@ -531,6 +532,7 @@ class TableSessionAdmin(ReadOnlyAdmin):
     )
     list_filter = ("buy_in_kind", "leave_reason", "table__stake__game_type", ("started_at", admin.DateFieldListFilter))
     search_fields = ("user__username", "user__screen_name", "table__name")
+    player_lookup = "user__username"
     raw_id_fields = ("user", "table", "account")
     list_select_related = ("user", "table__stake__game_type")
     ordering = ("-pk",)  # newest first by the primary key's index (started_at has none)
@@ -717,12 +719,23 @@ class HandEventAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     )
     list_filter = ("audience",)  # ``kind`` has no choices: a filter on it would scan the whole log for its values
     search_fields = ()
-    search_help_text = "A hand number: that hand's events in order."
+    search_help_text = (
+        "A hand number: that hand's events in order; player:<username> (or the bare username): the player's table "
+        'moves, each with its reason ("why was I moved").'
+    )
     number_lookup = "hand_id"
     raw_id_fields = ("table", "hand", "private_to_user")
     list_select_related = ("table__stake__game_type",)
     ordering = ("-pk",)  # the log's own order; the table's default ordering would join and sort every row
     readonly_fields = ("what_happened", "payload_while_running")
+
+    def player_filter(self, queryset: QuerySet[HandEvent], username: str) -> QuerySet[HandEvent]:
+        """The player's table moves (tournament balancing and table breaks): ``player_moved`` events name the player
+        by id in their payload, with the reason and the message the player was shown."""
+        user = get_user_model().objects.filter(username=username).only("pk").first()
+        if user is None:
+            return queryset.none()
+        return queryset.filter(kind="player_moved", payload__user_id=user.pk)
 
     @admin.display(description="what happened")
     def what_happened(self, event: HandEvent) -> str:

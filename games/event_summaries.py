@@ -68,6 +68,10 @@ LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "hand_cancelled": lambda p: f"Hand cancelled, every bet returned: {p.get('reason', '')}",
     "turn": lambda p: f"Seat {p.get('seat')} to act ({p.get('clock', 'decision')} clock)",
     "seat_taken": lambda p: f"{_seat(p)} sits down with {euros(p.get('stack'))}",
+    "player_moved": lambda p: (
+        f"{_seat(p)} is moved to table #{p.get('to_table')} ({str(p.get('reason', '')).replace('_', ' ')}): "
+        f"{p.get('message', '')}"
+    ),
     "seat_topped_up": lambda p: f"{_seat(p)} adds {euros(p.get('amount'))}",
     "seat_left": lambda p: f"{_seat(p)} leaves the table",
     "seat_leaving": lambda p: f"{_seat(p)} leaves after this hand",

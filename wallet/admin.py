@@ -23,7 +23,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from poker_site.core.admin_exports import CsvExportMixin
-from poker_site.core.admin_lists import CappedCountPaginator
+from poker_site.core.admin_lists import CappedCountPaginator, PlayerSearch
 from poker_site.core.money import amounts_in_euros, cents_field_names
 from wallet.errors import WalletError, format_cents
 from wallet.forms import HoldDecisionForm, StaffAdjustmentForm
@@ -95,25 +95,8 @@ class AuditActionFilter(admin.SimpleListFilter):
         return queryset
 
 
-class PlayerSearchMixin:
-    """Search ``player:<username>`` for a player's rows; other terms use the admin's exact-match search fields."""
-
-    player_lookup = ""
-
-    def player_filter(self, queryset: QuerySet[Any], username: str) -> QuerySet[Any]:
-        return queryset.filter(**{self.player_lookup: username})
-
-    def get_search_results(
-        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
-    ) -> tuple[QuerySet[Any], bool]:
-        term = search_term.strip()
-        if term.lower().startswith("player:"):
-            return self.player_filter(queryset, term.split(":", 1)[1].strip()), False
-        return super().get_search_results(request, queryset, search_term)  # type: ignore[misc]
-
-
 @admin.register(Account)
-class AccountAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
+class AccountAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     list_display = ("id", "kind", "currency", "owner", "reference", "balance_display", "may_go_negative", "created_at")
     list_filter = ("kind", "may_go_negative")  # no currency filter: a column without choices means a DISTINCT scan
     search_fields = ("=reference",)
@@ -172,7 +155,7 @@ class LegInline(admin.TabularInline):
 
 
 @admin.register(Transfer)
-class TransferAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
+class TransferAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     list_display = ("id", "kind", "description", "reference", "currency", "created_at", "created_by")
     list_filter = (TransferKindFilter,)
     search_fields = ("=reference", "=idempotency_key")
@@ -185,7 +168,7 @@ class TransferAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
 
 
 @admin.register(Leg)
-class LegAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
+class LegAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     list_display = (
         "id",
         "transfer_link",
@@ -225,7 +208,7 @@ class LegAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
 
 
 @admin.register(Hold)
-class HoldAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
+class HoldAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     list_display = (
         "id",
         "player",
@@ -286,7 +269,7 @@ class HoldAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
 
 
 @admin.register(StaffAdjustment)
-class StaffAdjustmentAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
+class StaffAdjustmentAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     list_display = ("id", "account", "amount_display", "staff", "created_at", "reason")
     search_fields = ("=staff__username",)
     search_help_text = _("Exact staff username, or player:<username> for adjustments of a player's accounts.")
@@ -343,7 +326,7 @@ class StaffAdjustmentAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
 
 
 @admin.register(CashierTransaction)
-class CashierTransactionAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
+class CashierTransactionAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     list_display = (
         "id",
         "player",
@@ -437,7 +420,7 @@ class UnresolvedGameFundsAdmin(CsvExportMixin, LedgerAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(CsvExportMixin, PlayerSearchMixin, LedgerAdmin):
+class AuditEntryAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     """The back office's one audit log (LOB-10): every staff action, with what it changed."""
 
     list_display = ("id", "created_at", "action", "actor", "target", "player", "transfer", "reason")
