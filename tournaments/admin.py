@@ -73,6 +73,7 @@ from tournaments.services import (
 )
 from tournaments.services.catalog import BOUNTY_FIELDS, PHASE_FIELDS, PURCHASE_FIELDS
 from tournaments.services.definition import OVER, tournament_define, tournament_definition_update
+from tournaments.services.staff import tournament_pause, tournament_resume
 from wallet.errors import format_cents
 
 NOT_STARTED = (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING)
@@ -350,7 +351,14 @@ class TournamentAdmin(CsvExportMixin, ServiceRefusalsAsMessages, NumberOrPlayerS
     paginator = CappedCountPaginator
     show_full_result_count = False
     readonly_fields = (*RUN, *MONITOR, "cancellation_panel")
-    actions = ("delay_tournament", "cancel_tournaments", "set_hand_for_hand", "propose_cancellation")
+    actions = (
+        "delay_tournament",
+        "cancel_tournaments",
+        "set_hand_for_hand",
+        "pause_tournaments",
+        "resume_tournaments",
+        "propose_cancellation",
+    )
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         fieldsets: list[tuple[str | None, dict[str, Any]]] = [
@@ -565,6 +573,67 @@ class TournamentAdmin(CsvExportMixin, ServiceRefusalsAsMessages, NumberOrPlayerS
             lambda tournament: tournament_hand_for_hand_set(tournament, mode, actor=request.user, reason=reason),
             history=lambda switched: f"hand-for-hand: {switched.get_hand_for_hand_mode_display()}",
             done=lambda _row, switched: f"{switched.name}: hand-for-hand {switched.get_hand_for_hand_mode_display()}.",
+        )
+        return None
+
+    @admin.action(
+        description="Pause the selected running tournaments (hands in play finish; no new hand; clocks stop)",
+        permissions=["run_tournament"],
+    )
+    def pause_tournaments(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> TemplateResponse | None:
+        """Pause each selected running tournament through ``tournament_pause`` (a reason required)."""
+        return self._pause_or_resume(request, queryset, pause=True)
+
+    @admin.action(description="Resume the selected paused tournaments", permissions=["run_tournament"])
+    def resume_tournaments(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> TemplateResponse | None:
+        """Resume each selected paused tournament through ``tournament_resume`` (a reason required)."""
+        return self._pause_or_resume(request, queryset, pause=False)
+
+    def _pause_or_resume(
+        self, request: HttpRequest, queryset: QuerySet[Tournament], *, pause: bool
+    ) -> TemplateResponse | None:
+        if too_many(self, request, queryset):
+            return None
+        tournaments = list(queryset.order_by("pk"))
+        chosen = [
+            tournament
+            for tournament in tournaments
+            if tournament.status == TournamentStatus.RUNNING and (tournament.paused_at is None) == pause
+        ]
+        for tournament in tournaments:
+            if tournament not in chosen:
+                state = "paused" if tournament.paused_at else tournament.get_status_display()
+                self.message_user(request, f"{tournament.name} is {state}: nothing was changed.", messages.WARNING)
+        if not chosen:
+            return None
+        action = "pause_tournaments" if pause else "resume_tournaments"
+        answer = action_form_or_page(
+            self,
+            request,
+            StaffActionForm,
+            action=action,
+            title="Pause tournaments" if pause else "Resume tournaments",
+            rows=[
+                (
+                    tournament,
+                    "pauses: the hands in play finish, then no new hand; the level clock stops"
+                    if pause
+                    else "resumes: the levels go on where they stood",
+                )
+                for tournament in chosen
+            ],
+        )
+        if isinstance(answer, TemplateResponse):
+            return answer
+        reason = answer.cleaned_data["reason"]
+        service = tournament_pause if pause else tournament_resume
+        each_through_the_service(
+            self,
+            request,
+            chosen,
+            lambda tournament: service(tournament, actor=request.user, reason=reason),
+            history=lambda _done: "paused" if pause else "resumed",
+            done=lambda _row, done: f"{done.name} is {'paused' if pause else 'resumed'}.",
         )
         return None
 
