@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -684,7 +685,7 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
         report = path("rake/", self.admin_site.admin_view(self.rake_report_view), name=RAKE_REPORT_PAGE)
         return [report, *super().get_urls()]
 
-    def rake_report_view(self, request: HttpRequest) -> HttpResponse:
+    def rake_report_view(self, request: HttpRequest) -> HttpResponseBase:
         """The rake per day × game × stake and per player (for rakeback and VIP), from the hand settlements."""
         if not request.user.has_perm("games.view_hand"):
             raise PermissionDenied

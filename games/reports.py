@@ -86,7 +86,7 @@ def settled_cash_hands(first_day: date, last_day: date, zone: tzinfo) -> QuerySe
 def rake_rows(first_day: date, last_day: date, zone: tzinfo) -> list[dict[str, Any]]:
     """Hands, raked hands and the settlements' house rake legs, per day, game and stake: one query."""
     rake_leg = Q(settlement__legs__account__kind=AccountKind.HOUSE_RAKE)
-    return list(
+    rows: Any = (
         settled_cash_hands(first_day, last_day, zone)
         .annotate(day=TruncDate("ended_at", tzinfo=zone))
         .values("day", "stake_terms__stake__game_type__name", "stake_terms__stake__label")
@@ -97,12 +97,13 @@ def rake_rows(first_day: date, last_day: date, zone: tzinfo) -> list[dict[str, A
         )
         .order_by()
     )
+    return list(rows)
 
 
 def player_rows(first_day: date, last_day: date, zone: tzinfo) -> list[dict[str, Any]]:
     """Per player: hands played, hands in which they paid rake, the rake attributed to them: one query."""
     start, end = period_bounds(first_day, last_day, zone)
-    return list(
+    rows: Any = (
         HandPlayer.objects.filter(
             hand__status=HandStatus.FINISHED,
             hand__stake_terms__isnull=False,
@@ -117,6 +118,7 @@ def player_rows(first_day: date, last_day: date, zone: tzinfo) -> list[dict[str,
         )
         .order_by("-rake", "user__username")
     )
+    return list(rows)
 
 
 def rake_report(first_day: date, last_day: date, zone: tzinfo) -> RakeReport:

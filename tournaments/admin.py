@@ -27,6 +27,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
@@ -669,7 +670,7 @@ class TournamentAdmin(CsvExportMixin, ServiceRefusalsAsMessages, NumberOrPlayerS
         """The preview and proposal of a running tournament's cancellation (``tournaments.run_tournament``)."""
         return admin_cancellation.propose_view(self, request, object_id)
 
-    def fee_report_view(self, request: HttpRequest) -> HttpResponse:
+    def fee_report_view(self, request: HttpRequest) -> HttpResponseBase:
         """Tournament and Sit & Go fees per day and kind, refunds subtracted, and overlays paid (LOB-09)."""
         if not request.user.has_perm("tournaments.view_tournament"):
             raise PermissionDenied

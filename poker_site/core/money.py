@@ -89,7 +89,7 @@ class EurosField(forms.CharField):
         if isinstance(value, int) and not isinstance(value, bool):
             return value
         text = super().to_python(value)
-        if text in self.empty_values:
+        if text is None or text in self.empty_values:
             return None
         try:
             cents = euros_to_cents(text, allow_negative=self.allow_negative)
@@ -109,7 +109,7 @@ class EurosField(forms.CharField):
         """The CharField's length validators apply to the text typed, checked in ``to_python``; cents need none."""
 
 
-def cents_fields_in_euros(form: forms.ModelForm) -> None:  # type: ignore[type-arg]
+def cents_fields_in_euros(form: forms.ModelForm[Any]) -> None:
     """Replace each of ``form``'s fields stored in cents (the model field's verbose name says "cents") by an
     :class:`EurosField` with the same label ("cents" in it becomes "€"), help text, requirement and initial value;
     negatives are refused unless the model field allows them (a ``PositiveBigIntegerField`` does not)."""
