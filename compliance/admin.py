@@ -32,7 +32,9 @@ from compliance.models import (
     ProhibitedProgramReport,
     VideoRecordingRequest,
 )
+from compliance.player_links import player_links
 from compliance.player_view import player_overview
+from poker_site.core.admin_exports import CsvExportMixin
 from wallet.admin import LedgerAdmin
 
 
@@ -45,7 +47,7 @@ def desk_link(url_name: str, pk: int, text: str) -> str:
 
 
 @admin.register(Flag)
-class FlagAdmin(RecordAdmin):
+class FlagAdmin(CsvExportMixin, RecordAdmin):
     list_display = ("id", "indicator", "player_keys", "score", "threshold", "status", "case", "raised_at", "on_desk")
     list_filter = ("status", "indicator")
     search_fields = ("=player_keys",)
@@ -59,7 +61,7 @@ class FlagAdmin(RecordAdmin):
 
 
 @admin.register(Case)
-class CaseAdmin(RecordAdmin):
+class CaseAdmin(CsvExportMixin, RecordAdmin):
     list_display = ("id", "title", "source", "status", "outcome", "reviewer", "opened_at", "closed_at", "on_desk")
     list_filter = ("status", "source", "outcome")
     search_fields = ("title",)
@@ -212,7 +214,8 @@ class IndicatorSettingAdmin(admin.ModelAdmin):
 
 @admin.register(PlayerOverview)
 class PlayerOverviewAdmin(RecordAdmin):
-    """LOB-08: find a player, then read their overview (the change page shows it instead of a form)."""
+    """LOB-08: find a player, then read their overview (the change page shows it instead of a form), with links to
+    every list about the player (issue 30: support answers every ticket from this page)."""
 
     list_display = ("username", "screen_name", "email", "is_active", "date_joined")
     search_fields = ("username", "screen_name", "email")
@@ -234,6 +237,7 @@ class PlayerOverviewAdmin(RecordAdmin):
             **self.admin_site.each_context(request),
             # Support sees that a hold or a sanction exists, not compliance's reason (issue 30).
             **player_overview(player, compliance_reasons=request.user.has_perm("compliance.review_cases")),
+            "player_links": player_links(request.user, player),
             "opts": self.model._meta,
             "title": f"Player overview: {player.username}",
         }

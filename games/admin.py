@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -31,7 +32,7 @@ from django.utils.translation import gettext_lazy
 from games.card_views import hole_cards_view_record
 from games.chat.errors import ChatRefused
 from games.chat.services import MAXIMUM_MUTE_MINUTES, chat_mute_create, chat_mute_lift, chat_of_hand
-from games.event_summaries import PRIVATE_KINDS, euros, event_summary
+from games.event_summaries import PRIVATE_KINDS, event_summary
 from games.models import (
     ChatMute,
     EventAudience,
@@ -51,9 +52,22 @@ from games.models import (
     TableSession,
     TableStatus,
 )
+from games.reports import (
+    PLAYER_RAKE_HEADER,
+    RAKE_REPORT_HEADER,
+    player_rake_rows,
+    rake_report,
+    rake_report_rows,
+)
 from games.services import TableError, hand_cancel, table_close, table_open
-from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
+from poker_site.core.admin_exports import report_csv, wants_csv
+from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch, PlayerSearch
+from poker_site.core.money import cents_fields_in_euros, euros
+from poker_site.core.report_periods import requested_period
 
+IN_EUROS = {"pot_total": "pot_total_euros", "rake": "rake_euros", "rake_cap_applied": "rake_cap_euros"}
+"""The hand page's cents fields and the euro displays shown in their place."""
+RAKE_REPORT_PAGE = "games_hand_rake"  # LOB-09: the rake report (the role table names it too)
 MOST_SELECTED = 50
 """A support action works on at most this many rows at once (each is its own transaction; the page lists them)."""
 
@@ -178,7 +192,12 @@ it was opened, and filling it in takes a while), not earlier."""
 
 class EffectiveFromForm(forms.ModelForm):
     """A new rules or terms row takes effect now or later: rows in force or past are the record of what applied to
-    every hand already played (its rake, clocks and limits), so they are never rewritten."""
+    every hand already played (its rake, clocks and limits), so they are never rewritten. Amounts are typed in euros
+    (the rows keep cents)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cents_fields_in_euros(self)
 
     def clean_effective_from(self) -> Any:
         value = self.cleaned_data["effective_from"]
@@ -589,16 +608,17 @@ def _closing_outcome(table: Table) -> str:
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnlyAdmin):
+class SeatAdmin(PlayerSearch, ReadOnlyAdmin):
     list_display = ("table", "number", "user", "status", "sit_out_reason", "sit_out_deadline", "disconnected_since")
     list_filter = ("status", "sit_out_reason", "table__stake__game_type")
     search_fields = ("user__username", "user__screen_name", "table__name")
+    player_lookup = "user__username"
     raw_id_fields = ("table", "user", "session")
     list_select_related = ("table__stake__game_type", "user")
 
 
 @admin.register(TableSession)
-class TableSessionAdmin(ReadOnlyAdmin):
+class TableSessionAdmin(PlayerSearch, ReadOnlyAdmin):
     list_display = (
         "user",
         "table",
@@ -612,6 +632,7 @@ class TableSessionAdmin(ReadOnlyAdmin):
     )
     list_filter = ("buy_in_kind", "leave_reason", "table__stake__game_type", ("started_at", admin.DateFieldListFilter))
     search_fields = ("user__username", "user__screen_name", "table__name")
+    player_lookup = "user__username"
     raw_id_fields = ("user", "table", "account")
     list_select_related = ("user", "table__stake__game_type")
     ordering = ("-pk",)  # newest first by the primary key's index (started_at has none)
@@ -630,8 +651,12 @@ class HandPlayerInline(admin.TabularInline):
     extra = 0
     can_delete = False
     raw_id_fields = ("user", "session")
-    fields = ("seat_number", "user", "session", "start_stack_euros", "end_stack_euros")
+    fields = ("seat_number", "user", "session", "start_stack_euros", "end_stack_euros", "rake_share_euros")
     readonly_fields = fields
+
+    @admin.display(description="rake paid")
+    def rake_share_euros(self, player: HandPlayer) -> str:
+        return euros(player.rake_share, empty="—")
 
     @admin.display(description="start stack")
     def start_stack_euros(self, player: HandPlayer) -> str:
@@ -681,13 +706,18 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     ordering = ("-pk",)
     inlines = (HandPlayerInline,)
     actions = ("cancel_hands",)
-    readonly_fields = ("deck_while_running", "chat")
+    readonly_fields = ("deck_while_running", "chat", "pot_total_euros", "rake_euros", "rake_cap_euros")
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         """The deck (every hole card and the coming board) only once the hand is over; staff watching a hand in play
-        would otherwise see what no player may."""
+        would otherwise see what no player may. Money in euros in place of the stored cents."""
         running = obj is not None and obj.status == HandStatus.RUNNING
-        return fields_hiding(super().get_fields(request, obj), "deck", "deck_while_running", running)
+        fields = fields_hiding(super().get_fields(request, obj), "deck", "deck_while_running", running)
+        return [IN_EUROS.get(name, name) for name in fields if name not in IN_EUROS.values()]
+
+    @admin.display(description="rake cap applied")
+    def rake_cap_euros(self, hand: Hand) -> str:
+        return euros(hand.rake_cap_applied)
 
     @admin.display(description="deck")
     def deck_while_running(self, hand: Hand) -> str:
@@ -759,6 +789,32 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
         cancel_and_report(self, request, [hand.pk for hand in running], reason)
         return None
 
+    # --- LOB-09 / RAKE-08: the rake report ---
+
+    def get_urls(self) -> list[URLPattern]:
+        report = path("rake/", self.admin_site.admin_view(self.rake_report_view), name=RAKE_REPORT_PAGE)
+        return [report, *super().get_urls()]
+
+    def rake_report_view(self, request: HttpRequest) -> HttpResponseBase:
+        """The rake per day × game × stake and per player (for rakeback and VIP), from the hand settlements."""
+        if not request.user.has_perm("games.view_hand"):
+            raise PermissionDenied
+        form, period = requested_period(request)
+        report = rake_report(*period, timezone.get_current_timezone()) if period else None
+        if report is not None and wants_csv(request) == "csv":
+            return report_csv(request, "games.rake_report", RAKE_REPORT_HEADER, rake_report_rows(report))
+        if report is not None and wants_csv(request) == "players":
+            return report_csv(request, "games.rake_by_player", PLAYER_RAKE_HEADER, player_rake_rows(report))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Cash-game rake",
+            "zone": timezone.get_current_timezone_name(),
+            "form": form,
+            "report": report,
+        }
+        return TemplateResponse(request, "games/admin_rake_report.html", context)
+
 
 @admin.register(HandEvent)
 class HandEventAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
@@ -774,12 +830,23 @@ class HandEventAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     )
     list_filter = ("audience",)  # ``kind`` has no choices: a filter on it would scan the whole log for its values
     search_fields = ()
-    search_help_text = "A hand number: that hand's events in order."
+    search_help_text = (
+        "A hand number: that hand's events in order; player:<username> (or the bare username): the player's table "
+        'moves, each with its reason ("why was I moved").'
+    )
     number_lookup = "hand_id"
     raw_id_fields = ("table", "hand", "private_to_user")
     list_select_related = ("table__stake__game_type",)
     ordering = ("-pk",)  # the log's own order; the table's default ordering would join and sort every row
     readonly_fields = ("what_happened", "payload_while_running")
+
+    def player_filter(self, queryset: QuerySet[HandEvent], username: str) -> QuerySet[HandEvent]:
+        """The player's table moves (tournament balancing and table breaks): ``player_moved`` events name the player
+        by id in their payload, with the reason and the message the player was shown."""
+        user = get_user_model().objects.filter(username=username).only("pk").first()
+        if user is None:
+            return queryset.none()
+        return queryset.filter(kind="player_moved", payload__user_id=user.pk)
 
     @admin.display(description="what happened")
     def what_happened(self, event: HandEvent) -> str:

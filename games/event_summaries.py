@@ -9,17 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from wallet.errors import format_cents
+from poker_site.core.money import euros as money_euros
 
 
 def euros(cents: object) -> str:
-    """Cents as euros for the back office ("€2.50"); empty for no value."""
-    if cents is None or cents == "":
-        return ""
-    try:
-        return format_cents(int(cents))  # type: ignore[call-overload]
-    except (TypeError, ValueError):
-        return str(cents)
+    """Cents as euros for the back office ("€2.50"); empty for no value (:func:`poker_site.core.money.euros`)."""
+    return money_euros(cents)
 
 
 def _seat(payload: Mapping[str, Any]) -> str:
@@ -73,6 +68,10 @@ LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "hand_cancelled": lambda p: f"Hand cancelled, every bet returned: {p.get('reason', '')}",
     "turn": lambda p: f"Seat {p.get('seat')} to act ({p.get('clock', 'decision')} clock)",
     "seat_taken": lambda p: f"{_seat(p)} sits down with {euros(p.get('stack'))}",
+    "player_moved": lambda p: (
+        f"{_seat(p)} is moved to table #{p.get('to_table')} ({str(p.get('reason', '')).replace('_', ' ')}): "
+        f"{p.get('message', '')}"
+    ),
     "seat_topped_up": lambda p: f"{_seat(p)} adds {euros(p.get('amount'))}",
     "seat_left": lambda p: f"{_seat(p)} leaves the table",
     "seat_leaving": lambda p: f"{_seat(p)} leaves after this hand",

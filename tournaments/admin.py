@@ -20,15 +20,14 @@ scans a column for its values, related rows in the same query, numbers searched 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any, TypeVar
 
-from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
@@ -36,7 +35,9 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from games.admin import ReadOnlyAdmin, record_in_history, too_many
+from poker_site.core.admin_exports import CsvExportMixin, report_csv, wants_csv
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
+from poker_site.core.report_periods import requested_period
 from tournaments import admin_cancellation, admin_panels
 from tournaments.admin_forms import (
     DelayForm,
@@ -61,7 +62,7 @@ from tournaments.models import (
     TournamentStatus,
     TournamentTable,
 )
-from tournaments.reports import fee_report
+from tournaments.reports import FEE_REPORT_HEADER, fee_report, fee_report_rows
 from tournaments.rules.timebank import SIT_AND_GO_TIMEBANK
 from tournaments.services import (
     TournamentError,
@@ -73,10 +74,10 @@ from tournaments.services import (
 )
 from tournaments.services.catalog import BOUNTY_FIELDS, PHASE_FIELDS, PURCHASE_FIELDS
 from tournaments.services.definition import OVER, tournament_define, tournament_definition_update
+from tournaments.services.staff import tournament_pause, tournament_resume
 from wallet.errors import format_cents
 
 NOT_STARTED = (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING)
-FEE_REPORT_DAYS = 30
 """The fee report shows this many days up to today unless staff choose a period."""
 
 
@@ -319,7 +320,7 @@ SIT_AND_GO_DEFAULTS = (
 
 
 @admin.register(Tournament)
-class TournamentAdmin(ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.ModelAdmin):
+class TournamentAdmin(CsvExportMixin, ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.ModelAdmin):
     form = TournamentForm
     inlines = (TournamentLevelInline,)
     raw_id_fields = ("vip_player",)
@@ -351,7 +352,14 @@ class TournamentAdmin(ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.Mod
     paginator = CappedCountPaginator
     show_full_result_count = False
     readonly_fields = (*RUN, *MONITOR, "cancellation_panel")
-    actions = ("delay_tournament", "cancel_tournaments", "set_hand_for_hand", "propose_cancellation")
+    actions = (
+        "delay_tournament",
+        "cancel_tournaments",
+        "set_hand_for_hand",
+        "pause_tournaments",
+        "resume_tournaments",
+        "propose_cancellation",
+    )
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         fieldsets: list[tuple[str | None, dict[str, Any]]] = [
@@ -570,6 +578,67 @@ class TournamentAdmin(ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.Mod
         return None
 
     @admin.action(
+        description="Pause the selected running tournaments (hands in play finish; no new hand; clocks stop)",
+        permissions=["run_tournament"],
+    )
+    def pause_tournaments(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> TemplateResponse | None:
+        """Pause each selected running tournament through ``tournament_pause`` (a reason required)."""
+        return self._pause_or_resume(request, queryset, pause=True)
+
+    @admin.action(description="Resume the selected paused tournaments", permissions=["run_tournament"])
+    def resume_tournaments(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> TemplateResponse | None:
+        """Resume each selected paused tournament through ``tournament_resume`` (a reason required)."""
+        return self._pause_or_resume(request, queryset, pause=False)
+
+    def _pause_or_resume(
+        self, request: HttpRequest, queryset: QuerySet[Tournament], *, pause: bool
+    ) -> TemplateResponse | None:
+        if too_many(self, request, queryset):
+            return None
+        tournaments = list(queryset.order_by("pk"))
+        chosen = [
+            tournament
+            for tournament in tournaments
+            if tournament.status == TournamentStatus.RUNNING and (tournament.paused_at is None) == pause
+        ]
+        for tournament in tournaments:
+            if tournament not in chosen:
+                state = "paused" if tournament.paused_at else tournament.get_status_display()
+                self.message_user(request, f"{tournament.name} is {state}: nothing was changed.", messages.WARNING)
+        if not chosen:
+            return None
+        action = "pause_tournaments" if pause else "resume_tournaments"
+        answer = action_form_or_page(
+            self,
+            request,
+            StaffActionForm,
+            action=action,
+            title="Pause tournaments" if pause else "Resume tournaments",
+            rows=[
+                (
+                    tournament,
+                    "pauses: the hands in play finish, then no new hand; the level clock stops"
+                    if pause
+                    else "resumes: the levels go on where they stood",
+                )
+                for tournament in chosen
+            ],
+        )
+        if isinstance(answer, TemplateResponse):
+            return answer
+        reason = answer.cleaned_data["reason"]
+        service = tournament_pause if pause else tournament_resume
+        each_through_the_service(
+            self,
+            request,
+            chosen,
+            lambda tournament: service(tournament, actor=request.user, reason=reason),
+            history=lambda _done: "paused" if pause else "resumed",
+            done=lambda _row, done: f"{done.name} is {'paused' if pause else 'resumed'}.",
+        )
+        return None
+
+    @admin.action(
         description="Propose cancelling the selected running tournament (CXL-01: preview, then a second approval)",
         permissions=["run_tournament"],
     )
@@ -601,22 +670,14 @@ class TournamentAdmin(ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.Mod
         """The preview and proposal of a running tournament's cancellation (``tournaments.run_tournament``)."""
         return admin_cancellation.propose_view(self, request, object_id)
 
-    def fee_report_view(self, request: HttpRequest) -> HttpResponse:
+    def fee_report_view(self, request: HttpRequest) -> HttpResponseBase:
         """Tournament and Sit & Go fees per day and kind, refunds subtracted, and overlays paid (LOB-09)."""
         if not request.user.has_perm("tournaments.view_tournament"):
             raise PermissionDenied
-        today = timezone.localdate()
-        form = FeeReportForm(
-            request.GET if request.GET else None,
-            initial={"first_day": today - timedelta(days=FEE_REPORT_DAYS - 1), "last_day": today},
-        )
-        report = None
-        if not request.GET:
-            report = fee_report(today - timedelta(days=FEE_REPORT_DAYS - 1), today, timezone.get_current_timezone())
-        elif form.is_valid():
-            report = fee_report(
-                form.cleaned_data["first_day"], form.cleaned_data["last_day"], timezone.get_current_timezone()
-            )
+        form, period = requested_period(request)
+        report = fee_report(*period, timezone.get_current_timezone()) if period else None
+        if report is not None and wants_csv(request) == "csv":
+            return report_csv(request, "tournaments.fee_report", FEE_REPORT_HEADER, fee_report_rows(report))
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
@@ -626,20 +687,6 @@ class TournamentAdmin(ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.Mod
             "report": report,
         }
         return TemplateResponse(request, "tournaments/admin_fee_report.html", context)
-
-
-class FeeReportForm(forms.Form):
-    first_day = forms.DateField(label="From", widget=forms.DateInput(attrs={"type": "date"}))
-    last_day = forms.DateField(label="To (included)", widget=forms.DateInput(attrs={"type": "date"}))
-
-    def clean(self) -> dict[str, Any]:
-        cleaned: dict[str, Any] = super().clean() or {}
-        first, last = cleaned.get("first_day"), cleaned.get("last_day")
-        if first and last and last < first:
-            raise forms.ValidationError("The period ends before it starts.")
-        if first and last and (last - first).days >= 366:
-            raise forms.ValidationError("A report covers at most 366 days: choose a shorter period.")
-        return cleaned
 
 
 # --- The run's records ---------------------------------------------------------------------------------------------
@@ -691,7 +738,7 @@ class TournamentPurchaseInline(admin.TabularInline):
 
 
 @admin.register(TournamentEntry)
-class TournamentEntryAdmin(TournamentNumberSearch, ReadOnlyAdmin):
+class TournamentEntryAdmin(CsvExportMixin, TournamentNumberSearch, ReadOnlyAdmin):
     list_display = (
         "id",
         "tournament",

@@ -36,6 +36,7 @@ from django.utils.safestring import SafeString
 
 from games.admin import ReadOnlyAdmin, record_in_history
 from poker_site.core.admin_lists import NumberOrPlayerSearch
+from poker_site.core.money import euros as money_euros
 from tournaments.models import CancellationStatus, Tournament, TournamentCancellation, TournamentStatus
 from tournaments.rules.cancellation import CancellationState
 from tournaments.services import TournamentError
@@ -86,7 +87,7 @@ RULE_LABELS = {
 
 
 def euros(cents: int | None) -> str:
-    return "—" if cents is None else format_cents(int(cents))
+    return money_euros(cents, empty="—")
 
 
 def exact_euros(fraction_text: str | None) -> str:
@@ -227,6 +228,13 @@ class ProposeForm(forms.Form):
 
 class ApproveForm(forms.Form):
     previewed = forms.CharField(widget=forms.HiddenInput)
+    comment = forms.CharField(
+        label="Your comment (optional)",
+        max_length=300,
+        required=False,
+        help_text="Kept with the cancellation and in the audit log.",
+        widget=forms.TextInput(attrs={"size": 80}),
+    )
 
 
 class AlterForm(forms.Form):
@@ -418,6 +426,7 @@ class TournamentCancellationAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
         "proposed_at",
         "approved_by",
         "approved_at",
+        "approval_comment",
         "paid_display",
         "kept_display",
         "decision_panel",
@@ -482,7 +491,10 @@ class TournamentCancellationAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
                 return HttpResponseRedirect(request.path)
             try:
                 approved = tournament_cancellation_approve(
-                    row.pk, actor=request.user, previewed=form.cleaned_data["previewed"]
+                    row.pk,
+                    actor=request.user,
+                    previewed=form.cleaned_data["previewed"],
+                    comment=form.cleaned_data["comment"],
                 )
             except TournamentError as error:
                 now_shown = TournamentCancellation.objects.filter(pk=row.pk).values_list("calculation", flat=True)

@@ -16,6 +16,7 @@ from django.forms.formsets import DELETION_FIELD_NAME
 from django.forms.models import BaseInlineFormSet
 from django.utils import timezone
 
+from poker_site.core.money import cents_fields_in_euros
 from tournaments.models import HandForHandMode, Tournament
 from tournaments.rules.common import RuleError
 from tournaments.rules.levels import (
@@ -68,6 +69,7 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        cents_fields_in_euros(self)  # staff type euros; the tournament keeps cents
         if self.instance.pk is None and "payout_structure" in self.fields:
             self.fields["payout_structure"].required = False
             self.fields["payout_structure"].help_text = "Empty: the standard payouts."

@@ -14,7 +14,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from tournaments.definitions import payouts_now
-from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentTable
+from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus, TournamentTable
 from tournaments.rules.common import RuleError
 from wallet.errors import format_cents
 
@@ -140,7 +140,10 @@ def eliminations_panel(tournament: Tournament) -> SafeString:
 
 def payouts_panel(tournament: Tournament) -> SafeString:
     """The prize pool and the prize of each paid place (final once registration closed, else what the entries so far
-    would give, TRN-06), with who finished there and whether it is paid."""
+    would give, TRN-06), with who finished there and whether it is paid. A cancelled tournament pays no prizes: the
+    panel says how its money went back (:func:`cancelled_payouts_line`), never "provisional"."""
+    if tournament.status == TournamentStatus.CANCELLED:
+        return cancelled_payouts_line(tournament)
     try:
         payouts = payouts_now(tournament)
     except RuleError as error:
@@ -171,6 +174,32 @@ def payouts_panel(tournament: Tournament) -> SafeString:
         list_link("tournamententry", "Unpaid prizes", tournament__id__exact=tournament.pk, prize_state="unpaid"),
         _table(("place", "prize", "player", "prize paid"), rows),
         bounties_line(tournament),
+    )
+
+
+def cancelled_payouts_line(tournament: Tournament) -> SafeString:
+    """Cancelled before the start: every entry refunded (TRN-15, CXL-02); cancelled while running: compensated under
+    the cancellation policy, with what the players were paid and the house kept, and the archived calculation."""
+    from tournaments.models import CancellationStatus, TournamentCancellation
+
+    row = (
+        TournamentCancellation.objects.filter(tournament=tournament, status=CancellationStatus.APPROVED)
+        .order_by("-pk")
+        .first()
+    )
+    if row is None:
+        return format_html(
+            "<p>Cancelled: refunded. {} was cancelled before it started; every entry got its buy-in and fee back. "
+            "No prizes are paid.</p>",
+            tournament.name,
+        )
+    return format_html(
+        "<p>Cancelled: compensated. Under the cancellation policy ({}), {} was paid to the players and {} kept by the "
+        'house. No prizes are paid. <a href="{}">The cancellation and its calculation</a></p>',
+        row.state.replace("_", " "),
+        format_cents(row.paid_in_money),
+        format_cents(row.kept_by_house),
+        reverse("admin:tournaments_tournamentcancellation_change", args=[row.pk]),
     )
 
 

@@ -34,6 +34,9 @@ def level_clock(tournament: Tournament, structure: BlindStructure | None = None)
     """The level clock of a started tournament: its start and the breaks recorded so far (TRN-02, TRN-30)."""
     assert tournament.started_at is not None, "only a started tournament has a level clock"
     pauses = tuple(Pause(row.started_at, row.ends_at) for row in tournament.breaks.order_by("started_at"))
+    if tournament.paused_at is not None:  # staff paused it: the clock stands still until it resumes (open pause)
+        start = max([tournament.paused_at, tournament.started_at, *(pause.end for pause in pauses if pause.end)])
+        pauses = (*pauses, Pause(start, None))
     return LevelClock(tournament.started_at, structure or blind_structure(tournament), pauses)
 
 

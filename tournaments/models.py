@@ -13,10 +13,14 @@ level clock (``started_at`` and the recorded :class:`TournamentBreak` pauses); t
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from poker_site.core.constraints import validate_constraints_in_words
 
 
 class TournamentKind(models.TextChoices):
@@ -82,6 +86,36 @@ class PayoutRange(models.Model):
     def __str__(self) -> str:
         upper = self.maximum_entrants if self.maximum_entrants is not None else "∞"
         return f"{self.structure}: {self.minimum_entrants}–{upper} entrants, {len(self.shares_basis_points)} paid"
+
+
+TOURNAMENT_CONSTRAINT_WORDS = {
+    "tournaments_scheduled_has_start": ("starts_at", "A scheduled tournament needs its start date and time."),
+    "tournaments_sit_and_go_has_seats": (
+        "seats_to_start",
+        "A Sit & Go starts when its seats are taken: give at least 2 seats to start.",
+    ),
+    "tournaments_table_size": ("table_size", "A table seats 2 to 10 players."),
+    "tournaments_timebank_first_within_cap": (
+        "timebank_first_hand_seconds",
+        "The first hand's timebank cannot be longer than the timebank's cap.",
+    ),
+    "tournaments_replenish_positive": (
+        "timebank_replenish_every_hands",
+        "The timebank is topped up every 1 or more hands.",
+    ),
+    "tournaments_minimum_two": ("minimum_entrants", "A tournament needs at least 2 entrants to start."),
+    "tournaments_flight_ends_at_a_level": (
+        "final_level",
+        "A Phase 1 flight ends after one of its levels (level 1 or later) and is not a Phase 2 itself.",
+    ),
+}
+"""Each constraint of :class:`Tournament` in words, on the field staff change to satisfy it."""
+
+LEVEL_CONSTRAINT_WORDS = {
+    "tournaments_level_from_one": ("number", "Levels are numbered from 1."),
+    "tournaments_level_blinds": ("small_blind", "The small blind is at least 1 and not above the big blind."),
+    "tournaments_level_length": ("duration_seconds", "A level lasts at least one second."),
+}
 
 
 class Tournament(models.Model):
@@ -244,6 +278,15 @@ class Tournament(models.Model):
     cancellation_pending = models.BooleanField(
         _("cancellation proposed"), default=False, help_text=_("No new hand is dealt while a cancellation waits.")
     )
+    paused_at = models.DateTimeField(
+        _("paused at"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Paused by staff (or by a cancellation proposal): the hands in play finish, no new hand is dealt and the "
+            "level clock stands still until it resumes."
+        ),
+    )
     version = models.PositiveBigIntegerField(_("version"), default=0)
 
     # --- Satellites and tickets (TRN-37, TRN-10, TRN-11, AMB-54; tournaments/services/tickets.py) ------------------
@@ -342,6 +385,10 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def validate_constraints(self, exclude: Any = None) -> None:
+        """The constraints' refusals in words, on their fields (:data:`TOURNAMENT_CONSTRAINT_WORDS`)."""
+        validate_constraints_in_words(self, exclude, TOURNAMENT_CONSTRAINT_WORDS)
 
     def clean(self) -> None:
         """Refused on their fields in words: entry requirements that are not the rule language or name no existing
@@ -444,6 +491,9 @@ class TournamentLevel(models.Model):
     def __str__(self) -> str:
         ante = f" ante {self.ante}" if self.ante else ""
         return f"Level {self.number}: {self.small_blind}/{self.big_blind}{ante}"
+
+    def validate_constraints(self, exclude: Any = None) -> None:
+        validate_constraints_in_words(self, exclude, LEVEL_CONSTRAINT_WORDS)
 
 
 class TournamentBreak(models.Model):
@@ -689,6 +739,12 @@ class TournamentCancellation(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     approved_at = models.DateTimeField(_("approved at"), null=True, blank=True)
+    approval_comment = models.CharField(
+        _("approver's comment"),
+        max_length=300,
+        blank=True,
+        help_text=_("Optional: what the approver checked or noted."),
+    )
     state = models.CharField(_("state at cancellation"), max_length=30)
     calculation = models.JSONField(_("calculation"))
     paid_in_money = models.BigIntegerField(_("paid to players (cents)"), default=0)

@@ -93,6 +93,8 @@ def may_deal(tournament: Tournament, link: TournamentTable, now: datetime) -> bo
         return False
     if tournament.cancellation_pending:
         return False  # staff proposed to cancel it (CXL-01): the chips stay as they are for the calculation
+    if tournament.paused_at is not None:
+        return False  # paused by staff: the hands in play finish, no new one starts
     if tournament.break_ends_at is not None and now < tournament.break_ends_at:
         return False  # on a break
     if tournament.break_due_at is not None and now >= tournament.break_due_at:
@@ -494,6 +496,7 @@ def flag_sitting_out_together(tournament: Tournament, seats: dict[int, Seat]) ->
     if AuditEntry.objects.filter(action=SITTING_OUT_TOGETHER, details__tournament=tournament.pk).exists():
         return
     audit_record(
+        target=f"tournaments.tournament:{tournament.pk}",
         action=SITTING_OUT_TOGETHER,
         actor=None,
         reason="HEX-16: two or more players of a HexaPro game sit out by choice at the same time",

@@ -9,6 +9,7 @@ approves (issue 30).
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -22,7 +23,9 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from poker_site.core.admin_lists import CappedCountPaginator
+from poker_site.core.admin_exports import CsvExportMixin
+from poker_site.core.admin_lists import CappedCountPaginator, PlayerSearch
+from poker_site.core.money import amounts_in_euros, cents_field_names
 from wallet.errors import WalletError, format_cents
 from wallet.forms import AdjustmentProposalForm, HoldDecisionForm, ProposalApprovalForm, ProposalRejectionForm
 from wallet.models import (
@@ -103,25 +106,8 @@ class AuditActionFilter(admin.SimpleListFilter):
         return queryset
 
 
-class PlayerSearchMixin:
-    """Search ``player:<username>`` for a player's rows; other terms use the admin's exact-match search fields."""
-
-    player_lookup = ""
-
-    def player_filter(self, queryset: QuerySet[Any], username: str) -> QuerySet[Any]:
-        return queryset.filter(**{self.player_lookup: username})
-
-    def get_search_results(
-        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
-    ) -> tuple[QuerySet[Any], bool]:
-        term = search_term.strip()
-        if term.lower().startswith("player:"):
-            return self.player_filter(queryset, term.split(":", 1)[1].strip()), False
-        return super().get_search_results(request, queryset, search_term)  # type: ignore[misc]
-
-
 @admin.register(Account)
-class AccountAdmin(PlayerSearchMixin, LedgerAdmin):
+class AccountAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     list_display = ("id", "kind", "currency", "owner", "reference", "balance_display", "may_go_negative", "created_at")
     list_filter = ("kind", "may_go_negative")  # no currency filter: a column without choices means a DISTINCT scan
     search_fields = ("=reference",)
@@ -183,7 +169,7 @@ class LegInline(admin.TabularInline):
 
 
 @admin.register(Transfer)
-class TransferAdmin(PlayerSearchMixin, LedgerAdmin):
+class TransferAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     list_display = ("id", "kind", "description", "reference", "currency", "created_at", "created_by")
     list_filter = (TransferKindFilter,)
     search_fields = ("=reference", "=idempotency_key")
@@ -196,7 +182,7 @@ class TransferAdmin(PlayerSearchMixin, LedgerAdmin):
 
 
 @admin.register(Leg)
-class LegAdmin(PlayerSearchMixin, LedgerAdmin):
+class LegAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     list_display = (
         "id",
         "transfer_link",
@@ -236,7 +222,7 @@ class LegAdmin(PlayerSearchMixin, LedgerAdmin):
 
 
 @admin.register(Hold)
-class HoldAdmin(PlayerSearchMixin, LedgerAdmin):
+class HoldAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     list_display = (
         "id",
         "player",
@@ -297,7 +283,7 @@ class HoldAdmin(PlayerSearchMixin, LedgerAdmin):
 
 
 @admin.register(StaffAdjustment)
-class StaffAdjustmentAdmin(PlayerSearchMixin, LedgerAdmin):
+class StaffAdjustmentAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     """Adjustments booked by one staff member alone before issue 30: history, read only. New adjustments are
     proposals (below) that a second staff member approves."""
 
@@ -321,7 +307,7 @@ def _may_decide(request: HttpRequest) -> bool:
 
 
 @admin.register(AdjustmentProposal)
-class AdjustmentProposalAdmin(PlayerSearchMixin, LedgerAdmin):
+class AdjustmentProposalAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     """Manual adjustments, four eyes (issue 30): proposing is the add page, approving and rejecting are the extra
     pages; each calls its service (``adjustment_propose``, ``adjustment_approve``, ``adjustment_reject``), which checks
     the roles, books and audits. Amounts are shown and typed in euros, stored in cents."""
@@ -340,6 +326,7 @@ class AdjustmentProposalAdmin(PlayerSearchMixin, LedgerAdmin):
         "decision_links",
     )
     list_filter = ("status", "category", "needs_administrator")
+    csv_columns = list_display[:-1]  # all but the approve / reject links
     search_fields = ("=proposed_by__username",)
     search_help_text = _("Exact username of the proposer, or player:<username> for the proposals about a player.")
     player_lookup = "account__owner__username"
@@ -481,7 +468,7 @@ class AdjustmentProposalAdmin(PlayerSearchMixin, LedgerAdmin):
 
 
 @admin.register(CashierTransaction)
-class CashierTransactionAdmin(PlayerSearchMixin, LedgerAdmin):
+class CashierTransactionAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     list_display = (
         "id",
         "player",
@@ -551,7 +538,7 @@ class CashierLimitsAdmin(admin.ModelAdmin):
 
 
 @admin.register(UnresolvedGameFunds)
-class UnresolvedGameFundsAdmin(LedgerAdmin):
+class UnresolvedGameFundsAdmin(CsvExportMixin, LedgerAdmin):
     """CASH-25 queue: open cases by deadline; on expiry the ticker voids them to charity."""
 
     list_display = (
@@ -575,7 +562,7 @@ class UnresolvedGameFundsAdmin(LedgerAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(PlayerSearchMixin, LedgerAdmin):
+class AuditEntryAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     """The back office's one audit log (LOB-10): every staff action, with what it changed."""
 
     list_display = ("id", "created_at", "action", "actor", "target", "player", "transfer", "reason")
@@ -584,4 +571,33 @@ class AuditEntryAdmin(PlayerSearchMixin, LedgerAdmin):
     search_help_text = _('Exact staff username or target (e.g. "compliance.case:12"), or player:<username>.')
     player_lookup = "player__username"
     list_select_related = ("actor", "player", "transfer")
-    fields = ("created_at", "action", "actor", "target", "player", "transfer", "reason", "before", "after", "details")
+    fields = (
+        "created_at",
+        "action",
+        "actor",
+        "target",
+        "player",
+        "transfer",
+        "reason",
+        "before_in_euros",
+        "after_in_euros",
+        "details_in_euros",
+    )
+    readonly_fields = ("before_in_euros", "after_in_euros", "details_in_euros")
+
+    def _in_euros(self, entry: AuditEntry, value: Any) -> str:
+        """A JSON value of the entry, amounts of cents in euros (the stored value keeps cents)."""
+        shown = amounts_in_euros(value, cents_field_names(entry.target))
+        return format_html("<pre>{}</pre>", json.dumps(shown, indent=2, ensure_ascii=False, sort_keys=True))
+
+    @admin.display(description=_("before"))
+    def before_in_euros(self, entry: AuditEntry) -> str:
+        return self._in_euros(entry, entry.before)
+
+    @admin.display(description=_("after"))
+    def after_in_euros(self, entry: AuditEntry) -> str:
+        return self._in_euros(entry, entry.after)
+
+    @admin.display(description=_("details"))
+    def details_in_euros(self, entry: AuditEntry) -> str:
+        return self._in_euros(entry, entry.details)

@@ -13,11 +13,11 @@ if TYPE_CHECKING:
 
 
 def format_cents(cents: int, currency: str = "EUR") -> str:
-    """``1234`` → ``"€12.34"``; ``-5`` → ``"-€0.05"``. Exact (integer arithmetic), for messages and pages."""
-    sign = "-" if cents < 0 else ""
-    whole, fraction = divmod(abs(cents), 100)
-    symbol = "€" if currency == "EUR" else f"{currency} "
-    return f"{sign}{symbol}{whole:,}.{fraction:02d}"
+    """``1234`` → ``"€12.34"``; ``-5`` → ``"-€0.05"``. Exact (integer arithmetic), for messages and pages: the
+    back office's one display helper, :func:`poker_site.core.money.euros`."""
+    from poker_site.core.money import euros
+
+    return euros(cents, currency)
 
 
 class WalletError(Exception):

@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from poker_site.core.money import euros
 from wallet.errors import format_cents
 
 DEFAULT_CURRENCY = "EUR"
@@ -201,7 +202,10 @@ class Leg(models.Model):
         indexes = [models.Index(fields=["account", "-id"], name="wallet_leg_account_id")]
 
     def __str__(self) -> str:
-        return f"{self.amount:+d} on account #{self.account_id} (transfer #{self.transfer_id})"
+        return (
+            f"{euros(self.amount, self.account.currency, signed=True)} on account #{self.account_id} "
+            f"(transfer #{self.transfer_id})"
+        )
 
 
 class HoldStatus(models.TextChoices):
@@ -322,7 +326,8 @@ class StaffAdjustment(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"adjustment #{self.pk} {self.amount:+d} on account #{self.account_id}"
+        amount = euros(self.amount, self.account.currency, signed=True)
+        return f"adjustment #{self.pk} {amount} on account #{self.account_id}"
 
 
 class AdjustmentCategory(models.TextChoices):

@@ -18,9 +18,9 @@ from typing import Any
 from games.cash.cashier import money_to_table, seat_vacate
 from games.cash.table_closing import table_close_locked
 from games.engine.positions import HandPositions, cash_hand_may_start
-from games.engine.pots import split_pot
-from games.engine.rake import RakeResult, RakeRow, compute_rake
-from games.engine.state import HandState
+from games.engine.pots import layer_contributions, split_pot
+from games.engine.rake import RakeResult, RakeRow, compute_rake, rake_by_contribution
+from games.engine.state import HandResult, HandState
 from games.models import (
     GameRules,
     Hand,
@@ -132,6 +132,22 @@ def final_stacks_after_rake(state: HandState, rake: RakeResult) -> dict[int, int
         for seat in pot.winners:
             final[seat] += after.get(seat, 0) - before.get(seat, 0)
     return final
+
+
+def rake_attribution(result: HandResult, rake: RakeResult) -> dict[int, int]:
+    """Each seat's part of the hand's rake (for rakeback and VIP reports): each pot's rake goes to those who paid
+    into that pot, in proportion to what they put in (:func:`games.engine.rake.rake_by_contribution`). What a seat put
+    in is its start stack less its end stack before rake plus what it won (uncalled bets are back in the end stack,
+    ENG-23); a seat eligible for no pot folded. Every seat dealt in has an entry, 0 included."""
+    starting = dict(result.starting_stacks)
+    won: dict[int, int] = dict.fromkeys(starting, 0)
+    for pot in result.pots:
+        for seat, amount in pot.shares:
+            won[seat] += amount
+    put_in = {seat: starting[seat] - stack + won[seat] for seat, stack in result.final_stacks}
+    still_in = {seat for pot in result.pots for seat in pot.eligible}
+    pots = layer_contributions(put_in, [seat for seat in put_in if seat not in still_in])
+    return {**dict.fromkeys(starting, 0), **rake_by_contribution(pots, rake.per_pot)}
 
 
 def auto_top_up_target(initial_buy_in: int, terms: StakeTerms, banzai: bool) -> int:
@@ -261,6 +277,7 @@ class CashPolicy:
             rake_total=rake.total,
             rake_per_pot=tuple(rake.per_pot),
             pot_total=rake.pot_total,
+            rake_by_seat=rake_attribution(result, rake),
         )
 
     def after_hand(self, context: HandContext, hand: Hand, counted: bool, now: datetime) -> None:

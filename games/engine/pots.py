@@ -16,7 +16,7 @@ Standard library only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +85,28 @@ def layer_pots(contributions: Sequence[int], folded: Sequence[bool]) -> list[tup
     return pots
 
 
+def layer_contributions(contributions: Mapping[int, int], folded: Collection[int]) -> list[dict[int, int]]:
+    """Each player's part of each pot, main pot first, layered exactly as :func:`layer_pots` does (money above the
+    highest level, only a folded player's, joins the last pot): ``contributions`` maps a seat to everything it put in,
+    ``folded`` holds the seats that gave up. The parts of pot ``i`` add up to ``layer_pots(...)[i]``'s amount."""
+    seats = sorted(contributions)
+    levels = sorted({contributions[seat] for seat in seats if seat not in folded and contributions[seat] > 0})
+    pots: list[dict[int, int]] = []
+    previous = 0
+    for level in levels:
+        pots.append(
+            {seat: min(contributions[seat], level) - previous for seat in seats if contributions[seat] > previous}
+        )
+        previous = level
+    leftover = {seat: contributions[seat] - previous for seat in seats if contributions[seat] > previous}
+    if leftover:
+        if not pots:
+            pots.append({})
+        for seat, amount in leftover.items():
+            pots[-1][seat] = pots[-1].get(seat, 0) + amount
+    return pots
+
+
 def split_pot(amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
     """Split ``amount`` equally between ``winners`` (given in ENG-27 order) as ``[(winner, share), ...]``.
 
@@ -107,4 +129,4 @@ def clockwise_from_button(seats: Sequence[int], button: int, table_size: int) ->
     return sorted(seats, key=lambda seat: (seat - button - 1) % table_size)
 
 
-__all__ = ["Pot", "clockwise_from_button", "layer_pots", "split_pot"]
+__all__ = ["Pot", "clockwise_from_button", "layer_contributions", "layer_pots", "split_pot"]

@@ -19,7 +19,7 @@ back-office can seed its editable rake data from them (section 0.3: parameters a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -193,6 +193,23 @@ def allocate_proportionally(amount: int, weights: Sequence[int]) -> tuple[int, .
     return tuple(shares)
 
 
+def rake_by_contribution(pots: Sequence[Mapping[int, int]], per_pot: Sequence[int]) -> dict[int, int]:
+    """Who paid the rake, for rakeback and VIP reporting: each pot's rake (``per_pot[i]``, RAKE-07) is attributed to
+    the players who put money into that pot, in proportion to what each put in (whole cents by largest remainder, as
+    :func:`allocate_proportionally`; among equal remainders the lower seat first). ``pots[i]`` maps each seat to its
+    part of pot ``i`` (see :func:`games.engine.pots.layer_contributions`). Every seat that put money in any pot has an
+    entry, 0 included; the values add up to ``sum(per_pot)``."""
+    attributed: dict[int, int] = {seat: 0 for parts in pots for seat, part in parts.items() if part > 0}
+    for index, parts in enumerate(pots):
+        taken = per_pot[index] if index < len(per_pot) else 0
+        if not taken:
+            continue
+        seats = sorted(seat for seat, part in parts.items() if part > 0)
+        for seat, share in zip(seats, allocate_proportionally(taken, [parts[seat] for seat in seats]), strict=True):
+            attributed[seat] += share
+    return attributed
+
+
 def _row(
     game: PokerGame,
     table_type: TableType,
@@ -289,5 +306,6 @@ __all__ = [
     "allocate_proportionally",
     "compute_rake",
     "find_rake_row",
+    "rake_by_contribution",
     "reduced_cap_for_blinds",
 ]

@@ -114,6 +114,15 @@ class HandPlayer(models.Model):
     seat_number = models.PositiveSmallIntegerField(_("seat"))
     start_stack = models.BigIntegerField(_("stack at start (cents)"))
     end_stack = models.BigIntegerField(_("stack at end (cents)"), null=True, blank=True)
+    rake_share = models.BigIntegerField(
+        _("rake paid (cents)"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Cash hands: this player's part of the rake, each pot's rake shared by what each put into that pot "
+            "(rakeback and VIP reports)."
+        ),
+    )
 
     class Meta:
         ordering = ("hand", "seat_number")

@@ -482,7 +482,9 @@ def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
     players = list(HandPlayer.objects.filter(hand=hand))
     for player in players:
         player.end_stack = settled.final_stacks[player.seat_number]
-    rows_update(players, ["end_stack"])
+        if settled.rake_by_seat is not None:
+            player.rake_share = settled.rake_by_seat.get(player.seat_number, 0)
+    rows_update(players, ["end_stack", "rake_share"])
     context.events.append(
         NewEvent(
             "hand_settled",

@@ -83,6 +83,7 @@ class Settlement:
     rake_total: int = 0
     rake_per_pot: tuple[int, ...] = ()
     pot_total: int = 0
+    rake_by_seat: dict[int, int] | None = None  # each seat's part of the rake (cash hands; None: no rake here)
 
 
 Chooser = Random | SystemRandom

@@ -103,9 +103,17 @@ SCHEDULER_NOTE = "The scheduler's tables (django_celery_beat): administrators on
 UTH_ROUND_ACTIONS = ("pause_rounds", "resume_rounds", "cancel_rounds")
 UTH_TABLE_ACTIONS = ("open_tables", "close_tables")
 CASH_TABLE_ACTIONS = ("cancel_hand_in_play", "close_tables")
-TOURNAMENT_ACTIONS = ("delay_tournament", "cancel_tournaments", "set_hand_for_hand", "propose_cancellation")
+TOURNAMENT_ACTIONS = (
+    "delay_tournament",
+    "cancel_tournaments",
+    "set_hand_for_hand",
+    "pause_tournaments",
+    "resume_tournaments",
+    "propose_cancellation",
+)
 TOURNAMENT_ENTRY_ACTIONS = ("disqualify_entries", "credit_prizes")
 TOURNAMENT_FEE_REPORT_PAGE = "tournaments_tournament_fees"  # LOB-09: tournament and Sit & Go fees
+RAKE_REPORT_PAGE = "games_hand_rake"  # LOB-09: the cash-game rake per day, game and stake, and per player
 TICKET_ACTIONS = ("void_tickets",)
 TICKET_ISSUE_PAGE = "tournaments_tournamentticket_issue"  # TRN-37: issue a tournament ticket
 TOURNAMENT_CANCELLATION_PAGE = "tournaments_tournament_cancellation"  # CXL-01: the preview and the proposal
@@ -165,10 +173,11 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "closing need `games.cancel_hand` and `games.close_table`.",
     ),
     "games.hand": ModelPowers(
-        support=may("view", actions=("cancel_hands",)),
-        compliance=READ,
-        administrators=may("view", actions=("cancel_hands",)),
-        note="The deck is hidden while the hand runs.",
+        support=may("view", actions=("cancel_hands",), pages=(RAKE_REPORT_PAGE,)),
+        compliance=may("view", pages=(RAKE_REPORT_PAGE,)),
+        administrators=may("view", actions=("cancel_hands",), pages=(RAKE_REPORT_PAGE,)),
+        note="The deck is hidden while the hand runs. The rake report (LOB-09: per day, game and stake, and per "
+        "player for rakeback and VIP) needs `games.view_hand`.",
     ),
     "games.handevent": read_only_record("Hole-card and deck payloads are hidden while their hand runs."),
     "games.seat": read_only_record(),
@@ -216,7 +225,7 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         ),
         note="Definitions with their levels, through the services, audited. Once started, buy-in, fee, stack, table "
         "size, kind, seats, game and start are fixed, and so are the levels up to the current one; a finished or "
-        "cancelled tournament is read-only. Delay, cancel (before the start) and hand-for-hand need "
+        "cancelled tournament is read-only. Delay, cancel (before the start), hand-for-hand, pause and resume need "
         "`tournaments.run_tournament`. The fee report (LOB-09) needs `tournaments.view_tournament`. A running "
         "tournament's cancellation preview and proposal (CXL-01, `propose_cancellation` opens it) need "
         "`tournaments.run_tournament`.",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -24,20 +25,37 @@ class CappedCountPaginator(Paginator):
         return min(len(object_list), self.cap)
 
 
-class NumberOrPlayerSearch:
-    """The search box of a huge list: a number is an exact match on ``number_lookup`` (an indexed id), and
-    ``player:<username>`` the player's rows through ``player_lookup``; any other term goes to the admin's
-    ``search_fields``. (The admin's own ``=id`` search casts the column to text and so cannot use its index.)"""
+class PlayerSearch:
+    """One search syntax for every admin list (issue 30): ``player:<username>`` or a bare username finds the player's
+    rows (through ``player_lookup``, or :meth:`player_filter` where an admin defines what "the player's rows" are); a
+    number is an exact match on ``number_lookup`` (an indexed id; the admin's own ``=id`` search casts the column to
+    text and so cannot use its index) where the list has one; any other term goes to the admin's ``search_fields``.
+    A bare term that is nobody's username is searched as before, so a table or tournament name still works."""
 
-    number_lookup = "pk"
+    number_lookup = ""
     player_lookup = ""
+
+    def player_filter(self, queryset: QuerySet[Any], username: str) -> QuerySet[Any]:
+        return queryset.filter(**{self.player_lookup: username})
+
+    def searches_players(self) -> bool:
+        return bool(self.player_lookup) or type(self).player_filter is not PlayerSearch.player_filter
 
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
     ) -> tuple[QuerySet[Any], bool]:
         term = search_term.strip()
-        if term.isdigit():
+        if self.number_lookup and term.isdigit():
             return queryset.filter(**{self.number_lookup: int(term)}), False
-        if self.player_lookup and term.lower().startswith("player:"):
-            return queryset.filter(**{self.player_lookup: term.split(":", 1)[1].strip()}), False
+        if self.searches_players():
+            if term.lower().startswith("player:"):
+                return self.player_filter(queryset, term.split(":", 1)[1].strip()), False
+            if term and get_user_model().objects.filter(username=term).exists():
+                return self.player_filter(queryset, term), False
         return super().get_search_results(request, queryset, search_term)  # type: ignore[misc]
+
+
+class NumberOrPlayerSearch(PlayerSearch):
+    """:class:`PlayerSearch` for a huge list whose numbers are primary keys unless ``number_lookup`` says otherwise."""
+
+    number_lookup = "pk"

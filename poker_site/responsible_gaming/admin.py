@@ -9,6 +9,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils import timezone
 
+from poker_site.core.admin_lists import PlayerSearch
 from poker_site.responsible_gaming.models import DepositLimitChange, SelfExclusion
 
 
@@ -28,10 +29,11 @@ class ReadOnly(admin.ModelAdmin):
 
 
 @admin.register(SelfExclusion)
-class SelfExclusionAdmin(ReadOnly):
+class SelfExclusionAdmin(PlayerSearch, ReadOnly):
     list_display = ("user", "period", "started_at", "ends_at", "in_force")
     list_filter = ("period",)
     search_fields = ("user__username", "user__email")
+    player_lookup = "user__username"
     list_select_related = ("user",)
     date_hierarchy = "started_at"
 
@@ -42,8 +44,9 @@ class SelfExclusionAdmin(ReadOnly):
 
 
 @admin.register(DepositLimitChange)
-class DepositLimitChangeAdmin(ReadOnly):
+class DepositLimitChangeAdmin(PlayerSearch, ReadOnly):
     list_display = ("user", "period", "amount", "requested_at", "effective_at")
     list_filter = ("period",)
     search_fields = ("user__username", "user__email")
+    player_lookup = "user__username"
     list_select_related = ("user",)

@@ -48,8 +48,8 @@ def test_a_scheduled_tournament_without_levels_gets_the_chosen_default_structure
         kind=TournamentKind.SCHEDULED,
         starts_at_0="2031-05-04",
         starts_at_1="20:00:00",
-        buy_in="1000",
-        fee="100",
+        buy_in="10.00",  # typed in euros; stored in cents
+        fee="1,00",
         default_structure="turbo_multi_table",
     )
 

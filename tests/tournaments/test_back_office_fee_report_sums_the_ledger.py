@@ -75,13 +75,13 @@ def test_lob_09_fees_per_day_and_kind_with_the_refund_subtracted_and_the_overlay
     assert [line.day for line in report.lines] == [SECOND_DAY, SECOND_DAY, FIRST_DAY]  # newest first
 
 
-def test_the_report_is_three_grouped_queries_whatever_the_number_of_registrations(
+def test_the_report_is_two_grouped_queries_whatever_the_number_of_registrations(
     monkeypatch: pytest.MonkeyPatch, django_assert_num_queries: Any
 ) -> None:
     scenario(monkeypatch)
 
-    # Registrations and refunds, HexaPro games' fee components (FEE-06), overlays.
-    with django_assert_num_queries(3):
+    # Every house fees leg (registrations, refunds, HexaPro games' fee components, FEE-06), overlays.
+    with django_assert_num_queries(2):
         fee_report(FIRST_DAY, SECOND_DAY, UTC)
 
 

@@ -108,10 +108,10 @@ def test_staff_see_the_refusal_on_the_add_page_and_nothing_is_created() -> None:
         "kind": "scheduled",
         "starts_at_0": "2031-05-04",
         "starts_at_1": "20:00:00",
-        "buy_in": "1000",
-        "fee": "100",
+        "buy_in": "10.00",
+        "fee": "1.00",
         "bounty_kind": "progressive",
-        "bounty": "500",
+        "bounty": "5.00",
         "bounty_credited_percent": "70",
         "bounty_added_percent": "20",
     }

@@ -139,7 +139,7 @@ def test_the_admin_shows_the_refusal_of_a_buy_in_change_on_the_field() -> None:
     before = snapshot(tournament)
     support = client_of(SUPPORT_STAFF)
 
-    response = submit(support, change_page(tournament), "tournament_form", buy_in="5000", name="Renamed too")
+    response = submit(support, change_page(tournament), "tournament_form", buy_in="50.00", name="Renamed too")
 
     assert "Fixed since the start" in form_errors(response)
     assert response.context["adminform"].form.errors["buy_in"]
@@ -155,7 +155,7 @@ def test_the_admin_saves_a_future_level_change_with_an_audit_row() -> None:
         change_page(tournament),
         "tournament_form",
         **{"levels-3-small_blind": "150", "levels-3-big_blind": "300"},
-        guarantee="50000",
+        guarantee="500.00",
     )
 
     assert response.status_code == 302, form_errors(response)

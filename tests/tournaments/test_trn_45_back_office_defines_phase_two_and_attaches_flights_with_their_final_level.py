@@ -31,8 +31,8 @@ def flight_fields(target: Tournament, **changes: Any) -> dict[str, Any]:
         "kind": TournamentKind.SCHEDULED,
         "starts_at_0": f"{start:%Y-%m-%d}",
         "starts_at_1": f"{start:%H:%M:%S}",
-        "buy_in": "1000",
-        "fee": "100",
+        "buy_in": "10.00",
+        "fee": "1.00",
         "default_structure": "turbo_multi_table",
         "phase_two": str(target.pk),
         "final_level": "6",
@@ -92,7 +92,7 @@ BAD_FLIGHTS = [
     pytest.param({"final_level": "0"}, "A flight ends after one of its levels: level 1 or later", id="level-zero"),
     pytest.param({"final_level": "99"}, "cannot end after a later one", id="beyond-its-levels"),
     pytest.param({"final_level": ""}, "Give the level after which the flight ends.", id="no-final-level"),
-    pytest.param({"guarantee": "50000"}, "A flight pays no prizes", id="guarantee"),
+    pytest.param({"guarantee": "500.00"}, "A flight pays no prizes", id="guarantee"),
     pytest.param(
         {"late_registration_levels": "6"},
         "Late registration of a flight closes before the flight ends",
@@ -134,8 +134,8 @@ def test_a_phase_two_with_a_buy_in_or_as_a_satellite_target_is_refused_trn_45() 
         kind=TournamentKind.SCHEDULED,
         starts_at_0="2031-05-04",
         starts_at_1="20:00:00",
-        buy_in="1000",
-        fee="100",
+        buy_in="10.00",
+        fee="1.00",
         is_phase_two="on",
     )
     assert "Phase 2 has no buy-in or fee of its own" in form_errors(with_buy_in)
@@ -147,8 +147,8 @@ def test_a_phase_two_with_a_buy_in_or_as_a_satellite_target_is_refused_trn_45() 
         kind=TournamentKind.SCHEDULED,
         starts_at_0="2031-05-04",
         starts_at_1="18:00:00",
-        buy_in="100",
-        fee="10",
+        buy_in="1.00",
+        fee="0.10",
         satellite_target=str(target.pk),
     )
     assert "reached only through its flights" in form_errors(satellite)

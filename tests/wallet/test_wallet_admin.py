@@ -72,8 +72,9 @@ def test_the_transfer_page_shows_its_legs_read_only(alice: User, support: User) 
     transfer = Transfer.objects.get()
     page = _client(support).get(f"/admin/wallet/transfer/{transfer.pk}/change/").content.decode()
     assert 'name="_save"' not in page
-    assert "-10000" in page
-    assert "10000" in page
+    assert "-€100.00" in page  # each leg in euros, its title included (issue 30)
+    assert "€100.00" in page
+    assert "-10000" not in page
     assert str(player_cash_account(alice).pk) in page
 
 

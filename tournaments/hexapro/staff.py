@@ -85,6 +85,7 @@ def hexapro_game_park(
     tournament.cancellation_pending = True
     tournament_save(tournament, "cancellation_pending")
     audit_record(
+        target=f"tournaments.tournament:{tournament.pk}",
         action="hexapro_game_parked",
         actor=actor,
         reason=text[:300],

@@ -61,7 +61,7 @@ from tournaments.services.running import (
     tournament_table_close,
 )
 from tournaments.services.seating import tables_lock
-from tournaments.services.staff import staff_reason
+from tournaments.services.staff import pause_locked, resume_locked, staff_reason
 from wallet.models import AccountKind
 from wallet.services import TransferKind, TransferLeg, player_cash_account, system_account, transfer_create
 from wallet.services.audit import audit_record
@@ -255,7 +255,9 @@ def tournament_cancellation_propose(
     )
     locked.cancellation_pending = True
     tournament_save(locked, "cancellation_pending")
+    pause_locked(locked, moment)  # the level clock stands still while the proposal waits
     audit_record(
+        target=f"tournaments.tournament:{locked.pk}",
         action="tournament_cancellation_proposed",
         actor=actor,
         reason=text,
@@ -290,7 +292,10 @@ def tournament_cancellation_withdraw(
     # A HexaPro game in the queue of unresolved games (HEX-17) stays stopped until it is decided.
     tournament.cancellation_pending = _hexapro_case_open(tournament)
     tournament_save(tournament, "cancellation_pending")
+    if not tournament.cancellation_pending:
+        resume_locked(tournament, timezone.now())  # play goes on where the levels stood
     audit_record(
+        target=f"tournaments.tournament:{tournament.pk}",
         action="tournament_cancellation_withdrawn",
         actor=actor,
         reason=text,
@@ -305,12 +310,17 @@ def tournament_cancellation_approve(
     actor: Any,
     now: datetime | None = None,
     previewed: str | None = None,
+    comment: str = "",
 ) -> TournamentCancellation:
-    """Approve and post a proposed cancellation (see the module docstring). Refused when the approver proposed it,
+    """Approve and post a proposed cancellation (see the module docstring), with the approver's optional ``comment``
+    (kept on the cancellation and in the audit entry; at most 300 characters). Refused when the approver proposed it,
     when it was already approved or withdrawn, when ``previewed`` (the :func:`calculation_digest` of the figures the
     approver saw) is not the proposal's figures any more (nothing changed), or when the figures changed since the
     preview: then the preview is brought up to date (committed) for another look, and the refusal follows."""
-    row = _cancellation_approve_or_update(proposal, actor=actor, now=now, previewed=previewed)
+    text = comment.strip() if isinstance(comment, str) else ""
+    if len(text) > 300:
+        raise NotAllowedNow("The approver's comment is at most 300 characters.")
+    row = _cancellation_approve_or_update(proposal, actor=actor, now=now, previewed=previewed, comment=text)
     if row.status != CancellationStatus.APPROVED:
         raise NotAllowedNow("The tournament changed since the preview: the figures are updated; review them again.")
     return row
@@ -318,7 +328,12 @@ def tournament_cancellation_approve(
 
 @transaction.atomic(durable=True)
 def _cancellation_approve_or_update(
-    proposal: TournamentCancellation | int, *, actor: Any, now: datetime | None, previewed: str | None = None
+    proposal: TournamentCancellation | int,
+    *,
+    actor: Any,
+    now: datetime | None,
+    previewed: str | None = None,
+    comment: str = "",
 ) -> TournamentCancellation:
     """Post the cancellation when its figures are still those previewed; otherwise store the new figures as the
     preview and return it still proposed."""
@@ -362,7 +377,8 @@ def _cancellation_approve_or_update(
     row.status = CancellationStatus.APPROVED
     row.approved_by = actor
     row.approved_at = moment
-    row.save(update_fields=["status", "approved_by", "approved_at"])
+    row.approval_comment = comment
+    row.save(update_fields=["status", "approved_by", "approved_at", "approval_comment"])
     tournament.status = TournamentStatus.CANCELLED
     tournament.cancelled_reason = row.reason
     tournament.finished_at = moment
@@ -379,6 +395,7 @@ def _cancellation_approve_or_update(
         "tables_running",
     )
     audit_record(
+        target=f"tournaments.tournament:{tournament.pk}",
         action="tournament_cancelled",
         actor=actor,
         reason=row.reason,
@@ -389,6 +406,7 @@ def _cancellation_approve_or_update(
             "paid_in_money_cents": row.paid_in_money,
             "kept_by_house_cents": row.kept_by_house,
             "alterations": row.alterations,
+            "approval_comment": comment,
         },
     )
     return row

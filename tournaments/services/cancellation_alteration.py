@@ -119,6 +119,7 @@ def tournament_cancellation_alter(
         update_fields=["alterations", "alteration_reason", "altered_by", "altered_at", "paid_in_money", "kept_by_house"]
     )
     audit_record(
+        target=f"tournaments.tournament:{tournament.pk}",
         action="tournament_cancellation_altered",
         actor=actor,
         reason=text,

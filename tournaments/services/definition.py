@@ -31,7 +31,13 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from tournaments.definitions import level_clock
-from tournaments.models import Tournament, TournamentLevel, TournamentStatus
+from tournaments.models import (
+    LEVEL_CONSTRAINT_WORDS,
+    TOURNAMENT_CONSTRAINT_WORDS,
+    Tournament,
+    TournamentLevel,
+    TournamentStatus,
+)
 from tournaments.rules.common import RuleError
 from tournaments.rules.levels import BlindLevel, BlindStructure
 from tournaments.rules.payouts import PayoutTemplate, check_template_set
@@ -317,6 +323,7 @@ def tournament_definition_update(
     try:
         locked.full_clean()
         phases_definition_check(locked)  # TRN-45
+        late_registration_check(locked.late_registration_levels, len(new_levels if new_levels is not None else stored))
     except ValidationError as error:
         raise DefinitionRefused(
             " ".join(error.messages), {name: " ".join(texts) for name, texts in error.message_dict.items()}
@@ -334,7 +341,12 @@ def tournament_definition_update(
             tournament_save(locked)
         details["before"]["levels"] = [asdict(level) for level in stored if level not in new_levels]
         details["after"]["levels"] = [asdict(level) for level in new_levels if level not in stored]
-    audit_record(action="tournament_definition_changed", actor=actor, details=details)
+    audit_record(
+        action="tournament_definition_changed",
+        actor=actor,
+        details=details,
+        target=f"tournaments.tournament:{locked.pk}",
+    )
     _announce(locked.pk)
     return locked
 
@@ -383,7 +395,11 @@ def tournament_define(
             tournament = tournament_create(structure=structure, **values)
             tournament.full_clean()
             phases_definition_check(tournament)  # TRN-45
+            late_registration_check(
+                tournament.late_registration_levels, TournamentLevel.objects.filter(tournament=tournament).count()
+            )
             audit_record(
+                target=f"tournaments.tournament:{tournament.pk}",
                 action="tournament_defined",
                 actor=actor,
                 details={
@@ -458,12 +474,22 @@ def payout_ranges_check(rows: Sequence[PayoutRangeRow]) -> tuple[PayoutTemplate,
 
 
 def _broken_rule(error: IntegrityError) -> str:
-    """The rule a refused insert broke, in words (the constraint's message), else the database's text."""
+    """The rule a refused insert broke, in words (``TOURNAMENT_CONSTRAINT_WORDS``), else the database's text."""
     text = str(error)
-    for constraint in Tournament._meta.constraints:
-        if constraint.name in text:
-            return str(constraint.get_violation_error_message())
+    for name, (_field, message) in {**TOURNAMENT_CONSTRAINT_WORDS, **LEVEL_CONSTRAINT_WORDS}.items():
+        if name in text:
+            return message
     return text.splitlines()[0] + "."
+
+
+def late_registration_check(late_registration_levels: int, levels: int) -> None:
+    """Late registration closes at the end of one of the tournament's levels: refuse more levels than it has."""
+    if late_registration_levels > levels:
+        message = (
+            f"Late registration can last at most the {levels} level{'s' if levels != 1 else ''} of the structure, "
+            f"not {late_registration_levels}: add levels or shorten it."
+        )
+        raise DefinitionRefused(message, {"late_registration_levels": message})
 
 
 def _announce(tournament_id: int) -> None:

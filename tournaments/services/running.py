@@ -255,8 +255,8 @@ def tournament_advance(
                 step.started = True
         _announce(tournament)
         return step
-    if tournament.status != TournamentStatus.RUNNING or tournament.cancellation_pending:
-        return step  # a proposed cancellation freezes the tournament as its preview shows it (CXL-01)
+    if tournament.status != TournamentStatus.RUNNING or tournament.cancellation_pending or tournament.paused_at:
+        return step  # a pause or a proposed cancellation freezes the tournament as its preview shows it (CXL-01)
     _coordinate(tournament, moment, chance, step)
     _announce(tournament)
     return step

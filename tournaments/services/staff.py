@@ -50,6 +50,7 @@ def tournament_delay(
     locked.starts_at = new_start
     tournament_save(locked, "starts_at")
     audit_record(
+        target=f"tournaments.tournament:{locked.pk}",
         action="tournament_delayed",
         actor=actor,
         reason=text,
@@ -58,6 +59,85 @@ def tournament_delay(
             "before": {"starts_at": before},
             "after": {"starts_at": new_start.isoformat()},
         },
+    )
+    return locked
+
+
+def pause_locked(tournament: Tournament, now: datetime) -> bool:
+    """Pause the locked running tournament at ``now`` (nothing when it is paused already); True when it paused."""
+    if tournament.paused_at is not None:
+        return False
+    tournament.paused_at = now
+    tournament_save(tournament, "paused_at")
+    return True
+
+
+def resume_locked(tournament: Tournament, now: datetime) -> bool:
+    """Resume the locked paused tournament: the pause becomes a stretch the level clock skipped (a break row, as
+    TRN-30's), so the levels go on where they stood. True when it was paused."""
+    from tournaments.models import TournamentBreak
+
+    if tournament.paused_at is None:
+        return False
+    last_end = tournament.breaks.order_by("-ends_at").values_list("ends_at", flat=True).first()
+    start = max(tournament.paused_at, last_end) if last_end else tournament.paused_at
+    changed = ["paused_at"]
+    if now > start:
+        TournamentBreak.objects.create(tournament=tournament, started_at=start, ends_at=now)
+        # The times read from the level clock before the pause move on by its length.
+        for name in ("level_ends_at", "break_due_at", "break_ends_at"):
+            moment = getattr(tournament, name)
+            if moment is not None and moment > start:
+                setattr(tournament, name, moment + (now - start))
+                changed.append(name)
+    tournament.paused_at = None
+    tournament_save(tournament, *changed)
+    return True
+
+
+@transaction.atomic(durable=True)
+def tournament_pause(
+    tournament: Tournament | int, *, actor: Any, reason: str, now: datetime | None = None
+) -> Tournament:
+    """Pause a running tournament: the hands in play finish, no new hand is dealt, the level clock stands still
+    (so a cancellation's preview stays valid). Refused unless it is running and not paused. Audited."""
+    text = staff_reason(reason)
+    moment = now or timezone.now()
+    locked = tournament_lock(primary_key(tournament))
+    if locked.status != TournamentStatus.RUNNING:
+        raise NotAllowedNow(f"{locked.name} is {locked.get_status_display()}: only a running tournament pauses.")
+    if not pause_locked(locked, moment):
+        raise NotAllowedNow(f"{locked.name} is paused already.")
+    audit_record(
+        target=f"tournaments.tournament:{locked.pk}",
+        action="tournament_paused",
+        actor=actor,
+        reason=text,
+        details={"tournament": locked.pk, "paused_at": moment.isoformat()},
+    )
+    return locked
+
+
+@transaction.atomic(durable=True)
+def tournament_resume(
+    tournament: Tournament | int, *, actor: Any, reason: str, now: datetime | None = None
+) -> Tournament:
+    """Resume a paused tournament: the levels go on where they stood and the tables deal again. Refused while a
+    cancellation proposal waits (withdrawing it resumes the tournament). Audited."""
+    text = staff_reason(reason)
+    moment = now or timezone.now()
+    locked = tournament_lock(primary_key(tournament))
+    if locked.cancellation_pending:
+        raise NotAllowedNow(f"A cancellation of {locked.name} waits: withdraw it to let play go on.")
+    paused_at = locked.paused_at
+    if locked.status != TournamentStatus.RUNNING or not resume_locked(locked, moment):
+        raise NotAllowedNow(f"{locked.name} is not paused.")
+    audit_record(
+        target=f"tournaments.tournament:{locked.pk}",
+        action="tournament_resumed",
+        actor=actor,
+        reason=text,
+        details={"tournament": locked.pk, "paused_at": paused_at.isoformat() if paused_at else None},
     )
     return locked
 
@@ -84,6 +164,7 @@ def tournament_cancel(
         )
     refunded = cancel_before_start_locked(locked, text, moment)
     audit_record(
+        target=f"tournaments.tournament:{locked.pk}",
         action="tournament_cancelled",
         actor=actor,
         reason=text,
@@ -104,6 +185,7 @@ def tournament_hand_for_hand_set(
     locked.hand_for_hand_mode = mode
     tournament_save(locked, "hand_for_hand_mode")
     audit_record(
+        target=f"tournaments.tournament:{locked.pk}",
         action="tournament_hand_for_hand",
         actor=actor,
         reason=reason.strip() if isinstance(reason, str) else "",
@@ -206,6 +288,7 @@ def entry_disqualify(
         ]
     )
     audit_record(
+        target=f"tournaments.tournament:{locked.pk}",
         action="tournament_player_disqualified",
         actor=actor,
         player=row.user,
@@ -277,6 +360,7 @@ def entry_prize_credit(entry: TournamentEntry | int, *, actor: Any, reason: str)
     row.prize_transfer = satellite_seat_award_locked(row) if is_satellite_seat(row) else money.prize_credit(row)
     row.save(update_fields=["prize_transfer"])
     audit_record(
+        target=f"tournaments.tournament:{row.tournament_id}",
         action="tournament_prize_credited",
         actor=actor,
         player=row.user,

@@ -26,6 +26,7 @@ AUDIT_ACTIONS = (
     "unresolved_game_opened",
     "unresolved_game_resolved",
     "unresolved_game_voided",
+    "csv_exported",  # a back-office list or report exported (poker_site.core.admin_exports)
 )
 
 
