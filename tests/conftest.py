@@ -12,9 +12,6 @@ from typing import Any
 
 import pytest
 
-os.environ.setdefault("ENVIRONMENT", "test")
-os.environ.setdefault("REDIS_KEY_PREFIX", f"test-{os.getpid()}")
-
 
 @pytest.fixture(autouse=True)
 def every_test_starts_in_english() -> Iterator[None]:
@@ -81,13 +78,14 @@ def site_database_url() -> str:
 
 
 def delete_redis_keys_of_this_run() -> None:
-    """Delete this run's keys only; FLUSHDB would also wipe other runs and a running site."""
+    """Delete this run's keys only (this xdist worker's); FLUSHDB would also wipe other runs and a running site. Every
+    key is ``<prefix>:...``, and the colon keeps worker ``gw1`` off the keys of ``gw10``."""
     import redis
     from django.conf import settings
 
     client = redis.Redis.from_url(settings.REDIS_URL)
     try:
-        keys = list(client.scan_iter(match=f"{settings.REDIS_KEY_PREFIX}*", count=1000))
+        keys = list(client.scan_iter(match=f"{settings.REDIS_KEY_PREFIX}:*", count=1000))
         if keys:
             client.delete(*keys)
     finally:
