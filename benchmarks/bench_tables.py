@@ -20,6 +20,9 @@ Figures printed:
 3. **Tables, held**: levels of 6-max tables with six bots each, one action every 2 s per table (bots think 2 s);
    for each level the action-to-broadcast p50/p99 over a measuring window. A level is held when p99 < 100 ms.
 
+A measuring window with errors, refused or failed connections, or no work is not a figure: the script stops with
+``FailedWindow``, naming the window and the cause (see :func:`refuse_a_failed_window`).
+
 Bots log in with sessions created directly in the database (the log-in form's PBKDF2 would cost the 2-core machine
 minutes for 1,800 bots); everything after that is the real protocol.
 """
@@ -64,6 +67,30 @@ def wait_for_port(port: int, timeout: float = 60) -> None:
         except OSError:
             time.sleep(0.2)
     raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
+
+
+class FailedWindow(RuntimeError):
+    """A measuring window that must not be reported as a figure; the message names the window and why."""
+
+
+def refuse_a_failed_window(name: str, result: dict[str, Any], rate_key: str) -> dict[str, Any]:
+    """``result`` unchanged if its window did work without errors; otherwise :class:`FailedWindow`. Errors are the
+    bots' refused requests (``errors``, ``errors_in_window``) and failed connections (refused, timed out, closed:
+    ``connection_failures``, ``connection_failures_in_window``); no work is a rate of zero."""
+    causes = []
+    errors = result.get("errors")
+    if errors:
+        causes.append(f"errors {errors}")
+    if result.get("errors_in_window"):
+        causes.append(f"{result['errors_in_window']} errors in the window")
+    for key in ("connection_failures", "connection_failures_in_window"):
+        if result.get(key):
+            causes.append(f"{result[key]} failed connections ({key})")
+    if not result.get(rate_key):
+        causes.append(f"no work ({rate_key} = {result.get(rate_key)})")
+    if causes:
+        raise FailedWindow(f"{name}: " + "; ".join(causes) + f" -- not a figure: {json.dumps(result)}")
+    return result
 
 
 def percentile(values: list[float], share: float) -> float | None:
@@ -302,13 +329,17 @@ async def echo_closed_loop(port: int, connections: int, seconds: float, meter: C
     await asyncio.sleep(start - time.monotonic())
     meter.start()
     await clients
-    return {
-        "connections": connections,
-        "frames_per_second": round(len(round_trips) / seconds, 1),
-        "p50_ms": round(percentile(round_trips, 0.5) or 0, 1),
-        "p99_ms": round(percentile(round_trips, 0.99) or 0, 1),
-        **meter.report(),
-    }
+    return refuse_a_failed_window(
+        "echo closed loop",
+        {
+            "connections": connections,
+            "frames_per_second": round(len(round_trips) / seconds, 1),
+            "p50_ms": round(percentile(round_trips, 0.5) or 0, 1),
+            "p99_ms": round(percentile(round_trips, 0.99) or 0, 1),
+            **meter.report(),
+        },
+        "frames_per_second",
+    )
 
 
 # --- Floor -----------------------------------------------------------------------------------------------------
@@ -366,14 +397,18 @@ async def floor_closed_loop(port: int, tables: int, seconds: float, meter: CpuMe
     measured = latencies[measured_from:]
     usage = meter.report()
     await runner
-    return {
-        "tables": tables,
-        "actions_per_second": round(len(measured) / seconds, 1),
-        "p50_ms": round(percentile(measured, 0.5) or 0, 1),
-        "p99_ms": round(percentile(measured, 0.99) or 0, 1),
-        "stalls": len(stalls),
-        **usage,
-    }
+    return refuse_a_failed_window(
+        f"{route} closed loop",
+        {
+            "tables": tables,
+            "actions_per_second": round(len(measured) / seconds, 1),
+            "p50_ms": round(percentile(measured, 0.5) or 0, 1),
+            "p99_ms": round(percentile(measured, 0.99) or 0, 1),
+            "stalls": len(stalls),
+            **usage,
+        },
+        "actions_per_second",
+    )
 
 
 # --- Tables ----------------------------------------------------------------------------------------------------
@@ -437,6 +472,7 @@ async def tables_closed_loop(
 
     stats = BotStats()
     bots = bots_for(tables, sessions, buy_in, base_url, (0.0, 0.0), stats)
+    failures_before = stats.connect_failures
     warm_up = 15.0
     deadline = time.monotonic() + warm_up + seconds
     runner = asyncio.gather(*(bot.run(deadline) for bot in bots))
@@ -448,15 +484,20 @@ async def tables_closed_loop(
     usage = meter.report()
     await runner
     measured = window(stats, start, end)
-    return {
-        "tables": len(tables),
-        "actions_per_second": round(len(measured) / (end - start), 1),
-        "p50_ms": round(percentile(measured, 0.5) or 0, 1),
-        "p99_ms": round(percentile(measured, 0.99) or 0, 1),
-        **by_hand_end(stats, start, end),
-        "errors": dict(stats.errors),
-        **usage,
-    }
+    return refuse_a_failed_window(
+        "tables closed loop",
+        {
+            "tables": len(tables),
+            "actions_per_second": round(len(measured) / (end - start), 1),
+            "p50_ms": round(percentile(measured, 0.5) or 0, 1),
+            "p99_ms": round(percentile(measured, 0.99) or 0, 1),
+            **by_hand_end(stats, start, end),
+            "errors": dict(stats.errors),
+            "connection_failures_in_window": stats.connect_failures - failures_before,
+            **usage,
+        },
+        "actions_per_second",
+    )
 
 
 async def tables_held(
@@ -515,6 +556,7 @@ async def tables_held(
             }
         )
         print(json.dumps({"held_level": results[-1]}), flush=True)
+        refuse_a_failed_window(f"held level of {level} tables", results[-1], "actions_per_second")
     for bot in all_bots:
         bot.stop()
     await asyncio.wait(running, timeout=60)
