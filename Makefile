@@ -11,8 +11,9 @@ STAMP := $(VENV)/.installed
 # key prefix. One worker per core plus one: the browser and live-site tests spend most of their time waiting on their
 # servers and Chromium, so a third worker on two cores keeps them busy. TEST_WORKERS=0 (or ARGS="-n 0") runs serially.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
-# Whole files go to one worker: a file's tests share its module fixtures, and the browser packages' live site.
-XDIST := -n $(TEST_WORKERS) --dist loadfile
+# Whole files go to one worker: a file's tests share its module fixtures, and the browser packages' live site. Files
+# are handed out in collection order, where tests/conftest.py puts the long live-site and browser tests first.
+XDIST := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -183,7 +183,11 @@ LIVE_SITE_HELPERS = "tests.realtime.live_site"
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``live`` the tests that start site processes (daphne, the ticker, Celery) or drive Chromium: every test
     under a ``browser`` folder, and every test of a module that uses the live-site helpers of
-    ``tests/realtime/live_site.py``. ``make test-fast`` runs the others (``-m "not live"``); ``make test`` runs all."""
+    ``tests/realtime/live_site.py``. ``make test-fast`` runs the others (``-m "not live"``); ``make test`` runs all.
+
+    The live tests run first (otherwise in collection order): they are the longest, so under xdist (``make test``
+    passes ``--no-loadscope-reorder``, keeping this order) they start at once on every worker and the short tests fill
+    in around them, instead of one long browser file starting last and the run waiting for it alone."""
     live = pytest.mark.live
     for item in items:
         module = getattr(item, "module", None)
@@ -192,3 +196,4 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         )
         if "browser" in item.path.parts or uses_live_helpers:
             item.add_marker(live)
+    items.sort(key=lambda item: item.get_closest_marker("live") is None)
