@@ -23,11 +23,18 @@ from collections.abc import Generator
 
 import pytest
 
+
+def worker_key_prefix(run_prefix: str, worker: str | None) -> str:
+    """The Redis key prefix of xdist worker ``worker`` (None: not a worker) in the run prefixed ``run_prefix``."""
+    if not worker or run_prefix.endswith(f"-{worker}"):
+        return run_prefix
+    return f"{run_prefix}-{worker}"
+
+
 os.environ.setdefault("ENVIRONMENT", "test")
-_run_prefix = os.environ.setdefault("REDIS_KEY_PREFIX", f"test-{os.getpid()}")
-_worker = os.environ.get("PYTEST_XDIST_WORKER")
-if _worker and not _run_prefix.endswith(f"-{_worker}"):
-    os.environ["REDIS_KEY_PREFIX"] = f"{_run_prefix}-{_worker}"
+os.environ["REDIS_KEY_PREFIX"] = worker_key_prefix(
+    os.environ.setdefault("REDIS_KEY_PREFIX", f"test-{os.getpid()}"), os.environ.get("PYTEST_XDIST_WORKER")
+)
 
 
 @pytest.hookimpl(wrapper=True)
