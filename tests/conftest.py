@@ -126,6 +126,31 @@ def django_db_setup(
         teardown_databases(configuration, verbosity=verbosity)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def flushes_leave_the_migrations_catalog_rows() -> Iterator[None]:
+    """After a transactional test empties the database (Django's flush), the rows the data migrations seeded (the
+    cash-game catalogue, ``games`` 0003; the HexaPro products, ``tournaments`` 0005) are stored again, so the next test
+    starts from the migrated database whichever tests ran before it on its worker. Without it a test that reads them
+    passed or failed with the order (under xdist: with the files its worker happened to run first)."""
+    from django.test import TransactionTestCase
+
+    original = TransactionTestCase._fixture_teardown
+
+    def fixture_teardown(test_case: TransactionTestCase) -> None:
+        original(test_case)
+        from games.services import seed_stakes
+        from tournaments.hexapro.products import hexapro_products_seed
+
+        seed_stakes()
+        hexapro_products_seed()
+
+    TransactionTestCase._fixture_teardown = fixture_teardown  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        TransactionTestCase._fixture_teardown = original  # type: ignore[method-assign]
+
+
 def end_other_sessions_of_the_test_database() -> None:
     from django.db import connection
 
