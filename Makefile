@@ -5,7 +5,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint venv clean-var
+.PHONY: run test test-fast soak-tests lint venv clean-var
+
+# The suite runs in pytest-xdist workers, each with its own test database (cloned from one migrated template) and Redis
+# key prefix. One worker per core plus one: the browser and live-site tests spend most of their time waiting on their
+# servers and Chromium, so a third worker on two cores keeps them busy. TEST_WORKERS=0 (or ARGS="-n 0") runs serially.
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+# Whole files go to one worker: a file's tests share its module fixtures, and the browser packages' live site. Files
+# are handed out in collection order, where tests/conftest.py puts the long live-site and browser tests first.
+XDIST := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,7 +27,15 @@ run: $(STAMP)
 	$(BIN)/python -m poker_site.launcher run
 
 test: $(STAMP)
-	$(BIN)/python -m poker_site.launcher test -- $(ARGS)
+	$(BIN)/python -m poker_site.launcher test -- $(XDIST) $(ARGS)
+
+# The inner loop: everything but the browser and live-site tests (marker ``live``, set in tests/conftest.py).
+test-fast: $(STAMP)
+	$(BIN)/python -m poker_site.launcher test -- $(XDIST) -m "not live" $(ARGS)
+
+# The whole suite three times in a row, then once beside two CPU hogs; failures reported per run (scripts/soak_tests).
+soak-tests: $(STAMP)
+	$(BIN)/python scripts/soak_tests.py -- $(XDIST) $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -11,8 +11,9 @@ Run standalone: ``.venv/bin/python benchmarks/bench_evaluation.py [--hands N] [-
 
 Every evaluator gets its own card representation prepared before timing (ours: Card objects, treys: ints, pokerkit:
 Card objects), so only evaluation is timed. The slow peers run on a prefix of the same hand list; rates are evaluations
-per second on one core, best of ``--repeat`` runs. Before timing, the script checks that all evaluators order the
-sampled hands identically (ties included) and stops if they do not.
+per CPU-second on one core, best of ``--repeat`` runs. Before timing, the script checks that all evaluators order the
+sampled hands identically (ties included) and stops if they do not. The evaluators alternate within each of the
+``--repeat`` rounds and are timed in CPU time, so a loaded machine slows all of them alike.
 """
 
 from __future__ import annotations
@@ -39,14 +40,21 @@ from games.engine.cards import FULL_DECK
 from games.engine.evaluation import evaluate_holdem, evaluate_omaha, holdem_strength, omaha_strength
 
 
-def best_rate(function: Callable[[], Any], count: int, repeat: int) -> float:
-    """Evaluations per second: ``function`` evaluates ``count`` hands; best of ``repeat`` runs."""
-    best = float("inf")
+def alternating_best_rates(timed: dict[str, tuple[Callable[[], Any], int]], repeat: int) -> dict[str, float]:
+    """Evaluations per second of each entry ``name: (function, count)`` (``function`` evaluates ``count`` hands):
+    the best of ``repeat`` rounds, each round running every evaluator once in turn, so that load from other processes
+    on a shared machine falls on ours and the peers alike. Timed in this process's CPU time (``time.process_time``),
+    not wall time: time the scheduler gave to other processes is nobody's."""
+    best = dict.fromkeys(timed, float("inf"))
     for _ in range(repeat):
-        started = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - started)
-    return count / best
+        for name, (function, _count) in timed.items():
+            started = time.process_time()
+            function()
+            best[name] = min(best[name], time.process_time() - started)
+    for name, seconds in best.items():
+        if seconds <= 0:
+            raise SystemExit(f"{name}: no measurable CPU time; give it more hands")
+    return {name: timed[name][1] / best[name] for name in timed}
 
 
 def same_ordering(first: Sequence[int], second: Sequence[int]) -> bool:
@@ -116,20 +124,22 @@ def main() -> None:
     if not (agree_treys and agree_pokerkit and agree_display):
         raise SystemExit("evaluators disagree on the ordering of the sampled hands")
 
-    holdem_rates = {
-        "ours holdem_strength": best_rate(
-            lambda: [holdem_strength(h) for h in holdem_hands], len(holdem_hands), repeat
+    holdem_timed: dict[str, tuple[Callable[[], Any], int]] = {
+        "ours holdem_strength": (lambda: [holdem_strength(h) for h in holdem_hands], len(holdem_hands)),
+        "ours evaluate_holdem (display)": (
+            lambda: [evaluate_holdem(hole, board) for hole, board in split_hands],
+            slow_count,
         ),
-        "ours evaluate_holdem (display)": best_rate(
-            lambda: [evaluate_holdem(hole, board) for hole, board in split_hands], slow_count, repeat
+        "treys Evaluator.evaluate": (
+            lambda: [treys_evaluate(hole, board) for hole, board in treys_hands],
+            len(treys_hands),
         ),
-        "treys Evaluator.evaluate": best_rate(
-            lambda: [treys_evaluate(hole, board) for hole, board in treys_hands], len(treys_hands), repeat
-        ),
-        "pokerkit StandardHighHand.from_game": best_rate(
-            lambda: [StandardHighHand.from_game(hole, board) for hole, board in pokerkit_hands], slow_count, repeat
+        "pokerkit StandardHighHand.from_game": (
+            lambda: [StandardHighHand.from_game(hole, board) for hole, board in pokerkit_hands],
+            slow_count,
         ),
     }
+    holdem_rates = alternating_best_rates(holdem_timed, repeat)
 
     # --- Omaha, 4 hole + 5 board -------------------------------------------------------------------------------
     omaha_hands = [tuple(rng.sample(FULL_DECK, 9)) for _ in range(arguments.omaha_hands)]
@@ -164,20 +174,25 @@ def main() -> None:
     if not omaha_agree:
         raise SystemExit("Omaha evaluators disagree on the ordering of the sampled hands")
 
-    omaha_rates = {
-        "ours omaha_strength": best_rate(
-            lambda: [omaha_strength(hole, board) for hole, board in omaha_split], len(omaha_split), repeat
+    omaha_timed: dict[str, tuple[Callable[[], Any], int]] = {
+        "ours omaha_strength": (
+            lambda: [omaha_strength(hole, board) for hole, board in omaha_split],
+            len(omaha_split),
         ),
-        "ours evaluate_omaha (display)": best_rate(
-            lambda: [evaluate_omaha(hole, board) for hole, board in omaha_slow], slow_count, repeat
+        "ours evaluate_omaha (display)": (
+            lambda: [evaluate_omaha(hole, board) for hole, board in omaha_slow],
+            slow_count,
         ),
-        "treys, best of 60 five-card evaluations": best_rate(
-            lambda: [treys_omaha(hole, board) for hole, board in omaha_treys], slow_count, repeat
+        "treys, best of 60 five-card evaluations": (
+            lambda: [treys_omaha(hole, board) for hole, board in omaha_treys],
+            slow_count,
         ),
-        "pokerkit OmahaHoldemHand.from_game": best_rate(
-            lambda: [OmahaHoldemHand.from_game(hole, board) for hole, board in omaha_pokerkit], slow_count, repeat
+        "pokerkit OmahaHoldemHand.from_game": (
+            lambda: [OmahaHoldemHand.from_game(hole, board) for hole, board in omaha_pokerkit],
+            slow_count,
         ),
     }
+    omaha_rates = alternating_best_rates(omaha_timed, repeat)
 
     print()
     print_table("Hold'em, best 5 of 7 cards", holdem_rates, "ours holdem_strength")

@@ -14,7 +14,9 @@ other processes falls on all of them alike):
   the hottest row in the product);
 * peer "floor": the least any PostgreSQL double-entry ledger must do per transfer, in raw SQL on the same tables:
   one transaction with one ``UPDATE ... SET balance = balance + CASE`` and one multi-row INSERT of legs (plus the
-  transfer row); no locks taken first, no idempotency check, no validation. It shows what the safety costs.
+  transfer row); no locks taken first, no idempotency check, no validation. It runs on raw psycopg, each client with
+  one connection kept for the whole benchmark (no Django, no ORM, no reconnecting): it shows what the safety and the
+  framework cost.
 """
 
 from __future__ import annotations
@@ -63,9 +65,15 @@ def _admin(url: str, sql: str) -> None:
         connection.execute(sql)
 
 
-def _run_clients(clients: int, seconds: float, work: Callable[[random.Random, int], None], run: int) -> int:
-    """Run ``work(rng, sequence)`` in a loop on ``clients`` threads (each its own connection) for ``seconds``.
-    Sequences are unique across runs (``run``) and clients, so idempotency keys never repeat."""
+Work = Callable[[random.Random, int, int], None]
+"""``work(rng, sequence, client)``: one transfer by client number ``client``."""
+
+
+def _run_clients(clients: int, seconds: float, work: Work, run: int) -> int:
+    """Run ``work(rng, sequence, client)`` in a loop on ``clients`` threads (each its own connection) for ``seconds``.
+    Sequences are unique across runs (``run``) and clients, so idempotency keys never repeat. A client's error stops
+    the run and is raised: a window with errors is never reported as a figure. A window in which no transfer
+    completed is an error too."""
     from django.db import connection
 
     counts = [0] * clients
@@ -78,7 +86,7 @@ def _run_clients(clients: int, seconds: float, work: Callable[[random.Random, in
         try:
             barrier.wait()
             while not stop.is_set():
-                work(rng, run * 10**12 + index * 10**9 + counts[index])
+                work(rng, run * 10**12 + index * 10**9 + counts[index], index)
                 counts[index] += 1
         except BaseException as error:
             errors.append(error)
@@ -96,6 +104,8 @@ def _run_clients(clients: int, seconds: float, work: Callable[[random.Random, in
         thread.join()
     if errors:
         raise errors[0]
+    if not sum(counts):
+        raise RuntimeError(f"no transfer completed in a {seconds:.1f} s window of {clients} client(s)")
     return sum(counts)
 
 
@@ -137,7 +147,7 @@ def _benchmark(seconds: float, clients: int) -> int:
 
     django.setup()
     from django.core.management import call_command
-    from django.db import connection, transaction
+    from django.db import connection
 
     from poker_site.accounts.models import User
     from wallet.models import AccountKind
@@ -178,7 +188,7 @@ def _benchmark(seconds: float, clients: int) -> int:
         )
     run_id = uuid.uuid4().hex[:8]
 
-    def two_legs(rng: random.Random, sequence: int) -> None:
+    def two_legs(rng: random.Random, sequence: int, _client: int) -> None:
         source, destination = rng.sample(accounts, 2)
         amount = rng.randint(1, 500)
         transfer_create(
@@ -188,7 +198,7 @@ def _benchmark(seconds: float, clients: int) -> int:
             reference="bench",
         )
 
-    def hand_settlement(rng: random.Random, sequence: int) -> None:
+    def hand_settlement(rng: random.Random, sequence: int, _client: int) -> None:
         loser, winner = rng.sample(sessions, 2)
         pot_share = rng.randint(100, 5_000)
         raked = max(1, pot_share // 20)
@@ -201,16 +211,23 @@ def _benchmark(seconds: float, clients: int) -> int:
 
     ids = [account.pk for account in accounts]
 
-    def floor(rng: random.Random, sequence: int) -> None:
+    import psycopg
+
+    floor_connections: dict[int, psycopg.Connection[tuple[int, ...]]] = {}
+
+    def floor(rng: random.Random, sequence: int, client: int) -> None:
+        if client not in floor_connections:  # one per client, kept across the slices (closed at the end)
+            floor_connections[client] = psycopg.connect(os.environ["DATABASE_URL"], autocommit=True)
+        database = floor_connections[client]
         source, destination = rng.sample(ids, 2)
         amount = rng.randint(1, 500)
-        with transaction.atomic(), connection.cursor() as cursor:
+        with database.transaction(), database.cursor() as cursor:
             cursor.execute(
                 "INSERT INTO wallet_transfer (kind, idempotency_key, reference, description, currency, fingerprint, "
                 "created_at) VALUES ('bench_floor', %s, 'bench', '', 'EUR', '', now()) RETURNING id",
                 [f"{run_id}:floor:{sequence}"],
             )
-            (transfer_id,) = cursor.fetchone()
+            (transfer_id,) = cursor.fetchone()  # type: ignore[misc]
             cursor.execute(
                 "UPDATE wallet_account SET balance = balance + CASE id WHEN %s THEN %s WHEN %s THEN %s END "
                 "WHERE id IN (%s, %s) RETURNING id, balance",
@@ -223,26 +240,31 @@ def _benchmark(seconds: float, clients: int) -> int:
                 [transfer_id, source, -amount, after[source], transfer_id, destination, amount, after[destination]],
             )
 
-    workloads: list[tuple[str, Callable[[random.Random, int], None]]] = [
+    workloads: list[tuple[str, Work]] = [
         ("transfer_create, 2 legs between random players", two_legs),
         ("transfer_create, hand settlement (3 legs, hot rake account)", hand_settlement),
-        ("peer floor: raw SQL UPDATE + INSERT, no locks/checks", floor),
+        ("peer floor: raw psycopg UPDATE + INSERT, no locks/checks", floor),
     ]
     # The workloads run in alternating one-second slices, so that load from other processes on a shared machine
     # falls on all of them alike and the ratios stay comparable.
     totals: dict[tuple[str, int], Result] = {}
     run = 0
     slices = max(1, round(seconds))
-    for count in (1, clients):
-        for _slice in range(slices):
-            for name, work in workloads:
-                run += 1
-                done = _run_clients(count, seconds / slices, work, run=run)
-                total = totals.setdefault((name, count), Result(name, count, 0, 0.0))
-                total.transfers += done
-                total.seconds += seconds / slices
-        for name, _work in workloads:
-            print(f"{name:<62} {count:>2} client(s): {totals[name, count].per_second:>8.0f} transfers/s", flush=True)
+    try:
+        for count in (1, clients):
+            for _slice in range(slices):
+                for name, work in workloads:
+                    run += 1
+                    done = _run_clients(count, seconds / slices, work, run=run)
+                    total = totals.setdefault((name, count), Result(name, count, 0, 0.0))
+                    total.transfers += done
+                    total.seconds += seconds / slices
+            for name, _work in workloads:
+                rate = totals[name, count].per_second
+                print(f"{name:<62} {count:>2} client(s): {rate:>8.0f} transfers/s", flush=True)
+    finally:
+        for database in floor_connections.values():
+            database.close()
     results = list(totals.values())
 
     problems = ledger_reconcile()

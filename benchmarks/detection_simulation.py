@@ -5,7 +5,7 @@ blinds, topped up to 100 BB below 50 BB) with the engine, table by table, in rou
 player decides from what a player can know: a preflop hand ranking (equity of each of the 169 starting hands against a
 random hand, computed at start) and, after the flop, the share of random opposing hands they beat on the board so far.
 
-Planted cases (each with a documented profile; see docs/benchmarks.md "Fraud detection"):
+Planted cases (each with a documented profile; see docs/benchmarks.md "bench_detection.py"):
 
 * **colluding pairs** always sit together, see each other's hole cards (the one behind gets out of the way when a
   third player is in; the one ahead gets raised for when a third player bets) and soft-play each other: against the

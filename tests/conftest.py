@@ -12,9 +12,6 @@ from typing import Any
 
 import pytest
 
-os.environ.setdefault("ENVIRONMENT", "test")
-os.environ.setdefault("REDIS_KEY_PREFIX", f"test-{os.getpid()}")
-
 
 @pytest.fixture(autouse=True)
 def every_test_starts_in_english() -> Iterator[None]:
@@ -39,17 +36,119 @@ def django_db_modify_db_settings() -> None:
     settings.DATABASES["default"]["OPTIONS"].pop("pool", None)
 
 
+TEMPLATE_DATABASE_VARIABLE = "POKER_TEST_TEMPLATE_DATABASE"
+"""Under pytest-xdist the controller names a template database here; the first worker migrates it, and every worker
+clones its own ``test_poker_<pid>`` from it (``CREATE DATABASE ... TEMPLATE``), instead of each running every
+migration at once on the same cores."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    runs_workers = getattr(config.option, "dist", "no") != "no" and getattr(config.option, "numprocesses", 0)
+    if runs_workers and not os.environ.get("PYTEST_XDIST_WORKER"):
+        os.environ[TEMPLATE_DATABASE_VARIABLE] = f"test_poker_template_{os.getpid()}"
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The controller drops the workers' template (they have dropped their own databases)."""
+    template = os.environ.get(TEMPLATE_DATABASE_VARIABLE)
+    if not template or os.environ.get("PYTEST_XDIST_WORKER") or template != f"test_poker_template_{os.getpid()}":
+        return
+    import psycopg
+    from django.db import connection
+
+    parameters = connection.get_connection_params()
+    parameters["dbname"] = "postgres"
+    with psycopg.connect(**parameters, autocommit=True) as maintenance:
+        maintenance.execute(f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)')
+
+
+def clone_the_test_database_from_the_template(template: str, verbosity: int) -> None:
+    """Create this worker's test database as a copy of ``template``, migrating the template first if no worker has
+    yet (an advisory lock makes the others wait for it, and serialises the copies: PostgreSQL refuses to copy a
+    database that a session is connected to)."""
+    from django.conf import settings
+    from django.db import connection
+
+    settings_dict = connection.settings_dict
+    name, test_name = settings_dict["NAME"], settings_dict["TEST"]["NAME"]
+    with connection._nodb_cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(hashtext(%s))", [template])
+        try:
+            cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template])
+            if cursor.fetchone() is None:
+                settings_dict["TEST"]["NAME"] = template
+                try:
+                    connection.creation.create_test_db(verbosity=verbosity, autoclobber=True, serialize=False)
+                finally:
+                    connection.close()
+                    settings.DATABASES[connection.alias]["NAME"] = settings_dict["NAME"] = name
+                    settings_dict["TEST"]["NAME"] = test_name
+            cursor.execute(f'DROP DATABASE IF EXISTS "{test_name}"')
+            cursor.execute(f'CREATE DATABASE "{test_name}" TEMPLATE "{template}"')
+        finally:
+            cursor.execute("SELECT pg_advisory_unlock(hashtext(%s))", [template])
+
+
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
-    """pytest-django's test database, whose drop at the end of the run no longer fails for connections left open.
+def django_db_setup(
+    request: pytest.FixtureRequest,
+    django_test_environment: None,
+    django_db_blocker: Any,
+    django_db_modify_db_settings: None,
+) -> Iterator[None]:
+    """The test database (pytest-django's set-up, cloned from the template under xdist), whose drop at the end of the
+    run no longer fails for connections left open.
 
     Socket tests run their database calls in the worker threads of an event loop made for the test; those threads'
     connections stay open after the loop closes, so the DROP DATABASE at the end of the run was refused ("being
-    accessed by other users") and the ``test_poker_<pid>`` database stayed on the server. Before pytest-django drops
-    it, this run's other sessions on its own test database are ended."""
+    accessed by other users") and the ``test_poker_<pid>`` database stayed on the server. Before it is dropped, this
+    run's other sessions on its own test database are ended."""
+    from django.test.utils import setup_databases, teardown_databases
+    from pytest_django.fixtures import _get_databases_for_setup
+
+    verbosity = request.config.option.verbose
+    aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
+    template = os.environ.get(TEMPLATE_DATABASE_VARIABLE)
+    with django_db_blocker.unblock():
+        if template:
+            clone_the_test_database_from_the_template(template, verbosity)
+        # keepdb: the clone is complete (its migrate finds nothing to apply); teardown still drops it.
+        configuration = setup_databases(
+            verbosity=verbosity,
+            interactive=False,
+            aliases=aliases,
+            serialized_aliases=serialized_aliases,
+            keepdb=bool(template),
+        )
     yield
     with django_db_blocker.unblock():
         end_other_sessions_of_the_test_database()
+        teardown_databases(configuration, verbosity=verbosity)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def flushes_leave_the_migrations_catalog_rows() -> Iterator[None]:
+    """After a transactional test empties the database (Django's flush), the rows the data migrations seeded (the
+    cash-game catalogue, ``games`` 0003; the HexaPro products, ``tournaments`` 0005) are stored again, so the next test
+    starts from the migrated database whichever tests ran before it on its worker. Without it a test that reads them
+    passed or failed with the order (under xdist: with the files its worker happened to run first)."""
+    from django.test import TransactionTestCase
+
+    original = TransactionTestCase._fixture_teardown
+
+    def fixture_teardown(test_case: TransactionTestCase) -> None:
+        original(test_case)
+        from games.services import seed_stakes
+        from tournaments.hexapro.products import hexapro_products_seed
+
+        seed_stakes()
+        hexapro_products_seed()
+
+    TransactionTestCase._fixture_teardown = fixture_teardown  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        TransactionTestCase._fixture_teardown = original  # type: ignore[method-assign]
 
 
 def end_other_sessions_of_the_test_database() -> None:
@@ -81,13 +180,14 @@ def site_database_url() -> str:
 
 
 def delete_redis_keys_of_this_run() -> None:
-    """Delete this run's keys only; FLUSHDB would also wipe other runs and a running site."""
+    """Delete this run's keys only (this xdist worker's); FLUSHDB would also wipe other runs and a running site. Every
+    key is ``<prefix>:...``, and the colon keeps worker ``gw1`` off the keys of ``gw10``."""
     import redis
     from django.conf import settings
 
     client = redis.Redis.from_url(settings.REDIS_URL)
     try:
-        keys = list(client.scan_iter(match=f"{settings.REDIS_KEY_PREFIX}*", count=1000))
+        keys = list(client.scan_iter(match=f"{settings.REDIS_KEY_PREFIX}:*", count=1000))
         if keys:
             client.delete(*keys)
     finally:
@@ -100,3 +200,25 @@ def clean_cache() -> Iterator[None]:
     delete_redis_keys_of_this_run()
     yield
     delete_redis_keys_of_this_run()
+
+
+LIVE_SITE_HELPERS = "tests.realtime.live_site"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``live`` the tests that start site processes (daphne, the ticker, Celery) or drive Chromium: every test
+    under a ``browser`` folder, and every test of a module that uses the live-site helpers of
+    ``tests/realtime/live_site.py``. ``make test-fast`` runs the others (``-m "not live"``); ``make test`` runs all.
+
+    The live tests run first (otherwise in collection order): they are the longest, so under xdist (``make test``
+    passes ``--no-loadscope-reorder``, keeping this order) they start at once on every worker and the short tests fill
+    in around them, instead of one long browser file starting last and the run waiting for it alone."""
+    live = pytest.mark.live
+    for item in items:
+        module = getattr(item, "module", None)
+        uses_live_helpers = module is not None and any(
+            getattr(value, "__module__", None) == LIVE_SITE_HELPERS for value in vars(module).values()
+        )
+        if "browser" in item.path.parts or uses_live_helpers:
+            item.add_marker(live)
+    items.sort(key=lambda item: item.get_closest_marker("live") is None)

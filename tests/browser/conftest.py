@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -24,7 +23,7 @@ from typing import Any
 import pytest
 from django.db import connections
 
-from poker_site.launcher import web_server_command
+from poker_site.launcher import listening_socket, web_server_command
 from tests.conftest import delete_redis_keys_of_this_run, site_database_url
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -49,12 +48,6 @@ requires_chromium = pytest.mark.skipif(
 )
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 class LiveSite:
     """The site's web server and ticker, started once per test session on a free loopback port; with ``celery`` also
     a Celery worker and beat (the tournaments' coordination, clocks and payouts)."""
@@ -62,10 +55,14 @@ class LiveSite:
     def __init__(self, *, celery: bool = False) -> None:
         from django.conf import settings
 
-        self.port = free_port()
+        # daphne adopts a socket bound here (port 0: the kernel picks a free one), so two xdist workers can never race
+        # for the same port between choosing it and binding it.
+        self.listener = listening_socket("127.0.0.1", 0)
+        self.port = int(self.listener.getsockname()[1])
         self.url = f"http://127.0.0.1:{self.port}"
         ARTIFACTS.mkdir(exist_ok=True)
-        self.log = (ARTIFACTS / "browser-site.log").open("wb")
+        self.log_path = ARTIFACTS / f"browser-site-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
+        self.log = self.log_path.open("wb")  # one per xdist worker: each has its own site
         environment = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "poker_site.settings",
@@ -79,11 +76,12 @@ class LiveSite:
         }
         self.processes: list[subprocess.Popen[bytes]] = [
             subprocess.Popen(
-                web_server_command("127.0.0.1", self.port),
+                web_server_command("127.0.0.1", self.port, listening_descriptor=self.listener.fileno()),
                 cwd=PROJECT,
                 env=environment,
                 stdout=self.log,
                 stderr=subprocess.STDOUT,
+                pass_fds=(self.listener.fileno(),),
             ),
             subprocess.Popen(
                 [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--interval", "0.2"],
@@ -115,16 +113,14 @@ class LiveSite:
         while time.monotonic() < deadline:
             for process in self.processes:
                 if process.poll() is not None:
-                    raise RuntimeError(
-                        f"a site process exited with {process.returncode}; see test-artifacts/browser-site.log"
-                    )
+                    raise RuntimeError(f"a site process exited with {process.returncode}; see {self.log_path}")
             try:
                 with urllib.request.urlopen(self.url + "/rules/cash-games/", timeout=2) as response:
                     if response.status == 200:
                         return
             except OSError:
                 time.sleep(0.25)
-        raise RuntimeError("the live site did not answer within a minute; see test-artifacts/browser-site.log")
+        raise RuntimeError(f"the live site did not answer within {timeout:.0f} s; see {self.log_path}")
 
     def stop(self) -> None:
         for process in self.processes:
@@ -136,6 +132,7 @@ class LiveSite:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        self.listener.close()
         self.log.close()
         self.wait_for_database_sessions_to_end()
 

@@ -11,13 +11,15 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from django.conf import settings
 
-from poker_site.launcher import web_server_command
+from poker_site.launcher import listening_socket, web_server_command
 from tests.conftest import site_database_url
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -51,12 +53,15 @@ def site_environment() -> dict[str, str]:
 @contextmanager
 def live_site(log_directory: Path) -> Iterator[str]:
     """Start daphne and ``run_ticker``; yield the base URL; stop both."""
-    port = free_port()
+    # daphne adopts a socket bound here (port 0), so no other process (another xdist worker) can take the port between
+    # choosing it and binding it.
+    listener = listening_socket("127.0.0.1", 0)
+    port = int(listener.getsockname()[1])
     environment = site_environment()
     log_directory.mkdir(parents=True, exist_ok=True)
     processes: list[subprocess.Popen[bytes]] = []
     commands = {
-        "daphne": web_server_command("127.0.0.1", port),
+        "daphne": web_server_command("127.0.0.1", port, listening_descriptor=listener.fileno()),
         "ticker": [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--interval", "0.2"],
     }
     try:
@@ -64,18 +69,16 @@ def live_site(log_directory: Path) -> Iterator[str]:
             log = (log_directory / f"{name}.log").open("wb")
             processes.append(
                 subprocess.Popen(
-                    command, cwd=PROJECT, env=environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                    command,
+                    cwd=PROJECT,
+                    env=environment,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                    pass_fds=(listener.fileno(),) if name == "daphne" else (),
                 )
             )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                time.sleep(0.2)
-        else:
-            raise RuntimeError(f"daphne did not listen on 127.0.0.1:{port}; see {log_directory}")
+        wait_until_it_answers(f"http://127.0.0.1:{port}", processes, log_directory)
         yield f"http://127.0.0.1:{port}"
     finally:
         for process in processes:
@@ -87,6 +90,28 @@ def live_site(log_directory: Path) -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
+        listener.close()
+
+
+def wait_until_it_answers(
+    base_url: str, processes: list[subprocess.Popen[bytes]], log_directory: Path, timeout: float = 120
+) -> None:
+    """Until daphne answers an HTTP request (any status): the listening socket exists before daphne adopts it, so a
+    connection alone proves nothing. The timeout is generous for a loaded machine; a process that exits fails at
+    once."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for process in processes:
+            if process.poll() is not None:
+                raise RuntimeError(f"a site process exited with {process.returncode}; see {log_directory}")
+        try:
+            with urllib.request.urlopen(base_url + "/rules/cash-games/", timeout=5):
+                return
+        except urllib.error.HTTPError:
+            return  # an answer, whatever its status
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"daphne did not answer at {base_url} within {timeout:.0f} s; see {log_directory}")
 
 
 def run_bots(base_url: str, *arguments: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
