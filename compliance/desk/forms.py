@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from compliance.models import (
@@ -233,9 +234,8 @@ class BulkDismissForm(forms.Form):
         # Any positive number is offered: the service refuses a number that is no open flag, naming it.
         field = self.fields["flags"]
         assert isinstance(field, forms.TypedMultipleChoiceField)
-        field.choices = (
-            [(value, value) for value in self.data.getlist("flags") if str(value).isdigit()] if self.data else []
-        )
+        offered = self.data.getlist("flags") if isinstance(self.data, QueryDict) else []
+        field.choices = [(value, value) for value in offered if str(value).isdigit()]
 
 
 class DismissForm(forms.Form):

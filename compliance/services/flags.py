@@ -52,15 +52,15 @@ def flags_store(findings: Iterable[Finding], *, judged: Iterable[str] = ()) -> i
     judged_indicators = set(judged)
     if judged_indicators:
         found = {(finding.indicator, ",".join(finding.players)) for finding in findings}
-        for flag in (
+        for stale in (
             Flag.objects.select_for_update()
             .filter(indicator__in=sorted(judged_indicators), status=FlagStatus.OPEN)
             .order_by("pk")
         ):
-            if (flag.indicator, flag.player_keys) not in found:
-                flag.status = FlagStatus.RETRACTED
-                flag.updated_at = now
-                flag.save(update_fields=["status", "updated_at"])
+            if (stale.indicator, stale.player_keys) not in found:
+                stale.status = FlagStatus.RETRACTED
+                stale.updated_at = now
+                stale.save(update_fields=["status", "updated_at"])
     for finding in findings:
         player_ids = _ids(finding.players, "user:")
         if len(player_ids) != len(finding.players):
