@@ -582,16 +582,21 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     ordering = ("-pk",)
     inlines = (HandPlayerInline,)
     actions = ("cancel_hands",)
-    readonly_fields = ("deck_while_running", "chat")
+    readonly_fields = ("deck_while_running", "server_seed_while_running", "chat")
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
-        """The deck (every hole card and the coming board) only once the hand is over; staff watching a hand in play
-        would otherwise see what no player may."""
+        """The deck (every hole card and the coming board) and the server seed it is derived from (issue 29) only
+        once the hand is over; staff watching a hand in play would otherwise see what no player may."""
         running = obj is not None and obj.status == HandStatus.RUNNING
-        return fields_hiding(super().get_fields(request, obj), "deck", "deck_while_running", running)
+        fields = fields_hiding(super().get_fields(request, obj), "deck", "deck_while_running", running)
+        return fields_hiding(fields, "server_seed", "server_seed_while_running", running)
 
     @admin.display(description="deck")
     def deck_while_running(self, hand: Hand) -> str:
+        return HIDDEN_WHILE_THE_HAND_RUNS
+
+    @admin.display(description="server seed")
+    def server_seed_while_running(self, hand: Hand) -> str:
         return HIDDEN_WHILE_THE_HAND_RUNS
 
     @admin.display(description=gettext_lazy("chat"))

@@ -177,6 +177,25 @@ def derived_integer(bound: int, server_seed: bytes, client_seeds: Mapping[int, b
     return KeyedStream(server_seed, seed_material(domain, client_seeds)).below(bound)
 
 
+def dealing_order(seats: Sequence[int], button: int, table_size: int) -> list[int]:
+    """The seats dealt in, in dealing order: clockwise from the first seat after the ``button`` (the PHH order)."""
+    return sorted(seats, key=lambda seat: (seat - button - 1) % table_size)
+
+
+def dealt_from(
+    deck: Sequence[Any], order: Sequence[int], hole_card_count: int
+) -> tuple[dict[int, list[Any]], list[Any]]:
+    """Who gets which card of ``deck`` (dealing order, no burns): hole card ``r`` of the ``i``-th seat of ``order``
+    is ``deck[r * len(order) + i]`` (one card at a time, clockwise), the five board cards follow the hole cards.
+    Returns (hole cards by seat, board)."""
+    count = len(order)
+    hole = {
+        seat: [deck[round_ * count + index] for round_ in range(hole_card_count)] for index, seat in enumerate(order)
+    }
+    start = count * hole_card_count
+    return hole, list(deck[start : start + 5])
+
+
 class DerivedShuffler:
     """A :class:`~games.engine.cards.Shuffler` whose ``shuffle`` applies the derivation: inject it into
     ``HandState.create`` / ``shuffled_deck``. Each ``shuffle`` call restarts the stream, so shuffling the same fixed
@@ -236,6 +255,8 @@ __all__ = [
     "KeyedStream",
     "check_client_seed",
     "commitment",
+    "dealing_order",
+    "dealt_from",
     "deck_domain",
     "derived_integer",
     "derived_order",
