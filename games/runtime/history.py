@@ -47,6 +47,7 @@ def hand_summary(seat_row: Any) -> dict[str, Any]:
         "net": seat_row.net,
         "pot_total": hand.pot_total,
         "rake": hand.rake,
+        "verifiable": bool(hand.deck_commitment),  # provably fair (issue 29): the history's "Verify" link
     }
 
 
