@@ -23,7 +23,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
-from django.urls import reverse
+from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy
@@ -31,6 +31,7 @@ from django.utils.translation import gettext_lazy
 from games.chat.errors import ChatRefused
 from games.chat.services import MAXIMUM_MUTE_MINUTES, chat_mute_create, chat_mute_lift, chat_of_hand
 from games.event_summaries import PRIVATE_KINDS, euros, event_summary
+from games.fairness_audit import FLAG_P_VALUE, deck_audit, month_bounds
 from games.models import (
     ChatMute,
     EventAudience,
@@ -558,6 +559,9 @@ def fields_hiding(fields: Any, field: str, placeholder: str, hide: bool) -> list
     return [placeholder if name == field else name for name in shown] if hide else shown
 
 
+DECK_AUDIT_PAGE = "games_hand_deck_audit"
+
+
 @admin.register(Hand)
 class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     list_display = (
@@ -598,6 +602,30 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     @admin.display(description="server seed")
     def server_seed_while_running(self, hand: Hand) -> str:
         return HIDDEN_WHILE_THE_HAND_RUNS
+
+    def get_urls(self) -> list[URLPattern]:
+        audit = path("deck-audit/", self.admin_site.admin_view(self.deck_audit_view), name=DECK_AUDIT_PAGE)
+        return [audit, *super().get_urls()]
+
+    def deck_audit_view(self, request: HttpRequest) -> HttpResponse:
+        """The monthly card-position chi-square audit of the provably fair decks (issue 29); ``?month=YYYY-MM``."""
+        if not request.user.has_perm("games.view_hand"):
+            raise PermissionDenied
+        try:
+            start, end = month_bounds(request.GET.get("month"), timezone.now().date())
+        except ValueError:
+            start, end = month_bounds(None, timezone.now().date())
+            messages.error(request, "Give the month as YYYY-MM; showing the current month.")
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Deck audit {start:%Y-%m}: card-position chi-square (provably fair decks)",
+            "audit": deck_audit(start, end),
+            "flag_p_value": FLAG_P_VALUE,
+            "previous_month": f"{(start - timedelta(days=1)):%Y-%m}",
+            "next_month": f"{end:%Y-%m}",
+        }
+        return TemplateResponse(request, "games/admin_deck_audit.html", context)
 
     @admin.display(description=gettext_lazy("chat"))
     def chat(self, hand: Hand) -> str:
