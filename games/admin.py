@@ -33,6 +33,7 @@ from games.card_views import hole_cards_view_record
 from games.chat.errors import ChatRefused
 from games.chat.services import MAXIMUM_MUTE_MINUTES, chat_mute_create, chat_mute_lift, chat_of_hand
 from games.event_summaries import PRIVATE_KINDS, event_summary
+from games.fairness_audit import FLAG_P_VALUE, deck_audit, month_bounds
 from games.models import (
     ChatMute,
     EventAudience,
@@ -682,6 +683,9 @@ def fields_hiding(fields: Any, field: str, placeholder: str, hide: bool) -> list
     return [placeholder if name == field else name for name in shown] if hide else shown
 
 
+DECK_AUDIT_PAGE = "games_hand_deck_audit"
+
+
 @admin.register(Hand)
 class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     list_display = (
@@ -706,13 +710,22 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     ordering = ("-pk",)
     inlines = (HandPlayerInline,)
     actions = ("cancel_hands",)
-    readonly_fields = ("deck_while_running", "chat", "pot_total_euros", "rake_euros", "rake_cap_euros")
+    readonly_fields = (
+        "deck_while_running",
+        "server_seed_while_running",
+        "chat",
+        "pot_total_euros",
+        "rake_euros",
+        "rake_cap_euros",
+    )
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
-        """The deck (every hole card and the coming board) only once the hand is over; staff watching a hand in play
-        would otherwise see what no player may. Money in euros in place of the stored cents."""
+        """The deck (every hole card and the coming board) and the server seed it is derived from (issue 29) only
+        once the hand is over; staff watching a hand in play would otherwise see what no player may. Money in euros
+        in place of the stored cents."""
         running = obj is not None and obj.status == HandStatus.RUNNING
         fields = fields_hiding(super().get_fields(request, obj), "deck", "deck_while_running", running)
+        fields = fields_hiding(fields, "server_seed", "server_seed_while_running", running)
         return [IN_EUROS.get(name, name) for name in fields if name not in IN_EUROS.values()]
 
     @admin.display(description="rake cap applied")
@@ -733,6 +746,30 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
             if status is not None and status != HandStatus.RUNNING:
                 hole_cards_view_record(request.user, int(object_id), "admin hand page (deck)")
         return response
+
+    @admin.display(description="server seed")
+    def server_seed_while_running(self, hand: Hand) -> str:
+        return HIDDEN_WHILE_THE_HAND_RUNS
+
+    def deck_audit_view(self, request: HttpRequest) -> HttpResponse:
+        """The monthly card-position chi-square audit of the provably fair decks (issue 29); ``?month=YYYY-MM``."""
+        if not request.user.has_perm("games.view_hand"):
+            raise PermissionDenied
+        try:
+            start, end = month_bounds(request.GET.get("month"), timezone.now().date())
+        except ValueError:
+            start, end = month_bounds(None, timezone.now().date())
+            messages.error(request, "Give the month as YYYY-MM; showing the current month.")
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Deck audit {start:%Y-%m}: card-position chi-square (provably fair decks)",
+            "audit": deck_audit(start, end),
+            "flag_p_value": FLAG_P_VALUE,
+            "previous_month": f"{(start - timedelta(days=1)):%Y-%m}",
+            "next_month": f"{end:%Y-%m}",
+        }
+        return TemplateResponse(request, "games/admin_deck_audit.html", context)
 
     @admin.display(description=gettext_lazy("chat"))
     def chat(self, hand: Hand) -> str:
@@ -793,7 +830,8 @@ class HandAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
 
     def get_urls(self) -> list[URLPattern]:
         report = path("rake/", self.admin_site.admin_view(self.rake_report_view), name=RAKE_REPORT_PAGE)
-        return [report, *super().get_urls()]
+        audit = path("deck-audit/", self.admin_site.admin_view(self.deck_audit_view), name=DECK_AUDIT_PAGE)
+        return [report, audit, *super().get_urls()]
 
     def rake_report_view(self, request: HttpRequest) -> HttpResponseBase:
         """The rake per day × game × stake and per player (for rakeback and VIP), from the hand settlements."""

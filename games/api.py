@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -237,3 +237,20 @@ class HandReplayView(APIView):
             # Not the player's hand (or still in play): the same answer as a hand that does not exist.
             return Response({"code": "not_found", "message": "no such hand in your history"}, status=404)
         return Response(history.hand_replay(seat_row.hand, request.user))
+
+
+class HandPhhView(APIView):
+    """One of the player's hands as a PHH hand history (text), with the provably fair seeds as user-defined fields
+    (issue 29, docs/fairness.md): what ``docs/verify_hand.py`` checks."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [UserRateThrottle]
+
+    @extend_schema(operation_id="games_hand_phh", responses={200: OpenApiTypes.STR, 404: ErrorSerializer})
+    def get(self, request: Request, hand_id: int) -> HttpResponse | Response:
+        seat_row = history.hands_of(request.user).filter(hand_id=hand_id).first()
+        if seat_row is None:
+            return Response({"code": "not_found", "message": "no such hand in your history"}, status=404)
+        response = HttpResponse(history.hand_phh(seat_row.hand, request.user), content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="hand-{hand_id}.phh"'
+        return response

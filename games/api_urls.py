@@ -14,4 +14,5 @@ urlpatterns = [
     path("stakes/<int:stake_id>/queue/", api.StakeQueueView.as_view(), name="stake-queue"),
     path("hands/", api.HandListView.as_view(), name="hands"),
     path("hands/<int:hand_id>/", api.HandReplayView.as_view(), name="hand-replay"),
+    path("hands/<int:hand_id>/phh/", api.HandPhhView.as_view(), name="hand-phh"),
 ]

@@ -83,6 +83,9 @@ LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "table_closed": lambda p: f"Table closed: {p.get('reason', '')}",
     "chat_message": lambda p: f"{_seat(p)} says: {p.get('text', '')}",  # table chat (issue 22)
     "bounty_won": lambda p: _bounty(p),  # tournaments: TRN-41..TRN-44
+    # Provably fair decks (issue 29): the commitment before the first card, the server seed after the end.
+    "deck_committed": lambda p: f"Deck committed: SHA-256 {p.get('commitment', '')}",
+    "deck_revealed": lambda p: f"Server seed revealed: {p.get('server_seed', '')}",
 }
 
 

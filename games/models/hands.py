@@ -85,6 +85,12 @@ class Hand(models.Model):
         verbose_name=_("settlement transfer"),
     )
     cancellation_reason = models.CharField(_("cancellation reason"), max_length=300, blank=True)
+    # Provably fair deck (issue 29, games.engine.fairness, docs/fairness.md): the commitment is published before the
+    # first card; the server seed is secret until the hand ends (never sent to a client, hidden in the back office
+    # while the hand runs) and then revealed in the event log. Blank for hands dealt by an injected test shuffler.
+    deck_commitment = models.CharField(_("deck commitment (SHA-256, hex)"), max_length=64, blank=True)
+    server_seed = models.CharField(_("server seed (hex, secret until the hand ends)"), max_length=64, blank=True)
+    client_seeds = models.JSONField(_("client seeds (hex by seat)"), default=dict, blank=True)
     version = models.PositiveBigIntegerField(_("version"), default=0)
 
     class Meta:

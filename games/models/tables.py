@@ -155,6 +155,10 @@ class Seat(models.Model):
     chips = models.BigIntegerField(_("tournament chips"), default=0, help_text=_("Tournament tables only."))
     hands_dealt_in = models.PositiveIntegerField(_("hands dealt in at this seat"), default=0)
     seated_at = models.DateTimeField(_("seated at"), null=True, blank=True)
+    # The client seed the occupant contributed to the next hands' decks (issue 29; hex), valid only while
+    # ``client_seed_user`` is the occupant: a new player in the seat never inherits it.
+    client_seed = models.CharField(_("client seed (hex)"), max_length=128, blank=True)
+    client_seed_user = models.PositiveBigIntegerField(_("client seed of user id"), null=True, blank=True)
     version = models.PositiveBigIntegerField(_("version"), default=0)
 
     class Meta:

@@ -126,6 +126,11 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
     if message.type == "auto_top_up":
         service_call(player_settings_update, user, auto_top_up=fields["enabled"])
         return {}
+    if message.type == "client_seed":
+        from games.runtime.fairness import seat_client_seed_set
+
+        service_call(seat_client_seed_set, user, table, fields["seed"])
+        return {}
     if message.type == "chat":
         from games.chat.services import chat_message_post
 

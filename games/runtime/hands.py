@@ -44,6 +44,7 @@ from games.runtime import presence
 from games.runtime.engine_state import hand_engine_state_remember, hand_engine_state_to_change
 from games.runtime.errors import ActionRefused, NotSeated, NotYourTurn
 from games.runtime.events import NewEvent, engine_event, events_append
+from games.runtime.fairness import commitment_event, hand_fairness_new, reveal_event
 from games.runtime.locking import seats_lock, table_lock, table_lock_with_hand
 from games.runtime.policy import TableRules, policy_for
 from games.runtime.seat_state import seat_connection_record, seat_save, table_touch
@@ -185,7 +186,14 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
         table_size=table.seat_count,
         out_of_position_seats=positions.out_of_position,
     )
-    state = HandState.create(config, shuffler=rng)
+    # Production deals the provably fair deck (issue 29: committed seeds, games.runtime.fairness); a test's injected
+    # shuffler deals its own deck, and such a hand has no commitment.
+    fairness = (
+        hand_fairness_new(table.pk, table.hands_played + 1, {number: seats[number] for number in positions.dealt_in})
+        if shuffler is None
+        else None
+    )
+    state = HandState.create(config, shuffler=fairness.shuffler if fairness is not None else rng)
     participants = {str(number): policy.participant(seats[number], stacks[number]) for number in positions.dealt_in}
     hand = Hand.objects.create(
         table=table,
@@ -199,6 +207,7 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
         participants=participants,
         players_dealt_in=len(positions.dealt_in),
         rules_version=RULES_VERSION,
+        **(fairness.hand_fields() if fairness is not None else {}),
     )
     HandPlayer.objects.bulk_create(
         HandPlayer(
@@ -228,6 +237,8 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
         previous_dealt_in_seats=[[number, seats[number].user_id] for number in positions.dealt_in],
         next_hand_at=None,
     )
+    if fairness is not None:
+        context.events.append(commitment_event(hand))  # before hand_started: before any card
     context.engine_events(hand, state.events)
     hand_advance(context, hand, state, terms.rules)
     context.hand, context.engine_state = hand, state
@@ -499,6 +510,9 @@ def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
             hand,
         )
     )
+    revealed = reveal_event(hand)
+    if revealed is not None:
+        context.events.append(revealed)
     transaction.on_commit(partial(hand_settled.send_robust, sender=Hand, hand_id=hand.pk, table_id=hand.table_id))
     between_hands(context, hand, counted=True)
 

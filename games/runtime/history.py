@@ -47,6 +47,7 @@ def hand_summary(seat_row: Any) -> dict[str, Any]:
         "net": seat_row.net,
         "pot_total": hand.pot_total,
         "rake": hand.rake,
+        "verifiable": bool(hand.deck_commitment),  # provably fair (issue 29): the history's "Verify" link
     }
 
 
@@ -124,9 +125,49 @@ def replay_of(hand: Any, view: Callable[[Any], dict[str, Any]], *, viewer_id: in
             "my_seat": viewer_seat,
             "my_cards": my_cards,
             "cancellation_reason": hand.cancellation_reason,
+            "fairness": _fairness_of(hand, viewer_seat, my_cards, state),
         },
         "steps": steps,
     }
+
+
+def _fairness_of(hand: Any, viewer_seat: int | None, my_cards: list[str], state: _ReplayState) -> dict[str, Any] | None:
+    """What the replayer's "Verify this hand" needs (issue 29): the revealed seeds and the cards this viewer saw (their
+    own, those shown, the board); None for a hand without a commitment."""
+    from games.runtime.fairness import hand_seeds_revealed, hand_verification
+
+    if not hand_seeds_revealed(hand):
+        return None
+    known = {seat: list(shown["cards"]) for seat, shown in state.shown.items()}
+    if viewer_seat is not None and my_cards:
+        known[viewer_seat] = list(my_cards)
+    return hand_verification(hand, known, state.board)
+
+
+def hand_phh(hand: Any, viewer: Any) -> str:
+    """The hand as a PHH document for ``viewer`` (a player dealt into it): their own hole cards and those shown, the
+    others' written ``????`` (PHH's unknown cards), player names, and the provably fair seeds as user-defined fields
+    (``_deck_commitment``, ``_server_seed``, ``_client_seeds``, ..., docs/fairness.md) so ``docs/verify_hand.py``
+    can check it with the standard library alone."""
+    from games.engine.events import HandShown
+    from games.engine.phh import dumps_phh, hand_to_phh
+    from games.models import HandPlayer
+    from games.runtime.engine_state import hand_engine_state
+    from games.runtime.fairness import phh_fairness_fields
+
+    state = hand_engine_state(hand)
+    players = {row.seat_number: row for row in HandPlayer.objects.filter(hand=hand).select_related("user")}
+    viewer_seat = next((seat for seat, row in players.items() if row.user_id == viewer.pk), None)
+    visible = {viewer_seat} | {event.seat for event in state.events if isinstance(event, HandShown)}
+    metadata = {"hand": hand.number, "table": hand.table.name, **phh_fairness_fields(hand)}
+    fields = hand_to_phh(state, players=[players[seat].user.table_name for seat in state.seats], metadata=metadata)
+    hidden = {f"p{index}" for index, seat in enumerate(state.seats, start=1) if seat not in visible}
+    unknown = "??" * state.config.variant.hole_card_count
+    fields["actions"] = [
+        f"d dh {line.split()[2]} {unknown}" if line.startswith("d dh ") and line.split()[2] in hidden else line
+        for line in fields["actions"]
+    ]
+    return dumps_phh(fields)
 
 
 def _product_of(hand: Any) -> dict[str, Any]:

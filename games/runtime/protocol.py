@@ -21,6 +21,8 @@ MAXIMUM_AMOUNT: Final[int] = 10**12
 MAXIMUM_SEAT: Final[int] = 10
 MAXIMUM_SEQUENCE: Final[int] = 2**53
 REQUEST_ID_PATTERN: Final[re.Pattern[str]] = re.compile(r"[A-Za-z0-9_.:\-]{1,64}")
+HEX_PATTERN: Final[re.Pattern[str]] = re.compile(r"(?:[0-9A-Fa-f]{2}){1,64}")
+"""A client seed (issue 29): 1 to 64 bytes as hexadecimal digits."""
 
 PLAYER_ACTIONS: Final[dict[str, str]] = {
     "fold": "fold",
@@ -56,7 +58,7 @@ class ClientMessage:
 
 @dataclass(frozen=True)
 class FieldRule:
-    kind: str  # "amount", "seat", "sequence", "boolean", "action", "text"
+    kind: str  # "amount", "seat", "sequence", "boolean", "action", "text", "hex", "banzai_choice"
     required: bool = True
 
 
@@ -91,6 +93,8 @@ TABLE_MESSAGES: Final[dict[str, dict[str, FieldRule]]] = {
     "ping": {},
     # Table chat (issue 22): the line's own rules (length, characters, rate) are the chat service's.
     "chat": {"text": FieldRule("text")},
+    # Provably fair decks (issue 29): the player's client seed (hex, 1 to 64 bytes) for the next hands they are dealt.
+    "client_seed": {"seed": FieldRule("hex")},
 }
 """Every message a table socket accepts, with its fields."""
 
@@ -177,6 +181,10 @@ def _validate(name: str, rule: FieldRule, value: Any, request_id: str | None) ->
         if not isinstance(value, str):
             raise ProtocolError("bad_field", f"{name} must be a string", request_id)
         return value
+    if rule.kind == "hex":
+        if not isinstance(value, str) or not HEX_PATTERN.fullmatch(value):
+            raise ProtocolError("bad_field", f"{name} must be 2 to 128 hexadecimal digits, an even number", request_id)
+        return value.lower()
     if rule.kind == "banzai_choice":
         if value not in ("resume", "reset"):
             raise ProtocolError("bad_field", f"{name} must be resume or reset", request_id)

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games.models import Hand, HandPlayer, HandStatus
 from games.runtime.events import NewEvent
+from games.runtime.fairness import reveal_event
 from games.runtime.hands import HandContext, between_hands, hand_close
 from games.runtime.locking import seats_lock, table_lock
 
@@ -55,6 +56,9 @@ def hand_cancel_locked(context: HandContext, hand: Hand, reason: str) -> None:
             "hand_cancelled", {"hand_number": hand.number, "reason": hand.cancellation_reason, "stacks": stacks}, hand
         )
     )
+    revealed = reveal_event(hand)
+    if revealed is not None:
+        context.events.append(revealed)
     if context.table.current_hand_id == hand.pk:
         between_hands(context, hand, counted=False)
 

@@ -165,6 +165,10 @@ class UthRound(models.Model):
     dealt_at = models.DateTimeField(_("dealt at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     deck = models.CharField(_("deck (dealing order)"), max_length=104, blank=True)
+    # Provably fair deck (issue 29, docs/fairness.md): committed when the round opens, before betting closes;
+    # the server seed stays secret until the round is settled or cancelled, then revealed in the event log.
+    deck_commitment = models.CharField(_("deck commitment (SHA-256, hex)"), max_length=64, blank=True)
+    server_seed = models.CharField(_("server seed (hex, secret until the round ends)"), max_length=64, blank=True)
     ante_minimum = models.PositiveBigIntegerField(_("minimum Ante"))
     ante_maximum = models.PositiveBigIntegerField(_("maximum Ante"))
     trips_minimum = models.PositiveBigIntegerField(_("minimum Trips"))

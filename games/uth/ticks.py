@@ -11,7 +11,7 @@ from datetime import datetime
 
 from django.db.models import Exists, OuterRef, Q
 
-from games.engine.cards import PRODUCTION_SHUFFLER, Shuffler
+from games.engine.cards import Shuffler
 from games.engine.uth.round import Phase
 from games.uth.models import HandStatus, UthHand, UthRound, UthTable
 from games.uth.services import REVEAL_PAUSE, uth_betting_close, uth_phase_end, uth_round_open
@@ -23,8 +23,9 @@ DECISION_PHASES = (Phase.PREFLOP.value, Phase.FLOP.value, Phase.RIVER.value)
 
 
 @register("uth")
-def advance_uth_tables(now: datetime, shuffler: Shuffler = PRODUCTION_SHUFFLER) -> int:
-    """Advance every due UTH deadline once; returns how many were advanced. ``shuffler`` is injected by tests."""
+def advance_uth_tables(now: datetime, shuffler: Shuffler | None = None) -> int:
+    """Advance every due UTH deadline once; returns how many were advanced. ``shuffler`` is injected by tests
+    (production: None, the round's provably fair deck)."""
     advanced = 0
     for table_id in UthTable.objects.filter(is_open=True, next_round_at__lte=now).values_list("pk", flat=True):
         advanced += _safely(lambda table_id=table_id: uth_round_open(table_id, now=now) is not None, "open", table_id)

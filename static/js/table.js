@@ -1083,6 +1083,10 @@
   /* Fold one event into the hand being followed; `live` is false for events read back for the results list. */
   function applyEvent(event, live) {
     var kind = event.type || event.kind;
+    if (kind === "deck_committed" || kind === "deck_revealed") {
+      if (live && kind === "deck_revealed") { contributeSeed("hand-" + event.hand_id); }
+      return;
+    }
     if (kind === "chat_message") {
       if (chat) { chat.add(event); }
       return;
@@ -1419,9 +1423,26 @@
     });
   }
 
+  /* Provably fair decks (issue 29, docs/fairness.md): a seated player contributes 32 random bytes made here to the
+     next hands' decks, when seated and again after each hand (the server keeps the last one sent). Quiet: a refusal
+     changes nothing and the server generates a seed instead. */
+  var seedSentFor = null;
+  function contributeSeed(reason) {
+    var viewerSeat = state.snapshot && state.snapshot.viewer ? state.snapshot.viewer.seat : null;
+    if (!viewerSeat || !window.crypto || !window.crypto.getRandomValues) { return; }
+    var key = reason + ":" + viewerSeat;
+    if (seedSentFor === key) { return; }
+    seedSentFor = key;
+    var bytes = new Uint8Array(32);
+    window.crypto.getRandomValues(bytes);
+    var hex = Array.prototype.map.call(bytes, function (byte) { return ("0" + byte.toString(16)).slice(-2); }).join("");
+    socket.request({ type: "client_seed", seed: hex }).catch(function () { /* a seed is generated for us */ });
+  }
+
   function onMessage(message) {
     if (message.type === "snapshot") {
       applySnapshot(message);
+      contributeSeed(seedSentFor === null ? "seated" : seedSentFor.split(":")[0]);
     } else if (message.type === "events") {
       applyEvents(message);
     } else if (message.type === "your_turn") {

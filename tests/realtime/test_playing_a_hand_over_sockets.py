@@ -3,13 +3,13 @@
 Covers the table socket end to end against the domain services: ``seat_me`` → ``table_join_queue`` (CASH-04: the stake
 queue assigns the seat), ``act`` → ``hand_act``,
 ``your_turn`` pushed to the acting player only, out-of-turn actions refused with nothing changed, and every frame the
-other players and a spectator received scanned for each player's hole cards.
+other players and a spectator received scanned for each player's hole cards and, until the hand has ended, for the
+hand's server seed (issue 29: provably fair decks; each player also sends a client seed).
 """
 
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
@@ -21,15 +21,22 @@ from tests.realtime.conftest import Socket, deposit, make_table, make_user, open
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BUY_IN = 1000  # €10.00 at NL10 (0.05/0.10): 100 big blinds
+CLIENT_SEEDS = {1: "01" * 16, 2: "02" * 24, 3: "0a" * 32}  # by the order the players sit down
 
 
 def start_hand(table_id: int) -> int:
     from games.models import Table
     from games.services import hand_start
 
-    hand = hand_start(Table.objects.get(pk=table_id), shuffler=random.Random(11))
+    hand = hand_start(Table.objects.get(pk=table_id))  # the production deal: a provably fair deck (issue 29)
     assert hand is not None
     return hand.pk
+
+
+def hand_seeds(hand_id: int) -> dict[str, Any]:
+    from games.models import Hand
+
+    return Hand.objects.filter(pk=hand_id).values("server_seed", "client_seeds").get()
 
 
 def hand_row(hand_id: int) -> dict[str, Any]:
@@ -74,6 +81,10 @@ def test_three_players_play_a_hand_and_nobody_sees_another_players_cards() -> No
             assert number is not None
             sockets[number] = socket
             owners[number] = player
+            # Each player contributes a client seed to the deck (issue 29).
+            await socket.send({"type": "client_seed", "seed": CLIENT_SEEDS[index], "request_id": f"seed-{index}"})
+            ok = await socket.receive_until(lambda m: m["type"] in {"ok", "error"})
+            assert (ok["type"], ok["of"]) == ("ok", "client_seed"), ok
         spectator = await open_socket(f"/ws/tables/{table.pk}/")
         await spectator.receive()
 
@@ -121,6 +132,15 @@ def test_three_players_play_a_hand_and_nobody_sees_another_players_cards() -> No
                 token = f'"{card}"'
                 assert not any(token in frame for frame in others), f"seat {seat}'s {card} leaked to a player"
                 assert not any(token in frame for frame in spectator.received), f"seat {seat}'s {card} leaked"
+        # The server seed reaches nobody before the hand has ended, and everybody with the reveal (issue 29).
+        seeds = await database_sync_to_async(hand_seeds)(hand_id)
+        assert sorted(seeds["client_seeds"].values()) == sorted(CLIENT_SEEDS.values())
+        for socket in (*sockets.values(), spectator):
+            ended = next(index for index, frame in enumerate(socket.received) if '"hand_ended"' in frame)
+            with_seed = [index for index, frame in enumerate(socket.received) if seeds["server_seed"] in frame]
+            assert with_seed, "the seed was never revealed"
+            assert with_seed[0] >= ended, "the server seed reached a client before the hand ended"
+            assert '"deck_revealed"' in socket.received[with_seed[0]]
         sequences = []
         for frame in spectator.received:
             message = json.loads(frame)

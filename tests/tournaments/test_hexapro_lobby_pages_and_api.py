@@ -64,7 +64,8 @@ def test_hex_05_the_registration_that_forms_a_game_goes_to_its_table_with_the_pr
         register(user, 1_000, multiplier=250)
     third = player()
     client = logged_in(third)
-    with mock.patch("tournaments.hexapro.registration.PRODUCTION_RANDOM_SOURCE", ChosenMultiplier(250)):
+    # The page registers with the production draw (the queue's committed seed, issue 29); its ticket is forced here.
+    with mock.patch("tournaments.hexapro.registration.CommittedTicket", return_value=ChosenMultiplier(250)):
         answer = client.post(
             reverse("tournaments:hexapro_registration"), {"product": "hexapro", "buy_in": "1000", "games": "1"}
         )

@@ -46,7 +46,9 @@ def test_uth_36_cancelling_during_betting_refunds_every_bet(
     assert set(UthHand.objects.values_list("status", flat=True)) == {HandStatus.REFUNDED}
     assert AuditEntry.objects.filter(action="uth_round_refund", actor=staff).count() == 2
     assert AuditEntry.objects.get(action="uth_round_cancel").reason == "video feed lost"
-    assert UthEvent.objects.filter(round=round_).last().kind == "round_cancelled"  # type: ignore[union-attr]
+    # The cancellation, then the reveal of the round's server seed (issue 29: provably fair decks).
+    kinds = list(UthEvent.objects.filter(round=round_).order_by("sequence").values_list("kind", flat=True))
+    assert kinds[-2:] == ["round_cancelled", "deck_revealed"]
     assert ledger_reconcile() == []
 
 

@@ -107,7 +107,7 @@ def test_running_the_same_deadline_twice_advances_it_once(
     assert uth_betting_close(round_.pk, now=later) is False
     assert labels(dealt["alice"]) == ["AUTO CHECKED"]
     events = list(UthEvent.objects.filter(round=round_).values_list("kind", flat=True))
-    assert events == ["round_opened", "dealt", "flop"]
+    assert events == ["round_opened", "deck_committed", "dealt", "flop"]  # issue 29: the commitment
 
 
 def test_uth_36_a_paused_round_waits_and_resuming_gives_back_the_decision_time(

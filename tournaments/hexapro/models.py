@@ -205,3 +205,38 @@ class HexaProRegistration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.product_code} {self.buy_in_cents / 100:.2f} ({self.status})"
+
+
+class HexaProDrawCommitment(models.Model):
+    """A provably fair multiplier draw (issue 29, docs/fairness.md): committed before the game it draws for forms.
+
+    Each product and buy-in queue always holds one unused commitment, shown to the players waiting in that queue; the
+    next game formed there draws its ticket from it (``games.engine.fairness.derived_integer`` over the product's
+    total weight, domain :attr:`domain`), links it as ``game`` and reveals ``server_seed``; a fresh commitment takes
+    its place. The seed is shown to nobody while ``game`` is empty."""
+
+    product_code = models.SlugField(_("product code"), max_length=40)
+    buy_in_cents = models.PositiveBigIntegerField(_("buy-in (cents)"))
+    server_seed = models.CharField(_("server seed (hex, secret until the draw)"), max_length=64)
+    commitment = models.CharField(_("commitment (SHA-256, hex)"), max_length=64, blank=True)
+    committed_at = models.DateTimeField(_("committed at"), default=timezone.now)
+    game = models.OneToOneField(
+        HexaProGame, null=True, blank=True, on_delete=models.PROTECT, related_name="draw_commitment"
+    )
+
+    class Meta:
+        verbose_name = _("HexaPro draw commitment")
+        constraints = [
+            models.UniqueConstraint(
+                fields=("product_code", "buy_in_cents"),
+                condition=models.Q(game__isnull=True),
+                name="hexapro_one_open_draw_commitment_per_queue",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"HexaPro draw commitment {self.pk} ({self.product_code} {self.buy_in_cents})"
+
+    @property
+    def domain(self) -> str:
+        return f"hexapro-draw/v1/{self.product_code}/{self.buy_in_cents}/{self.pk}"

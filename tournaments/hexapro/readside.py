@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from tournaments.hexapro.fairness import game_draw_proof, queue_commitments
 from tournaments.hexapro.models import HexaProGame, HexaProRegistration, RegistrationStatus
 from tournaments.hexapro.products import product_from_version, versions_in_force
 from tournaments.models import TournamentEntry, TournamentTable
@@ -69,6 +70,7 @@ def _game_row(game: HexaProGame, entry: TournamentEntry | None, table_id: int | 
         "prize": entry.prize if entry else 0,
         "prize_credited": bool(entry and entry.prize_transfer_id),
         "table_id": table_id,
+        "draw_proof": game_draw_proof(game),  # provably fair draw (issue 29): commitment and revealed seed
     }
 
 
@@ -77,16 +79,20 @@ def player_hexapro(user: Any, *, limit: int = HISTORY_LENGTH) -> dict[str, Any]:
     its place, prize, whether the prize was credited, and the table to open while it runs."""
     if user is None or not getattr(user, "is_authenticated", False):
         return {"waiting": [], "games": []}
+    waiting_rows = list(
+        HexaProRegistration.objects.filter(user=user, status=RegistrationStatus.WAITING).order_by("registered_at", "pk")
+    )
+    # The commitment of the draw the next game of each queue will use (issue 29), shown before that draw.
+    commitments = queue_commitments({(row.product_code, int(row.buy_in_cents)) for row in waiting_rows})
     waiting = [
         {
             "registration_id": row.pk,
             "product_code": row.product_code,
             "buy_in": row.buy_in_cents,
             "registered_at": row.registered_at.isoformat(),
+            "next_draw_commitment": commitments.get((row.product_code, int(row.buy_in_cents))),
         }
-        for row in HexaProRegistration.objects.filter(user=user, status=RegistrationStatus.WAITING).order_by(
-            "registered_at", "pk"
-        )
+        for row in waiting_rows
     ]
     games = list(
         HexaProGame.objects.filter(registrations__user=user)

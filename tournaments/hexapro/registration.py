@@ -4,10 +4,11 @@
 debit of the total (buy-in × games) into the holding account of that buy-in. In the same transaction, under a lock per
 (product, buy-in), the waiting registrations are matched (:func:`tournaments.rules.hexapro_matching.form_games`:
 oldest first, a player's registrations always in different games) and every game that can be formed is formed at
-once: the multiplier drawn from the production CSPRNG (:data:`PRODUCTION_RANDOM_SOURCE`, GEN-08), the game's
-tournament created with the drawn multiplier's stack, level length and timebank row, the seats' buy-ins moved into
-its prize pool in one transfer (the house funds or keeps the difference to multiplier × buy-in), and the game started
-(the players seated at random, the first hand dealt after the reveal delay).
+once: the multiplier drawn from the queue's committed seed (provably fair, issue 29:
+:mod:`tournaments.hexapro.fairness`; the seed is 32 bytes of the CSPRNG, GEN-08), the game's tournament created with
+the drawn multiplier's stack, level length and timebank row, the seats' buy-ins moved into its prize pool in one
+transfer (the house funds or keeps the difference to multiplier × buy-in), and the game started (the players seated
+at random, the first hand dealt after the reveal delay).
 
 ``hexapro_withdraw`` takes back a registration still waiting for opponents and refunds its buy-in — the catalog
 does not say; a player who paid for a game that no one else joins should not have to wait for ever (decision).
@@ -37,7 +38,9 @@ from django.utils.translation import gettext as _
 from games.engine.uth.money import format_cents
 from poker_site.responsible_gaming.services import play_allowed_or_refuse
 from tournaments.hexapro import money
+from tournaments.hexapro.fairness import CommittedTicket, draw_commitment_for_queue, draw_commitment_use
 from tournaments.hexapro.models import (
+    HexaProDrawCommitment,
     HexaProGame,
     HexaProProductVersion,
     HexaProRegistration,
@@ -53,7 +56,6 @@ from tournaments.models import (
 )
 from tournaments.rules.common import RandomSource, RuleError
 from tournaments.rules.hexapro import (
-    PRODUCTION_RANDOM_SOURCE,
     HexaProProduct,
     IntegerSource,
     blind_structure,
@@ -189,6 +191,8 @@ def hexapro_register(
     except RuleError as error:
         raise InvalidRequest(str(error)) from error
     queue_lock(product.code, buy_in_cents)
+    if draw_source is None:
+        draw_commitment_for_queue(product.code, buy_in_cents, moment)  # committed before any game of this queue forms
     cash = player_cash_account(user)
     holding = money.holding_account(product.code, buy_in_cents)
     house = [system_account(AccountKind.HOUSE_FEES), system_account(AccountKind.HOUSE_GUARANTEE)]
@@ -227,7 +231,7 @@ def hexapro_register(
         buy_in_cents,
         holding,
         moment,
-        draw_source=draw_source or PRODUCTION_RANDOM_SOURCE,
+        draw_source=draw_source,
         randomness=randomness,
     )
     fresh = {row.pk: row for row in HexaProRegistration.objects.filter(request=request)}
@@ -257,10 +261,13 @@ def games_form(
     holding: Account,
     now: datetime,
     *,
-    draw_source: IntegerSource,
+    draw_source: IntegerSource | None,
     randomness: RandomSource | None = None,
 ) -> list[HexaProGame]:
-    """HEX-04: form every game the waiting registrations at the buy-in allow (the caller holds the queue lock)."""
+    """HEX-04: form every game the waiting registrations at the buy-in allow (the caller holds the queue lock).
+
+    Each game's multiplier is drawn from the queue's committed seed (issue 29, :mod:`tournaments.hexapro.fairness`)
+    unless a test injects ``draw_source``; the queue then gets its next commitment, which the waiting players see."""
     waiting = list(
         HexaProRegistration.objects.select_for_update()
         .filter(product_code=product.code, buy_in_cents=buy_in_cents, status=RegistrationStatus.WAITING)
@@ -272,19 +279,31 @@ def games_form(
         seats=product.seats,
     )
     chance: RandomSource = randomness if randomness is not None else secrets.SystemRandom()
-    return [
-        game_form(
+    formed = []
+    for seats in matching.games:
+        committed: HexaProDrawCommitment | None = None
+        source: IntegerSource
+        if draw_source is None:
+            committed = draw_commitment_for_queue(product.code, buy_in_cents, now)
+            source = CommittedTicket(committed)
+        else:
+            source = draw_source
+        game = game_form(
             version,
             product,
             buy_in_cents,
             [by_id[seat.registration] for seat in seats],
             holding,
             now,
-            draw_source=draw_source,
+            draw_source=source,
             randomness=chance,
         )
-        for seats in matching.games
-    ]
+        if committed is not None:
+            draw_commitment_use(committed, game)
+        formed.append(game)
+    if draw_source is None:
+        draw_commitment_for_queue(product.code, buy_in_cents, now)  # the next game's, shown to those who wait
+    return formed
 
 
 def game_form(

@@ -22,6 +22,7 @@ from games.uth.services.common import (
     now_or,
     pay_out,
 )
+from games.uth.services.fairness import round_reveal
 from poker_site.accounts.models import User
 from wallet.services import audit_record, balance_of
 
@@ -113,9 +114,11 @@ def uth_round_cancel(round_id: int, *, reason: str, by: User | None = None, now:
     UthTable.objects.filter(pk=round_.table_id).update(
         next_round_at=moment + timedelta(seconds=round_.table.result_seconds)
     )
-    EventLog(round_.table_id).add(
+    events = EventLog(round_.table_id)
+    events.add(
         "round_cancelled", {"round": round_public(round_), "refunded_players": len(staked)}, round_=round_, at=moment
     )
+    round_reveal(events, round_, moment)
     return refunded
 
 

@@ -19,7 +19,7 @@ from typing import Final
 from django.db import transaction
 from django.db.models import F
 
-from games.engine.cards import PRODUCTION_SHUFFLER, Shuffler, shuffled_deck
+from games.engine.cards import Shuffler, shuffled_deck
 from games.engine.uth.round import Phase, RoundCards, RoundState
 from games.uth.conversions import decision_json, engine_hand
 from games.uth.models import HandStatus, RecordKind, UthBetRecord, UthHand, UthRound, UthSeat, UthTable
@@ -31,6 +31,7 @@ from games.uth.services.common import (
     next_record_numbers,
     pay_out,
 )
+from games.uth.services.fairness import round_commitment_payload, round_reveal, round_seed_fields, round_shuffler
 from wallet.services import balance_of
 
 REVEAL_PAUSE: Final[timedelta] = timedelta(seconds=2)
@@ -67,8 +68,11 @@ def uth_round_open(table_id: int, *, now: datetime) -> UthRound | None:
         trips_minimum=table.trips_minimum,
         trips_maximum=table.trips_maximum,
         rules_version=table.rules_version,
+        **round_seed_fields(table.pk, number),
     )
-    EventLog(table.pk).add("round_opened", {"round": round_public(round_)}, round_=round_, at=now)
+    events = EventLog(table.pk)
+    events.add("round_opened", {"round": round_public(round_)}, round_=round_, at=now)
+    events.add("deck_committed", round_commitment_payload(round_), round_=round_, at=now)  # before betting closes
     return round_
 
 
@@ -82,9 +86,9 @@ def _claim(round_: UthRound, now: datetime, **changes: object) -> bool:
 
 
 @transaction.atomic(durable=True)
-def uth_betting_close(round_id: int, *, now: datetime, shuffler: Shuffler = PRODUCTION_SHUFFLER) -> bool:
+def uth_betting_close(round_id: int, *, now: datetime, shuffler: Shuffler | None = None) -> bool:
     """Close the betting time of a round whose deadline has passed and deal (UTH-07, UTH-08). Returns whether the
-    round was advanced."""
+    round was advanced. The deck is the round's provably fair one (issue 29) unless a test injects ``shuffler``."""
     round_ = UthRound.objects.select_related("table").get(pk=round_id)
     if round_.engine_phase is not Phase.BETTING or round_.paused_at is not None:
         return False
@@ -104,7 +108,7 @@ def uth_betting_close(round_id: int, *, now: datetime, shuffler: Shuffler = PROD
         round_.save(update_fields=["started_at", "phase_started_at", "phase_deadline", "game_number"])
         events.add("round_opened", {"round": round_public(round_)}, round_=round_, at=now)
         return True
-    deck = shuffled_deck(shuffler)
+    deck = shuffled_deck(shuffler if shuffler is not None else round_shuffler(round_))
     round_.deck = "".join(str(card) for card in deck)
     round_.phase = Phase.PREFLOP.value
     round_.dealt_at = round_.phase_started_at = now
@@ -196,6 +200,7 @@ def uth_phase_end(round_id: int, *, now: datetime) -> bool:
             round_=round_,
             at=now,
         )
+        round_reveal(events, round_, now)
         return True
     pending = set(state.pending())
     for hand in hands:
