@@ -35,6 +35,7 @@ from tournaments.rules.fees import EntryPrice
 from tournaments.rules.rebuys import chosen_buy_in
 from tournaments.rules.registration import late_registration_open, may_re_enter
 from tournaments.rules.seating import seat_late_registrant
+from tournaments.seat_notices import seats_announce_after_commit
 from tournaments.services import money
 from tournaments.services.eligibility import player_profile, requirement_words
 from tournaments.services.errors import (
@@ -312,6 +313,7 @@ def _seat_late_registrant(
     from games.runtime.events import events_append
 
     events_append(table, [event])
+    seats_announce_after_commit(tournament, [(int(user.pk), table.pk)], "late_registration")
     TournamentTable.objects.filter(pk=link.pk).update(players=sum(1 for s in seats.values() if s.user_id))
     tournament.players_remaining += 1
     tournament_save(tournament, "players_remaining")
