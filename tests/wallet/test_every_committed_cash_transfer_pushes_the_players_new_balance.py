@@ -70,7 +70,12 @@ def test_a_transfer_between_other_accounts_a_rollback_and_a_replay_send_nothing(
             idempotency_key=new_key(),
             reference="hand:1",
         )
-    with pytest.raises(RuntimeError), django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-        buy_in(alice, 1_000, new_key())
-        raise RuntimeError("rolled back")
+
+    def buy_in_then_fail() -> None:
+        with transaction.atomic():
+            buy_in(alice, 1_000, new_key())
+            raise RuntimeError("rolled back")
+
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError):
+        buy_in_then_fail()
     assert sent == []
