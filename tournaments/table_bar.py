@@ -106,7 +106,7 @@ def _viewer(tournament: Tournament, viewer_id: int, now: datetime, stacks: dict[
             and not entries.filter(status=EntryStatus.DISQUALIFIED).exists()
             and registration_open_now(tournament, now)
         )
-        viewer["re_entry_price"] = tournament.entry_price + tournament.bounty_per_entry if viewer["re_entry"] else None
+        viewer["re_entry_price"] = tournament.entry_price if viewer["re_entry"] else None
     return viewer
 
 

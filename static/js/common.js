@@ -459,7 +459,21 @@
       select.addEventListener("change", function () { select.form.submit(); });
     }
     document.querySelectorAll("[data-tabs]").forEach(initTabs);
+    localTimes(document);
   });
+
+  /* Every <time data-local-time datetime="ISO 8601"> shows the moment in the player's own time zone and language
+     (the server renders the ISO string, which stays in the datetime attribute and the title). */
+  function localTimes(root) {
+    root.querySelectorAll("time[data-local-time]").forEach(function (element) {
+      var iso = element.getAttribute("datetime");
+      var moment = iso ? new Date(iso) : null;
+      if (!moment || isNaN(moment.getTime())) { return; }
+      var locale = language() === "et" ? "et-EE" : "en-GB";
+      element.textContent = moment.toLocaleString(locale, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+      element.setAttribute("title", iso);
+    });
+  }
 
   window.Poker = {
     t: gettext,
@@ -478,6 +492,7 @@
     setHeaderBalance: setHeaderBalance,
     refreshHeaderBalance: refreshHeaderBalance,
     initTabs: initTabs,
+    localTimes: localTimes,
     language: language
   };
 }());

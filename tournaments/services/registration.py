@@ -133,8 +133,7 @@ def registration_take_locked(
         if previous and locked.re_entries_maximum and locked.status == TournamentStatus.RUNNING:
             re_entry_number(locked, previous)  # no re-entries left, or disqualified: that is the answer
             raise RegistrationClosed(
-                _("Late registration for %(name)s has closed: re-entry is no longer possible (TRN-40).")
-                % {"name": locked.name}
+                _("Late registration for %(name)s has closed: re-entry is no longer possible.") % {"name": locked.name}
             )
         if locked.status == TournamentStatus.ANNOUNCED:
             raise RegistrationClosed(f"Registration for {locked.name} is not open yet.")
@@ -218,7 +217,7 @@ def re_entry_number(tournament: Tournament, previous: list[str]) -> int:
     if not previous:
         return 1
     if not tournament.re_entries_maximum:
-        raise AlreadyRegistered(f"You already played {tournament.name}; this tournament has no re-entry (TRN-09).")
+        raise AlreadyRegistered(f"You already played {tournament.name}; this tournament has no re-entry.")
     if EntryStatus.DISQUALIFIED in previous:
         raise NotAllowedNow(_("You were disqualified from %(name)s: no re-entry.") % {"name": tournament.name})
     if not may_re_enter(len(previous) - 1, tournament.re_entries_maximum, late_registration_is_open=True):
@@ -349,12 +348,12 @@ def tournament_unregister(user: Any, tournament: Tournament | int, *, now: datet
         raise NotRegistered(f"You are not registered for {locked.name}.")
     phase_two_refusal(locked, unregistering=True)  # TRN-45: a carried stack is not withdrawn
     if locked.status != TournamentStatus.REGISTERING:
-        raise NotAllowedNow(f"{locked.name} has started: buy-in and fee are no longer refundable (TRN-14).")
+        raise NotAllowedNow(f"{locked.name} has started: buy-in and fee are no longer refundable.")
     if not locked.unregistration_allowed:
         raise NotAllowedNow(f"{locked.name} does not allow unregistration.")
     closes = unregistration_closes_at(locked)
     if closes is not None and moment >= closes:
-        raise NotAllowedNow(f"Unregistration for {locked.name} closed at {closes:%H:%M} UTC (TRN-14).")
+        raise NotAllowedNow(f"Unregistration for {locked.name} closed at {closes:%H:%M} UTC.")
     entry.refund_transfer = money.registration_refund(entry, "unregistered, refunded")
     entry.status = EntryStatus.UNREGISTERED
     entry.save(update_fields=["refund_transfer", "status"])

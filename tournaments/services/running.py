@@ -91,9 +91,7 @@ FIRST_DEAL_DELAY = timedelta(seconds=10)
 """Between the start and the first deal: time for the players to open their tables (absent ones are then dealt in
 sitting out, TRN-04)."""
 
-MINIMUM_ENTRANTS_REASON = (
-    "Cancelled: fewer players registered than the tournament needs (TRN-15); buy-ins and fees refunded."
-)
+MINIMUM_ENTRANTS_REASON = "Cancelled: fewer players registered than the tournament needs; buy-ins and fees refunded."
 
 
 def primary_key(value: Any) -> int:
