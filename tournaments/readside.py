@@ -99,9 +99,7 @@ def tournament_row(tournament: Tournament, viewer_id: int | None = None, now: da
         "unregistration_closes_at": _iso(unregistration_closes_at(tournament)),
         "unregistration_allowed": tournament.unregistration_allowed,
         # Unregistering is offered only while the service would accept it (TRN-10: until its deadline).
-        "unregistration_open": tournament.unregistration_allowed
-        and tournament.status == TournamentStatus.REGISTERING
-        and (unregistration_closes_at(tournament) is None or moment < unregistration_closes_at(tournament)),
+        "unregistration_open": unregistration_open(tournament, moment),
         "re_entry": tournament.re_entries_maximum > 0,
         "re_entries_maximum": tournament.re_entries_maximum,
         "rebuys": tournament.rebuy_levels > 0,
@@ -117,6 +115,16 @@ def tournament_row(tournament: Tournament, viewer_id: int | None = None, now: da
             tournament=tournament, user_id=viewer_id, status__in=[EntryStatus.REGISTERED, EntryStatus.PLAYING]
         ).exists()
     return row
+
+
+def unregistration_open(tournament: Tournament, now: datetime) -> bool:
+    """Whether ``tournament_unregister`` would accept an unregistration now (TRN-10): the page offers it only then."""
+    closes = unregistration_closes_at(tournament)
+    return bool(
+        tournament.unregistration_allowed
+        and tournament.status == TournamentStatus.REGISTERING
+        and (closes is None or now < closes)
+    )
 
 
 def phase_facts(tournament: Tournament) -> dict[str, Any] | None:
