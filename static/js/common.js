@@ -81,10 +81,12 @@
   }
 
   /* A euro amount typed by a person ("12", "12.5", "12,50", "€ 1 200.00") as integer cents, or null. */
+  /* Euros typed by a person → integer cents, or null. A point or a comma is the decimal separator ("50.50" and
+     "50,50" are both €50.50; never a thousands separator: "1,000" has three decimals and is refused), at most two
+     decimals; a euro sign and spaces are ignored. The server's rule is the same (wallet/services/money_input.py). */
   function parseMoney(text) {
     if (text === null || text === undefined) { return null; }
     var cleaned = String(text).replace(/[€\s\u00a0]/g, "");
-    if (/^\d{1,3}(,\d{3})+(\.\d{1,2})?$/.test(cleaned)) { cleaned = cleaned.replace(/,/g, ""); }
     cleaned = cleaned.replace(",", ".");
     if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) { return null; }
     var parts = cleaned.split(".");

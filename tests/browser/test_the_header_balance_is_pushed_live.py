@@ -27,7 +27,7 @@ def test_a_deposit_in_one_tab_updates_the_header_of_the_other_without_a_reload(s
     assert header_balance(lobby) == 5_000
 
     cashier = lobby.context.new_page()
-    deposit(cashier, "25.50")
+    deposit(cashier, "25,50")  # a decimal comma, as Estonians write it
     wait_until(lobby, "document.getElementById('header-balance').getAttribute('data-cents') === '7550'")
     assert lobby.evaluate("window.notReloaded === true")
     assert lobby.locator("#header-balance").text_content().strip() == "€75.50"

@@ -116,3 +116,18 @@ def test_a_start_that_rolls_back_calls_nobody(sent: list[tuple[int, dict[str, An
     with pytest.raises(RuntimeError):
         start_then_fail()
     assert calls(sent) == {}
+
+
+def test_the_three_players_of_a_hexapro_game_are_called_when_it_forms(
+    sent: list[tuple[int, dict[str, Any]]], django_capture_on_commit_callbacks: Any
+) -> None:
+    """HEX-04: the third registration at a buy-in forms the game and seats all three at once."""
+    from tests.tournaments.hexapro_support import three_players_register
+
+    with django_capture_on_commit_callbacks(execute=True):
+        users, game = three_players_register()
+    called = calls(sent)
+    assert set(called) == {user.pk for user in users}
+    assert {notice["tournament_kind"] for notice in called.values()} == {"hexapro"}
+    assert {notice["reason"] for notice in called.values()} == {"start"}
+    assert {notice["tournament_id"] for notice in called.values()} == {game.tournament_id}
