@@ -760,13 +760,19 @@ def _tables_wake(tournament: Tournament, now: datetime, exclude: set[int]) -> No
     """Tables that stopped asking to deal (a closed gate) try again now, unless a break holds them."""
     if tournament.break_ends_at is not None and tournament.break_ends_at > now:
         return
-    Table.objects.filter(
+    waking = Table.objects.filter(
         Q(next_hand_at__isnull=True) | Q(next_hand_at__gt=now),
         tournament_link__tournament=tournament,
         tournament_link__needs_coordination=False,
         status=TableStatus.OPEN,
         current_hand__isnull=True,
-    ).exclude(pk__in=exclude).update(next_hand_at=now)
+    ).exclude(pk__in=exclude)
+    first_deal = tournament.started_at + FIRST_DEAL_DELAY if tournament.started_at is not None else None
+    if first_deal is not None and first_deal > now:
+        # The first deal keeps its time: the players are on their way to their tables (TRN-04, the countdown their
+        # player socket shows, LOB-05); dealing it at the next coordination would blind them away.
+        waking = waking.exclude(next_hand_at__gt=now, next_hand_at__lte=first_deal)
+    waking.update(next_hand_at=now)
     if exclude:
         Table.objects.filter(pk__in=exclude, status=TableStatus.OPEN, current_hand__isnull=True).update(
             next_hand_at=now
