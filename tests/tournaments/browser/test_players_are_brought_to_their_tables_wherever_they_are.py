@@ -11,12 +11,13 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import OperationalError
 from django.utils import timezone
 
 from games.models import HandEvent
 from poker_site.accounts.roles import SUPPORT_STAFF
-from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, wait_until
+from tests.browser.conftest import Pages, caused_by_a_deadlock, requires_chromium
+from tests.browser.flows import log_in, register_confirmed, wait_until
 from tests.browser.setup import player
 from tests.foundation.staff_roles import staff_member
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentKind, TournamentStatus
@@ -59,7 +60,7 @@ def test_the_last_registrant_of_a_sit_and_go_and_a_player_at_the_cashier_are_tak
     filling = pages.new(**LAPTOP)
     log_in(filling, "bob")
     filling.goto(f"/tournaments/{tournament.pk}/")
-    filling.locator("#register").click()  # the last seat: the Sit & Go starts
+    register_confirmed(filling)  # the last seat: the Sit & Go starts
 
     banner = seat_call(reading)
     assert "Heads-up Sit & Go is starting: take your seat" in banner.text_content()
@@ -140,13 +141,19 @@ def test_a_player_reading_the_cashier_is_taken_to_the_table_balancing_moves_them
         try:  # between two hands (the absent players' hands are dealt and folded meanwhile, TRN-04)
             entry_disqualify(by_table[small][0], actor=judge, reason="Collusion", forfeit_prize=False)
             break
-        except NotAllowedNow:
+        except (NotAllowedNow, OperationalError) as refusal:  # a hand in play; or a deadlock with the live site
+            if isinstance(refusal, OperationalError) and not caused_by_a_deadlock(refusal):
+                raise
             assert time.monotonic() < deadline, "the small table never paused between hands"
             time.sleep(0.2)
     deadline = time.monotonic() + 60
     while not HandEvent.objects.filter(table_id=big, kind="player_moved").exists():
         assert time.monotonic() < deadline, "nobody was moved"
-        tournament_advance(tournament.pk)
+        try:
+            tournament_advance(tournament.pk)
+        except OperationalError as error:  # the live site's coordinator and hands run meanwhile
+            if not caused_by_a_deadlock(error):
+                raise
         time.sleep(0.5)
     moved = HandEvent.objects.get(table_id=big, kind="player_moved")
     mover = readers[moved.payload["user_id"]]
