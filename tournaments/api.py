@@ -69,6 +69,19 @@ class TournamentDetailView(APIView):
         return Response(readside.tournament_detail(tournament_or_404(tournament_id), viewer_id(request)))
 
 
+class TournamentBarView(APIView):
+    """The tournament bar at a tournament table and the viewer's result (``tournaments.table_bar``)."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle, UserRateThrottle]
+
+    @extend_schema(operation_id="tournaments_bar", responses={200: OpenApiTypes.OBJECT, 404: ErrorSerializer})
+    def get(self, request: Request, tournament_id: int) -> Response:
+        from tournaments.table_bar import tournament_bar
+
+        return Response(tournament_bar(tournament_or_404(tournament_id), viewer_id(request)))
+
+
 class TournamentRegistrationSerializer(StrictSerializer):
     """Registering: optionally the number of one of the caller's tickets to pay with (TRN-37, AMB-54), and in a
     multi-buy-in tournament the buy-in chosen, in cents, buy-in + fee (TRN-38)."""

@@ -10,6 +10,7 @@ app_name = "tournaments-api"
 urlpatterns = [
     path("", api.TournamentListView.as_view(), name="list"),
     path("<int:tournament_id>/", api.TournamentDetailView.as_view(), name="detail"),
+    path("<int:tournament_id>/bar/", api.TournamentBarView.as_view(), name="bar"),
     path("tickets/", api.TicketListView.as_view(), name="tickets"),
     path("<int:tournament_id>/registration/", api.TournamentRegistrationView.as_view(), name="registration"),
     path("<int:tournament_id>/rebuy/", api.TournamentRebuyView.as_view(), name="rebuy"),

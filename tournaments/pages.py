@@ -21,13 +21,20 @@ def _viewer(request: HttpRequest) -> int | None:
 
 @require_GET
 def tournament_lobby(request: HttpRequest) -> HttpResponse:
-    rows = readside.tournament_rows(_viewer(request))
+    viewer = _viewer(request)
+    rows = readside.tournament_rows(viewer)
+    sit_and_go = [row for row in rows if row["kind"] == "sit_and_go"]
+    for row in sit_and_go:  # what it pays once full, not the €0.00 of its entrants so far
+        row["prize_pool_when_full"] = readside.payouts_shown(Tournament.objects.get(pk=row["id"])).pool
+    games = sorted({(row["game"], row["game_name"]) for row in rows})
     return render(
         request,
         "tournaments/lobby.html",
         {
             "scheduled": [row for row in rows if row["kind"] == "scheduled"],
-            "sit_and_go": [row for row in rows if row["kind"] == "sit_and_go"],
+            "sit_and_go": sit_and_go,
+            "games": games,
+            "mine": readside.my_tournaments(viewer) if viewer is not None else [],
             # TRN-37: the player's tournament tickets
             "tickets": tickets_readside.ticket_rows(request.user) if request.user.is_authenticated else [],
         },

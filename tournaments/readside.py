@@ -12,7 +12,7 @@ from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils import timezone
 
 from games.models import Seat
-from tournaments.definitions import break_policy, level_clock, payouts_now
+from tournaments.definitions import Payouts, break_policy, level_clock, payouts_for, payouts_now
 from tournaments.models import (
     BountyKind,
     EntryStatus,
@@ -98,6 +98,8 @@ def tournament_row(tournament: Tournament, viewer_id: int | None = None, now: da
         "late_registration_levels": tournament.late_registration_levels,
         "unregistration_closes_at": _iso(unregistration_closes_at(tournament)),
         "unregistration_allowed": tournament.unregistration_allowed,
+        # Unregistering is offered only while the service would accept it (TRN-10: until its deadline).
+        "unregistration_open": unregistration_open(tournament, moment),
         "re_entry": tournament.re_entries_maximum > 0,
         "re_entries_maximum": tournament.re_entries_maximum,
         "rebuys": tournament.rebuy_levels > 0,
@@ -115,6 +117,16 @@ def tournament_row(tournament: Tournament, viewer_id: int | None = None, now: da
     return row
 
 
+def unregistration_open(tournament: Tournament, now: datetime) -> bool:
+    """Whether ``tournament_unregister`` would accept an unregistration now (TRN-10): the page offers it only then."""
+    closes = unregistration_closes_at(tournament)
+    return bool(
+        tournament.unregistration_allowed
+        and tournament.status == TournamentStatus.REGISTERING
+        and (closes is None or now < closes)
+    )
+
+
 def phase_facts(tournament: Tournament) -> dict[str, Any] | None:
     """TRN-45: a Phase 1 flight names its Phase 2 and the level it ends at; a Phase 2 says it is reached through its
     flights; other tournaments: ``None``."""
@@ -129,6 +141,46 @@ def phase_facts(tournament: Tournament) -> dict[str, Any] | None:
     if tournament.is_phase_two:
         return {"role": "phase_two"}
     return None
+
+
+def payouts_shown(tournament: Tournament) -> Payouts:
+    """The payouts a lobby shows: a Sit & Go that has not started shows what it pays once full (its seats times the
+    buy-in: the pool is known, only the entrants are missing), not the prizes of the entrants so far (€0.00 for an
+    empty one); every other tournament its payouts now (``payouts_now``)."""
+    if (
+        tournament.kind == TournamentKind.SIT_AND_GO
+        and tournament.registration_closed_at is None
+        and tournament.seats_to_start
+        and not tournament.is_multi_buy_in
+    ):
+        seats = int(tournament.seats_to_start)
+        return payouts_for(tournament, seats, seats * tournament.buy_in, provisional=False)
+    return payouts_now(tournament)
+
+
+def my_tournaments(viewer_id: int) -> list[dict[str, Any]]:
+    """The player's registrations and running entries ("My tournaments"): tournament, status, their table."""
+    entries = (
+        TournamentEntry.objects.filter(
+            user_id=viewer_id,
+            status__in=[EntryStatus.REGISTERED, EntryStatus.PLAYING],
+            tournament__status__in=[TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING, TournamentStatus.RUNNING],
+        )
+        .select_related("tournament")
+        .order_by("tournament__starts_at", "pk")
+    )
+    return [
+        {
+            "id": entry.tournament_id,
+            "name": entry.tournament.name,
+            "kind": entry.tournament.kind,
+            "starts_at": _iso(entry.tournament.starts_at),
+            "status": entry.tournament.status,
+            "entry_status": entry.status,
+            "table_id": entry.table_id,
+        }
+        for entry in entries
+    ]
 
 
 def tournament_rows(viewer_id: int | None = None) -> list[dict[str, Any]]:
@@ -167,7 +219,7 @@ def tournament_detail(tournament: Tournament, viewer_id: int | None = None) -> d
     now = timezone.now()
     detail = tournament_row(tournament, viewer_id, now)
     levels = list(TournamentLevel.objects.filter(tournament=tournament).order_by("number"))
-    payouts = payouts_now(tournament)
+    payouts = payouts_shown(tournament)
     detail.update(
         {
             "starting_stack": tournament.starting_stack,

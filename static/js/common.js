@@ -81,10 +81,12 @@
   }
 
   /* A euro amount typed by a person ("12", "12.5", "12,50", "€ 1 200.00") as integer cents, or null. */
+  /* Euros typed by a person → integer cents, or null. A point or a comma is the decimal separator ("50.50" and
+     "50,50" are both €50.50; never a thousands separator: "1,000" has three decimals and is refused), at most two
+     decimals; a euro sign and spaces are ignored. The server's rule is the same (wallet/services/money_input.py). */
   function parseMoney(text) {
     if (text === null || text === undefined) { return null; }
     var cleaned = String(text).replace(/[€\s\u00a0]/g, "");
-    if (/^\d{1,3}(,\d{3})+(\.\d{1,2})?$/.test(cleaned)) { cleaned = cleaned.replace(/,/g, ""); }
     cleaned = cleaned.replace(",", ".");
     if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) { return null; }
     var parts = cleaned.split(".");
@@ -459,7 +461,21 @@
       select.addEventListener("change", function () { select.form.submit(); });
     }
     document.querySelectorAll("[data-tabs]").forEach(initTabs);
+    localTimes(document);
   });
+
+  /* Every <time data-local-time datetime="ISO 8601"> shows the moment in the player's own time zone and language
+     (the server renders the ISO string, which stays in the datetime attribute and the title). */
+  function localTimes(root) {
+    root.querySelectorAll("time[data-local-time]").forEach(function (element) {
+      var iso = element.getAttribute("datetime");
+      var moment = iso ? new Date(iso) : null;
+      if (!moment || isNaN(moment.getTime())) { return; }
+      var locale = language() === "et" ? "et-EE" : "en-GB";
+      element.textContent = moment.toLocaleString(locale, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+      element.setAttribute("title", iso);
+    });
+  }
 
   window.Poker = {
     t: gettext,
@@ -478,6 +494,7 @@
     setHeaderBalance: setHeaderBalance,
     refreshHeaderBalance: refreshHeaderBalance,
     initTabs: initTabs,
+    localTimes: localTimes,
     language: language
   };
 }());

@@ -1,6 +1,9 @@
 /* The session reminder: after the player's chosen interval of being logged in, a dialog with the session's length
    and net result (from the ledger, fetched when it shows) and buttons to continue or log out. The server stores only
-   the session's start; this page keeps the count. */
+   the session's start; this page keeps the count.
+
+   At a game table (a poker table, a UTH table) it is a banner at the top that blocks nothing: a modal there would
+   cover the action buttons while the player's clock runs down behind it. Elsewhere it is a modal dialog. */
 (function () {
   "use strict";
   var dialog = document.getElementById("session-reminder");
@@ -10,6 +13,8 @@
     return text.replace(/%\((\w+)\)s/g, function (_, name) { return values[name]; });
   };
   var timer = null;
+
+  function atATable() { return Boolean(document.getElementById("table-app") || document.getElementById("uth")); }
 
   function schedule(seconds) {
     if (timer !== null) { window.clearTimeout(timer); }
@@ -34,7 +39,16 @@
     window.Poker.api(dialog.dataset.sessionUrl).then(function (figures) {
       if (figures.reminder_in_seconds > 0) { schedule(figures.reminder_in_seconds); return; } // continued elsewhere
       dialog.querySelector("[data-testid=session-reminder-text]").textContent = describe(figures);
-      if (!dialog.open) { dialog.showModal(); }
+      if (dialog.open) { return; }
+      if (atATable()) {
+        dialog.classList.add("session-reminder-banner");
+        var focused = document.activeElement;
+        dialog.show(); // not modal: the table and its buttons stay usable
+        // show() focuses the dialog's first button; give the focus back (the table's keyboard shortcuts keep working).
+        if (focused && focused !== document.body && typeof focused.focus === "function") { focused.focus(); }
+      } else {
+        dialog.showModal();
+      }
     }, function () { schedule(60); });
   }
 

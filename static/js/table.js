@@ -1472,13 +1472,8 @@
     var table = tableInfo();
     var parts = [f(gettext("Level %(level)s: blinds %(small)s/%(big)s"), { level: table.level, small: money(table.small_blind), big: money(table.big_blind) })];
     if (table.ante) { parts.push(f(gettext("ante %(ante)s"), { ante: money(table.ante) })); }
-    if (table.level_ends_at) {
-      parts.push(f(gettext("next level at %(time)s"), { time: new Date(table.level_ends_at).toLocaleTimeString(document.documentElement.lang) }));
-    }
-    parts.push(f(gettext("%(left)s of %(entrants)s players left"), { left: table.players_remaining, entrants: table.entrants }));
-    if (table.on_break_until) {
-      parts.push(f(gettext("on a break until %(time)s"), { time: new Date(table.on_break_until).toLocaleTimeString(document.documentElement.lang) }));
-    }
+    // The level's end, the break, players left, rank, average stack and pay jumps: the tournament bar below
+    // (tournament_bar.js), with live countdowns.
     if (table.hand_for_hand) { parts.push(gettext("hand-for-hand: each hand starts when every table has finished the last")); }
     if (table.bounties && table.bounties.by_seat) {
       // TRN-41..TRN-43: each player's current bounty, and the VIP's bounty.
@@ -1495,9 +1490,13 @@
     info.hidden = false;
   }
 
+  var BAR_EVENTS = ["player_eliminated", "level_changed", "bounty_won", "player_moved", "seat_taken", "player_disqualified", "table_closed"];
   function tournamentEvent(kind, event) {
     // TRN-26: a player moved to another table is told why and taken there; a knocked-out player is told so.
     var me = viewer().user_id;
+    if (tournamentTable() && BAR_EVENTS.indexOf(kind) >= 0) {  // the tournament bar reads its figures again
+      document.dispatchEvent(new CustomEvent("poker:tournament-event", { detail: { kind: kind } }));
+    }
     if (kind === "level_changed" && state.snapshot && state.snapshot.table) {
       var table = state.snapshot.table;
       table.level = event.level; table.small_blind = event.small_blind; table.big_blind = event.big_blind;
@@ -1520,9 +1519,7 @@
       setTimeout(function () { window.location.assign(target); }, 1500);
       return;
     }
-    if (kind === "player_eliminated" && me && event.user_id === me) {
-      notify(gettext("You are out of the tournament. Your place and any prize are on the tournament's page."), "info");
-    }
+    // A knocked-out player's place, prize and what next: the result panel (tournament_bar.js).
   }
 
   function draw() {

@@ -145,3 +145,14 @@ class FrameRecorder:
             return
         with contextlib.suppress(ValueError):
             into.append(json.loads(text))
+
+
+def register_confirmed(page: Any, selector: str = "#register") -> None:
+    """Click a tournament page's register button and, for a paid entry, confirm the buy-in, bounty and fee the page
+    asks about before money is taken (``#register-confirm``); returns once the answer page has loaded."""
+    page.locator(selector).click()
+    if _evaluate_unless_navigating(page, "Boolean(document.getElementById('register-confirm')?.open)", None):
+        with page.expect_navigation(wait_until="domcontentloaded"):
+            page.locator("#register-confirm-yes").click()
+    else:
+        page.wait_for_load_state("domcontentloaded")

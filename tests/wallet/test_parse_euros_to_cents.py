@@ -1,4 +1,5 @@
-"""Amounts typed by people are parsed strictly into integer cents."""
+"""Amounts typed by people are parsed strictly into integer cents: a decimal point or a decimal comma ("50,50"), at
+most two decimals, nothing else."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ from wallet.services import parse_euros_to_cents
         ("  7.00 ", 700),
         ("5000", 500_000),
         ("10000000000", 1_000_000_000_000),
+        ("50,50", 5050),  # a decimal comma, as Estonians write it
+        ("12,3", 1230),
+        ("0,05", 5),
     ],
 )
 def test_well_formed_euro_amounts_become_cents(text: str, cents: int) -> None:
@@ -38,8 +42,11 @@ def test_well_formed_euro_amounts_become_cents(text: str, cents: int) -> None:
         ("NaN", "not an amount"),
         ("nan", "not an amount"),
         ("Infinity", "not an amount"),
-        ("1,000", "not an amount"),
-        ("12,34", "not an amount"),
+        ("1,000", "at most two decimals"),  # a comma is never a thousands separator
+        ("1,000.50", "not an amount"),
+        ("12,", "not an amount"),
+        (",5", "not an amount"),
+        ("1,2,3", "not an amount"),
         ("1 000", "not an amount"),
         ("12.", "not an amount"),
         (".5", "not an amount"),

@@ -33,7 +33,9 @@ def test_the_for_update_select_ordered_by_id_comes_before_the_balance_update(ali
     assert len(update_positions) == 1
     assert lock_positions[0] < update_positions[0]
     lock = statements[lock_positions[0]]
-    assert lock.startswith("SELECT id, currency, balance, may_go_negative FROM wallet_account WHERE id = ANY(")
+    assert lock.startswith(
+        "SELECT id, currency, balance, may_go_negative, kind, owner_id FROM wallet_account WHERE id = ANY("
+    )
     assert lock.endswith("ORDER BY id FOR UPDATE")
     assert all(str(pk) in lock for pk in ids)
     assert "SET balance = account.balance + leg.amount" in statements[update_positions[0]]

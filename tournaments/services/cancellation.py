@@ -66,7 +66,7 @@ from wallet.models import AccountKind
 from wallet.services import TransferKind, TransferLeg, player_cash_account, system_account, transfer_create
 from wallet.services.audit import audit_record
 
-CANCELLED_HAND_REASON = "The tournament was cancelled: every stack is back at its start-of-hand count (TRN-33)."
+CANCELLED_HAND_REASON = "The tournament was cancelled: every stack is back at its start-of-hand count."
 
 
 def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellation | HexaProAtCancellation:

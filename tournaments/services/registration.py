@@ -35,6 +35,7 @@ from tournaments.rules.fees import EntryPrice
 from tournaments.rules.rebuys import chosen_buy_in
 from tournaments.rules.registration import late_registration_open, may_re_enter
 from tournaments.rules.seating import seat_late_registrant
+from tournaments.seat_notices import seats_announce_after_commit
 from tournaments.services import money
 from tournaments.services.eligibility import player_profile, requirement_words
 from tournaments.services.errors import (
@@ -159,8 +160,7 @@ def registration_take_locked(
         if previous and locked.re_entries_maximum and locked.status == TournamentStatus.RUNNING:
             re_entry_number(locked, previous)  # no re-entries left, or disqualified: that is the answer
             raise RegistrationClosed(
-                _("Late registration for %(name)s has closed: re-entry is no longer possible (TRN-40).")
-                % {"name": locked.name}
+                _("Late registration for %(name)s has closed: re-entry is no longer possible.") % {"name": locked.name}
             )
         if locked.status == TournamentStatus.ANNOUNCED:
             raise RegistrationClosed(f"Registration for {locked.name} is not open yet.")
@@ -250,7 +250,7 @@ def re_entry_number(tournament: Tournament, previous: list[str]) -> int:
     if not previous:
         return 1
     if not tournament.re_entries_maximum:
-        raise AlreadyRegistered(f"You already played {tournament.name}; this tournament has no re-entry (TRN-09).")
+        raise AlreadyRegistered(f"You already played {tournament.name}; this tournament has no re-entry.")
     if EntryStatus.DISQUALIFIED in previous:
         raise NotAllowedNow(_("You were disqualified from %(name)s: no re-entry.") % {"name": tournament.name})
     if not may_re_enter(len(previous) - 1, tournament.re_entries_maximum, late_registration_is_open=True):
@@ -345,6 +345,7 @@ def _seat_late_registrant(
     from games.runtime.events import events_append
 
     events_append(table, [event])
+    seats_announce_after_commit(tournament, [(int(user.pk), table.pk)], "late_registration")
     TournamentTable.objects.filter(pk=link.pk).update(players=sum(1 for s in seats.values() if s.user_id))
     tournament.players_remaining += 1
     tournament_save(tournament, "players_remaining")
@@ -380,12 +381,12 @@ def tournament_unregister(user: Any, tournament: Tournament | int, *, now: datet
         raise NotRegistered(f"You are not registered for {locked.name}.")
     phase_two_refusal(locked, unregistering=True)  # TRN-45: a carried stack is not withdrawn
     if locked.status != TournamentStatus.REGISTERING:
-        raise NotAllowedNow(f"{locked.name} has started: buy-in and fee are no longer refundable (TRN-14).")
+        raise NotAllowedNow(f"{locked.name} has started: buy-in and fee are no longer refundable.")
     if not locked.unregistration_allowed:
         raise NotAllowedNow(f"{locked.name} does not allow unregistration.")
     closes = unregistration_closes_at(locked)
     if closes is not None and moment >= closes:
-        raise NotAllowedNow(f"Unregistration for {locked.name} closed at {closes:%H:%M} UTC (TRN-14).")
+        raise NotAllowedNow(f"Unregistration for {locked.name} closed at {closes:%H:%M} UTC.")
     entry.refund_transfer = money.registration_refund(entry, "unregistered, refunded")
     entry.status = EntryStatus.UNREGISTERED
     entry.save(update_fields=["refund_transfer", "status"])

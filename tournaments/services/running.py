@@ -81,18 +81,17 @@ from tournaments.rules.phases import flight_stops_dealing
 from tournaments.rules.rebuys import purchases_over
 from tournaments.rules.registration import late_registration_open
 from tournaments.rules.seating import initial_seating
+from tournaments.seat_notices import seats_announce_after_commit
 from tournaments.services import money
 from tournaments.services.errors import TournamentNotFound
 from tournaments.services.phases import flight_end_if_over, is_flight, phase_two_waits
-from tournaments.services.seating import player_move, seats_fill, table_open, tables_lock
+from tournaments.services.seating import Move, player_move, seats_fill, table_open, tables_lock
 
 FIRST_DEAL_DELAY = timedelta(seconds=10)
 """Between the start and the first deal: time for the players to open their tables (absent ones are then dealt in
 sitting out, TRN-04)."""
 
-MINIMUM_ENTRANTS_REASON = (
-    "Cancelled: fewer players registered than the tournament needs (TRN-15); buy-ins and fees refunded."
-)
+MINIMUM_ENTRANTS_REASON = "Cancelled: fewer players registered than the tournament needs; buy-ins and fees refunded."
 
 
 def primary_key(value: Any) -> int:
@@ -156,13 +155,16 @@ def start_locked(tournament: Tournament, now: datetime, randomness: RandomSource
     by_id = {entry.pk: entry for entry in entries}
     timebank = tournament.timebank_first_hand_seconds * 1000
     first_deal = now + FIRST_DEAL_DELAY
+    brought: list[tuple[int, int]] = []
     for seated in initial_seating(list(by_id), tournament.table_size, randomness):
         table, link = table_open(tournament, now)
         seats = {seat.number: seat for seat in Seat.objects.filter(table=table).order_by("number")}
         placements = [(seats[number], by_id[entry_id]) for number, entry_id in sorted(seated.players.items())]
+        brought.extend((int(entry.user_id), table.pk) for _seat, entry in placements)
         events_append(table, seats_fill(placements, tournament.starting_stack, now, timebank_milliseconds=timebank))
         TournamentTable.objects.filter(pk=link.pk).update(players=len(seated.players))
         Table.objects.filter(pk=table.pk).update(next_hand_at=first_deal)
+    seats_announce_after_commit(tournament, brought, "start", deal_at=first_deal)  # LOB-05: wherever they are
     tournament.status = TournamentStatus.RUNNING
     tournament.started_at = now
     tournament.players_remaining = len(entries)
@@ -637,7 +639,12 @@ def _balance(
             target, target_seats = lock(target_row)
             if target_row.players >= seats_per_table:
                 break
-            player_move(source, source_seats, number, target, target_seats, MoveReason.TABLE_BROKEN, now, randomness)
+            _move_announce(
+                tournament,
+                player_move(
+                    source, source_seats, number, target, target_seats, MoveReason.TABLE_BROKEN, now, randomness
+                ),
+            )
             target_row.players += 1
             victim.players -= 1
             step.moves += 1
@@ -665,15 +672,18 @@ def _balance(
         if source_row.in_hand or source_row.players != most or target_row.players != fewest:
             continue  # the locked rows disagree with the counts read: look again with the fresh ones
         occupied = sorted(number for number, seat in source_seats.items() if seat.user_id is not None)
-        player_move(
-            source,
-            source_seats,
-            randomness.choice(occupied),
-            target,
-            target_seats,
-            MoveReason.BALANCING,
-            now,
-            randomness,
+        _move_announce(
+            tournament,
+            player_move(
+                source,
+                source_seats,
+                randomness.choice(occupied),
+                target,
+                target_seats,
+                MoveReason.BALANCING,
+                now,
+                randomness,
+            ),
         )
         source_row.players -= 1
         target_row.players += 1
@@ -686,6 +696,12 @@ def _balance(
             )
     live[:] = [table for table in live if table.broken_at is None]
     return changed
+
+
+def _move_announce(tournament: Tournament, move: Move) -> None:
+    """TRN-26: the moved player is told where to go on the player socket too (the source table's event reaches
+    them only while that table is open in their browser)."""
+    seats_announce_after_commit(tournament, [(move.user_id, move.to_table)], "moved", from_table=move.from_table)
 
 
 def _breaks_update(
@@ -751,13 +767,19 @@ def _tables_wake(tournament: Tournament, now: datetime, exclude: set[int]) -> No
     """Tables that stopped asking to deal (a closed gate) try again now, unless a break holds them."""
     if tournament.break_ends_at is not None and tournament.break_ends_at > now:
         return
-    Table.objects.filter(
+    waking = Table.objects.filter(
         Q(next_hand_at__isnull=True) | Q(next_hand_at__gt=now),
         tournament_link__tournament=tournament,
         tournament_link__needs_coordination=False,
         status=TableStatus.OPEN,
         current_hand__isnull=True,
-    ).exclude(pk__in=exclude).update(next_hand_at=now)
+    ).exclude(pk__in=exclude)
+    first_deal = tournament.started_at + FIRST_DEAL_DELAY if tournament.started_at is not None else None
+    if first_deal is not None and first_deal > now:
+        # The first deal keeps its time: the players are on their way to their tables (TRN-04, the countdown their
+        # player socket shows, LOB-05); dealing it at the next coordination would blind them away.
+        waking = waking.exclude(next_hand_at__gt=now, next_hand_at__lte=first_deal)
+    waking.update(next_hand_at=now)
     if exclude:
         Table.objects.filter(pk__in=exclude, status=TableStatus.OPEN, current_hand__isnull=True).update(
             next_hand_at=now

@@ -27,7 +27,7 @@ from wallet.errors import (
     UnbalancedTransfer,
     UnknownAccount,
 )
-from wallet.models import Account, Transfer
+from wallet.models import DEFAULT_CURRENCY, Account, AccountKind, Transfer
 
 if TYPE_CHECKING:
     from poker_site.accounts.models import User
@@ -132,7 +132,7 @@ def _replay(idempotency_key: str, fingerprint: str) -> Transfer | None:
 
 
 _LOCK_ACCOUNTS_SQL = (
-    "SELECT id, currency, balance, may_go_negative FROM wallet_account "
+    "SELECT id, currency, balance, may_go_negative, kind, owner_id FROM wallet_account "
     "WHERE id = ANY(%s::bigint[]) ORDER BY id FOR UPDATE"
 )
 
@@ -222,7 +222,7 @@ def transfer_create(
         # balance is read before it is locked.
         with connection.cursor() as cursor:
             cursor.execute(_LOCK_ACCOUNTS_SQL, [account_ids])
-            locked: list[tuple[int, str, int, bool]] = cursor.fetchall()
+            locked: list[tuple[int, str, int, bool, str, int | None]] = cursor.fetchall()
         if len(locked) != len(account_ids):
             missing = sorted(set(account_ids) - {row[0] for row in locked})
             raise UnknownAccount(f"No wallet account with id {', '.join(f'#{pk}' for pk in missing)}.")
@@ -231,7 +231,7 @@ def transfer_create(
             raise CurrencyMismatch(
                 f"All legs of a transfer must be in one currency; these accounts are in {', '.join(currencies)}."
             )
-        for pk, _currency, balance, may_go_negative in locked:
+        for pk, _currency, balance, may_go_negative, _kind, _owner in locked:
             after = balance + amounts[pk]
             if after < 0 and not may_go_negative:
                 # A retry of a transfer that already spent this money must get that transfer back, not an error.
@@ -264,6 +264,13 @@ def transfer_create(
             if replay is None:  # pragma: no cover - ON CONFLICT only skips rows that exist once it returns
                 raise IdempotencyConflict(f"The idempotency key {idempotency_key!r} is in use; retry the request.")
             return replay
+        _balances_announce_after_commit(
+            [
+                (owner, balance + amounts[pk])
+                for pk, currency, balance, _may_go_negative, kind, owner in locked
+                if kind == AccountKind.PLAYER_CASH and owner is not None and currency == DEFAULT_CURRENCY
+            ]
+        )
     transfer = Transfer(
         pk=booked[0][0],
         kind=kind,
@@ -278,6 +285,15 @@ def transfer_create(
     transfer._state.adding = False
     transfer._state.db = connection.alias
     return transfer
+
+
+def _balances_announce_after_commit(balances: list[tuple[int, int]]) -> None:
+    """Push each player's new cash balance to their player sockets once the transfer commits (the site header shows
+    it live: a cash-out, a prize, a bounty, a UTH round, a deposit). The one place every such movement passes."""
+    if balances:
+        from poker_site.core.player_notices import player_notify_after_commit
+
+        player_notify_after_commit((owner, {"kind": "balance", "cents": int(cents)}) for owner, cents in balances)
 
 
 def transfer_reverse(

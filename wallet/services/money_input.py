@@ -1,4 +1,4 @@
-"""Strict parsing of amounts people type ("12.34" euros) into integer cents."""
+"""Strict parsing of amounts people type ("12.34" or "12,34" euros) into integer cents."""
 
 from __future__ import annotations
 
@@ -8,17 +8,19 @@ from wallet.errors import InvalidAmount
 from wallet.services.ledger import MAX_AMOUNT_CENTS
 
 # Digits are ASCII only (``\d`` would accept Arabic-Indic and full-width digits); no sign, exponent, grouping or
-# leading zeros; at most two decimals; a decimal point must have digits on both sides.
-_EUROS = re.compile(r"(0|[1-9][0-9]{0,12})(?:\.([0-9]{1,2}))?")
+# leading zeros; at most two decimals; the decimal separator — a point, or a comma as Estonians write it ("50,50") —
+# must have digits on both sides. A comma is never a thousands separator: "1,000" has three decimals and is refused.
+_EUROS = re.compile(r"(0|[1-9][0-9]{0,12})(?:[.,]([0-9]{1,2}))?")
 _MAX_TEXT_LENGTH = 32
 
 
 def parse_euros_to_cents(text: object) -> int:
-    """``"12.34"`` → ``1234``; ``"5"`` → ``500``; ``"0.5"`` → ``50``. Surrounding spaces are ignored.
+    """``"12.34"`` → ``1234``; ``"50,50"`` → ``5050`` (a decimal comma); ``"5"`` → ``500``; ``"0.5"`` → ``50``.
+    Surrounding spaces are ignored.
 
     Raises ``InvalidAmount`` with a message fit for the person who typed it for anything else: empty, zero,
-    negative or signed, more than two decimals, exponents ("1e3"), "NaN"/"Infinity", thousands separators, a decimal
-    comma, non-ASCII digits, or more than ``MAX_AMOUNT_CENTS``.
+    negative or signed, more than two decimals, exponents ("1e3"), "NaN"/"Infinity", thousands separators,
+    non-ASCII digits, or more than ``MAX_AMOUNT_CENTS``. The same rule as the pages' ``Poker.parseMoney``.
     """
     if not isinstance(text, str):
         raise InvalidAmount("Enter the amount as text in euros, for example 12.34.")
@@ -31,9 +33,9 @@ def parse_euros_to_cents(text: object) -> int:
         raise InvalidAmount("The amount must be positive.")
     match = _EUROS.fullmatch(stripped)
     if match is None:
-        if re.fullmatch(r"[0-9]+\.[0-9]{3,}", stripped):
+        if re.fullmatch(r"[0-9]+[.,][0-9]{3,}", stripped):
             raise InvalidAmount("Use at most two decimals (whole cents), for example 12.34.")
-        raise InvalidAmount(f"{stripped!r} is not an amount in euros; write it like 12.34 (digits and one dot).")
+        raise InvalidAmount(f"{stripped!r} is not an amount in euros; write it like 12.34 or 12,34.")
     whole, fraction = match.group(1), match.group(2) or ""
     cents = int(whole) * 100 + int(fraction.ljust(2, "0") or "0")
     if cents == 0:

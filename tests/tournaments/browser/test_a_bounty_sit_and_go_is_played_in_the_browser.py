@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import header_balance, log_in, wait_until
+from tests.browser.flows import header_balance, log_in, register_confirmed, wait_until
 from tests.browser.setup import player
 from tests.tournaments.browser.test_a_tournament_is_played_in_the_browser import SHORT_LEVELS, act_when_it_is_my_turn
 from tournaments.models import TournamentEntry, TournamentKind, TournamentStatus
@@ -41,7 +41,7 @@ def test_two_players_see_their_bounties_and_the_knock_out_is_paid_at_once(site: 
         page.goto(f"/tournaments/{tournament.pk}/")
         assert "€10.00 + €10.00 bounty + €1.00 fee" in (page.locator("dl.facts").text_content() or "")
         assert "€21.00" in (page.locator("#register").text_content() or "")
-        page.locator("#register").click()
+        register_confirmed(page)
         assert header_balance(page) == 5_000 - 2_100
         browsers[name] = page
     # The last registration started the Sit & Go: that page shows the table link; the first page follows by itself.

@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import header_balance, log_in, wait_until
+from tests.browser.flows import header_balance, log_in, register_confirmed, wait_until
 from tests.browser.setup import player
 from tournaments.models import Tournament, TournamentEntry, TournamentPurchase, TournamentStatus
 from tournaments.rules.levels import structure_from_rows
@@ -41,7 +41,7 @@ def test_a_player_re_buys_at_the_table_and_another_chooses_the_buy_in(site: Any,
     log_in(carol, "carol")
     carol.goto(f"/tournaments/{multi.pk}/")
     carol.locator("#buy-in-choice").select_option("2500")
-    carol.locator("#register").click()
+    register_confirmed(carol)
     assert "You are registered." in carol.locator(".messages").text_content()
     assert header_balance(carol) == 5_000 - 2_500
     assert TournamentEntry.objects.get(tournament=multi, user__username="carol").starting_chips == 25_000
@@ -68,7 +68,7 @@ def test_a_player_re_buys_at_the_table_and_another_chooses_the_buy_in(site: Any,
         page = pages.new()
         log_in(page, name)
         page.goto(f"/tournaments/{rebuys.pk}/")
-        page.locator("#register").click()
+        register_confirmed(page)
         browsers[name] = page
     alice = browsers["alice"]
     alice.wait_for_url("**/games/tables/*/", timeout=90_000)

@@ -14,7 +14,7 @@ import pytest
 from django.utils import timezone
 
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import header_balance, log_in, wait_until
+from tests.browser.flows import header_balance, log_in, register_confirmed, wait_until
 from tests.browser.setup import player
 from tests.tournaments.browser.test_a_tournament_is_played_in_the_browser import SHORT_LEVELS, act_when_it_is_my_turn
 from tournaments.models import Tournament, TournamentEntry, TournamentKind, TournamentStatus, TournamentTicket
@@ -55,7 +55,7 @@ def test_a_player_wins_a_satellite_ticket_and_registers_for_the_target_with_it(s
         log_in(page, name)
         page.goto(f"/tournaments/{satellite.pk}/")
         assert "Browser Main Event" in page.locator("#satellite-target").text_content()
-        page.locator("#register").click()
+        register_confirmed(page)
         assert "You are registered." in page.locator(".messages").text_content()
         browsers[name] = page
     # The last registration started the Sit & Go: that page already shows the table's link; the other follows.

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games.models import HandEvent
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import header_balance, log_in, wait_until
+from tests.browser.flows import header_balance, log_in, register_confirmed, wait_until
 from tests.browser.setup import player
 from tournaments.models import Tournament, TournamentEntry, TournamentStatus
 from tournaments.rules.levels import structure_from_rows
@@ -82,7 +82,7 @@ def test_three_players_register_play_and_the_winner_is_paid(site: Any, pages: Pa
         page = pages.new()
         log_in(page, name)
         page.goto(f"/tournaments/{tournament.pk}/")
-        page.locator("#register").click()
+        register_confirmed(page)
         assert "You are registered." in page.locator(".messages").text_content()
         assert header_balance(page) == 5_000 - 1_100
         browsers[name] = page

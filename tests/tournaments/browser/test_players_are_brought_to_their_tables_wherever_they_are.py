@@ -1,0 +1,168 @@
+"""LOB-05, TRN-35, TRN-03, TRN-26 in the browser: a player is brought to their tournament table wherever they are on
+the site. The last registrant of a Sit & Go, and the player who registered earlier and is reading the cashier, are
+both called ("take your seat", with a countdown, in a banner that covers nothing) and taken to their table; a player
+in the lobby on a phone is brought to the multi-table tournament that starts; a player reading the cashier is taken
+to the table balancing moves them to, while the others stay where they are. Screenshots in test-artifacts/."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import OperationalError
+from django.utils import timezone
+
+from games.models import HandEvent
+from poker_site.accounts.roles import SUPPORT_STAFF
+from tests.browser.conftest import Pages, caused_by_a_deadlock, requires_chromium
+from tests.browser.flows import log_in, register_confirmed, wait_until
+from tests.browser.setup import player
+from tests.foundation.staff_roles import staff_member
+from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentKind, TournamentStatus
+from tournaments.rules.levels import structure_from_rows
+from tournaments.services import tournament_advance, tournament_register
+from tournaments.services.catalog import tournament_create
+from tournaments.services.errors import NotAllowedNow
+from tournaments.services.staff import entry_disqualify
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
+
+LEVELS = structure_from_rows("calls", 1_000, [(10, 20, 0), (20, 40, 0), (40, 80, 0)], 300)
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+
+def seat_call(page: Any, timeout: float = 30_000) -> Any:
+    banner = page.locator("[data-testid=seat-call]").first
+    banner.wait_for(state="visible", timeout=timeout)
+    return banner
+
+
+def test_the_last_registrant_of_a_sit_and_go_and_a_player_at_the_cashier_are_taken_to_their_table(
+    site: Any, pages: Pages
+) -> None:
+    tournament = tournament_create(
+        name="Heads-up Sit & Go",
+        kind=TournamentKind.SIT_AND_GO,
+        seats_to_start=2,
+        table_size=2,
+        buy_in=1_000,
+        fee=100,
+        structure=LEVELS,
+    )
+    alice, _bob = player("alice", cash_cents=5_000), player("bob", cash_cents=5_000)
+    tournament_register(alice, tournament)
+    reading = pages.new(**LAPTOP)
+    log_in(reading, "alice")
+    reading.goto("/wallet/")  # alice reads the cashier while the Sit & Go fills
+    filling = pages.new(**LAPTOP)
+    log_in(filling, "bob")
+    filling.goto(f"/tournaments/{tournament.pk}/")
+    register_confirmed(filling)  # the last seat: the Sit & Go starts
+
+    banner = seat_call(reading)
+    assert "Heads-up Sit & Go is starting: take your seat" in banner.text_content()
+    assert reading.url.endswith("/wallet/")
+    pages.screenshot(reading, "cashier-called")
+    table_id = TournamentEntry.objects.get(tournament=tournament, user=alice).table_id
+    assert banner.locator("[data-testid=seat-call-go]").get_attribute("href") == f"/games/tables/{table_id}/"
+    for page in (reading, filling):
+        page.wait_for_url(f"**/games/tables/{table_id}/", timeout=30_000)
+        wait_until(page, "document.getElementById('table-app').getAttribute('data-connection') === 'live'")
+    pages.screenshot(filling, "last-registrant-at-the-table")
+
+
+def test_a_player_in_the_lobby_on_a_phone_is_brought_to_the_tournament_that_starts(site: Any, pages: Pages) -> None:
+    tournament = tournament_create(
+        name="Evening Freezeout",
+        starts_at=timezone.now() + timedelta(seconds=20),
+        table_size=6,
+        buy_in=1_000,
+        fee=100,
+        unregistration_closes_minutes=0,
+        structure=LEVELS,
+    )
+    users = [player(name, cash_cents=5_000) for name in ("alice", "bob")]
+    for user in users:
+        tournament_register(user, tournament)
+    phone = pages.new(**PHONE)
+    log_in(phone, "alice")
+    phone.goto("/")
+    banner = seat_call(phone, timeout=60_000)
+    assert "Evening Freezeout is starting: take your seat" in banner.text_content()
+    assert banner.is_visible()
+    pages.screenshot(phone, "lobby-called")
+    table_id = TournamentEntry.objects.get(tournament=tournament, user=users[0]).table_id
+    phone.wait_for_url(f"**/games/tables/{table_id}/", timeout=30_000)
+    wait_until(phone, "document.getElementById('table-app').getAttribute('data-connection') === 'live'")
+    pages.screenshot(phone, "at-the-table")
+
+
+def test_a_player_reading_the_cashier_is_taken_to_the_table_balancing_moves_them_to(site: Any, pages: Pages) -> None:
+    starts = timezone.now() + timedelta(minutes=30)
+    tournament = tournament_create(
+        name="Balanced Freezeout",
+        starts_at=starts,
+        table_size=3,
+        buy_in=1_000,
+        fee=100,
+        unregistration_closes_minutes=0,
+        structure=LEVELS,
+    )
+    users = {name: player(name, cash_cents=5_000) for name in ("alice", "bob", "carol", "dave", "erin")}
+    for user in users.values():
+        tournament_register(user, tournament)
+    # The start (tables of three and two), dated two minutes back: pages opened now only offer the table.
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
+    tournament_advance(tournament.pk)  # unless the beat started it first
+    Tournament.objects.filter(pk=tournament.pk).update(started_at=timezone.now() - timedelta(minutes=2))
+    TournamentEntry.objects.filter(tournament=tournament).update(registered_at=timezone.now() - timedelta(minutes=3))
+    by_table: dict[int, list[TournamentEntry]] = {}
+    for entry in TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).select_related(
+        "user"
+    ):
+        by_table.setdefault(int(entry.table_id), []).append(entry)
+    small, big = sorted(by_table, key=lambda table_id: len(by_table[table_id]))
+    readers = {}
+    for entry in by_table[big]:
+        page = pages.new(**LAPTOP)
+        log_in(page, entry.user.username)
+        page.goto("/wallet/")
+        offered = seat_call(page)  # each is told the table they play at, and stays on the cashier
+        assert offered.get_attribute("data-reason") == "playing"
+        readers[entry.user_id] = page
+
+    # One player of the small table is disqualified: three against one, so balancing moves one player there.
+    judge = staff_member(SUPPORT_STAFF)
+    deadline = time.monotonic() + 60
+    while True:
+        try:  # between two hands (the absent players' hands are dealt and folded meanwhile, TRN-04)
+            entry_disqualify(by_table[small][0], actor=judge, reason="Collusion", forfeit_prize=False)
+            break
+        except (NotAllowedNow, OperationalError) as refusal:  # a hand in play; or a deadlock with the live site
+            if isinstance(refusal, OperationalError) and not caused_by_a_deadlock(refusal):
+                raise
+            assert time.monotonic() < deadline, "the small table never paused between hands"
+            time.sleep(0.2)
+    deadline = time.monotonic() + 60
+    while not HandEvent.objects.filter(table_id=big, kind="player_moved").exists():
+        assert time.monotonic() < deadline, "nobody was moved"
+        try:
+            tournament_advance(tournament.pk)
+        except OperationalError as error:  # the live site's coordinator and hands run meanwhile
+            if not caused_by_a_deadlock(error):
+                raise
+        time.sleep(0.5)
+    moved = HandEvent.objects.get(table_id=big, kind="player_moved")
+    mover = readers[moved.payload["user_id"]]
+    banner = mover.locator("[data-testid=seat-call][data-reason=moved]")
+    banner.wait_for(state="visible")
+    assert "You have been moved to another table in Balanced Freezeout." in banner.text_content()
+    pages.screenshot(mover, "moved-called")
+    mover.wait_for_url(f"**/games/tables/{small}/", timeout=30_000)
+    for user_id, page in readers.items():
+        if user_id != moved.payload["user_id"]:
+            assert page.url.endswith("/wallet/")  # the others were not moved and stay where they were
+    assert Tournament.objects.get(pk=tournament.pk).status == TournamentStatus.RUNNING

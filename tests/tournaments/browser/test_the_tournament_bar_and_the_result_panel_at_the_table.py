@@ -1,0 +1,110 @@
+"""At a tournament table, in the browser (1366 × 768): the tournament bar counts down to the next level and shows
+the next blinds, then shows the break live when it starts ("play resumes in ...") and the next level when it ends,
+without a reload (TRN-02, TRN-30, AMB-65); when a player is knocked out the result panel gives their place and what
+to do next, the winner's panel congratulates them, and the winner's header balance rises by the prize as soon as it is
+paid, pushed by the player socket (TRN-21, TRN-27). The finished table never says "0 of 2 players left".
+Screenshots in test-artifacts/."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Pages, requires_chromium
+from tests.browser.flows import header_balance, log_in, wait_until
+from tests.browser.setup import player
+from tests.tournaments.browser.test_a_tournament_is_played_in_the_browser import act_when_it_is_my_turn
+from tournaments.models import Tournament, TournamentEntry, TournamentKind, TournamentStatus
+from tournaments.rules.levels import structure_from_rows
+from tournaments.services import tournament_register
+from tournaments.services.catalog import tournament_create
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
+
+LEVELS = structure_from_rows("bar", 1_000, [(10, 20, 0), (20, 40, 5), (40, 80, 10), (80, 160, 20)], 12)
+
+
+def bar_text(page: Any) -> str:
+    return str(page.locator("#tournament-bar").text_content() or "")
+
+
+def test_the_bar_follows_a_level_change_and_a_break_and_the_result_panels_follow_the_knock_out(
+    site: Any, pages: Pages
+) -> None:
+    tournament = tournament_create(
+        name="Bar Sit & Go",
+        kind=TournamentKind.SIT_AND_GO,
+        seats_to_start=2,
+        table_size=2,
+        buy_in=1_000,
+        fee=100,
+        structure=LEVELS,
+        break_every_levels=1,
+        break_seconds=10,
+        pause_between_hands_milliseconds=800,
+    )
+    users = {name: player(name, cash_cents=5_000) for name in ("alice", "bob")}
+    browsers = {}
+    for name in users:
+        page = pages.new(width=1366, height=768)
+        log_in(page, name)
+        browsers[name] = page
+    for user in users.values():
+        tournament_register(user, tournament)
+    table_id = TournamentEntry.objects.get(tournament=tournament, user=users["alice"]).table_id
+    for page in browsers.values():
+        page.goto(f"/games/tables/{table_id}/")
+        wait_until(page, "document.getElementById('table-app').getAttribute('data-connection') === 'live'")
+        page.evaluate("window.notReloaded = true")
+    alice = browsers["alice"]
+    wait_until(alice, "document.querySelector('#tournament-bar [data-item=next-level]') !== null")
+    text = bar_text(alice)
+    assert "Level 1" in text
+    assert "Next blinds20/40, ante 5" in text
+    assert "Players left2 of 2" in text
+    assert "Your rank" in text
+    pages.screenshot(alice, "level-1")
+
+    seen = {"break": False, "level 2": False}
+    deadline = time.monotonic() + 120
+    while not (seen["break"] and seen["level 2"]):
+        assert time.monotonic() < deadline, f"the bar did not follow the clock: {seen}, {bar_text(alice)}"
+        for page in browsers.values():
+            act_when_it_is_my_turn(page, all_in=False)
+        text = bar_text(alice)
+        if "On a break: play resumes in" in text and not seen["break"]:
+            seen["break"] = True
+            pages.screenshot(alice, "break")
+        if seen["break"] and "Level 2" in text and "On a break" not in text:
+            seen["level 2"] = True
+            assert "Next level in" in text
+            pages.screenshot(alice, "level-2-after-the-break")
+        alice.wait_for_timeout(300)
+    assert all(page.evaluate("window.notReloaded === true") for page in browsers.values())
+
+    deadline = time.monotonic() + 180
+    while Tournament.objects.get(pk=tournament.pk).status != TournamentStatus.FINISHED:
+        assert time.monotonic() < deadline, "the Sit & Go did not finish"
+        for page in browsers.values():
+            act_when_it_is_my_turn(page, all_in=True)
+        alice.wait_for_timeout(300)
+    winner = TournamentEntry.objects.get(tournament=tournament, place=1)
+    loser = TournamentEntry.objects.get(tournament=tournament, place=2)
+    losing, winning = browsers[loser.user.username], browsers[winner.user.username]
+    wait_until(losing, "!document.getElementById('tournament-result').hidden")
+    assert "You finished in place 2 of 2." in losing.locator("#tournament-result").text_content()
+    assert losing.locator("#result-tournament-lobby").is_visible()
+    assert "players left" not in bar_text(losing).lower()
+    pages.screenshot(losing, "knocked-out")
+    wait_until(winning, "!document.getElementById('tournament-result').hidden")
+    assert "You won Bar Sit & Go!" in winning.locator("#tournament-result").text_content()
+    assert "Prize: €20.00" in winning.locator("#tournament-result").text_content()
+    # The prize is paid by the Celery worker; the header shows it without a reload.
+    wait_until(
+        winning, "document.getElementById('header-balance').getAttribute('data-cents') === '5900'", timeout=30_000
+    )
+    assert header_balance(winning) == 5_000 - 1_100 + 2_000
+    assert winning.evaluate("window.notReloaded === true")
+    pages.screenshot(winning, "winner-and-balance")
