@@ -114,6 +114,7 @@ TOURNAMENT_ACTIONS = (
 TOURNAMENT_ENTRY_ACTIONS = ("disqualify_entries", "credit_prizes")
 TOURNAMENT_FEE_REPORT_PAGE = "tournaments_tournament_fees"  # LOB-09: tournament and Sit & Go fees
 RAKE_REPORT_PAGE = "games_hand_rake"  # LOB-09: the cash-game rake per day, game and stake, and per player
+DECK_AUDIT_PAGE = "games_hand_deck_audit"  # issue 29: the month's card-position chi-square of the provably fair decks
 TICKET_ACTIONS = ("void_tickets",)
 TICKET_ISSUE_PAGE = "tournaments_tournamentticket_issue"  # TRN-37: issue a tournament ticket
 TOURNAMENT_CANCELLATION_PAGE = "tournaments_tournament_cancellation"  # CXL-01: the preview and the proposal
@@ -173,9 +174,9 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "closing need `games.cancel_hand` and `games.close_table`.",
     ),
     "games.hand": ModelPowers(
-        support=may("view", actions=("cancel_hands",), pages=(RAKE_REPORT_PAGE,)),
-        compliance=may("view", pages=(RAKE_REPORT_PAGE,)),
-        administrators=may("view", actions=("cancel_hands",), pages=(RAKE_REPORT_PAGE,)),
+        support=may("view", actions=("cancel_hands",), pages=(RAKE_REPORT_PAGE, DECK_AUDIT_PAGE)),
+        compliance=may("view", pages=(RAKE_REPORT_PAGE, DECK_AUDIT_PAGE)),
+        administrators=may("view", actions=("cancel_hands",), pages=(RAKE_REPORT_PAGE, DECK_AUDIT_PAGE)),
         note="The deck is hidden while the hand runs. The rake report (LOB-09: per day, game and stake, and per "
         "player for rakeback and VIP) needs `games.view_hand`.",
     ),

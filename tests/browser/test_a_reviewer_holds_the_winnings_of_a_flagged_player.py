@@ -62,6 +62,10 @@ def test_a_reviewer_replays_the_top_flag_and_holds_the_winnings_so_the_withdrawa
         page.goto(f"/games/tables/{table.pk}/")
         wait_live(page)
     wait_for_table_sockets({"alice", "bob"})
+    # Both browsers reach the test site from the loopback address, which tells players apart no more than it would in
+    # production (the shared-connection indicator ignores it): place them behind one public address, as two accounts
+    # of one household would be.
+    ConnectionRecord.objects.filter(user__username__in=["alice", "bob"]).update(ip="198.51.100.7")
     in_thread(lambda: detection_advance(now=timezone.now() + timedelta(minutes=1)))
     flag = Flag.objects.get(indicator="shared_connection")
     assert flag.hands == [hand.pk]
@@ -77,7 +81,7 @@ def test_a_reviewer_replays_the_top_flag_and_holds_the_winnings_so_the_withdrawa
     desk.locator("#compliance-desk-link").click()
     top = desk.locator("#flag-queue tbody tr").first
     assert top.get_attribute("data-flag-id") == str(flag.pk)
-    top.get_by_role("link").click()
+    top.locator("a[href^='/compliance/flags/']").click()
     assert desk.locator("#flag-players").text_content().strip() in ("alice, bob", "bob, alice")
     desk.locator("#open-case").click()
     desk.wait_for_selector("#case-subjects")

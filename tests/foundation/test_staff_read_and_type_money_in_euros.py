@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django import forms
+from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Hand, StakeTerms
@@ -121,7 +122,14 @@ def test_a_fee_with_a_tenth_of_a_cent_is_refused_on_its_field() -> None:
     assert not Tournament.objects.filter(name="Bad fee").exists()
 
 
-def test_new_stake_terms_are_typed_in_euros() -> None:
+def test_new_stake_terms_are_proposed_in_euros() -> None:
+    """The terms proposal page (issue 30: terms change by proposal and a second approval) takes euros, with a comma or
+    a point; the approved row keeps cents."""
+    from games.admin import PROPOSE_TERMS_PAGE
+    from poker_site.core.models import RuleChangeProposal
+    from poker_site.core.rule_changes import rule_change_approve
+    from tests.tables.back_office import support_agent
+
     table = open_table("holdem", "NL10")
     stake = table.stake
     current = StakeTerms.objects.filter(stake=stake).order_by("-effective_from").first()
@@ -129,11 +137,9 @@ def test_new_stake_terms_are_typed_in_euros() -> None:
     later = timezone.now() + timedelta(days=1)
 
     response = client_of(SUPPORT_STAFF).post(
-        "/admin/games/staketerms/add/",
+        reverse(f"admin:{PROPOSE_TERMS_PAGE}", args=[stake.pk]),
         {
-            "stake": stake.pk,
-            "effective_from_0": f"{later:%Y-%m-%d}",
-            "effective_from_1": f"{later:%H:%M:%S}",
+            "effective_from": f"{later:%Y-%m-%d %H:%M:%S}",
             "small_blind": "0,05",
             "big_blind": "0.10",
             "min_buy_in_big_blinds": current.min_buy_in_big_blinds,
@@ -143,10 +149,13 @@ def test_new_stake_terms_are_typed_in_euros() -> None:
             "rake_cap": "1.00",
             "rake_small_hand_cap": "0.50",
             "enabled": "on",
+            "reason": "Cap review",
         },
     )
 
-    assert response.status_code == 302, response.context["adminform"].form.errors
+    assert response.status_code == 302, response.context["form"].errors
+    proposal = RuleChangeProposal.objects.get()
+    rule_change_approve(proposal, support_agent("sid"))
     added = StakeTerms.objects.filter(stake=stake).order_by("-effective_from").first()
     assert added is not None
     assert (added.small_blind, added.big_blind, added.rake_cap, added.rake_small_hand_cap) == (5, 10, 100, 50)

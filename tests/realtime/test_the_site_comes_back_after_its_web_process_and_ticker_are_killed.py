@@ -68,7 +68,8 @@ def test_killed_web_and_ticker_are_restarted_and_play_goes_on_with_the_ledger_in
     seed_catalog()
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
-    environment = {**site_environment(), "HOST": "127.0.0.1", "PORT": str(port)}
+    # No demo bots: this test's own bots play, and every hand must end once they stop.
+    environment = {**site_environment(), "HOST": "127.0.0.1", "PORT": str(port), "DEMO_BOTS": "false"}
     log = tmp_path / "launcher.log"
     with log.open("wb") as log_file:
         launcher = subprocess.Popen(

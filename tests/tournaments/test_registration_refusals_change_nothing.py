@@ -3,6 +3,7 @@ TRN-17, FEE-05)."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -20,6 +21,7 @@ from tournaments.services import (
     tournament_unregister,
     tournaments_advance_all,
 )
+from tournaments.services.running import MINIMUM_ENTRANTS_REASON
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +100,9 @@ def test_too_few_registrants_cancel_the_tournament_and_refund_everyone_trn_15_cx
     tournaments_advance_all(now=START + timedelta(minutes=30))
     cancelled = fresh(tournament)
     assert cancelled.status == TournamentStatus.CANCELLED
-    assert "TRN-15" in cancelled.cancelled_reason
+    # The reason is shown to players: the rule in plain words, no requirement ID (issue 28).
+    assert cancelled.cancelled_reason == MINIMUM_ENTRANTS_REASON
+    assert not re.search(r"\b[A-Z]{2,4}-\d{2}\b", cancelled.cancelled_reason)
     assert all(cash(user) == 100_000 for user in users)
     assert set(TournamentEntry.objects.filter(tournament=tournament).values_list("status", flat=True)) == {
         EntryStatus.REFUNDED
