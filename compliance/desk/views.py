@@ -581,9 +581,11 @@ def players_page(request: HttpRequest) -> HttpResponse:
 def _sharing(user: Any) -> list[dict[str, Any]]:
     """Other accounts seen on the player's last addresses and devices (FRD-15: multi-accounting). Addresses that say
     nothing about who is behind them are left out, as the shared-connection indicator leaves them out: loopback and
-    the like, and addresses more accounts used than the indicator's ``maximum_players_per_ip`` (a carrier's or a
-    campus's). Staff accounts are not players and are not listed."""
-    from compliance.detection.shared_connections import SharedConnectionParameters, address_identifies
+    the like, and addresses more accounts used than the indicator's ``maximum_players_per_ip`` as staff set it (a
+    carrier's or a campus's). Staff accounts are not players and are not listed."""
+    from compliance.detection.detector import parameters_for
+    from compliance.detection.shared_connections import address_identifies
+    from compliance.services.thresholds import detector_parameters
     from poker_site.accounts.models import User
 
     recent = ConnectionRecord.objects.filter(user=user).order_by("-pk")[:200]
@@ -594,7 +596,7 @@ def _sharing(user: Any) -> list[dict[str, Any]]:
             ConnectionRecord.objects.filter(ip__in=ips)
             .values("ip")
             .annotate(accounts=Count("user_id", distinct=True))
-            .filter(accounts__gt=SharedConnectionParameters().maximum_players_per_ip)
+            .filter(accounts__gt=parameters_for(detector_parameters())["shared_connection"].maximum_players_per_ip)
             .values_list("ip", flat=True)
         )
         ips -= set(crowded)
