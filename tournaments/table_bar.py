@@ -121,6 +121,10 @@ def tournament_bar(tournament: Tournament, viewer_id: int | None, now: datetime 
     counts = TournamentEntry.objects.filter(tournament=tournament).aggregate(
         playing=Count("pk", filter=Q(status=EntryStatus.PLAYING))
     )
+    # The status is read again after the count: the tournament's end sets its entries and its status in one
+    # transaction, but two statements see two snapshots, and a status read before that commit beside a count read
+    # after it would show "0 players left" in a running tournament.
+    tournament.refresh_from_db(fields=["status"])
     remaining = int(counts["playing"] or 0) if tournament.status == TournamentStatus.RUNNING else 0
     payouts = payouts_now(tournament)
     bar: dict[str, Any] = {

@@ -72,6 +72,22 @@ def test_a_knocked_out_player_reads_their_place_and_prize_and_a_finished_tournam
     assert tournament_bar(finished, users[0].pk)["viewer"]["place"] == 1
 
 
+def test_a_tournament_that_ends_while_the_bar_is_read_is_shown_finished_not_running_with_no_players() -> None:
+    """The tournament row was read before the last hand's end committed and the entries after it: the bar reports
+    the tournament finished, never "running, 0 of 3 players left" (a race seen in the browser test of the bar)."""
+    tournament = scheduled(START, table_size=4)
+    users = register_players(tournament, 3, now=START - timedelta(minutes=5))
+    tournament_advance(tournament.pk, now=START, randomness=random.Random(2))
+    read_before_the_end = Tournament.objects.get(pk=tournament.pk)
+    assert read_before_the_end.status == TournamentStatus.RUNNING
+    TournamentEntry.objects.filter(tournament=tournament).update(status=EntryStatus.FINISHED, table=None)
+    Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.FINISHED)
+
+    bar = tournament_bar(read_before_the_end, users[1].pk)
+    assert bar["status"] == TournamentStatus.FINISHED
+    assert bar["players_remaining"] == 0
+
+
 def test_the_bar_is_served_to_anyone_and_a_missing_tournament_is_404(client: Client) -> None:
     tournament = scheduled(START, table_size=4)
     response = client.get(f"/api/tournaments/{tournament.pk}/bar/")
