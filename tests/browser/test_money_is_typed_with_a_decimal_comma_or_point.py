@@ -36,8 +36,16 @@ def test_a_deposit_a_buy_in_and_a_bet_typed_with_a_decimal_comma(site: Any, page
     act_until_seat_acts(table, {mine: alice, 4: bob}, mine)  # bob checks or calls if he acts first
     my_turn(page)
     page.locator("#bet-amount").fill("0,40")
-    wait_until(page, "document.getElementById('bet-amount').getAttribute('aria-invalid') !== 'true'")
+    # The button is labelled with the amount the box now holds (the box was read), and that amount is legal.
+    wait_until(page, "document.querySelector('#action-buttons [data-act=raise]').getAttribute('data-amount') === '40'")
+    assert page.locator("#bet-amount").get_attribute("aria-invalid") == "false"
     page.locator('#action-buttons [data-act="raise"]').click()
-    wait_until(page, "document.querySelectorAll('#action-buttons [data-act]:not([hidden])').length === 0")
+    try:
+        wait_until(
+            page, "document.querySelectorAll('#action-buttons [data-act]:not([hidden])').length === 0", timeout=60_000
+        )
+    except TimeoutError as timeout:
+        refusal = page.locator("#action-notices").text_content()
+        raise AssertionError(f"the raise was not applied; the page says: {refusal!r}") from timeout
     raises = [frame for frame in frames.sent if frame.get("type") == "act" and frame.get("action") == "raise"]
     assert raises[-1]["amount"] == 40
