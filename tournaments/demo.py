@@ -3,7 +3,8 @@ after it for the next hours (the "Turbo €1" series), two Sit & Gos that open t
 FEE-02 prices), a 5-handed Sit & Go satellite whose pool buys one seat in the next turbo (TRN-37; a seat it cannot
 give as a registration is a ticket for the series), a 5-handed progressive bounty Sit & Go (TRN-41, TRN-42), and a
 phased tournament (TRN-45): a Phase 2 a few hours ahead fed by two Phase 1 flights starting soon, with 2-minute
-levels, each ending after its level 6 — a new set once the last one's Phase 2 has started or is over."""
+levels, each ending after its level 6 — a new set once the last one's Phase 2 has started or is over; and, every hour,
+a re-buy tournament with an add-on (TRN-39, FEE-03) and a re-entry tournament (TRN-40), each its own series."""
 
 from __future__ import annotations
 
@@ -30,20 +31,28 @@ PHASE_TWO_AHEAD = timedelta(hours=3)
 FLIGHTS_AHEAD = (timedelta(minutes=10), timedelta(minutes=40))
 FLIGHT_FINAL_LEVEL = 6
 """The flights' last level: with 2-minute levels a flight plays 12 minutes, then its survivors go to Phase 2."""
+REBUY_SERIES = "Re-buy €1"
+REENTRY_SERIES = "Re-entry €4"
+HOURLY = timedelta(hours=1)
+HOURLY_AHEAD = 2
+"""How many of each hourly demo tournament (re-buy, re-entry) are kept ahead."""
+REBUY_FIRST_START = timedelta(minutes=15)
+REENTRY_FIRST_START = timedelta(minutes=45)
 
 
 def seed_demo(write: Callable[[str], None]) -> None:
     now = timezone.now()
     live = (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING)
-    upcoming = list(
-        Tournament.objects.filter(kind=TournamentKind.SCHEDULED, status__in=live, starts_at__gt=now)
-        .filter(phase_two__isnull=True, is_phase_two=False)  # the phased tournament is seeded apart
-        .order_by("starts_at")
-    )
-    created = 0
     series, _ = TournamentSeries.objects.get_or_create(
         name=TURBO_SERIES, defaults={"description": "The demo turbos, every half hour."}
     )
+    upcoming = list(
+        Tournament.objects.filter(kind=TournamentKind.SCHEDULED, status__in=live, starts_at__gt=now)
+        .filter(phase_two__isnull=True, is_phase_two=False)  # the phased tournament is seeded apart
+        .filter(series=series)  # the hourly re-buy and re-entry series are seeded apart
+        .order_by("starts_at")
+    )
+    created = 0
     start = upcoming[-1].starts_at + EVERY if upcoming and upcoming[-1].starts_at else now + FIRST_START
     for _ in range(SCHEDULED_AHEAD - len(upcoming)):
         assert start is not None
@@ -113,6 +122,7 @@ def seed_demo(write: Callable[[str], None]) -> None:
         )
         created += 1
     created += _phased_tournament_seed(now)
+    created += _hourly_series_seed(now)
     write(f"Tournaments: {created} demo tournaments scheduled or opened.")
 
 
@@ -148,3 +158,71 @@ def _phased_tournament_seed(now: datetime) -> int:
             final_level=FLIGHT_FINAL_LEVEL,
         )
     return 1 + len(FLIGHTS_AHEAD)
+
+
+def _hourly_series_seed(now: datetime) -> int:
+    """Keep ``HOURLY_AHEAD`` tournaments of each hourly demo series scheduled: a re-buy tournament with an add-on
+    (TRN-39: re-buys for the first three levels while at or below the starting stack, at most three, with a fee on
+    each, FEE-03) and a re-entry tournament (TRN-40: two re-entries within late registration). Returns how many
+    tournaments were created."""
+    created = 0
+    rebuy_price = MULTI_TABLE_PRICE_PRESETS[0]  # €0.90 + €0.10
+    reentry_price = MULTI_TABLE_PRICE_PRESETS[1]  # €3.60 + €0.40
+    stack = TURBO_MULTI_TABLE_STRUCTURE.starting_stack
+    plans: tuple[tuple[str, str, timedelta, dict[str, object]], ...] = (
+        (
+            REBUY_SERIES,
+            "Re-buy €1 – {start:%H:%M} UTC",
+            REBUY_FIRST_START,
+            {
+                "buy_in": rebuy_price.prize_contribution_cents,
+                "fee": rebuy_price.fee_cents,
+                "rebuy_levels": 3,
+                "rebuy_maximum": 3,
+                "rebuy_stack_threshold": stack,
+                "rebuy_buy_in": rebuy_price.prize_contribution_cents,
+                "rebuy_fee": rebuy_price.fee_cents,
+                "rebuy_chips": stack,
+                "add_on_allowed": True,
+                "add_on_buy_in": rebuy_price.prize_contribution_cents,
+                "add_on_fee": rebuy_price.fee_cents,
+                "add_on_chips": stack,
+            },
+        ),
+        (
+            REENTRY_SERIES,
+            "Re-entry €4 – {start:%H:%M} UTC",
+            REENTRY_FIRST_START,
+            {
+                "buy_in": reentry_price.prize_contribution_cents,
+                "fee": reentry_price.fee_cents,
+                "late_registration_levels": 3,
+                "re_entries_maximum": 2,
+            },
+        ),
+    )
+    for series_name, title, first_start, terms in plans:
+        series, _ = TournamentSeries.objects.get_or_create(
+            name=series_name, defaults={"description": f"The demo {series_name} tournaments, every hour."}
+        )
+        upcoming = list(
+            Tournament.objects.filter(
+                series=series, status__in=(TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING), starts_at__gt=now
+            ).order_by("starts_at")
+        )
+        last = upcoming[-1].starts_at if upcoming else None
+        start = last + HOURLY if last is not None else now + first_start
+        for _ in range(HOURLY_AHEAD - len(upcoming)):
+            start = start.replace(second=0, microsecond=0)
+            tournament_create(
+                name=title.format(start=start),
+                kind=TournamentKind.SCHEDULED,
+                starts_at=start,
+                table_size=6,
+                structure=TURBO_MULTI_TABLE_STRUCTURE,
+                series=series,
+                **terms,
+            )
+            start += HOURLY
+            created += 1
+    return created

@@ -22,7 +22,10 @@ What the plan keeps up (settings ``DEMO_*``):
   cancelled for want of entrants (TRN-15);
 * **HexaPro**: two bots wait in the queue of the cheapest game offered, so a player forms a game at once; after the
   same wait a third bot forms it;
-* every demo bot with a live entry is played to the end of its tournament (also after a restart of this process).
+* every demo bot with a live entry is played to the end of its tournament (also after a restart of this process);
+* **the schedule**: every :data:`SCHEDULE_REFRESH` the demo tournaments are topped up (``tournaments.demo``,
+  idempotent), so the turbos, the hourly re-buy and re-entry tournaments, the satellite and the phased tournament
+  keep starting while the site runs, not only in the hours after ``seed_demo``.
 
 Players are never registered or moved by it: it acts only on demo bots (``is_demo_bot``).
 """
@@ -60,6 +63,9 @@ CASH_BALANCE_IN_BUY_INS = 3
 
 PLAN_SECONDS = 5.0
 
+SCHEDULE_REFRESH = timedelta(minutes=1)
+"""How often the plan tops up the demo tournament schedule."""
+
 
 @dataclass(frozen=True)
 class Assignment:
@@ -83,6 +89,7 @@ class DemoLife:
     """The plan's memory between rounds: the bots' session cookies (one session per bot and process)."""
 
     cookies: dict[int, str] = field(default_factory=dict)
+    schedule_refreshed_at: datetime | None = None
 
     def cookie_for(self, user: Any) -> str:
         from games.bots.setup import session_for
@@ -119,6 +126,7 @@ def demo_life_plan(life: DemoLife, busy: dict[str, Assignment], now: datetime | 
     from django.utils import timezone
 
     moment = now or timezone.now()
+    _schedule_refresh(life, moment)
     bots = demo_bots_ensure()
     idle = [bot for bot in bots if bot.username not in busy]
     assignments: list[Assignment] = []
@@ -132,6 +140,16 @@ def demo_life_plan(life: DemoLife, busy: dict[str, Assignment], now: datetime | 
     idle = [bot for bot in idle if bot not in registered]
     _hexapro_registrations(idle, moment)
     return assignments
+
+
+def _schedule_refresh(life: DemoLife, moment: datetime) -> None:
+    """Top up the demo tournament schedule when :data:`SCHEDULE_REFRESH` has passed since the last time."""
+    if life.schedule_refreshed_at is not None and moment - life.schedule_refreshed_at < SCHEDULE_REFRESH:
+        return
+    from tournaments.demo import seed_demo
+
+    life.schedule_refreshed_at = moment
+    seed_demo(logger.debug)
 
 
 def _tournaments_to_play(life: DemoLife, idle: list[Any], moment: datetime) -> list[Assignment]:
