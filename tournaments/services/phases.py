@@ -68,6 +68,12 @@ def phase_two_waits(tournament: Tournament) -> bool:
     return tournament.is_phase_two and Tournament.objects.filter(phase_two=tournament).exclude(status__in=OVER).exists()
 
 
+def phase_two_flights_all_cancelled(tournament: Tournament) -> bool:
+    """Whether ``tournament`` is a Phase 2 that had flights and all of them were cancelled: nobody can reach it."""
+    statuses = set(Tournament.objects.filter(phase_two=tournament).values_list("status", flat=True))
+    return statuses == {TournamentStatus.CANCELLED}
+
+
 def flight_end_if_over(
     flight: Tournament, *, final_level_over: bool, alive: int, hands_in_play: bool, now: datetime
 ) -> bool:

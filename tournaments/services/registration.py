@@ -165,6 +165,14 @@ def registration_take_locked(
         if locked.status == TournamentStatus.ANNOUNCED:
             raise RegistrationClosed(f"Registration for {locked.name} is not open yet.")
         raise RegistrationClosed(f"Registration for {locked.name} is closed.")
+    if locked.satellite_target_id is not None and not seat_anyway:
+        from tournaments.services.tickets import satellite_target_closed
+
+        if satellite_target_closed(locked, moment):  # TRN-37: closed before the beat cancels it
+            raise RegistrationClosed(
+                _("%(name)s is closed: the tournament it qualifies for has started and takes no more players.")
+                % {"name": locked.name}
+            )
     bar_refusal(user)  # cancel-desk: TRN-28, a barred player enters no tournament
     if TournamentEntry.objects.filter(tournament=locked, user=user, status__in=LIVE_ENTRY_STATUSES).exists():
         raise AlreadyRegistered(f"You are already registered for {locked.name}.")

@@ -84,7 +84,12 @@ from tournaments.rules.seating import initial_seating
 from tournaments.seat_notices import seats_announce_after_commit
 from tournaments.services import money
 from tournaments.services.errors import TournamentNotFound
-from tournaments.services.phases import flight_end_if_over, is_flight, phase_two_waits
+from tournaments.services.phases import (
+    flight_end_if_over,
+    is_flight,
+    phase_two_flights_all_cancelled,
+    phase_two_waits,
+)
 from tournaments.services.seating import Move, player_move, seats_fill, table_open, tables_lock
 
 FIRST_DEAL_DELAY = timedelta(seconds=10)
@@ -92,6 +97,13 @@ FIRST_DEAL_DELAY = timedelta(seconds=10)
 sitting out, TRN-04)."""
 
 MINIMUM_ENTRANTS_REASON = "Cancelled: fewer players registered than the tournament needs; buy-ins and fees refunded."
+SATELLITE_TARGET_CLOSED_REASON = (
+    "Closed: the tournament this satellite qualifies for has started and takes no more players; buy-ins and fees "
+    "refunded."
+)
+FLIGHTS_CANCELLED_REASON = (
+    "Cancelled: every Phase 1 flight of this tournament was cancelled, so Phase 2 cannot be played."
+)
 
 
 def primary_key(value: Any) -> int:
@@ -242,6 +254,12 @@ def tournament_advance(
         tournament.status = TournamentStatus.REGISTERING
         tournament_save(tournament, "status")
     if tournament.status == TournamentStatus.REGISTERING:
+        closing = _closing_reason(tournament, moment)
+        if closing:
+            cancel_before_start_locked(tournament, closing, moment)
+            step.cancelled = True
+            _announce(tournament)
+            return step
         if (
             tournament.kind == TournamentKind.SCHEDULED
             and tournament.starts_at
@@ -262,6 +280,19 @@ def tournament_advance(
     _coordinate(tournament, moment, chance, step)
     _announce(tournament)
     return step
+
+
+def _closing_reason(tournament: Tournament, now: datetime) -> str:
+    """Why a tournament that has not started is closed before its start ("" when it is not): a satellite whose target
+    no longer takes players (TRN-37: its seats could not be delivered), or a Phase 2 all of whose flights were
+    cancelled (TRN-45: nobody can reach it)."""
+    from tournaments.services.tickets import satellite_target_closed  # tickets imports this module
+
+    if tournament.satellite_target_id is not None and satellite_target_closed(tournament, now):
+        return SATELLITE_TARGET_CLOSED_REASON
+    if tournament.is_phase_two and phase_two_flights_all_cancelled(tournament):
+        return FLIGHTS_CANCELLED_REASON
+    return ""
 
 
 def _coordinate(tournament: Tournament, now: datetime, randomness: RandomSource, step: Step) -> None:

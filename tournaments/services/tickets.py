@@ -376,6 +376,23 @@ def is_satellite_seat(entry: TournamentEntry) -> bool:
     )
 
 
+def satellite_target_closed(satellite: Tournament, now: datetime) -> bool:
+    """Whether a satellite that has not started can no longer deliver its seats (TRN-37): its target is over, or has
+    started and takes no more players (its late registration has closed), and the target belongs to no series — a
+    seat in a series' tournament is still delivered as a ticket for the series (AMB-54). A satellite that began before
+    that is governed by TRN-11 instead (:func:`target_takes_winner`)."""
+    from tournaments.services.registration import registration_open_now
+
+    if satellite.satellite_target_id is None or satellite.started_at is not None:
+        return False
+    target = Tournament.objects.get(pk=satellite.satellite_target_id)
+    if target.series_id is not None:
+        return False
+    if target.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+        return True
+    return target.status == TournamentStatus.RUNNING and not registration_open_now(target, now)
+
+
 def target_takes_winner(target: Tournament, satellite: Tournament, now: datetime) -> bool:
     """Whether a satellite winner is registered (or seated) in ``target`` at once: registration open, late
     registration open, or (TRN-11, AMB-54) the target running with its late registration closed only after the
