@@ -28,7 +28,10 @@ What may be cached, and what never is:
   An answer still holding that secret, or a ``csrfmiddlewaretoken`` not recognised, is not kept.
 - **At most PAGE_CACHE_SECONDS old** (2 s by default; 0 turns the cache off). Seat and registration counts change all
   the time (the average pot after every hand), so entries expire rather than being invalidated by each change; the
-  pages' sockets bring live updates on top. :meth:`PageCache.invalidate` empties the process's entries at once.
+  pages' sockets bring live updates on top. :meth:`PageCache.invalidate` empties the process's entries at once. One
+  exception: when the request refilling an expired entry is refused (a full gate or pool answers it 503), it and the
+  requests waiting for it get the expired entry while it is younger than :data:`STALE_FACTOR` × PAGE_CACHE_SECONDS
+  rather than a 503 (the busy answer is kept from the client).
 - Hits skip the REST API's per-address throttle: it protects the database, and a hit costs none.
 
 Entries live in the process's memory (a few per path: one per language, ``Accept`` and host), so each web process
@@ -67,6 +70,10 @@ CACHED_URL_NAMES = (
 
 FILL_WAIT_SECONDS = 10.0
 """How long a request waits for another one filling the same entry before going to Django itself."""
+
+STALE_FACTOR = 2
+"""When the request refilling an expired entry is answered 503 busy (the gate or the database pool is full), it and
+the requests that waited for it get the expired entry while it is younger than this many times PAGE_CACHE_SECONDS."""
 
 MAX_ENTRIES = 256
 MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -210,10 +217,13 @@ def _unrecognised_token(parts: Iterable[bytes]) -> bool:
 
 
 class Recorder:
-    """Passes an answer on to the client and keeps a copy of its start and body."""
+    """Passes an answer on to the client and keeps a copy of its start and body. With ``withhold_busy``, a 503 busy
+    answer is kept from the client (``withheld``): the caller answers instead."""
 
-    def __init__(self, send: Send) -> None:
+    def __init__(self, send: Send, *, withhold_busy: bool = False) -> None:
         self.send_onward = send
+        self.withhold_busy = withhold_busy
+        self.withheld = False
         self.start: dict[str, Any] | None = None
         self.chunks: list[bytes] = []
         self.size = 0
@@ -222,7 +232,10 @@ class Recorder:
     async def send(self, message: dict[str, Any]) -> None:
         if message["type"] == "http.response.start":
             self.start = message
-        elif message["type"] == "http.response.body":
+            self.withheld = self.withhold_busy and message.get("status") == 503
+        if self.withheld:
+            return
+        if message["type"] == "http.response.body":
             chunk = bytes(message.get("body", b""))
             self.size += len(chunk)
             if self.size <= MAX_BODY_BYTES:
@@ -275,27 +288,36 @@ class PageCache:
                 page = await asyncio.wait_for(asyncio.shield(pending), FILL_WAIT_SECONDS)
             except TimeoutError:
                 page = None
+            page = page or self.fresh(key, self.seconds * STALE_FACTOR)
             if page is None:  # not shareable, or not in time: Django answers this one itself
                 await self.application(scope, receive, send)
                 return
+        await self.answer(page, scope, send)
+
+    async def answer(self, page: CachedPage, scope: Scope, send: Send) -> None:
         self.hits += 1
         headers, body = page.answer(self.csrf_cookie(scope))
         await send({"type": "http.response.start", "status": page.status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
-    def fresh(self, key: Key) -> CachedPage | None:
+    def fresh(self, key: Key, seconds: float | None = None) -> CachedPage | None:
+        """The entry for ``key`` if it is younger than ``seconds`` (PAGE_CACHE_SECONDS by default)."""
         page = self.entries.get(key)
-        if page is None or self.clock() - page.stored_at >= self.seconds:
+        if page is None or self.clock() - page.stored_at >= (self.seconds if seconds is None else seconds):
             return None
         return page
 
     async def fill(self, key: Key, scope: Scope, receive: Receive, send: Send) -> None:
         future: asyncio.Future[CachedPage | None] = asyncio.get_running_loop().create_future()
         self.filling[key] = future
-        recorder = Recorder(send)
+        last = self.fresh(key, self.seconds * STALE_FACTOR)
+        recorder = Recorder(send, withhold_busy=last is not None)
         page: CachedPage | None = None
         try:
             await self.application(scope, receive, recorder.send)
+            if recorder.withheld and last is not None:  # refused: the last entry rather than a 503
+                await self.answer(last, scope, send)
+                return
             body = recorder.body
             if body is not None:
                 page = shareable_page(recorder.start, body, self.csrf_cookie(scope), self.clock())

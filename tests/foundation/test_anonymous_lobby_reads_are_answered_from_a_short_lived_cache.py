@@ -1,5 +1,5 @@
-"""Issue 25, "Capacity of the lobby": anonymous reads of the lobby (LOB-01), the tournament list (LOB-02) and the HexaPro
-offers (HEX-02, HEX-03) are answered from a cache at most PAGE_CACHE_SECONDS old, in front of the in-flight gate
+"""Issue 25, "Capacity of the lobby": anonymous reads of the lobby (LOB-01), the tournament list (LOB-02) and the
+HexaPro offers (HEX-02, HEX-03) are answered from a cache at most PAGE_CACHE_SECONDS old, in front of the in-flight gate
 (``poker_site.core.page_cache``). Every anonymous visitor gets the same answer, each with CSRF tokens of their own
 secret; a logged-in player's page is never read from nor written to the cache; entries expire, and a full gate does
 not refuse what the cache can answer.
@@ -25,7 +25,14 @@ from poker_site.core.page_cache import PageCache, shareable_page, unmasked
 
 LOBBY_PAGE = "/"
 LOBBY_API = "/api/games/tables/"
-READS = [LOBBY_PAGE, LOBBY_API, "/tournaments/", "/api/tournaments/", "/tournaments/hexapro/", "/api/tournaments/hexapro/"]
+READS = [
+    LOBBY_PAGE,
+    LOBBY_API,
+    "/tournaments/",
+    "/api/tournaments/",
+    "/tournaments/hexapro/",
+    "/api/tournaments/hexapro/",
+]
 FORM_TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="([A-Za-z0-9]+)"')
 
 
@@ -156,7 +163,8 @@ def test_every_anonymous_visitor_gets_the_same_lobby_tournament_list_and_hexapro
             first = await get(cache, path)
             second = await get(cache, path)
             assert first.status == second.status == 200, path
-            assert not first.from_cache and second.from_cache, path
+            assert not first.from_cache, path
+            assert second.from_cache, path
             assert second.without_tokens() == first.without_tokens(), path
             assert dict(second.headers)[b"content-type"] == dict(first.headers)[b"content-type"], path
         assert sorted(django.reached) == sorted(READS)
@@ -179,7 +187,8 @@ def test_no_visitor_gets_another_visitors_csrf_token_or_cookie(transactional_db:
         cache, _django, _clock = site()
         first = await get(cache, LOBBY_PAGE)
         first_secret = first.csrf_cookie
-        assert first_secret and first.tokens()
+        assert first_secret
+        assert first.tokens()
         assert {unmasked(token) for token in first.tokens()} == {first_secret}
 
         (entry,) = cache.entries.values()
@@ -191,7 +200,8 @@ def test_no_visitor_gets_another_visitors_csrf_token_or_cookie(transactional_db:
         second = await get(cache, LOBBY_PAGE)
         assert second.from_cache
         second_secret = second.csrf_cookie
-        assert second_secret and second_secret != first_secret
+        assert second_secret
+        assert second_secret != first_secret
         assert {unmasked(token) for token in second.tokens()} == {second_secret}
         assert first_secret.encode() not in second.body
 
@@ -218,16 +228,19 @@ def test_a_logged_in_players_page_is_never_served_from_nor_stored_in_the_cache(p
         cache, django, _clock = site()
         own = await get(cache, LOBBY_PAGE, cookies={"sessionid": session})
         assert not own.from_cache
-        assert b'data-cents="123456"' in own.body and b"cachedalice" in own.body
+        assert b'data-cents="123456"' in own.body
+        assert b"cachedalice" in own.body
         assert cache.entries == {}, "a logged-in answer is not stored"
 
         anonymous = await get(cache, LOBBY_PAGE)
-        assert not anonymous.from_cache and b"cachedalice" not in anonymous.body
+        assert not anonymous.from_cache
+        assert b"cachedalice" not in anonymous.body
         assert b"header-balance" not in anonymous.body
         assert (await get(cache, LOBBY_PAGE)).from_cache
 
         again = await get(cache, LOBBY_PAGE, cookies={"sessionid": session, "csrftoken": "C" * 32})
-        assert not again.from_cache and b'data-cents="123456"' in again.body
+        assert not again.from_cache
+        assert b'data-cents="123456"' in again.body
         tournaments = await get(cache, "/tournaments/", cookies={"sessionid": session})
         assert not tournaments.from_cache
         assert django.reached.count(LOBBY_PAGE) == 3
@@ -261,8 +274,10 @@ def test_only_anonymous_gets_of_the_cached_paths_use_the_cache(transactional_db:
         estonian = await get(cache, LOBBY_PAGE, headers=[(b"accept-language", b"et")])
         by_cookie = await get(cache, LOBBY_PAGE, cookies={"django_language": "et"})
         assert b'<html lang="en">' in english.body
-        assert b'<html lang="et">' in estonian.body and not estonian.from_cache
-        assert b'<html lang="et">' in by_cookie.body and by_cookie.from_cache
+        assert b'<html lang="et">' in estonian.body
+        assert not estonian.from_cache
+        assert b'<html lang="et">' in by_cookie.body
+        assert by_cookie.from_cache
 
     run(scenario)
 
@@ -283,7 +298,8 @@ def test_an_entry_expires_after_page_cache_seconds_and_invalidation_empties_the_
         await asyncio.to_thread(ensure_tables, 1, prefix="Cached")
         clock.now += 1.9
         fresh = await get(cache, LOBBY_API)
-        assert fresh.from_cache and table_names(fresh) == before
+        assert fresh.from_cache
+        assert table_names(fresh) == before
         clock.now += 0.1
         expired = await get(cache, LOBBY_API)
         assert not expired.from_cache
@@ -297,7 +313,8 @@ def test_an_entry_expires_after_page_cache_seconds_and_invalidation_empties_the_
         off, off_django, _clock = site(seconds=0)
         for _ in range(3):
             assert not (await get(off, LOBBY_API)).from_cache
-        assert off_django.reached.count(LOBBY_API) == 3 and off.entries == {}
+        assert off_django.reached.count(LOBBY_API) == 3
+        assert off.entries == {}
 
     run(scenario)
 
@@ -305,11 +322,12 @@ def test_an_entry_expires_after_page_cache_seconds_and_invalidation_empties_the_
 def test_a_full_gate_does_not_refuse_what_the_cache_answers(player: tuple[Any, str]) -> None:
     """Issue 25: the cache answers before WEB_MAX_CONCURRENT_REQUESTS' gate. With the gate full (one place, held), an
     anonymous read of a stored entry is answered 200; a logged-in player, another path or an entry not stored yet is
-    answered 503 busy by the gate as before, and a 503 is never stored."""
+    answered 503 busy by the gate as before, and a 503 is never stored. Once the entry expired, the gate refuses its
+    refill too: that request gets the expired entry up to twice PAGE_CACHE_SECONDS old, not later."""
     _user, session = player
 
     async def scenario() -> None:
-        cache, django, _clock = site(limit=1)
+        cache, django, clock = site(limit=1)
         await get(cache, LOBBY_PAGE)
         await get(cache, "/api/tournaments/hexapro/")
         held = asyncio.create_task(get(cache, "/held/"))
@@ -318,20 +336,50 @@ def test_a_full_gate_does_not_refuse_what_the_cache_answers(player: tuple[Any, s
 
         page = await get(cache, LOBBY_PAGE)
         offers = await get(cache, "/api/tournaments/hexapro/")
-        assert (page.status, offers.status) == (200, 200) and page.from_cache and offers.from_cache
-        assert page.csrf_cookie and page.tokens()
+        assert (page.status, offers.status) == (200, 200)
+        assert page.from_cache
+        assert offers.from_cache
+        assert page.csrf_cookie
+        assert page.tokens()
 
         assert (await get(cache, LOBBY_PAGE, cookies={"sessionid": session})).status == 503
         assert (await get(cache, "/rules/")).status == 503
         refused = await get(cache, "/tournaments/")
-        assert refused.status == 503 and not refused.from_cache
+        assert refused.status == 503
+        assert not refused.from_cache
         assert not any(key[1] == "/tournaments/" for key in cache.entries)
+
+        clock.now += 2.0  # the entry expired: the gate refuses the refill, which gets the last entry instead
+        gate = cache.application
+        assert isinstance(gate, RequestAdmission)
+        turned_away = gate.turned_away
+        refill = await get(cache, LOBBY_PAGE)
+        assert refill.status == 200
+        assert refill.from_cache
+        assert gate.turned_away == turned_away + 1, "the refill went to the gate first"
+        clock.now += 2.0  # twice PAGE_CACHE_SECONDS: too old to be given even then
+        assert (await get(cache, LOBBY_PAGE)).status == 503
 
         django.release.set()
         assert (await held).status == 200
         assert (await get(cache, "/tournaments/")).status == 200
+        assert (await get(cache, LOBBY_PAGE)).status == 200
 
     run(scenario)
+
+
+def test_the_site_answers_http_through_the_cache_in_front_of_the_gate() -> None:
+    """Issue 25: poker_site/asgi.py puts the page cache before WEB_MAX_CONCURRENT_REQUESTS' gate (not behind it, where a
+    full gate would refuse the burst), for the lobby, tournament list and HexaPro offers, pages and APIs."""
+    from django.conf import settings
+
+    from poker_site.asgi import application
+
+    http = application.application_mapping["http"]
+    assert isinstance(http, PageCache)
+    assert isinstance(http.application, RequestAdmission)
+    assert http.paths == set(READS)
+    assert http.seconds == settings.PAGE_CACHE_SECONDS
 
 
 def start(status: int = 200, headers: list[tuple[bytes, bytes]] | None = None) -> dict[str, Any]:
