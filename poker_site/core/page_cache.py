@@ -82,6 +82,7 @@ SHAREABLE_VARY = frozenset({"cookie", "accept", "accept-language"})
 UNSHAREABLE_CACHE_CONTROL = ("private", "no-store", "no-cache")
 KEY_HEADERS = (b"host", b"accept", b"x-forwarded-proto", b"x-forwarded-host")
 MASKED_TOKEN = re.compile(rb"(?<![A-Za-z0-9])[A-Za-z0-9]{" + str(CSRF_TOKEN_LENGTH).encode() + rb"}(?![A-Za-z0-9])")
+FORM_TOKEN_FIELD = re.compile(rb'name="csrfmiddlewaretoken"\s+value="([^"]+)"')
 CSRF_FORMAT = re.compile(f"[A-Za-z0-9]{{{CSRF_SECRET_LENGTH}}}|[A-Za-z0-9]{{{CSRF_TOKEN_LENGTH}}}")
 
 Key = tuple[str, ...]
@@ -152,12 +153,11 @@ class CachedPage:
         if not self.uses_csrf_token:
             body = self.parts[0]
         else:
-            secret = csrf_secret_of(request_csrf_cookie)
-            body = self.parts[0]
-            for part in self.parts[1:]:
-                token, secret = masked_token(secret)
+            token, secret = masked_token(csrf_secret_of(request_csrf_cookie))
+            body = self.parts[0] + token.encode("ascii") + self.parts[1]
+            for part in self.parts[2:]:
+                token, _secret = masked_token(secret)
                 body += token.encode("ascii") + part
-            assert secret is not None
             headers.append((b"set-cookie", csrf_cookie_header(secret)))
         headers.append((b"content-length", str(len(body)).encode("ascii")))
         headers.append((b"x-page-cache", b"hit"))
@@ -212,8 +212,7 @@ def shareable_page(
 
 def _unrecognised_token(parts: Iterable[bytes]) -> bool:
     """Whether a form field ``csrfmiddlewaretoken`` still carries a value (one not cut out as the secret's token)."""
-    field = re.compile(rb'name="csrfmiddlewaretoken"\s+value="([^"]+)"')
-    return any(field.search(part) for part in parts)
+    return any(FORM_TOKEN_FIELD.search(part) for part in parts)
 
 
 class Recorder:
