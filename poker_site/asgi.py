@@ -16,13 +16,18 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from poker_site.core.busy import RequestAdmission  # noqa: E402
+from poker_site.core.page_cache import PageCache  # noqa: E402
 from poker_site.core.socket_origins import SiteOriginValidator  # noqa: E402
 from poker_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         # A burst beyond WEB_MAX_CONCURRENT_REQUESTS is answered 503 at once instead of queueing a thread per request.
-        "http": RequestAdmission(django_application, settings.WEB_MAX_CONCURRENT_REQUESTS),
+        # In front of that gate, anonymous reads of the lobby, tournament list and HexaPro offers are answered from a
+        # cache at most PAGE_CACHE_SECONDS old, without taking a place in it (issue 25, poker_site.core.page_cache).
+        "http": PageCache(
+            RequestAdmission(django_application, settings.WEB_MAX_CONCURRENT_REQUESTS), settings.PAGE_CACHE_SECONDS
+        ),
         "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -155,6 +155,10 @@ DATABASES = {
 }
 # HTTP requests one web process lets into Django at once; the next answers 503 busy at once (poker_site.core.busy).
 WEB_MAX_CONCURRENT_REQUESTS = env.integer("WEB_MAX_CONCURRENT_REQUESTS", 100, minimum=0)
+# Anonymous reads of the lobby, the tournament list and the HexaPro offers are answered in front of that limit from a
+# per-process cache at most this many seconds old (0: off; issue 25, poker_site.core.page_cache). Off by default in
+# test sites: a browser test reading a page just after changing the data must see the change.
+PAGE_CACHE_SECONDS = env.number("PAGE_CACHE_SECONDS", 0.0 if ENVIRONMENT == "test" else 2.0, minimum=0.0, maximum=10.0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.string("REDIS_URL")
