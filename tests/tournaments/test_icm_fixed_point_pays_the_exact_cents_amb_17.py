@@ -13,11 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tournaments.rules.icm import (
-    FIXED_POINT_PLAYER_LIMIT,
+    FIXED_POINT_TERM_LIMIT,
     IcmMethod,
     chop_equities,
     default_method,
     fixed_point_icm_equities,
+    fixed_point_terms,
     icm_chop,
     icm_equities_by_permutations,
     round_shares_to_cents,
@@ -113,18 +114,36 @@ def test_amb_17_eighteen_players_paid_nine_places_pay_the_exact_cents_by_default
     assert chop.cents == icm_chop(stacks, prizes, method=IcmMethod.EXACT).cents
 
 
-def test_amb_17_the_default_method_is_exact_for_small_chops_fixed_point_to_20_players_then_the_estimate() -> None:
+def test_amb_17_the_default_is_exact_for_small_chops_fixed_point_to_20_players_and_big_fields_paying_few() -> None:
     assert default_method(10, 10) is IcmMethod.EXACT
     assert default_method(12, 12) is IcmMethod.EXACT
-    assert default_method(18, 5) is IcmMethod.EXACT
+    assert default_method(18, 4) is IcmMethod.EXACT
+    assert default_method(30, 3) is IcmMethod.EXACT
     assert default_method(13, 13) is IcmMethod.FIXED_POINT
+    assert default_method(18, 5) is IcmMethod.FIXED_POINT
     assert default_method(18, 9) is IcmMethod.FIXED_POINT
-    assert default_method(FIXED_POINT_PLAYER_LIMIT, FIXED_POINT_PLAYER_LIMIT) is IcmMethod.FIXED_POINT
-    assert default_method(FIXED_POINT_PLAYER_LIMIT + 1, 3) is IcmMethod.EXACT
-    assert default_method(FIXED_POINT_PLAYER_LIMIT + 1, 9) is IcmMethod.MONTE_CARLO
+    assert default_method(20, 20) is IcmMethod.FIXED_POINT
+    assert default_method(100, 3) is IcmMethod.FIXED_POINT
+    assert default_method(21, 9) is IcmMethod.MONTE_CARLO
+    assert default_method(300, 40) is IcmMethod.MONTE_CARLO
 
 
-def test_cxl11_the_fixed_point_method_refuses_more_players_than_its_limit() -> None:
-    players = FIXED_POINT_PLAYER_LIMIT + 1
-    with pytest.raises(ValueError, match=f"at most {FIXED_POINT_PLAYER_LIMIT} players"):
-        fixed_point_icm_equities([100] * players, [1_000, 500])
+def test_amb_17_a_big_field_paying_few_places_sums_by_levels_and_pays_the_exact_cents() -> None:
+    generator = random.Random(60)
+    stacks = [generator.randint(1_000, 60_000) for _ in range(60)]
+    prizes = [500_000, 300_000, 200_000]
+    assert fixed_point_terms(60, 3) < 2**60
+    chop = icm_chop(stacks, prizes)
+    assert chop.equities.method is IcmMethod.FIXED_POINT
+    exact = icm_chop(stacks, prizes, method=IcmMethod.EXACT)
+    assert chop.equities.bounds is not None
+    shares = exact.equities.equities
+    for numerator, bound, share in zip(chop.equities.numerators, chop.equities.bounds, shares, strict=True):
+        assert numerator <= share * chop.equities.denominator <= numerator + bound
+    assert chop.cents == exact.cents
+
+
+def test_cxl11_the_fixed_point_method_refuses_more_terms_than_its_limit() -> None:
+    assert fixed_point_terms(21, 9) > FIXED_POINT_TERM_LIMIT
+    with pytest.raises(ValueError, match=f"more than the {FIXED_POINT_TERM_LIMIT:,} it takes"):
+        fixed_point_icm_equities([100 + player for player in range(21)], [9_000 - 1_000 * place for place in range(9)])

@@ -16,10 +16,11 @@ from io import StringIO
 from django.core.management import call_command
 
 from tournaments.rules.icm import (
-    EXACT_SET_LIMIT,
-    FIXED_POINT_PLAYER_LIMIT,
+    EXACT_STEP_LIMIT,
+    FIXED_POINT_TERM_LIMIT,
     IcmMethod,
-    exact_sets,
+    exact_steps,
+    fixed_point_terms,
     icm_chop,
     icm_equities,
 )
@@ -77,7 +78,7 @@ def test_amb_17_fourteen_real_stacks_paid_every_place_pay_the_exact_cents_by_def
     generator = random.Random(14)
     stacks = [generator.randint(1_000, 60_000) for _ in range(14)]
     prizes = [1_000_000 // place for place in range(1, 15)]
-    assert exact_sets(14, 14) > EXACT_SET_LIMIT
+    assert exact_steps(14, 14) > EXACT_STEP_LIMIT
     out = StringIO()
     call_command("icm", "--stacks", *map(str, stacks), "--prizes", *map(str, prizes), stdout=out)
     printed = json.loads(out.getvalue())
@@ -110,15 +111,16 @@ def test_amb_17_the_exact_method_still_prints_every_digit_when_asked() -> None:
 
 
 def test_amb_17_beyond_the_fixed_point_limit_the_command_says_estimate_with_the_error_bound() -> None:
-    players = FIXED_POINT_PLAYER_LIMIT + 1
+    players = 21
     stacks = [1_000 + 37 * player for player in range(players)]
     prizes = [150_000 // place for place in range(1, players + 1)]
-    assert exact_sets(players, players) > EXACT_SET_LIMIT
+    assert exact_steps(players, players) > EXACT_STEP_LIMIT
+    assert fixed_point_terms(players, players) > FIXED_POINT_TERM_LIMIT
     out = StringIO()
     call_command("icm", "--stacks", *map(str, stacks), "--prizes", *map(str, prizes), "--samples", "200", stdout=out)
     printed = json.loads(out.getvalue())
     assert printed["method"] == "monte-carlo"
     assert printed["estimate"].startswith("Monte-Carlo estimate, not the exact ICM share")
     assert "--exact" in printed["estimate"]
-    assert f"more than the {FIXED_POINT_PLAYER_LIMIT} the fixed-point method takes" in printed["estimate"]
+    assert f"more than the {FIXED_POINT_TERM_LIMIT:,} it takes" in printed["estimate"]
     assert "4 standard errors" in printed["error_bound"]

@@ -21,34 +21,37 @@ Stacks are first divided by their greatest common divisor (ICM does not change w
 n places paid, the last place is folded in: every player is certain of the last prize, and the other places pay
 their excess over it.
 
-Fixed-point method (:func:`fixed_point_icm_equities`), the default for bigger fields up to 20 players: the same sum
-over sets, each term w(|D|) / R(D) taken in whole numbers as ⌊w(|D|) × 2^shift / R(D)⌋ instead of as a fraction.
-Each term is then at most one unit below its exact value, so player j's sum of N terms (the sets without j) is less
-than N units below the exact sum: s_j × N units, which ``shift`` makes less than 2^-64 cents. Every set of players is
-a bit mask and every set's chips and size are built by doubling lists (the sets with player k are the sets without k,
-plus k), so the 2^n terms are computed by C loops (``map``), and the sums over the sets without each player are read
-off by halving the list (the sets without the highest player are its lower half; adding the halves entry by entry
-leaves the sums for the players below). The exact fractions for 18 players paid 9 places have hundreds of thousands
-of digits and cost tens of seconds to add up; these sums take about 0.05 s on one core. What a chop pays is decided
-exactly: :func:`icm_chop` reads each player's whole cents and the order of the remainders off the proven bounds, and
-when they do not decide (a share within the bound of a whole cent, two different stacks' remainders within it of
-each other — exact ties do happen with small stacks) computes the exact fractions instead. Equal stacks have equal
-exact shares and equal fixed-point ones, so their ties are decided by the cent rules. The cents are therefore always
-those of the exact method (AMB-17).
+Fixed-point method (:func:`fixed_point_icm_equities`), the default for bigger fields (every field of up to 20
+players, and bigger ones paying few places: :data:`FIXED_POINT_TERM_LIMIT`): the same sum over sets, each term
+w(|D|) / R(D) taken in whole numbers as ⌊w(|D|) × 2^shift / R(D)⌋ instead of as a fraction. Each term is then at most
+one unit below its exact value, so player j's sum of N terms (the sets without j) is less than N units below the exact
+sum: s_j × N units, which ``shift`` makes less than 2^-64 cents. Every set of players is a bit mask, and every set's
+chips and size are built by doubling lists (the sets with player k are the sets without k, plus k), so the 2^n terms
+are computed in C loops (``map``); the sums over the sets without each player are read off by halving the list (the
+sets without the highest player are its lower half; adding the two halves entry by entry leaves the sums for the
+players below). For big fields paying few places, each player's sum runs over the sets of the others by size instead
+(fewer terms than 2^n). The exact fractions for 18 players paid 9 places have 75,000 digits (457,000 over their
+common denominator) and take 7 s of CPU to add up; these sums take about 0.06 s.
+
+What a chop pays is decided exactly: :func:`icm_chop` reads each player's whole cents and the order of the remainders
+off the proven bounds and, when they do not decide (a share within the bound of a whole cent, or two different
+stacks' remainders within it of each other — exact ties happen with small stacks), computes the exact fractions
+instead. Equal stacks have equal exact shares and equal fixed-point ones (a term depends only on its set's size and
+chips), so their ties go by the cent rules. The cents are therefore always those of the exact method (AMB-17).
 
 Cent rules (AMB-17, :func:`round_shares_to_cents`): each exact share is rounded down to the cent; the cents left over
 go one each by largest remainder, ties to the larger stack, then to the lower seat number.
 
-Approximation (:func:`approximate_icm_equities`), for fields too big for both (over 20 players): places 1 and 2 exactly
-(P(j first) = s_j / T and P(j second) = s_j / T × Σ_{i≠j} s_i / (T − s_i), linear time), the places from 3 down by
-sampling Malmuth–Harville finishing orders — sorting players by E_j / s_j with E_j independent standard exponentials
-gives exactly the Malmuth–Harville order (the exponential race) — with conditional Monte Carlo: in each sampled order
-every player still in when place k is decided is credited prize_k × stack / chips still in. Each estimate is
-unbiased; its standard error (the sample standard deviation of the player's credits / √samples) is reported per
-player. The documented bound: a player's error exceeds 4 standard errors with probability about 6 in 100,000 (normal
-approximation). The sampled part is kept in millionths of a cent, adjusted by the float rounding (a few millionths)
-so that the estimates add up to the prize total exactly and the cent rules apply to them unchanged. The sampler is
-seeded: the same input, samples and seed give the same chop.
+Approximation (:func:`approximate_icm_equities`), for fields too big for both (over 20 players paying many places):
+places 1 and 2 exactly (P(j first) = s_j / T and P(j second) = s_j / T × Σ_{i≠j} s_i / (T − s_i), linear time), the
+places from 3 down by sampling Malmuth–Harville finishing orders — sorting players by E_j / s_j with E_j independent
+standard exponentials gives exactly the Malmuth–Harville order (the exponential race) — with conditional Monte Carlo: in
+each sampled order every player still in when place k is decided is credited prize_k × stack / chips still in. Each
+estimate is unbiased; its standard error (the sample standard deviation of the player's credits / √samples) is reported
+per player. The documented bound: a player's error exceeds 4 standard errors with probability about 6 in 100,000 (normal
+approximation). The sampled part is kept in millionths of a cent, adjusted by the float rounding (a few millionths) so
+that the estimates add up to the prize total exactly and the cent rules apply to them unchanged. The sampler is seeded:
+the same input, samples and seed give the same chop.
 
 Bad input raises ValueError with a sentence saying what is wrong: stacks must be whole positive chip counts (a player
 without chips is not in the chop); prizes are listed from first place down, never increasing, none negative, with a
@@ -68,20 +71,22 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cached_property, reduce
-from itertools import accumulate, islice, repeat
+from itertools import accumulate, combinations, islice, repeat
 from typing import Final
 
 Amount = int | Fraction
 
-# Up to this many sets the exact method is the default of icm_chop (and of manage.py icm): 12 players paid every
-# place (4,083 sets), 18 players paid 5 places (4,048 sets), each well under 0.5 s on one core (docs/benchmarks.md,
-# section bench_icm.py; the exact fractions grow to tens of thousands of digits beyond). Above it, up to
-# FIXED_POINT_PLAYER_LIMIT players, the fixed-point method is the default (its cents are those of the exact shares;
-# 18 players paid 9 places in about 0.05 s); beyond that the approximation, unless told otherwise. A cancellation
-# always asks for the exact method (at most 10 players at a final table, 3 in a HexaPro game).
-EXACT_SET_LIMIT: Final[int] = 2**12
-# The fixed-point method keeps one number per set of players (2^n): 2^20 sets, about 0.2 s and 100 MB at most.
-FIXED_POINT_PLAYER_LIMIT: Final[int] = 20
+# Up to this many (set, player) steps (exact_steps) the exact method is the default of icm_chop (and of manage.py
+# icm): 12 players paid every place (24,564 steps), 18 players paid 4 places, 30 paid 3 — each well under 0.5 s on one
+# core (docs/benchmarks.md, section bench_icm.py; beyond, the exact fractions grow to tens of thousands of digits and
+# take seconds: 14 paid 14 1.5 s, 18 paid 6 2 s, 18 paid 9 about 40 s). Above it the fixed-point method is the default
+# up to FIXED_POINT_TERM_LIMIT terms (fixed_point_terms: every field of up to 20 players, and bigger ones paying few
+# places — 100 players paid 3, 30 paid 5); its cents are those of the exact shares (18 players paid 9 places in
+# about 0.06 s of CPU). Beyond both, the approximation, unless told otherwise. A cancellation always asks for the
+# exact method (at most 10 players at a final table, 3 in a HexaPro game).
+EXACT_STEP_LIMIT: Final[int] = 2**15
+# About 0.2-0.3 s of CPU and, for 20 players, 100 MB (one number per set of players).
+FIXED_POINT_TERM_LIMIT: Final[int] = 2**20
 _FIXED_POINT_MARGIN_BITS: Final[int] = 64  # a fixed-point share is less than 2^-64 cents below the exact share
 _ONE_MORE: Final[bytes] = bytes(range(1, 256)) + b"\xff"  # bytes.translate table: each set size plus one
 DEFAULT_SAMPLES: Final[int] = 10_000
@@ -158,6 +163,14 @@ def exact_sets(players: int, paid_places: int) -> int:
     paid: the last is folded in, one place fewer)."""
     depth = min(paid_places, players - 1)
     return sum(math.comb(players, size) for size in range(depth))
+
+
+def fixed_point_terms(players: int, paid_places: int) -> int:
+    """How many terms the fixed-point method computes: one per set of players (2^n, the masks), or per player one per
+    set of the others smaller than the paid places (by levels), whichever is fewer."""
+    depth = min(paid_places, players - 1)
+    by_levels = players * sum(math.comb(players - 1, size) for size in range(depth))
+    return min(2**players, by_levels)
 
 
 def icm_equities(stacks: Sequence[int], prizes: Sequence[Amount]) -> tuple[Fraction, ...]:
@@ -277,13 +290,16 @@ def _common_denominator(amounts: Sequence[Amount]) -> tuple[list[int], int]:
 def fixed_point_icm_equities(stacks: Sequence[int], prizes: Sequence[Amount]) -> IcmEquities:
     """Every player's Malmuth–Harville equity by the fixed-point sum over sets (module docstring): ``numerators[i] /
     denominator`` is at most the exact equity and less than a ``2^-64`` cent below it, ``bounds[i] / denominator``
-    the proven room. Up to :data:`FIXED_POINT_PLAYER_LIMIT` players; ValueError on bad input or more players."""
+    the proven room. Up to :data:`FIXED_POINT_TERM_LIMIT` terms (:func:`fixed_point_terms`); ValueError on bad input
+    or more terms."""
     chips = checked_stacks(stacks)
     amounts = checked_prizes(prizes, len(chips))
-    if len(chips) > FIXED_POINT_PLAYER_LIMIT:
+    terms = fixed_point_terms(len(chips), len(amounts))
+    if terms > FIXED_POINT_TERM_LIMIT:
         raise ValueError(
-            f"{len(chips)} players: the fixed-point method keeps one number per set of players and takes at most"
-            f" {FIXED_POINT_PLAYER_LIMIT} players (2^{FIXED_POINT_PLAYER_LIMIT} sets)"
+            f"{len(chips)} players paid {len(amounts)} places: the fixed-point method would compute {terms:,} terms,"
+            f" more than the {FIXED_POINT_TERM_LIMIT:,} it takes (every field of up to 20 players, bigger ones paying"
+            " few places); the exact method takes any size, however long"
         )
     numerators, bounds, denominator = _fixed_point_scaled(chips, amounts)
     return IcmEquities(IcmMethod.FIXED_POINT, tuple(numerators), denominator, bounds=tuple(bounds))
@@ -303,7 +319,11 @@ def _fixed_point_scaled(chips: list[int], prizes: list[Amount]) -> tuple[list[in
     weights = _set_weights(players, prize_numerators)
     terms = sum(math.comb(players - 1, size) for size, weight in enumerate(weights) if weight)
     shift = max(scaled_chips).bit_length() + terms.bit_length() + _FIXED_POINT_MARGIN_BITS
-    sums = _sums_over_sets_without_each_player(scaled_chips, [weight << shift for weight in weights])
+    scaled_weights = [weight << shift for weight in weights]
+    if 2**players <= fixed_point_terms(players, len(weights)):
+        sums = _sums_over_sets_without_each_player(scaled_chips, scaled_weights)
+    else:
+        sums = _sums_over_sets_without_each_player_by_levels(scaled_chips, scaled_weights)
     numerators = [(certain << shift) + stack * own_sum for stack, own_sum in zip(scaled_chips, sums, strict=True)]
     return numerators, [stack * terms for stack in scaled_chips], prize_denominator << shift
 
@@ -335,6 +355,22 @@ def _sums_over_sets_without_each_player(chips: list[int], scaled_weights: list[i
         half //= 2
         sums[player] = sum(islice(terms, half))
         terms = list(map(operator.add, islice(terms, half), islice(terms, half, None)))
+    return sums
+
+
+def _sums_over_sets_without_each_player_by_levels(chips: list[int], scaled_weights: list[int]) -> list[int]:
+    """:func:`_sums_over_sets_without_each_player` for big fields paying few places: for each player, the sets of the
+    others by size (``itertools.combinations``, one C loop per size), without a list of every set."""
+    total = sum(chips)
+    sums = []
+    for player in range(len(chips)):
+        others = chips[:player] + chips[player + 1 :]
+        own = 0
+        for size, weight in enumerate(scaled_weights):
+            if weight:
+                outside = map(total.__sub__, map(sum, combinations(others, size)))
+                own += sum(map(operator.floordiv, repeat(weight), outside))
+        sums.append(own)
     return sums
 
 
@@ -590,11 +626,11 @@ def chop_equities(
 
 
 def default_method(players: int, paid_places: int) -> IcmMethod:
-    """Exact fractions while the exact method visits at most :data:`EXACT_SET_LIMIT` sets, the fixed-point method
-    (the cents of the exact shares) up to :data:`FIXED_POINT_PLAYER_LIMIT` players, the approximation beyond."""
-    if exact_sets(players, paid_places) <= EXACT_SET_LIMIT:
+    """Exact fractions while the exact method takes at most :data:`EXACT_STEP_LIMIT` steps, the fixed-point method
+    (the cents of the exact shares) up to :data:`FIXED_POINT_TERM_LIMIT` terms, the approximation beyond."""
+    if exact_steps(players, paid_places) <= EXACT_STEP_LIMIT:
         return IcmMethod.EXACT
-    if players <= FIXED_POINT_PLAYER_LIMIT:
+    if fixed_point_terms(players, paid_places) <= FIXED_POINT_TERM_LIMIT:
         return IcmMethod.FIXED_POINT
     return IcmMethod.MONTE_CARLO
 
