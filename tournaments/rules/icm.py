@@ -381,10 +381,12 @@ def _fixed_point_cents(
     their bounds decide them, else None.
 
     Decided when every exact share's whole cents are known (the share's room does not reach the next cent) and every
-    player given a leftover cent is known to rank above every player not given one: the first's remainder is at
-    above the second's highest possible remainder, or both have the same stack — then their exact equities are equal
-    (ICM is symmetric in the players), and so are the computed ones (each term depends on the size and the chips of
-    its set only), and the tie goes as the cent rules say (larger stack, then the lower seat).
+    player given a leftover cent is known to rank above every player not given one: the first's lowest possible
+    remainder is above the second's highest, or both have the same stack — then their exact equities are equal (ICM
+    is symmetric in the players), and so are the computed ones (each term depends on the size and the chips of its
+    set only), and the tie goes as the cent rules say (larger stack, then the lower seat). Undecided cases need an
+    exact tie (or a share or two remainders within 2^-64 cents of each other); they come with small stacks, where the
+    exact fractions are quick.
     """
     assert equities.bounds is not None
     denominator = equities.denominator
