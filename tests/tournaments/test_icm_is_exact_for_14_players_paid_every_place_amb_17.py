@@ -1,7 +1,8 @@
 """AMB-17 / CXL-11: ICM is exact. The sum over sets of players gives exactly the earlier programme over the
 probabilities of sets (itself checked against the recursion over finishing orders); 14 players paid every place — where
-the Monte-Carlo estimate used to take over, off by up to €72 — are chopped exactly by default; beyond the exact
-method's default size ``manage.py icm`` says that its output is an estimate, with the error bound."""
+the Monte-Carlo estimate used to take over, off by up to €72 — are chopped by default by the fixed-point method, whose
+proven bounds hold the exact shares and whose cents are the exact method's; beyond 20 players ``manage.py icm`` says
+that its output is an estimate, with the error bound."""
 
 from __future__ import annotations
 
@@ -14,7 +15,15 @@ from io import StringIO
 
 from django.core.management import call_command
 
-from tournaments.rules.icm import EXACT_SET_LIMIT, IcmMethod, exact_sets, icm_chop, icm_equities
+from tournaments.rules.icm import (
+    EXACT_STEP_LIMIT,
+    FIXED_POINT_TERM_LIMIT,
+    IcmMethod,
+    exact_steps,
+    fixed_point_terms,
+    icm_chop,
+    icm_equities,
+)
 
 
 def equities_by_set_probabilities(stacks: list[int], prizes: list[int]) -> tuple[Fraction, ...]:
@@ -53,25 +62,44 @@ def test_amb_17_fourteen_players_paid_every_place_are_chopped_exactly_by_default
     stacks = [3 * player + 1 for player in range(14)]  # small stacks keep the reference quick
     prizes = [100_000 // place for place in range(1, 15)]
     chop = icm_chop(stacks, prizes)
-    assert chop.equities.method is IcmMethod.EXACT
-    assert chop.equities.equities == equities_by_set_probabilities(stacks, prizes)
+    assert chop.equities.method is IcmMethod.FIXED_POINT
+    assert chop.equities.bounds is not None
+    exact = equities_by_set_probabilities(stacks, prizes)
+    denominator = chop.equities.denominator
+    for numerator, bound, share in zip(chop.equities.numerators, chop.equities.bounds, exact, strict=True):
+        assert Fraction(numerator, denominator) <= share <= Fraction(numerator + bound, denominator)
+        assert Fraction(bound, denominator) < Fraction(1, 2**64)
+    assert chop.cents == icm_chop(stacks, prizes, method=IcmMethod.EXACT).cents
     assert sum(chop.cents) == sum(prizes)
-    assert all(
-        math.floor(share) <= cents <= math.ceil(share)
-        for share, cents in zip(chop.equities.equities, chop.cents, strict=True)
-    )
+    assert all(math.floor(share) <= cents <= math.ceil(share) for share, cents in zip(exact, chop.cents, strict=True))
 
 
-def test_amb_17_fourteen_real_stacks_paid_every_place_are_exact_by_default_in_the_command() -> None:
+def test_amb_17_fourteen_real_stacks_paid_every_place_pay_the_exact_cents_by_default_in_the_command() -> None:
     generator = random.Random(14)
     stacks = [generator.randint(1_000, 60_000) for _ in range(14)]
     prizes = [1_000_000 // place for place in range(1, 15)]
-    assert exact_sets(14, 14) <= EXACT_SET_LIMIT
+    assert exact_steps(14, 14) > EXACT_STEP_LIMIT
     out = StringIO()
     call_command("icm", "--stacks", *map(str, stacks), "--prizes", *map(str, prizes), stdout=out)
     printed = json.loads(out.getvalue())
-    assert printed["method"] == "exact"
+    assert printed["method"] == "fixed-point"
     assert "estimate" not in printed
+    assert "exact cents" in printed["precision"]
+    exact = icm_chop(stacks, prizes, method=IcmMethod.EXACT)
+    assert [player["cents"] for player in printed["players"]] == list(exact.cents)
+    for player, share in zip(printed["players"], exact.equities.equities, strict=True):
+        assert abs(Fraction(player["share_decimal"]) - share) <= Fraction(1, 10**6)
+    assert printed["total_cents"] == sum(prizes)
+
+
+def test_amb_17_the_exact_method_still_prints_every_digit_when_asked() -> None:
+    generator = random.Random(14)
+    stacks = [generator.randint(1_000, 60_000) for _ in range(14)]
+    prizes = [1_000_000 // place for place in range(1, 15)]
+    out = StringIO()
+    call_command("icm", "--exact", "--stacks", *map(str, stacks), "--prizes", *map(str, prizes), stdout=out)
+    printed = json.loads(out.getvalue())
+    assert printed["method"] == "exact"
     limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)  # the exact shares have thousands of digits
     try:
@@ -82,14 +110,17 @@ def test_amb_17_fourteen_real_stacks_paid_every_place_are_exact_by_default_in_th
     assert sum(player["cents"] for player in printed["players"]) == sum(prizes)
 
 
-def test_amb_17_beyond_the_exact_default_the_command_says_estimate_with_the_error_bound() -> None:
-    stacks = [1_000 + 37 * player for player in range(15)]
-    prizes = [150_000 // place for place in range(1, 16)]
-    assert exact_sets(15, 15) > EXACT_SET_LIMIT
+def test_amb_17_beyond_the_fixed_point_limit_the_command_says_estimate_with_the_error_bound() -> None:
+    players = 21
+    stacks = [1_000 + 37 * player for player in range(players)]
+    prizes = [150_000 // place for place in range(1, players + 1)]
+    assert exact_steps(players, players) > EXACT_STEP_LIMIT
+    assert fixed_point_terms(players, players) > FIXED_POINT_TERM_LIMIT
     out = StringIO()
     call_command("icm", "--stacks", *map(str, stacks), "--prizes", *map(str, prizes), "--samples", "200", stdout=out)
     printed = json.loads(out.getvalue())
     assert printed["method"] == "monte-carlo"
     assert printed["estimate"].startswith("Monte-Carlo estimate, not the exact ICM share")
     assert "--exact" in printed["estimate"]
+    assert f"more than the {FIXED_POINT_TERM_LIMIT:,} it takes" in printed["estimate"]
     assert "4 standard errors" in printed["error_bound"]

@@ -1,5 +1,6 @@
-"""ICM chop (CXL-11, AMB-17): Malmuth–Harville equities in exact rational arithmetic, the cent rules, and a seeded
-Monte-Carlo approximation for fields too big for the exact method.
+"""ICM chop (CXL-11, AMB-17): Malmuth–Harville equities in exact rational arithmetic, the same in fixed point with a
+proven error bound (for bigger fields: the cents are still those of the exact shares), the cent rules, and a seeded
+Monte-Carlo approximation for fields too big for both.
 
 Model (Malmuth–Harville): a player finishes first with probability stack / total chips; given who finished above,
 the next place goes to each player still in with probability stack / chips still in. A player's equity is
@@ -20,19 +21,37 @@ Stacks are first divided by their greatest common divisor (ICM does not change w
 n places paid, the last place is folded in: every player is certain of the last prize, and the other places pay
 their excess over it.
 
+Fixed-point method (:func:`fixed_point_icm_equities`), the default for bigger fields (every field of up to 20
+players, and bigger ones paying few places: :data:`FIXED_POINT_TERM_LIMIT`): the same sum over sets, each term
+w(|D|) / R(D) taken in whole numbers as ⌊w(|D|) × 2^shift / R(D)⌋ instead of as a fraction. Each term is then at most
+one unit below its exact value, so player j's sum of N terms (the sets without j) is less than N units below the exact
+sum: s_j × N units, which ``shift`` makes less than 2^-64 cents. Every set of players is a bit mask, and every set's
+chips and size are built by doubling lists (the sets with player k are the sets without k, plus k), so the 2^n terms
+are computed in C loops (``map``); the sums over the sets without each player are read off by halving the list (the
+sets without the highest player are its lower half; adding the two halves entry by entry leaves the sums for the
+players below). For big fields paying few places, each player's sum runs over the sets of the others by size instead
+(fewer terms than 2^n). The exact fractions for 18 players paid 9 places have 75,000 digits (457,000 over their
+common denominator) and take 7 s of CPU to add up; these sums take about 0.06 s.
+
+What a chop pays is decided exactly: :func:`icm_chop` reads each player's whole cents and the order of the remainders
+off the proven bounds and, when they do not decide (a share within the bound of a whole cent, or two different
+stacks' remainders within it of each other — exact ties happen with small stacks), computes the exact fractions
+instead. Equal stacks have equal exact shares and equal fixed-point ones (a term depends only on its set's size and
+chips), so their ties go by the cent rules. The cents are therefore always those of the exact method (AMB-17).
+
 Cent rules (AMB-17, :func:`round_shares_to_cents`): each exact share is rounded down to the cent; the cents left over
 go one each by largest remainder, ties to the larger stack, then to the lower seat number.
 
-Approximation (:func:`approximate_icm_equities`), for fields too big for the exact method: places 1 and 2 exactly
-(P(j first) = s_j / T and P(j second) = s_j / T × Σ_{i≠j} s_i / (T − s_i), linear time), the places from 3 down by
-sampling Malmuth–Harville finishing orders — sorting players by E_j / s_j with E_j independent standard exponentials
-gives exactly the Malmuth–Harville order (the exponential race) — with conditional Monte Carlo: in each sampled order
-every player still in when place k is decided is credited prize_k × stack / chips still in. Each estimate is
-unbiased; its standard error (the sample standard deviation of the player's credits / √samples) is reported per
-player. The documented bound: a player's error exceeds 4 standard errors with probability about 6 in 100,000 (normal
-approximation). The sampled part is kept in millionths of a cent, adjusted by the float rounding (a few millionths)
-so that the estimates add up to the prize total exactly and the cent rules apply to them unchanged. The sampler is
-seeded: the same input, samples and seed give the same chop.
+Approximation (:func:`approximate_icm_equities`), for fields too big for both (over 20 players paying many places):
+places 1 and 2 exactly (P(j first) = s_j / T and P(j second) = s_j / T × Σ_{i≠j} s_i / (T − s_i), linear time), the
+places from 3 down by sampling Malmuth–Harville finishing orders — sorting players by E_j / s_j with E_j independent
+standard exponentials gives exactly the Malmuth–Harville order (the exponential race) — with conditional Monte Carlo: in
+each sampled order every player still in when place k is decided is credited prize_k × stack / chips still in. Each
+estimate is unbiased; its standard error (the sample standard deviation of the player's credits / √samples) is reported
+per player. The documented bound: a player's error exceeds 4 standard errors with probability about 6 in 100,000 (normal
+approximation). The sampled part is kept in millionths of a cent, adjusted by the float rounding (a few millionths) so
+that the estimates add up to the prize total exactly and the cent rules apply to them unchanged. The sampler is seeded:
+the same input, samples and seed give the same chop.
 
 Bad input raises ValueError with a sentence saying what is wrong: stacks must be whole positive chip counts (a player
 without chips is not in the chop); prizes are listed from first place down, never increasing, none negative, with a
@@ -52,16 +71,24 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from functools import cached_property, reduce
-from itertools import accumulate
+from itertools import accumulate, combinations, islice, repeat
 from typing import Final
 
 Amount = int | Fraction
 
-# Up to this many sets the exact method is the default of icm_chop (and of manage.py icm): 14 players paid every
-# place (16,369 sets, about 2-3 s on one core, docs/benchmarks.md section bench_icm.py), 18 players paid 6 places
-# (12,616 sets). Beyond it the approximation is the default, unless told otherwise. A cancellation always asks for the
+# Up to this many (set, player) steps (exact_steps) the exact method is the default of icm_chop (and of manage.py
+# icm): 12 players paid every place (24,564 steps), 18 players paid 4 places, 30 paid 3 — each well under 0.5 s on one
+# core (docs/benchmarks.md, section bench_icm.py; beyond, the exact fractions grow to tens of thousands of digits and
+# take seconds: 14 paid 14 1.5 s, 18 paid 6 2 s, 18 paid 9 about 40 s). Above it the fixed-point method is the default
+# up to FIXED_POINT_TERM_LIMIT terms (fixed_point_terms: every field of up to 20 players, and bigger ones paying few
+# places — 100 players paid 3, 30 paid 5); its cents are those of the exact shares (18 players paid 9 places in
+# about 0.06 s of CPU). Beyond both, the approximation, unless told otherwise. A cancellation always asks for the
 # exact method (at most 10 players at a final table, 3 in a HexaPro game).
-EXACT_SET_LIMIT: Final[int] = 2**14
+EXACT_STEP_LIMIT: Final[int] = 2**15
+# About 0.2-0.3 s of CPU and, for 20 players, 100 MB (one number per set of players).
+FIXED_POINT_TERM_LIMIT: Final[int] = 2**20
+_FIXED_POINT_MARGIN_BITS: Final[int] = 64  # a fixed-point share is less than 2^-64 cents below the exact share
+_ONE_MORE: Final[bytes] = bytes(range(1, 256)) + b"\xff"  # bytes.translate table: each set size plus one
 DEFAULT_SAMPLES: Final[int] = 10_000
 DEFAULT_SEED: Final[int] = 0
 ERROR_BOUND_IN_STANDARD_ERRORS: Final[int] = 4
@@ -71,6 +98,7 @@ _UNITS: Final[int] = 1_000_000  # the sampled part of an estimate is kept in mil
 
 class IcmMethod(StrEnum):
     EXACT = "exact"
+    FIXED_POINT = "fixed-point"
     MONTE_CARLO = "monte-carlo"
 
 
@@ -137,6 +165,14 @@ def exact_sets(players: int, paid_places: int) -> int:
     return sum(math.comb(players, size) for size in range(depth))
 
 
+def fixed_point_terms(players: int, paid_places: int) -> int:
+    """How many terms the fixed-point method computes: one per set of players (2^n, the masks), or per player one per
+    set of the others smaller than the paid places (by levels), whichever is fewer."""
+    depth = min(paid_places, players - 1)
+    by_levels = players * sum(math.comb(players - 1, size) for size in range(depth))
+    return min(2**players, by_levels)
+
+
 def icm_equities(stacks: Sequence[int], prizes: Sequence[Amount]) -> tuple[Fraction, ...]:
     """Every player's exact Malmuth–Harville equity, in the order of ``stacks``; they add up to ``sum(prizes)``.
 
@@ -150,19 +186,38 @@ def icm_equities(stacks: Sequence[int], prizes: Sequence[Amount]) -> tuple[Fract
 def _exact_scaled(chips: list[int], prizes: list[Amount]) -> tuple[list[int], int]:
     """The exact equities as numerators over one common denominator (not reduced)."""
     players = len(chips)
-    prize_numerators, prize_denominator = _common_denominator(prizes)
-    certain = 0
-    if len(prize_numerators) == players:
-        # Everyone is sure of the last prize; the places above pay their excess over it.
-        certain = prize_numerators[-1]
-        prize_numerators = [prize - certain for prize in prize_numerators[:-1]]
-    while prize_numerators and prize_numerators[-1] == 0:
-        prize_numerators.pop()
+    certain, prize_numerators, prize_denominator = _folded_prizes(prizes, players)
     if not prize_numerators:
         return [certain] * players, prize_denominator
     divisor = reduce(math.gcd, chips)
     excess, denominator = _subset_programme([stack // divisor for stack in chips], prize_numerators)
     return [certain * denominator + share for share in excess], denominator * prize_denominator
+
+
+def _folded_prizes(prizes: list[Amount], players: int) -> tuple[int, list[int], int]:
+    """The prizes over their common denominator, as (certain, excess prizes, denominator): with every place paid,
+    everyone is sure of the last prize (``certain``) and the places above pay their excess over it; unpaid places at
+    the bottom (prize 0) are dropped."""
+    prize_numerators, prize_denominator = _common_denominator(prizes)
+    certain = 0
+    if len(prize_numerators) == players:
+        certain = prize_numerators[-1]
+        prize_numerators = [prize - certain for prize in prize_numerators[:-1]]
+    while prize_numerators and prize_numerators[-1] == 0:
+        prize_numerators.pop()
+    return certain, prize_numerators, prize_denominator
+
+
+def _set_weights(players: int, prizes: list[int]) -> list[int]:
+    """w(d) = Σ_{k>d} prize_k × (−1)^(k−1−d) × C(n−1−d, k−1−d) for d = 0 .. places − 1 (module docstring)."""
+    places = len(prizes)
+    return [
+        sum(
+            prizes[place - 1] * (-1) ** (place - 1 - size) * math.comb(players - 1 - size, place - 1 - size)
+            for place in range(size + 1, places + 1)
+        )
+        for size in range(places)
+    ]
 
 
 def _subset_programme(chips: list[int], prizes: list[int]) -> tuple[list[int], int]:
@@ -171,13 +226,7 @@ def _subset_programme(chips: list[int], prizes: list[int]) -> tuple[list[int], i
     players = len(chips)
     places = len(prizes)
     total_chips = sum(chips)
-    weights = [
-        sum(
-            prizes[place - 1] * (-1) ** (place - 1 - size) * math.comb(players - 1 - size, place - 1 - size)
-            for place in range(size + 1, places + 1)
-        )
-        for size in range(places)
-    ]
+    weights = _set_weights(players, prizes)
     # Per value r of R(D): the summed weight of every set D with it, and of the sets holding each player.
     everyone: dict[int, int] = {}
     holding: list[dict[int, int]] = [{} for _ in range(players)]
@@ -236,6 +285,133 @@ def _tree_numerator(weights: list[int], tree: list[list[int]]) -> int:
 def _common_denominator(amounts: Sequence[Amount]) -> tuple[list[int], int]:
     denominator = math.lcm(*(Fraction(amount).denominator for amount in amounts))
     return [int(amount * denominator) for amount in amounts], denominator
+
+
+def fixed_point_icm_equities(stacks: Sequence[int], prizes: Sequence[Amount]) -> IcmEquities:
+    """Every player's Malmuth–Harville equity by the fixed-point sum over sets (module docstring): ``numerators[i] /
+    denominator`` is at most the exact equity and less than a ``2^-64`` cent below it, ``bounds[i] / denominator``
+    the proven room. Up to :data:`FIXED_POINT_TERM_LIMIT` terms (:func:`fixed_point_terms`); ValueError on bad input
+    or more terms."""
+    chips = checked_stacks(stacks)
+    amounts = checked_prizes(prizes, len(chips))
+    terms = fixed_point_terms(len(chips), len(amounts))
+    if terms > FIXED_POINT_TERM_LIMIT:
+        raise ValueError(
+            f"{len(chips)} players paid {len(amounts)} places: the fixed-point method would compute {terms:,} terms,"
+            f" more than the {FIXED_POINT_TERM_LIMIT:,} it takes (every field of up to 20 players, bigger ones paying"
+            " few places); the exact method takes any size, however long"
+        )
+    numerators, bounds, denominator = _fixed_point_scaled(chips, amounts)
+    return IcmEquities(IcmMethod.FIXED_POINT, tuple(numerators), denominator, bounds=tuple(bounds))
+
+
+def _fixed_point_scaled(chips: list[int], prizes: list[Amount]) -> tuple[list[int], list[int], int]:
+    """(lower numerators, bounds, denominator): the exact equity of player j lies in [lower_j, lower_j + bound_j]
+    / denominator. Each term w(|D|) / R(D) is taken as ⌊w(|D|) × 2^shift / R(D)⌋, which is at most 1 below
+    w(|D|) × 2^shift / R(D); player j's sum has N terms (the sets without j), so it is less than N below, and s_j × N
+    over 2^shift × the prizes' denominator is less than 2^-64 cents by the choice of ``shift``."""
+    players = len(chips)
+    certain, prize_numerators, prize_denominator = _folded_prizes(prizes, players)
+    if not prize_numerators:
+        return [certain] * players, [0] * players, prize_denominator
+    divisor = reduce(math.gcd, chips)
+    scaled_chips = [stack // divisor for stack in chips]
+    weights = _set_weights(players, prize_numerators)
+    terms = sum(math.comb(players - 1, size) for size, weight in enumerate(weights) if weight)
+    shift = max(scaled_chips).bit_length() + terms.bit_length() + _FIXED_POINT_MARGIN_BITS
+    scaled_weights = [weight << shift for weight in weights]
+    if 2**players <= fixed_point_terms(players, len(weights)):
+        sums = _sums_over_sets_without_each_player(scaled_chips, scaled_weights)
+    else:
+        sums = _sums_over_sets_without_each_player_by_levels(scaled_chips, scaled_weights)
+    numerators = [(certain << shift) + stack * own_sum for stack, own_sum in zip(scaled_chips, sums, strict=True)]
+    return numerators, [stack * terms for stack in scaled_chips], prize_denominator << shift
+
+
+def _sums_over_sets_without_each_player(chips: list[int], scaled_weights: list[int]) -> list[int]:
+    """For each player j: Σ over sets D of players without j, |D| < len(scaled_weights), of
+    ⌊scaled_weights[|D|] / R(D)⌋ (R(D): the chips outside D).
+
+    Every set is a bit mask, and every list below has one entry per mask (2^n): the chips outside each set and each
+    set's size are built by doubling (the sets with player k are the sets without k, plus k), the terms by one
+    division each. The sums without each player are then read off by halving: the sets without the highest player
+    are the lower half of the list, and for the players below, the two halves (with and without the highest player)
+    are added entry by entry into a list half as long. Loops run in C (map, sum), not in Python per set.
+    """
+    players = len(chips)
+    outside = [sum(chips)]
+    sizes = b"\0"
+    for stack in chips:
+        outside += list(map(operator.sub, outside, repeat(stack)))
+        sizes += sizes.translate(_ONE_MORE)
+    # The set of everyone has R = 0; its weight is 0 (fewer places than players): divide by 1 instead.
+    outside[-1] = 1
+    weights_by_size = scaled_weights + [0] * (players + 1 - len(scaled_weights))
+    terms = list(map(operator.floordiv, map(weights_by_size.__getitem__, sizes), outside))
+    del outside, sizes
+    sums = [0] * players
+    half = len(terms)
+    for player in reversed(range(players)):
+        half //= 2
+        sums[player] = sum(islice(terms, half))
+        terms = list(map(operator.add, islice(terms, half), islice(terms, half, None)))
+    return sums
+
+
+def _sums_over_sets_without_each_player_by_levels(chips: list[int], scaled_weights: list[int]) -> list[int]:
+    """:func:`_sums_over_sets_without_each_player` for big fields paying few places: for each player, the sets of the
+    others by size (``itertools.combinations``, one C loop per size), without a list of every set."""
+    total = sum(chips)
+    sums = []
+    for player in range(len(chips)):
+        others = chips[:player] + chips[player + 1 :]
+        own = 0
+        for size, weight in enumerate(scaled_weights):
+            if weight:
+                outside = map(total.__sub__, map(sum, combinations(others, size)))
+                own += sum(map(operator.floordiv, repeat(weight), outside))
+        sums.append(own)
+    return sums
+
+
+def _fixed_point_cents(
+    equities: IcmEquities, total: int, stacks: Sequence[int], seats: Sequence[int]
+) -> tuple[int, ...] | None:
+    """The cents of :func:`round_shares_to_cents` applied to the *exact* equities, read off fixed-point equities when
+    their bounds decide them, else None.
+
+    Decided when every exact share's whole cents are known (the share's room does not reach the next cent) and every
+    player given a leftover cent is known to rank above every player not given one: the first's lowest possible
+    remainder is above the second's highest, or both have the same stack — then their exact equities are equal (ICM
+    is symmetric in the players), and so are the computed ones (each term depends on the size and the chips of its
+    set only), and the tie goes as the cent rules say (larger stack, then the lower seat). Undecided cases need an
+    exact tie (or a share or two remainders within 2^-64 cents of each other); they come with small stacks, where the
+    exact fractions are quick.
+    """
+    assert equities.bounds is not None
+    denominator = equities.denominator
+    cents: list[int] = []
+    lowest: list[int] = []
+    highest: list[int] = []
+    for numerator, bound in zip(equities.numerators, equities.bounds, strict=True):
+        whole, remainder = divmod(numerator, denominator)
+        if remainder + bound >= denominator:
+            return None
+        cents.append(whole)
+        lowest.append(remainder)
+        highest.append(remainder + bound)
+    leftover = total - sum(cents)
+    if not 0 <= leftover <= len(cents):
+        return None
+    by_claim = sorted(range(len(cents)), key=lambda position: (-lowest[position], -stacks[position], seats[position]))
+    given, not_given = by_claim[:leftover], by_claim[leftover:]
+    for above in given:
+        for below in not_given:
+            if stacks[above] != stacks[below] and lowest[above] <= highest[below]:
+                return None
+    for position in given:
+        cents[position] += 1
+    return tuple(cents)
 
 
 def icm_equities_by_permutations(stacks: Sequence[int], prizes: Sequence[Amount]) -> tuple[Fraction, ...]:
@@ -412,7 +588,8 @@ def _sample_lower_places(
 class IcmEquities:
     """Equities by one method, as ``numerators[i] / denominator`` (one common denominator, not reduced: reducing a
     thousand estimates with denominators of thousands of digits costs seconds). The Monte-Carlo method adds each
-    estimate's standard error (cents) and the sampler's settings."""
+    estimate's standard error (cents) and the sampler's settings; the fixed-point method adds ``bounds``: player i's
+    exact equity lies in [numerators[i], numerators[i] + bounds[i]] / denominator, less than 2^-64 cents wide."""
 
     method: IcmMethod
     numerators: tuple[int, ...]
@@ -420,6 +597,7 @@ class IcmEquities:
     standard_errors: tuple[float, ...] | None = None
     samples: int | None = None
     seed: int | None = None
+    bounds: tuple[int, ...] | None = None
 
     @cached_property
     def equities(self) -> tuple[Fraction, ...]:
@@ -435,17 +613,28 @@ def chop_equities(
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
 ) -> IcmEquities:
-    """The equities of a chop by ``method``; None picks the exact method when it visits at most
-    :data:`EXACT_SET_LIMIT` sets, else the approximation. ValueError on bad input."""
+    """The equities of a chop by ``method``; None picks :func:`default_method`. ValueError on bad input (and for the
+    fixed-point method, more than :data:`FIXED_POINT_PLAYER_LIMIT` players)."""
     chips = checked_stacks(stacks)
     amounts = checked_prizes(prizes, len(chips))
     if method is None:
-        exact_is_quick = exact_sets(len(chips), len(amounts)) <= EXACT_SET_LIMIT
-        method = IcmMethod.EXACT if exact_is_quick else IcmMethod.MONTE_CARLO
+        method = default_method(len(chips), len(amounts))
     if method is IcmMethod.EXACT:
         numerators, denominator = _exact_scaled(chips, amounts)
         return IcmEquities(method, tuple(numerators), denominator)
+    if method is IcmMethod.FIXED_POINT:
+        return fixed_point_icm_equities(chips, amounts)
     return approximate_icm_equities(chips, amounts, samples=samples, seed=seed)
+
+
+def default_method(players: int, paid_places: int) -> IcmMethod:
+    """Exact fractions while the exact method takes at most :data:`EXACT_STEP_LIMIT` steps, the fixed-point method
+    (the cents of the exact shares) up to :data:`FIXED_POINT_TERM_LIMIT` terms, the approximation beyond."""
+    if exact_steps(players, paid_places) <= EXACT_STEP_LIMIT:
+        return IcmMethod.EXACT
+    if fixed_point_terms(players, paid_places) <= FIXED_POINT_TERM_LIMIT:
+        return IcmMethod.FIXED_POINT
+    return IcmMethod.MONTE_CARLO
 
 
 @dataclass(frozen=True)
@@ -471,7 +660,9 @@ def icm_chop(
     """Chop ``prizes`` (cents, first place first, adding up to whole cents) among ``stacks`` by ICM (CXL-11).
 
     ``method``, ``samples`` and ``seed`` as for :func:`chop_equities`. ``seats`` orders ties in the cent rules (lower
-    first); default 1..n in the order of ``stacks``. ValueError on bad input.
+    first); default 1..n in the order of ``stacks``. The fixed-point method's cents are those of the exact shares:
+    when its bounds do not decide them (a share within 2^-64 cents of a whole cent, two remainders as close), the
+    chop is computed again by the exact method, and says so (method "exact"). ValueError on bad input.
     """
     chips = checked_stacks(stacks)
     amounts = checked_prizes(prizes, len(chips))
@@ -480,7 +671,13 @@ def icm_chop(
     if total.denominator != 1:
         raise ValueError(f"the prizes add up to {total} cents: a chop pays whole cents")
     equities = chop_equities(chips, amounts, method=method, samples=samples, seed=seed)
-    cents = round_scaled_shares_to_cents(equities.numerators, equities.denominator, chips, seat_numbers)
+    cents = None
+    if equities.method is IcmMethod.FIXED_POINT:
+        cents = _fixed_point_cents(equities, int(total), chips, seat_numbers)
+        if cents is None:
+            equities = chop_equities(chips, amounts, method=IcmMethod.EXACT)
+    if cents is None:
+        cents = round_scaled_shares_to_cents(equities.numerators, equities.denominator, chips, seat_numbers)
     return IcmChop(tuple(chips), tuple(seat_numbers), tuple(amounts), equities, cents)
 
 
