@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.utils import timezone
 
@@ -169,7 +170,7 @@ def _hourly_series_seed(now: datetime) -> int:
     rebuy_price = MULTI_TABLE_PRICE_PRESETS[0]  # €0.90 + €0.10
     reentry_price = MULTI_TABLE_PRICE_PRESETS[1]  # €3.60 + €0.40
     stack = TURBO_MULTI_TABLE_STRUCTURE.starting_stack
-    plans: tuple[tuple[str, str, timedelta, dict[str, object]], ...] = (
+    plans: tuple[tuple[str, str, timedelta, dict[str, Any]], ...] = (
         (
             REBUY_SERIES,
             "Re-buy €1 – {start:%H:%M} UTC",
