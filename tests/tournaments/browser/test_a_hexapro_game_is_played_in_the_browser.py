@@ -1,9 +1,9 @@
 """A HexaPro game in the browser, on the live site with its Celery worker and beat: three players open the HexaPro
 page, press PLAY at the €1 buy-in and see the confirmation dialogue — game type, prize pool range, number of games and
 the total buy-in — and REGISTER (HEX-03); the third registration forms the game at once (HEX-04) and every player is
-taken to the table, where the prize pool drawn by the site is revealed before the first hand (HEX-05); they play all
-in to the end, and each player's balance ends at what they paid plus their prize, credited when the game ended
-(HEX-09, HEX-10)."""
+taken to the table, where the prize pool drawn by the site is revealed to each of the three before the first hand
+(HEX-05); they play all in to the end, the winner is congratulated at the table with the amount won, and each player's
+balance ends at what they paid plus their prize, credited when the game ended (HEX-09, HEX-10)."""
 
 from __future__ import annotations
 
@@ -55,14 +55,14 @@ def test_three_players_register_see_the_prize_pool_revealed_play_and_are_paid(si
         assert header_balance(page) == START_CENTS - BUY_IN
     game = HexaProGame.objects.get()
     tournament = game.tournament
-    revealed = browsers["hexa"].locator("#hexapro-prize-pool")
-    assert revealed.text_content() == format_cents(game.prize_pool_cents)
-    wait_until(
-        browsers["hexa"],
-        "getComputedStyle(document.querySelector('#hexapro-reveal .hexapro-pool')).opacity === '1'",
-        timeout=10_000,
-    )
-    pages.screenshot(browsers["hexa"], "revealed")
+    for name, page in browsers.items():  # issue 28: every player sees the reveal, not only the first to arrive
+        assert page.locator("#hexapro-prize-pool").text_content() == format_cents(game.prize_pool_cents)
+        wait_until(
+            page,
+            "getComputedStyle(document.querySelector('#hexapro-reveal .hexapro-pool')).opacity === '1'",
+            timeout=10_000,
+        )
+        pages.screenshot(page, f"revealed-to-{name}")
 
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
@@ -76,11 +76,18 @@ def test_three_players_register_see_the_prize_pool_revealed_play_and_are_paid(si
     entries = {entry.user_id: entry for entry in TournamentEntry.objects.filter(tournament=tournament)}
     assert sorted(entry.place for entry in entries.values()) == [1, 2, 3]
     assert entries_paid(entries.values())
+    winner = next(entry for entry in entries.values() if entry.place == 1)
+    winning = browsers[next(name for name, user in users.items() if user.pk == winner.user_id)]
+    # The winner is congratulated at the table with the amount won, without a reload.
+    wait_until(winning, "!document.getElementById('tournament-result').hidden", timeout=30_000)
+    result = winning.locator("#tournament-result").text_content() or ""
+    assert f"You won {tournament.name}!" in result
+    assert f"Prize: {format_cents(winner.prize)}" in result
+    pages.screenshot(winning, "winner-congratulated")
     for name, user in users.items():
         page = browsers[name]
         page.goto("/")
         assert header_balance(page) == START_CENTS - BUY_IN + entries[user.pk].prize
-    winner = next(entry for entry in entries.values() if entry.place == 1)
     assert winner.prize >= game.prize_pool_cents * 80 // 100
     history = browsers["hexa"]
     history.goto("/tournaments/hexapro/history/")
