@@ -427,7 +427,7 @@ class TournamentPolicy:
             "break_due_at": tournament.break_due_at.isoformat() if tournament.break_due_at else None,
             "hand_for_hand": tournament.hand_for_hand,
             "paid_places": payouts_now(tournament).paid_places,
-            "status": tournament.status,
+            "tournament_status": tournament.status,
         }
         if tournament.kind == TournamentKind.HEXAPRO:
             info["hexapro"] = hexapro_table_info(tournament)

@@ -193,6 +193,9 @@ def _table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
             if state.actor == viewer_seat.number and hand.acting_seat == viewer_seat.number:
                 legal = state.legal_actions()
                 viewer_view["legal_actions"] = legal.to_dict() if legal is not None else None
+    policy_part = policy_for(table).snapshot_table(table, now)
+    # The policy adds to the table's facts and never replaces them (a tournament's status once hid a closed table's).
+    assert not policy_part.keys() & {"id", "name", "kind", "status", "closing", "seat_count"}, sorted(policy_part)
     return {
         "table": {
             "id": table.pk,
@@ -201,7 +204,7 @@ def _table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
             "status": table.status,
             "closing": table.close_after_hand,
             "seat_count": table.seat_count,
-            **policy_for(table).snapshot_table(table, now),
+            **policy_part,
         },
         "last_sequence": table.last_sequence,
         "button": hand.config["button"] if hand is not None else table.previous_button_seat,

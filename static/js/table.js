@@ -368,6 +368,7 @@
   /* Why no hand is dealt now, from the snapshot's waiting reason (games.runtime.views.waiting_reason). */
   function waitingText() {
     var waiting = snapshot().waiting;
+    if (tableInfo().status === "closed") { return gettext("This table is closed."); }
     if (tableInfo().closing) { return gettext("This table closes now; no new hand is dealt."); }
     if (!waiting) { return gettext("Waiting for the next hand."); }
     if (waiting.reason === "starting") { return gettext("The next hand starts shortly."); }
@@ -1097,6 +1098,8 @@
       // The turn moved: the legal actions we hold are stale until the next snapshot or your_turn message.
       state.snapshot.viewer.legal_actions = null;
     }
+    // A closed table never opens again: whether the event arrives live or in the log read back on arrival.
+    if (kind === "table_closed" && state.snapshot && state.snapshot.table) { state.snapshot.table.status = "closed"; }
     var playing = live ? hand() : null;
     if (playing && event.hand_id === playing.id) {
       // The drawn hand follows its events at once (the snapshot asked for after each batch refreshes the rest): a
@@ -1384,6 +1387,7 @@
         if (Number(event.sequence) <= upTo) { applyEvent(event, false); }
       });
       state.current = following;
+      draw();
     }, function () { /* the results list just stays shorter */ });
   }
 

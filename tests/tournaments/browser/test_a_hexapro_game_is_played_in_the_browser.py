@@ -83,6 +83,9 @@ def test_three_players_register_see_the_prize_pool_revealed_play_and_are_paid(si
     result = winning.locator("#tournament-result").text_content() or ""
     assert f"You won {tournament.name}!" in result
     assert f"Prize: {format_cents(winner.prize)}" in result
+    # The game's table is closed: the page says so instead of waiting for a next hand that never comes.
+    wait_until(winning, "document.getElementById('hand-info').textContent.includes('This table is closed.')")
+    assert "Waiting for the next hand" not in (winning.locator("#hand-info").text_content() or "")
     pages.screenshot(winning, "winner-congratulated")
     for name, user in users.items():
         page = browsers[name]
