@@ -115,6 +115,8 @@
      (snapshot.table.currency "CHIPS"). Amounts travel as integers either way (cents or chips). */
   function chipTable() { return tableInfo().currency === "CHIPS"; }
   function money(amount) { return chipTable() ? P.chips(amount) : P.money(amount); }
+  /* A result with its sign, as the hand history and the replayer show it: "+€0.90", "−€0.50", "€0.00". */
+  function signedMoney(amount) { return (amount > 0 ? "+" : amount < 0 ? "-" : "") + money(Math.abs(amount)); }
   function amountToInput(amount) {
     return chipTable() ? String(Math.max(0, Math.trunc(Number(amount) || 0))) : P.centsToInput(amount);
   }
@@ -1196,6 +1198,18 @@
           if (collected > 0) { settled.won[seat] = collected; }
         });
         drawResults();
+        if (live) {
+          // The hand log ends with what the ledger moved, in the words and amounts of the replayer and the hand
+          // history: the rake as its own line, then what each winner collected and their net result.
+          if (event.rake) { logLine(f(gettext("Rake %(amount)s is taken from the pot."), { amount: money(event.rake) })); }
+          Object.keys(settled.won).forEach(function (seat) {
+            logLine(f(gettext("%(name)s collects %(amount)s (net %(net)s)"), {
+              name: (settled.names && settled.names[seat]) || nameOf(seat),
+              amount: money(settled.won[seat]),
+              net: signedMoney(settled.net[seat])
+            }));
+          });
+        }
         if (live && state.finished === settled) { drawSeats(); drawBoard(); }
       }
       return;
@@ -1269,6 +1283,9 @@
         var nameFor = function (seat) { return (record.names && record.names[seat]) || nameOf(seat); };
         var handName = P.handName(record.awards.map(function (award) { return award.handName; }).filter(Boolean)[0]);
         text = Object.keys(record.won).map(function (seat) {
+          if (record.settled && record.net && record.net[seat] !== undefined) {
+            return f(gettext("%(name)s won %(amount)s (net %(net)s)"), { name: nameFor(seat), amount: money(record.won[seat]), net: signedMoney(record.net[seat]) });
+          }
           return f(gettext("%(name)s won %(amount)s"), { name: nameFor(seat), amount: money(record.won[seat]) });
         }).join(", ") + (handName ? " – " + handName : "");
         if (record.settled && record.potTotal !== null) {
@@ -1276,6 +1293,11 @@
         }
       }
       item.setAttribute("data-won", JSON.stringify(record.won));
+      if (record.settled) {
+        item.setAttribute("data-net", JSON.stringify(record.net || {}));
+        item.setAttribute("data-pot", String(record.potTotal));
+        item.setAttribute("data-rake", String(record.rake || 0));
+      }
       var strong = document.createElement("strong");
       strong.textContent = title + ": ";
       item.appendChild(strong);
