@@ -18,3 +18,8 @@ class TournamentsConfig(AppConfig):
 
         # Issue 30: manage.py wallet_reconcile checks the prize pools against the entries' money they hold.
         reconcile_check_register(prize_pools_reconcile)
+
+        from poker_site.core.rule_changes import rule_kind_register
+        from tournaments.payout_changes import PAYOUT_STRUCTURE
+
+        rule_kind_register(PAYOUT_STRUCTURE)  # issue 30: payout templates change by proposal and a second approval

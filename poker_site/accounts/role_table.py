@@ -26,6 +26,7 @@ USER_PASSWORD_PAGE = "auth_user_password_change"  # the user admin's "set a pass
 HOLD_DECISION_PAGE = "wallet_hold_decide"  # release or seize a hold, with a reason
 PROPOSE_TERMS_PAGE = "games_stake_propose_terms"
 RULE_CHANGE_DECISION_PAGES = ("core_rulechangeproposal_approve", "core_rulechangeproposal_reject")
+PAYOUT_STRUCTURE_PAGES = ("tournaments_payoutstructure_propose", "tournaments_payoutstructure_propose_new")
 PROPOSAL_DECISION_PAGES = ("wallet_adjustmentproposal_approve", "wallet_adjustmentproposal_reject")
 
 
@@ -293,9 +294,16 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     "tournaments.hexaproregistration": read_only_record(
         "One registered HexaPro game each: waiting, in a game, withdrawn."
     ),
-    "tournaments.payoutstructure": catalogue(
-        "Entrant ranges are edited on the structure's page; a structure whose shares do not add up to 10,000, "
-        "increase from a place to the next, or whose ranges overlap or leave a gap is refused."
+    "tournaments.payoutstructure": ModelPowers(
+        support=may("view", pages=PAYOUT_STRUCTURE_PAGES),
+        compliance=READ,
+        administrators=may("view", pages=PAYOUT_STRUCTURE_PAGES),
+        note="Read only (issue 30): a new structure, a change of one's name and entrant ranges, or its deletion is "
+        "proposed on the propose pages (`tournaments.change_payoutstructure`, reason required) and applied when "
+        "another holder approves it (rule change proposals). A structure whose shares do not add up to 10,000, "
+        "increase from a place to the next, or whose ranges overlap or leave a gap is refused, as is deleting one a "
+        "tournament uses; changing one whose tournaments take registrations with players registered needs an "
+        "administrator.",
     ),
     # --- site ---
     "core.rulechangeproposal": ModelPowers(
@@ -304,8 +312,9 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         administrators=may("view", pages=RULE_CHANGE_DECISION_PAGES),
         note="Issue 30, four eyes on rules: each change, proposed on its rule's page with a reason, is applied when "
         "another staff member than the proposer approves it with that kind's permission (detection thresholds: "
-        "`compliance.change_indicatorsetting`; stake terms: `games.add_staketerms`); one out of the usual range "
-        "(a rake rate over 10 %, a rake cap over the catalog's highest) needs an administrator "
+        "`compliance.change_indicatorsetting`; stake terms: `games.add_staketerms`; payout structures: "
+        "`tournaments.change_payoutstructure`); one out of the usual range (a rake rate over 10 %, a rake cap over "
+        "the catalog's highest, a payout change reaching players already registered) needs an administrator "
         "(`core.approve_any_rule_change`, held by no role group). Rejecting needs a reason. Audited.",
     ),
     # --- wallet ---
