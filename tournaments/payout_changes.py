@@ -85,7 +85,8 @@ def _ranges(value: object) -> list[dict[str, Any]]:
         payout_ranges_check([PayoutRangeRow(**row) for row in ranges])
     except DefinitionRefused as error:
         raise RuleChangeRefused(error.message) from error
-    return sorted(ranges, key=lambda row: (row["table_size"] or 0, row["minimum_entrants"]))
+    # In the order ranges_of reads them back (PostgreSQL puts an empty table size last).
+    return sorted(ranges, key=lambda row: (row["table_size"] is None, row["table_size"] or 0, row["minimum_entrants"]))
 
 
 def _name(value: object, structure: PayoutStructure | None) -> str:

@@ -175,3 +175,14 @@ def test_a_reviewer_cannot_open_the_propose_pages() -> None:
     client = logged_in(staff_member(COMPLIANCE_REVIEWERS, "rita"))
     assert client.get(PAYOUT_STRUCTURES + "propose/").status_code == 403
     assert client.get(f"{PAYOUT_STRUCTURES}{structure.pk}/propose/").status_code == 403
+
+
+def test_ranges_for_a_table_size_are_stored_and_audited_as_proposed() -> None:
+    ranges = [
+        {"minimum_entrants": 2, "maximum_entrants": None, "table_size": 6, "shares": [6_500, 3_500]},
+        {"minimum_entrants": 2, "maximum_entrants": None, "table_size": None, "shares": [10_000]},
+    ]
+    proposal = _propose(staff_member(SUPPORT_STAFF, "sue"), None, {"name": "Six-max", "ranges": list(reversed(ranges))})
+    assert proposal.changes["ranges"] == ranges
+    rule_change_approve(proposal, staff_member(SUPPORT_STAFF, "sid"))
+    assert ranges_of(PayoutStructure.objects.get(name="Six-max")) == ranges
