@@ -26,6 +26,10 @@ class GamesConfig(AppConfig):
 
         # Issue 30: manage.py wallet_reconcile checks the table accounts against the chips at the tables.
         reconcile_check_register(table_accounts_reconcile)
+        from wallet.services.reconcile import MoneyPlace, money_place_register
+
+        # The chips at cash tables: a session's account is its record between hands (checked above in a hand).
+        money_place_register(MoneyPlace("cash tables (chips of the seated players)", ("table_session",)))
 
         from games.terms_changes import STAKE_TERMS
         from poker_site.core.rule_changes import rule_kind_register

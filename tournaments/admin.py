@@ -26,8 +26,9 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
@@ -45,7 +46,6 @@ from tournaments.admin_forms import (
     HandForHandForm,
     LevelForm,
     LevelFormSet,
-    PayoutRangeFormSet,
     StaffActionForm,
     TournamentForm,
 )
@@ -969,22 +969,121 @@ class TournamentBountyAwardAdmin(TournamentNumberSearch, ReadOnlyAdmin):
 # --- Payout structures ---------------------------------------------------------------------------------------------
 
 
-class PayoutRangeInline(DefinitionPartInline):
+class PayoutRangeInline(admin.TabularInline):
+    """A structure's entrant ranges, read only: they change by a proposal (issue 30)."""
+
     model = PayoutRange
-    formset = PayoutRangeFormSet
     fields = ("minimum_entrants", "maximum_entrants", "table_size", "shares_basis_points")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+PROPOSE_STRUCTURE_PAGE = "tournaments_payoutstructure_propose"
+PROPOSE_NEW_STRUCTURE_PAGE = "tournaments_payoutstructure_propose_new"
 
 
 @admin.register(PayoutStructure)
 class PayoutStructureAdmin(admin.ModelAdmin):
-    """Payout templates keyed by entrant ranges (TRN-06). A tournament's payouts stay provisional until its
-    registration closes: a change here reaches the tournaments still registering, not the payouts already fixed."""
+    """Payout templates keyed by entrant ranges (TRN-06), read only: a new structure, a change of one or its deletion
+    is proposed on the "propose" pages and applied when another staff member approves it (issue 30,
+    :mod:`tournaments.payout_changes`). A tournament's payouts stay provisional until its registration closes: a
+    change reaches the tournaments still registering, not the payouts already fixed."""
 
     list_display = ("name",)
     search_fields = ("name",)
     inlines = (PayoutRangeInline,)
     paginator = CappedCountPaginator
     show_full_result_count = False
+    readonly_fields = ("name", "propose_link")
+    fields = ("name", "propose_link")
+    change_list_template = "tournaments/admin_payout_structure_change_list.html"
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_propose_permission(self, request: HttpRequest) -> bool:
+        from tournaments.payout_changes import CHANGE_STRUCTURE
+
+        return bool(request.user.has_perm(CHANGE_STRUCTURE))
+
+    @admin.display(description="change it")
+    def propose_link(self, structure: PayoutStructure) -> str:
+        return format_html(
+            '<a href="{}">Propose a change or its deletion (another staff member approves it)</a>',
+            reverse(f"admin:{PROPOSE_STRUCTURE_PAGE}", args=[structure.pk]),
+        )
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        context = dict(extra_context or {})
+        if self.has_propose_permission(request):
+            context["propose_new_url"] = reverse(f"admin:{PROPOSE_NEW_STRUCTURE_PAGE}")
+        return super().changelist_view(request, context)
+
+    def get_urls(self) -> list[URLPattern]:
+        return [
+            path("propose/", self.admin_site.admin_view(self.propose_view), name=PROPOSE_NEW_STRUCTURE_PAGE),
+            path(
+                "<int:structure_id>/propose/",
+                self.admin_site.admin_view(self.propose_view),
+                name=PROPOSE_STRUCTURE_PAGE,
+            ),
+            *super().get_urls(),
+        ]
+
+    def propose_view(self, request: HttpRequest, structure_id: int | None = None) -> HttpResponse:
+        """A new structure, or a change or the deletion of one, with a reason; posted, ``rule_change_propose``."""
+        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
+        from tournaments.admin_forms import PayoutStructureProposalForm
+        from tournaments.payout_changes import PAYOUT_STRUCTURE, structure_target
+
+        if not self.has_propose_permission(request):
+            raise PermissionDenied
+        structure = None
+        if structure_id is not None:
+            structure = PayoutStructure.objects.filter(pk=structure_id).first()
+            if structure is None:
+                raise Http404("No such payout structure.")
+        form = PayoutStructureProposalForm(request.POST if request.method == "POST" else None, structure=structure)
+        if request.method == "POST" and form.is_valid():
+            try:
+                proposal = rule_change_propose(
+                    request.user,
+                    PAYOUT_STRUCTURE.name,
+                    structure_target(structure),
+                    form.changes(),
+                    form.cleaned_data["reason"],
+                )
+            except RuleChangeRefused as error:
+                form.add_error(None, error.message)
+            else:
+                self.message_user(
+                    request, f"Proposed (#{proposal.pk}): another staff member approves it.", messages.SUCCESS
+                )
+                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+        title = f"Propose a change of {structure.name}" if structure is not None else "Propose a new payout structure"
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": title,
+            "form": form,
+            "explanation": "One entrant range a line: from-to entrants (nothing after the dash: no upper end), "
+            "optionally @ a table size, then the shares of the places in basis points, 1st first, adding up to "
+            '10,000; e.g. "7-20: 5000 3000 2000" or "21-: 4000 2500 1500 1200 800".',
+        }
+        return TemplateResponse(request, "core/rule_change_proposal_form.html", context)
 
 
 # The HexaPro back office (products, games, registrations, the multiplier audit) registers itself on import.

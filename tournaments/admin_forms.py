@@ -7,6 +7,7 @@ lock when it writes.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -31,11 +32,9 @@ from tournaments.services.definition import (
     EDITABLE_FIELDS,
     DefinitionRefused,
     LevelRow,
-    PayoutRangeRow,
     fields_change_check,
     levels_change_check,
     levels_check,
-    payout_ranges_check,
     phases_definition_problems,
 )
 
@@ -222,29 +221,78 @@ class LevelFormSet(BaseInlineFormSet):
             raise forms.ValidationError(refusal.message) from refusal
 
 
-class PayoutRangeFormSet(BaseInlineFormSet):
-    """The entrant ranges of a payout structure, refused as a whole unless they form a valid template set
-    (``payout_ranges_check``: shares adding up to 10,000 that never increase, no overlap, no gap)."""
+RANGE_LINE = re.compile(r"^(\d+)\s*-\s*(\d*)\s*(?:@\s*(\d+))?\s*:\s*([\d\s]+)$")
 
-    def clean(self) -> None:
-        super().clean()
-        if any(self.errors):
-            return
-        rows = [
-            PayoutRangeRow(
-                form.cleaned_data["minimum_entrants"],
-                form.cleaned_data.get("maximum_entrants"),
-                form.cleaned_data.get("table_size"),
-                form.cleaned_data.get("shares_basis_points"),
+
+def ranges_as_lines(ranges: list[dict[str, Any]]) -> str:
+    """A structure's ranges as the proposal page shows them, one a line (``7-20: 5000 3000 2000``)."""
+    lines = []
+    for row in ranges:
+        upper = "" if row["maximum_entrants"] is None else str(row["maximum_entrants"])
+        size = "" if row["table_size"] is None else f" @{row['table_size']}"
+        lines.append(f"{row['minimum_entrants']}-{upper}{size}: {' '.join(str(share) for share in row['shares'])}")
+    return "\n".join(lines)
+
+
+def ranges_from_lines(text: str) -> list[dict[str, Any]]:
+    """The ranges typed on the proposal page (see :func:`ranges_as_lines`); a line that is not one, refused."""
+    ranges = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        match = RANGE_LINE.match(line.strip())
+        if match is None:
+            raise forms.ValidationError(
+                f"Line {number} is not a range: write from-to entrants, optionally @ a table size, then the shares, "
+                "e.g. 7-20: 5000 3000 2000."
             )
-            for form in self.forms
-            if getattr(form, "cleaned_data", None)
-            and not (self.can_delete and form.cleaned_data.get(DELETION_FIELD_NAME))
-        ]
-        try:
-            payout_ranges_check(rows)
-        except DefinitionRefused as refusal:
-            raise forms.ValidationError(refusal.message) from refusal
+        low, high, size, shares = match.groups()
+        ranges.append(
+            {
+                "minimum_entrants": int(low),
+                "maximum_entrants": int(high) if high else None,
+                "table_size": int(size) if size else None,
+                "shares": [int(share) for share in shares.split()],
+            }
+        )
+    return ranges
+
+
+class PayoutStructureProposalForm(forms.Form):
+    """A new payout structure, or a change or the deletion of one, with the reason (issue 30): the proposal is
+    checked by :mod:`tournaments.payout_changes` (TRN-06: shares adding up to 10,000 that never increase, ranges
+    without overlap or gap) and applied when another staff member approves it."""
+
+    name = forms.CharField(label="Name", max_length=80)
+    ranges = forms.CharField(
+        label="Entrant ranges",
+        widget=forms.Textarea(attrs={"rows": 8, "cols": 60}),
+        help_text="One a line: from-to entrants [@ table size]: shares in basis points, 1st first.",
+    )
+    delete = forms.BooleanField(label="Delete this structure instead", required=False)
+    reason = forms.CharField(label="Reason", widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, data: Any = None, *, structure: Any = None) -> None:
+        from tournaments.payout_changes import ranges_of
+
+        initial = {"name": structure.name, "ranges": ranges_as_lines(ranges_of(structure))} if structure else {}
+        super().__init__(data, initial=initial)
+        if structure is None:
+            del self.fields["delete"]
+        else:
+            self.fields["name"].required = self.fields["ranges"].required = False
+
+    def clean_ranges(self) -> list[dict[str, Any]]:
+        return ranges_from_lines(self.cleaned_data.get("ranges") or "")
+
+    def changes(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        if data.get("delete"):
+            return {"delete": True}
+        changes: dict[str, Any] = {"ranges": data["ranges"]}
+        if data.get("name") or self.fields["name"].required:
+            changes["name"] = data.get("name") or ""
+        return changes
 
 
 class StaffActionForm(forms.Form):

@@ -1,8 +1,9 @@
 """The back office of tournament tickets and series (TRN-37, AMB-54, LOB-08).
 
-Tickets are money-equivalent: staff never edit one. They issue a ticket on the "issue a ticket" page and void
-usable ones with the list's action, both through :mod:`tournaments.services.tickets` (the value moves through the
-ledger, the audit log keeps who, when and why), both needing ``tournaments.manage_tickets``. Every role with the
+Tickets are money-equivalent: staff never edit one. They propose a ticket on the "issue a ticket" page, issued when a
+second staff member approves it (issue 30, :mod:`tournaments.ticket_changes`), and void usable ones with the list's
+action, both through :mod:`tournaments.services.tickets` (the value moves through the ledger, the audit log keeps
+who, when and why), both needing ``tournaments.manage_tickets``. Every role with the
 view permission reads the tickets with their audit trail (issued, used, returned, expired, voided).
 """
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -20,12 +22,11 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from games.admin import ReadOnlyAdmin, record_in_history, too_many
+from games.admin import ReadOnlyAdmin, too_many
 from poker_site.core.admin_lists import CappedCountPaginator
 from tournaments.admin_forms import StaffActionForm
 from tournaments.models import TournamentSeries, TournamentTicket, TournamentTicketEvent
-from tournaments.services import TournamentError
-from tournaments.services.tickets import TicketRequest, ticket_issue, ticket_void
+from tournaments.services.tickets import TicketRequest, ticket_void
 from wallet.errors import InvalidAmount, format_cents
 from wallet.services import parse_euros_to_cents
 
@@ -104,7 +105,10 @@ class TournamentTicketAdmin(ReadOnlyAdmin):
         return super().changelist_view(request, context)
 
     def issue_link(self) -> SafeString:
-        return format_html('<a class="addlink" href="{}">Issue a ticket</a>', reverse(f"admin:{ISSUE_PAGE}"))
+        return format_html(
+            '<a class="addlink" href="{}">Issue a ticket (proposed; another staff member approves it)</a>',
+            reverse(f"admin:{ISSUE_PAGE}"),
+        )
 
     @admin.action(description="Void the selected usable tickets (reason required)", permissions=["manage_tickets"])
     def void_tickets(self, request: HttpRequest, queryset: QuerySet[TournamentTicket]) -> TemplateResponse | None:
@@ -140,27 +144,43 @@ class TournamentTicketAdmin(ReadOnlyAdmin):
         return [issue, *super().get_urls()]
 
     def issue_view(self, request: HttpRequest) -> HttpResponse:
-        """Issue a ticket to a player (``ticket_issue``: funded by the house, audited)."""
+        """Propose a ticket for a player (issue 30: ``rule_change_propose``; issued from the house's promotions,
+        audited, when another staff member approves it)."""
+        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
+        from tournaments.ticket_changes import TICKET_ISSUE, ticket_target
+
         if not self.has_manage_tickets_permission(request):
             raise PermissionDenied
         form = IssueTicketForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
+            ticket = form.ticket_request()
+            player = get_user_model().objects.filter(username=ticket.username, is_active=True).first()
+            changes = {
+                "value": ticket.value,
+                "expires_at": ticket.expires_at.isoformat(),
+                "series_id": ticket.series_id,
+                "tournament_id": ticket.tournament_id,
+            }
             try:
-                ticket = ticket_issue(form.ticket_request(), actor=request.user, reason=form.cleaned_data["reason"])
-            except TournamentError as error:
+                if player is None:
+                    raise RuleChangeRefused(f"There is no active player {ticket.username!r}.")
+                proposal = rule_change_propose(
+                    request.user, TICKET_ISSUE.name, ticket_target(player), changes, form.cleaned_data["reason"]
+                )
+            except RuleChangeRefused as error:
                 form.add_error(None, f"{error.message} Nothing was changed.")
             else:
-                record_in_history(self, request, ticket, f"issued: {ticket.reason}")
                 self.message_user(
                     request,
-                    f"Ticket {ticket.pk} ({format_cents(ticket.value)}) issued to {ticket.user}.",
+                    f"Ticket proposed (#{proposal.pk}): {proposal.summary}. It is issued when another staff member "
+                    "approves it.",
                     messages.SUCCESS,
                 )
-                return HttpResponseRedirect(reverse("admin:tournaments_tournamentticket_change", args=[ticket.pk]))
+                return HttpResponseRedirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": "Issue a ticket",
+            "title": "Propose a ticket (another staff member approves it)",
             "action": "",
             "rows": [],
             "form": form,

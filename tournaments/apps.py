@@ -13,8 +13,19 @@ class TournamentsConfig(AppConfig):
 
         policy_register(TournamentPolicy())
 
-        from tournaments.reconcile import prize_pools_reconcile
-        from wallet.services.reconcile import reconcile_check_register
+        from tournaments import reconcile
+        from wallet.services.reconcile import money_place_register, reconcile_check_register
 
-        # Issue 30: manage.py wallet_reconcile checks the prize pools against the entries' money they hold.
-        reconcile_check_register(prize_pools_reconcile)
+        # Issue 30: manage.py wallet_reconcile checks the prize pools (running tournaments' included), the bounty pools
+        # and the tickets against the records that say what they must hold, and counts them in its money statement.
+        for check in (reconcile.prize_pools_reconcile, reconcile.bounty_pools_reconcile, reconcile.tickets_check):
+            reconcile_check_register(check)
+        for place in (reconcile.PRIZE_POOLS, reconcile.BOUNTY_POOLS, reconcile.TICKETS):
+            money_place_register(place)
+
+        from poker_site.core.rule_changes import rule_kind_register
+        from tournaments.payout_changes import PAYOUT_STRUCTURE
+        from tournaments.ticket_changes import TICKET_ISSUE
+
+        rule_kind_register(PAYOUT_STRUCTURE)  # issue 30: payout templates change by proposal and a second approval
+        rule_kind_register(TICKET_ISSUE)  # issue 30: a ticket staff give is proposed and approved by another

@@ -27,7 +27,13 @@ from poker_site.core.admin_exports import CsvExportMixin
 from poker_site.core.admin_lists import CappedCountPaginator, PlayerSearch
 from poker_site.core.money import amounts_in_euros, cents_field_names
 from wallet.errors import WalletError, format_cents
-from wallet.forms import AdjustmentProposalForm, HoldDecisionForm, ProposalApprovalForm, ProposalRejectionForm
+from wallet.forms import (
+    AdjustmentProposalForm,
+    HoldDecisionForm,
+    ProposalApprovalForm,
+    ProposalRejectionForm,
+    ResolutionProposalForm,
+)
 from wallet.models import (
     Account,
     AdjustmentProposal,
@@ -41,6 +47,7 @@ from wallet.models import (
     StaffAdjustment,
     Transfer,
     UnresolvedGameFunds,
+    UnresolvedGameStatus,
 )
 from wallet.services import (
     TransferKind,
@@ -537,9 +544,13 @@ class CashierLimitsAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
 
 
+PROPOSE_RESOLUTION_PAGE = "wallet_unresolvedgamefunds_propose"
+
+
 @admin.register(UnresolvedGameFunds)
 class UnresolvedGameFundsAdmin(CsvExportMixin, LedgerAdmin):
-    """CASH-25 queue: open cases by deadline; on expiry the ticker voids them to charity."""
+    """CASH-25 queue: open cases by deadline; on expiry the ticker voids them to charity. Staff resolve an open case
+    by a proposal another staff member approves (issue 30, :mod:`wallet.resolution_changes`)."""
 
     list_display = (
         "id",
@@ -554,11 +565,72 @@ class UnresolvedGameFundsAdmin(CsvExportMixin, LedgerAdmin):
     list_filter = ("status",)
     search_fields = ("=game_reference",)
     list_select_related = ("closed_by",)
+    raw_id_fields = ("account", "opening_transfer", "closing_transfer", "closed_by")
+    readonly_fields = ("propose_link",)
     ordering = ("status", "deadline")
 
     @admin.display(description=_("amount"), ordering="amount")
     def amount_display(self, case: UnresolvedGameFunds) -> str:
         return _cents(case.amount, case.currency)
+
+    @admin.display(description=_("resolution"))
+    def propose_link(self, case: UnresolvedGameFunds) -> str:
+        if case.status != UnresolvedGameStatus.OPEN:
+            return str(case.get_status_display())
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse(f"admin:{PROPOSE_RESOLUTION_PAGE}", args=[case.pk]),
+            _("Propose whom the funds go to (another staff member approves it)"),
+        )
+
+    def get_urls(self) -> list[URLPattern]:
+        page = path(
+            "<int:case_id>/propose-resolution/",
+            self.admin_site.admin_view(self.propose_view),
+            name=PROPOSE_RESOLUTION_PAGE,
+        )
+        return [page, *super().get_urls()]
+
+    def propose_view(self, request: HttpRequest, case_id: int) -> HttpResponse:
+        """The payouts (a player and an amount in euros a line) and a reason; posted, ``rule_change_propose``."""
+        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
+        from wallet.resolution_changes import UNRESOLVED_GAME_RESOLUTION, case_target
+        from wallet.services.permissions import ADJUST_BALANCE
+
+        if not request.user.has_perm(ADJUST_BALANCE):
+            raise PermissionDenied
+        case = get_object_or_404(UnresolvedGameFunds, pk=case_id)
+        form = ResolutionProposalForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                proposal = rule_change_propose(
+                    request.user,
+                    UNRESOLVED_GAME_RESOLUTION.name,
+                    case_target(case),
+                    {"payouts": form.cleaned_data["payouts"]},
+                    form.cleaned_data["reason"],
+                )
+            except RuleChangeRefused as error:
+                form.add_error(None, error.message)
+            else:
+                self.message_user(
+                    request,
+                    _("Resolution proposed (#%(id)s): another staff member approves it.") % {"id": proposal.pk},
+                    messages.SUCCESS,
+                )
+                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Propose the resolution of %(game)s (%(amount)s)")
+            % {"game": case.game_reference, "amount": _cents(case.amount, case.currency)},
+            "form": form,
+            "explanation": _(
+                "The case's funds are paid out in full to players' cash accounts; paying a player whose money was not "
+                "in the game needs an administrator's approval."
+            ),
+        }
+        return TemplateResponse(request, "core/rule_change_proposal_form.html", context)
 
 
 @admin.register(AuditEntry)

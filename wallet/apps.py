@@ -13,3 +13,9 @@ class WalletConfig(AppConfig):
 
         # CASH-25: unresolved games still open after 90 days are void and their funds go to charity.
         register("wallet.void_unresolved_games")(unresolved_games_void_expired)
+
+        from poker_site.core.rule_changes import rule_kind_register
+        from wallet.resolution_changes import UNRESOLVED_GAME_RESOLUTION
+
+        # Issue 30: an unresolved game's funds are paid out when a second staff member approves the proposal.
+        rule_kind_register(UNRESOLVED_GAME_RESOLUTION)

@@ -95,3 +95,43 @@ class HoldDecisionForm(forms.Form):
         widget=forms.RadioSelect,
     )
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class ResolutionProposalForm(forms.Form):
+    """Propose whom an unresolved game's funds go to (CASH-25, issue 30): a second staff member approves it."""
+
+    payouts = forms.CharField(
+        label=_("Payouts"),
+        widget=forms.Textarea(attrs={"rows": 5, "cols": 50}),
+        help_text=_(
+            'One player a line: the username and the amount in euros, e.g. "alice 6.00"; adding up to the '
+            "case's funds."
+        ),
+    )
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
+
+    def clean_payouts(self) -> list[dict[str, int]]:
+        from poker_site.accounts.models import User
+        from wallet.errors import InvalidAmount
+        from wallet.services import parse_euros_to_cents, player_cash_account
+
+        payouts = []
+        for number, line in enumerate(self.cleaned_data["payouts"].splitlines(), start=1):
+            if not line.strip():
+                continue
+            parts = line.split()
+            if len(parts) != 2:
+                raise forms.ValidationError(
+                    _("Line %(number)s: write a username and an amount in euros.") % {"number": number}
+                )
+            player = User.objects.filter(username=parts[0]).first()
+            if player is None:
+                raise forms.ValidationError(
+                    _("Line %(number)s: there is no player %(name)s.") % {"number": number, "name": parts[0]}
+                )
+            try:
+                amount = parse_euros_to_cents(parts[1])
+            except InvalidAmount as error:
+                raise forms.ValidationError(f"{number}: {error}") from error
+            payouts.append({"account": player_cash_account(player).pk, "amount": amount})
+        return payouts

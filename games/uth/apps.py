@@ -11,3 +11,9 @@ class UltimateTexasHoldemConfig(AppConfig):
     def ready(self) -> None:
         # Registers the "uth" deadline handler with the ticker (poker_site.core.ticker).
         from games.uth import ticks  # noqa: F401
+        from games.uth.reconcile import BETS_IN_PLAY, bets_in_play_reconcile
+        from wallet.services.reconcile import money_place_register, reconcile_check_register
+
+        # Issue 30: manage.py wallet_reconcile checks each round's bets in play against its hands' stakes.
+        reconcile_check_register(bets_in_play_reconcile)
+        money_place_register(BETS_IN_PLAY)

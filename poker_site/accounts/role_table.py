@@ -26,6 +26,8 @@ USER_PASSWORD_PAGE = "auth_user_password_change"  # the user admin's "set a pass
 HOLD_DECISION_PAGE = "wallet_hold_decide"  # release or seize a hold, with a reason
 PROPOSE_TERMS_PAGE = "games_stake_propose_terms"
 RULE_CHANGE_DECISION_PAGES = ("core_rulechangeproposal_approve", "core_rulechangeproposal_reject")
+PAYOUT_STRUCTURE_PAGES = ("tournaments_payoutstructure_propose", "tournaments_payoutstructure_propose_new")
+PROPOSE_RESOLUTION_PAGE = "wallet_unresolvedgamefunds_propose"  # CASH-25: propose an unresolved game's payouts
 PROPOSAL_DECISION_PAGES = ("wallet_adjustmentproposal_approve", "wallet_adjustmentproposal_reject")
 
 
@@ -251,9 +253,11 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         support=may("view", actions=TICKET_ACTIONS, pages=(TICKET_ISSUE_PAGE,)),
         compliance=READ,
         administrators=may("view", actions=TICKET_ACTIONS, pages=(TICKET_ISSUE_PAGE,)),
-        note="Tickets are money-equivalent (TRN-37): never edited. Issuing one (funded by the house) and voiding a "
-        "usable one (its value back to the house) need `tournaments.manage_tickets`; both go through the ledger and "
-        "are audited. Each ticket shows its audit trail (issued, used, returned, expired, voided).",
+        note="Tickets are money-equivalent (TRN-37): never edited. Issuing one (funded by the house) is proposed on "
+        "the issue page and done when another staff member approves it (issue 30; over support's goodwill limit, an "
+        "administrator); voiding a usable one (its value back to the house) is one person's action. Both need "
+        "`tournaments.manage_tickets`, go through the ledger and are audited. Each ticket shows its audit trail "
+        "(issued, used, returned, expired, voided).",
     ),
     "tournaments.tournamentseries": catalogue(
         "Recurring tournaments (TRN-37, AMB-54): a ticket for a series pays any of its tournaments of the ticket's "
@@ -293,9 +297,16 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     "tournaments.hexaproregistration": read_only_record(
         "One registered HexaPro game each: waiting, in a game, withdrawn."
     ),
-    "tournaments.payoutstructure": catalogue(
-        "Entrant ranges are edited on the structure's page; a structure whose shares do not add up to 10,000, "
-        "increase from a place to the next, or whose ranges overlap or leave a gap is refused."
+    "tournaments.payoutstructure": ModelPowers(
+        support=may("view", pages=PAYOUT_STRUCTURE_PAGES),
+        compliance=READ,
+        administrators=may("view", pages=PAYOUT_STRUCTURE_PAGES),
+        note="Read only (issue 30): a new structure, a change of one's name and entrant ranges, or its deletion is "
+        "proposed on the propose pages (`tournaments.change_payoutstructure`, reason required) and applied when "
+        "another holder approves it (rule change proposals). A structure whose shares do not add up to 10,000, "
+        "increase from a place to the next, or whose ranges overlap or leave a gap is refused, as is deleting one a "
+        "tournament uses; changing one whose tournaments take registrations with players registered needs an "
+        "administrator.",
     ),
     # --- site ---
     "core.rulechangeproposal": ModelPowers(
@@ -304,8 +315,11 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         administrators=may("view", pages=RULE_CHANGE_DECISION_PAGES),
         note="Issue 30, four eyes on rules: each change, proposed on its rule's page with a reason, is applied when "
         "another staff member than the proposer approves it with that kind's permission (detection thresholds: "
-        "`compliance.change_indicatorsetting`; stake terms: `games.add_staketerms`); one out of the usual range "
-        "(a rake rate over 10 %, a rake cap over the catalog's highest) needs an administrator "
+        "`compliance.change_indicatorsetting`; stake terms: `games.add_staketerms`; payout structures: "
+        "`tournaments.change_payoutstructure`; tournament tickets: `tournaments.manage_tickets`; an unresolved game's "
+        "payouts: `wallet.adjust_balance`); one out of the usual range (a rake rate over 10 %, a rake cap over "
+        "the catalog's highest, a payout change reaching players already registered, a ticket over support's goodwill "
+        "limit, paying a player whose money was not in the game) needs an administrator "
         "(`core.approve_any_rule_change`, held by no role group). Rejecting needs a reason. Audited.",
     ),
     # --- wallet ---
@@ -344,7 +358,15 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     "wallet.transfer": read_only_record(),
     "wallet.leg": read_only_record(),
     "wallet.cashiertransaction": read_only_record(),
-    "wallet.unresolvedgamefunds": read_only_record(),
+    "wallet.unresolvedgamefunds": ModelPowers(
+        support=may("view", pages=(PROPOSE_RESOLUTION_PAGE,)),
+        compliance=READ,
+        administrators=may("view", pages=(PROPOSE_RESOLUTION_PAGE,)),
+        note="CASH-25 queue, read only. Whom an open case's funds go to is proposed on the case's page "
+        "(`wallet.adjust_balance`, reason required) and paid when another holder approves it (issue 30, rule change "
+        "proposals); paying a player whose money was not in the game needs an administrator. A HexaPro game's case is "
+        "decided by its cancellation (CXL-09).",
+    ),
     "wallet.auditentry": read_only_record(
         "The back office's one audit log (LOB-10): every staff action and every admin change, with before and after; "
         "the database refuses UPDATE and DELETE."

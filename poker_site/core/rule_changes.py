@@ -47,7 +47,14 @@ class RuleKind:
     propose_permission: str
     approve_permission: str
     check: Callable[[str, dict[str, Any]], CheckedChange] = field(repr=False)
-    apply: Callable[[str, dict[str, Any]], None] = field(repr=False)
+    apply: Callable[[str, dict[str, Any]], None] | None = field(default=None, repr=False)
+    apply_decided: Callable[[RuleChangeProposal, dict[str, Any]], None] | None = field(default=None, repr=False)
+    """Instead of ``apply``, for a kind that moves money: applied with the decided proposal (who proposed it and
+    why, who approved it), so that its own records and audit entry name both staff members."""
+
+    def __post_init__(self) -> None:
+        if (self.apply is None) == (self.apply_decided is None):
+            raise ValueError(f"The kind of rule {self.name!r} needs exactly one of apply and apply_decided.")
 
 
 _kinds: dict[str, RuleKind] = {}
@@ -152,7 +159,11 @@ def rule_change_approve(proposal: RuleChangeProposal | int, approver: Any, note:
         )
     note = note.strip() if isinstance(note, str) else ""
     row = _claim(row, RuleChangeStatus.APPROVED, approver, note)
-    rule.apply(row.target, checked.changes)
+    if rule.apply_decided is not None:
+        rule.apply_decided(row, checked.changes)
+    else:
+        assert rule.apply is not None  # __post_init__: one of the two
+        rule.apply(row.target, checked.changes)
     _audit("rule_change_approved", approver, row, note, before=checked.before, after=checked.changes)
     return row
 

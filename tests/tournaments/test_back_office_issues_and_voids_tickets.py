@@ -1,6 +1,7 @@
-"""Staff and tickets in the back office (TRN-37, LOB-08, LOB-10): support issues a ticket on its page and voids it
-with the list's action, both audited and through the ledger; a compliance reviewer reads tickets but may do neither;
-bad input on the issue page is refused in words and changes nothing."""
+"""Staff and tickets in the back office (TRN-37, LOB-08, LOB-10): support proposes a ticket on its page, issued when a
+second support agent approves it (issue 30), and voids it with the list's action, both audited and through the
+ledger; a compliance reviewer reads tickets but may do neither; bad input on the issue page is refused in words and
+changes nothing."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from poker_site.accounts.roles import COMPLIANCE_REVIEWERS, SUPPORT_STAFF
+from poker_site.core.models import RuleChangeProposal
 from tests.tournaments.back_office import client_of
 from tests.tournaments.support import player
 from tests.tournaments.tickets_support import assert_the_ledger_reconciles, series
@@ -19,6 +21,7 @@ from wallet.models import AuditEntry
 pytestmark = pytest.mark.django_db
 
 TICKETS = "/admin/tournaments/tournamentticket/"
+PROPOSALS = "/admin/core/rulechangeproposal/"
 ISSUE = TICKETS + "issue/"
 
 
@@ -41,6 +44,10 @@ def test_support_issues_a_ticket_and_voids_it_both_audited() -> None:
     assert "Issue a ticket" in support.get(TICKETS).content.decode()
     answer = support.post(ISSUE, issue_form(alice.username))
     assert answer.status_code == 302
+    assert not TournamentTicket.objects.exists()  # proposed: a second staff member approves it
+    proposal = RuleChangeProposal.objects.get(kind="tournament_ticket")
+    approver = client_of(SUPPORT_STAFF, "second-agent")
+    assert approver.post(f"{PROPOSALS}{proposal.pk}/approve/", {"note": ""}).status_code == 302
     ticket = TournamentTicket.objects.get(user=alice)
     assert (ticket.value, ticket.status, ticket.reason) == (1_100, TicketStatus.AVAILABLE, "VIP promotion")
     assert AuditEntry.objects.filter(action="tournament_ticket_issued", player=alice).count() == 1
@@ -82,4 +89,5 @@ def test_bad_input_on_the_issue_page_is_refused_and_changes_nothing(changes: dic
     assert answer.status_code == 200
     assert says in answer.content.decode()
     assert not TournamentTicket.objects.exists()
+    assert not RuleChangeProposal.objects.exists()
     assert not AuditEntry.objects.filter(action="tournament_ticket_issued").exists()

@@ -8,15 +8,24 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import transaction
 
 from tests.tournaments.support import START, cash, fresh, player, scheduled
 from tests.tournaments.tickets_support import assert_the_ledger_reconciles, series, staff_member, ticket_for
 from tournaments.models import TicketStatus, TournamentEntry, TournamentTicket, TournamentTicketEvent
 from tournaments.services import TournamentError, tournament_register
-from tournaments.services.tickets import TicketRefused, TicketRequest, ticket_issue, ticket_void
+from tournaments.services.tickets import TicketRefused, TicketRequest, ticket_issue_approved, ticket_void
 from wallet.models import AuditEntry, Transfer
 
 pytestmark = pytest.mark.django_db
+
+
+def _issue(request: TicketRequest, reason: str) -> Any:
+    """What an approved ticket proposal does (issue 30), at the simulated time START."""
+    with transaction.atomic():
+        return ticket_issue_approved(
+            request, proposed_by=staff_member(), approved_by=staff_member("approver"), reason=reason, now=START
+        )
 
 
 def snapshot(user: Any, tournament: Any) -> tuple[Any, ...]:
@@ -159,7 +168,7 @@ def test_staff_bad_ticket_requests_change_nothing(changes: dict[str, Any], says:
     fields.update(changes)
     before = (TournamentTicket.objects.count(), Transfer.objects.count(), AuditEntry.objects.count())
     with pytest.raises(TournamentError) as caught:
-        ticket_issue(TicketRequest(**fields), actor=staff_member(), reason="promotion", now=START)
+        _issue(TicketRequest(**fields), "promotion")
     assert says in caught.value.message
     assert (TournamentTicket.objects.count(), Transfer.objects.count(), AuditEntry.objects.count()) == before
 
@@ -169,7 +178,7 @@ def test_staff_must_give_a_reason_to_issue_or_void() -> None:
     sunday = series()
     request = TicketRequest(alice.username, 1_100, START + timedelta(days=1), series_id=sunday.pk)
     with pytest.raises(TournamentError, match="reason"):
-        ticket_issue(request, actor=staff_member(), reason="  ", now=START)
+        _issue(request, "  ")
     ticket = ticket_for(alice, series_row=sunday)
     with pytest.raises(TournamentError, match="reason"):
         ticket_void(ticket.pk, actor=staff_member(), reason="", now=START)

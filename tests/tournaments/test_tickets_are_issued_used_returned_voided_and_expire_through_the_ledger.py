@@ -28,7 +28,9 @@ def test_staff_issue_a_ticket_funded_by_the_house_and_audited() -> None:
     assert account_of(ticket).balance == 1_100
     assert account_of(ticket).owner_id == alice.pk
     audit = AuditEntry.objects.get(action="tournament_ticket_issued")
-    assert (audit.actor, audit.player, audit.reason) == (staff_member(), alice, "promotion")
+    # Issue 30: issued on a second staff member's approval; the entry names the approver and the proposer.
+    assert (audit.actor, audit.player, audit.reason) == (staff_member("ticket-approver"), alice, "promotion")
+    assert audit.details["proposed_by"] == staff_member().username
     assert audit.target == f"tournaments.tournamentticket:{ticket.pk}"
     assert [event.action for event in ticket.events.all()] == ["issued"]
     assert_the_ledger_reconciles()

@@ -8,19 +8,18 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import transaction
 
 from tests.tournaments.support import START, fresh, play, register_players, sit_and_go
 from tournaments.models import Tournament, TournamentEntry, TournamentSeries, TournamentTicket
 from tournaments.services import tournaments_advance_all
-from tournaments.services.tickets import TicketRequest, ticket_issue, tickets_reconcile
+from tournaments.services.tickets import TicketRequest, ticket_issue_approved, tickets_reconcile
 from wallet.services import ledger_reconcile
 
 
-def staff_member() -> Any:
+def staff_member(username: str = "ticket-staff") -> Any:
     users = get_user_model().objects
-    return users.filter(username="ticket-staff").first() or users.create_user(
-        username="ticket-staff", password="x", is_staff=True
-    )
+    return users.filter(username=username).first() or users.create_user(username=username, password="x", is_staff=True)
 
 
 def series(name: str = "Sunday Major") -> TournamentSeries:
@@ -36,19 +35,22 @@ def ticket_for(
     expires_at: datetime | None = None,
     now: datetime = START,
 ) -> TournamentTicket:
-    """A ticket staff give ``user`` (for ``tournament`` or ``series_row``), valid for a week by default."""
-    return ticket_issue(
-        TicketRequest(
-            username=user.username,
-            value=value,
-            expires_at=expires_at or now + timedelta(days=7),
-            series_id=series_row.pk if series_row is not None else None,
-            tournament_id=tournament.pk if tournament is not None else None,
-        ),
-        actor=staff_member(),
-        reason="promotion",
-        now=now,
-    )
+    """A ticket staff give ``user`` (for ``tournament`` or ``series_row``), valid for a week by default: issued as
+    the approval of one staff member's proposal by another does (issue 30), at the simulated time ``now``."""
+    with transaction.atomic():
+        return ticket_issue_approved(
+            TicketRequest(
+                username=user.username,
+                value=value,
+                expires_at=expires_at or now + timedelta(days=7),
+                series_id=series_row.pk if series_row is not None else None,
+                tournament_id=tournament.pk if tournament is not None else None,
+            ),
+            proposed_by=staff_member(),
+            approved_by=staff_member("ticket-approver"),
+            reason="promotion",
+            now=now,
+        )
 
 
 def satellite_into(target: Tournament, *, seats: int = 3, buy_in: int = 500, fee: int = 50, **fields: Any) -> Any:

@@ -8,8 +8,9 @@ import pytest
 from django.utils import timezone
 
 from poker_site.accounts.models import User
+from poker_site.core.rule_changes import RuleChangeRefused, rule_change_approve, rule_change_propose
 from poker_site.core.ticker import handlers, tick_once
-from wallet.errors import CaseAlreadyClosed, UnbalancedTransfer
+from wallet.errors import CaseAlreadyClosed
 from wallet.models import AccountKind, AuditEntry, UnresolvedGameFunds, UnresolvedGameStatus
 from wallet.services import (
     TransferLeg,
@@ -20,8 +21,10 @@ from wallet.services import (
     system_account,
     transfer_create,
     unresolved_game_open,
-    unresolved_game_resolve,
 )
+from wallet.services.unresolved import unresolved_game_settle
+
+KIND = "unresolved_game_resolution"
 
 
 def _incomplete_hand(alice: User, bob: User) -> UnresolvedGameFunds:
@@ -71,25 +74,28 @@ def test_cash25_the_ticker_voids_a_case_to_charity_only_after_90_days(alice: Use
     assert ledger_reconcile() == []
 
 
-def test_cash25_staff_may_resolve_a_case_before_the_deadline(alice: User, bob: User, support: User) -> None:
+def test_cash25_staff_may_resolve_a_case_before_the_deadline(
+    alice: User, bob: User, support: User, second_support: User
+) -> None:
+    """Issue 30: one staff member proposes the resolution, a second one approves it."""
     case = _incomplete_hand(alice, bob)
     alice_cash, bob_cash = player_cash_account(alice), player_cash_account(bob)
+    target = f"wallet.unresolvedgamefunds:{case.pk}"
 
-    with pytest.raises(UnbalancedTransfer, match="pay out all of it"):
-        unresolved_game_resolve(case, payouts=[TransferLeg(alice_cash, 600)], decided_by=support, reason="Refund")
-    unresolved_game_resolve(
-        case,
-        payouts=[TransferLeg(alice_cash, 600), TransferLeg(bob_cash, 400)],
-        decided_by=support,
-        reason="Bets returned as played",
-    )
+    with pytest.raises(RuleChangeRefused, match="pay out all of it"):
+        rule_change_propose(support, KIND, target, {"payouts": [{"account": alice_cash.pk, "amount": 600}]}, "Refund")
+    payouts = [{"account": alice_cash.pk, "amount": 600}, {"account": bob_cash.pk, "amount": 400}]
+    proposal = rule_change_propose(support, KIND, target, {"payouts": payouts}, "Bets returned as played")
+    rule_change_approve(proposal, second_support)
 
     case.refresh_from_db()
     assert case.status == UnresolvedGameStatus.RESOLVED
-    assert case.closed_by == support
+    assert case.closed_by == second_support
     assert (balance_of(alice_cash), balance_of(bob_cash)) == (8_600, 3_400)
     assert tick_once(timezone.now() + timedelta(days=365))["wallet.void_unresolved_games"] == 0
     assert balance_of(system_account(AccountKind.CHARITY)) == 0
+    with pytest.raises(RuleChangeRefused, match="already resolved"):
+        rule_change_propose(support, KIND, target, {"payouts": payouts}, "Again")
     with pytest.raises(CaseAlreadyClosed):
-        unresolved_game_resolve(case, payouts=[TransferLeg(alice_cash, 1_000)], decided_by=support, reason="Again")
+        unresolved_game_settle(case, payouts=[TransferLeg(alice_cash, 1_000)], decided_by=support, reason="Again")
     assert ledger_reconcile() == []

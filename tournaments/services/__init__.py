@@ -14,7 +14,8 @@ after commit.
   entry_prize_credit(entry, *, actor, reason) -> TournamentEntry          (staff: a manual prize credit, audited)
   tournament_define / tournament_definition_update                        (staff: definitions, audited; definition.py)
   tournament_register(..., ticket=<id>)                                   (paid with a tournament ticket; tickets.py)
-  ticket_issue / ticket_void / tickets_expire                             (tickets: staff, audited; the beat task)
+  ticket_issue_approved / ticket_void / tickets_expire                    (tickets: staff, audited, issued on a second
+                                                                          approval, ticket_changes.py; the beat task)
   tournament_register(..., buy_in=<cents>)                                (multi-buy-in: the chosen buy-in, TRN-38)
   entry_rebuy / entry_add_on(user, tournament, *, now=None) -> TournamentPurchase   (TRN-39; purchases.py)
   satellite seats: entry_prize_pay gives a satellite's seat as a ticket, registered at once when the target takes it

@@ -5,7 +5,8 @@ A ticket is money-equivalent, so its value lives in the ledger: each ticket has 
 ticket is one idempotent transfer plus one :class:`~tournaments.models.TournamentTicketEvent` (its audit trail):
 
 * issued — won in a satellite: from the satellite's prize pool (:func:`satellite_seat_award_locked`); by staff: from
-  the house's promotions (guarantee) account (:func:`ticket_issue`, audited);
+  the house's promotions (guarantee) account, proposed by one staff member and approved by another (issue 30,
+  :mod:`tournaments.ticket_changes`, :func:`ticket_issue_approved`, audited);
 * used — it pays a registration: to the target's prize pool and the house fees, as buy-in and fee (FEE-04);
 * returned — unregistration or a cancellation before the start gives the value back to the ticket (TRN-10, CXL-02),
   and the ticket is usable again; so does the cancellation of a Phase 2 before its start for the ticket that paid a
@@ -245,7 +246,7 @@ def _value_leave(ticket: TournamentTicket, action: str, reason: str) -> Transfer
 
 @dataclass(frozen=True)
 class TicketRequest:
-    """What staff asked for, checked by :func:`ticket_issue`."""
+    """What staff asked for, checked by :func:`ticket_request_check`."""
 
     username: str
     value: int
@@ -254,19 +255,25 @@ class TicketRequest:
     tournament_id: int | None = None
 
 
-@transaction.atomic(durable=True)
-def ticket_issue(request: TicketRequest, *, actor: Any, reason: str, now: datetime | None = None) -> TournamentTicket:
-    """Staff give a player a ticket funded by the house (promotions), audited. Refused: no such active player, a
-    value that is not a whole positive number of cents within the ledger's limit, an expiry not in the future, or no
-    target (exactly one of a series and a tournament, the tournament not over)."""
-    text = staff_reason(reason)
-    moment = now or timezone.now()
+@dataclass(frozen=True)
+class CheckedTicketRequest:
+    """A staff request found sound by :func:`ticket_request_check`: the player and the ticket's target."""
+
+    user: Any
+    series: TournamentSeries | None
+    tournament: Tournament | None
+
+
+def ticket_request_check(request: TicketRequest, now: datetime) -> CheckedTicketRequest:
+    """Refuse (``InvalidRequest``, saying why) a request with no such active player, a value that is not a whole
+    positive number of cents within the ledger's limit, an expiry not after ``now``, or no target (exactly one of a
+    series and a tournament, the tournament not over)."""
     user = get_user_model().objects.filter(username=request.username, is_active=True).first()
     if user is None:
         raise InvalidRequest(f"There is no active player {request.username!r}.")
     if type(request.value) is not int or not 0 < request.value <= MAX_AMOUNT_CENTS:
         raise InvalidRequest(f"A ticket's value is a whole positive number of cents, not {request.value!r}.")
-    if not isinstance(request.expires_at, datetime) or request.expires_at <= moment:
+    if not isinstance(request.expires_at, datetime) or request.expires_at <= now:
         raise InvalidRequest("A ticket's expiry must be in the future.")
     if (request.series_id is None) == (request.tournament_id is None):
         raise InvalidRequest("A ticket is for one series or for one tournament: choose exactly one.")
@@ -281,14 +288,33 @@ def ticket_issue(request: TicketRequest, *, actor: Any, reason: str, now: dateti
             raise InvalidRequest(f"There is no tournament {request.tournament_id}.")
         if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
             raise InvalidRequest(f"{tournament.name} is over: a ticket for it could never be used.")
+    return CheckedTicketRequest(user, series, tournament)
+
+
+def ticket_issue_approved(
+    request: TicketRequest,
+    *,
+    proposed_by: Any,
+    approved_by: Any,
+    reason: str,
+    proposal: int | None = None,
+    now: datetime | None = None,
+) -> TournamentTicket:
+    """Give a player a ticket funded by the house (promotions), audited, once a second staff member approved it
+    (issue 30: staff propose a ticket with :mod:`tournaments.ticket_changes`, whose approval calls this in its
+    transaction). Not durable: the caller's transaction is the approval's. Refused as
+    :func:`ticket_request_check` says, or without a reason."""
+    text = staff_reason(reason)
+    moment = now or timezone.now()
+    checked = ticket_request_check(request, moment)
     ticket = TournamentTicket.objects.create(
-        user=user,
+        user=checked.user,
         value=request.value,
-        series=series,
-        tournament=tournament,
+        series=checked.series,
+        tournament=checked.tournament,
         expires_at=request.expires_at,
         created_at=moment,
-        issued_by=actor,
+        issued_by=proposed_by,
         reason=text,
     )
     transfer = transfer_create(
@@ -297,17 +323,22 @@ def ticket_issue(request: TicketRequest, *, actor: Any, reason: str, now: dateti
         idempotency_key=f"tournament-ticket:{ticket.pk}:issue",
         reference=f"tournament-ticket:{ticket.pk}",
         description=f"Ticket {ticket.pk} issued by staff for {ticket.target_name}",
-        created_by=actor,
+        created_by=approved_by,
     )
-    _event(ticket, "issued", at=moment, actor=actor, transfer=transfer, reason=text)
+    _event(ticket, "issued", at=moment, actor=approved_by, transfer=transfer, reason=text)
     audit_record(
         action="tournament_ticket_issued",
-        actor=actor,
-        player=user,
+        actor=approved_by,
+        player=checked.user,
         transfer=transfer,
         reason=text,
         target=f"tournaments.tournamentticket:{ticket.pk}",
         after={"value": ticket.value, "target": ticket.target_name, "expires_at": ticket.expires_at.isoformat()},
+        details={
+            "proposed_by": getattr(proposed_by, "username", None),
+            "approved_by": getattr(approved_by, "username", None),
+            "rule_change": proposal,
+        },
     )
     return ticket
 
@@ -495,8 +526,9 @@ __all__ = [
     "satellite_seat_award_locked",
     "target_takes_winner",
     "ticket_check_for",
-    "ticket_issue",
+    "ticket_issue_approved",
     "ticket_lock",
+    "ticket_request_check",
     "ticket_return_locked",
     "ticket_spend_locked",
     "ticket_void",

@@ -57,7 +57,6 @@ from wallet.services.reconcile import ledger_reconcile, ledger_summary
 from wallet.services.unresolved import (
     VOID_AFTER,
     unresolved_game_open,
-    unresolved_game_resolve,
     unresolved_game_settle,
     unresolved_game_void,
     unresolved_games_void_expired,
@@ -109,7 +108,6 @@ __all__ = [
     "transfer_create",
     "transfer_reverse",
     "unresolved_game_open",
-    "unresolved_game_resolve",
     "unresolved_game_settle",
     "unresolved_game_void",
     "unresolved_games_void_expired",

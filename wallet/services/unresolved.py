@@ -1,8 +1,9 @@
 """Unresolved games and the 90-day void to charity (CASH-25, HEX-17, AMB-45).
 
 Automatic refunds (CASH-23) happen at once in the table services. Bets of an incomplete game that cannot be
-settled automatically are moved into a case account with ``unresolved_game_open``; staff resolve the case with
-``unresolved_game_resolve`` (paying the funds to whom they decide). A case still open 90 days after it was opened
+settled automatically are moved into a case account with ``unresolved_game_open``; staff resolve the case by a
+proposal another staff member approves (issue 30, :mod:`wallet.resolution_changes`), which pays the funds to whom they
+decide with ``unresolved_game_settle``. A case still open 90 days after it was opened
 is void: ``unresolved_games_void_expired`` (run by the deadline ticker) moves its funds to the charity account with
 an audit entry — except a HexaPro game's case (reference ``hexapro:<id>``), which must be decided by CXL-09 and stays
 in the queue, overdue, until it is (AMB-45).
@@ -22,7 +23,7 @@ from wallet.models import AccountKind, Transfer, UnresolvedGameFunds, Unresolved
 from wallet.services.accounts import reference_account, system_account
 from wallet.services.audit import audit_record
 from wallet.services.ledger import TransferKind, TransferLeg, check_positive_amount, transfer_create
-from wallet.services.permissions import ADJUST_BALANCE, require_permission, require_reason
+from wallet.services.permissions import require_reason
 
 if TYPE_CHECKING:
     from poker_site.accounts.models import User
@@ -89,21 +90,13 @@ def unresolved_game_open(
         return case
 
 
-@transaction.atomic(durable=True)
-def unresolved_game_resolve(
-    case: UnresolvedGameFunds, *, payouts: Sequence[TransferLeg], decided_by: User, reason: str
-) -> UnresolvedGameFunds:
-    """Staff decide an open case: ``payouts`` (positive amounts to each account) must add up to the case's funds.
-    Needs ``wallet.adjust_balance`` and a reason. ``CaseAlreadyClosed`` once resolved or voided."""
-    require_permission(decided_by, ADJUST_BALANCE, "resolve an unresolved game")
-    return unresolved_game_settle(case, payouts=payouts, decided_by=decided_by, reason=reason)
-
-
 def unresolved_game_settle(
     case: UnresolvedGameFunds, *, payouts: Sequence[TransferLeg], decided_by: User | None, reason: str
 ) -> UnresolvedGameFunds:
-    """:func:`unresolved_game_resolve` inside the caller's transaction, for a game service that decides the case by
-    its own rules and checks its own permissions (a HexaPro game cancelled by CXL-09, HEX-17)."""
+    """Decide an open case inside the caller's transaction: ``payouts`` (positive amounts to each account) must add up
+    to the case's funds; a reason is required. ``CaseAlreadyClosed`` once resolved or voided. The caller checks who
+    decides: staff through an approved proposal (issue 30, :mod:`wallet.resolution_changes`: one proposes, another
+    approves), a game service by its own rules (a HexaPro game cancelled by CXL-09, HEX-17)."""
     reason = require_reason(reason, "resolve an unresolved game")
     payouts = tuple(payouts)
     for leg in payouts:

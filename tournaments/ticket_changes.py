@@ -1,0 +1,105 @@
+"""A tournament ticket issued by staff is money the house gives a player (TRN-37), so it needs two people (issue 30):
+one staff member proposes it, another approves it, as a kind of rule of :mod:`poker_site.core.rule_changes`.
+
+A proposal names the player (``accounts.user:<pk>``) and the ticket: ``value`` (cents), ``expires_at`` (ISO time with
+its zone) and exactly one of ``series_id`` and ``tournament_id``. It is checked as the ticket service checks a
+request (:func:`tournaments.services.tickets.ticket_request_check`), again at the approval, which issues the ticket
+(:func:`tournaments.services.tickets.ticket_issue_approved`: the ledger transfer from the house's promotions, the
+ticket's event and the audit entry naming both staff members) in its transaction. A ticket worth more than the
+goodwill credit support may approve (``WALLET_ADJUSTMENT_SUPPORT_LIMITS["goodwill"]``) needs an administrator.
+Holders of ``tournaments.manage_tickets`` (support staff, administrators) propose and approve, never their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from poker_site.core.models import RuleChangeProposal
+from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind
+from tournaments.services.errors import TournamentError
+from tournaments.services.tickets import TicketRequest, ticket_issue_approved, ticket_request_check
+from wallet.errors import format_cents
+from wallet.services.adjustments import support_limit
+
+MANAGE_TICKETS = "tournaments.manage_tickets"
+TARGET_PREFIX = "accounts.user:"
+TICKET_FIELDS = ("value", "expires_at", "series_id", "tournament_id")
+
+
+def ticket_target(user: Any) -> str:
+    return f"{TARGET_PREFIX}{user.pk}"
+
+
+def _request(target: str, changes: dict[str, Any]) -> TicketRequest:
+    key = target.removeprefix(TARGET_PREFIX) if target.startswith(TARGET_PREFIX) else ""
+    user = get_user_model().objects.filter(pk=int(key)).first() if key.isdigit() else None
+    if user is None:
+        raise RuleChangeRefused(f"There is no player {target!r}.")
+    unknown = set(changes) - set(TICKET_FIELDS)
+    if unknown:
+        raise RuleChangeRefused(f"Not a field of a ticket: {', '.join(sorted(unknown))}.")
+    expires = changes.get("expires_at")
+    moment = parse_datetime(expires) if isinstance(expires, str) else None
+    if moment is None or timezone.is_naive(moment):
+        raise RuleChangeRefused("A ticket needs its expiry (a time with its time zone).")
+    return TicketRequest(
+        username=user.get_username(),
+        value=changes.get("value"),  # type: ignore[arg-type]  # checked by ticket_request_check
+        expires_at=moment,
+        series_id=changes.get("series_id"),
+        tournament_id=changes.get("tournament_id"),
+    )
+
+
+def ticket_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:
+    request = _request(target, changes)
+    try:
+        checked = ticket_request_check(request, timezone.now())
+    except TournamentError as error:
+        raise RuleChangeRefused(error.message) from error
+    limit = support_limit("goodwill")
+    over = limit is None or request.value > limit
+    target_name = str(checked.tournament if checked.tournament is not None else checked.series)
+    return CheckedChange(
+        summary=f"a ticket worth {format_cents(request.value)} for {target_name} to {request.username}, "
+        f"valid until {request.expires_at:%Y-%m-%d %H:%M %Z}",
+        before={},
+        changes={
+            "value": request.value,
+            "expires_at": request.expires_at.isoformat(),
+            "series_id": request.series_id,
+            "tournament_id": request.tournament_id,
+        },
+        needs_administrator=over,
+        why_administrator=f"a ticket worth more than support's goodwill limit ({format_cents(limit or 0)})"
+        if over
+        else "",
+    )
+
+
+def ticket_change_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> None:
+    request = _request(proposal.target, changes)
+    try:
+        ticket_issue_approved(
+            request,
+            proposed_by=proposal.proposed_by,
+            approved_by=proposal.decided_by,
+            reason=proposal.reason,
+            proposal=proposal.pk,
+        )
+    except TournamentError as error:
+        raise RuleChangeRefused(error.message) from error
+
+
+TICKET_ISSUE = RuleKind(
+    name="tournament_ticket",
+    label="a tournament ticket given by the house",
+    propose_permission=MANAGE_TICKETS,
+    approve_permission=MANAGE_TICKETS,
+    check=ticket_change_check,
+    apply_decided=ticket_change_apply,
+)
