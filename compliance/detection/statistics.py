@@ -29,6 +29,11 @@ def binomial_upper_tail(trials: int, successes: int, probability: float) -> floa
     return min(1.0, math.exp(largest) * sum(math.exp(term - largest) for term in log_terms))
 
 
+def normal_upper_tail(z: float) -> float:
+    """P(Z >= z) for a standard normal Z."""
+    return 0.5 * math.erfc(z / math.sqrt(2.0))
+
+
 def surprise(tail_probability: float) -> float:
     """-log10 of a probability: 2 means 1 in 100, 4 means 1 in 10,000 (capped at 300 for a probability of 0)."""
     if tail_probability <= 0.0:
@@ -42,4 +47,4 @@ def shrunk_rate(events: float, trials: float, prior_rate: float, prior_weight: f
     return (events + prior_rate * prior_weight) / (trials + prior_weight) if trials + prior_weight > 0 else prior_rate
 
 
-__all__ = ["binomial_upper_tail", "shrunk_rate", "surprise"]
+__all__ = ["binomial_upper_tail", "normal_upper_tail", "shrunk_rate", "surprise"]

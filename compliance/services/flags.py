@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 INDICATOR_TITLES = {
     "chip_dumping": "Chip dumping",
+    "net_flow": "Net flow between two accounts, luck removed",
     "soft_play": "Soft-play",
     "shared_connection": "Shared IP address or device",
     "counter_use": "Ratholing counter and Banzai resets",
