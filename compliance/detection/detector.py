@@ -36,7 +36,14 @@ from compliance.detection.records import ConnectionRecord, CounterRecord, HandRe
 from compliance.detection.shared_connections import SharedConnections
 from compliance.detection.soft_play import SoftPlay
 
-INDICATOR_TYPES: tuple[type[Indicator[Any]], ...] = (ChipDumping, NetFlow, SoftPlay, SharedConnections, CounterUse, BotTiming)
+INDICATOR_TYPES: tuple[type[Indicator[Any]], ...] = (
+    ChipDumping,
+    NetFlow,
+    SoftPlay,
+    SharedConnections,
+    CounterUse,
+    BotTiming,
+)
 INDICATOR_NAMES: tuple[str, ...] = tuple(indicator.name for indicator in INDICATOR_TYPES)
 
 

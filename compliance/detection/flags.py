@@ -212,9 +212,9 @@ __all__ = [
     "add_counts",
     "keep_last",
     "parameters_from_dict",
+    "require_format",
     "severity_from_probability",
     "severity_from_ratio",
     "severity_from_surprise",
-    "require_format",
     "stored_counts",
 ]

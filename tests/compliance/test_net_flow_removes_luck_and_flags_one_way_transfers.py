@@ -32,8 +32,8 @@ def net_flow_flags(pair: tuple[str, str], hands: list[HandRecord]) -> list[Flag]
 
 
 def river_fold(hand_id: str, folder: str, bettor: str) -> HandRecord:
-    """Heads-up: both check to the river with the folder holding the nuts; the bettor bets 60 big blinds into a pot of 40 and
-    the folder folds (a decision, not luck: nothing is left to deal)."""
+    """Heads-up: both check to the river with the folder holding the nuts; the bettor bets 60 big blinds into a pot of
+    40 and the folder folds (a decision, not luck: nothing is left to deal)."""
     return scripted_hand(
         hand_id,
         {1: folder, 2: bettor},
