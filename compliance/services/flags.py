@@ -69,6 +69,7 @@ def flags_store(findings: Iterable[Finding], *, judged: Iterable[str] = ()) -> i
         keys = ",".join(finding.players)
         values = {
             "score": float(finding.score),
+            "severity": float(finding.severity),
             "threshold": float(finding.threshold),
             "hands": _ids(finding.hands, "hand:"),
             "evidence": dict(finding.evidence),
