@@ -19,19 +19,20 @@ shared hand, so a strong player beating a weak one is not a transfer.
 
 Two statistics, both required:
 
-* the **score**, ``z = (S - n e) / sqrt(n v)`` with ``v`` the two players' mean square against the field: the flow in
-  standard deviations of what the same two players move with anybody else (a one-sided normal test: the severity is
-  ``10 * -log10`` of its tail);
+* the **score**, ``z = (S - n e) / sqrt(n v)`` with ``v`` the two players' mean square against the field, each hand's
+  ``x`` capped at ``variance_cap_big_blinds`` for it (a few huge pots would otherwise make every flow look like noise;
+  they are what persistence guards against): the flow in standard deviations of what the same two players move with
+  anybody else (a one-sided normal test: the severity is ``10 * -log10`` of its tail);
 * **persistence**, ``(S - n e) / sqrt(sum (x - e)^2)``, the same sum judged by its own hands: about ``sqrt(k)`` when
   ``k`` similar transfers made it and never above 1 for a single hand, so one big pot — a cooler, a hero call — never
   flags a pair, however large.
 
 A pair is flagged (loser first) when it shared at least ``minimum_shared_hands``, the adjusted flow ``S - n e`` is at
-least ``minimum_flow_big_blinds``, persistence reaches ``minimum_persistence`` and the score reaches ``threshold``. All
-parameters but ``equity_samples``, ``equity_exact_limit`` and ``evidence_hands`` apply when flags are computed.
+least ``minimum_flow_big_blinds``, persistence reaches ``minimum_persistence`` and the score reaches
+``threshold``. Parameters marked *accumulation* apply to hands fed afterwards; the others when flags are computed.
 
-State (JSON): ``{"format": 1, "players": {player: [opponent_hands, received, square]}, "pairs": [[A, B, n, S, Q,
-[[hand, x], ...]], ...]}`` with A < B and ``x`` what A lost to B (big blinds).
+State (JSON): ``{"format": 1, "players": {player: [opponent_hands, received, capped_square]}, "pairs": [[A, B, n, S,
+Q, capped_Q, [[hand, x], ...]], ...]}`` with A < B and ``x`` what A lost to B (big blinds).
 
 Standard library and the engine only.
 """
@@ -61,20 +62,24 @@ class NetFlowParameters:
     threshold: float = 4.5
     """Score (adjusted flow in standard deviations of the two players' flows with the field) from which a pair is
     flagged; high because every pair that ever met is judged."""
-    minimum_persistence: float = 2.0
+    minimum_persistence: float = 2.5
     """The adjusted flow judged by the pair's own hands (about the square root of the number of similar transfers)."""
     minimum_flow_big_blinds: float = 60.0
     """Big blinds the adjusted flow must have moved from the loser to the winner."""
-    minimum_shared_hands: int = 20
-    """Hands the two were dealt into together before judging ("not enough data" below)."""
+    minimum_shared_hands: int = 200
+    """Hands the two were dealt into together before judging ("not enough data" below): net flow is a long-run
+    signal; between two players who met for a session or two, style alone (a calling station against a nit) moves
+    hundreds of big blinds one way."""
     prior_weight: float = 200.0
     """Opponent-hands at a result of 0 added to each player's mean result against the field."""
+    variance_cap_big_blinds: float = 50.0
+    """Accumulation: a hand's flow counts at most this much in the field's variance (the score's denominator)."""
     equity_samples: int = 400
     """Accumulation: Monte-Carlo run-outs for an all-in equity that is not enumerated."""
     equity_exact_limit: int = 2_000
     """Accumulation: enumerate the run-outs when there are at most this many."""
     evidence_hands: int = 25
-    """How many hands of a pair are kept as evidence (the largest adjusted transfers)."""
+    """Accumulation: how many hands of a pair are kept as evidence (the largest adjusted transfers)."""
     evidence_minimum_big_blinds: float = 5.0
     """Accumulation: a hand is kept as evidence when it moved at least this much between the pair."""
 
@@ -139,6 +144,7 @@ class _Pair:
     shared: int = 0
     flow: float = 0.0
     square: float = 0.0
+    capped_square: float = 0.0
     evidence: list[list[Any]] = field(default_factory=list)
 
 
@@ -167,6 +173,7 @@ class NetFlow(Indicator[NetFlowParameters]):
             own = self._players.setdefault(player, [0.0, 0.0, 0.0])
             own[0] += opponents
         hand_id = hand.record.hand_id
+        cap = parameters.variance_cap_big_blinds**2
         for index, first in enumerate(players):
             for second in players[index + 1 :]:
                 x = transfers.get((first, second), 0.0) - transfers.get((second, first), 0.0)
@@ -176,13 +183,15 @@ class NetFlow(Indicator[NetFlowParameters]):
                 pair.shared += 1
                 if not x:
                     continue
+                capped = min(x * x, cap)
                 pair.flow += x
                 pair.square += x * x
+                pair.capped_square += capped
                 mine, theirs = self._players[first], self._players[second]
                 mine[1] -= x
                 theirs[1] += x
-                mine[2] += x * x
-                theirs[2] += x * x
+                mine[2] += capped
+                theirs[2] += capped
                 if abs(x) >= parameters.evidence_minimum_big_blinds:
                     pair.evidence.append([hand_id, round(x, 2)])
                     limit = parameters.evidence_hands
@@ -205,8 +214,8 @@ class NetFlow(Indicator[NetFlowParameters]):
         prior = self.parameters.prior_weight
         first_rate = (mine[1] + pair.flow) / (first_hands + prior)
         second_rate = (theirs[1] - pair.flow) / (second_hands + prior)
-        first_square = (mine[2] - pair.square) / first_hands
-        second_square = (theirs[2] - pair.square) / second_hands
+        first_square = (mine[2] - pair.capped_square) / first_hands
+        second_square = (theirs[2] - pair.capped_square) / second_hands
         expected = (second_rate - first_rate) / 2.0
         excess = pair.flow - n * expected
         own_square = pair.square - 2.0 * expected * pair.flow + n * expected * expected
@@ -266,7 +275,15 @@ class NetFlow(Indicator[NetFlowParameters]):
             "format": STATE_FORMAT,
             "players": {player: list(values) for player, values in sorted(self._players.items())},
             "pairs": [
-                [first, second, pair.shared, pair.flow, pair.square, [list(item) for item in pair.evidence]]
+                [
+                    first,
+                    second,
+                    pair.shared,
+                    pair.flow,
+                    pair.square,
+                    pair.capped_square,
+                    [list(item) for item in pair.evidence],
+                ]
                 for (first, second), pair in sorted(self._pairs.items())
             ],
         }
@@ -279,9 +296,13 @@ class NetFlow(Indicator[NetFlowParameters]):
                 raise ValueError("a player's accumulator has three numbers")
             pairs = {
                 (str(first), str(second)): _Pair(
-                    int(shared), float(flow), float(square), [[str(hand), float(x)] for hand, x in evidence]
+                    int(shared),
+                    float(flow),
+                    float(square),
+                    float(capped),
+                    [[str(hand), float(x)] for hand, x in evidence],
                 )
-                for first, second, shared, flow, square, evidence in data["pairs"]
+                for first, second, shared, flow, square, capped, evidence in data["pairs"]
             }
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise StateError(f"{self.name}: malformed state: {error}") from error
@@ -297,6 +318,7 @@ class NetFlow(Indicator[NetFlowParameters]):
             pair.shared += theirs.shared
             pair.flow += theirs.flow
             pair.square += theirs.square
+            pair.capped_square += theirs.capped_square
             pair.evidence = sorted(pair.evidence + theirs.evidence, key=lambda item: -abs(item[1]))[:limit]
 
 

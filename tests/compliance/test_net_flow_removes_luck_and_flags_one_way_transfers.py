@@ -24,8 +24,12 @@ def background(players: tuple[str, ...], rounds: int = 30) -> list[HandRecord]:
     return records
 
 
+SHORT_HISTORY = {"net_flow": {"minimum_shared_hands": 30}}
+"""The pairs here share 30-odd hands (the default asks for 200 before judging)."""
+
+
 def net_flow_flags(pair: tuple[str, str], hands: list[HandRecord]) -> list[Flag]:
-    detector = Detector()
+    detector = Detector(SHORT_HISTORY)
     detector.feed_hands(background(pair))
     detector.feed_hands(hands)
     return [flag for flag in detector.flags() if flag.indicator == "net_flow"]
@@ -92,12 +96,13 @@ def test_one_big_pot_never_flags_a_pair_however_large() -> None:
 
 
 def test_too_few_shared_hands_are_not_judged_and_the_state_round_trips() -> None:
+    """38 shared hands: not judged when 39 are asked for, flagged from the same state when 30 are."""
     folds = [river_fold(f"fold-{number}", "alice", "bob") for number in range(8)]
     detector = Detector({"net_flow": {"minimum_shared_hands": 39}})
     detector.feed_hands(background(("alice", "bob")))
     detector.feed_hands(folds)
     assert [flag for flag in detector.flags() if flag.indicator == "net_flow"] == []
-    restored = Detector.from_state(detector.state())
+    restored = Detector.from_state(detector.state(), SHORT_HISTORY)
     indicator = restored.indicators["net_flow"]
     assert isinstance(indicator, NetFlow)
     assert [flag.players for flag in restored.flags() if flag.indicator == "net_flow"] == [("alice", "bob")]
