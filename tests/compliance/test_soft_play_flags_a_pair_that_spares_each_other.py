@@ -78,7 +78,8 @@ def test_a_pair_with_too_few_decisions_together_is_not_enough_data_not_honest() 
     field_only = [record for record in records if not record.hand_id.startswith("ab-")]
     indicator = soft_play([*field_only, *pair_and_field(2, 0.0)[0::3]])
     judged = indicator.judge("ann", "bea")
-    assert judged is not None and judged["observed"] == 0 < judged["decisions"]
+    assert judged is not None
+    assert judged["observed"] == 0 < judged["decisions"]
     assert indicator.flags() == []
     assert indicator.verdict("ann", "bea") == "not enough data"
     assert indicator.verdict("ann", "cid") == "no finding"
