@@ -78,6 +78,8 @@ def planted_cases(population: Population, dumps_done: list[tuple[str, str, str]]
         "net_flow": {pair for pair in population.dumping_pairs if pair in dumped},
         "soft_play": {tuple(sorted(pair)) for pair in population.colluding_pairs},
         "shared_connection": {tuple(sorted(pair)) for pair in population.sharing_pairs},
+        # Nobody here joins a running table: every player logs in when the round's tables open.
+        "coordinated_entry": set(),
         "counter_use": {(name,) for name in population.counter_abusers},
         "bot_timing": {(name,) for name in population.bots},
     }

@@ -29,6 +29,7 @@ from typing import Any
 from compliance.detection.analysis import AnalysedHand
 from compliance.detection.bot_timing import BotTiming
 from compliance.detection.chip_dumping import ChipDumping
+from compliance.detection.coordinated_entry import CoordinatedEntry
 from compliance.detection.counter_use import CounterUse
 from compliance.detection.flags import STATE_FORMAT, Flag, Indicator, StateError, parameters_from_dict, require_format
 from compliance.detection.net_flow import NetFlow
@@ -41,6 +42,7 @@ INDICATOR_TYPES: tuple[type[Indicator[Any]], ...] = (
     NetFlow,
     SoftPlay,
     SharedConnections,
+    CoordinatedEntry,
     CounterUse,
     BotTiming,
 )

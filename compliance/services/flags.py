@@ -30,6 +30,7 @@ INDICATOR_TITLES = {
     "net_flow": "Net flow between two accounts, luck removed",
     "soft_play": "Soft-play",
     "shared_connection": "Shared IP address or device",
+    "coordinated_entry": "Joining the same tables within seconds of each other",
     "counter_use": "Ratholing counter and Banzai resets",
     "bot_timing": "Machine-like decision timing",
     "prohibited_program": "Prohibited program reported by the client",

@@ -23,6 +23,7 @@ def test_a_small_run_reports_every_indicator_with_recall_false_flags_and_speeds(
         "net_flow",
         "soft_play",
         "shared_connection",
+        "coordinated_entry",
         "counter_use",
         "bot_timing",
         "sitting_out_together",

@@ -38,6 +38,7 @@ NO_DATA_HINTS = {
     "chip_dumping": "no all-in or large-fold decisions with known cards",
     "soft_play": "no decisions aimed at one opponent",
     "net_flow": "no hands with two or more players",
+    "coordinated_entry": "the hands carry no connections to cash tables (PHH _ip_addresses, _device_ids)",
 }
 
 
