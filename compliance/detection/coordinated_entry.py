@@ -229,8 +229,8 @@ class CoordinatedEntry(Indicator[CoordinatedEntryParameters]):
             else:
                 mine.first, mine.last = min(mine.first, theirs.first), max(mine.last, theirs.last)
                 mine.recent = sorted(mine.recent + theirs.recent)
-        for key, at in other._last_seen.items():
-            self._last_seen[key] = max(at, self._last_seen.get(key, at))
+        for seen_key, at in other._last_seen.items():
+            self._last_seen[seen_key] = max(at, self._last_seen.get(seen_key, at))
         for player, counts in other._joins.items():
             mine_counts = self._joins.setdefault(player, {})
             for place, count in counts.items():
