@@ -77,9 +77,10 @@ QUEUE_PAGE = 50
 
 
 def flag_queue(request: HttpRequest) -> tuple[forms.QueueFilterForm, Any]:
-    """The queue's filter form and its flags: open ones by default, by score (highest first) then age."""
+    """The queue's filter form and its flags: open ones by default, by severity (the scale common to every indicator,
+    highest first), then score, then age."""
     form = forms.QueueFilterForm(request.GET or None, indicators=INDICATOR_TITLES)
-    flags = Flag.objects.prefetch_related("players").order_by("-score", "pk")
+    flags = Flag.objects.prefetch_related("players").order_by("-severity", "-score", "pk")
     criteria = form.cleaned_data if form.is_valid() else {}
     status = criteria.get("status") or "open"
     if status != "all":
@@ -359,7 +360,7 @@ def _case_render(
             "entries": TournamentEntry.objects.filter(
                 tournament__in=case.tournaments.all(), user__in=case.subjects.all()
             ).select_related("user", "tournament"),
-            "flags": case.flags.order_by("-score"),
+            "flags": case.flags.order_by("-severity", "-score"),
             "reports": PlayerReport.objects.filter(case=case).select_related("reporter", "hand"),
             "holds": Hold.objects.filter(review_reference=case.reference).select_related("player").order_by("pk"),
             "videos": case.video_requests.select_related("player").order_by("pk"),
@@ -530,7 +531,7 @@ def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
         {
             **overview,
             "cases": Case.objects.filter(subjects=user).order_by("-pk")[:50],
-            "flags": Flag.objects.filter(players=user).order_by("-score")[:50],
+            "flags": Flag.objects.filter(players=user).order_by("-severity", "-score")[:50],
             "connections": ConnectionRecord.objects.filter(user=user).order_by("-pk")[:50],
             "shared": _sharing(user),
             "hands": _recent_hands(user),

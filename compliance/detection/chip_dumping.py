@@ -49,6 +49,7 @@ from compliance.detection.flags import (
     StateError,
     add_counts,
     require_format,
+    severity_from_surprise,
     stored_counts,
 )
 from compliance.detection.statistics import binomial_upper_tail, shrunk_rate, surprise
@@ -214,6 +215,10 @@ class ChipDumping(Indicator[ChipDumpingParameters]):
 
     def has_data(self) -> bool:
         return bool(self._players)
+
+    def severity(self, score: float, threshold: float) -> float:
+        """The score is already ``-log10`` of a probability."""
+        return severity_from_surprise(score)
 
     # -- flags
 

@@ -29,13 +29,23 @@ from typing import Any
 from compliance.detection.analysis import AnalysedHand
 from compliance.detection.bot_timing import BotTiming
 from compliance.detection.chip_dumping import ChipDumping
+from compliance.detection.coordinated_entry import CoordinatedEntry
 from compliance.detection.counter_use import CounterUse
 from compliance.detection.flags import STATE_FORMAT, Flag, Indicator, StateError, parameters_from_dict, require_format
+from compliance.detection.net_flow import NetFlow
 from compliance.detection.records import ConnectionRecord, CounterRecord, HandRecord
 from compliance.detection.shared_connections import SharedConnections
 from compliance.detection.soft_play import SoftPlay
 
-INDICATOR_TYPES: tuple[type[Indicator[Any]], ...] = (ChipDumping, SoftPlay, SharedConnections, CounterUse, BotTiming)
+INDICATOR_TYPES: tuple[type[Indicator[Any]], ...] = (
+    ChipDumping,
+    NetFlow,
+    SoftPlay,
+    SharedConnections,
+    CoordinatedEntry,
+    CounterUse,
+    BotTiming,
+)
 INDICATOR_NAMES: tuple[str, ...] = tuple(indicator.name for indicator in INDICATOR_TYPES)
 
 

@@ -4,6 +4,16 @@ A flag names the indicator, the players (a pair for chip dumping — loser first
 player for bot timing and counter use), the score and the threshold it reached, the hands that are the evidence and the
 numbers behind the score. ``Flag.to_dict`` is its JSON form (stored by the site, printed by ``compliance_scan``).
 
+Scores are each indicator's own statistic (its ``threshold`` is in the same unit); ``Flag.severity`` puts every flag on
+one scale, 0 to 100, so the desk can sort flags of different kinds (see :func:`severity_from_probability`):
+
+* indicators with a probability — chip dumping, net flow, soft play — report ``10 * -log10(p)`` where ``p`` is the
+  chance that honest play would look at least this bad for these players (30 = one in a thousand, 50 = one in
+  100,000, 100 = one in 10^10 or less);
+* rule-based indicators (shared connections, counter use, bot timing, and the site's prohibited-program and
+  sitting-out flags) have no such probability; their score at their threshold is set to 30, the severity of a
+  one-in-a-thousand finding, and it grows in proportion to ``score / threshold`` (:func:`severity_from_ratio`).
+
 Every indicator keeps a small accumulator fed one record at a time, serialisable to JSON (``state`` /
 ``from_state``) so the site can keep it between batches, and mergeable (``merge``) for accumulators fed with disjoint
 batches. Parameters are a frozen dataclass per indicator; ``parameters_from_dict`` builds one from staff input.
@@ -14,6 +24,7 @@ Standard library only.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
@@ -41,14 +52,17 @@ class Flag:
     hands: tuple[str, ...]
     evidence: Mapping[str, Any] = field(default_factory=dict)
     requirements: tuple[str, ...] = ()
+    severity: float = 0.0
+    """0 to 100, the same scale for every indicator (see the module docstring)."""
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"indicator", "players", "score", "threshold", "hands", "evidence", "requirements"}``; the score rounded to
-        four decimals so the output is stable."""
+        """``{"indicator", "players", "score", "severity", "threshold", "hands", "evidence", "requirements"}``; the
+        score rounded to four decimals and the severity to one so the output is stable."""
         return {
             "indicator": self.indicator,
             "players": list(self.players),
             "score": round(self.score, 4),
+            "severity": round(self.severity, 1),
             "threshold": self.threshold,
             "hands": list(self.hands),
             "evidence": dict(self.evidence),
@@ -98,6 +112,11 @@ class Indicator(Generic[ParametersT]):
         """Add another accumulator of the same indicator (fed with other records) into this one."""
         raise NotImplementedError
 
+    def severity(self, score: float, threshold: float) -> float:
+        """The flag's place on the common 0-100 scale (module docstring); rule-based by default, indicators with a
+        probability override it."""
+        return severity_from_ratio(score, threshold)
+
     def flag(
         self, players: Iterable[str], score: float, threshold: float, hands: Iterable[str], **evidence: Any
     ) -> Flag:
@@ -109,7 +128,32 @@ class Indicator(Generic[ParametersT]):
             hands=tuple(hands),
             evidence=evidence,
             requirements=self.requirements,
+            severity=self.severity(score, threshold),
         )
+
+
+SEVERITY_AT_RULE_THRESHOLD = 30.0
+"""The severity of a rule-based flag at its threshold: that of a one-in-a-thousand finding."""
+
+
+def severity_from_probability(probability: float) -> float:
+    """``10 * -log10(probability)`` clipped to 0-100: 30 is a chance of one in a thousand, 100 one in 10^10."""
+    if probability <= 0.0:
+        return 100.0
+    return max(0.0, min(100.0, -10.0 * math.log10(min(1.0, probability))))
+
+
+def severity_from_surprise(surprise: float) -> float:
+    """The severity of a ``-log10`` probability (the unit of the chip-dumping score)."""
+    return max(0.0, min(100.0, 10.0 * surprise))
+
+
+def severity_from_ratio(score: float, threshold: float) -> float:
+    """A rule-based flag: :data:`SEVERITY_AT_RULE_THRESHOLD` at the threshold, in proportion to ``score / threshold``,
+    at most 100."""
+    if threshold <= 0.0:
+        return 100.0 if score > 0 else 0.0
+    return max(0.0, min(100.0, SEVERITY_AT_RULE_THRESHOLD * score / threshold))
 
 
 def parameters_from_dict(parameters_type: type[ParametersT], values: Mapping[str, Any]) -> ParametersT:
@@ -160,6 +204,7 @@ def require_format(data: Mapping[str, Any], name: str) -> None:
 
 
 __all__ = [
+    "SEVERITY_AT_RULE_THRESHOLD",
     "STATE_FORMAT",
     "Flag",
     "Indicator",
@@ -168,5 +213,8 @@ __all__ = [
     "keep_last",
     "parameters_from_dict",
     "require_format",
+    "severity_from_probability",
+    "severity_from_ratio",
+    "severity_from_surprise",
     "stored_counts",
 ]

@@ -9,9 +9,18 @@ because aggression differs a lot between them.
 
 For a pair {A, B}: the expected number of aggressive decisions is, per situation, A's decisions against B times A's
 rate against everybody else (shrunk towards the population's rate by ``prior_weight`` decisions), plus the same for B
-against A. The score is the deficit in standard deviations, ``(expected - observed) / sqrt(sum n p (1 - p))``. A pair is
-flagged when it has at least ``minimum_decisions`` counted decisions, observed / expected is at most
-``maximum_ratio``, and the score reaches ``threshold``. All parameters apply when flags are computed.
+against A. Two tests, both required:
+
+* **a binomial test**: the chance ``p`` of so few aggressive decisions out of the ``n`` counted if the pair played
+  each other as they play the field (``X ~ Binomial(n, expected / n)``, which spreads wider than the exact mix of
+  rates, so ``p`` errs on the side of not flagging). The score is ``-log10 p`` (6 = one in a million); the severity
+  ``10 * score``.
+* **an effect bound**: the upper end of the Wilson interval (``confidence_z`` standard deviations) of the pair's
+  aggression against each other, divided by the rate expected from the field, must be at most ``maximum_ratio`` — so
+  a pair with many hands and a tiny effect is not flagged however small ``p`` is.
+
+A pair with fewer than ``minimum_decisions`` counted decisions is *not enough data*, not honest:
+:meth:`SoftPlay.verdict` says which. All parameters apply when flags are computed.
 
 State (JSON): ``{"format": 1, "totals": [8 ints], "players": {player: [8 ints]}, "pairs": [[A, B, [8 ints A→B],
 [8 ints B→A], [hand ids]], ...]}`` where the 8 ints are (decisions, aggressive) for the situations preflop-open,
@@ -22,7 +31,6 @@ Standard library and the engine only.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -36,9 +44,10 @@ from compliance.detection.flags import (
     add_counts,
     keep_last,
     require_format,
+    severity_from_surprise,
     stored_counts,
 )
-from compliance.detection.statistics import shrunk_rate
+from compliance.detection.statistics import binomial_lower_tail, shrunk_rate, surprise, wilson_interval
 
 SITUATIONS = ("preflop_open", "preflop_facing_bet", "postflop_open", "postflop_facing_bet")
 _WIDTH = 2 * len(SITUATIONS)
@@ -48,13 +57,16 @@ _WIDTH = 2 * len(SITUATIONS)
 class SoftPlayParameters:
     """Tunable thresholds (all applied when flags are computed)."""
 
-    threshold: float = 5.0
-    """Score (aggression deficit in standard deviations) from which a pair is flagged. High because thousands of pairs
-    are judged: among 9,242 honest pairs of the benchmark the largest deficit was 4.1."""
-    maximum_ratio: float = 0.5
-    """Observed / expected aggressive decisions between the pair must be at most this."""
+    threshold: float = 6.0
+    """Score (-log10 of the chance of so little aggression between the pair if they played each other as they play
+    the field) from which a pair is flagged; one in a million because thousands of pairs are judged."""
+    maximum_ratio: float = 0.8
+    """The upper confidence bound of the pair's aggression against each other, as a share of the aggression expected
+    from their play against the field, must be at most this."""
+    confidence_z: float = 2.58
+    """Width of the Wilson interval of the pair's aggression, in standard deviations (2.58: 99 %)."""
     minimum_decisions: int = 40
-    """Counted decisions between the pair (both directions) needed before judging."""
+    """Counted decisions between the pair (both directions) needed before judging ("not enough data" below)."""
     prior_weight: float = 20.0
     """Decisions at the population's rate added to a player's own rate against the field."""
     evidence_hands: int = 10
@@ -135,37 +147,80 @@ class SoftPlay(Indicator[SoftPlayParameters]):
             variance += decisions * rate * (1.0 - rate)
         return expected, variance, rates
 
+    def severity(self, score: float, threshold: float) -> float:
+        return severity_from_surprise(score)
+
+    def judge(self, first: str, second: str) -> dict[str, Any] | None:
+        """The pair's figures (module docstring), or ``None`` when the two never met in a counted decision."""
+        pair = self._pairs.get((first, second) if first < second else (second, first))
+        if pair is None:
+            return None
+        first, second = (first, second) if first < second else (second, first)
+        first_counts, second_counts, _hands = pair
+        decisions = sum(first_counts[0::2]) + sum(second_counts[0::2])
+        observed = sum(first_counts[1::2]) + sum(second_counts[1::2])
+        first_expected, _first_variance, _first_rates = self._expected(first, first_counts)
+        second_expected, _second_variance, _second_rates = self._expected(second, second_counts)
+        expected = first_expected + second_expected
+        rate = expected / decisions if decisions else 0.0
+        low, high = wilson_interval(observed, decisions, self.parameters.confidence_z)
+        probability = binomial_lower_tail(decisions, observed, rate) if 0.0 < rate < 1.0 else 1.0
+        return {
+            "decisions": decisions,
+            "observed": observed,
+            "expected": expected,
+            "first_expected": first_expected,
+            "second_expected": second_expected,
+            "probability": probability,
+            "score": surprise(probability),
+            "ratio": observed / expected if expected > 0 else None,
+            "ratio_interval": (low / rate, high / rate) if rate > 0 else None,
+        }
+
+    def verdict(self, first: str, second: str) -> str:
+        """``"not enough data"`` (fewer than ``minimum_decisions`` counted decisions between them), ``"flagged"`` or
+        ``"no finding"``."""
+        judged = self.judge(first, second)
+        if judged is None or judged["decisions"] < self.parameters.minimum_decisions:
+            return "not enough data"
+        return "flagged" if self._flagged(judged) else "no finding"
+
+    def _flagged(self, judged: dict[str, Any]) -> bool:
+        parameters = self.parameters
+        interval = judged["ratio_interval"]
+        return (
+            judged["decisions"] >= parameters.minimum_decisions
+            and interval is not None
+            and interval[1] <= parameters.maximum_ratio
+            and judged["score"] >= parameters.threshold
+        )
+
     def flags(self) -> list[Flag]:
         parameters = self.parameters
         flags = []
         for (first, second), (first_counts, second_counts, hands) in sorted(self._pairs.items()):
-            decisions = sum(first_counts[0::2]) + sum(second_counts[0::2])
-            if decisions < parameters.minimum_decisions:
+            if sum(first_counts[0::2]) + sum(second_counts[0::2]) < parameters.minimum_decisions:
                 continue
-            observed = sum(first_counts[1::2]) + sum(second_counts[1::2])
-            first_expected, first_variance, _first_rates = self._expected(first, first_counts)
-            second_expected, second_variance, _second_rates = self._expected(second, second_counts)
-            expected = first_expected + second_expected
-            variance = first_variance + second_variance
-            if expected <= 0.0 or variance <= 0.0:
+            judged = self.judge(first, second)
+            if judged is None or not self._flagged(judged):
                 continue
-            ratio = observed / expected
-            score = (expected - observed) / math.sqrt(variance)
-            if ratio > parameters.maximum_ratio or score < parameters.threshold:
-                continue
+            low, high = judged["ratio_interval"]
             flags.append(
                 self.flag(
                     (first, second),
-                    score,
+                    judged["score"],
                     parameters.threshold,
                     hands,
-                    decisions=decisions,
-                    aggressive_decisions=observed,
-                    expected_aggressive_decisions=round(expected, 2),
-                    aggression_ratio=round(ratio, 3),
+                    decisions=judged["decisions"],
+                    aggressive_decisions=judged["observed"],
+                    expected_aggressive_decisions=round(judged["expected"], 2),
+                    aggression_ratio=round(judged["ratio"], 3),
+                    aggression_ratio_interval=[round(low, 3), round(high, 3)],
+                    confidence_z=parameters.confidence_z,
+                    probability=float(f"{judged['probability']:.3g}"),
                     by_player=[
-                        _direction(first, first_counts, first_expected),
-                        _direction(second, second_counts, second_expected),
+                        _direction(first, first_counts, judged["first_expected"]),
+                        _direction(second, second_counts, judged["second_expected"]),
                     ],
                 )
             )

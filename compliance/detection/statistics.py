@@ -1,4 +1,5 @@
-"""Small statistics the indicators use: a binomial upper tail, a rate shrunk towards a population rate.
+"""Small statistics the indicators use: binomial tails, the Wilson interval, the normal tail, a rate shrunk towards a
+population rate.
 
 Standard library only.
 """
@@ -29,6 +30,32 @@ def binomial_upper_tail(trials: int, successes: int, probability: float) -> floa
     return min(1.0, math.exp(largest) * sum(math.exp(term - largest) for term in log_terms))
 
 
+def binomial_lower_tail(trials: int, successes: int, probability: float) -> float:
+    """P(X <= successes) for X ~ Binomial(trials, probability)."""
+    if successes >= trials:
+        return 1.0
+    if successes < 0:
+        return 0.0
+    return binomial_upper_tail(trials, trials - successes, 1.0 - probability)
+
+
+def wilson_interval(successes: float, trials: float, z: float) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``successes / trials`` at ``z`` standard deviations (1.96: 95 %,
+    2.58: 99 %); (0, 1) without trials."""
+    if trials <= 0:
+        return 0.0, 1.0
+    rate = successes / trials
+    denominator = 1.0 + z * z / trials
+    centre = (rate + z * z / (2.0 * trials)) / denominator
+    half = z * math.sqrt(rate * (1.0 - rate) / trials + z * z / (4.0 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def normal_upper_tail(z: float) -> float:
+    """P(Z >= z) for a standard normal Z."""
+    return 0.5 * math.erfc(z / math.sqrt(2.0))
+
+
 def surprise(tail_probability: float) -> float:
     """-log10 of a probability: 2 means 1 in 100, 4 means 1 in 10,000 (capped at 300 for a probability of 0)."""
     if tail_probability <= 0.0:
@@ -42,4 +69,11 @@ def shrunk_rate(events: float, trials: float, prior_rate: float, prior_weight: f
     return (events + prior_rate * prior_weight) / (trials + prior_weight) if trials + prior_weight > 0 else prior_rate
 
 
-__all__ = ["binomial_upper_tail", "shrunk_rate", "surprise"]
+__all__ = [
+    "binomial_lower_tail",
+    "binomial_upper_tail",
+    "normal_upper_tail",
+    "shrunk_rate",
+    "surprise",
+    "wilson_interval",
+]

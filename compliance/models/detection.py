@@ -75,7 +75,8 @@ class Flag(models.Model):
     """A finding for review (FRD-19): an indicator reached its threshold for these players.
 
     ``player_keys`` are the players in the indicator's order (``"user:3,user:9"``: for chip dumping the loser
-    first); ``hands`` the hand ids that are the evidence; ``evidence`` the numbers behind the score. Each detection
+    first); ``hands`` the hand ids that are the evidence; ``evidence`` the numbers behind the score; ``score`` is in the
+    indicator's own unit, ``severity`` on the scale common to all indicators (the queue's order). Each detection
     batch updates the flags it computes. A dismissed flag opens again only when its score rises above the score it
     was dismissed at.
     """
@@ -84,6 +85,14 @@ class Flag(models.Model):
     player_keys = models.CharField(_("players"), max_length=200)
     players = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="compliance_flags", blank=True)
     score = models.FloatField(_("score"))
+    severity = models.FloatField(
+        _("severity"),
+        default=0.0,
+        help_text=_(
+            "0 to 100, one scale for every indicator: 30 is a finding honest play shows about once in a thousand, "
+            "50 once in 100,000 (see compliance.detection.flags)."
+        ),
+    )
     threshold = models.FloatField(_("threshold"))
     hands = models.JSONField(_("evidence hands"), default=list, blank=True)
     evidence = models.JSONField(_("evidence"), default=dict, blank=True)
@@ -107,10 +116,10 @@ class Flag(models.Model):
         constraints = [
             models.UniqueConstraint(fields=("indicator", "player_keys"), name="compliance_flag_per_players"),
         ]
-        indexes = [models.Index(fields=("status", "-score"), name="compliance_flag_queue")]
+        indexes = [models.Index(fields=("status", "-severity", "-score"), name="compliance_flag_queue_severity")]
 
     def __str__(self) -> str:
-        return f"flag #{self.pk} {self.indicator} ({self.score:.2f})"
+        return f"flag #{self.pk} {self.indicator} ({self.score:.2f}, severity {self.severity:.0f})"
 
     @property
     def player_ids(self) -> list[int]:

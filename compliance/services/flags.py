@@ -27,8 +27,10 @@ if TYPE_CHECKING:
 
 INDICATOR_TITLES = {
     "chip_dumping": "Chip dumping",
+    "net_flow": "Net flow between two accounts, luck removed",
     "soft_play": "Soft-play",
     "shared_connection": "Shared IP address or device",
+    "coordinated_entry": "Joining the same tables within seconds of each other",
     "counter_use": "Ratholing counter and Banzai resets",
     "bot_timing": "Machine-like decision timing",
     "prohibited_program": "Prohibited program reported by the client",
@@ -68,6 +70,7 @@ def flags_store(findings: Iterable[Finding], *, judged: Iterable[str] = ()) -> i
         keys = ",".join(finding.players)
         values = {
             "score": float(finding.score),
+            "severity": float(finding.severity),
             "threshold": float(finding.threshold),
             "hands": _ids(finding.hands, "hand:"),
             "evidence": dict(finding.evidence),

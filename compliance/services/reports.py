@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from compliance.detection.flags import Flag as Finding
+from compliance.detection.flags import severity_from_ratio
 from compliance.errors import InvalidRequest, RateLimited, ReportRefused
 from compliance.models import (
     PROHIBITED_PROGRAM,
@@ -152,6 +153,7 @@ def program_report_create(
                 players=(f"user:{player.pk}",),
                 score=float(sum(programs.values())),
                 threshold=1.0,
+                severity=severity_from_ratio(float(sum(programs.values())), 1.0),
                 hands=(),
                 evidence={"programs": programs, "last_report": report.pk, "window_days": PROGRAM_FLAG_WINDOW.days},
                 requirements=("FRD-08", "FRD-09"),

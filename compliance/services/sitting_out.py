@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from compliance.detection.flags import Flag as Finding
+from compliance.detection.flags import severity_from_ratio
 from compliance.detection.sitting_out import FLAG_AT_EPISODES, pairs_sitting_out_together
 from compliance.services.common import player_lock
 from compliance.services.flags import flags_store
@@ -62,6 +63,7 @@ def sitting_out_together_record_locked(
                     players=(f"user:{first}", f"user:{second}"),
                     score=float(count),
                     threshold=float(FLAG_AT_EPISODES),
+                    severity=severity_from_ratio(float(count), float(FLAG_AT_EPISODES)),
                     hands=(),
                     evidence={
                         "count": count,

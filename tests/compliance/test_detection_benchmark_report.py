@@ -20,8 +20,10 @@ def test_a_small_run_reports_every_indicator_with_recall_false_flags_and_speeds(
     assert report["hands"] == 3_000
     assert set(report["indicators"]) == {
         "chip_dumping",
+        "net_flow",
         "soft_play",
         "shared_connection",
+        "coordinated_entry",
         "counter_use",
         "bot_timing",
         "sitting_out_together",
@@ -38,3 +40,25 @@ def test_a_small_run_reports_every_indicator_with_recall_false_flags_and_speeds(
     assert speed["detection_hands_per_second"] > 0
     assert speed["simulation_hands_per_second"] > 0
     assert report["state_bytes"] > 0
+    assert set(report["behaviours"]) == {"colluding_pairs", "dumping_pairs", "honest"}
+    assert report["behaviours"]["colluding_pairs"]["planted"] == report["population"]["colluding_pairs"]
+
+
+def test_the_second_generator_reports_planted_pairs_found_by_any_pair_indicator_and_honest_players_flagged() -> None:
+    """Issue 31: a second, independent room (benchmarks/second_room.py) with 8 colluding and 8 dumping pairs among
+    120 players; its report has the same rows, and the targets are judged per planted behaviour."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import bench_detection
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    report = bench_detection.run_second(2_000, seed=31)
+    assert report["hands"] == 2_000
+    assert report["players"] == 120
+    assert set(report["indicators"]) == {"chip_dumping", "net_flow", "soft_play"}
+    behaviours = report["behaviours"]
+    assert behaviours["colluding_pairs"]["planted"] == 8
+    assert behaviours["honest"]["honest_players"] == 88
+    assert 0 <= behaviours["dumping_pairs"]["flagged"] <= behaviours["dumping_pairs"]["planted"] <= 8
+    misses = bench_detection.target_misses(report)
+    assert all(isinstance(miss, str) for miss in misses)

@@ -37,6 +37,8 @@ NO_DATA_HINTS = {
     "counter_use": "PHH files carry no ratholing or Banzai Reset counters",
     "chip_dumping": "no all-in or large-fold decisions with known cards",
     "soft_play": "no decisions aimed at one opponent",
+    "net_flow": "no hands with two or more players",
+    "coordinated_entry": "the hands carry no connections to cash tables (PHH _ip_addresses, _device_ids)",
 }
 
 

@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from compliance.detection.flags import Flag as Finding
+from compliance.detection.flags import severity_from_ratio, severity_from_surprise
 from compliance.models import Flag, FlagStatus
 from compliance.services import flag_case_open, flags_store
 from tests.compliance.desk.support import player
@@ -129,3 +130,30 @@ def test_a_flags_evidence_reads_as_a_table_with_its_hands_linked(reviewer: Any) 
     assert "<th scope='row'>phone-1</th><td>table:1</td>" in page
     assert ">Mean equity</th><td>0.235</td>" in page
     assert "<a href='/compliance/hands/77/'>hand #77</a>" in page
+
+
+def test_flags_of_different_indicators_are_sorted_by_the_common_severity_not_their_own_scores(reviewer: Any) -> None:
+    """Issue 31: a chip-dumping score is -log10 of a probability, a bot-timing score a ratio to its limit, a counter
+    score a number of days; the queue sorts by the severity every indicator reports on one 0-100 scale."""
+    ann, bea, cid = player("ann"), player("bea"), player("cid")
+    flags_store(
+        [
+            Finding(
+                "chip_dumping", (f"user:{ann.pk}", f"user:{bea.pk}"), 3.5, 3.0, (), {}, (), severity_from_surprise(3.5)
+            ),
+            Finding("bot_timing", (f"user:{cid.pk}",), 1.2, 1.0, (), {}, (), severity_from_ratio(1.2, 1.0)),
+            Finding("counter_use", (f"user:{bea.pk}",), 3.0, 3.0, (), {}, (), severity_from_ratio(3.0, 3.0)),
+        ]
+    )
+    by_indicator = {flag.indicator: flag for flag in Flag.objects.all()}
+    assert [round(by_indicator[name].severity) for name in ("bot_timing", "chip_dumping", "counter_use")] == [
+        36,
+        35,
+        30,
+    ]
+
+    ids = queue_ids(logged_in(reviewer))
+
+    assert ids == [by_indicator[name].pk for name in ("bot_timing", "chip_dumping", "counter_use")]
+    page = logged_in(reviewer).get(f"/compliance/flags/{by_indicator['chip_dumping'].pk}/").content.decode()
+    assert "35 / 100" in page
