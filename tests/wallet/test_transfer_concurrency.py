@@ -79,13 +79,15 @@ def test_the_same_key_on_accounts_that_do_not_overlap_still_creates_one_transfer
 
     def entry(player: User) -> Callable[[], Transfer]:
         return lambda: transfer_create(
-            kind="tournament_buy_in",
+            kind="cash_buy_in",
             legs=[
                 TransferLeg(player_cash_account(player), -1_000),
-                TransferLeg(reference_account(AccountKind.BOUNTY_POOL, f"bounty:{player.pk}"), 1_000),
+                # Each player's own table session: no two transfers share an account (and the session is a place
+                # whose ledger total the reconcile does not compare with records, unlike a tournament's pools).
+                TransferLeg(reference_account(AccountKind.TABLE_SESSION, f"session:{player.pk}"), 1_000),
             ],
             idempotency_key="shared-key",
-            reference="tournament:1",
+            reference="table:1",
         )
 
     results = run_simultaneously([entry(player) for player in players])
