@@ -162,7 +162,7 @@ def _seat_take_locked(
     banzai_choice: str | None,
     events: list[NewEvent],
 ) -> Seat:
-    cash_table_only(table, "Seats at a tournament table are assigned by the tournament (TRN-03).")
+    cash_table_only(table, "Seats at a tournament table are assigned by the tournament.")
     if table.status != TableStatus.OPEN:
         raise NotFound("This table is closed.")
     if table.close_after_hand:
@@ -181,7 +181,7 @@ def _seat_take_locked(
             else (f"{_format(limits.minimum)} to {_format(limits.maximum)}")
         )
         raise BuyInRefused(
-            f"The buy-in here must be {span} ({limits.rule}).", minimum=limits.minimum, maximum=limits.maximum
+            f"The buy-in here must be {span}: {limits.rule}.", minimum=limits.minimum, maximum=limits.maximum
         )
     if seat_number is not None:
         seat = seats.get(seat_number) if isinstance(seat_number, int) else None
@@ -357,7 +357,7 @@ def seat_leave(user: Any, table: Table, *, now: datetime | None = None) -> Seat:
     at once; a player in a hand folds now if it is their turn (otherwise when it comes) and leaves when it ends."""
     moment = now or timezone.now()
     locked = table_lock(table.pk)
-    cash_table_only(locked, "You cannot leave a tournament table: sit out instead; your chips stay in play (TRN-19).")
+    cash_table_only(locked, "You cannot leave a tournament table: sit out instead; your chips stay in play.")
     seats = seats_lock(locked)
     seat = _user_seat(seats, user)
     hand = seat_in_running_hand(locked, seat)
@@ -479,7 +479,7 @@ def _check_queued_buy_in(user: Any, stake: Stake, terms: StakeTerms, amount: int
     never be seated must not wait. Each table still checks the exact limits when it seats the player."""
     if amount < terms.min_buy_in or (amount > terms.max_buy_in and not _left_stake_with(user, stake, amount, now)):
         raise BuyInRefused(
-            f"The buy-in at {stake} is {_format(terms.min_buy_in)} to {_format(terms.max_buy_in)} (CASH-10).",
+            f"The buy-in at {stake} is {_format(terms.min_buy_in)} to {_format(terms.max_buy_in)}.",
             minimum=terms.min_buy_in,
             maximum=terms.max_buy_in,
         )
