@@ -15,6 +15,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import Count, F, Q
+from django.urls import reverse
+
 from games.cash.cashier import money_to_table, seat_vacate
 from games.cash.table_closing import table_close_locked
 from games.engine.positions import HandPositions, cash_hand_may_start
@@ -22,6 +25,7 @@ from games.engine.pots import layer_contributions, split_pot
 from games.engine.rake import RakeResult, RakeRow, compute_rake, rake_by_contribution
 from games.engine.state import HandResult, HandState
 from games.models import (
+    TABLES_TAKING_PLAYERS,
     GameRules,
     Hand,
     HandPlayer,
@@ -77,6 +81,32 @@ def available_seats(seats: dict[int, Seat]) -> list[Seat]:
         and seat.status in _IN_PLAY_STATUSES
         and not seat.leave_after_hand
         and table_stack(seat) > 0
+    ]
+
+
+OTHER_TABLES_OFFERED = 4
+"""How many other tables of the stake a waiting table offers its players (issue 28, CASH-06)."""
+
+
+def other_open_tables(table: Table) -> list[dict[str, Any]]:
+    """The other open tables of ``table``'s game and stake with a free seat, the fullest first (a table with players
+    deals sooner), at most :data:`OTHER_TABLES_OFFERED`: ``id``, ``name``, ``players``, ``seats`` and ``url``."""
+    rows = (
+        Table.objects.filter(TABLES_TAKING_PLAYERS, stake_id=table.stake_id)
+        .exclude(pk=table.pk)
+        .annotate(players=Count("seats", filter=Q(seats__session__isnull=False)))
+        .filter(players__lt=F("seat_count"))
+        .order_by("-players", "pk")[:OTHER_TABLES_OFFERED]
+    )
+    return [
+        {
+            "id": row.pk,
+            "name": row.name,
+            "players": row.players,
+            "seats": row.seat_count,
+            "url": reverse("games:table", args=[row.pk]),
+        }
+        for row in rows
     ]
 
 
@@ -363,7 +393,8 @@ class CashPolicy:
         ``reason`` is ``starting`` (the next hand is dealt after the pause between hands), ``players`` (fewer than two
         players can be dealt in) or ``third_player`` (two can play but CASH-06 / AMB-11 need a third: the last hand
         was heads-up, or there was none); ``available`` counts the players who could be dealt in and ``needed`` how
-        many more the table waits for."""
+        many more the table waits for. While the table waits for players, ``other_tables`` offers the other open
+        tables of the same game and stake with a free seat (:func:`other_open_tables`), so nobody has to wait here."""
         available = len(available_seats({seat.number: seat for seat in seats}))
         rules = table_terms(table, now)[1]
         if may_start(available, table, rules):
@@ -373,8 +404,14 @@ class CashPolicy:
                 "reason": "players",
                 "available": available,
                 "needed": max(2, rules.minimum_players_to_start) - available,
+                "other_tables": other_open_tables(table),
             }
-        return {"reason": "third_player", "available": available, "needed": 3 - available}
+        return {
+            "reason": "third_player",
+            "available": available,
+            "needed": 3 - available,
+            "other_tables": other_open_tables(table),
+        }
 
     def seat_remove(self, seat: Seat, table: Table, reason: str, now: datetime) -> NewEvent:
         """Cash the player out (CASH-17, CASH-20: the sit-out limit passed)."""

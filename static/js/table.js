@@ -48,7 +48,8 @@
     results: document.getElementById("results"),
     resultsEmpty: document.getElementById("results-empty"),
     log: document.getElementById("action-log"),
-    closing: document.getElementById("table-closing")
+    closing: document.getElementById("table-closing"),
+    otherTables: document.getElementById("other-tables")
   };
 
   var state = {
@@ -363,6 +364,32 @@
     }
     var waiting = !currentHand && snapshot().waiting;
     elements.handInfo.setAttribute("data-waiting", waiting ? waiting.reason : "");
+    renderOtherTables(waiting);
+  }
+
+  /* While this table waits for players (CASH-06), the other open tables of its game and stake with a free seat, as
+     links: nobody has to sit and wait here (issue 28). */
+  function renderOtherTables(waiting) {
+    var area = elements.otherTables;
+    if (!area) { return; }
+    var tables = waiting && waiting.other_tables ? waiting.other_tables : [];
+    var key = JSON.stringify(tables);
+    if (area.getAttribute("data-tables") === key) { return; }
+    area.setAttribute("data-tables", key);
+    area.innerHTML = "";
+    area.hidden = !tables.length;
+    if (!tables.length) { return; }
+    var intro = document.createElement("span");
+    intro.textContent = f(gettext("Play now at another %(stake)s table:"), { stake: (tableInfo().game_name || "") + " " + (tableInfo().stake || "") }) + " ";
+    area.appendChild(intro);
+    tables.forEach(function (other, index) {
+      if (index) { area.appendChild(document.createTextNode(", ")); }
+      var link = document.createElement("a");
+      link.href = other.url;
+      link.setAttribute("data-table-id", other.id);
+      link.textContent = f(gettext("%(name)s (%(players)s of %(seats)s seats taken)"), { name: other.name, players: other.players, seats: other.seats });
+      area.appendChild(link);
+    });
   }
 
   /* Why no hand is dealt now, from the snapshot's waiting reason (games.runtime.views.waiting_reason). */
@@ -374,8 +401,9 @@
     if (waiting.reason === "third_player") {
       return gettext("Waiting for a third player: after a hand between two players, the next hand needs three. It starts when another player sits down or a player who sits out comes back.");
     }
-    return waiting.needed === 1 ? gettext("Waiting for players: one more player is needed to start a hand.") :
-      f(gettext("Waiting for players: %(count)s more players are needed to start a hand."), { count: waiting.needed });
+    // CASH-06 in plain words: how many are here and ready, and how many more the first hand needs.
+    return f(gettext("Waiting for players: %(available)s ready to play here, %(count)s more needed to start a hand."),
+      { available: waiting.available, count: waiting.needed });
   }
 
   function streetName(street) {
