@@ -198,6 +198,16 @@ def auto_top_up_amount(stack: int, initial_buy_in: int, terms: StakeTerms, banza
     return max(0, min(target - stack, balance))
 
 
+def top_up_requested_amount(stack: int, requested: int, terms: StakeTerms, banzai: bool, balance: int) -> int:
+    """CASH-15 / CASH-10: what a top-up asked for during a hand adds when the hand ends: the amount asked for, never
+    above the table maximum with the stack the hand left, and as far as the balance allows. Banzai: the request brings
+    the stack to exactly 10 BB (the table maximum) or adds nothing (CASH-27)."""
+    room = max(0, terms.max_buy_in - stack)
+    if banzai:
+        return room if 0 < room <= balance else 0
+    return max(0, min(requested, room, balance))
+
+
 class CashPolicy:
     """Cash tables: see the module docstring."""
 
@@ -336,10 +346,16 @@ class CashPolicy:
             [
                 seat.user
                 for seat in occupied
-                if seat.user_id in topping_up
-                and seat.user is not None
+                if seat.user is not None
                 and seat.session is not None
-                and table_stack(seat) < auto_top_up_target(seat.session.initial_buy_in, terms, banzai)
+                and not seat.leave_after_hand
+                and (
+                    seat.top_up_after_hand > 0
+                    or (
+                        seat.user_id in topping_up
+                        and table_stack(seat) < auto_top_up_target(seat.session.initial_buy_in, terms, banzai)
+                    )
+                )
             ]
         )
         for seat in occupied:
@@ -347,7 +363,9 @@ class CashPolicy:
                 context.events.append(seat_vacate(seat, table, LeaveReason.PLAYER, now, terms))
                 continue
             cash = cash_accounts.get(seat.user_id) if seat.user_id is not None else None
-            if cash is not None:
+            if cash is not None and seat.top_up_after_hand > 0:
+                self._requested_top_up(context, seat, hand, terms, banzai, cash)
+            if cash is not None and seat.user_id in topping_up:
                 self._auto_top_up(context, seat, hand, terms, banzai, cash)
             if seat.sit_out_after_hand:
                 reason = seat.sit_out_reason_after_hand or SitOutReason.PLAYER
@@ -357,6 +375,49 @@ class CashPolicy:
         table_touch(
             table, current_hand=None, next_hand_at=now + timedelta(milliseconds=rules.pause_between_hands_milliseconds)
         )
+
+    @staticmethod
+    def _requested_top_up(
+        context: HandContext, seat: Seat, hand: Hand, terms: StakeTerms, banzai: bool, cash: Account
+    ) -> None:
+        """Apply the top-up the player asked for during ``hand`` (CASH-15: chips are added between hands), from their
+        cash account ``cash`` locked by :meth:`after_hand`; say so when nothing could be added."""
+        session = seat.session
+        assert session is not None
+        requested = seat.top_up_after_hand
+        seat.top_up_after_hand = 0
+        seat_save(seat, "top_up_after_hand")
+        stack = table_stack(seat)
+        amount = top_up_requested_amount(stack, requested, terms, banzai, cash.balance)
+        if amount <= 0:
+            reason = "maximum" if stack >= terms.max_buy_in else "balance"
+            context.events.append(
+                seat_event(seat, "seat_top_up_dropped", with_stack=False, amount=requested, reason=reason)
+            )
+            return
+        money_to_table(
+            session.account,
+            cash,
+            amount,
+            kind=TransferKind.CASH_TOP_UP,
+            idempotency_key=f"table-session:{session.pk}:top-up-after-hand:{hand.pk}",
+            reference=f"table-session:{session.pk}",
+        )
+        cash.balance -= amount
+        session.account.balance = stack + amount
+        context.events.append(
+            seat_event(
+                seat,
+                "seat_topped_up",
+                with_stack=False,
+                stack=session.account.balance,
+                amount=amount,
+                automatic=False,
+                requested=requested,
+            )
+        )
+        if seat.status == SeatStatus.SITTING_OUT and seat.sit_out_reason == SitOutReason.NO_CHIPS:
+            context.events.append(seat_return(seat, context.table, post_out_of_position=False))
 
     @staticmethod
     def _auto_top_up(

@@ -889,20 +889,59 @@
   }
 
   var topUpDialog = document.getElementById("top-up-dialog");
+  var topUpRoom = null;
+
+  /* How much the player may add now: the table maximum less the stack they have now (in a hand: what they have
+     behind, the chips being added when the hand ends, CASH-15). */
+  function topUpRoomNow() {
+    var me = mySeat();
+    if (!me) { return 0; }
+    return Math.max(0, (tableInfo().max_buy_in || 0) - (me.stack || 0));
+  }
+
+  /* The dialog's limits line, kept live while it is open: the stack moves with every bet and hand (issue 28). */
+  function showTopUpLimits() {
+    if (!topUpDialog || !topUpDialog.open) { return; }
+    var room = topUpRoomNow();
+    var me = mySeat();
+    var inHand = !!(me && me.in_hand && hand());
+    var text = room > 0 ?
+      f(gettext("You can add up to %(amount)s now (table maximum %(maximum)s)."),
+        { amount: money(room), maximum: money(tableInfo().max_buy_in) }) :
+      gettext("Your stack is at the table maximum.");
+    text += " " + (inHand ? gettext("You are in a hand: the chips are added when it ends, up to the table maximum then.") :
+      gettext("Chips are added between hands."));
+    var limitsLine = document.getElementById("top-up-limits");
+    limitsLine.textContent = text;
+    limitsLine.setAttribute("data-room", String(room));
+    var input = document.getElementById("top-up-amount");
+    // The suggested amount follows the maximum until the player types their own.
+    if (input.value === "" || (topUpRoom !== null && input.value === amountToInput(topUpRoom))) {
+      input.value = room > 0 ? amountToInput(room) : "";
+    }
+    topUpRoom = room;
+  }
+
+  /* A top-up asked for during a hand, shown to its player until the hand ends and it is added (CASH-15). */
+  function showTopUpPending() {
+    var area = document.getElementById("top-up-pending");
+    if (!area) { return; }
+    var me = mySeat();
+    var pending = me && me.top_up_after_hand ? me.top_up_after_hand : 0;
+    area.hidden = !pending;
+    area.textContent = pending ? f(gettext("Top-up of %(amount)s pending: it is added when this hand ends."), { amount: money(pending) }) : "";
+  }
+
   function openTopUp() {
     var me = mySeat();
     if (!me || !topUpDialog) { return; }
-    var room = Math.max(0, (tableInfo().max_buy_in || 0) - (me.stack || 0));
     var notices = document.getElementById("top-up-notices");
     P.clearNotices(notices);
-    document.getElementById("top-up-limits").textContent = room > 0 ?
-      f(gettext("You can add up to %(amount)s (table maximum %(maximum)s). Chips are added between hands."),
-        { amount: money(room), maximum: money(tableInfo().max_buy_in) }) :
-      gettext("Your stack is at the table maximum.");
-    var input = document.getElementById("top-up-amount");
-    input.value = room > 0 ? amountToInput(room) : "";
+    document.getElementById("top-up-amount").value = "";
+    topUpRoom = null;
     topUpDialog.showModal();
-    input.focus();
+    showTopUpLimits();
+    document.getElementById("top-up-amount").focus();
   }
   if (topUpDialog) {
     document.getElementById("top-up-cancel").addEventListener("click", function () { topUpDialog.close(); });
@@ -917,10 +956,14 @@
       }
       var button = document.getElementById("top-up-confirm");
       button.disabled = true;
+      var me = mySeat();
+      var duringHand = !!(me && me.in_hand && hand());
       socket.request({ type: "top_up", amount: cents }).then(function () {
         button.disabled = false;
         topUpDialog.close();
-        P.notify(elements.notices, f(gettext("%(amount)s will be added to your stack."), { amount: money(cents) }), "ok");
+        P.notify(elements.notices, duringHand ?
+          f(gettext("%(amount)s will be added to your stack when this hand ends."), { amount: money(cents) }) :
+          f(gettext("%(amount)s will be added to your stack."), { amount: money(cents) }), "ok");
         setTimeout(P.refreshHeaderBalance, 800);
       }, function (error) {
         button.disabled = false;
@@ -1242,6 +1285,11 @@
     }
     if (live && kind === "table_closing" && state.snapshot && state.snapshot.table) { state.snapshot.table.closing = true; }
     if (live) { tournamentEvent(kind, event); tableEventLine(kind, event); }
+    if (live && kind === "seat_top_up_dropped" && event.seat === viewer().seat) {
+      P.notify(elements.notices, event.reason === "maximum" ?
+        f(gettext("Your top-up of %(amount)s was not added: your stack is at the table maximum."), { amount: money(event.amount) }) :
+        f(gettext("Your top-up of %(amount)s was not added: your balance does not cover it."), { amount: money(event.amount) }), "error");
+    }
   }
 
   function tableEventLine(kind, event) {
@@ -1253,6 +1301,8 @@
       seat_sat_out: f(gettext("%(name)s sits out"), { name: name }),
       seat_sat_in: f(gettext("%(name)s is back"), { name: name }),
       seat_topped_up: f(gettext("%(name)s adds %(amount)s"), { name: name, amount: money(event.amount) }),
+      seat_top_up_requested: f(gettext("%(name)s will add %(amount)s when the hand ends"), { name: name, amount: money(event.amount) }),
+      seat_top_up_dropped: f(gettext("%(name)s's top-up of %(amount)s was not added"), { name: name, amount: money(event.amount) }),
       seat_disconnected: f(gettext("%(name)s lost the connection"), { name: name }),
       seat_reconnected: f(gettext("%(name)s is connected again"), { name: name }),
       table_closing: gettext("This table closes when the hand in play ends."),
@@ -1558,6 +1608,8 @@
     drawBoard();
     drawActions();
     drawSeatControls();
+    showTopUpLimits();
+    showTopUpPending();
     tickClocks();
     if (chat) { chat.setWritable(Boolean(viewer().seat)); }
     app.setAttribute("data-sequence", String(state.sequence));
