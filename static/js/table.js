@@ -1278,6 +1278,8 @@
         if (live) {
           state.finished = current;
           if (current.cancelled) { logLine(gettext("The hand was cancelled; every bet was returned.")); }
+          // A showdown stays on screen at least SHOWDOWN_MILLISECONDS before the next hand is drawn (issue 28).
+          if (kind === "hand_ended" && event.showdown) { state.showdownHoldUntil = Date.now() + SHOWDOWN_MILLISECONDS; }
         }
       }
       state.current = null;
@@ -1517,7 +1519,45 @@
     socket.request({ type: "client_seed", seed: hex }).catch(function () { /* a seed is generated for us */ });
   }
 
+  /* The showdown hold (issue 28: the showdown stays long enough to read, at least 3 s): while it lasts, a message that
+     would draw the next hand — events with hand_started, a snapshot of another hand — waits, and so does everything
+     after it, in order; they are applied when the hold ends. The server's pause between hands may be shorter (2.5 s
+     by default), so the player's first decision of the next hand can start up to that difference later on screen. */
+  var SHOWDOWN_MILLISECONDS = 3000;
+  var heldMessages = [];
+
+  function startsTheNextHand(message) {
+    if (message.type === "events") {
+      return (message.events || []).some(function (event) { return (event.type || event.kind) === "hand_started"; });
+    }
+    if (message.type === "snapshot") {
+      var next = message.snapshot && message.snapshot.hand;
+      return !!(next && state.finished && next.id !== state.finished.handId);
+    }
+    return false;
+  }
+
+  function holdForTheShowdown(message) {
+    var left = (state.showdownHoldUntil || 0) - Date.now();
+    if (left <= 0 || (!heldMessages.length && !startsTheNextHand(message))) { return false; }
+    if (!heldMessages.length) {
+      app.setAttribute("data-showdown-hold", "on");
+      setTimeout(releaseHeldMessages, left);
+    }
+    heldMessages.push(message);
+    return true;
+  }
+
+  function releaseHeldMessages() {
+    var held = heldMessages;
+    heldMessages = [];
+    state.showdownHoldUntil = 0;
+    app.setAttribute("data-showdown-hold", "");
+    held.forEach(onMessage);
+  }
+
   function onMessage(message) {
+    if (holdForTheShowdown(message)) { return; }
     if (message.type === "snapshot") {
       applySnapshot(message);
       contributeSeed(seedSentFor === null ? "seated" : seedSentFor.split(":")[0]);
