@@ -91,6 +91,8 @@ OTHER_TABLES_OFFERED = 4
 def other_open_tables(table: Table) -> list[dict[str, Any]]:
     """The other open tables of ``table``'s game and stake with a free seat, the fullest first (a table with players
     deals sooner), at most :data:`OTHER_TABLES_OFFERED`: ``id``, ``name``, ``players``, ``seats`` and ``url``."""
+    if table.stake_id is None:  # a tournament table: its players are seated by the tournament
+        return []
     rows = (
         Table.objects.filter(TABLES_TAKING_PLAYERS, stake_id=table.stake_id)
         .exclude(pk=table.pk)
