@@ -73,6 +73,11 @@ LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
         f"{p.get('message', '')}"
     ),
     "seat_topped_up": lambda p: f"{_seat(p)} adds {euros(p.get('amount'))}",
+    "seat_top_up_requested": lambda p: f"{_seat(p)} asks to add {euros(p.get('amount'))} when the hand ends",
+    "seat_top_up_dropped": lambda p: (
+        f"{_seat(p)}'s top-up of {euros(p.get('amount'))} was not added "
+        + ("(the stack is at the table maximum)" if p.get("reason") == "maximum" else "(the balance does not cover it)")
+    ),
     "seat_left": lambda p: f"{_seat(p)} leaves the table",
     "seat_leaving": lambda p: f"{_seat(p)} leaves after this hand",
     "seat_sat_out": lambda p: f"{_seat(p)} sits out",

@@ -402,7 +402,7 @@ class TournamentPolicy:
 
     def seat_remove(self, seat: Seat, table: Table, reason: str, now: datetime) -> NewEvent:
         # TRN-20: a tournament player sitting out is never removed; their chips stay in play. No deadline is ever set.
-        raise NotAllowedNow("A tournament player sitting out keeps their seat (TRN-20).")
+        raise NotAllowedNow("A tournament player sitting out keeps their seat.")
 
     def seat_waiting_players(self, now: datetime) -> int:
         return 0  # tournament seats are assigned by the tournament's draw and balancing, not a queue

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from django.db.models import F
+from django.utils.translation import gettext, ngettext
 
 from games.models import (
     BuyInKind,
@@ -123,15 +124,20 @@ def buy_in_limits(
         return _banzai_limits(user_id, table, terms, rules, now, since, banzai_choice)
     last = _last_leave(user_id, since, table_id=table.pk)
     if last is None or last.leave_stack is None:
-        return BuyInLimits(base_minimum, base_maximum, BuyInKind.NORMAL, "CASH-10: the table's buy-in range")
+        return BuyInLimits(
+            base_minimum, base_maximum, BuyInKind.NORMAL, gettext("The usual buy-in range of this table")
+        )
     stack = last.leave_stack
     if game_type.buy_in_rule == BuyInRule.NO_RATHOLING:
         return BuyInLimits(
             max(base_minimum, stack),
             max(base_maximum, stack),
             BuyInKind.NORMAL,
-            f"CASH-14: no ratholing; you left this table with {_format(stack)} less than "
-            f"{rules.rathole_window_minutes} minutes ago",
+            gettext(
+                "You left this table with %(stack)s less than %(minutes)d minutes ago: at this table you come back "
+                "with at least the stack you left with"
+            )
+            % {"stack": _format(stack), "minutes": rules.rathole_window_minutes},
             returning_stack=stack,
         )
     big_blind = last.leave_big_blind or terms.big_blind
@@ -139,14 +145,22 @@ def buy_in_limits(
     high_threshold = terms.max_buy_in_big_blinds * big_blind
     if stack <= low_threshold:
         return BuyInLimits(
-            base_minimum, base_maximum, BuyInKind.NORMAL, "CASH-11: returned with 50 BB or less", returning_stack=stack
+            base_minimum,
+            base_maximum,
+            BuyInKind.NORMAL,
+            gettext("You left this table with 50 big blinds or less: the usual buy-in range applies"),
+            returning_stack=stack,
         )
     if stack < high_threshold:
         return BuyInLimits(
             stack,
             base_maximum,
             BuyInKind.NORMAL,
-            f"CASH-11: you left this table with {_format(stack)} less than {rules.rathole_window_minutes} minutes ago",
+            gettext(
+                "You left this table with %(stack)s less than %(minutes)d minutes ago: you come back with at least "
+                "that stack"
+            )
+            % {"stack": _format(stack), "minutes": rules.rathole_window_minutes},
             returning_stack=stack,
         )
     counter = daily_count(user_id, DailyCounterKind.RATHOLING, now)
@@ -155,7 +169,21 @@ def buy_in_limits(
             base_maximum,
             stack,
             BuyInKind.RATHOLE_RETURN,
-            f"CASH-11: you left this table with {_format(stack)}; ratholing counter {counter}",
+            ngettext(
+                "You left this table with %(stack)s less than %(minutes)d minutes ago: you may bring back up to that "
+                "stack. Today you have come back to a table with a big stack %(count)d time; from the %(limit)dth "
+                "time you bring back all of it",
+                "You left this table with %(stack)s less than %(minutes)d minutes ago: you may bring back up to that "
+                "stack. Today you have come back to a table with a big stack %(count)d times; from the %(limit)dth "
+                "time you bring back all of it",
+                counter,
+            )
+            % {
+                "stack": _format(stack),
+                "minutes": rules.rathole_window_minutes,
+                "count": counter,
+                "limit": RATHOLING_COUNTER_LIMIT + 1,
+            },
             returning_stack=stack,
             ratholing_counter=counter,
         )
@@ -163,7 +191,11 @@ def buy_in_limits(
         stack,
         stack,
         BuyInKind.RATHOLE_RETURN,
-        f"CASH-11: you left this table with {_format(stack)}; ratholing counter {counter} (5 or more)",
+        gettext(
+            "You left this table with %(stack)s less than %(minutes)d minutes ago and have come back to a table with a "
+            "big stack %(count)d times today: you bring back all of it"
+        )
+        % {"stack": _format(stack), "minutes": rules.rathole_window_minutes, "count": counter},
         returning_stack=stack,
         ratholing_counter=counter,
     )
@@ -183,7 +215,9 @@ def _banzai_limits(
     if last is None or last.leave_stack is None or last.leave_stack <= ten_big_blinds:
         if banzai_choice not in (None, BanzaiChoice.RESET, BanzaiChoice.RESUME):
             raise BuyInRefused(f"Unknown Banzai choice {banzai_choice!r}; choose resume or reset.")
-        return BuyInLimits(ten_big_blinds, ten_big_blinds, BuyInKind.NORMAL, "CASH-26: Banzai buy-in is exactly 10 BB")
+        return BuyInLimits(
+            ten_big_blinds, ten_big_blinds, BuyInKind.NORMAL, gettext("A Banzai buy-in is exactly 10 big blinds")
+        )
     stack = last.leave_stack
     resets_left = max(0, rules.banzai_resets_per_day - daily_count(user_id, DailyCounterKind.BANZAI_RESET, now))
     if banzai_choice == BanzaiChoice.RESET:
@@ -198,7 +232,7 @@ def _banzai_limits(
             ten_big_blinds,
             ten_big_blinds,
             BuyInKind.BANZAI_RESET,
-            "CASH-31: Reset to 10 BB",
+            gettext("Reset: you start again with 10 big blinds"),
             returning_stack=stack,
             banzai_resume_stack=stack,
             banzai_resets_left=resets_left,
@@ -209,9 +243,21 @@ def _banzai_limits(
         stack,
         stack,
         BuyInKind.BANZAI_RESUME,
-        f"CASH-30: you left a Banzai table of this stake with {_format(stack)} less than "
-        f"{rules.rathole_window_minutes} minutes ago; Resume with it"
-        + (f" or Reset to 10 BB ({resets_left} resets left today)" if resets_left else ""),
+        (
+            ngettext(
+                "You left a Banzai table of this stake with %(stack)s less than %(minutes)d minutes ago: resume with "
+                "that stack or reset to 10 big blinds (%(count)d reset left today)",
+                "You left a Banzai table of this stake with %(stack)s less than %(minutes)d minutes ago: resume with "
+                "that stack or reset to 10 big blinds (%(count)d resets left today)",
+                resets_left,
+            )
+            if resets_left
+            else gettext(
+                "You left a Banzai table of this stake with %(stack)s less than %(minutes)d minutes ago: resume with "
+                "that stack (no resets left today)"
+            )
+        )
+        % {"stack": _format(stack), "minutes": rules.rathole_window_minutes, "count": resets_left},
         returning_stack=stack,
         banzai_resume_stack=stack,
         banzai_resets_left=resets_left,

@@ -15,6 +15,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import Count, F, Q
+from django.urls import reverse
+
 from games.cash.cashier import money_to_table, seat_vacate
 from games.cash.table_closing import table_close_locked
 from games.engine.positions import HandPositions, cash_hand_may_start
@@ -22,6 +25,7 @@ from games.engine.pots import layer_contributions, split_pot
 from games.engine.rake import RakeResult, RakeRow, compute_rake, rake_by_contribution
 from games.engine.state import HandResult, HandState
 from games.models import (
+    TABLES_TAKING_PLAYERS,
     GameRules,
     Hand,
     HandPlayer,
@@ -77,6 +81,34 @@ def available_seats(seats: dict[int, Seat]) -> list[Seat]:
         and seat.status in _IN_PLAY_STATUSES
         and not seat.leave_after_hand
         and table_stack(seat) > 0
+    ]
+
+
+OTHER_TABLES_OFFERED = 4
+"""How many other tables of the stake a waiting table offers its players (issue 28, CASH-06)."""
+
+
+def other_open_tables(table: Table) -> list[dict[str, Any]]:
+    """The other open tables of ``table``'s game and stake with a free seat, the fullest first (a table with players
+    deals sooner), at most :data:`OTHER_TABLES_OFFERED`: ``id``, ``name``, ``players``, ``seats`` and ``url``."""
+    if table.stake_id is None:  # a tournament table: its players are seated by the tournament
+        return []
+    rows = (
+        Table.objects.filter(TABLES_TAKING_PLAYERS, stake_id=table.stake_id)
+        .exclude(pk=table.pk)
+        .annotate(players=Count("seats", filter=Q(seats__session__isnull=False)))
+        .filter(players__lt=F("seat_count"))
+        .order_by("-players", "pk")[:OTHER_TABLES_OFFERED]
+    )
+    return [
+        {
+            "id": row.pk,
+            "name": row.name,
+            "players": row.players,
+            "seats": row.seat_count,
+            "url": reverse("games:table", args=[row.pk]),
+        }
+        for row in rows
     ]
 
 
@@ -166,6 +198,16 @@ def auto_top_up_amount(stack: int, initial_buy_in: int, terms: StakeTerms, banza
     if banzai and balance < target - stack:
         return 0
     return max(0, min(target - stack, balance))
+
+
+def top_up_requested_amount(stack: int, requested: int, terms: StakeTerms, banzai: bool, balance: int) -> int:
+    """CASH-15 / CASH-10: what a top-up asked for during a hand adds when the hand ends: the amount asked for, never
+    above the table maximum with the stack the hand left, and as far as the balance allows. Banzai: the request brings
+    the stack to exactly 10 BB (the table maximum) or adds nothing (CASH-27)."""
+    room = max(0, terms.max_buy_in - stack)
+    if banzai:
+        return room if 0 < room <= balance else 0
+    return max(0, min(requested, room, balance))
 
 
 class CashPolicy:
@@ -306,10 +348,16 @@ class CashPolicy:
             [
                 seat.user
                 for seat in occupied
-                if seat.user_id in topping_up
-                and seat.user is not None
+                if seat.user is not None
                 and seat.session is not None
-                and table_stack(seat) < auto_top_up_target(seat.session.initial_buy_in, terms, banzai)
+                and not seat.leave_after_hand
+                and (
+                    seat.top_up_after_hand > 0
+                    or (
+                        seat.user_id in topping_up
+                        and table_stack(seat) < auto_top_up_target(seat.session.initial_buy_in, terms, banzai)
+                    )
+                )
             ]
         )
         for seat in occupied:
@@ -317,7 +365,9 @@ class CashPolicy:
                 context.events.append(seat_vacate(seat, table, LeaveReason.PLAYER, now, terms))
                 continue
             cash = cash_accounts.get(seat.user_id) if seat.user_id is not None else None
-            if cash is not None:
+            if cash is not None and seat.top_up_after_hand > 0:
+                self._requested_top_up(context, seat, hand, terms, banzai, cash)
+            if cash is not None and seat.user_id in topping_up:
                 self._auto_top_up(context, seat, hand, terms, banzai, cash)
             if seat.sit_out_after_hand:
                 reason = seat.sit_out_reason_after_hand or SitOutReason.PLAYER
@@ -327,6 +377,49 @@ class CashPolicy:
         table_touch(
             table, current_hand=None, next_hand_at=now + timedelta(milliseconds=rules.pause_between_hands_milliseconds)
         )
+
+    @staticmethod
+    def _requested_top_up(
+        context: HandContext, seat: Seat, hand: Hand, terms: StakeTerms, banzai: bool, cash: Account
+    ) -> None:
+        """Apply the top-up the player asked for during ``hand`` (CASH-15: chips are added between hands), from their
+        cash account ``cash`` locked by :meth:`after_hand`; say so when nothing could be added."""
+        session = seat.session
+        assert session is not None
+        requested = seat.top_up_after_hand
+        seat.top_up_after_hand = 0
+        seat_save(seat, "top_up_after_hand")
+        stack = table_stack(seat)
+        amount = top_up_requested_amount(stack, requested, terms, banzai, cash.balance)
+        if amount <= 0:
+            reason = "maximum" if stack >= terms.max_buy_in else "balance"
+            context.events.append(
+                seat_event(seat, "seat_top_up_dropped", with_stack=False, amount=requested, reason=reason)
+            )
+            return
+        money_to_table(
+            session.account,
+            cash,
+            amount,
+            kind=TransferKind.CASH_TOP_UP,
+            idempotency_key=f"table-session:{session.pk}:top-up-after-hand:{hand.pk}",
+            reference=f"table-session:{session.pk}",
+        )
+        cash.balance -= amount
+        session.account.balance = stack + amount
+        context.events.append(
+            seat_event(
+                seat,
+                "seat_topped_up",
+                with_stack=False,
+                stack=session.account.balance,
+                amount=amount,
+                automatic=False,
+                requested=requested,
+            )
+        )
+        if seat.status == SeatStatus.SITTING_OUT and seat.sit_out_reason == SitOutReason.NO_CHIPS:
+            context.events.append(seat_return(seat, context.table, post_out_of_position=False))
 
     @staticmethod
     def _auto_top_up(
@@ -363,7 +456,8 @@ class CashPolicy:
         ``reason`` is ``starting`` (the next hand is dealt after the pause between hands), ``players`` (fewer than two
         players can be dealt in) or ``third_player`` (two can play but CASH-06 / AMB-11 need a third: the last hand
         was heads-up, or there was none); ``available`` counts the players who could be dealt in and ``needed`` how
-        many more the table waits for."""
+        many more the table waits for. While the table waits for players, ``other_tables`` offers the other open
+        tables of the same game and stake with a free seat (:func:`other_open_tables`), so nobody has to wait here."""
         available = len(available_seats({seat.number: seat for seat in seats}))
         rules = table_terms(table, now)[1]
         if may_start(available, table, rules):
@@ -373,8 +467,14 @@ class CashPolicy:
                 "reason": "players",
                 "available": available,
                 "needed": max(2, rules.minimum_players_to_start) - available,
+                "other_tables": other_open_tables(table),
             }
-        return {"reason": "third_player", "available": available, "needed": 3 - available}
+        return {
+            "reason": "third_player",
+            "available": available,
+            "needed": 3 - available,
+            "other_tables": other_open_tables(table),
+        }
 
     def seat_remove(self, seat: Seat, table: Table, reason: str, now: datetime) -> NewEvent:
         """Cash the player out (CASH-17, CASH-20: the sit-out limit passed)."""

@@ -39,6 +39,7 @@ from games.models import (
     TableSession,
     TableStatus,
 )
+from games.runtime.engine_state import hand_engine_state
 from games.runtime.errors import (
     AlreadySeated,
     BanzaiExcluded,
@@ -162,7 +163,7 @@ def _seat_take_locked(
     banzai_choice: str | None,
     events: list[NewEvent],
 ) -> Seat:
-    cash_table_only(table, "Seats at a tournament table are assigned by the tournament (TRN-03).")
+    cash_table_only(table, "Seats at a tournament table are assigned by the tournament.")
     if table.status != TableStatus.OPEN:
         raise NotFound("This table is closed.")
     if table.close_after_hand:
@@ -181,7 +182,7 @@ def _seat_take_locked(
             else (f"{_format(limits.minimum)} to {_format(limits.maximum)}")
         )
         raise BuyInRefused(
-            f"The buy-in here must be {span} ({limits.rule}).", minimum=limits.minimum, maximum=limits.maximum
+            f"The buy-in here must be {span}: {limits.rule}.", minimum=limits.minimum, maximum=limits.maximum
         )
     if seat_number is not None:
         seat = seats.get(seat_number) if isinstance(seat_number, int) else None
@@ -299,10 +300,13 @@ def _user_seat(seats: dict[int, Seat], user: Any) -> Seat:
 def seat_top_up(
     user: Any, table: Table, amount: Any, *, idempotency_key: str | None = None, now: datetime | None = None
 ) -> Seat:
-    """Add ``amount`` cents from the player's balance to their stack, between hands (CASH-10, CASH-27).
+    """Add ``amount`` cents from the player's balance to their stack, between hands (CASH-10, CASH-15, CASH-27).
 
-    The stack may not go above the table maximum (Banzai: must come to exactly 10 BB). A player in a hand tops up after
-    it. ``idempotency_key`` makes a retried request safe.
+    The stack may not go above the table maximum (Banzai: must come to exactly 10 BB). Chips are added between hands
+    only: a player dealt into the running hand has the request accepted now, checked against the stack they have
+    behind, and kept on the seat (``top_up_after_hand``, a later request replaces it); it is applied when the hand ends
+    (:func:`games.cash.policy.top_up_requested_amount`, never above the table maximum then). No money moves until then.
+    ``idempotency_key`` makes a retried request safe.
     """
     moment = now or timezone.now()
     value = _amount(amount, "top-up")
@@ -310,12 +314,12 @@ def seat_top_up(
     cash_table_only(locked, "Tournament chips cannot be bought at the table.")
     seats = seats_lock(locked)
     seat = _user_seat(seats, user)
-    if seat_in_running_hand(locked, seat) is not None:
-        raise NotAllowedNow("You can top up when the hand ends.")
     terms, _rules = table_terms(locked, moment)
     session = seat.session
     assert session is not None
-    stack = balance_of(session.account)
+    hand = seat_in_running_hand(locked, seat)
+    # In a hand the stack is what the player has behind now (their bets are in the pot until it is settled).
+    stack = balance_of(session.account) if hand is None else hand_engine_state(hand).stacks[seat.number]
     banzai = locked.cash_stake.game_type.buy_in_rule == BuyInRule.BANZAI
     if banzai and stack + value != terms.max_buy_in:
         allowed = max(0, terms.max_buy_in - stack)
@@ -335,6 +339,14 @@ def seat_top_up(
             minimum=0,
             maximum=allowed,
         )
+    if hand is not None:
+        balance = balance_of(player_cash_account(user))
+        if value > balance:
+            raise InsufficientBalance(f"Your balance ({_format(balance)}) does not cover a top-up of {_format(value)}.")
+        seat.top_up_after_hand = value
+        seat_save(seat, "top_up_after_hand")
+        events_append(locked, [seat_event(seat, "seat_top_up_requested", with_stack=False, amount=value)])
+        return seat
     money_to_table(
         session.account,
         player_cash_account(user),
@@ -357,7 +369,7 @@ def seat_leave(user: Any, table: Table, *, now: datetime | None = None) -> Seat:
     at once; a player in a hand folds now if it is their turn (otherwise when it comes) and leaves when it ends."""
     moment = now or timezone.now()
     locked = table_lock(table.pk)
-    cash_table_only(locked, "You cannot leave a tournament table: sit out instead; your chips stay in play (TRN-19).")
+    cash_table_only(locked, "You cannot leave a tournament table: sit out instead; your chips stay in play.")
     seats = seats_lock(locked)
     seat = _user_seat(seats, user)
     hand = seat_in_running_hand(locked, seat)
@@ -479,7 +491,7 @@ def _check_queued_buy_in(user: Any, stake: Stake, terms: StakeTerms, amount: int
     never be seated must not wait. Each table still checks the exact limits when it seats the player."""
     if amount < terms.min_buy_in or (amount > terms.max_buy_in and not _left_stake_with(user, stake, amount, now)):
         raise BuyInRefused(
-            f"The buy-in at {stake} is {_format(terms.min_buy_in)} to {_format(terms.max_buy_in)} (CASH-10).",
+            f"The buy-in at {stake} is {_format(terms.min_buy_in)} to {_format(terms.max_buy_in)}.",
             minimum=terms.min_buy_in,
             maximum=terms.max_buy_in,
         )

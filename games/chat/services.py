@@ -35,7 +35,7 @@ CHAT_EVENT = "chat_message"
 """The kind of a chat line in a table's event log (cash, tournament and UTH tables alike)."""
 MAXIMUM_MUTE_MINUTES = 30 * 24 * 60
 """Longest mute staff may give at once (30 days); a longer one is a sanction for the compliance desk."""
-AUTOMATIC_MUTE_REASON = "Automated moderation: offensive language again after a warning (UTH-33)."
+AUTOMATIC_MUTE_REASON = "Automated moderation: offensive language again after a warning."  # UTH-33
 WARNINGS_BEFORE_MUTE = 1
 """Warnings a player is given before the next offence mutes their chat."""
 

@@ -150,6 +150,11 @@ class Seat(models.Model):
         help_text=_("CASH-21: on returning, wait for the big blind or post one out of position."),
     )
     leave_after_hand = models.BooleanField(_("leave when the hand ends"), default=False)
+    top_up_after_hand = models.PositiveIntegerField(
+        _("top-up asked for during the hand (cents)"),
+        default=0,
+        help_text=_("CASH-15: added from the balance when the hand ends, never above the table maximum."),
+    )
     disconnected_since = models.DateTimeField(_("disconnected since"), null=True, blank=True)
     timebank_milliseconds = models.PositiveIntegerField(_("timebank left (ms)"), default=0)
     chips = models.BigIntegerField(_("tournament chips"), default=0, help_text=_("Tournament tables only."))

@@ -19,9 +19,10 @@ from games.runtime.fairness import reveal_event
 from games.runtime.hands import HandContext, between_hands, hand_close
 from games.runtime.locking import seats_lock, table_lock
 
-CRASH_REASON = "Server restart: the hand was cancelled and every stack restored to its start-of-hand amount (CASH-24)."
+# CASH-24 (server restart) and CASH-23 (server error): the words players see; the IDs stay in the code.
+CRASH_REASON = "Server restart: the hand was cancelled and every stack restored to its start-of-hand amount."
 SERVER_ERROR_REASON = (
-    "A server error stopped this hand: it was cancelled and every stack restored to its start-of-hand amount (CASH-23)."
+    "A server error stopped this hand: it was cancelled and every stack restored to its start-of-hand amount."
 )
 
 

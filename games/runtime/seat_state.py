@@ -154,6 +154,7 @@ def seat_empty(seat: Seat) -> None:
     seat.sit_out_next_big_blind = False
     seat.missed_big_blind = False
     seat.leave_after_hand = False
+    seat.top_up_after_hand = 0
     seat.disconnected_since = None
     seat.timebank_milliseconds = 0
     seat.hands_dealt_in = 0
@@ -174,6 +175,7 @@ SEAT_OCCUPANCY_FIELDS = (
     "sit_out_next_big_blind",
     "missed_big_blind",
     "leave_after_hand",
+    "top_up_after_hand",
     "disconnected_since",
     "timebank_milliseconds",
     "hands_dealt_in",

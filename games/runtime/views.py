@@ -93,6 +93,9 @@ def _seat_view(
             "is_viewer": seat.user_id == viewer_id,
         }
     )
+    if seat.user_id == viewer_id:
+        # CASH-15: a top-up the viewer asked for during the hand, added when it ends (their own business only).
+        view["top_up_after_hand"] = seat.top_up_after_hand
     if in_hand and state is not None:
         view.update(
             {

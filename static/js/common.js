@@ -154,7 +154,25 @@
     table_full: gettext("The table is full. You can join the waiting list."),
     buy_in_out_of_range: gettext("The buy-in is outside the limits for this table."),
     network: gettext("The server could not be reached. Check your connection and try again."),
-    csrf: gettext("Your session has expired. Please reload the page and try again.")
+    csrf: gettext("Your session has expired. Please reload the page and try again."),
+    signed_out: gettext("You were signed out. Please log in again."),
+    self_excluded: gettext("You have excluded yourself from play for now; see Play responsibly."),
+    table_closed: gettext("This table is closed."),
+    betting_closed: gettext("Bets are closed for this round."),
+    bet_refused: gettext("That bet is not possible."),
+    decision_refused: gettext("That decision is not possible now."),
+    no_bets: gettext("Place a bet first."),
+    round_not_changeable: gettext("This round can no longer be changed."),
+    chat_refused: gettext("Your chat message was not sent."),
+    registration_closed: gettext("Registration for this tournament is closed."),
+    already_registered: gettext("You are already registered for this tournament."),
+    not_registered: gettext("You are not registered for this tournament."),
+    not_eligible: gettext("You cannot enter this tournament: you do not meet its conditions."),
+    invalid_request: gettext("One of the values was not valid. Please try again."),
+    payment_provider_error: gettext("The payment provider could not be reached. Nothing was changed; please try again."),
+    not_permitted: gettext("You are not allowed to do that."),
+    withdrawal_refused: gettext("That withdrawal was refused."),
+    deposit_refused: gettext("That deposit was refused.")
   };
 
   /* A sentence for a player from an error code and the server's message. */

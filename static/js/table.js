@@ -48,7 +48,8 @@
     results: document.getElementById("results"),
     resultsEmpty: document.getElementById("results-empty"),
     log: document.getElementById("action-log"),
-    closing: document.getElementById("table-closing")
+    closing: document.getElementById("table-closing"),
+    otherTables: document.getElementById("other-tables")
   };
 
   var state = {
@@ -365,6 +366,32 @@
     }
     var waiting = !currentHand && snapshot().waiting;
     elements.handInfo.setAttribute("data-waiting", waiting ? waiting.reason : "");
+    renderOtherTables(waiting);
+  }
+
+  /* While this table waits for players (CASH-06), the other open tables of its game and stake with a free seat, as
+     links: nobody has to sit and wait here (issue 28). */
+  function renderOtherTables(waiting) {
+    var area = elements.otherTables;
+    if (!area) { return; }
+    var tables = waiting && waiting.other_tables ? waiting.other_tables : [];
+    var key = JSON.stringify(tables);
+    if (area.getAttribute("data-tables") === key) { return; }
+    area.setAttribute("data-tables", key);
+    area.innerHTML = "";
+    area.hidden = !tables.length;
+    if (!tables.length) { return; }
+    var intro = document.createElement("span");
+    intro.textContent = f(gettext("Play now at another %(stake)s table:"), { stake: (tableInfo().game_name || "") + " " + (tableInfo().stake || "") }) + " ";
+    area.appendChild(intro);
+    tables.forEach(function (other, index) {
+      if (index) { area.appendChild(document.createTextNode(", ")); }
+      var link = document.createElement("a");
+      link.href = other.url;
+      link.setAttribute("data-table-id", other.id);
+      link.textContent = f(gettext("%(name)s (%(players)s of %(seats)s seats taken)"), { name: other.name, players: other.players, seats: other.seats });
+      area.appendChild(link);
+    });
   }
 
   /* Why no hand is dealt now, from the snapshot's waiting reason (games.runtime.views.waiting_reason). */
@@ -377,8 +404,9 @@
     if (waiting.reason === "third_player") {
       return gettext("Waiting for a third player: after a hand between two players, the next hand needs three. It starts when another player sits down or a player who sits out comes back.");
     }
-    return waiting.needed === 1 ? gettext("Waiting for players: one more player is needed to start a hand.") :
-      f(gettext("Waiting for players: %(count)s more players are needed to start a hand."), { count: waiting.needed });
+    // CASH-06 in plain words: how many are here and ready, and how many more the first hand needs.
+    return f(gettext("Waiting for players: %(available)s ready to play here, %(count)s more needed to start a hand."),
+      { available: waiting.available, count: waiting.needed });
   }
 
   function streetName(street) {
@@ -864,20 +892,59 @@
   }
 
   var topUpDialog = document.getElementById("top-up-dialog");
+  var topUpRoom = null;
+
+  /* How much the player may add now: the table maximum less the stack they have now (in a hand: what they have
+     behind, the chips being added when the hand ends, CASH-15). */
+  function topUpRoomNow() {
+    var me = mySeat();
+    if (!me) { return 0; }
+    return Math.max(0, (tableInfo().max_buy_in || 0) - (me.stack || 0));
+  }
+
+  /* The dialog's limits line, kept live while it is open: the stack moves with every bet and hand (issue 28). */
+  function showTopUpLimits() {
+    if (!topUpDialog || !topUpDialog.open) { return; }
+    var room = topUpRoomNow();
+    var me = mySeat();
+    var inHand = !!(me && me.in_hand && hand());
+    var text = room > 0 ?
+      f(gettext("You can add up to %(amount)s now (table maximum %(maximum)s)."),
+        { amount: money(room), maximum: money(tableInfo().max_buy_in) }) :
+      gettext("Your stack is at the table maximum.");
+    text += " " + (inHand ? gettext("You are in a hand: the chips are added when it ends, up to the table maximum then.") :
+      gettext("Chips are added between hands."));
+    var limitsLine = document.getElementById("top-up-limits");
+    limitsLine.textContent = text;
+    limitsLine.setAttribute("data-room", String(room));
+    var input = document.getElementById("top-up-amount");
+    // The suggested amount follows the maximum until the player types their own.
+    if (input.value === "" || (topUpRoom !== null && input.value === amountToInput(topUpRoom))) {
+      input.value = room > 0 ? amountToInput(room) : "";
+    }
+    topUpRoom = room;
+  }
+
+  /* A top-up asked for during a hand, shown to its player until the hand ends and it is added (CASH-15). */
+  function showTopUpPending() {
+    var area = document.getElementById("top-up-pending");
+    if (!area) { return; }
+    var me = mySeat();
+    var pending = me && me.top_up_after_hand ? me.top_up_after_hand : 0;
+    area.hidden = !pending;
+    area.textContent = pending ? f(gettext("Top-up of %(amount)s pending: it is added when this hand ends."), { amount: money(pending) }) : "";
+  }
+
   function openTopUp() {
     var me = mySeat();
     if (!me || !topUpDialog) { return; }
-    var room = Math.max(0, (tableInfo().max_buy_in || 0) - (me.stack || 0));
     var notices = document.getElementById("top-up-notices");
     P.clearNotices(notices);
-    document.getElementById("top-up-limits").textContent = room > 0 ?
-      f(gettext("You can add up to %(amount)s (table maximum %(maximum)s). Chips are added between hands."),
-        { amount: money(room), maximum: money(tableInfo().max_buy_in) }) :
-      gettext("Your stack is at the table maximum.");
-    var input = document.getElementById("top-up-amount");
-    input.value = room > 0 ? amountToInput(room) : "";
+    document.getElementById("top-up-amount").value = "";
+    topUpRoom = null;
     topUpDialog.showModal();
-    input.focus();
+    showTopUpLimits();
+    document.getElementById("top-up-amount").focus();
   }
   if (topUpDialog) {
     document.getElementById("top-up-cancel").addEventListener("click", function () { topUpDialog.close(); });
@@ -892,10 +959,14 @@
       }
       var button = document.getElementById("top-up-confirm");
       button.disabled = true;
+      var me = mySeat();
+      var duringHand = !!(me && me.in_hand && hand());
       socket.request({ type: "top_up", amount: cents }).then(function () {
         button.disabled = false;
         topUpDialog.close();
-        P.notify(elements.notices, f(gettext("%(amount)s will be added to your stack."), { amount: money(cents) }), "ok");
+        P.notify(elements.notices, duringHand ?
+          f(gettext("%(amount)s will be added to your stack when this hand ends."), { amount: money(cents) }) :
+          f(gettext("%(amount)s will be added to your stack."), { amount: money(cents) }), "ok");
         setTimeout(P.refreshHeaderBalance, 800);
       }, function (error) {
         button.disabled = false;
@@ -1224,6 +1295,8 @@
         if (live) {
           state.finished = current;
           if (current.cancelled) { logLine(gettext("The hand was cancelled; every bet was returned.")); }
+          // A showdown stays on screen at least SHOWDOWN_MILLISECONDS before the next hand is drawn (issue 28).
+          if (kind === "hand_ended" && event.showdown) { state.showdownHoldUntil = Date.now() + SHOWDOWN_MILLISECONDS; }
         }
       }
       state.current = null;
@@ -1231,6 +1304,11 @@
     }
     if (live && kind === "table_closing" && state.snapshot && state.snapshot.table) { state.snapshot.table.closing = true; }
     if (live) { tournamentEvent(kind, event); tableEventLine(kind, event); }
+    if (live && kind === "seat_top_up_dropped" && event.seat === viewer().seat) {
+      P.notify(elements.notices, event.reason === "maximum" ?
+        f(gettext("Your top-up of %(amount)s was not added: your stack is at the table maximum."), { amount: money(event.amount) }) :
+        f(gettext("Your top-up of %(amount)s was not added: your balance does not cover it."), { amount: money(event.amount) }), "error");
+    }
   }
 
   function tableEventLine(kind, event) {
@@ -1242,6 +1320,8 @@
       seat_sat_out: f(gettext("%(name)s sits out"), { name: name }),
       seat_sat_in: f(gettext("%(name)s is back"), { name: name }),
       seat_topped_up: f(gettext("%(name)s adds %(amount)s"), { name: name, amount: money(event.amount) }),
+      seat_top_up_requested: f(gettext("%(name)s will add %(amount)s when the hand ends"), { name: name, amount: money(event.amount) }),
+      seat_top_up_dropped: f(gettext("%(name)s's top-up of %(amount)s was not added"), { name: name, amount: money(event.amount) }),
       seat_disconnected: f(gettext("%(name)s lost the connection"), { name: name }),
       seat_reconnected: f(gettext("%(name)s is connected again"), { name: name }),
       table_closing: gettext("This table closes when the hand in play ends."),
@@ -1465,7 +1545,45 @@
     socket.request({ type: "client_seed", seed: hex }).catch(function () { /* a seed is generated for us */ });
   }
 
+  /* The showdown hold (issue 28: the showdown stays long enough to read, at least 3 s): while it lasts, a message that
+     would draw the next hand — events with hand_started, a snapshot of another hand — waits, and so does everything
+     after it, in order; they are applied when the hold ends. The server's pause between hands may be shorter (2.5 s
+     by default), so the player's first decision of the next hand can start up to that difference later on screen. */
+  var SHOWDOWN_MILLISECONDS = 3000;
+  var heldMessages = [];
+
+  function startsTheNextHand(message) {
+    if (message.type === "events") {
+      return (message.events || []).some(function (event) { return (event.type || event.kind) === "hand_started"; });
+    }
+    if (message.type === "snapshot") {
+      var next = message.snapshot && message.snapshot.hand;
+      return !!(next && state.finished && next.id !== state.finished.handId);
+    }
+    return false;
+  }
+
+  function holdForTheShowdown(message) {
+    var left = (state.showdownHoldUntil || 0) - Date.now();
+    if (left <= 0 || (!heldMessages.length && !startsTheNextHand(message))) { return false; }
+    if (!heldMessages.length) {
+      app.setAttribute("data-showdown-hold", "on");
+      setTimeout(releaseHeldMessages, left);
+    }
+    heldMessages.push(message);
+    return true;
+  }
+
+  function releaseHeldMessages() {
+    var held = heldMessages;
+    heldMessages = [];
+    state.showdownHoldUntil = 0;
+    app.setAttribute("data-showdown-hold", "");
+    held.forEach(onMessage);
+  }
+
   function onMessage(message) {
+    if (holdForTheShowdown(message)) { return; }
     if (message.type === "snapshot") {
       applySnapshot(message);
       contributeSeed(seedSentFor === null ? "seated" : seedSentFor.split(":")[0]);
@@ -1556,6 +1674,8 @@
     drawBoard();
     drawActions();
     drawSeatControls();
+    showTopUpLimits();
+    showTopUpPending();
     tickClocks();
     if (chat) { chat.setWritable(Boolean(viewer().seat)); }
     app.setAttribute("data-sequence", String(state.sequence));

@@ -168,3 +168,49 @@ def test_cash_10_malformed_amounts_are_refused(amount: object) -> None:
         seat_take(user, table, amount, now=START)
     assert cash(user) == 10_000
     assert not Seat.objects.filter(user=user).exists()
+
+
+@pytest.mark.parametrize(
+    ("game", "stake", "left_with", "counter", "reason"),
+    [
+        ("holdem", "NL10", None, 0, "The usual buy-in range of this table"),
+        ("holdem", "NL10", 400, 0, "You left this table with 50 big blinds or less: the usual buy-in range applies"),
+        (
+            "holdem",
+            "NL10",
+            730,
+            0,
+            "You left this table with €7.30 less than 30 minutes ago: you come back with at least that stack",
+        ),
+        (
+            "holdem",
+            "NL10",
+            2500,
+            2,
+            "You left this table with €25.00 less than 30 minutes ago: you may bring back up to that stack. Today you "
+            "have come back to a table with a big stack 2 times; from the 6th time you bring back all of it",
+        ),
+        (
+            "holdem",
+            "NL10",
+            2500,
+            5,
+            "You left this table with €25.00 less than 30 minutes ago and have come back to a table with a big stack "
+            "5 times today: you bring back all of it",
+        ),
+    ],
+)
+def test_cash_10_to_14_the_buy_in_dialog_says_each_limit_in_plain_words_without_requirement_ids(
+    game: str, stake: str, left_with: int | None, counter: int, reason: str
+) -> None:
+    """Issue 28: the reason shown beside the limits names no requirement ID and no "ratholing counter"."""
+    table = open_table(game, stake)
+    user = player()
+    if left_with is not None:
+        left_table_earlier(user, table, left_with, START)
+    if counter:
+        set_ratholing_counter(user, counter)
+    rule = seat_buy_in_limits(user, table, now=TWENTY_MINUTES_LATER).rule
+    assert rule == reason
+    assert "CASH-" not in rule
+    assert "ratholing" not in rule.lower()

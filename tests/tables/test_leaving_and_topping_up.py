@@ -12,7 +12,6 @@ from games.cash.policy import auto_top_up_amount
 from games.models import Hand, HandEvent, HandStatus, Seat, TableSession
 from games.services import (
     BuyInRefused,
-    NotAllowedNow,
     NotSeated,
     player_settings_update,
     seat_leave,
@@ -81,7 +80,9 @@ def test_cash_08_a_player_leaving_on_their_turn_folds_at_once() -> None:
     assert folds.count() == 1
 
 
-def test_cash_10_topping_up_is_allowed_up_to_the_table_maximum_and_only_between_hands() -> None:
+def test_cash_10_topping_up_is_allowed_up_to_the_table_maximum_and_added_only_between_hands() -> None:
+    """During a hand the top-up is a request added when the hand ends (see
+    test_a_top_up_asked_for_during_a_hand_is_added_when_it_ends.py)."""
     table = open_table()
     users = [player(cash=5_000) for _ in range(3)]
     seat_players(table, users, 600)
@@ -90,10 +91,10 @@ def test_cash_10_topping_up_is_allowed_up_to_the_table_maximum_and_only_between_
     seat_top_up(users[0], table, 400, now=START)
     assert stack(table, users[0]) == 1000
     deal(table)
-    with pytest.raises(NotAllowedNow):
-        seat_top_up(users[1], table, 100, now=START)
+    seat_top_up(users[1], table, 100, now=START)
     assert stack(table, users[1]) == 600
     assert cash(users[1]) == 4_400
+    assert Seat.objects.get(user=users[1]).top_up_after_hand == 100
 
 
 def test_cash_10_a_retried_top_up_with_the_same_key_moves_money_once() -> None:

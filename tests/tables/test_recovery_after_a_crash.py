@@ -14,6 +14,7 @@ import pytest
 from django.conf import settings
 
 from games.models import Hand, HandEvent, HandPlayer, HandStatus, Seat
+from games.runtime.recovery import CRASH_REASON
 from games.services import hand_cancel, hands_recover_unfinished, seat_leave, table_snapshot
 from tests.conftest import site_database_url
 from tests.tables.support import START, act, deal, money_in_table_accounts, open_table, player, seat_players, stack
@@ -94,7 +95,7 @@ def test_cash_24_a_hand_cut_off_by_sigkill_is_rolled_back_to_the_starting_stacks
     assert hands_recover_unfinished(now=START) == [hand_id]
     hand.refresh_from_db()
     assert hand.status == HandStatus.CANCELLED
-    assert "CASH-24" in hand.cancellation_reason
+    assert hand.cancellation_reason == CRASH_REASON  # CASH-24, in plain words
     cancelled = HandEvent.objects.get(hand=hand, kind="hand_cancelled")
     assert cancelled.payload["stacks"] == {str(seat): data["stack"] for seat, data in hand.participants.items()}
     assert {user.pk: stack(table, user) for user in users} == before

@@ -28,10 +28,10 @@ def waiting(table: Any) -> dict[str, Any] | None:
 def test_one_player_waits_for_players_and_two_wait_for_a_third_cash_06() -> None:
     table = open_table()
     seat_players(table, [player()], 1000)
-    assert waiting(table) == {"reason": "players", "available": 1, "needed": 2}
+    assert waiting(table) == {"reason": "players", "available": 1, "needed": 2, "other_tables": []}
     users = [player(), player()]
     seat_take(users[0], table, 1000, seat_number=2, now=START)
-    assert waiting(table) == {"reason": "third_player", "available": 2, "needed": 1}
+    assert waiting(table) == {"reason": "third_player", "available": 2, "needed": 1, "other_tables": []}
     seat_take(users[1], table, 1000, seat_number=3, now=START)
     assert waiting(table) == {"reason": "starting", "available": 3, "needed": 0}
 
@@ -47,7 +47,30 @@ def test_after_a_three_handed_hand_two_may_play_once_then_wait_amb_11() -> None:
     assert waiting(table) == {"reason": "starting", "available": 2, "needed": 0}  # one heads-up hand follows
     deal(table, now=later(10))
     check_or_call_down(table, now=later(11))
-    assert waiting(table) == {"reason": "third_player", "available": 2, "needed": 1}
+    assert waiting(table) == {"reason": "third_player", "available": 2, "needed": 1, "other_tables": []}
+
+
+def test_a_waiting_table_offers_the_other_open_tables_of_its_stake_with_a_free_seat_fullest_first() -> None:
+    """Issue 28 (CASH-06 in plain words): nobody has to sit and wait: the other open tables of the same game and stake
+    with a free seat are offered, those with more players first; a full table and a table of another stake are not."""
+    table = open_table()
+    seat_players(table, [player()], 1000)
+    fuller, emptier, full = open_table(), open_table(), open_table()
+    other_stake = open_table("holdem", "NL25")
+    seat_players(emptier, [player()], 1000)
+    for number in (1, 2):
+        seat_take(player(), fuller, 1000, seat_number=number, now=START)
+    seat_players(full, [player() for _ in range(full.seat_count)], 1000)
+    seat_players(other_stake, [player()], 2500)
+    offered = waiting(table)["other_tables"]  # type: ignore[index]
+    assert [row["id"] for row in offered] == [fuller.pk, emptier.pk]
+    assert offered[0] == {
+        "id": fuller.pk,
+        "name": fuller.name,
+        "players": 2,
+        "seats": fuller.seat_count,
+        "url": f"/games/tables/{fuller.pk}/",
+    }
 
 
 def test_the_viewer_sees_their_made_hand_from_the_flop_on() -> None:

@@ -179,9 +179,7 @@ def registration_take_locked(
     if previous and locked.vip_player_id is not None and locked.vip_player_id == user.pk:
         # docs/decisions.md D-25-1: the VIP's knock-out is their final elimination (TRN-43, AMB-61), which pays the
         # VIP bounty; a VIP coming back would carry it twice.
-        raise NotAllowedNow(
-            _("You were the VIP of %(name)s: the VIP does not re-enter (TRN-43, AMB-61).") % {"name": locked.name}
-        )
+        raise NotAllowedNow(_("You were the VIP of %(name)s: the VIP does not re-enter.") % {"name": locked.name})
     entry_number = re_entry_number(locked, previous)
     price, stack = entry_price_chosen(locked, buy_in, ticket=ticket)
     capacity = locked.seats_to_start if locked.kind == TournamentKind.SIT_AND_GO else locked.maximum_entrants

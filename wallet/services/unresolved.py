@@ -168,8 +168,8 @@ def unresolved_game_void(case: UnresolvedGameFunds, *, now: datetime | None = No
         ],
         idempotency_key=f"charity-void:{locked.pk}",
         reference=locked.game_reference,
-        description=f"Unresolved for 90 days since {locked.opened_at:%Y-%m-%d}: void and forfeited to charity "
-        f"(CASH-25).",
+        description=f"Unresolved for 90 days since {locked.opened_at:%Y-%m-%d}: void and given to charity, "
+        "as the rules say.",
     )
     return _close(
         locked,

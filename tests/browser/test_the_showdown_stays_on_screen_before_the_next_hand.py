@@ -1,0 +1,67 @@
+"""The showdown stays long enough to read (issue 28: at least 3 s): even when the table's pause between hands is
+shorter, the page keeps the finished hand — the shown cards, the winner, the pot — on screen for three seconds before it
+draws the next hand, and then draws it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.models import Hand, HandStatus, Table
+from tests.browser.conftest import Pages, requires_chromium
+from tests.browser.flows import log_in, wait_live, wait_until
+from tests.browser.setup import check_or_call_down, heads_up_table, in_thread, player, running_hand, seat
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
+
+# Marks when the page draws the end of hand 1 and the start of hand 2 (page time, ms).
+WATCH = """() => {
+    const info = document.getElementById('hand-info');
+    window.handMarks = {};
+    const mark = () => {
+        const text = info.textContent;
+        const now = performance.now();
+        if (document.querySelector('#pots .pot-awarded, #pots .pot-won') && !window.handMarks.over) {
+            window.handMarks.over = now;
+        }
+        if (text.includes('#2') && !window.handMarks.next) { window.handMarks.next = now; }
+    };
+    const watched = {childList: true, subtree: true, characterData: true};
+    new MutationObserver(mark).observe(document.getElementById('felt'), watched);
+}"""
+
+
+@pytest.fixture
+def quick_table(site: Any) -> tuple[Table, dict[int, Any]]:
+    table = heads_up_table(pause_milliseconds=500)  # the server deals the next hand half a second after the last
+    users = {1: player("alice"), 4: player("bob")}
+    seat(users[1], table, 1000, number=1)
+    seat(users[4], table, 1000, number=4)
+    return table, users
+
+
+def test_a_showdown_stays_three_seconds_before_the_next_hand_is_drawn(
+    quick_table: tuple[Table, dict[int, Any]], pages: Pages
+) -> None:
+    table, users = quick_table
+    page = pages.new()
+    log_in(page, "alice")
+    page.goto(f"/games/tables/{table.pk}/")
+    wait_live(page)
+    running_hand(table)
+    wait_until(page, "document.getElementById('hand-info').textContent.includes('#1')")
+    page.evaluate(WATCH)
+
+    first = in_thread(lambda: check_or_call_down(table, users))  # both check or call to the river: a showdown
+    assert Hand.objects.get(pk=first.pk).status == HandStatus.FINISHED
+    wait_until(page, "window.handMarks.over !== undefined")
+    pages.screenshot(page, "showdown-on-screen")
+    # The server has dealt hand 2 long before the page shows it.
+    wait_until(page, "window.handMarks.next !== undefined", timeout=15_000)
+    assert Hand.objects.filter(table=table, number=2).exists()
+    marks = page.evaluate("window.handMarks")
+    shown_for = marks["next"] - marks["over"]
+    assert shown_for >= 2_900, f"the showdown was on screen {shown_for:.0f} ms"
+    assert page.get_attribute("#table-app", "data-showdown-hold") == ""
+    pages.screenshot(page, "next-hand-after-the-showdown")
