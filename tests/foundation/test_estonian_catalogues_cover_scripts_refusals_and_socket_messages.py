@@ -5,8 +5,9 @@ every string the player-facing Python code translates (refusals, buy-in reasons,
 Estonian player never reads the server's English sentence (``common.js`` shows the server's text only for codes it
 does not know). Fuzzy entries count as untranslated: Django does not use them.
 
-The glossary is checked too: blinds are "blindid" (väike blind, suur blind), as Estonian poker rooms say; never
-"pimedad" or "pimepanus".
+The glossary is checked too: blinds are "pimepanused" (väike pimepanus, suur pimepanus, pimepanuste struktuur), the
+words of the operator's Estonian rule document (seed 004) and of issue 28; never "pimedad" nor the loan word "blindid"
+(Ultimate Texas Hold'em's bet named Blind keeps its name).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ STAFF_OR_INTERNAL_CODES = {
     "reason_required",
     "mute_refused",
 }
-BLINDS_WRONG = re.compile(r"\b(pimed\w*|pimepanu\w*|Pimed\w*|Pimepanu\w*)")
+BLINDS_WRONG = re.compile(r"\b([Pp]imeda\w*|[Bb]lindid\b|[Bb]lindide\w*|[Ss]uur\w*\s+blind\w*|[Vv]äike\w*\s+blind\w*)")
 
 
 def catalogue(name: str) -> dict[str, tuple[str, bool]]:
@@ -165,7 +166,11 @@ def test_the_scans_find_what_they_look_for() -> None:
     assert {"not_your_turn", "chat_too_long"} <= codes_with_words()
     assert untranslated(catalogue("djangojs.po"), "a string no one translated")
     assert BLINDS_WRONG.search("Tase 2: pimedad 10/20")
-    assert BLINDS_WRONG.search("suur pimepanus")
+    assert BLINDS_WRONG.search("Pimedate struktuur")
+    assert BLINDS_WRONG.search("10 suure blindiga")
+    assert BLINDS_WRONG.search("Blindide struktuur")
+    assert not BLINDS_WRONG.search("suur pimepanus")
+    assert not BLINDS_WRONG.search("Blind, võrdne Antega")  # the UTH bet's name
 
 
 def test_every_string_the_scripts_build_is_translated_into_estonian() -> None:
@@ -188,9 +193,10 @@ def test_every_error_code_a_player_can_be_sent_has_plain_words_in_the_pages_lang
     assert missing == {}
 
 
-def test_blinds_are_blindid_in_every_estonian_string_and_rule_page() -> None:
-    """The glossary: "blind" is "blind" (väike blind, suur blind, blindid, blindide struktuur), the word Estonian
-    poker rooms use; "pimedad" and "pimepanus" are not used, in the catalogues nor in the Estonian rule pages."""
+def test_blinds_are_pimepanused_in_every_estonian_string_and_rule_page() -> None:
+    """The glossary: "blind" is "pimepanus" (väike pimepanus, suur pimepanus, pimepanused, pimepanuste struktuur), the
+    word of the Estonian rule document (issue 28); "pimedad" and "blindid" are not used, in the catalogues nor in the
+    Estonian rule pages."""
     wrong = [
         f"{name}: {msgid} -> {translation}"
         for name in ("django.po", "djangojs.po")
