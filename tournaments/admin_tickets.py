@@ -26,7 +26,7 @@ from games.admin import ReadOnlyAdmin, too_many
 from poker_site.core.admin_lists import CappedCountPaginator
 from tournaments.admin_forms import StaffActionForm
 from tournaments.models import TournamentSeries, TournamentTicket, TournamentTicketEvent
-from tournaments.services.tickets import TicketRequest, ticket_void
+from tournaments.services.tickets import TicketRequest
 from wallet.errors import InvalidAmount, format_cents
 from wallet.services import parse_euros_to_cents
 
@@ -110,10 +110,16 @@ class TournamentTicketAdmin(ReadOnlyAdmin):
             reverse(f"admin:{ISSUE_PAGE}"),
         )
 
-    @admin.action(description="Void the selected usable tickets (reason required)", permissions=["manage_tickets"])
+    @admin.action(
+        description="Propose voiding the selected usable tickets (reason required; another staff member approves)",
+        permissions=["manage_tickets"],
+    )
     def void_tickets(self, request: HttpRequest, queryset: QuerySet[TournamentTicket]) -> TemplateResponse | None:
-        """Void each selected ticket through ``ticket_void``: its value goes back to the house, audited."""
-        from tournaments.admin import action_form_or_page, each_through_the_service
+        """Propose voiding each selected ticket (issue 30: its value leaves the player, so another staff member
+        approves it; ``tournaments.ticket_changes.TICKET_VOID``). Nothing is voided here."""
+        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
+        from tournaments.admin import action_form_or_page
+        from tournaments.ticket_changes import TICKET_VOID, ticket_void_target
 
         if too_many(self, request, queryset):
             return None
@@ -123,20 +129,24 @@ class TournamentTicketAdmin(ReadOnlyAdmin):
             request,
             StaffActionForm,
             action="void_tickets",
-            title="Void tickets",
+            title="Propose voiding tickets (another staff member approves)",
             rows=[(ticket, f"{format_cents(ticket.value)}, {ticket.get_status_display()}") for ticket in tickets],
         )
         if isinstance(answer, TemplateResponse):
             return answer
         reason = answer.cleaned_data["reason"]
-        each_through_the_service(
-            self,
-            request,
-            tickets,
-            lambda ticket: ticket_void(ticket.pk, actor=request.user, reason=reason),
-            history=lambda voided: f"voided: {voided.reason}",
-            done=lambda ticket, voided: f"Ticket {ticket.pk} is voided; its value went back to the house.",
-        )
+        for ticket in tickets:
+            try:
+                proposal = rule_change_propose(request.user, TICKET_VOID.name, ticket_void_target(ticket), {}, reason)
+            except RuleChangeRefused as error:
+                self.message_user(request, f"Ticket {ticket.pk}: {error.message} Nothing was changed.", messages.ERROR)
+                continue
+            self.message_user(
+                request,
+                f"Voiding of ticket {ticket.pk} proposed (#{proposal.pk}): it is voided when another staff member "
+                "approves it.",
+                messages.SUCCESS,
+            )
         return None
 
     def get_urls(self) -> list[URLPattern]:

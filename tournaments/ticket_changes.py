@@ -8,6 +8,11 @@ request (:func:`tournaments.services.tickets.ticket_request_check`), again at th
 ticket's event and the audit entry naming both staff members) in its transaction. A ticket worth more than the
 goodwill credit support may approve (``WALLET_ADJUSTMENT_SUPPORT_LIMITS["goodwill"]``) needs an administrator.
 Holders of ``tournaments.manage_tickets`` (support staff, administrators) propose and approve, never their own.
+
+Voiding a usable ticket takes its value from the player back to the house, so it is a proposal too
+(:data:`TICKET_VOID`: target ``tournaments.tournamentticket:<pk>``, no fields), applied by
+:func:`tournaments.services.tickets.ticket_void_approved` at the approval; a ticket worth more than support's
+goodwill limit needs an administrator to approve its voiding as well.
 """
 
 from __future__ import annotations
@@ -20,8 +25,14 @@ from django.utils.dateparse import parse_datetime
 
 from poker_site.core.models import RuleChangeProposal
 from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind
+from tournaments.models import USABLE_TICKET_STATUSES, TournamentTicket
 from tournaments.services.errors import TournamentError
-from tournaments.services.tickets import TicketRequest, ticket_issue_approved, ticket_request_check
+from tournaments.services.tickets import (
+    TicketRequest,
+    ticket_issue_approved,
+    ticket_request_check,
+    ticket_void_approved,
+)
 from wallet.errors import format_cents
 from wallet.services.adjustments import support_limit
 
@@ -102,4 +113,67 @@ TICKET_ISSUE = RuleKind(
     approve_permission=MANAGE_TICKETS,
     check=ticket_change_check,
     apply_decided=ticket_change_apply,
+)
+
+
+VOID_TARGET_PREFIX = "tournaments.tournamentticket:"
+
+
+def ticket_void_target(ticket: TournamentTicket) -> str:
+    return f"{VOID_TARGET_PREFIX}{ticket.pk}"
+
+
+def _usable_ticket(target: str) -> TournamentTicket:
+    key = target.removeprefix(VOID_TARGET_PREFIX) if target.startswith(VOID_TARGET_PREFIX) else ""
+    ticket = (
+        TournamentTicket.objects.select_related("user", "series", "tournament").filter(pk=int(key)).first()
+        if key.isdigit()
+        else None
+    )
+    if ticket is None:
+        raise RuleChangeRefused(f"There is no ticket {target!r}.")
+    if ticket.status not in USABLE_TICKET_STATUSES:
+        raise RuleChangeRefused(f"Ticket {ticket.pk} is {ticket.get_status_display()}: only a usable ticket is voided.")
+    return ticket
+
+
+def ticket_void_check(target: str, changes: dict[str, Any]) -> CheckedChange:
+    if changes:
+        raise RuleChangeRefused("Voiding a ticket changes no field: send no changes.")
+    ticket = _usable_ticket(target)
+    limit = support_limit("goodwill")
+    over = limit is None or ticket.value > limit
+    return CheckedChange(
+        summary=f"void ticket {ticket.pk} worth {format_cents(ticket.value)} of {ticket.user.get_username()} "
+        f"(its value goes back to the house)",
+        before={"status": ticket.status, "value": ticket.value},
+        changes={},
+        needs_administrator=over,
+        why_administrator=f"a ticket worth more than support's goodwill limit ({format_cents(limit or 0)})"
+        if over
+        else "",
+    )
+
+
+def ticket_void_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> None:
+    ticket = _usable_ticket(proposal.target)
+    try:
+        ticket_void_approved(
+            ticket.pk,
+            actor=proposal.decided_by,
+            reason=proposal.reason,
+            proposed_by=proposal.proposed_by,
+            proposal=proposal.pk,
+        )
+    except TournamentError as error:
+        raise RuleChangeRefused(error.message) from error
+
+
+TICKET_VOID = RuleKind(
+    name="tournament_ticket_void",
+    label="voiding a player's tournament ticket",
+    propose_permission=MANAGE_TICKETS,
+    approve_permission=MANAGE_TICKETS,
+    check=ticket_void_check,
+    apply_decided=ticket_void_apply,
 )

@@ -39,7 +39,8 @@ def _case(target: str) -> UnresolvedGameFunds:
         raise RuleChangeRefused(f"The unresolved game {case.game_reference} is already {case.get_status_display()}.")
     if case.game_reference.startswith(DECIDED_NOT_VOIDED_PREFIX):
         raise RuleChangeRefused(
-            f"{case.game_reference} is a HexaPro game: its funds are decided by the HexaPro cancellation rules, not here."
+            f"{case.game_reference} is a HexaPro game: its funds are decided by the HexaPro cancellation rules, "
+            "not here."
         )
     return case
 

@@ -255,7 +255,8 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         administrators=may("view", actions=TICKET_ACTIONS, pages=(TICKET_ISSUE_PAGE,)),
         note="Tickets are money-equivalent (TRN-37): never edited. Issuing one (funded by the house) is proposed on "
         "the issue page and done when another staff member approves it (issue 30; over support's goodwill limit, an "
-        "administrator); voiding a usable one (its value back to the house) is one person's action. Both need "
+        "administrator); voiding a usable one (its value back to the house) is proposed by the action and done the "
+        "same way when another staff member approves it. Both need "
         "`tournaments.manage_tickets`, go through the ledger and are audited. Each ticket shows its audit trail "
         "(issued, used, returned, expired, voided).",
     ),

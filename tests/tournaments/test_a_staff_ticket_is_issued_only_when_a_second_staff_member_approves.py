@@ -2,7 +2,8 @@
 proposes it with a reason; no ticket and no transfer exist until another one approves, and then the ticket, its
 ledger transfer from the house's promotions, its event and the audit rows are written in the approval's transaction.
 The proposer never approves their own; compliance reviewers and staff without a role neither propose nor approve; a
-ticket worth more than support's goodwill limit needs an administrator."""
+ticket worth more than support's goodwill limit needs an administrator. Voiding a ticket (its value leaves the player)
+takes the same two people."""
 
 from __future__ import annotations
 
@@ -22,13 +23,14 @@ from tests.tournaments.support import player
 from tests.tournaments.tickets_support import assert_the_ledger_reconciles, series
 from tournaments.models import TicketStatus, TournamentTicket, TournamentTicketEvent
 from tournaments.services.tickets import promotions_account
-from tournaments.ticket_changes import ticket_target
+from tournaments.ticket_changes import ticket_target, ticket_void_target
 from wallet.models import AuditEntry, Transfer
 from wallet.services import balance_of
 
 pytestmark = pytest.mark.django_db
 
 KIND = "tournament_ticket"
+VOID = "tournament_ticket_void"
 
 
 def _ticket(value: int = 1_100, **changes: Any) -> dict[str, Any]:
@@ -128,3 +130,55 @@ def test_a_ticket_whose_expiry_passed_before_the_approval_is_refused_then() -> N
         with pytest.raises(RuleChangeRefused, match="in the future"):
             rule_change_approve(proposal, staff_member(SUPPORT_STAFF, "sid"))
     assert not TournamentTicket.objects.exists()
+
+
+def _issued(value: int = 1_100) -> TournamentTicket:
+    alice = player()
+    names = f"issuer-{alice.pk}", f"admin-{alice.pk}"
+    proposal = rule_change_propose(
+        staff_member(SUPPORT_STAFF, names[0]), KIND, ticket_target(alice), _ticket(value), "x"
+    )
+    rule_change_approve(proposal, staff_member(ADMINISTRATORS, names[1]))
+    return TournamentTicket.objects.get(user=alice)
+
+
+@override_settings(WALLET_ADJUSTMENT_SUPPORT_LIMITS={"goodwill": 2_000})
+def test_voiding_a_ticket_needs_a_second_staff_member_and_above_the_limit_an_administrator() -> None:
+    """Voiding takes the ticket's value from the player back to the house: the same four eyes as giving it."""
+    small, big = _issued(1_100), _issued(2_500)
+    proposer, colleague = staff_member(SUPPORT_STAFF, "sam"), staff_member(SUPPORT_STAFF, "sid")
+    house_before = balance_of(promotions_account())
+
+    proposal = rule_change_propose(proposer, VOID, ticket_void_target(small), {}, "issued twice")
+    assert TournamentTicket.objects.get(pk=small.pk).status == TicketStatus.AVAILABLE  # proposed, nothing voided
+    with pytest.raises(RuleChangeRefused, match="second staff member"):
+        rule_change_approve(proposal, proposer)
+    rule_change_approve(proposal, colleague)
+    assert TournamentTicket.objects.get(pk=small.pk).status == TicketStatus.VOID
+    assert balance_of(promotions_account()) == house_before + 1_100
+    entry = AuditEntry.objects.get(action="tournament_ticket_voided", target=f"tournaments.tournamentticket:{small.pk}")
+    assert entry.actor == colleague
+    assert entry.details["proposed_by"] == proposer.pk
+
+    over = rule_change_propose(proposer, VOID, ticket_void_target(big), {}, "fraud")
+    assert over.needs_administrator
+    with pytest.raises(RuleChangeRefused, match="goodwill limit"):
+        rule_change_approve(over, colleague)
+    assert TournamentTicket.objects.get(pk=big.pk).status == TicketStatus.AVAILABLE
+    rule_change_approve(over, staff_member(ADMINISTRATORS, "ada2"))
+    assert TournamentTicket.objects.get(pk=big.pk).status == TicketStatus.VOID
+    with pytest.raises(RuleChangeRefused, match="only a usable ticket is voided"):
+        rule_change_propose(proposer, VOID, ticket_void_target(big), {}, "again")
+    assert_the_ledger_reconciles()
+
+
+@pytest.mark.parametrize("role", [COMPLIANCE_REVIEWERS, WITHOUT_A_ROLE])
+def test_reviewers_and_staff_without_a_role_neither_propose_nor_approve_a_voiding(role: str) -> None:
+    ticket = _issued()
+    other = staff_member(role, "other")
+    with pytest.raises(RuleChangeRefused, match=r"tournaments\.manage_tickets"):
+        rule_change_propose(other, VOID, ticket_void_target(ticket), {}, "x")
+    proposal = rule_change_propose(staff_member(SUPPORT_STAFF, "sam"), VOID, ticket_void_target(ticket), {}, "x")
+    with pytest.raises(RuleChangeRefused, match=r"tournaments\.manage_tickets"):
+        rule_change_approve(proposal, other)
+    assert TournamentTicket.objects.get(pk=ticket.pk).status == TicketStatus.AVAILABLE

@@ -57,8 +57,17 @@ def test_support_issues_a_ticket_and_voids_it_both_audited() -> None:
         TICKETS,
         {"action": "void_tickets", "_selected_action": [ticket.pk], "confirm": "yes", "reason": "sent by mistake"},
     )
+    # Voiding takes the ticket's value from the player: proposed here, voided when a second staff member approves.
+    assert TournamentTicket.objects.get(pk=ticket.pk).status == TicketStatus.AVAILABLE
+    void = RuleChangeProposal.objects.get(kind="tournament_ticket_void")
+    assert support.post(f"{PROPOSALS}{void.pk}/approve/", {"note": ""}).status_code != 302  # never their own
+    assert TournamentTicket.objects.get(pk=ticket.pk).status == TicketStatus.AVAILABLE
+    assert approver.post(f"{PROPOSALS}{void.pk}/approve/", {"note": ""}).status_code == 302
     assert TournamentTicket.objects.get(pk=ticket.pk).status == TicketStatus.VOID
-    assert AuditEntry.objects.filter(action="tournament_ticket_voided", reason="sent by mistake").count() == 1
+    voided = AuditEntry.objects.get(action="tournament_ticket_voided", reason="sent by mistake")
+    assert voided.actor is not None
+    assert voided.actor.username == "second-agent"
+    assert voided.details["proposal"] == void.pk
     assert_the_ledger_reconciles()
 
 

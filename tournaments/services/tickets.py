@@ -345,8 +345,23 @@ def ticket_issue_approved(
 
 @transaction.atomic(durable=True)
 def ticket_void(ticket_id: int, *, actor: Any, reason: str, now: datetime | None = None) -> TournamentTicket:
+    """:func:`ticket_void_approved` in a transaction of its own (services and tests; staff go through a proposal)."""
+    return ticket_void_approved(ticket_id, actor=actor, reason=reason, now=now)
+
+
+def ticket_void_approved(
+    ticket_id: int,
+    *,
+    actor: Any,
+    reason: str,
+    now: datetime | None = None,
+    proposed_by: Any = None,
+    proposal: int | None = None,
+) -> TournamentTicket:
     """Staff void a usable ticket: its value goes back to the house (promotions), audited. A used, expired or voided
-    ticket is refused (a used one is returned by unregistering or cancelling its registration first)."""
+    ticket is refused (a used one is returned by unregistering or cancelling its registration first). Inside the
+    caller's transaction. Staff reach this only through an approved proposal (:mod:`tournaments.ticket_changes`,
+    issue 30): ``actor`` is the approver, ``proposed_by`` and ``proposal`` are written in the audit entry's details."""
     text = staff_reason(reason)
     moment = now or timezone.now()
     ticket = ticket_lock(ticket_id)
@@ -362,6 +377,7 @@ def ticket_void(ticket_id: int, *, actor: Any, reason: str, now: datetime | None
         player=ticket.user,
         transfer=transfer,
         reason=text,
+        details={"proposed_by": getattr(proposed_by, "pk", None), "proposal": proposal} if proposed_by else None,
         target=f"tournaments.tournamentticket:{ticket.pk}",
         before={"status": before},
         after={"status": ticket.status},
