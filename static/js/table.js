@@ -134,14 +134,18 @@
 
   // --- Drawing -------------------------------------------------------------------------------------------
 
-  /* Seats sit on an ellipse, the viewer at the bottom, clockwise; a portrait (phone) table is narrower and taller. */
+  /* Seats sit on an ellipse, the viewer at the bottom, clockwise; a portrait (phone) table is narrower and taller.
+     On a portrait table the side seats sit out at the rim (clear of the community cards) and the bottom seat — the
+     viewer's — stands on the rim by its lower edge ("bottom"), so its cards and box stay inside the felt. */
   function seatPosition(index, count) {
     var angle = Math.PI / 2 + (2 * Math.PI * index) / count;
     var felt = document.getElementById("felt");
     var portrait = felt && felt.clientWidth < felt.clientHeight;
-    var radiusX = portrait ? 34 : 42, radiusY = portrait ? 41 : 37;
-    return { x: 50 + radiusX * Math.cos(angle), y: 50 + radiusY * Math.sin(angle),
-      betX: 50 + radiusX * 0.6 * Math.cos(angle), betY: 50 + radiusY * 0.42 * Math.sin(angle) };
+    var radiusX = portrait ? 38 : 42, radiusY = portrait ? 41 : 37;
+    var position = { x: 50 + radiusX * Math.cos(angle), y: 50 + radiusY * Math.sin(angle),
+      betX: 50 + radiusX * 0.6 * Math.cos(angle), betY: 50 + radiusY * 0.42 * Math.sin(angle), bottom: false };
+    if (portrait && index === 0) { position.y = 98; position.bottom = true; }
+    return position;
   }
 
   function statusText(seat, currentHand) {
@@ -175,7 +179,7 @@
       var index = ((seat.number - anchor) % count + count) % count;
       var position = seatPosition(index, count);
       var wrapper = document.createElement("div");
-      wrapper.className = "seat";
+      wrapper.className = position.bottom ? "seat seat-at-bottom" : "seat";
       wrapper.setAttribute("data-seat", seat.number);
       wrapper.style.left = position.x + "%";
       wrapper.style.top = position.y + "%";
@@ -485,6 +489,18 @@
     if (elements.prompt.textContent !== text) { elements.prompt.textContent = text; }
   }
 
+  /* The action bar stays at the bottom of the screen (sticky); on a short screen (a phone) it would cover the
+     player's own seat and cards at the bottom of the felt. When a decision starts, the page scrolls just enough to
+     bring the seat above the bar, never past the seat's top. */
+  function keepMySeatInSight() {
+    var mine = document.querySelector("#seats .seat.me");
+    if (!mine || !elements.actionBar) { return; }
+    var seatBox = mine.getBoundingClientRect();
+    var bar = elements.actionBar.getBoundingClientRect();
+    var hidden = seatBox.bottom - bar.top + 6;
+    if (hidden > 0) { window.scrollBy(0, Math.min(hidden, Math.max(0, seatBox.top - 6))); }
+  }
+
   /* One key per decision of the player: the hand, the street and the number of actions taken so far. Snapshots and
      your_turn messages about the same decision have the same key, so the amount box is set up once per decision and
      never reset under the player's hand while they choose. */
@@ -546,6 +562,7 @@
       clearActionErrors();
       if (state.advanceNote) { P.notify(elements.actionNotices, state.advanceNote, "info"); }
       state.advanceNote = null;
+      setTimeout(keepMySeatInSight, 0);  // once the bar has its buttons and amount box (it grows as they appear)
     }
     if (range) {
       elements.betSlider.min = String(range[0]);

@@ -1,8 +1,10 @@
-"""A full six-seat cash table on a laptop (1366 × 768) is laid out without overlaps (issue 28: "the player's own bet
-chip never covers the hand title; waiting messages never cover hole cards; seats on one side never overlap"): no two
-seats overlap, no seat covers the community cards, no bet chip covers a seat, the board or the hand's title line, and
-the title line (with the waiting messages, above the felt) covers no card. The phone's portrait table is not yet laid
-out this way (its side seats reach the board and the sticky action bar covers the player's own seat)."""
+"""A full six-seat cash table is laid out without overlaps on laptops and on a phone (390 × 844) (issue 28: "the
+player's own bet chip never covers the hand title; waiting messages never cover hole cards; seats on one side never
+overlap"; on the phone "own seat and cards visible above the action bar; presets and slider all reachable; no overlap
+of seats and board"): no two seats overlap, no seat covers the community cards, no bet chip covers a seat, the board
+or the hand's title line, and the title line (with the waiting messages, above the felt) covers no card; on the phone
+the player's own seat is inside the felt and above the action bar when their turn comes, and every action, the amount
+box and the presets are within the screen's width."""
 
 from __future__ import annotations
 
@@ -18,7 +20,11 @@ from tests.browser.setup import act_until_seat_acts, heads_up_table, player, run
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
-SIZES = {"laptop": {"width": 1366, "height": 768}, "wide laptop": {"width": 1600, "height": 900}}
+SIZES = {
+    "laptop": {"width": 1366, "height": 768},
+    "wide laptop": {"width": 1600, "height": 900},
+    "phone": {"width": 390, "height": 844},
+}
 
 BOXES = """() => {
   const box = element => { const r = element.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
@@ -29,6 +35,13 @@ BOXES = """() => {
     cards: Array.from(document.querySelectorAll('#seats [data-card]')).filter(visible).map(box),
     board: Array.from(document.querySelectorAll('#community-cards > *')).filter(visible).map(box),
     title: box(document.getElementById('hand-info')),
+    mySeat: box(document.querySelector('#seats .seat.me')),
+    felt: box(document.getElementById('felt')),
+    actionBar: box(document.getElementById('action-bar')),
+    controls: Array.from(document.querySelectorAll(
+      '#action-buttons [data-act]:not([hidden]), #bet-amount, #bet-control [data-preset]:not([hidden])'
+    )).map(box),
+    viewportWidth: window.innerWidth,
   };
 }"""
 
@@ -86,3 +99,11 @@ def test_seats_bets_cards_board_and_title_never_overlap(
     assert overlapping(boxes["bets"], boxes["seats"]) == [], "a bet chip covers a seat"
     assert overlapping(boxes["bets"], boxes["board"] + [boxes["title"]]) == [], "a bet chip covers the board or title"
     assert overlapping([boxes["title"]], boxes["cards"]) == [], "the hand's title line covers a card"
+    if size == "phone":
+        my_seat, felt, bar = boxes["mySeat"], boxes["felt"], boxes["actionBar"]
+        assert my_seat[3] <= felt[3] + 1, "the player's own seat reaches out of the felt"
+        assert my_seat[3] <= bar[1] + 1, "the action bar covers the player's own seat"
+        assert my_seat[1] >= 0, "the player's own seat is scrolled off the top"
+        for control in boxes["controls"]:  # scrolled sideways in their row at most, never off the page
+            assert control[0] >= -1
+        assert boxes["controls"]
