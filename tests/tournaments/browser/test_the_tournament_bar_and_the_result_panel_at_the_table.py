@@ -94,6 +94,8 @@ def test_the_bar_follows_a_level_change_and_a_break_and_the_result_panels_follow
     loser = TournamentEntry.objects.get(tournament=tournament, place=2)
     losing, winning = browsers[loser.user.username], browsers[winner.user.username]
     wait_until(losing, "!document.getElementById('tournament-result').hidden")
+    # The panel first says the place is being decided; the place follows when the page hears of it.
+    wait_until(losing, "document.getElementById('tournament-result').textContent.includes('You finished in place 2')")
     assert "You finished in place 2 of 2." in losing.locator("#tournament-result").text_content()
     assert losing.locator("#result-tournament-lobby").is_visible()
     assert "players left" not in bar_text(losing).lower()
