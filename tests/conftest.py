@@ -218,7 +218,9 @@ LIVE_SITE_HELPERS = "tests.realtime.live_site"
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``live`` the tests that start site processes (daphne, the ticker, Celery) or drive Chromium: every test
     under a ``browser`` folder, and every test of a module that uses the live-site helpers of
-    ``tests/realtime/live_site.py``. ``make test-fast`` runs the others (``-m "not live"``); ``make test`` runs all.
+    ``tests/realtime/live_site.py``; a test that starts such processes itself is marked ``live`` in its module
+    (tests/foundation/test_run_command.py, the Celery worker tests of test_healthz.py). ``make test-fast`` runs the
+    others (``-m "not live"``); ``make test`` runs all.
 
     The live tests run first (otherwise in collection order): they are the longest, so under xdist (``make test``
     passes ``--no-loadscope-reorder``, keeping this order) they start at once on every worker and the short tests fill
