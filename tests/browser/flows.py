@@ -70,6 +70,18 @@ def wait_until(page: Any, expression: str, *, arg: Any = None, timeout: float = 
         page.wait_for_timeout(50)
 
 
+def wait_until_stored(page: Any, condition: Any, *, what: str, timeout: float = 30_000) -> Any:
+    """Poll ``condition`` (a database read, in this test) until it is truthy and return its value: for what the page
+    sent to the server to be committed there. Between reads the page's events go on (Playwright's own wait, not a
+    sleep). ``timeout`` in ms, generous: only a real fault reaches it."""
+    deadline = time.monotonic() + timeout / 1000
+    while not (value := condition()):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what}: not within {timeout:.0f} ms")
+        page.wait_for_timeout(50)
+    return value
+
+
 def _evaluate_unless_navigating(page: Any, expression: str, arg: Any) -> Any:
     """The expression's value, or None while the page is being replaced (a navigation destroys the context)."""
     from playwright.sync_api import Error as PlaywrightError

@@ -116,3 +116,12 @@ def in_thread(call: Callable[[], T]) -> T:
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]  # type: ignore[no-any-return]
+
+
+def start_the_scheduled_tournament_now(tournament: Any) -> None:
+    """Bring a scheduled tournament's start to now, once the test has registered everyone and opened their pages: the
+    coordinator (Celery beat, every ``TOURNAMENT_TICK_SECONDS``) starts it at its next tick. The test waits for that,
+    not for a start time chosen long enough for the registrations to be done on a loaded machine (issue 26)."""
+    from tournaments.models import Tournament
+
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now())

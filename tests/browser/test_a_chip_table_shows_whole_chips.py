@@ -31,7 +31,9 @@ def test_amounts_are_whole_chips_when_the_table_plays_for_chips(dealt: Table, pa
     wait_live(page)
     page.wait_for_selector("#pot-total")
     assert "€" in str(page.locator("#pot-total").text_content())
-    page.evaluate(
+    # The page draws a snapshot at once; the table is read in the same turn of the page's loop, before a frame from
+    # the server (e.g. the answer to the page's own snapshot request after the hand's first events) can redraw it.
+    shown = page.evaluate(
         """() => {
         const app = window.tableApp;
         const copy = JSON.parse(JSON.stringify(app.state.snapshot));
@@ -39,11 +41,16 @@ def test_amounts_are_whole_chips_when_the_table_plays_for_chips(dealt: Table, pa
         copy.seats.forEach(seat => { if (seat.occupied) { seat.stack = 12500; } });
         copy.hand.pot_total = 1500;
         app.onMessage({type: "snapshot", snapshot: copy, sequence: app.state.sequence});
+        return {
+            stacks: Array.from(document.querySelectorAll("#seats .seat:not(.empty) .stack"), node => node.textContent),
+            pot: document.getElementById("pot-total").textContent,
+            seats: document.getElementById("seats").textContent,
+        };
     }"""
     )
-    stacks = page.locator("#seats .seat:not(.empty) .stack").all_text_contents()
+    stacks = shown["stacks"]
     assert stacks == ["12,500", "12,500"]
-    pot = str(page.locator("#pot-total").text_content())
+    pot = str(shown["pot"])
     assert "1,500" in pot
     assert "€" not in pot
-    assert "€" not in str(page.locator("#seats").text_content())
+    assert "€" not in str(shown["seats"])

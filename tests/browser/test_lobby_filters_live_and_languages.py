@@ -101,7 +101,8 @@ def test_the_language_switch_turns_the_site_estonian(tables: dict[str, Table], p
     assert page.locator(f"#lobby-table-{tables['holdem NL10'].pk} a.button").text_content() == "Ava"  # alice's own
     assert page.locator("#header-balance").text_content() == "43,00\u00a0€"
     pages.screenshot(page, "lobby-estonian")
-    page.get_by_role("link", name="Reeglid").first.click()
+    with page.expect_navigation(wait_until="domcontentloaded"):  # the rules page, not the lobby still shown
+        page.get_by_role("link", name="Reeglid").first.click()
     assert "Reeglite versioon 2.7" in str(page.locator("main").text_content())
     page.locator("#language-select").select_option("en")
     wait_until(page, "document.documentElement.lang === 'en'")

@@ -11,7 +11,7 @@ import pytest
 
 from games.models import Hand, PlayerTableSettings, Seat, SeatStatus, Table
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, wait_live, wait_until
+from tests.browser.flows import log_in, wait_live, wait_until, wait_until_stored
 from tests.browser.setup import heads_up_table, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -44,7 +44,12 @@ def test_the_turn_clock_timebank_and_markers_are_shown(dealt_table: Table, pages
     first = clock_seconds(watcher, acting)
     assert 50 <= first <= 60
     assert "timebank 15 s" in str(watcher.locator(f"[data-clock-text='{acting}']").text_content())
-    watcher.wait_for_timeout(2200)
+    # The clock runs down: wait for its text to show fewer seconds than it first did (at least one tick later).
+    wait_until(
+        watcher,
+        "([seat, first]) => parseInt(document.querySelector(`[data-clock-text='${seat}']`).textContent, 10) < first",
+        arg=[acting, first],
+    )
     assert clock_seconds(watcher, acting) < first
     config = hand.config
     assert watcher.locator(f".seat[data-seat='{config['button']}'] .marker.dealer").count() == 1
@@ -76,7 +81,11 @@ def test_the_seat_controls_change_the_seat_and_the_settings(dealt_table: Table, 
 
     page.get_by_label("Sit out next big blind").check()
     wait_until(page, "document.getElementById('toggle-sit-out-next-big-blind').checked")
-    page.wait_for_timeout(500)
+    wait_until_stored(
+        page,
+        lambda: Seat.objects.get(table=dealt_table, number=number).sit_out_next_big_blind,
+        what="sit out next big blind was not stored",
+    )
     assert Seat.objects.get(table=dealt_table, number=number).sit_out_next_big_blind is True
 
     page.get_by_label("Sit out", exact=True).check()
@@ -85,7 +94,12 @@ def test_the_seat_controls_change_the_seat_and_the_settings(dealt_table: Table, 
         "document.querySelector('#sit-out-info').textContent.length > 0"
         " || document.getElementById('toggle-sit-out').checked",
     )
-    page.wait_for_timeout(500)
+
+    def sat_out() -> bool:
+        row = Seat.objects.get(table=dealt_table, number=number)
+        return row.status == SeatStatus.SITTING_OUT or row.sit_out_after_hand
+
+    wait_until_stored(page, sat_out, what="sitting out was not stored")
     seat_row = Seat.objects.get(table=dealt_table, number=number)
     assert seat_row.status == SeatStatus.SITTING_OUT or seat_row.sit_out_after_hand
     pages.screenshot(page, "seat-controls")

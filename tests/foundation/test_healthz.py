@@ -60,6 +60,7 @@ def celery_worker() -> Iterator[subprocess.Popen[bytes]]:
 
 
 @pytest.mark.slow
+@pytest.mark.live  # a Celery worker in a subprocess
 def test_with_a_worker_running_the_site_is_healthy(client: Client, celery_worker: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 60
     response = client.get("/healthz")
@@ -71,6 +72,7 @@ def test_with_a_worker_running_the_site_is_healthy(client: Client, celery_worker
 
 
 @pytest.mark.slow
+@pytest.mark.live  # a Celery worker in a subprocess
 def test_a_worker_that_stopped_is_reported(client: Client, celery_worker: subprocess.Popen[bytes]) -> None:
     """The tournaments' clocks and payouts run on the Celery worker: /healthz says when none answers any more."""
     deadline = time.monotonic() + 60

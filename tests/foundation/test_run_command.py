@@ -19,7 +19,7 @@ import pytest
 
 from poker_site.embedded import PROJECT_DIRECTORY, free_port
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.live]  # it starts the whole site: daphne, the ticker, Celery
 
 STARTUP_SECONDS = 240
 

@@ -11,7 +11,6 @@ queue's ``FOR UPDATE`` blocked. The queue now takes its stake with ``FOR NO KEY 
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from games.models import Seat, SeatingRequest, SeatingRequestStatus
 from games.runtime import hands
 from games.services import hand_start, table_join_queue
 from tests.tables.support import START, open_table, player, seat_at
+from tests.waiting import until_it_waits_for_a_lock_or_ends
 
 
 class Gate:
@@ -75,7 +75,7 @@ def test_cash_06_a_hand_start_between_its_table_writes_lets_a_queue_seating_at_i
     dealing = _run(outcome, "hand", lambda: hand_start(table, now=START))
     assert gate.reached.wait(timeout=20), "hand_start never reached its second table write"
     seating = _run(outcome, "request", lambda: table_join_queue(newcomer, table.stake, 1000, now=START))
-    time.sleep(1.5)  # the queue has locked the stake and waits for the table's lock
+    until_it_waits_for_a_lock_or_ends(seating)  # the queue has locked the stake and waits for the table's lock
     gate.opened.set()
     dealing.join(timeout=30)
     seating.join(timeout=30)

@@ -5,7 +5,6 @@ takes the player's seating lock before the table's lock and before it reads or w
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import psycopg
@@ -17,6 +16,7 @@ from games.models import Seat
 from games.runtime.locking import _SEATING_LOCK_CLASS
 from games.services import seat_take, table_join_queue
 from tests.tables.support import START, open_table, player, seat_at
+from tests.waiting import until_it_waits_for_a_lock_or_ends
 
 
 def _statements(capture: CaptureQueriesContext) -> list[str]:
@@ -97,7 +97,7 @@ def test_cash_28_a_seating_waits_while_another_seating_of_the_same_player_holds_
         holder.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_SEATING_LOCK_CLASS, user.pk])
         seating = threading.Thread(target=take_the_seat)
         seating.start()
-        time.sleep(1.0)
+        until_it_waits_for_a_lock_or_ends(seating)
         assert seating.is_alive(), "the seating did not wait for the player's lock"
         assert not Seat.objects.filter(user=user).exists()
         holder.commit()  # the other seating ends: its lock goes with its transaction

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import header_balance, log_in, register_confirmed, wait_until
-from tests.browser.setup import player
+from tests.browser.setup import player, start_the_scheduled_tournament_now
 from tournaments.models import Tournament, TournamentEntry, TournamentPurchase, TournamentStatus
 from tournaments.rules.levels import structure_from_rows
 from tournaments.services.catalog import tournament_create
@@ -48,7 +48,7 @@ def test_a_player_re_buys_at_the_table_and_another_chooses_the_buy_in(site: Any,
 
     rebuys = tournament_create(
         name="Browser Re-buys",
-        starts_at=timezone.now() + timedelta(seconds=30),
+        starts_at=timezone.now() + timedelta(minutes=10),  # brought forward once both are registered
         table_size=2,
         buy_in=1_000,
         fee=100,
@@ -70,6 +70,7 @@ def test_a_player_re_buys_at_the_table_and_another_chooses_the_buy_in(site: Any,
         page.goto(f"/tournaments/{rebuys.pk}/")
         register_confirmed(page)
         browsers[name] = page
+    start_the_scheduled_tournament_now(rebuys)
     alice = browsers["alice"]
     alice.wait_for_url("**/games/tables/*/", timeout=90_000)
     wait_until(alice, "document.getElementById('table-app').getAttribute('data-connection') === 'live'")

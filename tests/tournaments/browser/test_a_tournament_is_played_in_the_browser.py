@@ -17,7 +17,7 @@ from django.utils import timezone
 from games.models import HandEvent
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import header_balance, log_in, register_confirmed, wait_until
-from tests.browser.setup import player
+from tests.browser.setup import player, start_the_scheduled_tournament_now
 from tournaments.models import Tournament, TournamentEntry, TournamentStatus
 from tournaments.rules.levels import structure_from_rows
 from tournaments.services.catalog import tournament_create
@@ -65,10 +65,9 @@ def act_when_it_is_my_turn(page: Any, *, all_in: bool = True) -> bool:
 
 
 def test_three_players_register_play_and_the_winner_is_paid(site: Any, pages: Pages) -> None:
-    starts = timezone.now() + timedelta(seconds=45)
     tournament = tournament_create(
         name="Browser Freezeout",
-        starts_at=starts,
+        starts_at=timezone.now() + timedelta(minutes=10),  # brought forward once all three are registered
         table_size=2,
         buy_in=1_000,
         fee=100,
@@ -88,6 +87,7 @@ def test_three_players_register_play_and_the_winner_is_paid(site: Any, pages: Pa
         browsers[name] = page
     # Alice's page follows the registrations by itself.
     wait_until(browsers["alice"], "document.getElementById('tournament-entrants').textContent.trim() === '3'")
+    start_the_scheduled_tournament_now(tournament)
 
     # The start: each page's tournament lobby takes its player to the table the tournament gave them.
     for page in browsers.values():

@@ -18,7 +18,7 @@ from games.models import HandEvent
 from poker_site.accounts.roles import SUPPORT_STAFF
 from tests.browser.conftest import Pages, caused_by_a_deadlock, requires_chromium
 from tests.browser.flows import log_in, register_confirmed, wait_until
-from tests.browser.setup import player
+from tests.browser.setup import player, start_the_scheduled_tournament_now
 from tests.foundation.staff_roles import staff_member
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentKind, TournamentStatus
 from tournaments.rules.levels import structure_from_rows
@@ -77,7 +77,7 @@ def test_the_last_registrant_of_a_sit_and_go_and_a_player_at_the_cashier_are_tak
 def test_a_player_in_the_lobby_on_a_phone_is_brought_to_the_tournament_that_starts(site: Any, pages: Pages) -> None:
     tournament = tournament_create(
         name="Evening Freezeout",
-        starts_at=timezone.now() + timedelta(seconds=20),
+        starts_at=timezone.now() + timedelta(minutes=10),  # brought forward once the phone's lobby is connected
         table_size=6,
         buy_in=1_000,
         fee=100,
@@ -90,6 +90,10 @@ def test_a_player_in_the_lobby_on_a_phone_is_brought_to_the_tournament_that_star
     phone = pages.new(**PHONE)
     log_in(phone, "alice")
     phone.goto("/")
+    # The lobby's player socket is open (the server joins it to the player's group before it accepts) before the
+    # start calls the player to the table.
+    wait_until(phone, "Boolean(window.Poker.playerSocket && window.Poker.playerSocket.isOpen())")
+    start_the_scheduled_tournament_now(tournament)
     banner = seat_call(phone, timeout=60_000)
     assert "Evening Freezeout is starting: take your seat" in banner.text_content()
     assert banner.is_visible()

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import header_balance, log_in, wait_until
+from tests.browser.flows import header_balance, log_in, wait_until, wait_until_stored
 from tests.browser.setup import player
 from tests.tournaments.browser.test_a_tournament_is_played_in_the_browser import act_when_it_is_my_turn
 from tournaments.models import Tournament, TournamentEntry, TournamentKind, TournamentStatus
@@ -90,10 +90,19 @@ def test_the_bar_follows_a_level_change_and_a_break_and_the_result_panels_follow
         for page in browsers.values():
             act_when_it_is_my_turn(page, all_in=True)
         alice.wait_for_timeout(300)
+    # The tournament can read finished before the knocked-out player's place is stored (seen under load; the page then
+    # says the place is being decided): wait for both places.
+    wait_until_stored(
+        alice,
+        lambda: TournamentEntry.objects.filter(tournament=tournament, place__in=(1, 2)).count() == 2,
+        what="the places were not stored",
+    )
     winner = TournamentEntry.objects.get(tournament=tournament, place=1)
     loser = TournamentEntry.objects.get(tournament=tournament, place=2)
     losing, winning = browsers[loser.user.username], browsers[winner.user.username]
     wait_until(losing, "!document.getElementById('tournament-result').hidden")
+    # The panel first says the place is being decided; the place follows when the page hears of it.
+    wait_until(losing, "document.getElementById('tournament-result').textContent.includes('You finished in place 2')")
     assert "You finished in place 2 of 2." in losing.locator("#tournament-result").text_content()
     assert losing.locator("#result-tournament-lobby").is_visible()
     assert "players left" not in bar_text(losing).lower()
