@@ -17,6 +17,8 @@
   var status = document.getElementById("lobby-status");
   var notices = document.getElementById("page-notices");
   var authenticated = root.getAttribute("data-authenticated") === "true";
+  // A self-excluded player (the page's notice says until when) is offered no seat: the server would refuse it.
+  var playRefused = root.getAttribute("data-play-refused") === "true";
   var tables = {};          // id -> lobby row
   var received = false;
   var pollTimer = null;
@@ -180,6 +182,11 @@
       return tr;
     }
     // Seats are assigned (CASH-04): the row offers its stake, not its table; the stake queue picks the table.
+    if (playRefused) {
+      var refusedCell = cell(tr, gettext("Actions"), actions, "lobby-row-actions-cell");
+      refusedCell.removeAttribute("data-label");
+      return tr;
+    }
     var play = document.createElement("button");
     play.type = "button";
     play.className = "small";

@@ -14,6 +14,8 @@
   if (!app) { return; }
   var tableId = Number(app.getAttribute("data-table-id"));
   var authenticated = app.getAttribute("data-authenticated") === "true";
+  // A self-excluded player (the page's notice says until when) is offered no seat: the server would refuse it.
+  var playRefused = app.getAttribute("data-play-refused") === "true";
   var elements = {
     seats: document.getElementById("seats"),
     community: document.getElementById("community-cards"),
@@ -170,7 +172,7 @@
     var currentHand = hand();
     var finished = !currentHand ? state.finished : null;
     var anchor = viewer().seat || 1;
-    var canSit = authenticated && !viewer().seat && table.kind !== "tournament";
+    var canSit = authenticated && !playRefused && !viewer().seat && table.kind !== "tournament";
     // Seats are assigned (CASH-04): no "sit here" per seat, one "Seat me at this stake" for the table's stake.
     var seatMe = document.getElementById("seat-me");
     if (seatMe) { seatMe.hidden = !canSit; }
@@ -1313,7 +1315,8 @@
           state.finished = current;
           if (current.cancelled) { logLine(gettext("The hand was cancelled; every bet was returned.")); }
           // A showdown stays on screen at least SHOWDOWN_MILLISECONDS before the next hand is drawn (issue 28).
-          if (kind === "hand_ended" && event.showdown) { state.showdownHoldUntil = Date.now() + SHOWDOWN_MILLISECONDS; }
+          // (counted from when the page has drawn it: applyEvents starts the clock after its draw).
+          if (kind === "hand_ended" && event.showdown) { state.showdownDrawnPending = true; }
         }
       }
       state.current = null;
@@ -1531,6 +1534,10 @@
       app.setAttribute("data-sequence", String(state.sequence));  // chat lines change nothing else on the table
     } else if (applied) {
       draw();
+      if (state.showdownDrawnPending) {
+        state.showdownDrawnPending = false;
+        state.showdownHoldUntil = Date.now() + SHOWDOWN_MILLISECONDS;
+      }
       requestSnapshot();
     }
   }

@@ -1,5 +1,5 @@
 """The buy-in dialog shows the player's own limits at the table, with the reason (LOB-05): the ratholing minimum of
-the table they left (CASH-11), and for Banzai the Resume or Reset choice (CASH-30, CASH-31), which the seat follows."""
+the table they left in plain words (CASH-11), and for Banzai the Resume or Reset choice (CASH-30, CASH-31), which the seat follows."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_lob_05_cash_11_the_dialog_shows_the_ratholing_minimum_of_the_table_the_
 
     open_buy_in(page, table.pk)
 
-    wait_until(page, "document.getElementById('buy-in-limits').textContent.includes('CASH-11')")
+    wait_until(page, "document.getElementById('buy-in-limits').textContent.includes('You left this table with')")
     text = str(page.locator("#buy-in-limits").text_content())
     assert "between €7.30 and €10.00" in text
     page.locator("[data-buy-in='min']").click()

@@ -28,7 +28,7 @@ WATCH = """() => {
         if (text.includes('#2') && !window.handMarks.next) { window.handMarks.next = now; }
     };
     const watched = {childList: true, subtree: true, characterData: true};
-    new MutationObserver(mark).observe(document.getElementById('felt'), watched);
+    new MutationObserver(mark).observe(document.getElementById('table-app'), watched);
 }"""
 
 
