@@ -1,5 +1,6 @@
 """The buy-in dialog shows the player's own limits at the table, with the reason (LOB-05): the ratholing minimum of
-the table they left in plain words (CASH-11), and for Banzai the Resume or Reset choice (CASH-30, CASH-31), which the seat follows."""
+the table they left in plain words (CASH-11), and for Banzai the Resume or Reset choice (CASH-30, CASH-31), which the
+seat follows."""
 
 from __future__ import annotations
 
