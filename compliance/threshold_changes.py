@@ -17,21 +17,13 @@ from django.utils import timezone
 from compliance.errors import InvalidRequest
 from compliance.models import IndicatorSetting
 from compliance.services.thresholds import setting_check
-from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind
+from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
 
 CHANGE_SETTING = "compliance.change_indicatorsetting"
 
 
 def _setting(target: str) -> IndicatorSetting:
-    label, _, pk = target.partition(":")
-    setting = (
-        IndicatorSetting.objects.filter(pk=int(pk)).first()
-        if label == "compliance.indicatorsetting" and pk.isdigit()
-        else None
-    )
-    if setting is None:
-        raise RuleChangeRefused(f"There is no detection setting {target!r}.")
-    return setting
+    return target_row(target, "compliance.indicatorsetting:", IndicatorSetting.objects.all(), "detection setting")
 
 
 def threshold_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:

@@ -20,7 +20,7 @@ from django.utils.dateparse import parse_datetime
 
 from games.event_summaries import euros
 from games.models import Stake, StakeTerms
-from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind
+from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
 
 TERMS_FIELDS = (
     "small_blind",
@@ -39,11 +39,7 @@ ADD_TERMS = "games.add_staketerms"
 
 
 def _stake(target: str) -> Stake:
-    label, _, pk = target.partition(":")
-    stake = Stake.objects.filter(pk=int(pk)).first() if label == "games.stake" and pk.isdigit() else None
-    if stake is None:
-        raise RuleChangeRefused(f"There is no stake {target!r}.")
-    return stake
+    return target_row(target, "games.stake:", Stake.objects.all(), "stake")
 
 
 def catalog_highest_rake_cap(moment: datetime) -> int:

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind
+from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
 from tournaments.models import PayoutRange, PayoutStructure, Tournament, TournamentStatus
 from tournaments.services.definition import DefinitionRefused, PayoutRangeRow, payout_ranges_check
 
@@ -35,15 +35,9 @@ def structure_target(structure: PayoutStructure | None) -> str:
 
 def _structure(target: str) -> PayoutStructure | None:
     """The structure named by ``target``, or ``None`` for a new one."""
-    if not target.startswith(TARGET_PREFIX):
-        raise RuleChangeRefused(f"There is no payout structure {target!r}.")
-    key = target.removeprefix(TARGET_PREFIX)
-    if key == NEW:
+    if target == f"{TARGET_PREFIX}{NEW}":
         return None
-    structure = PayoutStructure.objects.filter(pk=int(key)).first() if key.isdigit() else None
-    if structure is None:
-        raise RuleChangeRefused(f"There is no payout structure {target!r}.")
-    return structure
+    return target_row(target, TARGET_PREFIX, PayoutStructure.objects.all(), "payout structure")
 
 
 def ranges_of(structure: PayoutStructure) -> list[dict[str, Any]]:

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from poker_site.core.models import RuleChangeProposal
-from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind
+from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
 from tournaments.models import USABLE_TICKET_STATUSES, TournamentTicket
 from tournaments.services.errors import TournamentError
 from tournaments.services.tickets import (
@@ -46,10 +46,7 @@ def ticket_target(user: Any) -> str:
 
 
 def _request(target: str, changes: dict[str, Any]) -> TicketRequest:
-    key = target.removeprefix(TARGET_PREFIX) if target.startswith(TARGET_PREFIX) else ""
-    user = get_user_model().objects.filter(pk=int(key)).first() if key.isdigit() else None
-    if user is None:
-        raise RuleChangeRefused(f"There is no player {target!r}.")
+    user = target_row(target, TARGET_PREFIX, get_user_model().objects.all(), "player")
     unknown = set(changes) - set(TICKET_FIELDS)
     if unknown:
         raise RuleChangeRefused(f"Not a field of a ticket: {', '.join(sorted(unknown))}.")
@@ -124,14 +121,9 @@ def ticket_void_target(ticket: TournamentTicket) -> str:
 
 
 def _usable_ticket(target: str) -> TournamentTicket:
-    key = target.removeprefix(VOID_TARGET_PREFIX) if target.startswith(VOID_TARGET_PREFIX) else ""
-    ticket = (
-        TournamentTicket.objects.select_related("user", "series", "tournament").filter(pk=int(key)).first()
-        if key.isdigit()
-        else None
+    ticket = target_row(
+        target, VOID_TARGET_PREFIX, TournamentTicket.objects.select_related("user", "series", "tournament"), "ticket"
     )
-    if ticket is None:
-        raise RuleChangeRefused(f"There is no ticket {target!r}.")
     if ticket.status not in USABLE_TICKET_STATUSES:
         raise RuleChangeRefused(f"Ticket {ticket.pk} is {ticket.get_status_display()}: only a usable ticket is voided.")
     return ticket

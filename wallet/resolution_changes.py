@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from poker_site.core.models import RuleChangeProposal
-from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind
+from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
 from wallet.errors import WalletError, format_cents
 from wallet.models import Account, AccountKind, Leg, UnresolvedGameFunds, UnresolvedGameStatus
 from wallet.services.ledger import TransferLeg
@@ -31,10 +31,7 @@ def case_target(case: UnresolvedGameFunds) -> str:
 
 
 def _case(target: str) -> UnresolvedGameFunds:
-    key = target.removeprefix(TARGET_PREFIX) if target.startswith(TARGET_PREFIX) else ""
-    case = UnresolvedGameFunds.objects.filter(pk=int(key)).first() if key.isdigit() else None
-    if case is None:
-        raise RuleChangeRefused(f"There is no unresolved game {target!r}.")
+    case = target_row(target, TARGET_PREFIX, UnresolvedGameFunds.objects.all(), "unresolved game")
     if case.status != UnresolvedGameStatus.OPEN:
         raise RuleChangeRefused(f"The unresolved game {case.game_reference} is already {case.get_status_display()}.")
     if case.game_reference.startswith(DECIDED_NOT_VOIDED_PREFIX):

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
@@ -55,6 +55,19 @@ class RuleKind:
     def __post_init__(self) -> None:
         if (self.apply is None) == (self.apply_decided is None):
             raise ValueError(f"The kind of rule {self.name!r} needs exactly one of apply and apply_decided.")
+
+
+Row = TypeVar("Row", bound=models.Model)
+
+
+def target_row(target: str, prefix: str, rows: models.QuerySet[Row], what: str) -> Row:
+    """The row of ``rows`` that ``target`` (``prefix`` + its primary key, e.g. ``"games.stake:7"``) names; a target of
+    another prefix, without a whole-number key or naming no row is refused: "There is no <what> <target>."."""
+    key = target.removeprefix(prefix) if target.startswith(prefix) else ""
+    row = rows.filter(pk=int(key)).first() if key.isdigit() else None
+    if row is None:
+        raise RuleChangeRefused(f"There is no {what} {target!r}.")
+    return row
 
 
 _kinds: dict[str, RuleKind] = {}
