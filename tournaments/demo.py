@@ -47,31 +47,19 @@ def seed_demo(write: Callable[[str], None]) -> None:
     series, _ = TournamentSeries.objects.get_or_create(
         name=TURBO_SERIES, defaults={"description": "The demo turbos, every half hour."}
     )
-    upcoming = list(
-        Tournament.objects.filter(kind=TournamentKind.SCHEDULED, status__in=live, starts_at__gt=now)
-        .filter(phase_two__isnull=True, is_phase_two=False)  # the phased tournament is seeded apart
-        .filter(series=series)  # the hourly re-buy and re-entry series are seeded apart
-        .order_by("starts_at")
+    created = _series_keep_ahead(
+        series,
+        "Turbo €1 – {start:%H:%M} UTC",
+        now=now,
+        first_start=FIRST_START,
+        every=EVERY,
+        ahead=SCHEDULED_AHEAD,
+        buy_in=MULTI_TABLE_PRICE_PRESETS[0].prize_contribution_cents,
+        fee=MULTI_TABLE_PRICE_PRESETS[0].fee_cents,
+        guarantee=5_000,
+        late_registration_levels=2,
+        synchronized_breaks=True,
     )
-    created = 0
-    start = upcoming[-1].starts_at + EVERY if upcoming and upcoming[-1].starts_at else now + FIRST_START
-    for _ in range(SCHEDULED_AHEAD - len(upcoming)):
-        assert start is not None
-        tournament_create(
-            name=f"Turbo €1 – {start:%H:%M} UTC",
-            kind=TournamentKind.SCHEDULED,
-            starts_at=start.replace(second=0, microsecond=0),
-            buy_in=MULTI_TABLE_PRICE_PRESETS[0].prize_contribution_cents,
-            fee=MULTI_TABLE_PRICE_PRESETS[0].fee_cents,
-            guarantee=5_000,
-            table_size=6,
-            late_registration_levels=2,
-            synchronized_breaks=True,
-            structure=TURBO_MULTI_TABLE_STRUCTURE,
-            series=series,
-        )
-        start += EVERY
-        created += 1
     sit_and_gos = [
         ("Sit & Go 5-handed €1", 5, sit_and_go_price(5, 100)),
         ("Heads-up Sit & Go €2", 2, sit_and_go_price(2, 200)),
@@ -206,24 +194,42 @@ def _hourly_series_seed(now: datetime) -> int:
         series, _ = TournamentSeries.objects.get_or_create(
             name=series_name, defaults={"description": f"The demo {series_name} tournaments, every hour."}
         )
-        upcoming = list(
-            Tournament.objects.filter(
-                series=series, status__in=(TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING), starts_at__gt=now
-            ).order_by("starts_at")
+        created += _series_keep_ahead(
+            series, title, now=now, first_start=first_start, every=HOURLY, ahead=HOURLY_AHEAD, **terms
         )
-        last = upcoming[-1].starts_at if upcoming else None
-        start = last + HOURLY if last is not None else now + first_start
-        for _ in range(HOURLY_AHEAD - len(upcoming)):
-            start = start.replace(second=0, microsecond=0)
-            tournament_create(
-                name=title.format(start=start),
-                kind=TournamentKind.SCHEDULED,
-                starts_at=start,
-                table_size=6,
-                structure=TURBO_MULTI_TABLE_STRUCTURE,
-                series=series,
-                **terms,
-            )
-            start += HOURLY
-            created += 1
     return created
+
+
+def _series_keep_ahead(
+    series: TournamentSeries,
+    title: str,
+    *,
+    now: datetime,
+    first_start: timedelta,
+    every: timedelta,
+    ahead: int,
+    **terms: Any,
+) -> int:
+    """Keep ``ahead`` scheduled six-handed turbo tournaments of ``series`` still to start, ``every`` apart after the
+    last one (the first ``first_start`` from now), named by ``title`` (``{start}``: the start); returns how many were
+    created."""
+    upcoming = list(
+        Tournament.objects.filter(
+            series=series, status__in=(TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING), starts_at__gt=now
+        ).order_by("starts_at")
+    )
+    last = upcoming[-1].starts_at if upcoming else None
+    start = last + every if last is not None else now + first_start
+    for _ in range(ahead - len(upcoming)):
+        start = start.replace(second=0, microsecond=0)
+        tournament_create(
+            name=title.format(start=start),
+            kind=TournamentKind.SCHEDULED,
+            starts_at=start,
+            table_size=6,
+            structure=TURBO_MULTI_TABLE_STRUCTURE,
+            series=series,
+            **terms,
+        )
+        start += every
+    return max(0, ahead - len(upcoming))
