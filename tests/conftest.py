@@ -234,3 +234,44 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if "browser" in item.path.parts or uses_live_helpers:
             item.add_marker(live)
     items.sort(key=lambda item: item.get_closest_marker("live") is None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Note where each live site's log stands when a test starts: a failure shows what the site logged meanwhile."""
+    for site in _live_sites_of(item):
+        item.stash.setdefault(_LOG_OFFSETS, {})[site.log_path] = _size_of(site.log_path)
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed test that used a live site (browser and live-site tests) carries the lines its site processes logged
+    while it ran: in CI the log files are gone with the machine, and a refusal or traceback there is often the cause."""
+    outcome = yield
+    report = outcome.get_result()
+    if call.when != "call" or not report.failed:
+        return
+    for path, offset in item.stash.get(_LOG_OFFSETS, {}).items():
+        with open(path, "rb") as log:
+            log.seek(offset)
+            written = log.read().decode("utf-8", "replace")
+        if len(written) > _LOG_SHOWN_CHARACTERS:
+            written = "[...]\n" + written[-_LOG_SHOWN_CHARACTERS:]
+        report.sections.append((f"live site log ({path.name}) during the test", written or "(nothing logged)"))
+
+
+_LOG_OFFSETS = pytest.StashKey[dict[Any, int]]()
+_LOG_SHOWN_CHARACTERS = 12_000
+
+
+def _live_sites_of(item: pytest.Item) -> list[Any]:
+    arguments = getattr(item, "funcargs", {})
+    return [value for value in arguments.values() if hasattr(value, "log_path") and hasattr(value, "processes")]
+
+
+def _size_of(path: Any) -> int:
+    try:
+        return int(os.path.getsize(path))
+    except OSError:
+        return 0

@@ -335,9 +335,11 @@
       self.status("live");
       if (self.handlers.onOpen) { self.handlers.onOpen(); }
       clearInterval(self.pingTimer);
-      // A connection that no longer answers (a server-side consumer gone, a half-open TCP link) is replaced.
+      // A connection that no longer answers (a server-side consumer gone, a half-open TCP link) is replaced. The server
+      // answers one socket's messages in order, so a ping sent behind a slow request waits for it: while a request is
+      // pending its own time limit watches the connection, and no ping may drop the connection under it.
       self.pingTimer = setInterval(function () {
-        if (!self.isOpen()) { return; }
+        if (!self.isOpen() || Object.keys(self.pending).length > 0) { return; }
         self.request({ type: "ping" }, 10000).catch(function () {
           if (self.ws === ws) { self.reconnectNow(); }
         });
@@ -404,22 +406,41 @@
     this.ws.send(JSON.stringify(message));
     return true;
   };
+  /* Send a request and answer it with a promise. A request made while the connection is being re-established (a
+     press during a reconnect) waits for it, within the same time limit, instead of failing at once: the player's
+     click is not lost to a blip. It fails with "network" only if no connection opens or no answer comes in time. */
   Socket.prototype.request = function (message, timeoutMs) {
     var self = this;
     var id = newId("q");
     message.request_id = id;
+    var limit = timeoutMs || 15000;
+    var deadline = Date.now() + limit;
     return new Promise(function (resolve, reject) {
-      if (!self.send(message)) {
-        reject({ type: "error", code: "network", message: "" });
-        return;
+      function fail() { reject({ type: "error", code: "network", message: "" }); }
+      function sendNow() {
+        if (!self.send(message)) { fail(); return; }
+        var timer = setTimeout(function () {
+          if (self.pending[id]) {
+            delete self.pending[id];
+            fail();
+          }
+        }, Math.max(1000, deadline - Date.now()));
+        self.pending[id] = { resolve: resolve, reject: reject, timer: timer };
       }
-      var timer = setTimeout(function () {
-        if (self.pending[id]) {
-          delete self.pending[id];
-          reject({ type: "error", code: "network", message: "" });
-        }
-      }, timeoutMs || 15000);
-      self.pending[id] = { resolve: resolve, reject: reject, timer: timer };
+      if (self.isOpen()) { sendNow(); return; }
+      if (self.closedByUs) { fail(); return; }
+      self.whenOpen(deadline).then(sendNow, fail);
+    });
+  };
+  /* Resolves when the connection is open, or rejects at the deadline (milliseconds since the epoch). */
+  Socket.prototype.whenOpen = function (deadline) {
+    var self = this;
+    return new Promise(function (resolve, reject) {
+      (function check() {
+        if (self.isOpen()) { resolve(); return; }
+        if (self.closedByUs || Date.now() >= deadline) { reject(); return; }
+        setTimeout(check, 100);
+      }());
     });
   };
 

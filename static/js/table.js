@@ -758,6 +758,8 @@
     });
   }
 
+  var ACTION_ANSWER_MILLISECONDS = 30000;
+
   function act(kind) {
     var actions = legal();
     var pressed = state.pressedAmount;
@@ -793,7 +795,9 @@
     state.pending = true;
     drawActions();
     var sequenceBefore = state.sequence;
-    return socket.request(message).then(function (ok) {
+    // A busy server may take a while to answer an action; the player's clock is the server's to run, so the page waits
+    // for the answer longer than for other requests rather than report a failure for an action that is still applied.
+    return socket.request(message, isAction ? ACTION_ANSWER_MILLISECONDS : undefined).then(function (ok) {
       state.pending = false;
       drawActions();
       watchForProgress(sequenceBefore);

@@ -4,6 +4,7 @@ is the server's side of a disconnection)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -11,8 +12,16 @@ import pytest
 from games.models import Table
 from games.services import seat_take
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import FrameRecorder, board, log_in, seat_stacks, wait_live, wait_until
-from tests.browser.setup import check_or_call_down, heads_up_table, in_thread, player, running_hand, seat
+from tests.browser.flows import FrameRecorder, board, log_in, my_turn, seat_stacks, wait_live, wait_until
+from tests.browser.setup import (
+    act_until_seat_acts,
+    check_or_call_down,
+    heads_up_table,
+    in_thread,
+    player,
+    running_hand,
+    seat,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -153,3 +162,40 @@ def test_a_hand_that_ends_while_its_events_are_on_the_way_is_shown_and_listed_wh
     hand.refresh_from_db()
     assert int(page.locator("#table-app").get_attribute("data-sequence")) >= hand.table.last_sequence
     pages.screenshot(page, "hand-over-after-a-snapshot-overtook-its-events")
+
+
+def test_an_action_pressed_while_the_connection_comes_back_is_sent_once_it_is_open(site: Any, pages: Pages) -> None:
+    """A press during a reconnection (a network blip, a reconnect after an unanswered ping) waits for the connection
+    and is applied, instead of failing at once with "the server could not be reached"."""
+    from games.models import Hand, HandStatus
+
+    table = heads_up_table()
+    alice = player("alice")
+    bob = player("bob")
+    seat(alice, table, 1_000, number=1)
+    seat(bob, table, 1_000, number=4)
+    page = pages.new()
+    log_in(page, "alice")
+    page.goto(f"/games/tables/{table.pk}/")
+    wait_live(page)
+    hand = act_until_seat_acts(table, {1: alice, 4: bob}, 1)
+    my_turn(page)
+
+    # The connection drops and its first attempts to come back fail; the player presses in the meantime.
+    page.evaluate(
+        "window.tableApp.socket.url = () => `ws://${location.host}/ws/not-a-socket/`; window.tableApp.socket.drop()"
+    )
+    wait_until(page, "document.getElementById('table-app').getAttribute('data-connection') === 'reconnecting'")
+    page.locator("#action-buttons [data-act]:not([hidden])").first.click()
+    page.evaluate("delete window.tableApp.socket.url; window.tableApp.socket.reconnectNow()")
+    wait_live(page)
+
+    def alice_acted() -> bool:
+        current = Hand.objects.get(pk=hand.pk)
+        return current.acting_seat != 1 or current.status != HandStatus.RUNNING
+
+    deadline = time.monotonic() + 30
+    while not alice_acted():
+        assert time.monotonic() < deadline, "the action pressed during the reconnection was never applied"
+        time.sleep(0.1)
+    assert "could not be reached" not in (page.locator("#action-notices").text_content() or "")
