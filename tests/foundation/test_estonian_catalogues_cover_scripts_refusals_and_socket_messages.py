@@ -209,3 +209,37 @@ def test_blinds_are_pimepanused_in_every_estonian_string_and_rule_page() -> None
         for match in BLINDS_WRONG.finditer(page.read_text())
     ]
     assert wrong == []
+
+
+def test_poker_chips_are_mangumargid_and_only_the_uth_tables_casino_chips_are_zetoonid() -> None:
+    """The glossary: poker chips (a stack, a tournament's chips, chips back from a table) are "mängumärgid", the word of
+    the Estonian rule document (seed 004 uses no other); "žetoon" is kept only for the casino chips a player picks and
+    places at the Ultimate Texas Hold'em table, whose strings come from the UTH templates and scripts alone."""
+    wrong = [
+        f"{name}: {translation}"
+        for name in ("django.po", "djangojs.po")
+        for references, translation in translations_with_references(name)
+        if re.search(r"[žŽ]etoon", translation) and not (references and all("uth/" in path for path in references))
+    ]
+    assert wrong == []
+
+
+def translations_with_references(name: str) -> list[tuple[list[str], str]]:
+    """(source references, translation) of every entry of a .po file."""
+    entries = []
+    for block in (LOCALE / name).read_text().split("\n\n"):
+        references: list[str] = []
+        translation: list[str] = []
+        in_translation = False
+        for line in block.splitlines():
+            if line.startswith("#:"):
+                references += line[2:].split()
+            elif line.startswith("msgstr"):
+                in_translation = True
+                translation.append(ast.literal_eval(line.split(" ", 1)[1]))
+            elif line.startswith("msgid"):
+                in_translation = False
+            elif line.startswith('"') and in_translation:
+                translation.append(ast.literal_eval(line))
+        entries.append((references, "".join(translation)))
+    return entries

@@ -89,7 +89,7 @@ def test_phase_two_lists_the_players_through_and_a_survivor_sees_the_stack_carri
     in_estonian = estonian()
     in_estonian.force_login(survivor.user)
     page = in_estonian.get(reverse("tournaments:detail", args=[target.pk])).content.decode()
-    assert f"Pääsesite etapp 2-le {survivor.carried_chips} žetooniga." in page
+    assert f"Pääsesite etapp 2-le {survivor.carried_chips} mängumärgiga." in page
     assert english_lines(page) == []
     flight_in_estonian = in_estonian.get(reverse("tournaments:detail", args=[first.pk])).content.decode()
     assert "Pääsesite etapp 2-le" in flight_in_estonian
