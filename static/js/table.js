@@ -1541,6 +1541,13 @@
       if (state.showdownDrawnPending) {
         state.showdownDrawnPending = false;
         state.showdownHoldUntil = Date.now() + SHOWDOWN_MILLISECONDS;
+        // Counted from the frame that shows it: a busy page may paint a while after it drew. (A hidden page paints no
+        // frame; the hold then runs from the draw.)
+        window.requestAnimationFrame(function () {
+          if (state.showdownHoldUntil) {
+            state.showdownHoldUntil = Math.max(state.showdownHoldUntil, Date.now() + SHOWDOWN_MILLISECONDS);
+          }
+        });
       }
       requestSnapshot();
     }
@@ -1603,6 +1610,11 @@
   }
 
   function releaseHeldMessages() {
+    var left = (state.showdownHoldUntil || 0) - Date.now();
+    if (left > 0) {  // the hold was extended to the frame that showed the showdown
+      setTimeout(releaseHeldMessages, left);
+      return;
+    }
     var held = heldMessages;
     heldMessages = [];
     state.showdownHoldUntil = 0;

@@ -125,3 +125,25 @@ def start_the_scheduled_tournament_now(tournament: Any) -> None:
     from tournaments.models import Tournament
 
     Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
+
+
+def tournament_started(tournament: Any, timeout: float = 180) -> None:
+    """Wait until the coordinator has started ``tournament`` (its players seated at tables). The beat and the worker
+    share a loaded machine with the rest of the suite, so this allows minutes; on a timeout it says where the
+    tournament stands, which tells a slow coordinator from a page that was never told."""
+    from tournaments.models import EntryStatus, Tournament, TournamentEntry
+
+    deadline = time.monotonic() + timeout
+    while True:
+        seated = TournamentEntry.objects.filter(
+            tournament=tournament, status=EntryStatus.PLAYING, table__isnull=False
+        ).count()
+        if seated:
+            return
+        if time.monotonic() > deadline:
+            current = Tournament.objects.get(pk=tournament.pk)
+            raise AssertionError(
+                f"the tournament did not start within {timeout:.0f} s: status {current.status}, "
+                f"starts at {current.starts_at.isoformat()}, now {timezone.now().isoformat()}"
+            )
+        time.sleep(0.2)

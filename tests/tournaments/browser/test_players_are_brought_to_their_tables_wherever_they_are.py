@@ -18,7 +18,7 @@ from games.models import HandEvent
 from poker_site.accounts.roles import SUPPORT_STAFF
 from tests.browser.conftest import Pages, caused_by_a_deadlock, requires_chromium
 from tests.browser.flows import log_in, register_confirmed, wait_until
-from tests.browser.setup import player, start_the_scheduled_tournament_now
+from tests.browser.setup import player, start_the_scheduled_tournament_now, tournament_started
 from tests.foundation.staff_roles import staff_member
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentKind, TournamentStatus
 from tournaments.rules.levels import structure_from_rows
@@ -94,6 +94,7 @@ def test_a_player_in_the_lobby_on_a_phone_is_brought_to_the_tournament_that_star
     # start calls the player to the table.
     wait_until(phone, "Boolean(window.Poker.playerSocket && window.Poker.playerSocket.isOpen())")
     start_the_scheduled_tournament_now(tournament)
+    tournament_started(tournament)
     banner = seat_call(phone, timeout=60_000)
     assert "Evening Freezeout is starting: take your seat" in banner.text_content()
     assert banner.is_visible()
