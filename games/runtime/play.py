@@ -190,7 +190,7 @@ def player_action_checked(hand: Hand | None, seats: dict[int, Seat], message: Pl
     :class:`NotYourTurn`, :class:`ActionRefused`) that needs no engine state: no seat here, no hand, another hand, not
     dealt in, not their turn, an unknown action or a malformed amount."""
     seat = next((seat for seat in seats.values() if seat.user_id == message.user_id), None)
-    if seat is None or message.user_id is None:
+    if seat is None:
         raise NotSeated("You do not have a seat at this table.")
     if hand is None or hand.status != HandStatus.RUNNING:
         raise NotYourTurn("No hand is in play at this table.")
