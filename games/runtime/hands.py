@@ -1,4 +1,16 @@
-"""Playing hands: ``hand_start``, ``hand_act``, ``hand_timeout`` and the settlement at the end of a hand.
+"""Playing hands durably: ``hand_begin`` / ``hand_start``, ``hand_act``, ``hand_timeout``, and ``hand_end`` with the
+settlement at the end of a hand.
+
+A hand has three parts (issue 27, step 2 of docs/runtime-design.md):
+
+* :func:`hand_begin` — the durable start (one transaction): positions, stacks, the ``Hand`` and ``HandPlayer`` rows,
+  the first events; it returns the hand in play (``games.runtime.play.HandInPlay``: the engine state and the seats);
+* ``games.runtime.play.hand_apply`` — a message (an action, a clock come due) applied in memory, no database;
+* :func:`hand_end` — the durable end (one transaction): the events, the changed hand and seat fields, the settlement
+  by the table's policy, the timebanks and the policy's ``after_hand``.
+
+:func:`hand_act` and :func:`hand_timeout` are today's per-action durable path: each locks the table, applies the
+message with ``hand_apply``, saves what changed and, when the hand is complete, ends it in the same transaction.
 
 Money (RAKE-01..08, CASH-23/24): during a hand the players' table accounts keep their start-of-hand balances; when the
 hand ends, its result and rake move in ONE balanced wallet transfer (idempotency key ``cash-hand:<id>:settlement``),
@@ -14,7 +26,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import partial
 from random import Random
 from typing import Any
@@ -22,7 +34,6 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine.actions import Fold, IllegalAction, Timeout, action_from_dict
 from games.engine.cards import Shuffler
 from games.engine.config import HandConfig
 from games.engine.config import Variant as EngineVariant
@@ -36,24 +47,30 @@ from games.models import (
     HandStatus,
     Seat,
     SeatStatus,
-    SitOutReason,
     Table,
     TableStatus,
 )
 from games.runtime import presence
 from games.runtime.engine_state import hand_engine_state_remember, hand_engine_state_to_change
-from games.runtime.errors import ActionRefused, NotSeated, NotYourTurn
 from games.runtime.events import NewEvent, engine_event, events_append
 from games.runtime.fairness import commitment_event, hand_fairness_new, reveal_event
 from games.runtime.locking import seats_lock, table_lock, table_lock_with_hand
+from games.runtime.play import (
+    ClockDue,
+    HandChanges,
+    HandInPlay,
+    PlayerAction,
+    clock_switched,
+    hand_advance_in_memory,
+    hand_apply,
+    player_action_checked,
+    timebank_spent,
+)
 from games.runtime.policy import TableRules, policy_for
-from games.runtime.seat_state import seat_connection_record, seat_save, table_touch
+from games.runtime.seat_state import seat_save, table_touch
 from games.runtime.signals import hand_settled
 from poker_site.core.compiled_sql import fields_update, rows_update
 from poker_site.core.rules import RULES_VERSION
-
-PLAYER_ACTION_TYPES = frozenset({"fold", "check", "call", "bet", "raise_to", "all_in"})
-"""The actions a player may send; forced bets and timeouts are the server's."""
 
 _ENTERING_STATUSES = frozenset({SeatStatus.WAITING_FOR_BIG_BLIND, SeatStatus.POSTING_OUT_OF_POSITION})
 
@@ -146,21 +163,45 @@ def hand_start(table: Table, *, now: datetime | None = None, shuffler: Shuffler 
     """Deal the next hand at ``table`` if it can start (CASH-06); return it, or None when it cannot start now.
 
     ``shuffler`` (tests: a seeded ``random.Random``) shuffles the deck and places the first button; production uses
-    ``secrets.SystemRandom`` (GEN-08).
+    ``secrets.SystemRandom`` (GEN-08). The per-action durable path: the engine state is kept in the process's cache
+    for the hand's next action (``games.runtime.engine_state``).
     """
+    live = _hand_begin_durably(table, now, shuffler, remember=True)
+    return live.hand if live is not None else None
+
+
+@transaction.atomic(durable=True)
+def hand_begin(table: Table, *, now: datetime | None = None, shuffler: Shuffler | None = None) -> HandInPlay | None:
+    """The durable start of a hand held in memory: deal the next hand at ``table`` as :func:`hand_start` does (one
+    transaction: positions, stacks, the ``Hand`` and ``HandPlayer`` rows, the first events, ``Table.current_hand``)
+    and return it in play — the engine state, the seats and the clocks for ``games.runtime.play.hand_apply`` — or None
+    when no hand can start now.
+
+    The caller owns the returned state: it is not put in the process's engine-state cache, which the per-action path
+    reads. A hand that is complete as soon as it is dealt (everyone all-in on the blinds, or acted for) has been
+    ended in the same transaction: ``live.state.is_complete`` and the table has no hand in play.
+    """
+    return _hand_begin_durably(table, now, shuffler, remember=False)
+
+
+def _hand_begin_durably(
+    table: Table, now: datetime | None, shuffler: Shuffler | None, *, remember: bool
+) -> HandInPlay | None:
     moment = now or timezone.now()
     locked = table_lock(table.pk)
     if locked.status != TableStatus.OPEN or locked.close_after_hand or locked.current_hand_id is not None:
         return None
     context = HandContext(locked, seats_lock(locked), moment)
-    hand = _hand_start_locked(context, shuffler)
-    if hand is None:
+    live = _hand_start_locked(context, shuffler)
+    if live is None:
         table_touch(locked, next_hand_at=context.retry_at)
+    if not remember:
+        context.hand, context.engine_state = None, None
     context.commit_events()
-    return hand
+    return live
 
 
-def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand | None:
+def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> HandInPlay | None:
     table, seats, now = context.table, context.seats, context.now
     policy = policy_for(table)
     if len(policy.available(seats)) < 2:
@@ -240,76 +281,77 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> Hand 
     if fairness is not None:
         context.events.append(commitment_event(hand))  # before hand_started: before any card
     context.engine_events(hand, state.events)
-    hand_advance(context, hand, state, terms.rules)
+    live = HandInPlay(table, seats, hand, policy, state=state, rules=terms.rules)
+    hand_advance_in_memory(live, now)
+    hand_changes_save(context, live)
+    if state.is_complete:
+        hand_end_locked(context, hand, state)
     context.hand, context.engine_state = hand, state
-    return hand
+    return live
 
 
 # ---------------------------------------------------------------------------------------------------------------------
-# Acting
+# Acting: the per-action durable path (lock, apply in memory, save, end a completed hand)
 
 
-def _clock_start(context: HandContext, hand: Hand, state: HandState, rules: TableRules) -> None:
-    """The player to act in ``state`` is to act: their normal decision time starts now (TB-05). The ``turn`` event
-    carries their legal actions (public: they follow from the stacks and bets everyone sees), so the realtime layer
-    can tell the player without reading the hand again."""
-    hand.acting_seat = state.actor
-    hand.clock_phase = ClockPhase.DECISION
-    hand.clock_started_at = context.now
-    hand.action_deadline = context.now + timedelta(seconds=rules.decision_seconds)
-    _hand_save(hand, "acting_seat", "clock_phase", "clock_started_at", "action_deadline")
-    legal = state.legal_actions()
-    context.events.append(_turn_event(context, hand, legal.to_dict() if legal is not None else None))
+def hand_changes_save(context: HandContext, live: HandInPlay) -> HandChanges:
+    """Save what ``hand_apply`` changed on the locked rows ``live`` holds (the hand's and each seat's changed fields,
+    versions included) and add its events to ``context``'s; return the changes taken."""
+    changes = live.changes_take()
+    for number, fields in sorted(changes.seat_fields.items()):
+        fields_update(live.seats[number], sorted(fields))
+    if changes.hand_fields:
+        fields_update(live.hand, sorted(changes.hand_fields))
+    context.events.extend(changes.events)
+    return changes
 
 
-def _turn_event(context: HandContext, hand: Hand, legal_actions: dict[str, Any] | None = None) -> NewEvent:
-    """The public ``turn`` event; ``legal_actions`` when a turn starts (a clock switch leaves them out: they have
-    not changed)."""
-    seat = context.seats[hand.acting_seat] if hand.acting_seat is not None else None
-    payload: dict[str, Any] = {
-        "seat": hand.acting_seat,
-        "clock": hand.clock_phase,
-        "deadline": hand.action_deadline.isoformat() if hand.action_deadline else None,
-        "timebank_seconds": seat.timebank_milliseconds / 1000 if seat is not None else None,
-    }
-    if legal_actions is not None:
-        payload["legal_actions"] = legal_actions
-    return NewEvent("turn", payload, hand)
-
-
-def _hand_save(hand: Hand, *fields: str) -> None:
-    hand.version += 1
-    fields_update(hand, [*fields, "version"])
+def _live_in_context(context: HandContext, hand: Hand, **sources: Any) -> HandInPlay:
+    return HandInPlay(context.table, context.seats, hand, policy_for(context.table), **sources)
 
 
 def timebank_spend(context: HandContext, hand: Hand) -> None:
-    """Deduct the timebank seconds the player to act used (TB-01: what is used is gone)."""
-    if hand.clock_phase != ClockPhase.TIMEBANK or hand.acting_seat is None or hand.clock_started_at is None:
-        return
-    seat = context.seats[hand.acting_seat]
-    used = max(0, int((context.now - hand.clock_started_at).total_seconds() * 1000))
-    seat.timebank_milliseconds = max(0, seat.timebank_milliseconds - used)
-    seat_save(seat, "timebank_milliseconds")
+    """Deduct the timebank seconds the player to act used (TB-01: what is used is gone) and save it."""
+    live = _live_in_context(context, hand)
+    timebank_spent(live, context.now)
+    hand_changes_save(context, live)
 
 
 def hand_advance(context: HandContext, hand: Hand, state: HandState, rules: TableRules) -> None:
     """After a change: fold players who left mid-hand when their turn comes, act at once for players the policy
     acts for (a tournament player sitting out: check if possible, else fold, TRN-19 / AMB-20), start the next clock,
-    or finish."""
-    policy = policy_for(context.table)
-    while not state.is_complete:
-        actor = state.actor
-        assert actor is not None
-        seat = context.seats[actor]
-        if seat.leave_after_hand or seat.user_id != hand.participants[str(actor)]["user"]:
-            context.engine_events(hand, state.apply(Fold(actor)))
-            continue
-        if policy.acts_for(seat):
-            context.engine_events(hand, state.apply(Timeout(actor)))
-            continue
-        _clock_start(context, hand, state, rules)
-        return
-    _finish(context, hand, state)
+    or finish (``games.runtime.play.hand_advance_in_memory``, saved; a completed hand ends in this transaction)."""
+    live = _live_in_context(context, hand, state=state, rules=rules)
+    hand_advance_in_memory(live, context.now)
+    hand_changes_save(context, live)
+    if state.is_complete:
+        hand_end_locked(context, hand, state)
+
+
+def clock_switch(context: HandContext, hand: Hand, phase: str, started: datetime, deadline: datetime) -> None:
+    """The acting player's clock goes on in ``phase`` (timebank or reconnection grace) from ``started`` to
+    ``deadline``; the public ``turn`` event says so. Saved."""
+    live = _live_in_context(context, hand)
+    clock_switched(live, phase, started, deadline)
+    hand_changes_save(context, live)
+
+
+def _hand_apply_durably(context: HandContext, hand: Hand, message: PlayerAction | ClockDue) -> bool:
+    """Apply ``message`` to the locked table's hand with ``hand_apply``; save what changed, and end the hand in this
+    transaction when it is complete. The engine state is read only if the message needs it (from the process's cache
+    when it still matches the locked rows, else replayed from the log); the rules only when a clock needs them."""
+    table = context.table
+    live = _live_in_context(
+        context,
+        hand,
+        state_source=lambda: context.hand_state_to_change(hand),
+        rules_source=lambda: policy_for(table).hand_rules(hand, table),
+    )
+    applied = hand_apply(live, message, context.now)
+    hand_changes_save(context, live)
+    if applied.complete:
+        hand_end_locked(context, hand, live.state)
+    return applied.changed
 
 
 @transaction.atomic(durable=True)
@@ -332,41 +374,12 @@ def hand_act(
     moment = now or timezone.now()
     locked = table_lock_with_hand(table.pk)
     seats = seats_lock(locked)
-    seat = next((seat for seat in seats.values() if seat.user_id == getattr(user, "pk", None)), None)
-    if seat is None:
-        raise NotSeated("You do not have a seat at this table.")
+    message = PlayerAction(getattr(user, "pk", None), action_type, amount, hand_id)
     hand = locked.current_hand
-    if hand is None or hand.status != HandStatus.RUNNING:
-        raise NotYourTurn("No hand is in play at this table.")
-    if hand_id is not None and hand_id != hand.pk:
-        raise NotYourTurn("That hand is over.")
-    participant = hand.participants.get(str(seat.number))
-    if participant is None or participant["user"] != seat.user_id:
-        raise NotYourTurn("You are not dealt into this hand.")
-    if hand.acting_seat != seat.number:
-        raise NotYourTurn(f"It is not your turn: seat {hand.acting_seat} is to act.")
-    if not isinstance(action_type, str) or action_type not in PLAYER_ACTION_TYPES:
-        raise ActionRefused(
-            f"Unknown action {action_type!r}; expected one of {', '.join(sorted(PLAYER_ACTION_TYPES))}."
-        )
-    data: dict[str, Any] = {"type": action_type, "seat": seat.number}
-    if amount is not None:
-        data["amount"] = amount
-    try:
-        action = action_from_dict(data)
-    except IllegalAction as error:
-        raise ActionRefused(str(error)) from error
+    player_action_checked(hand, seats, message)  # the refusals that need no engine state, before reading it
+    assert hand is not None
     context = HandContext(locked, seats, moment)
-    state = context.hand_state_to_change(hand)
-    if state.actor != seat.number:
-        raise NotYourTurn("It is not your turn.")
-    try:
-        state.verify(action)
-    except IllegalAction as error:
-        raise ActionRefused(str(error)) from error
-    timebank_spend(context, hand)
-    context.engine_events(hand, state.apply(action))
-    hand_advance(context, hand, state, policy_for(locked).hand_rules(hand, locked))
+    _hand_apply_durably(context, hand, message)
     context.commit_events()
     return hand
 
@@ -382,6 +395,9 @@ def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
     * Normal time over, timebank left: the timebank runs from the end of the normal time (TB-04).
     * Otherwise (or at the end of the timebank or grace): ``Timeout`` — check if possible, else fold; a player still
       disconnected then sits out at the end of the hand (CASH-22).
+
+    Whether the player is connected is taken from the sockets' presence when Redis can tell
+    (``games.runtime.play.ClockDue.sockets_live``).
     """
     moment = now or timezone.now()
     table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
@@ -404,59 +420,62 @@ def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
     ):
         return False
     context = HandContext(locked, seats_lock(locked), moment)
-    rules = policy_for(locked).hand_rules(hand, locked)
     seat = context.seats[hand.acting_seat]
-    deadline = hand.action_deadline
+    sockets_live = None
     if hand.clock_phase in (ClockPhase.DECISION, ClockPhase.RECONNECT) and seat.user_id is not None:
-        _connection_as_the_sockets_show(context, seat, deadline)
-    if hand.clock_phase == ClockPhase.DECISION and seat.disconnected_since is not None:
-        clock_switch(
-            context, hand, ClockPhase.RECONNECT, deadline, deadline + timedelta(seconds=rules.reconnect_grace_seconds)
-        )
-    elif hand.clock_phase == ClockPhase.DECISION and seat.timebank_milliseconds > 0:
-        clock_switch(
-            context, hand, ClockPhase.TIMEBANK, deadline, deadline + timedelta(milliseconds=seat.timebank_milliseconds)
-        )
-    else:
-        if hand.clock_phase == ClockPhase.TIMEBANK:
-            timebank_spend(context, hand)
-        if seat.disconnected_since is not None:
-            seat.sit_out_after_hand = True
-            seat.sit_out_reason_after_hand = SitOutReason.DISCONNECTED
-            seat_save(seat, "sit_out_after_hand", "sit_out_reason_after_hand")
-        state = context.hand_state_to_change(hand)
-        context.engine_events(hand, state.apply(Timeout(seat.number)))
-        hand_advance(context, hand, state, rules)
+        sockets_live = presence.has_live_socket(int(seat.user_id), locked.pk)
+    changed = _hand_apply_durably(context, hand, ClockDue(hand.pk, sockets_live))
     context.commit_events()
-    return True
-
-
-def _connection_as_the_sockets_show(context: HandContext, seat: Seat, deadline: datetime) -> None:
-    """Bring the seat's connection record in line with the sockets' presence when the clock needs it (CASH-22).
-
-    A player with no live socket on the table is disconnected even when no socket reported closing (they never opened
-    the table, or their sockets died with a server process): from the end of their decision time the reconnection
-    grace applies, and they sit out at the end of the hand. And a player with a live socket is connected even when a
-    report of a closed socket landed after the report of the new one (two sockets closing and opening at once): no
-    grace instead of their timebank, no sitting out. When Redis cannot say, the reports stand."""
-    live = presence.has_live_socket(int(seat.user_id or 0), context.table.pk)
-    recorded_as_connected = seat.disconnected_since is None
-    if live is not None and live != recorded_as_connected:
-        context.events.append(seat_connection_record(seat, None if live else deadline))
-
-
-def clock_switch(context: HandContext, hand: Hand, phase: str, started: datetime, deadline: datetime) -> None:
-    """The acting player's clock goes on in ``phase`` (timebank or reconnection grace) from ``started`` to
-    ``deadline``; the public ``turn`` event says so."""
-    hand.clock_phase = phase
-    hand.clock_started_at = started
-    hand.action_deadline = deadline
-    _hand_save(hand, "clock_phase", "clock_started_at", "action_deadline")
-    context.events.append(_turn_event(context, hand))
+    return changed
 
 
 # ---------------------------------------------------------------------------------------------------------------------
 # Finishing: settlement by the table's policy, then what happens to the seats between hands
+
+
+def _hand_save(hand: Hand, *fields: str) -> None:
+    hand.version += 1
+    fields_update(hand, [*fields, "version"])
+
+
+@transaction.atomic(durable=True)
+def hand_end(live: HandInPlay, *, now: datetime | None = None) -> Hand | None:
+    """The durable end of a hand held in memory (one transaction), once ``hand_apply`` has completed it: lock the table
+    and its seats (the lock order of ``games.runtime.locking``), write the seats' and the hand's fields the hand
+    changed, append the hand's events not yet written, settle it by the table's policy (the ledger transfer with rake,
+    or the chip counts), count it for the timebanks and run the policy's ``after_hand`` — what the last action of the
+    per-action path does.
+
+    Returns the hand, or None (writing nothing) when it is no longer the table's hand in play: it was cancelled and
+    rolled back meanwhile (``games.runtime.recovery``). The seats' fields the hand did not change are those of the
+    locked rows; a seat whose occupant changed meanwhile keeps its row as it is.
+    """
+    if not live.state.is_complete:
+        raise ValueError(f"hand {live.hand.pk} is not complete: it ends when hand_apply completes it")
+    moment = now or timezone.now()
+    locked = table_lock(live.table.pk)
+    hand = live.hand
+    if locked.current_hand_id != hand.pk:
+        return None
+    seats = seats_lock(locked)
+    context = HandContext(locked, seats, moment)
+    changes = live.changes_take()
+    for number, fields in sorted(changes.seat_fields.items()):
+        held, row = live.seats[number], seats.get(number)
+        if row is None or row.user_id != held.user_id:
+            continue
+        for name in fields - {"version"}:
+            setattr(row, name, getattr(held, name))
+        row.version += changes.seat_versions.get(number, 0)
+        fields_update(row, sorted(fields))
+    if changes.hand_fields:
+        fields_update(hand, sorted(changes.hand_fields))
+    context.events.extend(changes.events)
+    hand_end_locked(context, hand, live.state)
+    context.commit_events()
+    live.seats = seats
+    live.table = locked
+    return hand
 
 
 def hand_close(hand: Hand, status: str, now: datetime, *fields: str) -> None:
@@ -471,9 +490,9 @@ def hand_close(hand: Hand, status: str, now: datetime, *fields: str) -> None:
     _hand_save(hand, "status", "ended_at", "acting_seat", "clock_phase", "clock_started_at", "action_deadline", *fields)
 
 
-def _finish(context: HandContext, hand: Hand, state: HandState) -> None:
+def hand_end_locked(context: HandContext, hand: Hand, state: HandState) -> None:
     """Settle a completed hand where its stacks live (the table's policy), record it, and prepare the table for the
-    next hand."""
+    next hand; the caller holds the table and seat locks and appends ``context``'s events."""
     result = state.result
     settled = policy_for(context.table).settle(context, hand, state)
     hand.street_reached = result.street_reached.label

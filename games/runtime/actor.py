@@ -1,0 +1,139 @@
+"""A table actor: one table's hand held in memory, its messages applied in arrival order (issue 27, step 3 of
+docs/runtime-design.md — the first part: the actor itself, driven in-process).
+
+Behind the ``TABLE_ACTORS`` setting, off by default; nothing routes a table's messages to an actor yet (commands,
+the ticker and the socket layer still use the per-action durable path of ``games.runtime.hands``). What exists:
+
+* :class:`TableActor` holds the table's hand in play (``games.runtime.play.HandInPlay``) and an inbox; messages
+  (:class:`DealNext`, a player's ``PlayerAction``, a ``ClockDue``) are posted and applied one at a time in the order
+  they arrived (:meth:`TableActor.drain`), each answered with an :class:`Outcome` (the events, or the refusal exactly
+  as the per-action path refuses it: a :class:`~games.runtime.errors.TableError`).
+* The hand is durable at its boundaries only: ``hand_begin`` (one transaction) when it is dealt, ``hand_end`` (one
+  transaction: events, settlement through the table's policy, ``after_hand``) when ``hand_apply`` completes it.
+  Between them no database access: a process that dies mid-hand leaves the table with its hand in play and the
+  start-of-hand stacks, which ``games.runtime.recovery`` rolls back (CASH-23, TRN-33).
+* The acting player's clock is the actor's: :meth:`TableActor.deadline` says when it runs out and
+  :meth:`TableActor.clock` posts the ``ClockDue`` (with the sockets' presence) once it has.
+
+Not yet (the later steps): the owner loop and ``manage.py run_tables``, the Redis stream inbox and reply keys, the
+events of a hand in progress in Redis for resyncs (today they are written at hand end only, so clients of a table
+run by an actor would see them at the hand's end), leases and takeover.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+
+from games.engine.cards import Shuffler
+from games.models import Hand, Table
+from games.runtime import presence
+from games.runtime.errors import NotYourTurn, TableError
+from games.runtime.events import NewEvent
+from games.runtime.hands import hand_begin, hand_end
+from games.runtime.play import ClockDue, HandInPlay, Message, PlayerAction, hand_apply
+
+
+def table_actors_enabled() -> bool:
+    """Whether tables are to be run by actors (the ``TABLE_ACTORS`` setting; off by default until the actors pass
+    their benchmarks, docs/runtime-design.md step 7)."""
+    return bool(getattr(settings, "TABLE_ACTORS", False))
+
+
+@dataclass(frozen=True)
+class DealNext:
+    """Deal the next hand if the table can deal now (a hand in play already: nothing happens)."""
+
+
+ActorMessage = DealNext | PlayerAction | ClockDue
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What applying one message did: whether anything changed, the events it produced in memory (in order; a hand's
+    start and end write theirs durably), the refusal if it was refused (nothing changed), the hand dealt or ended."""
+
+    message: ActorMessage
+    changed: bool = False
+    events: tuple[NewEvent, ...] = ()
+    refused: TableError | None = None
+    hand_started: Hand | None = None
+    hand_ended: Hand | None = None
+
+
+@dataclass
+class TableActor:
+    """One table's runtime state, in memory; see the module docstring. ``shuffler`` (tests: a seeded factory) gives
+    each deal's shuffler; None deals the provably fair deck as production does."""
+
+    table_id: int
+    shuffler: Callable[[], Shuffler | None] = field(default=lambda: None)
+    live: HandInPlay | None = None
+    inbox: deque[tuple[ActorMessage, datetime]] = field(default_factory=deque)
+
+    def post(self, message: ActorMessage, now: datetime) -> None:
+        """Queue ``message``, received at ``now``; it is applied by :meth:`drain` after every message before it."""
+        self.inbox.append((message, now))
+
+    def drain(self) -> list[Outcome]:
+        """Apply every queued message in arrival order; return their outcomes in the same order."""
+        outcomes = []
+        while self.inbox:
+            message, now = self.inbox.popleft()
+            outcomes.append(self.handle(message, now))
+        return outcomes
+
+    def handle(self, message: ActorMessage, now: datetime) -> Outcome:
+        """Apply one message now (the inbox's order is the caller's)."""
+        if isinstance(message, DealNext):
+            return self._deal(message, now)
+        if self.live is None:
+            if isinstance(message, PlayerAction):
+                return Outcome(message, refused=NotYourTurn("No hand is in play at this table."))
+            return Outcome(message)
+        return self._apply(self.live, message, now)
+
+    def deadline(self) -> datetime | None:
+        """When the acting player's clock runs out (None: no hand in play, or nobody to act)."""
+        if self.live is None or self.live.hand.acting_seat is None:
+            return None
+        return self.live.hand.action_deadline
+
+    def clock(self, now: datetime) -> Outcome | None:
+        """If the acting player's clock has run out by ``now``, apply the ``ClockDue`` (the sockets' presence read as
+        ``hand_timeout`` reads it); None when it has not."""
+        due = self.deadline()
+        if self.live is None or due is None or due > now:
+            return None
+        hand = self.live.hand
+        assert hand.acting_seat is not None
+        seat = self.live.seats[hand.acting_seat]
+        sockets_live = presence.has_live_socket(int(seat.user_id), self.table_id) if seat.user_id else None
+        return self.handle(ClockDue(hand.pk, sockets_live), now)
+
+    def _deal(self, message: DealNext, now: datetime) -> Outcome:
+        if self.live is not None:
+            return Outcome(message)
+        live = hand_begin(Table(pk=self.table_id), now=now, shuffler=self.shuffler())
+        if live is None:
+            return Outcome(message)
+        started = live.hand
+        if live.state.is_complete:  # ended in its start's transaction (everyone all in on the blinds, or acted for)
+            return Outcome(message, changed=True, hand_started=started, hand_ended=started)
+        self.live = live
+        return Outcome(message, changed=True, hand_started=started)
+
+    def _apply(self, live: HandInPlay, message: Message, now: datetime) -> Outcome:
+        try:
+            applied = hand_apply(live, message, now)
+        except TableError as refusal:
+            return Outcome(message, refused=refusal)
+        if not applied.complete:
+            return Outcome(message, changed=applied.changed, events=applied.events)
+        self.live = None
+        ended = hand_end(live, now=now)
+        return Outcome(message, changed=True, events=applied.events, hand_ended=ended)
