@@ -216,11 +216,6 @@ WALLET_ADJUSTMENT_SUPPORT_LIMITS = {
     "goodwill": env.integer("WALLET_GOODWILL_SUPPORT_LIMIT_CENTS", 50_00, minimum=0, maximum=1_000_00),
 }
 
-# --- Table runtime ----------------------------------------------------------------------------------------------
-# Issue 27: tables run by in-memory actors, durable at hand boundaries (games.runtime.actor). Off until the actors pass
-# their benchmarks (docs/runtime-design.md); nothing routes a table to an actor yet.
-TABLE_ACTORS = env.boolean("TABLE_ACTORS", False)
-
 # --- Tournaments ----------------------------------------------------------------------------------------------
 # TRN-04 / AMB-57: a registrant with no socket on their table when it first deals is dealt in sitting out.
 TOURNAMENT_SITS_OUT_ABSENT_PLAYERS = env.boolean("TOURNAMENT_SITS_OUT_ABSENT_PLAYERS", True)

@@ -1,8 +1,8 @@
 """A table actor: one table's hand held in memory, its messages applied in arrival order (issue 27, step 3 of
 docs/runtime-design.md — the first part: the actor itself, driven in-process).
 
-Behind the ``TABLE_ACTORS`` setting, off by default; nothing routes a table's messages to an actor yet (commands,
-the ticker and the socket layer still use the per-action durable path of ``games.runtime.hands``). What exists:
+Nothing routes a table's messages to an actor yet (commands, the ticker and the socket layer still use the per-action
+durable path of ``games.runtime.hands``). What exists:
 
 * :class:`TableActor` holds the table's hand in play (``games.runtime.play.HandInPlay``) and an inbox; messages
   (:class:`DealNext`, a player's ``PlayerAction``, a ``ClockDue``) are posted and applied one at a time in the order
@@ -27,8 +27,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.conf import settings
-
 from games.engine.cards import Shuffler
 from games.models import Hand, Table
 from games.runtime import presence
@@ -36,12 +34,6 @@ from games.runtime.errors import NotYourTurn, TableError
 from games.runtime.events import NewEvent
 from games.runtime.hands import hand_begin, hand_end
 from games.runtime.play import ClockDue, HandInPlay, Message, PlayerAction, hand_apply
-
-
-def table_actors_enabled() -> bool:
-    """Whether tables are to be run by actors (the ``TABLE_ACTORS`` setting; off by default until the actors pass
-    their benchmarks, docs/runtime-design.md step 7)."""
-    return bool(getattr(settings, "TABLE_ACTORS", False))
 
 
 @dataclass(frozen=True)

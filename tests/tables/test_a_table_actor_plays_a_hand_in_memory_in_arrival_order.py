@@ -1,7 +1,7 @@
 """A table actor (issue 27, step 3, ``games.runtime.actor``) holds one table's hand in memory and applies its messages
 in the order they arrived: the deal and the end are durable transactions, the actions in between touch no database;
 a refused message changes nothing; the acting player's clock is the actor's; a process that dies mid-hand leaves the
-start-of-hand stacks, which the recovery restores (CASH-23). Off unless ``TABLE_ACTORS`` is set."""
+start-of-hand stacks, which the recovery restores (CASH-23)."""
 
 from __future__ import annotations
 
@@ -10,21 +10,15 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.conf import settings
 
 from games.models import ClockPhase, Hand, HandEvent, HandStatus, Seat
-from games.runtime.actor import DealNext, TableActor, table_actors_enabled
+from games.runtime.actor import DealNext, TableActor
 from games.runtime.errors import NotYourTurn
 from games.runtime.play import PlayerAction
 from games.runtime.recovery import hand_cancel
 from tests.tables.support import START, money_in_table_accounts, open_table, player, seat_players, stack
 
 pytestmark = pytest.mark.django_db
-
-
-def test_table_actors_are_off_unless_the_setting_turns_them_on() -> None:
-    assert settings.TABLE_ACTORS is False
-    assert table_actors_enabled() is False
 
 
 def test_an_actor_deals_applies_the_actions_in_arrival_order_and_ends_the_hand_durably(
