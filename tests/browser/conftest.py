@@ -257,7 +257,9 @@ class Pages:
             base_url=self.site.url,
             extra_http_headers={"Accept-Language": language},
         )
-        context.set_default_timeout(20_000)
+        # Generous: only a real fault takes a minute; a loaded machine (the suite beside other work) can take 20 s
+        # to answer a log-in and draw the next page (issue 26).
+        context.set_default_timeout(60_000)
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))

@@ -56,7 +56,7 @@ def seat_me_from_lobby(page: Any, table_id: int, euros: str) -> None:
     wait_live(page)
 
 
-def wait_until(page: Any, expression: str, *, arg: Any = None, timeout: float = 20_000) -> None:
+def wait_until(page: Any, expression: str, *, arg: Any = None, timeout: float = 60_000) -> None:
     """Wait until the JavaScript ``expression`` (or function of ``arg``) is truthy in the page (``timeout`` in ms).
 
     Playwright's ``wait_for_function`` evaluates its predicate with ``eval`` inside the page, which the site's

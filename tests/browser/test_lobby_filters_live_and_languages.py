@@ -96,7 +96,7 @@ def test_the_language_switch_turns_the_site_estonian(tables: dict[str, Table], p
     wait_until(page, "document.documentElement.lang === 'et'")
     page.wait_for_selector("#cash-table-rows tr")
     assert page.get_by_role("tab", name="Rahamängud").is_visible()
-    assert page.locator("#lobby-status").text_content() == "Otse"
+    wait_until(page, "document.getElementById('lobby-status').textContent === 'Otse'")  # live, once its socket opens
     assert page.locator(f"#lobby-table-{tables['holdem NL4'].pk} a.button").text_content() == "Vaata"
     assert page.locator(f"#lobby-table-{tables['holdem NL10'].pk} a.button").text_content() == "Ava"  # alice's own
     assert page.locator("#header-balance").text_content() == "43,00\u00a0€"
@@ -129,6 +129,6 @@ def test_a_player_waits_in_the_queue_and_is_taken_to_the_table_when_seated(
     omaha_pl4 = stake("omaha", "PL4")
     for other in others:
         in_thread(lambda other=other: table_join_queue(other, omaha_pl4, 400))
-    page.wait_for_url("**/games/tables/*/", timeout=20_000)
+    page.wait_for_url("**/games/tables/*/", timeout=60_000)
     wait_live(page)
     page.wait_for_selector("#seat-controls:not([hidden])")
