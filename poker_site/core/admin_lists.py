@@ -76,21 +76,24 @@ class DateRangeFilter(admin.ListFilter):
 
     def __init__(self, request: HttpRequest, params: dict[str, Any], model: Any, model_admin: Any) -> None:
         super().__init__(request, params, model, model_admin)
-        for name in self.expected_parameters():
+        for name in self.names():
             if name in params:
                 value = params.pop(name)
                 text = (value[-1] if isinstance(value, list) else value).strip()
                 if text:
                     self.used_parameters[name] = text
 
-    def expected_parameters(self) -> list[str]:
-        return [f"{self.field_name}_from", f"{self.field_name}_to"]
+    def names(self) -> tuple[str, str]:
+        return f"{self.field_name}_from", f"{self.field_name}_to"
+
+    def expected_parameters(self) -> list[str | None]:
+        return list(self.names())
 
     def has_output(self) -> bool:
         return True
 
     def dates(self) -> tuple[date | None, date | None]:
-        start, end = (self.used_parameters.get(name) for name in self.expected_parameters())
+        start, end = (str(self.used_parameters.get(name) or "") for name in self.names())
         try:
             return (date.fromisoformat(start) if start else None, date.fromisoformat(end) if end else None)
         except ValueError as error:
@@ -107,7 +110,7 @@ class DateRangeFilter(admin.ListFilter):
     def choices(self, changelist: Any) -> Iterator[dict[str, Any]]:
         """One "choice" for the template: the two inputs' names and values, the other parameters of the list (kept as
         hidden inputs) and the link that clears this filter."""
-        start_name, end_name = self.expected_parameters()
+        start_name, end_name = self.names()
         kept = [
             (name, value)
             for name, values in self.request.GET.lists()

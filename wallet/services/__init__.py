@@ -35,7 +35,7 @@ from wallet.services.cashier import (
     withdrawal_fail,
     withdrawal_request,
 )
-from wallet.services.holds import hold_create, hold_release, hold_seize
+from wallet.services.holds import hold_create, hold_release, hold_seize, hold_table_money
 from wallet.services.ledger import (
     MAX_AMOUNT_CENTS,
     TransferKind,
@@ -95,6 +95,7 @@ __all__ = [
     "deposit_through_provider",
     "deposited_today",
     "hold_create",
+    "hold_table_money",
     "hold_release",
     "hold_seize",
     "ledger_reconcile",
