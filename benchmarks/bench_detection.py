@@ -52,6 +52,8 @@ from detection_simulation import (
 )
 from second_room import SecondRoom
 from second_room import build_population as build_second_population
+from table_entries import hours_for, planted_pairs
+from table_entries import records as entry_records
 
 from compliance.detection.detector import INDICATOR_NAMES, Detector
 from compliance.detection.flags import Flag
@@ -65,7 +67,7 @@ TARGET_FALSE_FLAG_RATE = 0.01
 TARGET_HANDS_PER_SECOND = 200.0
 
 
-PAIR_INDICATORS = ("chip_dumping", "net_flow", "soft_play")
+PAIR_INDICATORS = ("chip_dumping", "net_flow", "soft_play", "pair_evidence")
 """The indicators that name a pair for its play (a planted colluding or dumping pair is found by any of them)."""
 
 
@@ -77,6 +79,8 @@ def planted_cases(population: Population, dumps_done: list[tuple[str, str, str]]
         "chip_dumping": {pair for pair in population.dumping_pairs if pair in dumped},
         "net_flow": {pair for pair in population.dumping_pairs if pair in dumped},
         "soft_play": {tuple(sorted(pair)) for pair in population.colluding_pairs},
+        "pair_evidence": {tuple(sorted(pair)) for pair in population.colluding_pairs}
+        | {tuple(sorted(pair)) for pair in population.dumping_pairs if pair in dumped},
         "shared_connection": {tuple(sorted(pair)) for pair in population.sharing_pairs},
         # Nobody here joins a running table: every player logs in when the round's tables open.
         "coordinated_entry": set(),
@@ -301,6 +305,11 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
     population = build_second_population(rng)
     room = SecondRoom(population, rng)
     detector = Detector()
+    entries = entry_records(population, random.Random(seed + 1), hands)
+    began = time.perf_counter()
+    for connection in entries:
+        detector.feed_connection(connection)
+    connection_seconds = time.perf_counter() - began
     detection_seconds = 0.0
     fed = 0
     for records in room.sessions(hands):
@@ -314,10 +323,12 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
         "chip_dumping": set(population.dumping_pairs),
         "net_flow": set(population.dumping_pairs),
         "soft_play": {tuple(sorted(pair)) for pair in population.colluding_pairs},
+        "pair_evidence": {tuple(sorted(pair)) for pair in (*population.colluding_pairs, *population.dumping_pairs)},
+        "coordinated_entry": set(planted_pairs(population)),
     }
     honest = population.honest
     indicators = {}
-    for name in PAIR_INDICATORS:
+    for name in (*PAIR_INDICATORS, "coordinated_entry"):
         own = [flag for flag in flags if flag.indicator == name]
         keys = {flag_key(flag) for flag in own}
         found = cases[name] & keys
@@ -341,11 +352,13 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
         "seed": seed,
         "players": len(population.players),
         "dumps_done": len(room.dumps_done),
+        "table_entries": {"connections": len(entries), "hours": hours_for(hands)},
         "indicators": indicators,
         "behaviours": behaviours(population, room.dumps_done, flags),
         "speed": {
             "detection_seconds": detection_seconds,
             "detection_hands_per_second": fed / detection_seconds if detection_seconds else None,
+            "connection_seconds": connection_seconds,
             "simulation_seconds": room.simulation_seconds,
         },
     }
@@ -397,7 +410,9 @@ def print_behaviours(report: dict[str, Any]) -> None:
 def print_second(report: dict[str, Any]) -> None:
     print(
         f"Second generator (benchmarks/second_room.py): {report['hands']:,} hands, {report['players']} players, "
-        f"seed {report['seed']}; hands where a dumper lost to the partner {report['dumps_done']}"
+        f"seed {report['seed']}; hands where a dumper lost to the partner {report['dumps_done']}; "
+        f"table entries (benchmarks/table_entries.py) {report['table_entries']['connections']:,} connections over "
+        f"{report['table_entries']['hours']:.1f} hours"
     )
     print(f"{'indicator':<18} {'planted':>7} {'flagged':>7} {'recall':>7} {'honest':>6} {'false':>5} {'rate':>6}")
     for name, row in report["indicators"].items():

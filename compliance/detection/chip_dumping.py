@@ -13,23 +13,28 @@ Judged decisions of a player L against an opponent W (cards are known to complia
 * **fold** — L folds to W's voluntary bet or raise after putting at least ``minimum_fold_investment_big_blinds`` into
   the hand; judged against W. *Weak* when L's equity against W's hand was at least ``weak_fold_equity`` (folding a
   hand that was good enough to call against the cards actually held).
+* **call** — heads-up after the flop, L calls W's voluntary bet (not all-in) costing at least
+  ``minimum_call_big_blinds``; judged against W. *Weak* as a commitment is: little equity against W's hand and a weak
+  holding — paying off the partner with nothing, street after street, is how a dumper loses without ever going all-in.
 
 Everybody makes such decisions now and then; a dumper makes them against one partner. For the ordered pair (L, W):
 per kind the judged decisions ``n`` and the weak ones ``k``, and the big blinds L lost to W in hands with a weak
 decision. L's weak rate per kind against everybody else (shrunk towards the population's rate by ``prior_weight``
-decisions; a decision judged against several opponents counts once for the player) gives the chance of ``k`` or more
-weak decisions out of ``n`` by bad luck (a binomial tail); the two kinds' chances are combined by Fisher's method and
-the score is ``-log10`` of the combined chance (3 = one in a thousand). Flagged when the pair has
+decisions; a decision judged against several opponents counts once for the player) gives the chance of so many weak
+decisions in all by bad luck: each kind a binomial with L's rate, the kinds added into one count (exactly, by
+convolution), so a dumper's weak decisions spread over calls, folds and all-ins add up, and a kind without weak
+decisions does not dilute the others as combining one test per kind would. The score is ``-log10`` of that chance
+(3 = one in a thousand). Flagged when the pair has
 ``minimum_weak_decisions`` weak decisions, the weak hands moved at least ``minimum_transfer_big_blinds`` from L to W,
 and the score reaches ``threshold``.
 
 Parameters marked *accumulation* shape what is counted and apply to hands fed afterwards; the others apply when flags
 are computed.
 
-State (JSON): ``{"format": 1, "totals": [4 ints], "players": {player: [4 ints]}, "pairs": [[L, W, [4 ints],
-weak_transfer_big_blinds, transfer_big_blinds, [weak decisions]], ...]}``; the 4 ints are (commitments, weak
-commitments, folds, weak folds); a weak decision is ``{"hand", "street", "decision", "equity", "holding",
-"big_blinds"}``.
+State (JSON): ``{"format": 1, "totals": [6 ints], "players": {player: [6 ints]}, "pairs": [[L, W, [6 ints],
+weak_transfer_big_blinds, transfer_big_blinds, [weak decisions]], ...]}``; the 6 ints are (commitments, weak
+commitments, folds, weak folds, calls, weak calls; a state of 4 ints, from before calls were judged, reads as no
+calls); a weak decision is ``{"hand", "street", "decision", "kind", "equity", "holding", "big_blinds"}``.
 
 Standard library and the engine only.
 """
@@ -52,11 +57,14 @@ from compliance.detection.flags import (
     severity_from_surprise,
     stored_counts,
 )
-from compliance.detection.statistics import binomial_upper_tail, shrunk_rate, surprise
+from compliance.detection.statistics import binomial_sum_upper_tail, shrunk_rate, surprise
 
 COMMITMENT = 0
 FOLD = 2
-_WIDTH = 4
+CALL = 4
+KINDS = (COMMITMENT, FOLD, CALL)
+_WIDTH = 6
+_OLD_WIDTH = 4  # states written before calls were judged (issue 31): their calls count from now on
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,9 @@ class ChipDumpingParameters:
     """Accumulation: a commitment is judged when the player has put at least this much into the hand."""
     minimum_fold_investment_big_blinds: float = 10.0
     """Accumulation: a fold is judged when the player had put at least this much into the hand."""
+    minimum_call_big_blinds: float = 5.0
+    """Accumulation: a call (not all-in) of the one opponent's bet heads-up after the flop is judged when it costs at
+    least this much."""
     equity_samples: int = 400
     """Accumulation: Monte-Carlo run-outs for an equity that is not enumerated (standard error <= 2.5 points)."""
     holding_samples: int = 300
@@ -99,6 +110,15 @@ class _Pair:
 
     def to_list(self, loser: str, winner: str) -> list[Any]:
         return [loser, winner, list(self.counts), self.weak_transfer, self.transfer, list(self.evidence)]
+
+
+KIND_NAMES = {COMMITMENT: "commitment", FOLD: "fold", CALL: "call"}
+
+
+def _counts(values: Any) -> list[int]:
+    """Stored counts; a state from before calls were judged has none for them."""
+    values = list(values)
+    return stored_counts([*values, 0, 0] if len(values) == _OLD_WIDTH else values, _WIDTH)
 
 
 def combined_tail(probabilities: list[float]) -> float:
@@ -124,7 +144,7 @@ class ChipDumping(Indicator[ChipDumpingParameters]):
     # -- feeding
 
     def judged(self, hand: AnalysedHand, decision: Decision) -> tuple[int, tuple[int, ...]] | None:
-        """(``COMMITMENT`` or ``FOLD``, opponent seats) when ``decision`` is judged, else ``None``."""
+        """(``COMMITMENT``, ``FOLD`` or ``CALL``, opponent seats) when ``decision`` is judged, else ``None``."""
         parameters = self.parameters
         big_blind = hand.record.big_blind
         if decision.timeout:
@@ -136,6 +156,14 @@ class ChipDumping(Indicator[ChipDumpingParameters]):
             stake = decision.invested_before + decision.amount
             if committed and stake >= parameters.minimum_stake_big_blinds * big_blind:
                 return COMMITMENT, others
+            if (
+                decision.kind == "call"
+                and not decision.preflop
+                and len(others) == 1
+                and decision.aggressor in others
+                and decision.to_call >= parameters.minimum_call_big_blinds * big_blind
+            ):
+                return CALL, others
             return None
         if (
             decision.kind == "fold"
@@ -195,6 +223,7 @@ class ChipDumping(Indicator[ChipDumpingParameters]):
                             "hand": hand.record.hand_id,
                             "street": decision.street,
                             "decision": "fold" if kind == FOLD else decision.kind,
+                            "kind": KIND_NAMES[kind],
                             "equity": round(found["equity"], 4),
                             "holding": None if found["holding"] is None else round(found["holding"], 4),
                             "big_blinds": round(hand.in_big_blinds(decision.invested_before + decision.amount), 2),
@@ -226,9 +255,9 @@ class ChipDumping(Indicator[ChipDumpingParameters]):
         """(score, L's weak rate against the field per kind) of an ordered pair."""
         totals = self._totals
         own = self._players[loser]
-        tails = []
+        groups = []
         field_rates = []
-        for kind in (COMMITMENT, FOLD):
+        for kind in KINDS:
             if not pair.counts[kind]:
                 field_rates.append(0.0)
                 continue
@@ -240,14 +269,15 @@ class ChipDumping(Indicator[ChipDumpingParameters]):
                 self.parameters.prior_weight,
             )
             field_rates.append(rate)
-            tails.append(binomial_upper_tail(pair.counts[kind], pair.counts[kind + 1], rate))
-        return surprise(combined_tail(tails)), field_rates
+            groups.append((pair.counts[kind], rate))
+        weak = sum(pair.counts[kind + 1] for kind in KINDS)
+        return surprise(binomial_sum_upper_tail(groups, weak)), field_rates
 
     def flags(self) -> list[Flag]:
         parameters = self.parameters
         flags = []
         for (loser, winner), pair in sorted(self._pairs.items()):
-            weak = pair.counts[COMMITMENT + 1] + pair.counts[FOLD + 1]
+            weak = sum(pair.counts[kind + 1] for kind in KINDS)
             if weak < parameters.minimum_weak_decisions:
                 continue
             if pair.weak_transfer < parameters.minimum_transfer_big_blinds:
@@ -265,8 +295,11 @@ class ChipDumping(Indicator[ChipDumpingParameters]):
                     weak_commitments=pair.counts[COMMITMENT + 1],
                     folds=pair.counts[FOLD],
                     weak_folds=pair.counts[FOLD + 1],
+                    calls=pair.counts[CALL],
+                    weak_calls=pair.counts[CALL + 1],
                     weak_commitment_rate_against_field=round(field_rates[0], 4),
                     weak_fold_rate_against_field=round(field_rates[1], 4),
+                    weak_call_rate_against_field=round(field_rates[2], 4),
                     weak_transfer_big_blinds=round(pair.weak_transfer, 2),
                     transfer_big_blinds=round(pair.transfer, 2),
                     weak_decisions=list(pair.evidence),
@@ -287,12 +320,10 @@ class ChipDumping(Indicator[ChipDumpingParameters]):
     def load_state(self, data: Mapping[str, Any]) -> None:
         require_format(data, self.name)
         try:
-            totals = stored_counts(data["totals"], _WIDTH)
-            players = {str(player): stored_counts(counts, _WIDTH) for player, counts in data["players"].items()}
+            totals = _counts(data["totals"])
+            players = {str(player): _counts(counts) for player, counts in data["players"].items()}
             pairs = {
-                (str(loser), str(winner)): _Pair(
-                    stored_counts(counts, _WIDTH), float(weak_moved), float(moved), list(evidence)
-                )
+                (str(loser), str(winner)): _Pair(_counts(counts), float(weak_moved), float(moved), list(evidence))
                 for loser, winner, counts, weak_moved, moved, evidence in data["pairs"]
             }
         except (KeyError, TypeError, ValueError, AttributeError) as error:

@@ -14,7 +14,9 @@ against A. Two tests, both required:
 * **a binomial test**: the chance ``p`` of so few aggressive decisions out of the ``n`` counted if the pair played
   each other as they play the field (``X ~ Binomial(n, expected / n)``, which spreads wider than the exact mix of
   rates, so ``p`` errs on the side of not flagging). The score is ``-log10 p`` (6 = one in a million); the severity
-  ``10 * score``.
+  ``10 * score``. It must reach ``log10(m / (chance_flags_per_player * k))`` for the ``m`` pairs judged among ``k``
+  players (a multiple-testing correction: honest play is expected to flag at most ``chance_flags_per_player * k``
+  pairs by chance), but never more than ``threshold``.
 * **an effect bound**: the upper end of the Wilson interval (``confidence_z`` standard deviations) of the pair's
   aggression against each other, divided by the rate expected from the field, must be at most ``maximum_ratio`` — so
   a pair with many hands and a tiny effect is not flagged however small ``p`` is.
@@ -47,7 +49,13 @@ from compliance.detection.flags import (
     severity_from_surprise,
     stored_counts,
 )
-from compliance.detection.statistics import binomial_lower_tail, shrunk_rate, surprise, wilson_interval
+from compliance.detection.statistics import (
+    binomial_lower_tail,
+    multiple_testing_threshold,
+    shrunk_rate,
+    surprise,
+    wilson_interval,
+)
 
 SITUATIONS = ("preflop_open", "preflop_facing_bet", "postflop_open", "postflop_facing_bet")
 _WIDTH = 2 * len(SITUATIONS)
@@ -59,7 +67,14 @@ class SoftPlayParameters:
 
     threshold: float = 6.0
     """Score (-log10 of the chance of so little aggression between the pair if they played each other as they play
-    the field) from which a pair is flagged; one in a million because thousands of pairs are judged."""
+    the field) from which a pair is flagged at most; one in a million because thousands of pairs are judged. Lower
+    while fewer pairs are judged: see ``chance_flags_per_player``."""
+    chance_flags_per_player: float = 0.001
+    """The flagging score is the lower of ``threshold`` and ``log10(m / (chance_flags_per_player * k))`` for the ``m``
+    pairs judged (with ``minimum_decisions``) among ``k`` players: a multiple-testing correction over the pairs
+    examined (Bonferroni's inequality), so that honest play is expected to flag at most ``chance_flags_per_player *
+    k`` pairs by chance — 0.001 names at most one honest player in 500 (0.2 %, a fifth of issue 31's 1 % goal),
+    however few or many pairs the room has judged so far."""
     maximum_ratio: float = 0.8
     """The upper confidence bound of the pair's aggression against each other, as a share of the aggression expected
     from their play against the field, must be at most this."""
@@ -185,31 +200,44 @@ class SoftPlay(Indicator[SoftPlayParameters]):
             return "not enough data"
         return "flagged" if self._flagged(judged) else "no finding"
 
-    def _flagged(self, judged: dict[str, Any]) -> bool:
+    def judged_pairs(self) -> tuple[int, int]:
+        """(pairs with ``minimum_decisions`` counted decisions between them, players in those pairs)."""
+        minimum = self.parameters.minimum_decisions
+        judged = [key for key, (one, other, _) in self._pairs.items() if sum(one[0::2]) + sum(other[0::2]) >= minimum]
+        return len(judged), len({player for key in judged for player in key})
+
+    def flagging_threshold(self) -> float:
+        """The lower of ``threshold`` and the multiple-testing threshold (see ``chance_flags_per_player``)."""
+        parameters = self.parameters
+        pairs, players = self.judged_pairs()
+        return multiple_testing_threshold(parameters.threshold, pairs, players, parameters.chance_flags_per_player)
+
+    def _flagged(self, judged: dict[str, Any], threshold: float | None = None) -> bool:
         parameters = self.parameters
         interval = judged["ratio_interval"]
         return (
             judged["decisions"] >= parameters.minimum_decisions
             and interval is not None
             and interval[1] <= parameters.maximum_ratio
-            and judged["score"] >= parameters.threshold
+            and judged["score"] >= (self.flagging_threshold() if threshold is None else threshold)
         )
 
     def flags(self) -> list[Flag]:
         parameters = self.parameters
+        threshold = self.flagging_threshold()
         flags = []
         for (first, second), (first_counts, second_counts, hands) in sorted(self._pairs.items()):
             if sum(first_counts[0::2]) + sum(second_counts[0::2]) < parameters.minimum_decisions:
                 continue
             judged = self.judge(first, second)
-            if judged is None or not self._flagged(judged):
+            if judged is None or not self._flagged(judged, threshold):
                 continue
             low, high = judged["ratio_interval"]
             flags.append(
                 self.flag(
                     (first, second),
                     judged["score"],
-                    parameters.threshold,
+                    round(threshold, 3),
                     hands,
                     decisions=judged["decisions"],
                     aggressive_decisions=judged["observed"],
