@@ -5,7 +5,8 @@ The money really moves: from the account it was taken from to the player's WITHH
 played nor withdrawn meanwhile. While a hold is in force, money the player brings back from a cash table is withheld
 too (:func:`hold_table_money`, called by the table's cash-out). Release pays it to the player's cash account (the
 table session it may have come from can be long closed); seizure moves it, or the part seized, to the house's
-seized-funds account (the rest back to the player's cash in the same transfer). A hold is decided once. Each step is audited.
+seized-funds account (the rest back to the player's cash in the same transfer). A hold is decided once. Each step is
+audited.
 
 Not durable: each service is one transaction on its own, or part of the caller's (the compliance desk withholds,
 releases and seizes inside the case action that records the decision, so both commit or neither does).
