@@ -42,6 +42,7 @@ Standard library and the engine only.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,7 +58,12 @@ from compliance.detection.flags import (
     severity_from_surprise,
     stored_counts,
 )
-from compliance.detection.statistics import binomial_sum_upper_tail, shrunk_rate, surprise
+from compliance.detection.statistics import (
+    binomial_sum_upper_tail,
+    multiple_testing_threshold,
+    shrunk_rate,
+    surprise,
+)
 
 COMMITMENT = 0
 FOLD = 2
@@ -70,7 +76,11 @@ _OLD_WIDTH = 4  # states written before calls were judged (issue 31): their call
 @dataclass(frozen=True)
 class ChipDumpingParameters:
     threshold: float = 3.0
-    """Score (-log10 of the chance of so many weak decisions by luck) from which a pair is flagged."""
+    """Score (-log10 of the chance of so many weak decisions by luck) from which a pair is flagged at least."""
+    chance_flags_per_player: float = 0.001
+    """The bar rises above ``threshold`` to ``log10(m / (chance_flags_per_player * k))`` for the ``m`` ordered pairs
+    with the minimum weak decisions and money among ``k`` players (a multiple-testing correction: in a big room many
+    pairs reach three weak decisions by chance)."""
     minimum_weak_decisions: int = 3
     """Weak decisions against the same opponent needed before judging."""
     minimum_transfer_big_blinds: float = 100.0
@@ -99,6 +109,10 @@ class ChipDumpingParameters:
     """Accumulation: enumerate the run-outs when there are at most this many (heads-up from the flop on)."""
     evidence_hands: int = 25
     """How many weak decisions of a pair are kept as evidence (the most recent)."""
+    dispersion_minimum_pairs: int = 50
+    """Ordered pairs with judged decisions needed before the dispersion is estimated (1 until then)."""
+    dispersion_minimum_decisions: int = 5
+    """Judged decisions an ordered pair needs to count in the dispersion."""
 
 
 @dataclass
@@ -112,6 +126,7 @@ class _Pair:
         return [loser, winner, list(self.counts), self.weak_transfer, self.transfer, list(self.evidence)]
 
 
+CHI_SQUARE_ONE_MEDIAN = 0.4549
 KIND_NAMES = {COMMITMENT: "commitment", FOLD: "fold", CALL: "call"}
 
 
@@ -125,9 +140,9 @@ def combined_tail(probabilities: list[float]) -> float:
     """Fisher's method for independent tail probabilities: P(chi-square with 2m degrees >= -2 sum ln p); 1 for none."""
     if not probabilities:
         return 1.0
-    product = math.prod(max(probability, 1e-300) for probability in probabilities)
-    half = -math.log(product)
-    return min(1.0, product * sum(half**index / math.factorial(index) for index in range(len(probabilities))))
+    half = -sum(math.log(max(probability, 1e-300)) for probability in probabilities)  # in logs: no underflow
+    series = sum(half**index / math.factorial(index) for index in range(len(probabilities)))
+    return min(1.0, math.exp(-half + math.log(series)))
 
 
 class ChipDumping(Indicator[ChipDumpingParameters]):
@@ -251,45 +266,127 @@ class ChipDumping(Indicator[ChipDumpingParameters]):
 
     # -- flags
 
-    def score(self, loser: str, pair: _Pair) -> tuple[float, list[float]]:
-        """(score, L's weak rate against the field per kind) of an ordered pair."""
+    def opponents(self) -> tuple[dict[str, list[int]], list[float]]:
+        """(per player W: the decisions judged against W by anybody and the weak ones, per kind; the population's weak
+        rate per kind over all judged decisions against an opponent)."""
+        against: dict[str, list[int]] = {}
+        everyone = [0] * _WIDTH
+        for (_loser, winner), pair in self._pairs.items():
+            add_counts(against.setdefault(winner, [0] * _WIDTH), pair.counts)
+            add_counts(everyone, pair.counts)
+        rates = [everyone[kind + 1] / everyone[kind] if everyone[kind] else 0.0 for kind in KINDS]
+        return against, rates
+
+    def rates(
+        self,
+        loser: str,
+        pair: _Pair,
+        winner: str | None = None,
+        opponents: tuple[dict[str, list[int]], list[float]] | None = None,
+    ) -> list[float]:
+        """The weak rate expected of L against W per kind: L's rate against the field, times how much more often than
+        the population's decisions against W are weak when W is not playing L (:meth:`opponents`; a nit who bets only
+        the nuts makes everybody's calls look weak)."""
         totals = self._totals
         own = self._players[loser]
-        groups = []
-        field_rates = []
-        for kind in KINDS:
-            if not pair.counts[kind]:
-                field_rates.append(0.0)
-                continue
+        weight = self.parameters.prior_weight
+        against, opponent_rates = opponents if opponents is not None else self.opponents()
+        induced = against.get(winner or "", [0] * _WIDTH)
+        rates = []
+        for index, kind in enumerate(KINDS):
             population = totals[kind + 1] / totals[kind] if totals[kind] else 0.0
             rate = shrunk_rate(
                 max(0, own[kind + 1] - pair.counts[kind + 1]),
                 max(0, own[kind] - pair.counts[kind]),
                 population,
-                self.parameters.prior_weight,
+                weight,
             )
-            field_rates.append(rate)
-            groups.append((pair.counts[kind], rate))
-        weak = sum(pair.counts[kind + 1] for kind in KINDS)
-        return surprise(binomial_sum_upper_tail(groups, weak)), field_rates
+            typical = opponent_rates[index]
+            if winner is not None and typical > 0:
+                against_winner = shrunk_rate(
+                    max(0, induced[kind + 1] - pair.counts[kind + 1]),
+                    max(0, induced[kind] - pair.counts[kind]),
+                    typical,
+                    weight,
+                )
+                rate = min(0.99, rate * against_winner / typical)
+            rates.append(rate)
+        return rates
+
+    def dispersion(self, opponents: tuple[dict[str, list[int]], list[float]] | None = None) -> float:
+        """How much more the pairs' weak counts spread than binomials with the expected rates: the median squared
+        Pearson residual of the ordered pairs with ``dispersion_minimum_decisions`` judged decisions, over 0.455 (the
+        median of a chi-square with one degree), at least 1; 1 with fewer than ``dispersion_minimum_pairs`` pairs."""
+        parameters = self.parameters
+        opponents = opponents if opponents is not None else self.opponents()
+        residuals = []
+        for (loser, winner), pair in self._pairs.items():
+            if sum(pair.counts[0::2]) < parameters.dispersion_minimum_decisions:
+                continue
+            rates = self.rates(loser, pair, winner, opponents)
+            expected = sum(pair.counts[kind] * rate for kind, rate in zip(KINDS, rates, strict=True))
+            variance = sum(pair.counts[kind] * rate * (1.0 - rate) for kind, rate in zip(KINDS, rates, strict=True))
+            if variance > 0.5:
+                residuals.append((sum(pair.counts[1::2]) - expected) ** 2 / variance)
+        if len(residuals) < parameters.dispersion_minimum_pairs:
+            return 1.0
+        return max(1.0, statistics.median(residuals) / CHI_SQUARE_ONE_MEDIAN)
+
+    def score(
+        self,
+        loser: str,
+        pair: _Pair,
+        winner: str | None = None,
+        opponents: tuple[dict[str, list[int]], list[float]] | None = None,
+        dispersion: float = 1.0,
+    ) -> tuple[float, list[float]]:
+        """(score, the weak rate expected against W per kind) of an ordered pair (L, W): the chance of so many weak
+        decisions with the rates of :meth:`rates`, the counts divided by ``dispersion`` (a quasi-binomial test)."""
+        rates = self.rates(loser, pair, winner, opponents)
+        groups = []
+        weak = 0
+        for kind, rate in zip(KINDS, rates, strict=True):
+            if not pair.counts[kind]:
+                continue
+            kind_weak = round(pair.counts[kind + 1] / dispersion)
+            groups.append((max(kind_weak, round(pair.counts[kind] / dispersion), 1), rate))
+            weak += kind_weak
+        return surprise(binomial_sum_upper_tail(groups, weak)), rates
+
+    def candidates(self) -> list[tuple[str, str]]:
+        """Ordered pairs with ``minimum_weak_decisions`` and ``minimum_transfer_big_blinds``: the pairs judged."""
+        parameters = self.parameters
+        return [
+            key
+            for key, pair in sorted(self._pairs.items())
+            if sum(pair.counts[kind + 1] for kind in KINDS) >= parameters.minimum_weak_decisions
+            and pair.weak_transfer >= parameters.minimum_transfer_big_blinds
+        ]
+
+    def flagging_threshold(self, candidates: list[tuple[str, str]]) -> float:
+        """The higher of ``threshold`` and the multiple-testing bar over the pairs judged (see
+        ``chance_flags_per_player``)."""
+        parameters = self.parameters
+        players = len({player for key in candidates for player in key})
+        bar = multiple_testing_threshold(math.inf, len(candidates), players, parameters.chance_flags_per_player)
+        return parameters.threshold if math.isinf(bar) else max(parameters.threshold, bar)
 
     def flags(self) -> list[Flag]:
-        parameters = self.parameters
         flags = []
-        for (loser, winner), pair in sorted(self._pairs.items()):
-            weak = sum(pair.counts[kind + 1] for kind in KINDS)
-            if weak < parameters.minimum_weak_decisions:
-                continue
-            if pair.weak_transfer < parameters.minimum_transfer_big_blinds:
-                continue
-            score, field_rates = self.score(loser, pair)
-            if score < parameters.threshold:
+        candidates = self.candidates()
+        threshold = self.flagging_threshold(candidates)
+        opponents = self.opponents()
+        dispersion = self.dispersion(opponents) if candidates else 1.0
+        for loser, winner in candidates:
+            pair = self._pairs[(loser, winner)]
+            score, field_rates = self.score(loser, pair, winner, opponents, dispersion)
+            if score < threshold:
                 continue
             flags.append(
                 self.flag(
                     (loser, winner),
                     score,
-                    parameters.threshold,
+                    round(threshold, 3),
                     [item["hand"] for item in pair.evidence],
                     commitments=pair.counts[COMMITMENT],
                     weak_commitments=pair.counts[COMMITMENT + 1],
@@ -297,9 +394,10 @@ class ChipDumping(Indicator[ChipDumpingParameters]):
                     weak_folds=pair.counts[FOLD + 1],
                     calls=pair.counts[CALL],
                     weak_calls=pair.counts[CALL + 1],
-                    weak_commitment_rate_against_field=round(field_rates[0], 4),
-                    weak_fold_rate_against_field=round(field_rates[1], 4),
-                    weak_call_rate_against_field=round(field_rates[2], 4),
+                    expected_weak_commitment_rate=round(field_rates[0], 4),
+                    expected_weak_fold_rate=round(field_rates[1], 4),
+                    expected_weak_call_rate=round(field_rates[2], 4),
+                    dispersion=round(dispersion, 3),
                     weak_transfer_big_blinds=round(pair.weak_transfer, 2),
                     transfer_big_blinds=round(pair.transfer, 2),
                     weak_decisions=list(pair.evidence),

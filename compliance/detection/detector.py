@@ -103,6 +103,12 @@ class Detector:
         """Every indicator's flags, ordered by indicator (as in :data:`INDICATOR_NAMES`), then players."""
         result: list[Flag] = []
         for indicator in self.indicators.values():
+            if isinstance(indicator, SoftPlay):  # after chip dumping and net flow, whose pairs leave the baselines
+                indicator.exclude_from_baselines(
+                    (flag.players[0], flag.players[1])
+                    for flag in result
+                    if flag.indicator in (ChipDumping.name, NetFlow.name)
+                )
             result.extend(sorted(indicator.flags(), key=lambda flag: flag.players))
         return result
 

@@ -110,12 +110,17 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
         dumping = self._sources["chip_dumping"]
         assert isinstance(dumping, ChipDumping)
         chances = {}
+        opponents = dumping.opponents()
+        dispersion = dumping.dispersion(opponents)
         for (loser, winner), pair in dumping._pairs.items():
             kinds = pair.counts[0::2]
             if not any(kinds):
                 continue
             weak = sum(pair.counts[1::2])
-            chances[(loser, winner)] = 10.0 ** -dumping.score(loser, pair)[0] if weak else 1.0
+            if weak:
+                chances[(loser, winner)] = 10.0 ** -dumping.score(loser, pair, winner, opponents, dispersion)[0]
+            else:
+                chances[(loser, winner)] = 1.0
         return chances
 
     def _flow(self) -> dict[tuple[str, str], float]:

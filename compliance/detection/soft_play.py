@@ -21,6 +21,10 @@ against A. Two tests, both required:
   aggression against each other, divided by the rate expected from the field, must be at most ``maximum_ratio`` — so
   a pair with many hands and a tiny effect is not flagged however small ``p`` is.
 
+A player's play against the field leaves out their decisions against opponents the detector found them dumping with
+or receiving from (:meth:`SoftPlay.exclude_from_baselines`: chip dumping and net flow flags): a receiver's bets into
+its dumper would otherwise raise its aggression against "the field" and make ordinary play against anyone look soft.
+
 A pair with fewer than ``minimum_decisions`` counted decisions is *not enough data*, not honest:
 :meth:`SoftPlay.verdict` says which. All parameters apply when flags are computed.
 
@@ -33,7 +37,7 @@ Standard library and the engine only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,6 +117,7 @@ class SoftPlay(Indicator[SoftPlayParameters]):
         self._players: dict[str, list[int]] = {}
         # (A, B) with A < B -> [counts A→B, counts B→A, hand ids]
         self._pairs: dict[tuple[str, str], tuple[list[int], list[int], list[str]]] = {}
+        self._excluded: dict[str, set[str]] = {}  # player -> opponents left out of the player's baseline
 
     def feed_hand(self, hand: AnalysedHand) -> None:
         touched: set[tuple[str, str]] = set()
@@ -144,9 +149,29 @@ class SoftPlay(Indicator[SoftPlayParameters]):
     def has_data(self) -> bool:
         return bool(self._pairs)
 
-    def _expected(self, actor: str, against: list[int]) -> tuple[float, float, list[float]]:
-        """(expected aggressive decisions, variance, field rate per situation) of ``actor`` over ``against``."""
-        own = self._players[actor]
+    def exclude_from_baselines(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Leave each pair's decisions against each other out of both players' play against the field (the detector
+        passes the pairs chip dumping and net flow flagged): a receiver's bets into its dumper are not how it plays
+        everybody else, and would make its ordinary play against an honest player look like sparing him."""
+        excluded: dict[str, set[str]] = {}
+        for first, second in pairs:
+            excluded.setdefault(first, set()).add(second)
+            excluded.setdefault(second, set()).add(first)
+        self._excluded = excluded
+
+    def _against(self, actor: str, opponent: str) -> list[int]:
+        pair = self._pairs.get((actor, opponent) if actor < opponent else (opponent, actor))
+        if pair is None:
+            return [0] * _WIDTH
+        return pair[0] if actor < opponent else pair[1]
+
+    def _expected(self, actor: str, against: list[int], partner: str = "") -> tuple[float, float, list[float]]:
+        """(expected aggressive decisions, variance, field rate per situation) of ``actor`` over ``against`` (the
+        decisions against ``partner``), the field being everybody but the partner and the excluded opponents."""
+        own = list(self._players[actor])
+        for opponent in self._excluded.get(actor, ()):
+            if opponent != partner:
+                own = [mine - theirs for mine, theirs in zip(own, self._against(actor, opponent), strict=True)]
         totals = self._totals
         expected = variance = 0.0
         rates = []
@@ -174,8 +199,8 @@ class SoftPlay(Indicator[SoftPlayParameters]):
         first_counts, second_counts, _hands = pair
         decisions = sum(first_counts[0::2]) + sum(second_counts[0::2])
         observed = sum(first_counts[1::2]) + sum(second_counts[1::2])
-        first_expected, _first_variance, _first_rates = self._expected(first, first_counts)
-        second_expected, _second_variance, _second_rates = self._expected(second, second_counts)
+        first_expected, _first_variance, _first_rates = self._expected(first, first_counts, second)
+        second_expected, _second_variance, _second_rates = self._expected(second, second_counts, first)
         expected = first_expected + second_expected
         rate = expected / decisions if decisions else 0.0
         low, high = wilson_interval(observed, decisions, self.parameters.confidence_z)

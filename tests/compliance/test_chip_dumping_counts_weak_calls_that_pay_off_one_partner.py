@@ -55,7 +55,7 @@ def test_paying_off_the_same_partner_with_nothing_is_flagged_without_any_all_in(
     assert (flag.evidence["calls"], flag.evidence["weak_calls"]) == (8, 8)
     assert flag.evidence["weak_commitments"] == 0
     assert flag.evidence["weak_transfer_big_blinds"] == 124.0
-    assert flag.evidence["weak_call_rate_against_field"] < 0.2
+    assert flag.evidence["expected_weak_call_rate"] < 0.2
     assert {item["kind"] for item in flag.evidence["weak_decisions"]} == {"call"}
     assert flag.score >= flag.threshold
 
