@@ -19,14 +19,18 @@ Judged decisions of a player L against an opponent W (cards are known to complia
 
 Everybody makes such decisions now and then; a dumper makes them against one partner. For the ordered pair (L, W):
 per kind the judged decisions ``n`` and the weak ones ``k``, and the big blinds L lost to W in hands with a weak
-decision. L's weak rate per kind against everybody else (shrunk towards the population's rate by ``prior_weight``
-decisions; a decision judged against several opponents counts once for the player) gives the chance of so many weak
-decisions in all by bad luck: each kind a binomial with L's rate, the kinds added into one count (exactly, by
+decision. The weak rate expected of L against W, per kind, is L's rate against everybody else (shrunk towards the
+population's rate by ``prior_weight`` decisions; a decision judged against several opponents counts once for the
+player) times how much more often than the population's the decisions of everybody else against W are weak (shrunk
+the same way): a nit who bets only strong hands makes everybody's calls against him look weak. The chance of so many
+weak decisions in all by bad luck: each kind a binomial with that rate, the kinds added into one count (exactly, by
 convolution), so a dumper's weak decisions spread over calls, folds and all-ins add up, and a kind without weak
-decisions does not dilute the others as combining one test per kind would. The score is ``-log10`` of that chance
-(3 = one in a thousand). Flagged when the pair has
-``minimum_weak_decisions`` weak decisions, the weak hands moved at least ``minimum_transfer_big_blinds`` from L to W,
-and the score reaches ``threshold``.
+decisions does not dilute the others as combining one test per kind would. The counts are first divided by the room's
+*dispersion* (:meth:`ChipDumping.dispersion`: how much more the pairs' weak counts spread than those binomials say,
+estimated from all pairs, at least 1: a quasi-binomial test). The score is ``-log10`` of that chance (3 = one in a
+thousand). Flagged when the pair has ``minimum_weak_decisions`` weak decisions, the weak hands moved at least
+``minimum_transfer_big_blinds`` from L to W, and the score reaches the higher of ``threshold`` and the multiple-testing
+bar over the pairs that reached those minimums (``chance_flags_per_player``).
 
 Parameters marked *accumulation* shape what is counted and apply to hands fed afterwards; the others apply when flags
 are computed.
