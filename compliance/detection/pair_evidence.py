@@ -81,12 +81,15 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
 
     # -- the indicators' chances
 
-    def _soft_play(self) -> dict[tuple[str, str], float]:
+    def _soft_play(self, only: set[tuple[str, str]] | None) -> dict[tuple[str, str], float]:
+        """Pair -> soft play's chance, for pairs with enough decisions (and in ``only`` unless ``None``)."""
         soft = self._sources["soft_play"]
         assert isinstance(soft, SoftPlay)
         chances = {}
         minimum = soft.parameters.minimum_decisions
         for (first, second), (one, other, _hands) in soft._pairs.items():
+            if only is not None and (first, second) not in only:
+                continue
             if sum(one[0::2]) + sum(other[0::2]) < minimum:
                 continue
             judged = soft.judge(first, second)
@@ -105,14 +108,16 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
                 chances[(first, second)] = min(1.0, poisson_upper_tail(expected, pair.together) / at_least_one)
         return chances
 
-    def _dumping(self) -> dict[tuple[str, str], float]:
-        """(loser, winner) -> chip dumping's chance, for ordered pairs with judged decisions."""
+    def _dumping(self, only: set[tuple[str, str]] | None) -> dict[tuple[str, str], float]:
+        """(loser, winner) -> chip dumping's chance, for ordered pairs with judged decisions (and in ``only``)."""
         dumping = self._sources["chip_dumping"]
         assert isinstance(dumping, ChipDumping)
         chances = {}
         opponents = dumping.opponents()
         dispersion = dumping.dispersion(opponents)
         for (loser, winner), pair in dumping._pairs.items():
+            if only is not None and (loser, winner) not in only:
+                continue
             kinds = pair.counts[0::2]
             if not any(kinds):
                 continue
@@ -142,7 +147,12 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
     def tests(self) -> dict[tuple[str, str], dict[str, Any]]:
         """Per pair (sorted) examined: its tests ``{name: (chance, [indicator chances])}``."""
         minimum = self.parameters.minimum_indicators
-        soft, entries, dumping, flow = self._soft_play(), self._entries(), self._dumping(), self._flow()
+        entries, flow = self._entries(), self._flow()
+        # With two indicators needed, only pairs that have entries or net flow can be examined: judge only those.
+        with_others = minimum >= 2
+        soft = self._soft_play(set(entries) if with_others else None)
+        directions = set(flow) | {(second, first) for first, second in entries} | set(entries)
+        dumping = self._dumping(directions if with_others else None)
         examined: dict[tuple[str, str], dict[str, Any]] = {}
         for key in set(soft) | set(entries):
             parts = {
