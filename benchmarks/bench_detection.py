@@ -4,9 +4,10 @@
 
 Two independent generators (issue 31): the *first* room (benchmarks/detection_simulation.py, below) and the *second*
 (benchmarks/second_room.py: another play model, other styles, stakes and seating, dumpers who call off or fold the
-best hand on the river, colluders who also squeeze, partners who seldom sit together). For each, per planted behaviour,
-the planted pairs or players found by any indicator that names them (recall) and the honest players in any flag
-(false flags); targets recall >= 95 % and false flags <= 1 % on both. The exit status is 1 when a target is missed.
+best hand on the river, colluders who also squeeze, partners who seldom sit together; its players' table entries come
+from benchmarks/table_entries.py, where the planted pairs join running tables seconds apart). For each, per planted
+behaviour, the planted pairs or players found by any indicator that names them (recall) and the honest players in any
+flag (false flags); targets recall >= 95 % and false flags <= 1 % on both. The exit status is 1 when a target is missed.
 
 Plays ``--hands`` hands of 6-max No-Limit Hold'em with the engine between simulated players of four honest styles
 and planted cases (colluding pairs who share hole cards and soft-play each other, chip dumpers losing to a partner,
