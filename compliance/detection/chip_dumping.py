@@ -81,7 +81,7 @@ _OLD_WIDTH = 4  # states written before calls were judged (issue 31): their call
 class ChipDumpingParameters:
     threshold: float = 3.0
     """Score (-log10 of the chance of so many weak decisions by luck) from which a pair is flagged at least."""
-    chance_flags_per_player: float = 0.001
+    chance_flags_per_player: float = 0.0001
     """The bar rises above ``threshold`` to ``log10(m / (chance_flags_per_player * k))`` for the ``m`` ordered pairs
     with the minimum weak decisions and money among ``k`` players (a multiple-testing correction: in a big room many
     pairs reach three weak decisions by chance)."""

@@ -19,7 +19,7 @@ Within a behaviour the chances are combined by Fisher's method (independent test
 against the cards, money and arrival times). The pair's chance ``p`` is the smallest of its tests times their number
 (Bonferroni), compared with ``chance_flags_per_player * k / m`` for the ``m`` pairs examined among ``k`` players
 (Bonferroni's inequality: honest play is expected to flag at most ``chance_flags_per_player * k`` pairs by chance;
-0.001 names one honest player in 500): a multiple-testing correction that a fixed threshold only approximates and
+0.0001 names one honest player in 5,000): a multiple-testing correction that a fixed threshold only approximates and
 that grows with the room (never above ``ceiling``). The score is ``-log10(p)``; the severity
 ``10 * score``. A pair an indicator flags on its own is flagged here too only when the pooled test says so.
 
@@ -44,7 +44,7 @@ from compliance.detection.statistics import multiple_testing_threshold, normal_u
 
 @dataclass(frozen=True)
 class PairEvidenceParameters:
-    chance_flags_per_player: float = 0.001
+    chance_flags_per_player: float = 0.0001
     """Pairs honest play is expected to flag by chance, per player examined (a multiple-testing correction over the
     pairs examined: see the module docstring)."""
     ceiling: float = 6.0

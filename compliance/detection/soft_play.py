@@ -73,12 +73,14 @@ class SoftPlayParameters:
     """Score (-log10 of the chance of so little aggression between the pair if they played each other as they play
     the field) from which a pair is flagged at most; one in a million because thousands of pairs are judged. Lower
     while fewer pairs are judged: see ``chance_flags_per_player``."""
-    chance_flags_per_player: float = 0.001
+    chance_flags_per_player: float = 0.0001
     """The flagging score is the lower of ``threshold`` and ``log10(m / (chance_flags_per_player * k))`` for the ``m``
     pairs judged (with ``minimum_decisions``) among ``k`` players: a multiple-testing correction over the pairs
     examined (Bonferroni's inequality), so that honest play is expected to flag at most ``chance_flags_per_player *
-    k`` pairs by chance — 0.001 names at most one honest player in 500 (0.2 %, a fifth of issue 31's 1 % goal),
-    however few or many pairs the room has judged so far."""
+    k`` pairs by chance — 0.0001 names at most one honest player in 5,000 by chance, however few or many pairs the
+    room has judged so far. A fiftieth of issue 31's 1 % goal because the chances are only approximately right: at
+    200,000 hands of the first benchmark room the most suspicious honest pair was about 30 times less likely than the
+    number of honest pairs predicts (0.001 flagged 1.4 % of its honest players; 0.0001 was chosen after that run)."""
     maximum_ratio: float = 0.8
     """The upper confidence bound of the pair's aggression against each other, as a share of the aggression expected
     from their play against the field, must be at most this."""
