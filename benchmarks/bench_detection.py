@@ -4,9 +4,10 @@
 
 Two independent generators (issue 31): the *first* room (benchmarks/detection_simulation.py, below) and the *second*
 (benchmarks/second_room.py: another play model, other styles, stakes and seating, dumpers who call off or fold the
-best hand on the river, colluders who also squeeze, partners who seldom sit together). For each, per planted behaviour,
-the planted pairs or players found by any indicator that names them (recall) and the honest players in any flag
-(false flags); targets recall >= 95 % and false flags <= 1 % on both. The exit status is 1 when a target is missed.
+best hand on the river, colluders who also squeeze, partners who seldom sit together; its players' table entries come
+from benchmarks/table_entries.py, where the planted pairs join running tables seconds apart). For each, per planted
+behaviour, the planted pairs or players found by any indicator that names them (recall) and the honest players in any
+flag (false flags); targets recall >= 95 % and false flags <= 1 % on both. The exit status is 1 when a target is missed.
 
 Plays ``--hands`` hands of 6-max No-Limit Hold'em with the engine between simulated players of four honest styles
 and planted cases (colluding pairs who share hole cards and soft-play each other, chip dumpers losing to a partner,
@@ -52,6 +53,8 @@ from detection_simulation import (
 )
 from second_room import SecondRoom
 from second_room import build_population as build_second_population
+from table_entries import hours_for, planted_pairs
+from table_entries import records as entry_records
 
 from compliance.detection.detector import INDICATOR_NAMES, Detector
 from compliance.detection.flags import Flag
@@ -65,7 +68,7 @@ TARGET_FALSE_FLAG_RATE = 0.01
 TARGET_HANDS_PER_SECOND = 200.0
 
 
-PAIR_INDICATORS = ("chip_dumping", "net_flow", "soft_play")
+PAIR_INDICATORS = ("chip_dumping", "net_flow", "soft_play", "pair_evidence")
 """The indicators that name a pair for its play (a planted colluding or dumping pair is found by any of them)."""
 
 
@@ -77,6 +80,8 @@ def planted_cases(population: Population, dumps_done: list[tuple[str, str, str]]
         "chip_dumping": {pair for pair in population.dumping_pairs if pair in dumped},
         "net_flow": {pair for pair in population.dumping_pairs if pair in dumped},
         "soft_play": {tuple(sorted(pair)) for pair in population.colluding_pairs},
+        "pair_evidence": {tuple(sorted(pair)) for pair in population.colluding_pairs}
+        | {tuple(sorted(pair)) for pair in population.dumping_pairs if pair in dumped},
         "shared_connection": {tuple(sorted(pair)) for pair in population.sharing_pairs},
         # Nobody here joins a running table: every player logs in when the round's tables open.
         "coordinated_entry": set(),
@@ -301,6 +306,11 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
     population = build_second_population(rng)
     room = SecondRoom(population, rng)
     detector = Detector()
+    entries = entry_records(population, random.Random(seed + 1), hands)
+    began = time.perf_counter()
+    for connection in entries:
+        detector.feed_connection(connection)
+    connection_seconds = time.perf_counter() - began
     detection_seconds = 0.0
     fed = 0
     for records in room.sessions(hands):
@@ -314,10 +324,12 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
         "chip_dumping": set(population.dumping_pairs),
         "net_flow": set(population.dumping_pairs),
         "soft_play": {tuple(sorted(pair)) for pair in population.colluding_pairs},
+        "pair_evidence": {tuple(sorted(pair)) for pair in (*population.colluding_pairs, *population.dumping_pairs)},
+        "coordinated_entry": set(planted_pairs(population)),
     }
     honest = population.honest
     indicators = {}
-    for name in PAIR_INDICATORS:
+    for name in (*PAIR_INDICATORS, "coordinated_entry"):
         own = [flag for flag in flags if flag.indicator == name]
         keys = {flag_key(flag) for flag in own}
         found = cases[name] & keys
@@ -341,11 +353,13 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
         "seed": seed,
         "players": len(population.players),
         "dumps_done": len(room.dumps_done),
+        "table_entries": {"connections": len(entries), "hours": hours_for(hands)},
         "indicators": indicators,
         "behaviours": behaviours(population, room.dumps_done, flags),
         "speed": {
             "detection_seconds": detection_seconds,
             "detection_hands_per_second": fed / detection_seconds if detection_seconds else None,
+            "connection_seconds": connection_seconds,
             "simulation_seconds": room.simulation_seconds,
         },
     }
@@ -397,7 +411,9 @@ def print_behaviours(report: dict[str, Any]) -> None:
 def print_second(report: dict[str, Any]) -> None:
     print(
         f"Second generator (benchmarks/second_room.py): {report['hands']:,} hands, {report['players']} players, "
-        f"seed {report['seed']}; hands where a dumper lost to the partner {report['dumps_done']}"
+        f"seed {report['seed']}; hands where a dumper lost to the partner {report['dumps_done']}; "
+        f"table entries (benchmarks/table_entries.py) {report['table_entries']['connections']:,} connections over "
+        f"{report['table_entries']['hours']:.1f} hours"
     )
     print(f"{'indicator':<18} {'planted':>7} {'flagged':>7} {'recall':>7} {'honest':>6} {'false':>5} {'rate':>6}")
     for name, row in report["indicators"].items():

@@ -24,7 +24,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from poker_site.core.admin_exports import CsvExportMixin
-from poker_site.core.admin_lists import CappedCountPaginator, PlayerSearch
+from poker_site.core.admin_lists import CappedCountPaginator, DateRangeFilter, PlayerSearch
 from poker_site.core.money import amounts_in_euros, cents_field_names
 from wallet.errors import WalletError, format_cents
 from wallet.forms import (
@@ -111,6 +111,11 @@ class AuditActionFilter(admin.SimpleListFilter):
         if self.value():
             return queryset.filter(action=self.value())
         return queryset
+
+
+class AuditDateFilter(DateRangeFilter):
+    title = _("date")
+    field_name = "created_at"
 
 
 @admin.register(Account)
@@ -638,7 +643,7 @@ class AuditEntryAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     """The back office's one audit log (LOB-10): every staff action, with what it changed."""
 
     list_display = ("id", "created_at", "action", "actor", "target", "player", "transfer", "reason")
-    list_filter = (AuditActionFilter,)
+    list_filter = (AuditActionFilter, AuditDateFilter)
     search_fields = ("=actor__username", "=target")
     search_help_text = _('Exact staff username or target (e.g. "compliance.case:12"), or player:<username>.')
     player_lookup = "player__username"

@@ -33,6 +33,7 @@ from compliance.detection.coordinated_entry import CoordinatedEntry
 from compliance.detection.counter_use import CounterUse
 from compliance.detection.flags import STATE_FORMAT, Flag, Indicator, StateError, parameters_from_dict, require_format
 from compliance.detection.net_flow import NetFlow
+from compliance.detection.pair_evidence import PairEvidence
 from compliance.detection.records import ConnectionRecord, CounterRecord, HandRecord
 from compliance.detection.shared_connections import SharedConnections
 from compliance.detection.soft_play import SoftPlay
@@ -45,6 +46,7 @@ INDICATOR_TYPES: tuple[type[Indicator[Any]], ...] = (
     CoordinatedEntry,
     CounterUse,
     BotTiming,
+    PairEvidence,
 )
 INDICATOR_NAMES: tuple[str, ...] = tuple(indicator.name for indicator in INDICATOR_TYPES)
 
@@ -70,6 +72,9 @@ class Detector:
         self.indicators: dict[str, Indicator[Any]] = {
             indicator.name: indicator(resolved[indicator.name]) for indicator in INDICATOR_TYPES
         }
+        pooled = self.indicators[PairEvidence.name]
+        assert isinstance(pooled, PairEvidence)
+        pooled.attach(self.indicators)  # reads the others' figures when flags are computed
         self.hands = 0
         self.connections = 0
         self.counters = 0
@@ -98,6 +103,12 @@ class Detector:
         """Every indicator's flags, ordered by indicator (as in :data:`INDICATOR_NAMES`), then players."""
         result: list[Flag] = []
         for indicator in self.indicators.values():
+            if isinstance(indicator, SoftPlay):  # after chip dumping and net flow, whose pairs leave the baselines
+                indicator.exclude_from_baselines(
+                    (flag.players[0], flag.players[1])
+                    for flag in result
+                    if flag.indicator in (ChipDumping.name, NetFlow.name)
+                )
             result.extend(sorted(indicator.flags(), key=lambda flag: flag.players))
         return result
 
@@ -127,7 +138,7 @@ class Detector:
         except (KeyError, TypeError, ValueError) as error:
             raise StateError(f"detector: malformed state: {error}") from error
         for name, indicator in detector.indicators.items():
-            if name in states:
+            if name in states:  # a state from before an indicator existed starts that one afresh
                 indicator.load_state(states[name])
         return detector
 

@@ -39,6 +39,35 @@ def binomial_lower_tail(trials: int, successes: int, probability: float) -> floa
     return binomial_upper_tail(trials, trials - successes, 1.0 - probability)
 
 
+def binomial_sum_upper_tail(groups: list[tuple[int, float]], successes: int) -> float:
+    """P(X >= successes) for X the sum of independent Binomial(trials, probability) of ``groups``: several kinds of
+    trials with their own rates judged as one count (exact, by convolving the distributions; trials up to a few
+    thousand in all)."""
+    if successes <= 0:
+        return 1.0
+    distribution = [1.0]
+    for trials, probability in groups:
+        if trials <= 0:
+            continue
+        probability = min(1.0, max(0.0, probability))
+        log_p = math.log(probability) if probability > 0 else -math.inf
+        log_q = math.log1p(-probability) if probability < 1 else -math.inf
+        own = []
+        for k in range(trials + 1):
+            log_term = math.lgamma(trials + 1) - math.lgamma(k + 1) - math.lgamma(trials - k + 1)
+            log_term += (k * log_p if k else 0.0) + ((trials - k) * log_q if trials - k else 0.0)
+            own.append(math.exp(log_term) if log_term > -745 else 0.0)
+        combined = [0.0] * (len(distribution) + trials)
+        for i, left in enumerate(distribution):
+            if left:
+                for j, right in enumerate(own):
+                    combined[i + j] += left * right
+        distribution = combined
+    if successes >= len(distribution):
+        return 0.0
+    return min(1.0, sum(distribution[successes:]))
+
+
 def wilson_interval(successes: float, trials: float, z: float) -> tuple[float, float]:
     """The Wilson score interval of a proportion ``successes / trials`` at ``z`` standard deviations (1.96: 95 %,
     2.58: 99 %); (0, 1) without trials."""
@@ -63,6 +92,16 @@ def surprise(tail_probability: float) -> float:
     return -math.log10(tail_probability)
 
 
+def multiple_testing_threshold(ceiling: float, tests: int, players: int, chance_flags_per_player: float) -> float:
+    """The score (``-log10`` of a chance) from which one of ``tests`` pair tests among ``players`` players flags: the
+    chance ``chance_flags_per_player * players / tests`` each, so that by Bonferroni's inequality honest play is
+    expected to flag at most ``chance_flags_per_player * players`` pairs in all; never above ``ceiling``."""
+    budget = chance_flags_per_player * players
+    if tests <= 0 or budget <= 0:
+        return ceiling
+    return min(ceiling, math.log10(tests / budget))
+
+
 def shrunk_rate(events: float, trials: float, prior_rate: float, prior_weight: float) -> float:
     """``events / trials`` pulled towards ``prior_rate`` as if ``prior_weight`` trials at that rate had been seen: a
     player with few observations gets the population's rate, one with many gets their own."""
@@ -71,7 +110,9 @@ def shrunk_rate(events: float, trials: float, prior_rate: float, prior_weight: f
 
 __all__ = [
     "binomial_lower_tail",
+    "binomial_sum_upper_tail",
     "binomial_upper_tail",
+    "multiple_testing_threshold",
     "normal_upper_tail",
     "shrunk_rate",
     "surprise",

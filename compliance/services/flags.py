@@ -31,6 +31,7 @@ INDICATOR_TITLES = {
     "soft_play": "Soft-play",
     "shared_connection": "Shared IP address or device",
     "coordinated_entry": "Joining the same tables within seconds of each other",
+    "pair_evidence": "Pooled evidence of one pair: soft play, dumping, net flow and entries together",
     "counter_use": "Ratholing counter and Banzai resets",
     "bot_timing": "Machine-like decision timing",
     "prohibited_program": "Prohibited program reported by the client",

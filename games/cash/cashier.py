@@ -21,6 +21,7 @@ from wallet.services import (
     TransferKind,
     TransferLeg,
     balance_of,
+    hold_table_money,
     player_cash_account,
     reference_account,
     transfer_create,
@@ -63,16 +64,20 @@ def money_to_table(
 
 
 def money_from_table(session: TableSession) -> int:
-    """Move everything in the session's table account back to the player's cash account; return the amount."""
+    """Move everything in the session's table account back to the player's cash account; return the amount. A player
+    with a hold in force (FRD-04) has that money withheld too, in the same transaction (issue 31)."""
     amount = balance_of(session.account)
     if amount > 0:
+        cash = player_cash_account(session.user)
+        reference = f"table-session:{session.pk}"
         transfer_create(
             kind=TransferKind.CASH_OUT,
-            legs=[TransferLeg(session.account, -amount), TransferLeg(player_cash_account(session.user), amount)],
-            idempotency_key=f"table-session:{session.pk}:cash-out",
-            reference=f"table-session:{session.pk}",
+            legs=[TransferLeg(session.account, -amount), TransferLeg(cash, amount)],
+            idempotency_key=f"{reference}:cash-out",
+            reference=reference,
             description=f"cash-out from {session.table.name}",
         )
+        hold_table_money(cash, amount, reference)
     return amount
 
 

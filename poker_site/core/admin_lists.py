@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from datetime import date
 from typing import Any
 
+from django.contrib import admin
+from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
@@ -59,3 +63,66 @@ class NumberOrPlayerSearch(PlayerSearch):
     """:class:`PlayerSearch` for a huge list whose numbers are primary keys unless ``number_lookup`` says otherwise."""
 
     number_lookup = "pk"
+
+
+class DateRangeFilter(admin.ListFilter):
+    """A "from" and a "to" date (both included, either may be left empty) on one date-time column: the list sidebar
+    shows two date inputs. Subclass with ``field_name`` (the column) and ``title``; the query parameters are
+    ``<field_name>_from`` and ``<field_name>_to`` (``YYYY-MM-DD``). A date that is not one is refused the way the admin
+    refuses any bad filter (the list again, with "?e=1")."""
+
+    field_name = ""
+    template = "admin/date_range_filter.html"
+
+    def __init__(self, request: HttpRequest, params: dict[str, Any], model: Any, model_admin: Any) -> None:
+        super().__init__(request, params, model, model_admin)
+        for name in self.names():
+            if name in params:
+                value = params.pop(name)
+                text = (value[-1] if isinstance(value, list) else value).strip()
+                if text:
+                    self.used_parameters[name] = text
+
+    def names(self) -> tuple[str, str]:
+        return f"{self.field_name}_from", f"{self.field_name}_to"
+
+    def expected_parameters(self) -> list[str | None]:
+        return list(self.names())
+
+    def has_output(self) -> bool:
+        return True
+
+    def dates(self) -> tuple[date | None, date | None]:
+        start, end = (str(self.used_parameters.get(name) or "") for name in self.names())
+        try:
+            return (date.fromisoformat(start) if start else None, date.fromisoformat(end) if end else None)
+        except ValueError as error:
+            raise IncorrectLookupParameters(error) from error
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        start, end = self.dates()
+        if start is not None:
+            queryset = queryset.filter(**{f"{self.field_name}__date__gte": start})
+        if end is not None:
+            queryset = queryset.filter(**{f"{self.field_name}__date__lte": end})
+        return queryset
+
+    def choices(self, changelist: Any) -> Iterator[dict[str, Any]]:
+        """One "choice" for the template: the two inputs' names and values, the other parameters of the list (kept as
+        hidden inputs) and the link that clears this filter."""
+        start_name, end_name = self.names()
+        kept = [
+            (name, value)
+            for name, values in self.request.GET.lists()
+            if name not in (start_name, end_name, "p", "e")
+            for value in values
+        ]
+        yield {
+            "start_name": start_name,
+            "end_name": end_name,
+            "start": self.used_parameters.get(start_name, ""),
+            "end": self.used_parameters.get(end_name, ""),
+            "kept": kept,
+            "selected": bool(self.used_parameters),
+            "clear_query_string": changelist.get_query_string(remove=[start_name, end_name]),
+        }

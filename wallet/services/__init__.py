@@ -35,7 +35,7 @@ from wallet.services.cashier import (
     withdrawal_fail,
     withdrawal_request,
 )
-from wallet.services.holds import hold_create, hold_release, hold_seize
+from wallet.services.holds import hold_create, hold_release, hold_seize, hold_table_money
 from wallet.services.ledger import (
     MAX_AMOUNT_CENTS,
     TransferKind,
@@ -97,6 +97,7 @@ __all__ = [
     "hold_create",
     "hold_release",
     "hold_seize",
+    "hold_table_money",
     "ledger_reconcile",
     "ledger_summary",
     "money_at_tables",

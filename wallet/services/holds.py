@@ -2,9 +2,11 @@
 player or seized (FRD-02, FRD-06, FRD-10).
 
 The money really moves: from the account it was taken from to the player's WITHHELD account, so it can be neither
-played nor withdrawn meanwhile. Release pays it to the player's cash account (the table session it may have come
-from can be long closed); seizure moves it, or the part seized, to the house's seized-funds account (the rest back to
-the player's cash in the same transfer). A hold is decided once. Each step is audited.
+played nor withdrawn meanwhile. While a hold is in force, money the player brings back from a cash table is withheld
+too (:func:`hold_table_money`, called by the table's cash-out). Release pays it to the player's cash account (the
+table session it may have come from can be long closed); seizure moves it, or the part seized, to the house's
+seized-funds account (the rest back to the player's cash in the same transfer). A hold is decided once. Each step is
+audited.
 
 Not durable: each service is one transaction on its own, or part of the caller's (the compliance desk withholds,
 releases and seizes inside the case action that records the decision, so both commit or neither does).
@@ -44,12 +46,13 @@ def hold_create(
     *,
     created_by: User | None = None,
     idempotency_key: str | None = None,
+    details: dict[str, object] | None = None,
 ) -> Hold:
     """Withhold ``amount`` cents of the player owning ``account`` pending the review ``review_reference``.
 
     ``created_by`` must hold ``wallet.withhold_winnings``; ``None`` means an automated rule withheld it. Give an
     ``idempotency_key`` to make retries safe (the same key returns the same hold). ``InsufficientFunds`` if the
-    account holds less than ``amount``.
+    account holds less than ``amount``. ``details`` are added to the audit entry's.
     """
     amount = check_positive_amount(amount, what="amount to withhold")
     reason = require_reason(reason, "withhold funds")
@@ -90,11 +93,37 @@ def hold_create(
         player=player,
         transfer=transfer,
         reason=reason,
-        details={"hold": hold.pk, "amount": amount, "review_reference": review_reference},
+        details={"hold": hold.pk, "amount": amount, "review_reference": review_reference, **(details or {})},
         target=audit_target(hold),
         after={"status": HoldStatus.HELD, "amount": amount},
     )
     return hold
+
+
+def hold_table_money(account: Account, amount: int, table_reference: str) -> Hold | None:
+    """A hold covers the player's money at tables (issue 31): ``amount`` cents just came back from a table
+    (``table_reference``, e.g. ``"table-session:12"``) into the player's cash ``account``; while the player has a hold
+    in force, that money is withheld too, for the same review, with the same reason (the one the player reads): one
+    more hold, automated (no staff member), of exactly that amount, which the review releases or seizes like the
+    first. Call it inside the transaction that cashed the player out, so the money is never withdrawable in between.
+    ``None`` (nothing moves) when the player has no hold in force or nothing came back."""
+    if amount <= 0 or account.owner_id is None:
+        return None
+    in_force = (
+        Hold.objects.filter(player_id=account.owner_id, currency=account.currency, status=HoldStatus.HELD)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if in_force is None:
+        return None
+    return hold_create(
+        account,
+        amount,
+        in_force.reason,
+        in_force.review_reference,
+        idempotency_key=f"{table_reference}:withheld",
+        details={"table_money": table_reference, "hold_in_force": in_force.pk},
+    )
 
 
 def _decide(hold: Hold, *, decided_by: User, reason: str, seize: bool, seize_amount: int | None = None) -> Hold:

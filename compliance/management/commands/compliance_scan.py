@@ -39,6 +39,7 @@ NO_DATA_HINTS = {
     "soft_play": "no decisions aimed at one opponent",
     "net_flow": "no hands with two or more players",
     "coordinated_entry": "the hands carry no connections to cash tables (PHH _ip_addresses, _device_ids)",
+    "pair_evidence": "no pair with data for soft play, chip dumping or net flow",
 }
 
 

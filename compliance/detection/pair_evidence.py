@@ -1,0 +1,227 @@
+"""Pooled pair evidence: the indicators' chances for one pair combined, judged against the number of pairs examined
+(issue 31; FRD-19, FRD-02, FRD-11, FRD-14).
+
+Each pair indicator judges its own evidence against its own threshold. A pair whose soft play is suspicious but not
+one-in-a-million, and who also keep entering tables together, or whose weak decisions against the partner are
+suspicious and whose money also flows one way, is more suspicious than either finding alone says. This indicator
+reads the other indicators' figures (it is fed nothing itself) and tests two behaviours named in advance, for every
+pair with data for at least two of that behaviour's indicators:
+
+* **collusion** — soft play (the chance of so little aggression between the two, :class:`SoftPlay`, from
+  ``minimum_decisions`` of its decisions) with coordinated entry (the Poisson chance of so many entries together,
+  conditioned on at least one: pairs that never entered together are not examined for it);
+* **dumping**, for each direction L → W — chip dumping (the chance of so many weak decisions of L against W) with net
+  flow (the larger of the normal tail of its z-score and ``exp(-persistence^2 / 2)``, the bound a self-normalised sum
+  of symmetric flows obeys, so a few big pots cannot make a small chance) and coordinated entry; the two directions
+  count as two tests.
+
+Within a behaviour the chances are combined by Fisher's method (independent tests: aggression counts, decisions judged
+against the cards, money and arrival times). The pair's chance ``p`` is the smallest of its tests times their number
+(Bonferroni), compared with ``chance_flags_per_player * k / m`` for the ``m`` pairs examined among ``k`` players
+(Bonferroni's inequality: honest play is expected to flag at most ``chance_flags_per_player * k`` pairs by chance;
+0.0001 names one honest player in 5,000): a multiple-testing correction that a fixed threshold only approximates and
+that grows with the room (never above ``ceiling``). The score is ``-log10(p)``; the severity
+``10 * score``. A pair an indicator flags on its own is flagged here too only when the pooled test says so.
+
+Nothing to store: the state is the format only; the figures are the other indicators'. Standard library and the engine
+only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from compliance.detection.chip_dumping import ChipDumping, combined_tail
+from compliance.detection.coordinated_entry import CoordinatedEntry, poisson_upper_tail
+from compliance.detection.flags import STATE_FORMAT, Flag, Indicator, require_format, severity_from_surprise
+from compliance.detection.net_flow import NetFlow
+from compliance.detection.soft_play import SoftPlay
+from compliance.detection.statistics import multiple_testing_threshold, normal_upper_tail, surprise
+
+
+@dataclass(frozen=True)
+class PairEvidenceParameters:
+    chance_flags_per_player: float = 0.0001
+    """Pairs honest play is expected to flag by chance, per player examined (a multiple-testing correction over the
+    pairs examined: see the module docstring)."""
+    ceiling: float = 6.0
+    """The flagging score never needs more than this (one in a million)."""
+    minimum_indicators: int = 2
+    """Indicators with data a behaviour's test needs for the pair (one alone is that indicator's own test)."""
+
+
+def net_flow_tail(score: float, persistence: float) -> float:
+    """The net-flow chance of a direction: the larger of the normal tail of ``score`` and ``exp(-persistence^2 / 2)``
+    (a self-normalised sum of symmetric terms exceeds ``t`` with at most that chance)."""
+    bound = math.exp(-persistence * persistence / 2.0) if persistence > 0 else 1.0
+    return max(normal_upper_tail(score), bound)
+
+
+class PairEvidence(Indicator[PairEvidenceParameters]):
+    name = "pair_evidence"
+    requirements = ("FRD-19", "FRD-02", "FRD-11", "FRD-14")
+    parameters_type = PairEvidenceParameters
+
+    def __init__(self, parameters: PairEvidenceParameters | None = None) -> None:
+        super().__init__(parameters)
+        self._sources: dict[str, Indicator[Any]] = {}
+
+    def attach(self, indicators: Mapping[str, Indicator[Any]]) -> None:
+        """The indicators whose figures are pooled (the detector calls this)."""
+        self._sources = dict(indicators)
+
+    def has_data(self) -> bool:
+        return any(self._sources[name].has_data() for name in ("soft_play", "chip_dumping", "net_flow"))
+
+    def severity(self, score: float, threshold: float) -> float:
+        return severity_from_surprise(score)
+
+    # -- the indicators' chances
+
+    def _soft_play(self, only: set[tuple[str, str]] | None) -> dict[tuple[str, str], float]:
+        """Pair -> soft play's chance, for pairs with enough decisions (and in ``only`` unless ``None``)."""
+        soft = self._sources["soft_play"]
+        assert isinstance(soft, SoftPlay)
+        chances = {}
+        minimum = soft.parameters.minimum_decisions
+        for (first, second), (one, other, _hands) in soft._pairs.items():
+            if only is not None and (first, second) not in only:
+                continue
+            if sum(one[0::2]) + sum(other[0::2]) < minimum:
+                continue
+            judged = soft.judge(first, second)
+            if judged is not None:
+                chances[(first, second)] = judged["probability"]
+        return chances
+
+    def _entries(self) -> dict[tuple[str, str], float]:
+        entry = self._sources["coordinated_entry"]
+        assert isinstance(entry, CoordinatedEntry)
+        chances = {}
+        for (first, second), pair in entry._pairs.items():
+            expected = entry.expected(first, second)
+            at_least_one = poisson_upper_tail(expected, 1)
+            if pair.together >= 1 and at_least_one > 0:
+                chances[(first, second)] = min(1.0, poisson_upper_tail(expected, pair.together) / at_least_one)
+        return chances
+
+    def _dumping(self, only: set[tuple[str, str]] | None) -> dict[tuple[str, str], float]:
+        """(loser, winner) -> chip dumping's chance, for ordered pairs with judged decisions (and in ``only``)."""
+        dumping = self._sources["chip_dumping"]
+        assert isinstance(dumping, ChipDumping)
+        chances = {}
+        opponents = dumping.opponents()
+        dispersion = dumping.dispersion(opponents)
+        for (loser, winner), pair in dumping._pairs.items():
+            if only is not None and (loser, winner) not in only:
+                continue
+            kinds = pair.counts[0::2]
+            if not any(kinds):
+                continue
+            weak = sum(pair.counts[1::2])
+            if weak:
+                chances[(loser, winner)] = 10.0 ** -dumping.score(loser, pair, winner, opponents, dispersion)[0]
+            else:
+                chances[(loser, winner)] = 1.0
+        return chances
+
+    def _flow(self) -> dict[tuple[str, str], float]:
+        """(loser, winner) -> net flow's chance in that direction, for pairs with enough shared hands."""
+        flow = self._sources["net_flow"]
+        assert isinstance(flow, NetFlow)
+        chances = {}
+        for (first, second), pair in flow._pairs.items():
+            if pair.shared < flow.parameters.minimum_shared_hands or not pair.square:
+                continue
+            judged = flow.judge(first, second, pair)
+            if judged is None:
+                continue
+            chance = net_flow_tail(judged["score"], judged["persistence"])
+            chances[(judged["loser"], judged["winner"])] = chance
+            chances[(judged["winner"], judged["loser"])] = 1.0
+        return chances
+
+    def tests(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """Per pair (sorted) examined: its tests ``{name: (chance, [indicator chances])}``."""
+        minimum = self.parameters.minimum_indicators
+        entries, flow = self._entries(), self._flow()
+        # With two indicators needed, only pairs that have entries or net flow can be examined: judge only those.
+        with_others = minimum >= 2
+        soft = self._soft_play(set(entries) if with_others else None)
+        directions = set(flow) | {(second, first) for first, second in entries} | set(entries)
+        dumping = self._dumping(directions if with_others else None)
+        examined: dict[tuple[str, str], dict[str, Any]] = {}
+        for key in set(soft) | set(entries):
+            parts = {
+                name: chances[key]
+                for name, chances in (("soft_play", soft), ("coordinated_entry", entries))
+                if key in chances
+            }
+            if len(parts) >= minimum:
+                examined.setdefault(key, {})["collusion"] = (combined_tail(list(parts.values())), parts)
+        for loser, winner in set(dumping) | set(flow):
+            key = (loser, winner) if loser < winner else (winner, loser)
+            lookups: dict[str, float | None] = {
+                name: chances.get(lookup)
+                for name, chances, lookup in (
+                    ("chip_dumping", dumping, (loser, winner)),
+                    ("net_flow", flow, (loser, winner)),
+                    ("coordinated_entry", entries, key),
+                )
+            }
+            present = {name: chance for name, chance in lookups.items() if chance is not None}
+            if len(present) >= minimum:
+                examined.setdefault(key, {})[f"dumping:{loser}>{winner}"] = (
+                    combined_tail(list(present.values())),
+                    present,
+                )
+        return examined
+
+    def flags(self) -> list[Flag]:
+        examined = self.tests()
+        if not examined:
+            return []
+        parameters = self.parameters
+        players = len({player for key in examined for player in key})
+        threshold = multiple_testing_threshold(
+            parameters.ceiling, len(examined), players, parameters.chance_flags_per_player
+        )
+        flags = []
+        for key, tests in sorted(examined.items()):
+            name, (chance, parts) = min(tests.items(), key=lambda item: item[1][0])
+            pair_chance = min(1.0, chance * len(tests))
+            score = surprise(pair_chance)
+            if score < threshold:
+                continue
+            behaviour, _, direction = name.partition(":")
+            named = tuple(direction.split(">")) if direction else key
+            flags.append(
+                self.flag(
+                    (named[0], named[1]),
+                    score,
+                    round(threshold, 3),
+                    (),
+                    behaviour=behaviour,
+                    probability=float(f"{pair_chance:.3g}"),
+                    pairs_examined=len(examined),
+                    players_examined=players,
+                    chances={part: float(f"{value:.3g}") for part, value in sorted(parts.items())},
+                    tests=len(tests),
+                )
+            )
+        return flags
+
+    def state(self) -> dict[str, Any]:
+        return {"format": STATE_FORMAT}
+
+    def load_state(self, data: Mapping[str, Any]) -> None:
+        require_format(data, self.name)
+
+    def merge(self, other: PairEvidence) -> None:
+        """Nothing of its own to add."""
+
+
+__all__ = ["PairEvidence", "PairEvidenceParameters", "net_flow_tail"]

@@ -1,0 +1,82 @@
+"""FRD-19, FRD-02, FRD-11, issue 31: the evidence of several indicators about one pair is pooled (Fisher's method
+over soft play and coordinated entry for collusion; chip dumping, net flow and entries for dumping) and judged with a
+multiple-testing correction over the pairs examined: a pair whose soft play stays under its own bar but who also keep
+entering tables together is flagged; honest players are not; one indicator alone is not pooled; the bar rises with
+the number of pairs examined."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from compliance.detection.detector import Detector
+from compliance.detection.flags import Flag
+from compliance.detection.pair_evidence import net_flow_tail
+from compliance.detection.records import ConnectionRecord
+from compliance.detection.statistics import multiple_testing_threshold
+from tests.compliance.hands import three_players_heads_up
+from tests.compliance.test_coordinated_entry_flags_two_accounts_that_keep_joining_tables_together import (
+    coordinated,
+    room,
+)
+
+PAIR = ("ann", "bea")
+# Soft play alone needs a score of 14 here (three pairs judged, 1e-14 chance flags per player): the pair's sparing
+# each other (about 11.7) stays under that bar on its own.
+HIGH_SOFT_PLAY_BAR = {"soft_play": {"threshold": 20.0, "chance_flags_per_player": 1e-14}}
+
+
+def flags_of(
+    entries: list[ConnectionRecord], passive: set[str], parameters: dict[str, Any] | None = None
+) -> dict[str, list[Flag]]:
+    detector = Detector(parameters)
+    for record in sorted(entries, key=lambda record: record.at):
+        detector.feed_connection(record)
+    detector.feed_hands(three_players_heads_up(10, passive))
+    found: dict[str, list[Flag]] = {}
+    for flag in detector.flags():
+        found.setdefault(flag.indicator, []).append(flag)
+    return found
+
+
+def test_soft_play_under_its_own_bar_and_entries_together_are_flagged_as_pooled_evidence() -> None:
+    flags = flags_of(room(1) + coordinated(PAIR, [0, 2]), set(PAIR), HIGH_SOFT_PLAY_BAR)
+
+    assert "soft_play" not in flags  # under its own bar
+    assert "coordinated_entry" not in flags  # two entries together: fewer than it needs alone
+    [pooled] = flags["pair_evidence"]
+    assert pooled.players == PAIR
+    assert pooled.evidence["behaviour"] == "collusion"
+    chances = pooled.evidence["chances"]
+    assert set(chances) == {"soft_play", "coordinated_entry"}
+    assert chances["coordinated_entry"] < 0.01
+    assert pooled.score > -math.log10(chances["soft_play"])  # the entries added to the evidence
+    assert pooled.score >= pooled.threshold
+    assert pooled.severity == min(100.0, 10 * pooled.score)
+    assert "FRD-11" in pooled.requirements
+
+
+def test_one_indicator_alone_is_not_pooled() -> None:
+    """Without entries there is one indicator's evidence: that indicator's own test judges it."""
+    flags = flags_of([], set(PAIR), HIGH_SOFT_PLAY_BAR)
+    assert "pair_evidence" not in flags
+
+
+def test_honest_players_who_join_tables_when_they_like_are_not_flagged() -> None:
+    flags = flags_of(room(1), set())
+    assert "pair_evidence" not in flags
+    assert "soft_play" not in flags
+
+
+def test_the_bar_rises_with_the_number_of_pairs_examined_and_never_passes_its_ceiling() -> None:
+    """A chance of ``0.001 * players / pairs`` per pair: honest play is expected to flag one player in 500 by chance."""
+    assert multiple_testing_threshold(6.0, 500, 100, 0.001) == math.log10(500 / 0.1)
+    assert multiple_testing_threshold(6.0, 5_000, 100, 0.001) > multiple_testing_threshold(6.0, 500, 100, 0.001)
+    assert multiple_testing_threshold(6.0, 10**9, 100, 0.001) == 6.0
+    assert multiple_testing_threshold(6.0, 0, 0, 0.001) == 6.0
+
+
+def test_net_flow_counts_with_the_larger_of_its_two_chances() -> None:
+    """A large z-score with little persistence (one big pot) is no evidence: the self-normalised bound decides."""
+    assert net_flow_tail(10.0, 1.0) == math.exp(-0.5)
+    assert net_flow_tail(2.0, 5.0) == 0.5 * math.erfc(2.0 / math.sqrt(2.0))
