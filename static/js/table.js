@@ -167,8 +167,12 @@
       return index === 0 ? { x: 50, y: 98, bottom: true } : { x: slot[0], y: slot[1], bottom: false };
     }
     var radiusX = portrait ? 38 : 42, radiusY = portrait ? 41 : 37;
-    var position = { x: 50 + radiusX * Math.cos(angle), y: 50 + radiusY * Math.sin(angle), bottom: false };
+    var position = { x: 50 + radiusX * Math.cos(angle), y: 50 + radiusY * Math.sin(angle), bottom: false, top: false };
     if (portrait && index === 0) { position.y = 98; position.bottom = true; }
+    // On a portrait table a seat at the top hangs from the rim by its upper edge: a tall seat (cards, a hand name on
+    // two lines) grows down into the felt, never up over the hand's title line and its waiting messages. (A
+    // landscape felt is too short for that: its board is near.)
+    if (portrait && position.y < 15) { position.y = 1.5; position.top = true; }
     return position;
   }
 
@@ -263,7 +267,7 @@
       var index = ((seat.number - anchor) % count + count) % count;
       var position = seatPosition(index, count);
       var wrapper = document.createElement("div");
-      wrapper.className = position.bottom ? "seat seat-at-bottom" : "seat";
+      wrapper.className = position.bottom ? "seat seat-at-bottom" : position.top ? "seat seat-at-top" : "seat";
       wrapper.setAttribute("data-seat", seat.number);
       wrapper.style.left = position.x + "%";
       wrapper.style.top = position.y + "%";

@@ -217,3 +217,19 @@ def on_both_screens(page: Any, selectors: tuple[str, ...]) -> None:
         for selector in selectors:
             assert readable(page, selector) == "readable", f"{selector} at {screen['width']}×{screen['height']}"
     page.set_viewport_size(size)
+
+
+def title_clear_of_cards(page: Any) -> bool:
+    """The hand's title line (with the waiting messages) covers none of the cards at the seats (issue 28)."""
+    return bool(
+        page.evaluate(
+            """() => {
+                const title = document.getElementById('hand-info').getBoundingClientRect();
+                return [...document.querySelectorAll('#seats [data-card]')].every(card => {
+                    const box = card.getBoundingClientRect();
+                    return Math.min(box.right, title.right) - Math.max(box.left, title.left) <= 1
+                        || Math.min(box.bottom, title.bottom) - Math.max(box.top, title.top) <= 1;
+                });
+            }"""
+        )
+    )

@@ -20,7 +20,7 @@ from games.models import Seat, Table
 from games.runtime.presence import STALE_SECONDS, cash_table_presence
 from poker_site.core.redis_clients import blocking_client
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, my_turn, wait_live, wait_until
+from tests.browser.flows import LAPTOP, PHONE, log_in, my_turn, wait_live, wait_until
 from tests.browser.setup import act_until_seat_acts, player, running_hand
 from tests.browser.test_a_full_cash_table_is_laid_out_without_overlaps import BOXES, overlap, overlapping
 from tournaments.models import BountyKind, TournamentEntry, TournamentKind
@@ -32,8 +32,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan")
 LEVELS = structure_from_rows("nine", 1_500, [(10, 20, 0), (15, 30, 0), (25, 50, 5)], 600)
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1366, "height": 768}
 
 TOURNAMENT_BOXES = """() => {
   const box = element => { const r = element.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
@@ -69,7 +67,7 @@ def assert_laid_out(pages: Pages, page: Any, label: str, *, phone: bool) -> None
     pages.screenshot(page, label)
 
     assert len(boxes["seats"]) == len(NAMES)
-    assert len(boxes["bets"]) >= 3, "not a bet in front of every player who acted"
+    assert len(boxes["bets"]) == len(NAMES), "not a bet in front of every player (seven calls and the blinds)"
     seats_overlapping = [
         (one, other)
         for index, one in enumerate(boxes["seats"])

@@ -23,6 +23,7 @@ from tests.browser.flows import (
     log_in,
     on_both_screens,
     readable,
+    title_clear_of_cards,
     wait_until,
     wait_until_stored,
 )
@@ -92,6 +93,7 @@ def test_the_bar_follows_a_level_change_and_a_break_and_the_result_panels_follow
             if "On a break: play resumes in" in text and not seen[name, "break"]:
                 seen[name, "break"] = True
                 assert readable(page, "#tournament-bar") == "readable", name
+                assert title_clear_of_cards(page), f"the waiting message covers a card ({name})"
                 pages.screenshot(page, f"break-{name}")
             if seen[name, "break"] and "Level 2" in text and "On a break" not in text and not seen[name, "level 2"]:
                 seen[name, "level 2"] = True
