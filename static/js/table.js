@@ -176,6 +176,20 @@
     return position;
   }
 
+  /* A seat near the top of a short (landscape) felt stands out over its rim with its cards: the felt moves down by
+     as much, so that the hand's title line and its waiting messages above it never cover a card (issue 28). */
+  function keepTheTitleClear() {
+    var felt = document.getElementById("felt");
+    if (!felt) { return; }
+    felt.style.marginTop = "";
+    var top = felt.getBoundingClientRect().top;
+    var highest = top;
+    elements.seats.querySelectorAll(".seat").forEach(function (seat) { highest = Math.min(highest, seat.getBoundingClientRect().top); });
+    if (highest < top) {
+      felt.style.marginTop = (parseFloat(getComputedStyle(felt).marginTop) || 0) + Math.ceil(top - highest) + "px";
+    }
+  }
+
   /* Each player's bet chip goes next to their seat on the side facing the middle of the table, at the first place
      (the direction of the middle first, then turning away from it on either side) where it covers no seat, no
      community card, no pot and no other bet: measured once the seats and the board are drawn, so that it holds
@@ -378,6 +392,7 @@
     elements.seats.innerHTML = "";
     elements.seats.appendChild(fragment);
     tickClocks();  // the acting seat's clock line has its text, and the seat its height, before the bets are placed
+    keepTheTitleClear();
     placeBets();
   }
 
@@ -1172,7 +1187,7 @@
     if (label && label.textContent !== text) {
       var lines = label.offsetHeight;
       label.textContent = text;
-      if (label.offsetHeight !== lines) { placeBets(); }  // the seat grew or shrank: its bet chip keeps clear of it
+      if (label.offsetHeight !== lines) { keepTheTitleClear(); placeBets(); }  // the seat grew or shrank
     }
     if (elements.myClock) {
       var mine = viewer().seat && currentHand.acting_seat === viewer().seat;
