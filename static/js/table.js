@@ -138,16 +138,114 @@
 
   /* Seats sit on an ellipse, the viewer at the bottom, clockwise; a portrait (phone) table is narrower and taller.
      On a portrait table the side seats sit out at the rim (clear of the community cards) and the bottom seat — the
-     viewer's — stands on the rim by its lower edge ("bottom"), so its cards and box stay inside the felt. */
+     viewer's — stands on the rim by its lower edge ("bottom"), so its cards and box stay inside the felt.
+     A crowded table (seven seats or more: nine-handed tournaments) does not fit an ellipse: its seats stand on a
+     rounded rectangle instead, a row along the top and columns down the sides (CROWDED_SLOTS, in per cent of the
+     felt, the viewer's first). */
+  var CROWDED_SLOTS = {
+    landscape: {
+      7: [[50, 98], [20, 78], [10, 36], [33, 12], [67, 12], [90, 36], [80, 78]],
+      8: [[50, 98], [24, 82], [10, 50], [20, 14], [50, 12], [80, 14], [90, 50], [76, 82]],
+      9: [[50, 98], [24, 82], [10, 50], [20, 14], [40, 12], [60, 12], [80, 14], [90, 50], [76, 82]],
+      10: [[50, 98], [27, 83], [10, 64], [10, 30], [27, 12], [50, 12], [73, 12], [90, 30], [90, 64], [73, 83]]
+    },
+    portrait: {
+      7: [[50, 98], [16, 74], [16, 40], [32, 10], [68, 10], [84, 40], [84, 74]],
+      8: [[50, 98], [16, 87], [15, 58], [16, 31], [50, 9], [84, 31], [85, 58], [84, 87]],
+      9: [[50, 98], [16, 87], [15, 58], [15, 33], [32, 9], [68, 9], [85, 33], [85, 58], [84, 87]],
+      10: [[50, 98], [16, 87], [15, 62], [15, 38], [18, 14], [50, 8], [82, 14], [85, 38], [85, 62], [84, 87]]
+    }
+  };
+  function crowded(count) { return count >= 7 && count <= 10; }
   function seatPosition(index, count) {
     var angle = Math.PI / 2 + (2 * Math.PI * index) / count;
     var felt = document.getElementById("felt");
     var portrait = felt && felt.clientWidth < felt.clientHeight;
+    if (crowded(count)) {
+      var slot = CROWDED_SLOTS[portrait ? "portrait" : "landscape"][count][index];
+      // The viewer's seat stands on the rim by its lower edge, its cards and clock inside the felt.
+      return index === 0 ? { x: 50, y: 98, bottom: true } : { x: slot[0], y: slot[1], bottom: false };
+    }
     var radiusX = portrait ? 38 : 42, radiusY = portrait ? 41 : 37;
-    var position = { x: 50 + radiusX * Math.cos(angle), y: 50 + radiusY * Math.sin(angle),
-      betX: 50 + radiusX * 0.6 * Math.cos(angle), betY: 50 + radiusY * 0.42 * Math.sin(angle), bottom: false };
+    var position = { x: 50 + radiusX * Math.cos(angle), y: 50 + radiusY * Math.sin(angle), bottom: false, top: false };
     if (portrait && index === 0) { position.y = 98; position.bottom = true; }
+    // On a portrait table a seat at the top hangs from the rim by its upper edge: a tall seat (cards, a hand name on
+    // two lines) grows down into the felt, never up over the hand's title line and its waiting messages. (A
+    // landscape felt is too short for that: its board is near.)
+    if (portrait && position.y < 15) { position.y = 1.5; position.top = true; }
     return position;
+  }
+
+  /* A seat near the top of a short (landscape) felt stands out over its rim with its cards: the felt moves down by
+     as much, so that the hand's title line and its waiting messages above it never cover a card (issue 28). */
+  function keepTheTitleClear() {
+    var felt = document.getElementById("felt");
+    if (!felt) { return; }
+    felt.style.marginTop = "";
+    var top = felt.getBoundingClientRect().top;
+    var highest = top;
+    elements.seats.querySelectorAll(".seat").forEach(function (seat) { highest = Math.min(highest, seat.getBoundingClientRect().top); });
+    if (highest < top) {
+      felt.style.marginTop = (parseFloat(getComputedStyle(felt).marginTop) || 0) + Math.ceil(top - highest) + "px";
+    }
+  }
+
+  /* Each player's bet chip goes next to their seat on the side facing the middle of the table, at the first place
+     (the direction of the middle first, then turning away from it on either side) where it covers no seat, no
+     community card, no pot and no other bet: measured once the seats and the board are drawn, so that it holds
+     whatever the screen, the number of seats and the length of the names. */
+  function placeBets() {
+    var felt = document.getElementById("felt");
+    var bets = elements.seats.querySelectorAll(".seat-bet");
+    if (!felt || !bets.length) { return; }
+    var outer = felt.getBoundingClientRect();
+    // The bets are placed in the felt's padding box (inside its rim), as the seats are.
+    var origin = { left: outer.left + felt.clientLeft, top: outer.top + felt.clientTop };
+    function box(element) {
+      var r = element.getBoundingClientRect();
+      return { left: r.left - origin.left, top: r.top - origin.top, right: r.right - origin.left, bottom: r.bottom - origin.top };
+    }
+    function overlaps(a, b) {
+      return Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0;
+    }
+    var taken = [];
+    elements.seats.querySelectorAll(".seat").forEach(function (seat) { taken.push(box(seat)); });
+    elements.community.querySelectorAll("*").forEach(function (card) { taken.push(box(card)); });
+    elements.pots.querySelectorAll(".pot").forEach(function (pot) { taken.push(box(pot)); });
+    var fixed = taken.length;  // the seats, cards and pots; the bets placed so far come after them
+    var board = box(elements.community);
+    var middle = { x: (board.left + board.right) / 2, y: (board.top + board.bottom) / 2 };
+    var width = felt.clientWidth, height = felt.clientHeight, gap = 3;
+    Array.prototype.forEach.call(bets, function (bet) {
+      var seat = elements.seats.querySelector(".seat[data-seat='" + bet.getAttribute("data-bet-seat") + "']");
+      if (!seat) { return; }
+      var own = box(seat);
+      var chip = box(bet);
+      var halfWidth = (chip.right - chip.left) / 2 + gap, halfHeight = (chip.bottom - chip.top) / 2 + gap;
+      var centre = { x: (own.left + own.right) / 2, y: (own.top + own.bottom) / 2 };
+      var halfX = (own.right - own.left) / 2 + halfWidth, halfY = (own.bottom - own.top) / 2 + halfHeight;
+      var toward = Math.atan2(middle.y - centre.y, middle.x - centre.x);
+      // Where no place is free, the one that covers the least: a seat or a card is worse than another bet.
+      var best = null;
+      for (var step = 0; step <= 12 && !(best && best.cost === 0); step += 1) {
+        var turns = step === 0 ? [0] : [step, -step];
+        for (var t = 0; t < turns.length; t += 1) {
+          var angle = toward + turns[t] * Math.PI / 24;
+          var dx = Math.cos(angle), dy = Math.sin(angle);
+          // Where the ray from the seat's centre leaves the seat's box grown by half the chip (and a gap).
+          var reach = Math.min(Math.abs(dx) > 1e-6 ? halfX / Math.abs(dx) : Infinity, Math.abs(dy) > 1e-6 ? halfY / Math.abs(dy) : Infinity);
+          var x = centre.x + dx * reach, y = centre.y + dy * reach;
+          var place = { left: x - halfWidth + gap, top: y - halfHeight + gap, right: x + halfWidth - gap, bottom: y + halfHeight - gap };
+          var cost = place.left >= 0 && place.top >= 0 && place.right <= width && place.bottom <= height ? 0 : 1;
+          taken.forEach(function (other, number) { if (overlaps(place, other)) { cost += number < fixed ? 10 : 1; } });
+          if (!best || cost < best.cost) { best = { x: x, y: y, place: place, cost: cost }; }
+          if (cost === 0) { break; }
+        }
+      }
+      bet.style.left = (100 * best.x / width) + "%";
+      bet.style.top = (100 * best.y / height) + "%";
+      taken.push(best.place);
+    });
   }
 
   function statusText(seat, currentHand) {
@@ -169,6 +267,8 @@
   function drawSeats() {
     var table = tableInfo();
     var count = table.seat_count || seats().length || 6;
+    var felt = document.getElementById("felt");
+    if (felt) { felt.classList.toggle("crowded", crowded(count)); }  // before the seats are placed: its size follows
     var currentHand = hand();
     var finished = !currentHand ? state.finished : null;
     var anchor = viewer().seat || 1;
@@ -181,7 +281,7 @@
       var index = ((seat.number - anchor) % count + count) % count;
       var position = seatPosition(index, count);
       var wrapper = document.createElement("div");
-      wrapper.className = position.bottom ? "seat seat-at-bottom" : "seat";
+      wrapper.className = position.bottom ? "seat seat-at-bottom" : position.top ? "seat seat-at-top" : "seat";
       wrapper.setAttribute("data-seat", seat.number);
       wrapper.style.left = position.x + "%";
       wrapper.style.top = position.y + "%";
@@ -284,8 +384,6 @@
         bet.className = "seat-bet";
         bet.setAttribute("data-bet-seat", seat.number);
         bet.setAttribute("data-cents", seat.bet);
-        bet.style.left = position.betX + "%";
-        bet.style.top = position.betY + "%";
         bet.textContent = money(seat.bet);
         bet.setAttribute("aria-label", f(gettext("%(name)s bets %(amount)s"), { name: seat.name, amount: money(seat.bet) }));
         fragment.appendChild(bet);
@@ -293,6 +391,9 @@
     });
     elements.seats.innerHTML = "";
     elements.seats.appendChild(fragment);
+    tickClocks();  // the acting seat's clock line has its text, and the seat its height, before the bets are placed
+    keepTheTitleClear();
+    placeBets();
   }
 
   function marker(kind, text, label) {
@@ -373,6 +474,7 @@
     var waiting = !currentHand && snapshot().waiting;
     elements.handInfo.setAttribute("data-waiting", waiting ? waiting.reason : "");
     renderOtherTables(waiting);
+    placeBets();  // the pots have changed: the bets keep clear of them
   }
 
   /* While this table waits for players (CASH-06), the other open tables of its game and stake with a free seat, as
@@ -1086,7 +1188,11 @@
     var bar = elements.seats.querySelector("[data-clock-seat='" + currentHand.acting_seat + "'] span");
     if (bar) { bar.style.width = (fraction * 100).toFixed(1) + "%"; }
     var label = elements.seats.querySelector("[data-clock-text='" + currentHand.acting_seat + "']");
-    if (label) { label.textContent = text; }
+    if (label && label.textContent !== text) {
+      var lines = label.offsetHeight;
+      label.textContent = text;
+      if (label.offsetHeight !== lines) { keepTheTitleClear(); placeBets(); }  // the seat grew or shrank
+    }
     if (elements.myClock) {
       var mine = viewer().seat && currentHand.acting_seat === viewer().seat;
       elements.myClock.hidden = !mine;

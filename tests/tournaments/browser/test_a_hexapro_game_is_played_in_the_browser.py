@@ -3,7 +3,10 @@ page, press PLAY at the €1 buy-in and see the confirmation dialogue — game t
 the total buy-in — and REGISTER (HEX-03); the third registration forms the game at once (HEX-04) and every player is
 taken to the table, where the prize pool drawn by the site is revealed to each of the three before the first hand
 (HEX-05); they play all in to the end, the winner is congratulated at the table with the amount won, and each player's
-balance ends at what they paid plus their prize, credited when the game ended (HEX-09, HEX-10)."""
+balance ends at what they paid plus their prize, credited when the game ended (HEX-09, HEX-10). Two players use a
+laptop (1366 × 768) and one a phone (390 × 844): the dialogue, the reveal and the congratulations are read on the
+player's screen (covered by nothing, inside its width), the winner's also on the other screen (the cards choose the
+winner)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import header_balance, log_in, wait_until
+from tests.browser.flows import LAPTOP, PHONE, header_balance, log_in, on_both_screens, readable, wait_until
 from tests.browser.setup import player
 from tests.tournaments.browser.test_a_tournament_is_played_in_the_browser import act_when_it_is_my_turn
 from tournaments.hexapro.models import HexaProGame
@@ -29,8 +32,8 @@ BUY_IN = 100
 def test_three_players_register_see_the_prize_pool_revealed_play_and_are_paid(site: Any, pages: Pages) -> None:
     users = {name: player(name, cash_cents=START_CENTS) for name in ("hexa", "pro", "extreme")}
     browsers = {}
-    for name in users:
-        page = pages.new()
+    for name, screen in zip(users, (LAPTOP, PHONE, LAPTOP), strict=True):
+        page = pages.new(**screen)
         log_in(page, name)
         page.goto("/")
         page.locator("#tab-hexapro").click()
@@ -44,6 +47,7 @@ def test_three_players_register_see_the_prize_pool_revealed_play_and_are_paid(si
         wait_until(page, "document.getElementById('hexapro-total').textContent === '€2.00'")
         page.locator("#hexapro-games").fill("1")
         wait_until(page, "document.getElementById('hexapro-total').textContent === '€1.00'")
+        assert readable(page, "#hexapro-dialog") == "readable", name
         if name == "pro":
             pages.screenshot(page, "dialogue")
         page.locator("#hexapro-register").click()
@@ -62,6 +66,7 @@ def test_three_players_register_see_the_prize_pool_revealed_play_and_are_paid(si
             "getComputedStyle(document.querySelector('#hexapro-reveal .hexapro-pool')).opacity === '1'",
             timeout=10_000,
         )
+        assert readable(page, "#hexapro-reveal .hexapro-pool") == "readable", name
         pages.screenshot(page, f"revealed-to-{name}")
 
     deadline = time.monotonic() + 300
@@ -87,6 +92,7 @@ def test_three_players_register_see_the_prize_pool_revealed_play_and_are_paid(si
     wait_until(winning, "document.getElementById('hand-info').textContent.includes('This table is closed.')")
     assert "Waiting for the next hand" not in (winning.locator("#hand-info").text_content() or "")
     pages.screenshot(winning, "winner-congratulated")
+    on_both_screens(winning, ("#tournament-result",))
     for name, user in users.items():
         page = browsers[name]
         page.goto("/")

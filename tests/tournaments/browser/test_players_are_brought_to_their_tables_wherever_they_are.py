@@ -1,8 +1,11 @@
-"""LOB-05, TRN-35, TRN-03, TRN-26 in the browser: a player is brought to their tournament table wherever they are on
-the site. The last registrant of a Sit & Go, and the player who registered earlier and is reading the cashier, are
-both called ("take your seat", with a countdown, in a banner that covers nothing) and taken to their table; a player
-in the lobby on a phone is brought to the multi-table tournament that starts; a player reading the cashier is taken
-to the table balancing moves them to, while the others stay where they are. Screenshots in test-artifacts/."""
+"""LOB-05, TRN-35, TRN-03, TRN-26 in the browser, on a laptop (1366 × 768) and on a phone (390 × 844), the players of
+each test given different screens: a player is brought to their tournament table wherever they are on the site. The
+last registrant of a Sit & Go (on a phone), and the player who registered earlier and is reading the cashier (on a
+laptop), are both taken to their table, the reader called first ("take your seat", with a countdown, in a banner
+that covers nothing); two players in the lobby, one on a phone and one on a laptop, are brought to the multi-table
+tournament that starts; players reading the cashier on either screen are told the table they play at, and the one
+balancing moves is called to the new table and taken there, while the others stay where they are. Screenshots in
+test-artifacts/."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from django.utils import timezone
 from games.models import HandEvent
 from poker_site.accounts.roles import SUPPORT_STAFF
 from tests.browser.conftest import Pages, caused_by_a_deadlock, requires_chromium
-from tests.browser.flows import log_in, register_confirmed, wait_until
+from tests.browser.flows import LAPTOP, PHONE, log_in, readable, register_confirmed, wait_until
 from tests.browser.setup import player, start_the_scheduled_tournament_now, tournament_started
 from tests.foundation.staff_roles import staff_member
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentKind, TournamentStatus
@@ -30,8 +33,6 @@ from tournaments.services.staff import entry_disqualify
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 LEVELS = structure_from_rows("calls", 1_000, [(10, 20, 0), (20, 40, 0), (40, 80, 0)], 300)
-LAPTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 390, "height": 844}
 
 
 def seat_call(page: Any, timeout: float = 30_000) -> Any:
@@ -57,7 +58,7 @@ def test_the_last_registrant_of_a_sit_and_go_and_a_player_at_the_cashier_are_tak
     reading = pages.new(**LAPTOP)
     log_in(reading, "alice")
     reading.goto("/wallet/")  # alice reads the cashier while the Sit & Go fills
-    filling = pages.new(**LAPTOP)
+    filling = pages.new(**PHONE)
     log_in(filling, "bob")
     filling.goto(f"/tournaments/{tournament.pk}/")
     register_confirmed(filling)  # the last seat: the Sit & Go starts
@@ -65,16 +66,21 @@ def test_the_last_registrant_of_a_sit_and_go_and_a_player_at_the_cashier_are_tak
     banner = seat_call(reading)
     assert "Heads-up Sit & Go is starting: take your seat" in banner.text_content()
     assert reading.url.endswith("/wallet/")
+    assert readable(reading, "[data-testid=seat-call]") == "readable"
     pages.screenshot(reading, "cashier-called")
     table_id = TournamentEntry.objects.get(tournament=tournament, user=alice).table_id
     assert banner.locator("[data-testid=seat-call-go]").get_attribute("href") == f"/games/tables/{table_id}/"
     for page in (reading, filling):
         page.wait_for_url(f"**/games/tables/{table_id}/", timeout=30_000)
         wait_until(page, "document.getElementById('table-app').getAttribute('data-connection') === 'live'")
+        wait_until(page, "document.querySelector('#tournament-bar [data-item]') !== null")
+        assert readable(page, "#tournament-bar") == "readable"
     pages.screenshot(filling, "last-registrant-at-the-table")
 
 
-def test_a_player_in_the_lobby_on_a_phone_is_brought_to_the_tournament_that_starts(site: Any, pages: Pages) -> None:
+def test_players_in_the_lobby_on_a_phone_and_a_laptop_are_brought_to_the_tournament_that_starts(
+    site: Any, pages: Pages
+) -> None:
     tournament = tournament_create(
         name="Evening Freezeout",
         starts_at=timezone.now() + timedelta(minutes=10),  # brought forward once the phone's lobby is connected
@@ -87,22 +93,27 @@ def test_a_player_in_the_lobby_on_a_phone_is_brought_to_the_tournament_that_star
     users = [player(name, cash_cents=5_000) for name in ("alice", "bob")]
     for user in users:
         tournament_register(user, tournament)
-    phone = pages.new(**PHONE)
-    log_in(phone, "alice")
-    phone.goto("/")
-    # The lobby's player socket is open (the server joins it to the player's group before it accepts) before the
-    # start calls the player to the table.
-    wait_until(phone, "Boolean(window.Poker.playerSocket && window.Poker.playerSocket.isOpen())")
+    lobbies = {}
+    for user, screen, label in zip(users, (PHONE, LAPTOP), ("phone", "laptop"), strict=True):
+        page = pages.new(**screen)
+        log_in(page, user.username)
+        page.goto("/")
+        # The lobby's player socket is open (the server joins it to the player's group before it accepts) before the
+        # start calls the player to the table.
+        wait_until(page, "Boolean(window.Poker.playerSocket && window.Poker.playerSocket.isOpen())")
+        lobbies[label] = (user, page)
     start_the_scheduled_tournament_now(tournament)
     tournament_started(tournament)
-    banner = seat_call(phone, timeout=60_000)
-    assert "Evening Freezeout is starting: take your seat" in banner.text_content()
-    assert banner.is_visible()
-    pages.screenshot(phone, "lobby-called")
-    table_id = TournamentEntry.objects.get(tournament=tournament, user=users[0]).table_id
-    phone.wait_for_url(f"**/games/tables/{table_id}/", timeout=30_000)
-    wait_until(phone, "document.getElementById('table-app').getAttribute('data-connection') === 'live'")
-    pages.screenshot(phone, "at-the-table")
+    for label, (_user, page) in lobbies.items():
+        banner = seat_call(page, timeout=60_000)
+        assert "Evening Freezeout is starting: take your seat" in banner.text_content()
+        assert readable(page, "[data-testid=seat-call]") == "readable", label
+        pages.screenshot(page, f"lobby-called-{label}")
+    for label, (user, page) in lobbies.items():
+        table_id = TournamentEntry.objects.get(tournament=tournament, user=user).table_id
+        page.wait_for_url(f"**/games/tables/{table_id}/", timeout=30_000)
+        wait_until(page, "document.getElementById('table-app').getAttribute('data-connection') === 'live'")
+        pages.screenshot(page, f"at-the-table-{label}")
 
 
 def test_a_player_reading_the_cashier_is_taken_to_the_table_balancing_moves_them_to(site: Any, pages: Pages) -> None:
@@ -131,12 +142,13 @@ def test_a_player_reading_the_cashier_is_taken_to_the_table_balancing_moves_them
         by_table.setdefault(int(entry.table_id), []).append(entry)
     small, big = sorted(by_table, key=lambda table_id: len(by_table[table_id]))
     readers = {}
-    for entry in by_table[big]:
-        page = pages.new(**LAPTOP)
+    for number, entry in enumerate(by_table[big]):
+        page = pages.new(**(LAPTOP, PHONE)[number % 2])
         log_in(page, entry.user.username)
         page.goto("/wallet/")
         offered = seat_call(page)  # each is told the table they play at, and stays on the cashier
         assert offered.get_attribute("data-reason") == "playing"
+        assert readable(page, "[data-testid=seat-call]") == "readable"
         readers[entry.user_id] = page
 
     # One player of the small table is disqualified: three against one, so balancing moves one player there.
@@ -165,6 +177,9 @@ def test_a_player_reading_the_cashier_is_taken_to_the_table_balancing_moves_them
     banner = mover.locator("[data-testid=seat-call][data-reason=moved]")
     banner.wait_for(state="visible")
     assert "You have been moved to another table in Balanced Freezeout." in banner.text_content()
+    # Read at once: the banner opens the new table by itself a few seconds later. The mover's screen is the one
+    # their page has (the cards choose who moves); the same banner is read above on both screens ("playing").
+    assert readable(mover, "[data-testid=seat-call][data-reason=moved]") == "readable"
     pages.screenshot(mover, "moved-called")
     mover.wait_for_url(f"**/games/tables/{small}/", timeout=30_000)
     for user_id, page in readers.items():
