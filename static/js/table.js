@@ -1429,6 +1429,10 @@
           if (kind === "hand_ended" && event.showdown) { state.showdownDrawnPending = true; }
         }
       }
+      // The hand drawn from the last snapshot is over: the finished hand (the cards shown, who won what) is drawn
+      // from now on, as the snapshot asked for after this batch will say, even if that snapshot comes only with the
+      // next hand (held back until the showdown has been on screen long enough).
+      if (playing && event.hand_id === playing.id) { state.snapshot.hand = null; }
       state.current = null;
       return;
     }
@@ -1627,12 +1631,19 @@
     var events = message.events || [];
     var applied = 0;
     var chatOnly = true;
+    var nextHand = null;
     for (var i = 0; i < events.length; i += 1) {
       var event = events[i];
       var sequence = Number(event.sequence);
       if (sequence <= state.sequence) { continue; }
       if (sequence > state.sequence + 1) {
         resync();
+        break;
+      }
+      if (state.showdownDrawnPending && (event.type || event.kind) === "hand_started") {
+        // The next hand came in the same message as the showdown (a page that was busy, a resync): the showdown is
+        // drawn and held first, and the next hand waits for the hold like a message that arrives during it.
+        nextHand = { type: "events", table_id: message.table_id, events: events.slice(i) };
         break;
       }
       applyEvent(event, true);
@@ -1654,6 +1665,8 @@
             state.showdownHoldUntil = Math.max(state.showdownHoldUntil, Date.now() + SHOWDOWN_MILLISECONDS);
           }
         });
+        if (nextHand && !holdForTheShowdown(nextHand)) { applyEvents(nextHand); }
+        nextHand = null;
       }
       requestSnapshot();
     }

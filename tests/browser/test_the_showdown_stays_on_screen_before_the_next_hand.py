@@ -10,7 +10,7 @@ import pytest
 
 from games.models import Hand, HandStatus, Table
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, wait_live, wait_until
+from tests.browser.flows import log_in, wait_live, wait_until, wait_until_stored
 from tests.browser.setup import check_or_call_down, heads_up_table, in_thread, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -65,3 +65,42 @@ def test_a_showdown_stays_three_seconds_before_the_next_hand_is_drawn(
     assert shown_for >= 2_900, f"the showdown was on screen {shown_for:.0f} ms"
     assert page.get_attribute("#table-app", "data-showdown-hold") == ""
     pages.screenshot(page, "next-hand-after-the-showdown")
+
+
+def test_a_showdown_that_arrives_with_the_next_hand_in_one_message_is_still_shown_for_three_seconds(
+    quick_table: tuple[Table, dict[int, Any]], pages: Pages
+) -> None:
+    """A page that was busy (or resynchronises) can receive the end of a hand and the start of the next in one message:
+    the showdown is drawn and held first, and the next hand is drawn after the hold, as if it had arrived during it."""
+    from tests.browser.test_reconnect_and_resync import HOLD_BACK_ONCE_SETTLED
+
+    table, users = quick_table
+    page = pages.new()
+    log_in(page, "alice")
+    page.goto(f"/games/tables/{table.pk}/")
+    wait_live(page)
+    running_hand(table)
+    wait_until(page, "document.getElementById('hand-info').textContent.includes('#1')")
+    page.evaluate(WATCH)
+    wait_until(page, HOLD_BACK_ONCE_SETTLED)
+
+    in_thread(lambda: check_or_call_down(table, users))
+    wait_until_stored(page, lambda: Hand.objects.filter(table=table, number=2).exists(), what="the second hand")
+    wait_until(
+        page,
+        "window.heldBack.some(message => message.type === 'events' && message.events.some(event => "
+        "(event.type || event.kind) === 'hand_started'))",  # hand 1 started before the hold: this is hand 2
+    )
+    page.evaluate(
+        """() => {
+        const events = window.heldBack.filter(message => message.type === 'events').flatMap(message => message.events);
+        events.sort((first, second) => first.sequence - second.sequence);
+        window.deliverHeldBack();
+        window.tableApp.socket.handlers.onMessage({type: 'events', table_id: window.tableApp.tableId, events});
+    }"""
+    )
+    wait_until(page, "window.handMarks.over !== undefined")
+    wait_until(page, "window.handMarks.next !== undefined", timeout=15_000)
+    marks = page.evaluate("window.handMarks")
+    shown_for = marks["next"] - marks["over"]
+    assert shown_for >= 2_900, f"the showdown was on screen {shown_for:.0f} ms"
