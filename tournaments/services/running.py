@@ -319,7 +319,7 @@ def _coordinate(tournament: Tournament, now: datetime, randomness: RandomSource,
             _registration_close(tournament, now)  # TRN-45: the flight's end closes its registration
             step.registration_closed = True
     if tournament.registration_closed_at is not None:
-        if _places_assign(tournament, live, alive, randomness, step):
+        if _places_assign(tournament, live, randomness, step):
             alive = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).count()
         if flight:
             assert tournament.final_level is not None
@@ -429,16 +429,20 @@ def _registration_close(tournament: Tournament, now: datetime) -> None:
         tournament_save(tournament, "satellite_seats")
 
 
-def _places_assign(
-    tournament: Tournament, live: list[LiveTable], alive: int, randomness: RandomSource, step: Step
-) -> bool:
+def _places_assign(tournament: Tournament, live: list[LiveTable], randomness: RandomSource, step: Step) -> bool:
     """TRN-22 / TRN-24: places for the knocked-out players, one hand (or hand-for-hand round) at a time, oldest first.
-    A round is placed only once every table has finished it. Returns whether any knocked-out player was waiting."""
-    pending = list(
-        TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).order_by(
-            "eliminated_at", "eliminated_in_hand_id", "pk"
-        )
+    A round is placed only once every table has finished it. Returns whether any knocked-out player was waiting.
+
+    The players still in and the knocked-out players waiting for a place are read in one statement: a hand that ends
+    meanwhile at a table (its eliminations commit outside the coordinator's lock) would otherwise be counted both as
+    still in and as knocked out, and the places would start one too high (a place 4 in a game of three)."""
+    entries = list(
+        TournamentEntry.objects.filter(
+            tournament=tournament, status__in=[EntryStatus.PLAYING, EntryStatus.BUSTED]
+        ).order_by("eliminated_at", "eliminated_in_hand_id", "pk")
     )
+    pending = [entry for entry in entries if entry.status == EntryStatus.BUSTED]
+    alive = len(entries) - len(pending)
     if not pending:
         return False
     round_in_play = tournament.hand_for_hand and not _round_finished(tournament, live)
@@ -479,8 +483,7 @@ def places_give_locked(tournament: Tournament) -> None:
     lock): a cancellation of a HexaPro game needs them — its pool not yet paid is the prizes of the places still
     open (CXL-09) — and a proposed cancellation keeps the coordinator away (the ties use the numbers drawn at the
     knock-out, as a coordination would)."""
-    alive = TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).count()
-    _places_assign(tournament, [], alive, secrets.SystemRandom(), Step())
+    _places_assign(tournament, [], secrets.SystemRandom(), Step())
 
 
 class _RecordedTies:
