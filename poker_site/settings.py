@@ -255,6 +255,11 @@ CHAT_AUTOMATIC_MUTE_MINUTES = env.integer("CHAT_AUTOMATIC_MUTE_MINUTES", 24 * 60
 # How many reverse proxies in front of the site append the client's address to X-Forwarded-For. 0: the header is the
 # client's own say and is ignored (REMOTE_ADDR counts); n: the n-th entry from the right is the client.
 TRUSTED_PROXY_COUNT = env.integer("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)
+# Test runs hash passwords with MD5: Django's default PBKDF2 (about 0.3-0.6 s of CPU a password on this machine) was
+# most of the CPU time of the database tests, which create a few users each (issue 26). Only ENVIRONMENT=test: the
+# test process and the site processes the tests start (which must check the passwords it stored) use it.
+if ENVIRONMENT == "test":
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},

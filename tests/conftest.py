@@ -222,10 +222,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     (tests/foundation/test_run_command.py, the Celery worker tests of test_healthz.py). ``make test-fast`` runs the
     others (``-m "not live"``); ``make test`` runs all.
 
-    The live tests run first (otherwise in collection order): they are the longest, so under xdist (``make test``
-    passes ``--no-loadscope-reorder``, keeping this order) they start at once on every worker and the short tests fill
-    in around them, instead of one long browser file starting last and the run waiting for it alone."""
+    The live tests run first, then the files with a ``slow`` test (simulations, subprocesses), then the rest, each
+    group in collection order: under xdist (``make test`` passes ``--no-loadscope-reorder``, keeping this order) the
+    long files start at once on every worker and the short tests fill in around them, instead of one long file (the
+    UTH ledger simulation, 2 minutes, in tests/uth near the end of the collection) starting last and the run waiting
+    for it alone (issue 26)."""
     live = pytest.mark.live
+    slow_files: set[Any] = set()
     for item in items:
         module = getattr(item, "module", None)
         uses_live_helpers = module is not None and any(
@@ -233,7 +236,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         )
         if "browser" in item.path.parts or uses_live_helpers:
             item.add_marker(live)
-    items.sort(key=lambda item: item.get_closest_marker("live") is None)
+        if item.get_closest_marker("slow") is not None:
+            slow_files.add(item.path)
+    items.sort(key=lambda item: (item.get_closest_marker("live") is None, item.path not in slow_files))
 
 
 @pytest.hookimpl(hookwrapper=True)
