@@ -58,6 +58,22 @@ def overlapping(group: list[list[float]], others: list[list[float]]) -> list[tup
     return [(one, other) for one in group for other in others if one is not other and overlap(one, other)]
 
 
+def assert_nothing_overlaps(boxes: dict[str, Any]) -> None:
+    """No seat on another seat or on the board; no bet chip on a seat, the board or the hand's title line; the title
+    line on no card (``boxes`` as :data:`BOXES` measures them)."""
+    seats_overlapping = [
+        (one, other)
+        for index, one in enumerate(boxes["seats"])
+        for other in boxes["seats"][index + 1 :]
+        if overlap(one, other)
+    ]
+    assert seats_overlapping == [], "two seats overlap"
+    assert overlapping(boxes["seats"], boxes["board"]) == [], "a seat covers the community cards"
+    assert overlapping(boxes["bets"], boxes["seats"]) == [], "a bet chip covers a seat"
+    assert overlapping(boxes["bets"], boxes["board"] + [boxes["title"]]) == [], "a bet chip covers the board or title"
+    assert overlapping([boxes["title"]], boxes["cards"]) == [], "the hand's title line covers a card"
+
+
 @pytest.fixture
 def full_table(site: Any) -> tuple[Table, dict[int, Any]]:
     table = heads_up_table()
@@ -88,17 +104,7 @@ def test_seats_bets_cards_board_and_title_never_overlap(
     pages.screenshot(page, f"full-table-{size}")
 
     assert len(boxes["seats"]) == len(NAMES)
-    seats_overlapping = [
-        (one, other)
-        for index, one in enumerate(boxes["seats"])
-        for other in boxes["seats"][index + 1 :]
-        if overlap(one, other)
-    ]
-    assert seats_overlapping == [], "two seats overlap"
-    assert overlapping(boxes["seats"], boxes["board"]) == [], "a seat covers the community cards"
-    assert overlapping(boxes["bets"], boxes["seats"]) == [], "a bet chip covers a seat"
-    assert overlapping(boxes["bets"], boxes["board"] + [boxes["title"]]) == [], "a bet chip covers the board or title"
-    assert overlapping([boxes["title"]], boxes["cards"]) == [], "the hand's title line covers a card"
+    assert_nothing_overlaps(boxes)
     if size == "phone":
         my_seat, felt, bar = boxes["mySeat"], boxes["felt"], boxes["actionBar"]
         assert my_seat[3] <= felt[3] + 1, "the player's own seat reaches out of the felt"

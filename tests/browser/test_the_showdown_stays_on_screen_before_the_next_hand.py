@@ -41,10 +41,9 @@ def quick_table(site: Any) -> tuple[Table, dict[int, Any]]:
     return table, users
 
 
-def test_a_showdown_stays_three_seconds_before_the_next_hand_is_drawn(
-    quick_table: tuple[Table, dict[int, Any]], pages: Pages
-) -> None:
-    table, users = quick_table
+def watching_hand_one(table: Table, pages: Pages) -> Any:
+    """Alice's page at the table, showing the first hand, with :data:`WATCH` marking when the hand ends and the next
+    one is drawn."""
     page = pages.new()
     log_in(page, "alice")
     page.goto(f"/games/tables/{table.pk}/")
@@ -52,6 +51,20 @@ def test_a_showdown_stays_three_seconds_before_the_next_hand_is_drawn(
     running_hand(table)
     wait_until(page, "document.getElementById('hand-info').textContent.includes('#1')")
     page.evaluate(WATCH)
+    return page
+
+
+def showdown_on_screen_milliseconds(page: Any) -> float:
+    """How long the page showed the finished first hand before it drew the second (from :data:`WATCH`'s marks)."""
+    marks = page.evaluate("window.handMarks")
+    return float(marks["next"] - marks["over"])
+
+
+def test_a_showdown_stays_three_seconds_before_the_next_hand_is_drawn(
+    quick_table: tuple[Table, dict[int, Any]], pages: Pages
+) -> None:
+    table, users = quick_table
+    page = watching_hand_one(table, pages)
 
     first = in_thread(lambda: check_or_call_down(table, users))  # both check or call to the river: a showdown
     assert Hand.objects.get(pk=first.pk).status == HandStatus.FINISHED
@@ -60,8 +73,7 @@ def test_a_showdown_stays_three_seconds_before_the_next_hand_is_drawn(
     # The server has dealt hand 2 long before the page shows it.
     wait_until(page, "window.handMarks.next !== undefined", timeout=15_000)
     assert Hand.objects.filter(table=table, number=2).exists()
-    marks = page.evaluate("window.handMarks")
-    shown_for = marks["next"] - marks["over"]
+    shown_for = showdown_on_screen_milliseconds(page)
     assert shown_for >= 2_900, f"the showdown was on screen {shown_for:.0f} ms"
     assert page.get_attribute("#table-app", "data-showdown-hold") == ""
     pages.screenshot(page, "next-hand-after-the-showdown")
@@ -75,13 +87,7 @@ def test_a_showdown_that_arrives_with_the_next_hand_in_one_message_is_still_show
     from tests.browser.test_reconnect_and_resync import HOLD_BACK_ONCE_SETTLED
 
     table, users = quick_table
-    page = pages.new()
-    log_in(page, "alice")
-    page.goto(f"/games/tables/{table.pk}/")
-    wait_live(page)
-    running_hand(table)
-    wait_until(page, "document.getElementById('hand-info').textContent.includes('#1')")
-    page.evaluate(WATCH)
+    page = watching_hand_one(table, pages)
     wait_until(page, HOLD_BACK_ONCE_SETTLED)
 
     in_thread(lambda: check_or_call_down(table, users))
@@ -101,6 +107,5 @@ def test_a_showdown_that_arrives_with_the_next_hand_in_one_message_is_still_show
     )
     wait_until(page, "window.handMarks.over !== undefined")
     wait_until(page, "window.handMarks.next !== undefined", timeout=15_000)
-    marks = page.evaluate("window.handMarks")
-    shown_for = marks["next"] - marks["over"]
+    shown_for = showdown_on_screen_milliseconds(page)
     assert shown_for >= 2_900, f"the showdown was on screen {shown_for:.0f} ms"

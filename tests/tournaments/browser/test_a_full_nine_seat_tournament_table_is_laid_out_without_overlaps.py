@@ -22,7 +22,7 @@ from poker_site.core.redis_clients import blocking_client
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import LAPTOP, PHONE, log_in, my_turn, wait_live, wait_until
 from tests.browser.setup import act_until_seat_acts, player, running_hand
-from tests.browser.test_a_full_cash_table_is_laid_out_without_overlaps import BOXES, overlap, overlapping
+from tests.browser.test_a_full_cash_table_is_laid_out_without_overlaps import BOXES, assert_nothing_overlaps
 from tournaments.models import BountyKind, TournamentEntry, TournamentKind
 from tournaments.rules.levels import structure_from_rows
 from tournaments.services import tournament_register
@@ -68,17 +68,7 @@ def assert_laid_out(pages: Pages, page: Any, label: str, *, phone: bool) -> None
 
     assert len(boxes["seats"]) == len(NAMES)
     assert len(boxes["bets"]) == len(NAMES), "not a bet in front of every player (seven calls and the blinds)"
-    seats_overlapping = [
-        (one, other)
-        for index, one in enumerate(boxes["seats"])
-        for other in boxes["seats"][index + 1 :]
-        if overlap(one, other)
-    ]
-    assert seats_overlapping == [], "two seats overlap"
-    assert overlapping(boxes["seats"], boxes["board"]) == [], "a seat covers the community cards"
-    assert overlapping(boxes["bets"], boxes["seats"]) == [], "a bet chip covers a seat"
-    assert overlapping(boxes["bets"], boxes["board"] + [boxes["title"]]) == [], "a bet chip covers the board or title"
-    assert overlapping([boxes["title"]], boxes["cards"]) == [], "the hand's title line covers a card"
+    assert_nothing_overlaps(boxes)
     for seat_box in boxes["seats"]:
         assert seat_box[0] >= -1, "a seat reaches off the left of the screen"
         assert seat_box[2] <= boxes["viewportWidth"] + 1, "a seat reaches off the right of the screen"
