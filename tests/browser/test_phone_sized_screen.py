@@ -49,11 +49,18 @@ def test_a_player_plays_from_a_phone(dealt_table: Table, pages: Pages) -> None:
         assert box["height"] >= 44  # a comfortable tap target
         assert box["x"] >= 0
         assert box["x"] + box["width"] <= PHONE["width"]
-    for seat_box in page.locator("#seats .seat").all():
-        box = seat_box.bounding_box()
-        assert box is not None
-        assert box["x"] >= -1
-        assert box["x"] + box["width"] <= PHONE["width"] + 1
+    # Measured in one evaluation: the page redraws its seats as events arrive, and a seat located, then measured,
+    # may have been replaced in between (Playwright then finds no box).
+    seat_boxes = page.evaluate(
+        "Array.from(document.querySelectorAll('#seats .seat')).map(seat => {"
+        " const box = seat.getBoundingClientRect(); return [box.left, box.right, box.width, box.height]; })"
+    )
+    assert seat_boxes
+    for left, right, width, height in seat_boxes:
+        assert width > 0
+        assert height > 0
+        assert left >= -1
+        assert right <= PHONE["width"] + 1
     pages.screenshot(page, "table-phone")
     choice = "check" if "check" in actions else "call"
     sequence = int(page.locator("#table-app").get_attribute("data-sequence"))
