@@ -33,7 +33,9 @@ class Table(models.Model):
     """A live cash table of one stake.
 
     ``last_sequence`` is the last event sequence number used on this table (:class:`games.models.HandEvent`); it is
-    only advanced while the table row is locked, so sequences are gap-free and increasing. The ``previous_*`` fields
+    only advanced while the table row is locked, so sequences are increasing (gap-free on the per-action path; a hand
+    held in memory by a table actor and then cancelled leaves the numbers its published events had unused, and
+    ``hand_held_in_memory`` says such a hand is in play: ``games.runtime.hand_log``). The ``previous_*`` fields
     remember the last hand's positions for the button and blinds rules (ENG-05, AMB-22, AMB-66) and the heads-up
     exception (CASH-06, AMB-11). ``version`` increases on every change (compare-and-swap claims).
 
@@ -67,6 +69,14 @@ class Table(models.Model):
         _("next hand not before"), null=True, blank=True, db_index=True, help_text=_("Deadline for the ticker.")
     )
     version = models.PositiveBigIntegerField(_("version"), default=0)
+    hand_held_in_memory = models.BooleanField(
+        _("hand held in memory"),
+        default=False,
+        help_text=_(
+            "A table actor holds the hand in play in memory: its events are in Redis until the hand ends, and events "
+            "written meanwhile are numbered above them."
+        ),
+    )
 
     class Meta:
         ordering = ("stake", "name")

@@ -1,5 +1,5 @@
-"""A table actor: one table's hand held in memory, its messages applied in arrival order (issue 27, step 3 of
-docs/runtime-design.md — the first part: the actor itself, driven in-process).
+"""A table actor: one table's hand held in memory, its messages applied in arrival order (issue 27, steps 3 and 4 of
+docs/runtime-design.md — the actor itself, driven in-process).
 
 Nothing routes a table's messages to an actor yet (commands, the ticker and the socket layer still use the per-action
 durable path of ``games.runtime.hands``). What exists:
@@ -12,28 +12,38 @@ durable path of ``games.runtime.hands``). What exists:
   transaction: events, settlement through the table's policy, ``after_hand``) when ``hand_apply`` completes it.
   Between them no database access: a process that dies mid-hand leaves the table with its hand in play and the
   start-of-hand stacks, which ``games.runtime.recovery`` rolls back (CASH-23, TRN-33).
+* The events of each applied message are numbered and kept in the table's hand log in Redis
+  (``games.runtime.hand_log``), then published on the table's broadcast channel exactly as a commit's are
+  (``games.runtime.realtime.table_events_committed``), so sockets see the hand as it is played and any web process
+  answers a resync or a snapshot from the durable rows plus the log. ``hand_end`` writes them at the numbers they were
+  published with; the hand's start and end events are published after their commits, as on the per-action path.
 * The acting player's clock is the actor's: :meth:`TableActor.deadline` says when it runs out and
   :meth:`TableActor.clock` posts the ``ClockDue`` (with the sockets' presence) once it has.
 
-Not yet (the later steps): the owner loop and ``manage.py run_tables``, the Redis stream inbox and reply keys, the
-events of a hand in progress in Redis for resyncs (today they are written at hand end only, so clients of a table
-run by an actor would see them at the hand's end), leases and takeover.
+Not yet (the later steps): the owner loop and ``manage.py run_tables``, the Redis stream inbox and reply keys, leases
+and takeover.
 """
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from redis import RedisError
+
 from games.engine.cards import Shuffler
 from games.models import Hand, Table
-from games.runtime import presence
+from games.runtime import presence, realtime
 from games.runtime.errors import NotYourTurn, TableError
 from games.runtime.events import NewEvent
+from games.runtime.hand_log import hand_log_append
 from games.runtime.hands import hand_begin, hand_end
 from games.runtime.play import ClockDue, HandInPlay, Message, PlayerAction, hand_apply
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -47,7 +57,8 @@ ActorMessage = DealNext | PlayerAction | ClockDue
 @dataclass(frozen=True)
 class Outcome:
     """What applying one message did: whether anything changed, the events it produced in memory (in order; a hand's
-    start and end write theirs durably), the refusal if it was refused (nothing changed), the hand dealt or ended."""
+    start and end write theirs durably), the refusal if it was refused (nothing changed), the hand dealt or ended,
+    and the sequence numbers ``events`` were logged and published with (empty when they could not be logged)."""
 
     message: ActorMessage
     changed: bool = False
@@ -55,6 +66,7 @@ class Outcome:
     refused: TableError | None = None
     hand_started: Hand | None = None
     hand_ended: Hand | None = None
+    sequences: tuple[int, ...] = ()
 
 
 @dataclass
@@ -66,6 +78,12 @@ class TableActor:
     shuffler: Callable[[], Shuffler | None] = field(default=lambda: None)
     live: HandInPlay | None = None
     inbox: deque[tuple[ActorMessage, datetime]] = field(default_factory=deque)
+    published: list[int] = field(default_factory=list)
+    """The sequence numbers of the hand in play's events logged and published so far, in order (``hand_end`` writes
+    the events at exactly these numbers)."""
+    logging_failed: bool = False
+    """Redis refused an append during the hand in play: its later events are no longer logged or published one by
+    one (the numbers logged stay a prefix of the hand's events); ``hand_end`` numbers and announces them."""
 
     def post(self, message: ActorMessage, now: datetime) -> None:
         """Queue ``message``, received at ``now``; it is applied by :meth:`drain` after every message before it."""
@@ -117,6 +135,7 @@ class TableActor:
         if live.state.is_complete:  # ended in its start's transaction (everyone all in on the blinds, or acted for)
             return Outcome(message, changed=True, hand_started=started, hand_ended=started)
         self.live = live
+        self.published, self.logging_failed = [], False
         return Outcome(message, changed=True, hand_started=started)
 
     def _apply(self, live: HandInPlay, message: Message, now: datetime) -> Outcome:
@@ -124,8 +143,27 @@ class TableActor:
             applied = hand_apply(live, message, now)
         except TableError as refusal:
             return Outcome(message, refused=refusal)
+        sequences = self._log_and_publish(live, applied.events, now)
         if not applied.complete:
-            return Outcome(message, changed=applied.changed, events=applied.events)
+            return Outcome(message, changed=applied.changed, events=applied.events, sequences=sequences)
         self.live = None
-        ended = hand_end(live, now=now)
-        return Outcome(message, changed=True, events=applied.events, hand_ended=ended)
+        published, self.published = self.published, []
+        ended = hand_end(live, now=now, published=published)
+        return Outcome(message, changed=True, events=applied.events, hand_ended=ended, sequences=sequences)
+
+    def _log_and_publish(self, live: HandInPlay, events: tuple[NewEvent, ...], now: datetime) -> tuple[int, ...]:
+        """Number ``events`` in the table's hand log (above the durable ``last_sequence`` the hand began at and every
+        number handed out since), then publish them on the table's broadcast channel as a commit's are published:
+        every socket gets its viewer's view, hole cards only their owner's."""
+        if not events or self.logging_failed:
+            return ()
+        try:
+            rows = hand_log_append(self.table_id, live.table.last_sequence, events, now)
+        except RedisError:
+            logger.exception("table %s: could not log the hand's events; the rest go out at its end", self.table_id)
+            self.logging_failed = True
+            return ()
+        sequences = tuple(row.sequence for row in rows)
+        self.published.extend(sequences)
+        realtime.table_events_committed(self.table_id, sequences[0], sequences[-1], rows)
+        return sequences

@@ -1,11 +1,11 @@
 """Appending to a table's event log and announcing committed changes to the realtime layer.
 
 Contract: the caller holds the table row locked (``SELECT ... FOR UPDATE``) for the whole transaction, so sequence
-numbers are allocated gap-free and in commit order. After the transaction commits, ``games.runtime.realtime`` is told
-which
-sequence range is new (``table_events_committed``) and that the table's lobby row changed (``lobby_table_changed``).
-``games.runtime.realtime`` is imported inside the callback, so the domain works (and tests run) without the realtime
-layer.
+numbers are allocated in commit order (gap-free unless a hand held in memory by a table actor was cancelled: the
+numbers its published events had stay unused, see ``games.runtime.hand_log``). After the transaction commits,
+``games.runtime.realtime`` is told which sequence range is new (``table_events_committed``) and that the table's
+lobby row changed (``lobby_table_changed``). ``games.runtime.realtime`` is imported inside the callback, so the
+domain works (and tests run) without the realtime layer.
 """
 
 from __future__ import annotations
@@ -58,21 +58,35 @@ def engine_event_from_stored(kind: str, payload: dict[str, Any]) -> Event:
     return event_from_dict(data)
 
 
-def events_append(table: Table, events: Sequence[NewEvent]) -> tuple[int, int] | None:
-    """Append ``events`` to the locked ``table``'s log; return the (first, last) sequence used, or None if empty.
+def events_append(table: Table, events: Sequence[NewEvent], *, published: Sequence[int] = ()) -> tuple[int, int] | None:
+    """Append ``events`` to the locked ``table``'s log; return the (first, last) sequence of the events numbered here
+    (None if none). Also schedules the post-commit notice of that range and of the lobby row.
 
-    Also schedules the post-commit notice of the new range and of the lobby row.
+    Numbering: after ``table.last_sequence``; while a table actor holds the table's hand in memory
+    (``table.hand_held_in_memory``) above every number its hand log handed out too (``games.runtime.hand_log``), so an
+    event written durably meanwhile never reuses a number clients saw. ``published``: the numbers the first
+    ``len(published)`` events already have (the held hand's events, published from the hand log as they were applied):
+    they are written at those numbers and not announced again; the rest follow them.
     """
+    if len(published) > len(events):
+        raise ValueError("more published numbers than events")
     if not events:
         lobby_changed_on_commit(table.pk)
         return None
-    first = table.last_sequence + 1
+    fresh = len(events) - len(published)
+    floor = max(table.last_sequence, *published) if published else table.last_sequence
+    first = floor + 1
+    if fresh and table.hand_held_in_memory:
+        from games.runtime.hand_log import hand_log_reserve
+
+        first = hand_log_reserve(table.pk, floor, fresh)
     now = timezone.now()
+    numbers = [*published, *range(first, first + fresh)]
     rows = [
         HandEvent(
             table_id=table.pk,
             hand=item.hand,
-            sequence=first + offset,
+            sequence=number,
             kind=item.kind,
             payload=item.payload,
             audience=item.audience,
@@ -80,15 +94,17 @@ def events_append(table: Table, events: Sequence[NewEvent]) -> tuple[int, int] |
             private_to_user_id=item.private_to_user_id,
             created_at=now,
         )
-        for offset, item in enumerate(events)
+        for number, item in zip(numbers, events, strict=True)
     ]
-    last = first + len(rows) - 1
-    table.last_sequence = last
+    table.last_sequence = max(floor, first + fresh - 1)
     rows_insert(rows, also_update=(table, ["last_sequence"]))  # one statement: the events and the table's counter
     table_id = table.pk
-    transaction.on_commit(lambda: _announce_events(table_id, first, last, rows))
+    last = first + fresh - 1
+    announced = rows[len(published) :]
+    if fresh:
+        transaction.on_commit(lambda: _announce_events(table_id, first, last, announced))
     lobby_changed_on_commit(table_id)
-    return first, last
+    return (first, last) if fresh else None
 
 
 def lobby_changed_on_commit(table_id: int) -> None:

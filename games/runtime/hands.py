@@ -54,6 +54,7 @@ from games.runtime import presence
 from games.runtime.engine_state import hand_engine_state_remember, hand_engine_state_to_change
 from games.runtime.events import NewEvent, engine_event, events_append
 from games.runtime.fairness import commitment_event, hand_fairness_new, reveal_event
+from games.runtime.hand_log import hand_log_clear
 from games.runtime.locking import seats_lock, table_lock, table_lock_with_hand
 from games.runtime.play import (
     ClockDue,
@@ -98,13 +99,35 @@ class HandContext:
     def engine_events(self, hand: Hand, events: Sequence[Event]) -> None:
         self.events.extend(engine_event(hand, event) for event in events)
 
-    def commit_events(self) -> None:
-        """Append the collected events; then, once the transaction commits, keep the engine state of the hand this
-        context changed (``table.last_sequence`` now names the last of these events)."""
-        events_append(self.table, self.events)
+    def commit_events(self, published: Sequence[int] = ()) -> None:
+        """Append the collected events (``published``: the numbers the first of them already have, see
+        ``events_append``); then, once the transaction commits, keep the engine state of the hand this context changed
+        (``table.last_sequence`` now names the last of these events).
+
+        When the table's hand was held in memory by a table actor and no hand is in play any more (it ended or was
+        cancelled in this transaction), the table says so and the hand's log in Redis is cleared after the commit
+        (``games.runtime.hand_log``)."""
+        events_append(self.table, self.events, published=published)
         self.events = []
+        if self.table.hand_held_in_memory and self.table.current_hand_id is None:
+            hand_log_close(self.table)
         if self.hand is not None and self.engine_state is not None:
             hand_engine_state_remember(self.hand, self.table, self.engine_state)
+
+
+def hand_held_in_memory_set(table: Table, held: bool) -> None:
+    """Record on the locked ``table`` whether its hand in play is held in memory by a table actor. Not a change of the
+    table's state (its ``version`` stays): it only says where the hand's events are numbered until it ends."""
+    table.hand_held_in_memory = held
+    Table.objects.filter(pk=table.pk).update(hand_held_in_memory=held)
+
+
+def hand_log_close(table: Table) -> None:
+    """The locked ``table``'s hand held in memory is over (its events are written): the table says so, and after the
+    commit its hand log is cleared up to the last event written."""
+    hand_held_in_memory_set(table, False)
+    table_id, through = table.pk, table.last_sequence
+    transaction.on_commit(partial(hand_log_clear, table_id, through))
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -198,6 +221,9 @@ def _hand_begin_durably(
     if not remember:
         context.hand, context.engine_state = None, None
     context.commit_events()
+    if live is not None and not remember and not live.state.is_complete:
+        # From here the hand's events are numbered and kept by its hand log until the hand ends.
+        hand_held_in_memory_set(locked, True)
     return live
 
 
@@ -439,12 +465,16 @@ def _hand_save(hand: Hand, *fields: str) -> None:
 
 
 @transaction.atomic(durable=True)
-def hand_end(live: HandInPlay, *, now: datetime | None = None) -> Hand | None:
+def hand_end(live: HandInPlay, *, now: datetime | None = None, published: Sequence[int] = ()) -> Hand | None:
     """The durable end of a hand held in memory (one transaction), once ``hand_apply`` has completed it: lock the table
     and its seats (the lock order of ``games.runtime.locking``), write the seats' and the hand's fields the hand
     changed, append the hand's events not yet written, settle it by the table's policy (the ledger transfer with rake,
     or the chip counts), count it for the timebanks and run the policy's ``after_hand`` — what the last action of the
     per-action path does.
+
+    ``published``: the sequence numbers the hand's first events not yet written were published with from the hand
+    log (a table actor's, ``games.runtime.hand_log``); they are written at exactly those numbers, and the events after
+    them (the rest, the settlement's) are numbered above, announced after the commit, and the hand log cleared.
 
     Returns the hand, or None (writing nothing) when it is no longer the table's hand in play: it was cancelled and
     rolled back meanwhile (``games.runtime.recovery``). The seats' fields the hand did not change are those of the
@@ -472,7 +502,7 @@ def hand_end(live: HandInPlay, *, now: datetime | None = None) -> Hand | None:
         fields_update(hand, sorted(changes.hand_fields))
     context.events.extend(changes.events)
     hand_end_locked(context, hand, live.state)
-    context.commit_events()
+    context.commit_events(published)
     live.seats = seats
     live.table = locked
     return hand

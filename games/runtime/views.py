@@ -8,17 +8,25 @@ private event (same ``sequence``, no cards) so gaps are detectable.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from redis import RedisError
 
+from games.engine.config import HandConfig
 from games.engine.evaluation import holdem_strength, omaha_strength, strength_name
-from games.engine.state import HandState
-from games.models import EventAudience, Hand, HandEvent, HandStatus, Seat, SeatStatus, Table
-from games.runtime.engine_state import hand_engine_state
+from games.engine.state import HandState, replay
+from games.models import ClockPhase, EventAudience, Hand, HandEvent, HandStatus, Seat, SeatStatus, Table
+from games.runtime.engine_state import ENGINE_EVENT_KINDS, hand_engine_events, hand_engine_state
+from games.runtime.events import engine_event_from_stored
+from games.runtime.hand_log import hand_log_rows_after
 from games.runtime.policy import policy_for
+
+logger = logging.getLogger(__name__)
 
 Viewer = AbstractBaseUser | AnonymousUser | None
 
@@ -56,13 +64,68 @@ def table_events_since(
 ) -> list[dict[str, Any]]:
     """The table's events with a sequence greater than ``sequence``, oldest first, as ``viewer`` may see them.
 
-    With ``limit``, at most that many (the oldest); the caller asks again from the last sequence it received.
+    The durable rows and, while a table actor holds the table's hand in memory, that hand's events from its log in
+    Redis (``games.runtime.hand_log``; a durable row wins where both hold a number), so any process answers a resync
+    in the middle of such a hand. With ``limit``, at most that many (the oldest); the caller asks again from the last
+    sequence it received.
     """
-    rows = HandEvent.objects.filter(table_id=table.pk, sequence__gt=sequence).order_by("sequence")
-    if limit is not None:
-        rows = rows[:limit]
+    logged = _logged_rows_after(table.pk, sequence)  # before the rows: an event leaves the log only once committed
+    query = HandEvent.objects.filter(table_id=table.pk, sequence__gt=sequence).order_by("sequence")
+    rows: list[HandEvent] = list(query if limit is None else query[:limit])
+    if logged:
+        durable = {row.sequence for row in rows}
+        rows = sorted([*rows, *(row for row in logged if row.sequence not in durable)], key=lambda row: row.sequence)
+        if limit is not None:
+            rows = rows[:limit]
     viewer_id = _viewer_id(viewer)
     return [event_view(row, viewer_id) for row in rows]
+
+
+def _logged_rows_after(table_id: int, sequence: int) -> list[HandEvent]:
+    """The hand log's events after ``sequence`` (none when Redis cannot say: the durable rows are still right, and a
+    client missing the rest sees a gap at the next broadcast)."""
+    try:
+        return hand_log_rows_after(table_id, sequence)
+    except RedisError:
+        logger.warning("the hand log of table %s could not be read", table_id, exc_info=True)
+        return []
+
+
+def _held_hand_tail(table: Table, hand: Hand | None, logged: list[HandEvent]) -> list[HandEvent]:
+    """The logged events that continue the durable log of ``table`` (read in the same snapshot as ``hand``) without a
+    gap: the events so far of its hand in play held in memory by a table actor. Empty when there are none, or when the
+    log read before the snapshot belongs to another moment (the hand ended meanwhile, or a later hand began); the
+    client then catches up from the broadcasts."""
+    if hand is None:
+        return []
+    tail = []
+    for row in logged:
+        if row.sequence <= table.last_sequence:
+            continue
+        if row.sequence != table.last_sequence + len(tail) + 1 or row.hand_id not in (None, hand.pk):
+            return []
+        tail.append(row)
+    return tail
+
+
+def _hand_so_far(hand: Hand, tail: list[HandEvent]) -> HandState:
+    """The engine state of ``hand`` after its durable engine events and then those of ``tail``; ``hand``'s clock
+    fields (who acts, until when, in which phase) are set as the tail's last ``turn`` event says."""
+    engine_tail = [row for row in tail if row.hand_id == hand.pk and row.kind in ENGINE_EVENT_KINDS]
+    if not engine_tail:
+        state = hand_engine_state(hand)
+    else:
+        logged = [engine_event_from_stored(row.kind, row.payload) for row in engine_tail]
+        state = replay(HandConfig.from_dict(hand.config), [*hand_engine_events(hand.pk), *logged])
+    for row in tail:
+        if row.kind == "turn" and row.hand_id == hand.pk:
+            hand.acting_seat = row.payload.get("seat")
+            hand.clock_phase = row.payload.get("clock") or ClockPhase.NONE
+            deadline = row.payload.get("deadline")
+            hand.action_deadline = parse_datetime(deadline) if isinstance(deadline, str) else None
+    if state.is_complete or (hand.acting_seat is not None and state.actor != hand.acting_seat):
+        hand.acting_seat, hand.clock_phase, hand.action_deadline = None, ClockPhase.NONE, None
+    return state
 
 
 def _seat_view(
@@ -109,9 +172,10 @@ def _seat_view(
     return view
 
 
-def _shown_cards(hand: Hand) -> dict[int, dict[str, Any]]:
+def _shown_cards(hand: Hand, tail: list[HandEvent]) -> dict[int, dict[str, Any]]:
     shown: dict[int, dict[str, Any]] = {}
-    for row in HandEvent.objects.filter(hand=hand, kind="hand_shown").order_by("sequence"):
+    durable = HandEvent.objects.filter(hand=hand, kind="hand_shown").order_by("sequence")
+    for row in [*durable, *(row for row in tail if row.hand_id == hand.pk and row.kind == "hand_shown")]:
         shown[row.payload["seat"]] = {"cards": row.payload["cards"], "hand_name": row.payload.get("hand_name")}
     return shown
 
@@ -129,16 +193,19 @@ def made_hand_name(state: HandState, seat_number: int) -> str | None:
 
 
 def table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
-    """See :func:`_table_snapshot`; read in one REPEATABLE READ transaction so every part matches ``last_sequence``."""
+    """See :func:`_table_snapshot`; read in one REPEATABLE READ transaction so every part matches ``last_sequence``,
+    after the table's hand log (a hand held in memory by a table actor: its events so far continue the durable
+    state, see :func:`_held_hand_tail`)."""
+    logged = _logged_rows_after(table.pk, 0)
     if connection.in_atomic_block:
-        return _table_snapshot(table, viewer)
+        return _table_snapshot(table, viewer, logged)
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        return _table_snapshot(table, viewer)
+        return _table_snapshot(table, viewer, logged)
 
 
-def _table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
+def _table_snapshot(table: Table, viewer: Viewer, logged: list[HandEvent]) -> dict[str, Any]:
     """Everything a client needs to draw the table for ``viewer`` (None or anonymous: a spectator).
 
     Keys: ``table`` (id, name, kind, status, ``closing`` when support closed it during a hand, seats, and the
@@ -149,6 +216,9 @@ def _table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
     why no hand is dealt, the policy's ``waiting_reason``) and ``viewer`` (their seat, their own hole cards,
     ``made_hand`` — the name of their best hand with the board from the flop on —, their legal actions with min/max
     when it is their turn, settings).
+
+    A hand held in memory by a table actor is shown as its events so far make it (the durable rows, then the hand
+    log's ``logged`` events that continue them), and ``last_sequence`` is the last of those.
     """
     table = Table.objects.select_related("stake__game_type", "current_hand").get(pk=table.pk)
     now = timezone.now()
@@ -156,9 +226,15 @@ def _table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
     hand = table.current_hand
     if hand is not None and hand.status != HandStatus.RUNNING:
         hand = None
-    state = hand_engine_state(hand) if hand is not None else None
+    tail = _held_hand_tail(table, hand, logged)
+    state = _hand_so_far(hand, tail) if hand is not None else None
     participants: dict[str, Any] = hand.participants if hand is not None else {}
     seats = list(Seat.objects.filter(table=table).select_related("user", "session__account").order_by("number"))
+    for row in tail:  # a connection lost or restored during the hand (CASH-22) is in the tail only
+        if row.kind in ("seat_disconnected", "seat_reconnected"):
+            for seat in seats:
+                if seat.number == row.payload.get("seat"):
+                    seat.disconnected_since = row.created_at if row.kind == "seat_disconnected" else None
     seat_views = [_seat_view(seat, state, participants, viewer_id, now) for seat in seats]
     viewer_seat = next((seat for seat in seats if viewer_id is not None and seat.user_id == viewer_id), None)
 
@@ -186,7 +262,7 @@ def _table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
             "acting_seat": hand.acting_seat,
             "action_deadline": hand.action_deadline.isoformat() if hand.action_deadline else None,
             "clock": hand.clock_phase,
-            "shown": {str(seat): cards for seat, cards in _shown_cards(hand).items()},
+            "shown": {str(seat): cards for seat, cards in _shown_cards(hand, tail).items()},
         }
         own = participants.get(str(viewer_seat.number)) if viewer_seat is not None else None
         if viewer_seat is not None and own is not None and own["user"] == viewer_id:
@@ -209,7 +285,7 @@ def _table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
             "seat_count": table.seat_count,
             **policy_part,
         },
-        "last_sequence": table.last_sequence,
+        "last_sequence": tail[-1].sequence if tail else table.last_sequence,
         "button": hand.config["button"] if hand is not None else table.previous_button_seat,
         "seats": seat_views,
         "hand": hand_view,

@@ -1,0 +1,192 @@
+"""The events of a hand held in memory by its table's actor, kept in Redis while the hand runs (issue 27, step 4 of
+docs/runtime-design.md, §2.1 "Resync").
+
+A table actor (``games.runtime.actor``) writes a hand's events to PostgreSQL only when the hand ends. Until then they
+live here, so that any web process answers a resync or a snapshot from the durable rows plus this log, without
+asking the owner. Two keys per table, under ``settings.REDIS_KEY_PREFIX``:
+
+* ``<prefix>:table:<id>:events`` — a list, one entry per event in sequence order (:func:`hand_log_append`);
+* ``<prefix>:table:<id>:events:last`` — the last sequence number handed out at the table while a hand is held in
+  memory, by the log or by a durable append meanwhile (:func:`hand_log_reserve`).
+
+Contracts:
+
+* **Numbering.** Every number is handed out by one Redis script: the next is ``max(last handed out, floor) + 1``,
+  where ``floor`` is the table's durable ``last_sequence`` as the caller knows it. So the hand's events get exactly
+  the numbers the per-action durable path would have given them, and a durable append made at the table while the
+  hand runs (a seat change, a chat line, a cancellation: ``games.runtime.events.events_append`` reserves when
+  ``Table.hand_held_in_memory`` is set) is numbered above everything clients saw from the log, never reusing one.
+  ``hand_end`` writes the logged events at the numbers they were published with.
+* **Reading.** :func:`hand_log_rows_after` returns the logged events after a sequence as unsaved ``HandEvent`` rows
+  (``views.event_view`` makes each viewer's view of them, so hole cards stay private to their owner). Readers merge
+  them with the durable rows, the durable row winning where both hold a number (after the hand-end commit and
+  before the log is cleared, both hold the same event). Read the log *before* the durable rows: an event that
+  leaves the log has been committed first.
+* **Clearing.** :func:`hand_log_clear` runs after the transaction that wrote the hand (its end, or its cancellation)
+  committed: it drops the entries up to the last sequence that transaction wrote, and the counter when nothing above
+  it was handed out. Entries a crashed process left behind at or below the durable ``last_sequence`` are also dropped
+  by the next :func:`hand_log_append` (they are durable or were cancelled).
+* Both keys expire :data:`EXPIRY_MILLISECONDS` after their last write: a guard against a leak, never reached by a
+  hand in play (its clock moves every few seconds).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Final
+
+from django.conf import settings
+from django.utils.dateparse import parse_datetime
+
+from games.models import HandEvent
+from poker_site.core.redis_clients import blocking_client
+
+if TYPE_CHECKING:
+    from games.runtime.events import NewEvent
+
+EXPIRY_MILLISECONDS: Final[int] = 24 * 60 * 60 * 1000
+"""How long a table's log and counter outlive their last write."""
+
+# Entries are "<sequence> <json>": the scripts read the number without decoding the event.
+_DROP_HEAD = """
+local function drop_through(key, through)
+  while true do
+    local head = redis.call('LINDEX', key, 0)
+    if not head or tonumber(string.match(head, '^(%d+)')) > through then
+      return
+    end
+    redis.call('LPOP', key)
+  end
+end
+"""
+
+_APPEND = (
+    _DROP_HEAD
+    + """
+local floor = tonumber(ARGV[1])
+local last = tonumber(redis.call('GET', KEYS[2]) or '0')
+drop_through(KEYS[1], floor)
+if floor > last then last = floor end
+local first = last + 1
+for index = 3, #ARGV do
+  last = last + 1
+  redis.call('RPUSH', KEYS[1], last .. ' ' .. ARGV[index])
+end
+redis.call('SET', KEYS[2], last, 'PX', ARGV[2])
+if #ARGV >= 3 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return first
+"""
+)
+
+_RESERVE = """
+local floor = tonumber(ARGV[1])
+local last = tonumber(redis.call('GET', KEYS[1]) or '0')
+if floor > last then last = floor end
+redis.call('SET', KEYS[1], last + tonumber(ARGV[2]), 'PX', ARGV[3])
+return last + 1
+"""
+
+_CLEAR = (
+    _DROP_HEAD
+    + """
+local through = tonumber(ARGV[1])
+drop_through(KEYS[1], through)
+local last = tonumber(redis.call('GET', KEYS[2]) or '0')
+if last <= through then redis.call('DEL', KEYS[2]) end
+return redis.call('LLEN', KEYS[1])
+"""
+)
+
+_scripts: dict[tuple[int, str], Any] = {}
+
+
+def _script(source: str) -> Any:
+    client = blocking_client()
+    key = (id(client), source)
+    script = _scripts.get(key)
+    if script is None:
+        script = _scripts[key] = client.register_script(source)
+    return script
+
+
+def log_key(table_id: int) -> str:
+    """The Redis list of the events of table ``table_id``'s hand held in memory."""
+    return f"{settings.REDIS_KEY_PREFIX}:table:{int(table_id)}:events"
+
+
+def counter_key(table_id: int) -> str:
+    """The last sequence number handed out at table ``table_id`` while a hand is held in memory."""
+    return f"{log_key(table_id)}:last"
+
+
+def _entry(event: NewEvent, now: datetime) -> str:
+    return json.dumps(
+        {
+            "kind": event.kind,
+            "payload": event.payload,
+            "hand_id": event.hand.pk if event.hand is not None else None,
+            "audience": event.audience,
+            "private_to_seat": event.private_to_seat,
+            "private_to_user_id": event.private_to_user_id,
+            "created_at": now.isoformat(),
+        },
+        separators=(",", ":"),
+    )
+
+
+def _row(table_id: int, sequence: int, data: dict[str, Any]) -> HandEvent:
+    created_at = parse_datetime(data["created_at"])
+    assert created_at is not None
+    return HandEvent(
+        table_id=table_id,
+        hand_id=data["hand_id"],
+        sequence=sequence,
+        kind=data["kind"],
+        payload=data["payload"],
+        audience=data["audience"],
+        private_to_seat=data["private_to_seat"],
+        private_to_user_id=data["private_to_user_id"],
+        created_at=created_at,
+    )
+
+
+def hand_log_append(table_id: int, floor: int, events: Sequence[NewEvent], now: datetime) -> list[HandEvent]:
+    """Append ``events`` (one applied message's, in order) to the table's log, numbered from
+    ``max(last handed out, floor) + 1``; return them as the unsaved ``HandEvent`` rows the durable path would write
+    (``sequence`` set, ``created_at`` = ``now``). ``floor``: the table's durable ``last_sequence`` as the caller knows
+    it. Entries left at or below ``floor`` (a crashed owner's, durable or cancelled since) are dropped first."""
+    if not events:
+        return []
+    entries = [_entry(event, now) for event in events]
+    first = int(
+        _script(_APPEND)(keys=[log_key(table_id), counter_key(table_id)], args=[floor, EXPIRY_MILLISECONDS, *entries])
+    )
+    return [_row(table_id, first + offset, json.loads(entry)) for offset, entry in enumerate(entries)]
+
+
+def hand_log_reserve(table_id: int, floor: int, count: int) -> int:
+    """Hand out ``count`` numbers for a durable append at a table whose hand is held in memory, above everything the
+    log or an earlier reservation handed out and above ``floor`` (the locked table's ``last_sequence``); return the
+    first. A transaction that rolls back leaves its numbers unused: clients see a gap and resynchronise."""
+    if count < 1:
+        raise ValueError("reserve at least one number")
+    return int(_script(_RESERVE)(keys=[counter_key(table_id)], args=[floor, count, EXPIRY_MILLISECONDS]))
+
+
+def hand_log_rows_after(table_id: int, sequence: int) -> list[HandEvent]:
+    """The logged events of the table with a number above ``sequence``, in order, as unsaved ``HandEvent`` rows."""
+    rows = []
+    for entry in blocking_client().lrange(log_key(table_id), 0, -1):
+        number, data = entry.split(b" ", 1)
+        if int(number) > sequence:
+            rows.append(_row(table_id, int(number), json.loads(data)))
+    return rows
+
+
+def hand_log_clear(table_id: int, through: int) -> int:
+    """After the transaction that wrote the held hand's end (or its cancellation) committed, with ``through`` the last
+    sequence it wrote: drop the logged entries up to ``through`` and the counter when nothing above ``through`` was
+    handed out. Returns how many entries are left (0 unless a newer hand's events were appended meanwhile)."""
+    return int(_script(_CLEAR)(keys=[log_key(table_id), counter_key(table_id)], args=[through]))
