@@ -41,27 +41,25 @@ def turn_of(table: Any, viewer: Any) -> dict[str, Any] | None:
     the domain's snapshot without reading the rest of the table.
 
     Same rule as ``table_snapshot``: the viewer is the participant dealt into the running hand at the acting seat, and
-    the engine state (the domain's ``hand_engine_state``) agrees it is that seat's turn. Two queries; a read that
-    races a new action finds the turn moved on and returns ``None`` (the next ``turn`` event asks again).
+    the engine state agrees it is that seat's turn — for a hand held in memory by a table actor, the hand as its
+    events so far in the hand log make it (``views.hand_in_play_now``). Two queries; a read that races a new action
+    finds the turn moved on and returns ``None`` (the next ``turn`` event asks again).
     """
-    from games.models import Hand, HandStatus
-    from games.runtime.engine_state import hand_engine_state
+    from games.runtime.views import hand_in_play_now
 
     viewer_id = getattr(viewer, "pk", None)
     if viewer_id is None:
         return None
-    hand = (
-        Hand.objects.filter(table_id=table.pk, status=HandStatus.RUNNING, acting_seat__isnull=False)
-        .order_by("-pk")
-        .first()
-    )
-    if hand is None:
+    in_play = hand_in_play_now(table.pk)
+    if in_play is None:
         return None
+    hand, state = in_play
     seat = hand.acting_seat
+    if seat is None:
+        return None
     participant = hand.participants.get(str(seat))
     if participant is None or participant.get("user") != viewer_id:
         return None
-    state = hand_engine_state(hand)
     legal = state.legal_actions() if state.actor == seat else None
     if legal is None:
         return None

@@ -172,6 +172,17 @@ def _seat_view(
     return view
 
 
+def hand_in_play_now(table_id: int) -> tuple[Hand, HandState] | None:
+    """The table's running hand and its engine state as they stand now (a hand held in memory by a table actor: as
+    its events so far in the hand log make it, its clock fields set from them), or None between hands. Two queries."""
+    logged = _logged_rows_after(table_id, 0)
+    table = Table.objects.select_related("current_hand").filter(pk=table_id).first()
+    hand = table.current_hand if table is not None else None
+    if table is None or hand is None or hand.status != HandStatus.RUNNING:
+        return None
+    return hand, _hand_so_far(hand, _held_hand_tail(table, hand, logged))
+
+
 def _shown_cards(hand: Hand, tail: list[HandEvent]) -> dict[int, dict[str, Any]]:
     shown: dict[int, dict[str, Any]] = {}
     durable = HandEvent.objects.filter(hand=hand, kind="hand_shown").order_by("sequence")
