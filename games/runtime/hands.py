@@ -24,6 +24,7 @@ folds; a player who timed out while disconnected sits out when the hand ends.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Sequence
 from datetime import datetime
@@ -33,6 +34,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from redis import RedisError
 
 from games.engine.cards import Shuffler
 from games.engine.config import HandConfig
@@ -52,6 +54,7 @@ from games.models import (
 )
 from games.runtime import presence
 from games.runtime.engine_state import hand_engine_state_remember, hand_engine_state_to_change
+from games.runtime.errors import NotYourTurn
 from games.runtime.events import NewEvent, engine_event, events_append
 from games.runtime.fairness import commitment_event, hand_fairness_new, reveal_event
 from games.runtime.hand_log import hand_log_clear
@@ -72,6 +75,8 @@ from games.runtime.seat_state import seat_save, table_touch
 from games.runtime.signals import hand_settled
 from poker_site.core.compiled_sql import fields_update, rows_update
 from poker_site.core.rules import RULES_VERSION
+
+logger = logging.getLogger(__name__)
 
 _ENTERING_STATUSES = frozenset({SeatStatus.WAITING_FOR_BIG_BLIND, SeatStatus.POSTING_OUT_OF_POSITION})
 
@@ -127,7 +132,16 @@ def hand_log_close(table: Table) -> None:
     commit its hand log is cleared up to the last event written."""
     hand_held_in_memory_set(table, False)
     table_id, through = table.pk, table.last_sequence
-    transaction.on_commit(partial(hand_log_clear, table_id, through))
+    transaction.on_commit(partial(_hand_log_clear_quietly, table_id, through))
+
+
+def _hand_log_clear_quietly(table_id: int, through: int) -> None:
+    try:
+        hand_log_clear(table_id, through)
+    except (
+        RedisError
+    ):  # committed; what is left is at or below the durable sequence: readers skip it, the next append drops it
+        logger.warning("the hand log of table %s could not be cleared through %s", table_id, through, exc_info=True)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -401,6 +415,8 @@ def hand_act(
     locked = table_lock_with_hand(table.pk)
     seats = seats_lock(locked)
     message = PlayerAction(getattr(user, "pk", None), action_type, amount, hand_id)
+    if locked.hand_held_in_memory:  # its state is the owner's; the rows hold the hand as it was dealt
+        raise NotYourTurn("This hand is played by its table's owner: send the action to it.")
     hand = locked.current_hand
     player_action_checked(hand, seats, message)  # the refusals that need no engine state, before reading it
     assert hand is not None
@@ -438,6 +454,7 @@ def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
     )
     if (
         hand is None
+        or locked.hand_held_in_memory  # the clock of a hand held in memory is its owner's (TableActor.clock)
         or hand.status != HandStatus.RUNNING
         or locked.current_hand_id != hand.pk
         or hand.action_deadline is None
