@@ -178,7 +178,8 @@ def hand_log_reserve(table_id: int, floor: int, count: int) -> int:
 def hand_log_rows_after(table_id: int, sequence: int) -> list[HandEvent]:
     """The logged events of the table with a number above ``sequence``, in order, as unsaved ``HandEvent`` rows."""
     rows = []
-    for entry in blocking_client().lrange(log_key(table_id), 0, -1):
+    entries: list[bytes] = blocking_client().lrange(log_key(table_id), 0, -1)  # type: ignore[assignment]
+    for entry in entries:
         number, data = entry.split(b" ", 1)
         if int(number) > sequence:
             rows.append(_row(table_id, int(number), json.loads(data)))

@@ -98,7 +98,7 @@ def _held_hand_tail(table: Table, hand: Hand | None, logged: list[HandEvent]) ->
     client then catches up from the broadcasts."""
     if hand is None:
         return []
-    tail = []
+    tail: list[HandEvent] = []
     for row in logged:
         if row.sequence <= table.last_sequence:
             continue
