@@ -67,6 +67,14 @@ class Table(models.Model):
         _("next hand not before"), null=True, blank=True, db_index=True, help_text=_("Deadline for the ticker.")
     )
     version = models.PositiveBigIntegerField(_("version"), default=0)
+    owner_epoch = models.PositiveBigIntegerField(
+        _("owner epoch"),
+        default=0,
+        help_text=_(
+            "The fencing token of the runtime process that owns the table (games.runtime.leases): a hand's start and "
+            "end written by an owner whose lease a later owner has since taken are refused."
+        ),
+    )
 
     class Meta:
         ordering = ("stake", "name")

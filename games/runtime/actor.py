@@ -66,6 +66,9 @@ class TableActor:
     shuffler: Callable[[], Shuffler | None] = field(default=lambda: None)
     live: HandInPlay | None = None
     inbox: deque[tuple[ActorMessage, datetime]] = field(default_factory=deque)
+    owner_epoch: int | None = None
+    """The owner's fencing token (``games.runtime.leases``), carried by the hand's start and end: when another owner
+    has taken the table since, they raise ``OwnershipLost`` and write nothing. None: unfenced (in-process tests)."""
 
     def post(self, message: ActorMessage, now: datetime) -> None:
         """Queue ``message``, received at ``now``; it is applied by :meth:`drain` after every message before it."""
@@ -110,7 +113,7 @@ class TableActor:
     def _deal(self, message: DealNext, now: datetime) -> Outcome:
         if self.live is not None:
             return Outcome(message)
-        live = hand_begin(Table(pk=self.table_id), now=now, shuffler=self.shuffler())
+        live = hand_begin(Table(pk=self.table_id), now=now, shuffler=self.shuffler(), owner_epoch=self.owner_epoch)
         if live is None:
             return Outcome(message)
         started = live.hand
@@ -127,5 +130,5 @@ class TableActor:
         if not applied.complete:
             return Outcome(message, changed=applied.changed, events=applied.events)
         self.live = None
-        ended = hand_end(live, now=now)
+        ended = hand_end(live, now=now, owner_epoch=self.owner_epoch)
         return Outcome(message, changed=True, events=applied.events, hand_ended=ended)
