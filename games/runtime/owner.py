@@ -16,7 +16,8 @@ One asyncio loop per process:
   (``XAUTOCLAIM``) and answered with a refusal: their effect, if any, went with the cancelled hand.
 * **One task per owned table** holds a ``games.runtime.actor.TableActor`` and applies, one at a time and in arrival
   order, the table's inbox messages (read for all tables by one ``XREADGROUP``), the deals (``DealNext``: when the
-  table's ``next_hand_at`` has come and no hand is in play, read for all owned tables in one query per scan) and the
+  table's ``next_hand_at`` has come and no hand is in play, read for all owned tables in one query per scan, and
+  after a hand it ended itself at the end of that hand's pause) and the
   acting player's clock (``TableActor.deadline`` / ``clock``: the task wakes at the deadline; no database polling
   per table). Every actor call runs in a small thread pool (the Django ORM must not run on the event loop, and a
   message may end the hand: ``hand_end`` is a transaction); the in-memory ones take microseconds there.
@@ -89,6 +90,8 @@ class OwnedTable:
     ready: bool = False
     """Taken over (epoch written, hand left in progress cancelled): its stream is read from then on."""
     deal_queued: bool = False
+    deal_at: datetime | None = None
+    """When the pause after the hand this owner ended is over (the table's ``next_hand_at``): the next deal then."""
     busy: bool = False
 
     @property
@@ -111,6 +114,10 @@ def open_tables(now: datetime) -> list[TableRow]:
 
 def user_seated(table_id: int, user_id: int | None) -> bool:
     return user_id is not None and Seat.objects.filter(table_id=table_id, user_id=user_id).exists()
+
+
+def table_next_hand_at(table_id: int) -> datetime | None:
+    return Table.objects.filter(pk=table_id, current_hand__isnull=True).values_list("next_hand_at", flat=True).first()
 
 
 def table_hand_in_progress(table_id: int) -> int | None:
@@ -326,14 +333,20 @@ class TableOwner:
             item = await self._next(owned)
             owned.busy = True
             try:
+                in_play = actor.live is not None
+                if item is None and owned.deal_at is not None and owned.deal_at <= timezone.now():
+                    item = DealNext()  # the pause after this table's last hand is over
                 if isinstance(item, DealNext):
-                    owned.deal_queued = False
+                    owned.deal_queued, owned.deal_at = False, None
                     await self._database(actor.handle, item, timezone.now())
                 elif item is not None:
                     await self._answer(owned, item)
                 due = actor.deadline()
                 if due is not None and due <= timezone.now():
                     await self._database(actor.clock, timezone.now())
+                if in_play and actor.live is None:
+                    # The hand ended here: deal the next when its pause is over, without waiting for a claim scan.
+                    owned.deal_at = await self._database(table_next_hand_at, table_id)
             except OwnershipLost:
                 logger.warning("run_tables %s: table %s was taken over by another process", self.process_id, table_id)
                 self._forget(table_id)
@@ -354,7 +367,8 @@ class TableOwner:
 
     async def _next(self, owned: OwnedTable) -> inbox.InboxMessage | DealNext | None:
         """The next queued item, or None when the acting player's deadline (or a scan's length) comes first."""
-        due = owned.actor.deadline()
+        moments = [moment for moment in (owned.actor.deadline(), owned.deal_at) if moment is not None]
+        due = min(moments) if moments else None
         timeout = self.scan_seconds if due is None else (due - timezone.now()).total_seconds()
         if timeout <= 0 and owned.queue.empty():
             return None
