@@ -295,11 +295,19 @@ class TableOwner:
                     block=200,
                 )
             except redis.ResponseError as error:
-                if "NOGROUP" not in str(error):
-                    raise
-                for key in streams:  # a stream deleted under us (a flushed Redis): make its group again
-                    with contextlib.suppress(redis.ResponseError):
-                        await self.redis.xgroup_create(key, inbox.STREAM_GROUP, id="0", mkstream=True)
+                if "NOGROUP" in str(error):
+                    for key in streams:  # a stream deleted under us (a flushed Redis): make its group again
+                        with contextlib.suppress(redis.ResponseError):
+                            await self.redis.xgroup_create(key, inbox.STREAM_GROUP, id="0", mkstream=True)
+                else:
+                    logger.exception("run_tables %s: reading the inboxes failed", self.process_id)
+                    await asyncio.sleep(0.5)
+                continue
+            except (redis.ConnectionError, redis.TimeoutError, OSError):
+                # Redis away: keep trying (the leases expire meanwhile if it stays away; the fencing then refuses
+                # this process's hand ends and starts, and the renewal drops the tables once Redis answers again).
+                logger.exception("run_tables %s: reading the inboxes failed", self.process_id)
+                await asyncio.sleep(0.5)
                 continue
             for stream, entries in result or []:
                 table_id = inbox.table_of_stream(stream)
@@ -319,14 +327,24 @@ class TableOwner:
         except OwnershipLost as stale:
             # The Redis epochs are behind the database's (Redis was flushed): move them on, and acquire afresh.
             logger.warning("run_tables %s: %s; the epoch moves on", self.process_id, stale)
-            await self._leases(self.lease_client.set, self.store.epoch_key(table_id), stale.current)
             self._forget(table_id)
-            await self._leases(self.store.release, lease)
+            with contextlib.suppress(Exception):
+                await self._leases(self.lease_client.set, self.store.epoch_key(table_id), stale.current)
+                await self._leases(self.store.release, lease)
+            return
+        except Exception:
+            logger.exception("run_tables %s: taking table %s over failed; giving it up", self.process_id, table_id)
+            self._forget(table_id)
+            with contextlib.suppress(Exception):
+                await self._leases(self.store.release, lease)
             return
         self.takeovers.append((table_id, cancelled, time.monotonic() - started))
         if cancelled is not None:
             logger.warning("run_tables %s: took table %s over, hand %s cancelled", self.process_id, table_id, cancelled)
-        await self._answer_left_over(table_id)
+        try:
+            await self._answer_left_over(table_id)
+        except Exception:  # the stream is not readable now: its entries stay pending, for this owner or the next
+            logger.exception("run_tables %s: the left-over entries of table %s", self.process_id, table_id)
         owned.ready = True
         actor = owned.actor
         while True:
@@ -356,11 +374,14 @@ class TableOwner:
                 # process, a second later) takes it over and cancels the hand in progress (CASH-23).
                 logger.exception("run_tables %s: table %s failed; giving it up", self.process_id, table_id)
                 if isinstance(item, inbox.InboxMessage):
-                    await self._reply(
-                        item, inbox.Reply(False, SERVER_ERROR, "The table could not apply this; its hand is cancelled.")
-                    )
+                    with contextlib.suppress(Exception):
+                        await self._reply(
+                            item,
+                            inbox.Reply(False, SERVER_ERROR, "The table could not apply this; its hand is cancelled."),
+                        )
                 self._forget(table_id)
-                await self._leases(self.store.release, lease)
+                with contextlib.suppress(Exception):
+                    await self._leases(self.store.release, lease)
                 return
             finally:
                 owned.busy = False
