@@ -307,6 +307,12 @@ def test_the_tables_of_a_killed_runtime_host_are_taken_over_within_10_s_and_play
                     os.killpg(process.pid, signal.SIGKILL)
                     process.wait()
             client.close()
-    # The survivor stopped cleanly (SIGTERM): its hands in progress were cancelled, and the ledger is in balance.
+    # The survivor stopped cleanly (SIGTERM): its hands in progress were cancelled, its leases released, and the
+    # ledger is in balance.
     assert not Hand.objects.filter(status=HandStatus.RUNNING).exists()
+    checker = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        assert not any(owners(checker, table_ids).values())
+    finally:
+        checker.close()
     call_command("wallet_reconcile")
