@@ -496,6 +496,7 @@ class TableAdmin(SavesOnlyWhatStaffChanged):
         "previous_dealt_in_seats",
         "next_hand_at",
         "version",
+        "owner_epoch",
         "status",
         "closed_at",
         "close_after_hand",

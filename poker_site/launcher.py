@@ -90,7 +90,9 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return listener
 
 
-def site_processes(listener: socket.socket, web_processes: int = 1, *, demo_bots: bool = False) -> list[Child]:
+def site_processes(
+    listener: socket.socket, web_processes: int = 1, *, demo_bots: bool = False, table_processes: int = 0
+) -> list[Child]:
     """Every process the site needs, in start order. Each daphne adopts ``listener`` (a socket from
     :func:`listening_socket`, held by the launcher): with several, the kernel spreads connections among them (a
     socket's table state lives in PostgreSQL and its messages come through Redis, so any process can serve any table);
@@ -98,6 +100,10 @@ def site_processes(listener: socket.socket, web_processes: int = 1, *, demo_bots
 
     A web process's death interrupts the hands of the players it served; ``hands_recover`` rolls back every hand in
     progress (CASH-24). The ticker rolls them back itself when it starts (``games.runtime.ticks``).
+
+    With ``table_processes`` (``TABLE_PROCESSES`` when ``TABLE_ACTORS`` is on), that many ``manage.py run_tables``
+    own the tables by leases and play their hands in memory (``games.runtime.owner``); one that dies has its tables
+    taken over by the others within a lease (its hands in progress rolled back, CASH-23), and is restarted.
 
     With ``demo_bots``, ``manage.py run_demo_life`` keeps the demo alive: bots at the cash tables of every game, in
     Sit & Gos, scheduled tournaments and HexaPro queues (``games.bots.demo_life``)."""
@@ -121,6 +127,8 @@ def site_processes(listener: socket.socket, web_processes: int = 1, *, demo_bots
         Child("beat", [*celery, "beat", "--loglevel", "INFO"]),
         Child("ticker", [*manage, "run_ticker"]),
     ]
+    table_names = ["tables"] if table_processes == 1 else [f"tables-{n}" for n in range(1, table_processes + 1)]
+    children += [Child(name, [*manage, "run_tables"]) for name in table_names[:table_processes]]
     if demo_bots:
         children.append(Child("demo", [*manage, "run_demo_life", "--base-url", site_address(host, port)]))
     return children
@@ -336,16 +344,26 @@ def manage(*arguments: str) -> None:
     subprocess.run([PYTHON, str(PROJECT_DIRECTORY / "manage.py"), *arguments], cwd=PROJECT_DIRECTORY, check=True)
 
 
+def table_processes_from_environment() -> int:
+    """How many ``run_tables`` the site runs: ``TABLE_PROCESSES`` (default 1) when ``TABLE_ACTORS`` is on (issue 27,
+    table actors), none when it is off (every action is played by the per-action durable path in the web process)."""
+    if not env.boolean("TABLE_ACTORS", False):
+        return 0
+    return env.integer("TABLE_PROCESSES", 1, minimum=1)
+
+
 def run_site() -> int:
     host = os.environ.get("HOST", "127.0.0.1")
     port = int(os.environ.get("PORT", "8000"))
     web_processes = max(1, int(os.environ.get("WEB_PROCESSES", "1")))
+    table_processes = table_processes_from_environment()
     # The demo site lives by default: its bots play (DEMO_BOTS=false turns them off). Every child reads the setting.
     os.environ["DEMO_BOTS"] = "true" if env.boolean("DEMO_BOTS", True) else "false"
     demo_bots = os.environ["DEMO_BOTS"] == "true"
     listener = listening_socket(host, port)
     supervisor = Supervisor(
-        site_processes(listener, web_processes, demo_bots=demo_bots), RestartPolicy.from_environment()
+        site_processes(listener, web_processes, demo_bots=demo_bots, table_processes=table_processes),
+        RestartPolicy.from_environment(),
     )
     signal.signal(signal.SIGINT, supervisor.request_stop)
     signal.signal(signal.SIGTERM, supervisor.request_stop)

@@ -223,6 +223,18 @@ TOURNAMENT_SITS_OUT_ABSENT_PLAYERS = env.boolean("TOURNAMENT_SITS_OUT_ABSENT_PLA
 # many seconds have passed since the game formed; then the absent are dealt in sitting out (TRN-04).
 HEXAPRO_ARRIVAL_WINDOW_SECONDS = env.integer("HEXAPRO_ARRIVAL_WINDOW_SECONDS", 25, minimum=0)
 
+# --- Table actors (issue 27, docs/runtime-design.md steps 3 and 5) -------------------------------------------------
+# TABLE_ACTORS on: the tables are played by ``manage.py run_tables`` processes (games.runtime.owner) that hold each
+# hand in memory and own their tables by Redis leases; a player's action goes to the table's Redis stream and the web
+# process waits for the owner's answer. Off (the default): every action is today's durable per-action transaction.
+TABLE_ACTORS = env.boolean("TABLE_ACTORS", False)
+# A lease not renewed for this long expires and another process takes the table over (rolling back its hand in
+# progress, CASH-23/TRN-33). Owners renew every third of it; a takeover comes within about this plus a second.
+TABLE_LEASE_MILLISECONDS = env.integer("TABLE_LEASE_MILLISECONDS", 6_000, minimum=1_000, maximum=120_000)
+# How long a web process waits for the owner's answer to an action (the message expires then: an owner that reads it
+# later drops it unanswered).
+TABLE_REPLY_SECONDS = env.number("TABLE_REPLY_SECONDS", 15.0, minimum=1.0, maximum=120.0)
+
 # --- Demo -------------------------------------------------------------------------------------------------
 # The demo site's bots (games.bots.demo_life, started by ``make run``; DEMO_BOTS=false turns them off): cash tables
 # playing at every game, bots in Sit & Gos, scheduled tournaments and HexaPro queues, funded from the demo bankroll.

@@ -77,6 +77,14 @@ class Table(models.Model):
             "written meanwhile are numbered above them."
         ),
     )
+    owner_epoch = models.PositiveBigIntegerField(
+        _("owner epoch"),
+        default=0,
+        help_text=_(
+            "The fencing token of the runtime process that owns the table (games.runtime.leases): a hand's start and "
+            "end written by an owner whose lease a later owner has since taken are refused."
+        ),
+    )
 
     class Meta:
         ordering = ("stake", "name")

@@ -84,6 +84,9 @@ class TableActor:
     logging_failed: bool = False
     """Redis refused an append during the hand in play: its later events are no longer logged or published one by
     one (the numbers logged stay a prefix of the hand's events); ``hand_end`` numbers and announces them."""
+    owner_epoch: int | None = None
+    """The owner's fencing token (``games.runtime.leases``), carried by the hand's start and end: when another owner
+    has taken the table since, they raise ``OwnershipLost`` and write nothing. None: unfenced (in-process tests)."""
 
     def post(self, message: ActorMessage, now: datetime) -> None:
         """Queue ``message``, received at ``now``; it is applied by :meth:`drain` after every message before it."""
@@ -128,7 +131,7 @@ class TableActor:
     def _deal(self, message: DealNext, now: datetime) -> Outcome:
         if self.live is not None:
             return Outcome(message)
-        live = hand_begin(Table(pk=self.table_id), now=now, shuffler=self.shuffler())
+        live = hand_begin(Table(pk=self.table_id), now=now, shuffler=self.shuffler(), owner_epoch=self.owner_epoch)
         if live is None:
             return Outcome(message)
         started = live.hand
@@ -148,7 +151,7 @@ class TableActor:
             return Outcome(message, changed=applied.changed, events=applied.events, sequences=sequences)
         self.live = None
         published, self.published = self.published, []
-        ended = hand_end(live, now=now, published=published)
+        ended = hand_end(live, now=now, published=published, owner_epoch=self.owner_epoch)
         return Outcome(message, changed=True, events=applied.events, hand_ended=ended, sequences=sequences)
 
     def _log_and_publish(self, live: HandInPlay, events: tuple[NewEvent, ...], now: datetime) -> tuple[int, ...]:

@@ -15,6 +15,7 @@ from typing import Any
 import psycopg.errors
 from django.db import OperationalError
 
+from games.runtime import inbox
 from games.runtime.protocol import ClientMessage
 
 logger = logging.getLogger(__name__)
@@ -108,6 +109,8 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
 
     fields = message.fields
     if message.type == "act":
+        if inbox.actors_play_the_tables():
+            return table_owner_ask(table, user, "act", fields)
         service_call(hand_act, table, user, fields["action"], fields.get("amount"), hand_id=fields.get("hand_id"))
         return {}
     if message.type == "take_seat":
@@ -136,6 +139,16 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
 
         return {"sequence": service_call(chat_message_post, user, table, fields["text"])}
     raise CommandRefused("unknown_type", f"unknown message type {message.type!r}")
+
+
+def table_owner_ask(table: Any, user: Any, message_type: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """With table actors on: send the validated command to the table's owner (its Redis stream) and wait for its
+    answer; a refusal is raised as the :class:`CommandRefused` the durable path would raise (the owner applies the same
+    rules and sends back the same code and message), no answer in time as ``table_unavailable``."""
+    reply = inbox.message_send(int(table.pk), getattr(user, "pk", None), message_type, dict(fields))
+    if not reply.ok:
+        raise CommandRefused(reply.code, reply.message, reply.details or None)
+    return {}
 
 
 SEATS_ARE_ASSIGNED = "seats_are_assigned"

@@ -17,6 +17,18 @@ class TableError(Exception):
         self.message = message
 
 
+class OwnershipLost(Exception):
+    """A table owner's durable write (a hand's start or end) carried an epoch older than the table's
+    ``owner_epoch``: another runtime process has taken the table over since (games.runtime.leases). Nothing was
+    written; the old owner must drop the table. Not a :class:`TableError`: no player asked for anything."""
+
+    def __init__(self, table_id: int, epoch: int, current: int) -> None:
+        super().__init__(f"table {table_id} is owned under epoch {current} now, not {epoch}")
+        self.table_id = table_id
+        self.epoch = epoch
+        self.current = current
+
+
 class NotFound(TableError):
     """The table, seat or stake does not exist or is closed."""
 

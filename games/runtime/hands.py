@@ -54,7 +54,7 @@ from games.models import (
 )
 from games.runtime import presence
 from games.runtime.engine_state import hand_engine_state_remember, hand_engine_state_to_change
-from games.runtime.errors import NotYourTurn
+from games.runtime.errors import NotYourTurn, OwnershipLost
 from games.runtime.events import NewEvent, engine_event, events_append
 from games.runtime.fairness import commitment_event, hand_fairness_new, reveal_event
 from games.runtime.hand_log import hand_log_clear
@@ -208,7 +208,9 @@ def hand_start(table: Table, *, now: datetime | None = None, shuffler: Shuffler 
 
 
 @transaction.atomic(durable=True)
-def hand_begin(table: Table, *, now: datetime | None = None, shuffler: Shuffler | None = None) -> HandInPlay | None:
+def hand_begin(
+    table: Table, *, now: datetime | None = None, shuffler: Shuffler | None = None, owner_epoch: int | None = None
+) -> HandInPlay | None:
     """The durable start of a hand held in memory: deal the next hand at ``table`` as :func:`hand_start` does (one
     transaction: positions, stacks, the ``Hand`` and ``HandPlayer`` rows, the first events, ``Table.current_hand``)
     and return it in play — the engine state, the seats and the clocks for ``games.runtime.play.hand_apply`` — or None
@@ -217,15 +219,25 @@ def hand_begin(table: Table, *, now: datetime | None = None, shuffler: Shuffler 
     The caller owns the returned state: it is not put in the process's engine-state cache, which the per-action path
     reads. A hand that is complete as soon as it is dealt (everyone all-in on the blinds, or acted for) has been
     ended in the same transaction: ``live.state.is_complete`` and the table has no hand in play.
+
+    ``owner_epoch`` (a table owner's fencing token, ``games.runtime.leases``): refused with
+    :class:`~games.runtime.errors.OwnershipLost`, nothing written, when the table's ``owner_epoch`` is another.
     """
-    return _hand_begin_durably(table, now, shuffler, remember=False)
+    return _hand_begin_durably(table, now, shuffler, remember=False, owner_epoch=owner_epoch)
+
+
+def owner_epoch_check(table: Table, owner_epoch: int | None) -> None:
+    """Refuse a durable write of an owner that no longer owns the locked ``table`` (its epoch is not the table's)."""
+    if owner_epoch is not None and table.owner_epoch != owner_epoch:
+        raise OwnershipLost(table.pk, owner_epoch, table.owner_epoch)
 
 
 def _hand_begin_durably(
-    table: Table, now: datetime | None, shuffler: Shuffler | None, *, remember: bool
+    table: Table, now: datetime | None, shuffler: Shuffler | None, *, remember: bool, owner_epoch: int | None = None
 ) -> HandInPlay | None:
     moment = now or timezone.now()
     locked = table_lock(table.pk)
+    owner_epoch_check(locked, owner_epoch)
     if locked.status != TableStatus.OPEN or locked.close_after_hand or locked.current_hand_id is not None:
         return None
     context = HandContext(locked, seats_lock(locked), moment)
@@ -482,7 +494,13 @@ def _hand_save(hand: Hand, *fields: str) -> None:
 
 
 @transaction.atomic(durable=True)
-def hand_end(live: HandInPlay, *, now: datetime | None = None, published: Sequence[int] = ()) -> Hand | None:
+def hand_end(
+    live: HandInPlay,
+    *,
+    now: datetime | None = None,
+    published: Sequence[int] = (),
+    owner_epoch: int | None = None,
+) -> Hand | None:
     """The durable end of a hand held in memory (one transaction), once ``hand_apply`` has completed it: lock the table
     and its seats (the lock order of ``games.runtime.locking``), write the seats' and the hand's fields the hand
     changed, append the hand's events not yet written, settle it by the table's policy (the ledger transfer with rake,
@@ -496,11 +514,15 @@ def hand_end(live: HandInPlay, *, now: datetime | None = None, published: Sequen
     Returns the hand, or None (writing nothing) when it is no longer the table's hand in play: it was cancelled and
     rolled back meanwhile (``games.runtime.recovery``). The seats' fields the hand did not change are those of the
     locked rows; a seat whose occupant changed meanwhile keeps its row as it is.
+
+    ``owner_epoch`` (a table owner's fencing token): refused with :class:`~games.runtime.errors.OwnershipLost`,
+    nothing written, when another owner has taken the table since (checked under the table lock, in this transaction).
     """
     if not live.state.is_complete:
         raise ValueError(f"hand {live.hand.pk} is not complete: it ends when hand_apply completes it")
     moment = now or timezone.now()
     locked = table_lock(live.table.pk)
+    owner_epoch_check(locked, owner_epoch)
     hand = live.hand
     if locked.current_hand_id != hand.pk:
         return None

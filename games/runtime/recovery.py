@@ -13,7 +13,9 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Hand, HandPlayer, HandStatus
+from games.models import Hand, HandPlayer, HandStatus, Table
+from games.runtime import inbox
+from games.runtime.errors import OwnershipLost
 from games.runtime.events import NewEvent
 from games.runtime.fairness import reveal_event
 from games.runtime.hands import HandContext, between_hands, hand_close
@@ -64,12 +66,48 @@ def hand_cancel_locked(context: HandContext, hand: Hand, reason: str) -> None:
         between_hands(context, hand, counted=False)
 
 
+@transaction.atomic(durable=True)
+def table_take_over(table_id: int, epoch: int, *, now: datetime | None = None) -> int | None:
+    """A runtime process has acquired the lease of ``table_id`` with fencing token ``epoch`` (issue 27, step 5): in
+    one transaction, under the table lock, the table's ``owner_epoch`` becomes ``epoch`` — from then on the previous
+    owner's hand start or end is refused (``hands.owner_epoch_check``) — and the hand it left in progress, if any, is
+    cancelled with every stack back to its start-of-hand amount (CASH-23, TRN-33: no money moved yet). Returns the
+    cancelled hand's id, or None.
+
+    Refused with :class:`~games.runtime.errors.OwnershipLost` (nothing written) when the table already carries
+    ``epoch`` or a later one: the lease is stale (the Redis epochs were reset below the database's)."""
+    moment = now or timezone.now()
+    table = table_lock(table_id)
+    if table.owner_epoch >= epoch:
+        raise OwnershipLost(table.pk, epoch, table.owner_epoch)
+    Table.objects.filter(pk=table.pk).update(owner_epoch=epoch)
+    table.owner_epoch = epoch
+    if table.current_hand_id is None:
+        return None
+    hand = Hand.objects.select_for_update().filter(pk=table.current_hand_id, status=HandStatus.RUNNING).first()
+    if hand is None:
+        return None
+    context = HandContext(table, seats_lock(table), moment)
+    hand_cancel_locked(context, hand, CRASH_REASON)
+    context.commit_events()
+    return hand.pk
+
+
 def hands_recover_unfinished(*, now: datetime | None = None, reason: str = CRASH_REASON) -> list[int]:
-    """Cancel every hand still running (call once at start-up, before any hand can be in play); return their ids."""
+    """Cancel every hand still running (call once at start-up, before any hand can be in play); return their ids.
+
+    With table actors (``settings.TABLE_ACTORS``) the hands at tables that have a live owner are the owners' and are
+    left alone: a web process or the ticker dying interrupts none of them (an owner's death is a takeover's work)."""
+    running = list(
+        Hand.objects.filter(status=HandStatus.RUNNING).order_by("table_id", "pk").values_list("pk", "table_id")
+    )
+    owned: set[int] = set()
+    if running and inbox.actors_play_the_tables():
+        owned = inbox.tables_owned({table_id for _hand_id, table_id in running})
     cancelled = []
-    for hand_id in (
-        Hand.objects.filter(status=HandStatus.RUNNING).order_by("table_id", "pk").values_list("pk", flat=True)
-    ):
+    for hand_id, table_id in running:
+        if table_id in owned:
+            continue
         if hand_cancel(hand_id, reason=reason, now=now):
             cancelled.append(hand_id)
     return cancelled

@@ -5,6 +5,11 @@ clocks whose deadline passed (TB-04, TB-07, CASH-22), cancelling a hand whose cl
 players whose sit-out limit passed (CASH-17, CASH-20); seat queued players (CASH-05); deal at tables whose pause between
 hands is over (CASH-06). Every step re-checks its deadline under the table lock, so running a tick twice, or in two
 ticker processes, has the effect of running it once.
+
+With table actors (``settings.TABLE_ACTORS``), a table with a live owner (``games.runtime.owner``) is dealt and its
+action clocks run by its owner: the ticker skips its hand clocks, its hand starts and (at start-up) its hand in
+progress, and keeps the deadlines that must survive a crash (sit-out limits, the seating queues; levels, breaks and
+scheduled starts are the tournaments' ticker handlers').
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import sys
 from datetime import datetime, timedelta
 
 from games.models import Hand, HandStatus, Seat, SeatStatus, Table, TableStatus
+from games.runtime import inbox
 from games.runtime.hands import hand_start, hand_timeout
 from games.runtime.policy import policies
 from games.runtime.recovery import SERVER_ERROR_REASON, hand_cancel, hands_recover_unfinished
@@ -68,6 +74,15 @@ def _table_start(table_id: int, *, now: datetime) -> bool:
     return hand_start(table, now=now) is not None
 
 
+def _tables_with_an_owner(table_ids: list[int]) -> set[int]:
+    """With table actors on (``settings.TABLE_ACTORS``), the tables among ``table_ids`` that a runtime process owns
+    (``games.runtime.owner``): their hands are dealt and their action clocks run by the owner, in memory (the hand's
+    row keeps its start-of-hand deadline), so the ticker leaves both alone. Off: none."""
+    if not table_ids or not inbox.actors_play_the_tables():
+        return set()
+    return inbox.tables_owned(table_ids)
+
+
 @register("cash_tables")
 def cash_tables_tick(now: datetime) -> int:
     """Advance every cash-table deadline that has passed at ``now``; return how many were advanced."""
@@ -79,11 +94,13 @@ def cash_tables_tick(now: datetime) -> int:
             logger.warning("cash_tables: cancelled %d hands left unfinished by a crash: %s", len(cancelled), cancelled)
         advanced += len(cancelled)
         startup_recovery_pending = False
-    hands = list(
+    due_hands = list(
         Hand.objects.filter(status=HandStatus.RUNNING, action_deadline__lte=now)
         .order_by("action_deadline", "pk")
-        .values_list("pk", flat=True)
+        .values_list("pk", "table_id")
     )
+    owned = _tables_with_an_owner([table_id for _hand_id, table_id in due_hands])
+    hands = [hand_id for hand_id, table_id in due_hands if table_id not in owned]
     advanced += _each("hand clock", hands, _hand_clock, now)
     seats = list(
         Seat.objects.filter(status=SeatStatus.SITTING_OUT, sit_out_deadline__lte=now)
@@ -101,5 +118,6 @@ def cash_tables_tick(now: datetime) -> int:
         .order_by("next_hand_at", "pk")
         .values_list("pk", flat=True)
     )
-    advanced += _each("hand start", tables, _table_start, now)
+    owned = _tables_with_an_owner(tables)
+    advanced += _each("hand start", [table_id for table_id in tables if table_id not in owned], _table_start, now)
     return advanced

@@ -172,7 +172,9 @@
     payment_provider_error: gettext("The payment provider could not be reached. Nothing was changed; please try again."),
     not_permitted: gettext("You are not allowed to do that."),
     withdrawal_refused: gettext("That withdrawal was refused."),
-    deposit_refused: gettext("That deposit was refused.")
+    deposit_refused: gettext("That deposit was refused."),
+    table_unavailable: gettext("The table did not answer in time. Please try again in a moment."),
+    table_taken_over: gettext("The table's server changed while your action was on its way. Act again if it is still your turn.")
   };
 
   /* A sentence for a player from an error code and the server's message. */

@@ -1,0 +1,203 @@
+"""A table's inbox and its owner's answers, in Redis (issue 27, docs/runtime-design.md §2.1 and §2.3).
+
+With ``settings.TABLE_ACTORS`` on, a table is played by the runtime process that holds its lease
+(``games.runtime.owner``). A web process that has a message for the table (a player's action) does not touch the
+table: it appends the message to the table's Redis stream and waits for the owner's answer:
+
+* the stream ``<prefix>:table:<id>:inbox`` (``XADD``, trimmed to about :data:`STREAM_MAXIMUM_LENGTH` entries) is read
+  by the owner through the consumer group :data:`STREAM_GROUP` (``XREADGROUP``), so the entries outlive a change of
+  owner: a new owner reads what nobody read, and finds what the dead owner read but never acknowledged pending;
+* each entry carries the request id, the user id, the message type, its fields (JSON) and when it expires: the sender
+  waits ``settings.TABLE_REPLY_SECONDS`` and then gives up, so an owner that reads it later drops it unanswered;
+* the owner answers on ``<prefix>:reply:<request id>`` (a one-element list with an expiry; ``BLPOP`` by the sender):
+  ``ok``, or the refusal code, message and details exactly as ``commands.CommandRefused`` carries them.
+
+The leases (``games.runtime.leases``) live under the same prefix; :func:`tables_owned` tells the ticker and the
+start-up recovery which tables have a live owner (their hands and clocks are the owner's, not the database's).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+from django.conf import settings
+
+from games.runtime.leases import LeaseStore
+
+STREAM_GROUP = "owners"
+"""The consumer group of every table's stream: the table's owners, one consumer per runtime process."""
+
+STREAM_MAXIMUM_LENGTH = 1_000
+"""Entries a table's stream keeps (approximately): far more than a table receives while its owner changes."""
+
+REPLY_KEEP_SECONDS = 30
+"""How long an answer nobody took stays in Redis (its sender gave up or died)."""
+
+TABLE_UNAVAILABLE = "table_unavailable"
+"""The refusal code when no owner answered in time (no runtime process owns the table, or it is overloaded)."""
+
+
+def key_prefix() -> str:
+    """Every key of the table runtime's ownership and inboxes starts with this."""
+    return f"{settings.REDIS_KEY_PREFIX}:runtime"
+
+
+def stream_key(table_id: int) -> str:
+    return f"{key_prefix()}:table:{int(table_id)}:inbox"
+
+
+def reply_key(request_id: str) -> str:
+    return f"{key_prefix()}:reply:{request_id}"
+
+
+def table_of_stream(key: str | bytes) -> int:
+    """The table id a stream key names (``<prefix>:table:<id>:inbox``)."""
+    text = key.decode() if isinstance(key, bytes) else key
+    return int(text.rsplit(":", 2)[-2])
+
+
+@dataclass(frozen=True)
+class InboxMessage:
+    """One message for a table's owner: ``message_type`` (``act``) with its validated ``fields``, from ``user_id``,
+    answered on :func:`reply_key` of ``request_id`` unless it has expired (``expires_at``, seconds since the epoch)."""
+
+    table_id: int
+    request_id: str
+    user_id: int | None
+    message_type: str
+    fields: dict[str, Any]
+    expires_at: float
+    entry_id: str = ""
+
+    def encoded(self) -> dict[str, str]:
+        return {
+            "request_id": self.request_id,
+            "user_id": "" if self.user_id is None else str(self.user_id),
+            "type": self.message_type,
+            "fields": json.dumps(self.fields, separators=(",", ":")),
+            "expires_at": repr(self.expires_at),
+        }
+
+    @classmethod
+    def decoded(cls, table_id: int, entry_id: str | bytes, data: dict[Any, Any]) -> InboxMessage:
+        """The message of a stream entry (keys and values as redis-py returns them, bytes or text)."""
+        text = {
+            (key.decode() if isinstance(key, bytes) else str(key)): (
+                value.decode() if isinstance(value, bytes) else str(value)
+            )
+            for key, value in data.items()
+        }
+        user = text.get("user_id", "")
+        return cls(
+            table_id=int(table_id),
+            request_id=text["request_id"],
+            user_id=int(user) if user else None,
+            message_type=text["type"],
+            fields=json.loads(text.get("fields") or "{}"),
+            expires_at=float(text["expires_at"]),
+            entry_id=entry_id.decode() if isinstance(entry_id, bytes) else str(entry_id),
+        )
+
+    def expired(self, now: float | None = None) -> bool:
+        """Whether the sender has given up waiting (an owner then drops the message unanswered)."""
+        return (time.time() if now is None else now) >= self.expires_at
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The owner's answer: ``ok``, or the refusal as ``CommandRefused`` has it (code, message, details)."""
+
+    ok: bool
+    code: str = ""
+    message: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def encoded(self) -> str:
+        if self.ok:
+            return json.dumps({"ok": True})
+        return json.dumps({"ok": False, "code": self.code, "message": self.message, "details": self.details})
+
+    @classmethod
+    def decoded(cls, raw: str | bytes) -> Reply:
+        data = json.loads(raw)
+        if data.get("ok"):
+            return cls(ok=True)
+        return cls(
+            ok=False, code=str(data["code"]), message=str(data["message"]), details=dict(data.get("details") or {})
+        )
+
+
+_waiting_client: redis.Redis | None = None
+_waiting_client_lock = threading.Lock()
+
+
+def waiting_client() -> redis.Redis:
+    """The process's blocking client for the inbox and the leases: its read timeout outlasts a sender's wait
+    (``poker_site.core.redis_clients``' shared client times out after 2 s, shorter than a ``BLPOP``)."""
+    global _waiting_client
+    with _waiting_client_lock:
+        if _waiting_client is None:
+            _waiting_client = redis.Redis.from_url(
+                settings.REDIS_URL,
+                socket_timeout=float(settings.TABLE_REPLY_SECONDS) + 5,
+                socket_connect_timeout=2.0,
+            )
+        return _waiting_client
+
+
+def lease_store(client: redis.Redis | None = None) -> LeaseStore:
+    """The table leases of this site (``settings.TABLE_LEASE_MILLISECONDS`` long)."""
+    return LeaseStore(
+        client if client is not None else waiting_client(),
+        key_prefix(),
+        lease_milliseconds=int(settings.TABLE_LEASE_MILLISECONDS),
+    )
+
+
+def message_send(
+    table_id: int, user_id: int | None, message_type: str, fields: dict[str, Any], *, wait_seconds: float | None = None
+) -> Reply:
+    """Append a message to the table's stream and wait for its owner's answer. No answer within ``wait_seconds``
+    (default ``settings.TABLE_REPLY_SECONDS``) is the refusal :data:`TABLE_UNAVAILABLE`; the message expires then, so
+    an owner that reads it later does not apply it."""
+    wait = float(settings.TABLE_REPLY_SECONDS if wait_seconds is None else wait_seconds)
+    message = InboxMessage(
+        table_id=int(table_id),
+        request_id=uuid.uuid4().hex,
+        user_id=user_id,
+        message_type=message_type,
+        fields=fields,
+        expires_at=time.time() + wait,
+    )
+    client = waiting_client()
+    client.xadd(stream_key(table_id), message.encoded(), maxlen=STREAM_MAXIMUM_LENGTH, approximate=True)  # type: ignore[arg-type]
+    popped = client.blpop([reply_key(message.request_id)], timeout=max(1, round(wait)))
+    if popped is None:
+        return Reply(
+            ok=False,
+            code=TABLE_UNAVAILABLE,
+            message="The table did not answer in time. Try again in a moment.",
+        )
+    return Reply.decoded(popped[1])
+
+
+def tables_owned(table_ids: Iterable[int], client: redis.Redis | None = None) -> set[int]:
+    """Which of ``table_ids`` have a live owner now (a lease that has not expired)."""
+    ids = [int(table_id) for table_id in table_ids]
+    if not ids:
+        return set()
+    store = lease_store(client)
+    owners = (client if client is not None else waiting_client()).mget([store.owner_key(table_id) for table_id in ids])
+    return {table_id for table_id, owner in zip(ids, owners, strict=True) if owner is not None}
+
+
+def actors_play_the_tables() -> bool:
+    """Whether table actors play the tables (``settings.TABLE_ACTORS``), not the per-action durable path."""
+    return bool(settings.TABLE_ACTORS)

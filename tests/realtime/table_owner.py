@@ -1,0 +1,62 @@
+"""An owner loop (``games.runtime.owner.TableOwner``) running in a thread of the test process, on this run's test
+database and Redis, for the in-process tests of table actors (issue 27)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from games.runtime.owner import TableOwner
+
+
+@contextmanager
+def table_owner_running(process_id: str = "owner-under-test", seed: int = 7) -> Iterator[TableOwner]:
+    """Run a :class:`TableOwner` (claim scans every 0.2 s, seeded decks) until the block ends; then stop it as SIGTERM
+    does (hands in progress cancelled, leases released)."""
+    decks = random.Random(seed)
+    owner = TableOwner(process_id, scan_seconds=0.2, shuffler=lambda: random.Random(decks.random()))
+    started = threading.Event()
+    handles: dict[str, Any] = {}
+    failure: list[BaseException] = []
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        handles["loop"], handles["stop"] = asyncio.get_running_loop(), stop
+        started.set()
+        await owner.run(stop)
+
+    def thread_main() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as error:  # reported by the test, not lost in the thread
+            failure.append(error)
+            started.set()
+
+    thread = threading.Thread(target=thread_main, name=process_id, daemon=True)
+    thread.start()
+    assert started.wait(30), "the owner loop did not start"
+    try:
+        yield owner
+    finally:
+        if "loop" in handles:
+            handles["loop"].call_soon_threadsafe(handles["stop"].set)
+        thread.join(60)
+        assert not thread.is_alive(), "the owner loop did not stop"
+    if failure:
+        raise failure[0]
+
+
+def wait_for(condition: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
+    """Poll ``condition`` until it returns something true; return it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"{what} did not happen within {timeout} s"
+        time.sleep(0.05)
