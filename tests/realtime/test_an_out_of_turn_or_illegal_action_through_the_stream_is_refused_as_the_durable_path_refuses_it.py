@@ -21,8 +21,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def durable_refusal(table: Table, user: Any, fields: dict[str, Any]) -> tuple[str, str]:
-    with pytest.raises(CommandRefused) as refused:
-        service_call(hand_act, table, user, fields["action"], fields.get("amount"), hand_id=fields.get("hand_id"))
+    """The refusal ``hand_act`` gives. It refuses every action on a hand an owner holds in memory (the rows hold the
+    hand as it was dealt, which is all it could judge by): here nothing has been applied yet, so the rows are the hand
+    as the owner holds it, and the mark is lifted while the durable path judges (it refuses, so it writes nothing)."""
+    held = Table.objects.filter(pk=table.pk, hand_held_in_memory=True).update(hand_held_in_memory=False)
+    try:
+        with pytest.raises(CommandRefused) as refused:
+            service_call(hand_act, table, user, fields["action"], fields.get("amount"), hand_id=fields.get("hand_id"))
+    finally:
+        if held:
+            Table.objects.filter(pk=table.pk).update(hand_held_in_memory=True)
     return refused.value.code, refused.value.message
 
 
