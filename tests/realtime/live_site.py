@@ -51,13 +51,14 @@ def site_environment() -> dict[str, str]:
 
 
 @contextmanager
-def live_site(log_directory: Path) -> Iterator[str]:
-    """Start daphne and ``run_ticker``; yield the base URL; stop both."""
+def live_site(log_directory: Path, settings_changed: dict[str, str] | None = None) -> Iterator[str]:
+    """Start daphne and ``run_ticker`` (with ``settings_changed`` added to their environment); yield the base URL; stop
+    both."""
     # daphne adopts a socket bound here (port 0), so no other process (another xdist worker) can take the port between
     # choosing it and binding it.
     listener = listening_socket("127.0.0.1", 0)
     port = int(listener.getsockname()[1])
-    environment = site_environment()
+    environment = {**site_environment(), **(settings_changed or {})}
     log_directory.mkdir(parents=True, exist_ok=True)
     processes: list[subprocess.Popen[bytes]] = []
     commands = {
