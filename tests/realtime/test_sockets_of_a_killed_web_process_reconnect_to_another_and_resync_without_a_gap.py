@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.management import call_command
 
 from games.models import Hand, HandStatus, Seat
+from games.runtime import inbox
 from tests.realtime.conftest import session_cookie
 from tests.realtime.following_socket import FollowingSocket
 from tests.realtime.live_site import live_site, site_environment, web_process
@@ -33,10 +34,6 @@ SETTINGS = {"TABLE_ACTORS": "on", "LOG_LEVEL": "WARNING"}
 def test_a_socket_on_a_killed_web_process_reconnects_to_the_other_and_misses_no_event(tmp_path: Path) -> None:
     environment = {**site_environment(), **SETTINGS}
     client = redis.Redis.from_url(settings.REDIS_URL)
-    users = [player(f"web-kill-{number}") for number in range(3)]
-    table = open_table("holdem", "NL10")
-    seat_players(table, users, 1_000)
-    seated = list(Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", flat=True))
     runtime_host = Host("127.0.0.1", [], environment["DATABASE_URL"], environment["REDIS_URL"], [], [])
     with (
         live_site(tmp_path / "site", SETTINGS) as first_url,
@@ -44,6 +41,12 @@ def test_a_socket_on_a_killed_web_process_reconnects_to_the_other_and_misses_no_
     ):
         runtime = start_runtime(runtime_host, environment, tmp_path / "runtime.log")
         try:
+            # The runtime process is alive before the table opens: the owners deal every table (not the ticker).
+            wait_for(lambda: inbox.lease_store(client).live_processes(), "the runtime process alive", 60)
+            users = [player(f"web-kill-{number}") for number in range(3)]
+            table = open_table("holdem", "NL10")
+            seat_players(table, users, 1_000)
+            seated = list(Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", flat=True))
             wait_for(lambda: owners(client, [table.pk])[table.pk], "the table owned", 60)
             with (
                 FollowingSocket([second_url, first_url], table.pk, session_cookie(users[0]).decode()) as socket,
