@@ -1,11 +1,12 @@
-"""Issue 27 crash test for tournament products, with table actors on: a Sit & Go table and a HexaPro table, each held
-by one of two ``manage.py run_tables`` processes (two runtime "hosts", ``tests/realtime/runtime_hosts.py``) while
-daphne serves the table's sockets. The process holding the table is killed with SIGKILL in the middle of a hand:
-within 10 s the other process owns the table, the hand is rolled back to the start-of-hand chips (TRN-33; a HexaPro
-game is a tournament and follows it: a crash is not a cancellation of the game, HEX-17/CXL-09 do not apply), the
-tournament's state stays whole (its level, nobody eliminated by the cancelled hand, every chip at the table, the prize
-pool untouched), a player's socket, never reconnected, receives the ``hand_cancelled`` event numbered above everything
-it saw and then the next hand, and ``wallet_reconcile`` passes (GEN-06)."""
+"""Issue 27 crash test for tournament products, with table actors on: a Sit & Go table, a HexaPro table and the first
+table of a two-table tournament, each held by one of two ``manage.py run_tables`` processes (two runtime "hosts",
+``tests/realtime/runtime_hosts.py``) while daphne serves the table's sockets. The process holding the table is killed
+with SIGKILL in the middle of a hand: within 10 s the other process owns the table, the hand is rolled back to the
+start-of-hand chips (TRN-33; a HexaPro game is a tournament and follows it: a crash is not a cancellation of the game,
+HEX-17/CXL-09 do not apply), the tournament's state stays whole (its level clock, nobody knocked out by the cancelled
+hand, every chip of the tournament at its tables, the prize pool untouched), a player's socket, never reconnected,
+receives the ``hand_cancelled`` event numbered above everything it saw and then the next hand, which finishes, and
+``wallet_reconcile`` passes (GEN-06)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +33,7 @@ from tests.realtime.following_socket import FollowingSocket
 from tests.realtime.live_site import live_site, site_environment
 from tests.realtime.runtime_hosts import Players, hosts, owners, start_runtime, wait_for
 from tests.tables.support import player
-from tests.tournaments.support import sit_and_go
+from tests.tournaments.support import scheduled, sit_and_go
 from tournaments.models import EntryStatus, Tournament, TournamentEntry
 from wallet.models import Account, AccountKind
 
@@ -73,9 +75,26 @@ def hexapro_table() -> tuple[Tournament, Table]:
     return tournament, Table.objects.get(tournament_link__tournament=tournament)
 
 
+def multi_table_tournament_table() -> tuple[Tournament, Table]:
+    """A scheduled tournament of twelve at two six-seat tables, started as the beat task starts it; its first table."""
+    from tournaments.services import tournaments_advance_all
+
+    starts_at = timezone.now() + timedelta(seconds=1)
+    tournament = scheduled(starts_at=starts_at, table_size=6)
+    for user in [player() for _ in range(12)]:
+        register_now(user, tournament)
+    while timezone.now() < starts_at:
+        time.sleep(0.1)
+    tournaments_advance_all(now=timezone.now())
+    tables = list(Table.objects.filter(tournament_link__tournament=tournament).order_by("pk"))
+    assert len(tables) == 2
+    return tournament, tables[0]
+
+
 PRODUCTS: dict[str, Callable[[], tuple[Tournament, Table]]] = {
     "sit_and_go": sit_and_go_table,
     "hexapro": hexapro_table,
+    "multi_table": multi_table_tournament_table,
 }
 
 
@@ -104,14 +123,21 @@ def test_the_killed_owner_of_a_tournament_table_is_replaced_within_10_s_its_hand
             tournament, table = PRODUCTS[product]()
             pool = prize_pool(tournament)
             chips = chips_in_play(tournament)
-            seated = list(Seat.objects.filter(table=table, user__isnull=False).values_list("user_id", flat=True))
+            # Everyone plays at every table of the tournament (an owner's clock acts for a player who does not).
+            tournament_tables = Table.objects.filter(tournament_link__tournament=tournament)
+            seated = {
+                table_id: list(
+                    Seat.objects.filter(table_id=table_id, user__isnull=False).values_list("user_id", flat=True)
+                )
+                for table_id in tournament_tables.values_list("pk", flat=True)
+            }
             owner = wait_for(lambda: owners(client, [table.pk])[table.pk], "the table owned", 60)
             victim = processes[owner.split(":")[0]]
             user = Seat.objects.filter(table=table, user__isnull=False).first().user  # type: ignore[union-attr]
 
             with (
                 FollowingSocket([base_url], table.pk, session_cookie(user).decode()) as socket,
-                Players({table.pk: seated}) as players,
+                Players(seated) as players,
             ):
                 # A hand whose actions the owner has applied in memory only (published to the socket, not written).
                 hand_id = wait_for(
