@@ -139,8 +139,11 @@ def test_the_killed_owner_of_a_tournament_table_is_replaced_within_10_s_its_hand
                 FollowingSocket([base_url], table.pk, session_cookie(user).decode()) as socket,
                 Players(seated) as players,
             ):
+                level, level_ends_at = Tournament.objects.values_list("level_number", "level_ends_at").get(
+                    pk=tournament.pk
+                )
                 # A hand whose actions the owner has applied in memory only (published to the socket, not written).
-                hand_id = wait_for(
+                playing = wait_for(
                     lambda: (
                         current
                         if (current := Table.objects.filter(pk=table.pk).values_list("current_hand_id", flat=True)[0])
@@ -150,13 +153,14 @@ def test_the_killed_owner_of_a_tournament_table_is_replaced_within_10_s_its_hand
                     lambda: f"an action applied in a hand in progress (answers {dict(players.answers)})",
                     60,
                 )
-                level, level_ends_at = Tournament.objects.values_list("level_number", "level_ends_at").get(
-                    pk=tournament.pk
-                )
                 os.killpg(victim.pid, signal.SIGKILL)
                 killed_at = time.monotonic()
                 victim.wait(10)
                 seen_before = socket.last_sequence or 0
+                # The hand the kill cut off, as the dead owner left it in PostgreSQL (the one seen playing, or, when
+                # that ended just before the kill, the next; nothing changes the row until the lease has run out).
+                hand_id = Table.objects.filter(pk=table.pk).values_list("current_hand_id", flat=True)[0]
+                assert hand_id is not None, f"the kill fell between hands (hand {playing} had just ended)"
                 start_chips = dict(HandPlayer.objects.filter(hand_id=hand_id).values_list("user_id", "start_stack"))
 
                 survivor = next(address for address in processes if address != owner.split(":")[0])
