@@ -8,8 +8,10 @@ ticker processes, has the effect of running it once.
 
 With table actors (``settings.TABLE_ACTORS``), a table with a live owner (``games.runtime.owner``) is dealt and its
 action clocks run by its owner: the ticker skips its hand clocks, its hand starts and (at start-up) its hand in
-progress, and keeps the deadlines that must survive a crash (sit-out limits, the seating queues; levels, breaks and
-scheduled starts are the tournaments' ticker handlers').
+progress; while any runtime process is alive it deals at no table at all (a table without an owner is about to be
+claimed: a new one, or a dead owner's before its takeover, which would cancel a hand the ticker had dealt). It keeps
+the deadlines that must survive a crash (sit-out limits, the seating queues; levels, breaks and scheduled starts are
+the tournaments' ticker handlers').
 """
 
 from __future__ import annotations
@@ -118,6 +120,18 @@ def cash_tables_tick(now: datetime) -> int:
         .order_by("next_hand_at", "pk")
         .values_list("pk", flat=True)
     )
+    if tables and _owners_deal():
+        return advanced
     owned = _tables_with_an_owner(tables)
     advanced += _each("hand start", [table_id for table_id in tables if table_id not in owned], _table_start, now)
     return advanced
+
+
+def _owners_deal() -> bool:
+    """With table actors on, whether a runtime process is alive (its heartbeat has not expired): then every open table
+    is dealt by its owner, present or about to claim it within a scan or a lease. A table left without an owner (a new
+    table, or a dead owner's before its lease expires) that the ticker dealt at would have that hand cancelled by the
+    takeover (CASH-23) a moment later. With no runtime process alive the ticker deals as without actors."""
+    if not inbox.actors_play_the_tables():
+        return False
+    return bool(inbox.lease_store().live_processes())

@@ -51,13 +51,14 @@ def site_environment() -> dict[str, str]:
 
 
 @contextmanager
-def live_site(log_directory: Path) -> Iterator[str]:
-    """Start daphne and ``run_ticker``; yield the base URL; stop both."""
+def live_site(log_directory: Path, settings_changed: dict[str, str] | None = None) -> Iterator[str]:
+    """Start daphne and ``run_ticker`` (with ``settings_changed`` added to their environment); yield the base URL; stop
+    both."""
     # daphne adopts a socket bound here (port 0), so no other process (another xdist worker) can take the port between
     # choosing it and binding it.
     listener = listening_socket("127.0.0.1", 0)
     port = int(listener.getsockname()[1])
-    environment = site_environment()
+    environment = {**site_environment(), **(settings_changed or {})}
     log_directory.mkdir(parents=True, exist_ok=True)
     processes: list[subprocess.Popen[bytes]] = []
     commands = {
@@ -125,3 +126,37 @@ def run_bots(base_url: str, *arguments: str, timeout: float = 300) -> subprocess
         timeout=timeout,
         check=False,
     )
+
+
+@contextmanager
+def web_process(
+    log_directory: Path, name: str, settings_changed: dict[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Start one more daphne (a second web process of the site, as the launcher's ``WEB_PROCESSES`` runs them, on a
+    port of its own); yield its base URL and process; stop it unless the test has killed it."""
+    listener = listening_socket("127.0.0.1", 0)
+    port = int(listener.getsockname()[1])
+    log_directory.mkdir(parents=True, exist_ok=True)
+    with (log_directory / f"{name}.log").open("wb") as log:
+        process = subprocess.Popen(
+            web_server_command("127.0.0.1", port, listening_descriptor=listener.fileno()),
+            cwd=PROJECT,
+            env={**site_environment(), **(settings_changed or {})},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            pass_fds=(listener.fileno(),),
+        )
+    # Only daphne holds the port from now on: once it dies, connecting there is refused, as on a dead host.
+    listener.close()
+    try:
+        wait_until_it_answers(f"http://127.0.0.1:{port}", [process], log_directory)
+        yield f"http://127.0.0.1:{port}", process
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
