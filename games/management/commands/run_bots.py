@@ -11,7 +11,9 @@ Planting cheats for the compliance desk (issue 31): ``--colluding-pairs N`` and 
 neighbouring bots at one table partners (``games.bots.policy.plant_pairs``): colluders soft-play each other, share
 their hole cards in this process and squeeze third players; a dumper loses chips to its partner heads-up after the
 flop. ``--styles`` names the honest styles of the others (``random``, ``tight``, ``loose``). The planted pairs are
-listed in the summary (``planted``) so their detection can be checked.
+listed in the summary (``planted``) so their detection can be checked. Partners are placed at the same table, but
+the stake queue assigns tables (CASH-04): with ``--tables`` above 1 it may seat them apart, and they share hands only
+while they sit together (``benchmarks/bench_live_detection.py`` uses one table per stake for that reason).
 """
 
 from __future__ import annotations
@@ -92,6 +94,16 @@ class Command(BaseCommand):
         users, password = ensure_bot_users(
             tables_count * per_table, prefix=options["prefix"], balance=3 * max(buy_ins.values())
         )
+        names = [user.table_name for user in users]
+        try:
+            policies, pairs = plant_pairs(
+                [names[number * per_table : (number + 1) * per_table] for number in range(tables_count)],
+                colluding_pairs=int(options["colluding_pairs"]),
+                dumping_pairs=int(options["dumping_pairs"]),
+                styles=tuple(style.strip() for style in str(options["styles"]).split(",") if style.strip()),
+            )
+        except ValueError as error:
+            raise CommandError(str(error)) from error
         self.stdout.write(f"{len(users)} bots on {len(tables)} tables: {', '.join(str(t.pk) for t in tables)}")
         if options["login"] == "session":
             cookies = [session_for(user) for user in users]
@@ -105,16 +117,6 @@ class Command(BaseCommand):
         )
         rng = Random(options["seed"])
         stats = BotStats()
-        names = [user.table_name for user in users]
-        try:
-            policies, pairs = plant_pairs(
-                [names[number * per_table : (number + 1) * per_table] for number in range(tables_count)],
-                colluding_pairs=int(options["colluding_pairs"]),
-                dumping_pairs=int(options["dumping_pairs"]),
-                styles=tuple(style.strip() for style in str(options["styles"]).split(",") if style.strip()),
-            )
-        except ValueError as error:
-            raise CommandError(str(error)) from error
         partnerships = {}
         for pair in pairs:
             partnerships[pair.first] = partnerships[pair.second] = Partnership()
