@@ -38,6 +38,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from random import Random
@@ -97,16 +98,26 @@ def shared_hands(pairs: list[Any], names: dict[str, int]) -> dict[tuple[str, str
 
 
 async def play(
-    bots: list[Any], pairs: list[Any], names: dict[str, int], target: int, deadline: float
+    bots: list[Any],
+    pairs: list[Any],
+    names: dict[str, int],
+    target: int,
+    deadline: float,
+    checkpoints: list[int],
+    checkpoint: Callable[[int], None],
 ) -> dict[Any, int]:
-    """Run the bots until every pair shared ``target`` hands or the deadline; the last counts."""
+    """Run the bots until every pair shared ``target`` hands or the deadline; the last counts. When the fewest hands
+    any pair shared passes a number in ``checkpoints``, ``checkpoint(number)`` runs (in a thread, the bots play on)."""
     tasks = [asyncio.create_task(bot.run(deadline)) for bot in bots]
     started = time.monotonic()
     counts: dict[Any, int] = {}
+    pending = sorted(checkpoints)
     while time.monotonic() < deadline:
         await asyncio.sleep(CHECK_SECONDS)
         counts = await asyncio.to_thread(shared_hands, pairs, names)
         print(json.dumps({"elapsed_s": round(time.monotonic() - started), "shared": list(counts.values())}), flush=True)
+        while pending and counts and min(counts.values()) >= pending[0]:
+            await asyncio.to_thread(checkpoint, pending.pop(0))
         if counts and min(counts.values()) >= target:
             break
         if all(task.done() for task in tasks):
@@ -264,6 +275,11 @@ def main() -> int:
     parser.add_argument("--think", type=float, nargs=2, default=(0.05, 0.25), metavar=("MIN", "MAX"))
     parser.add_argument("--pause-ms", type=int, default=500, help="pause between hands (a game-rules setting)")
     parser.add_argument("--styles", default="random,tight,loose", help="the honest bots' styles, in turn")
+    parser.add_argument(
+        "--checkpoints",
+        default="100,200,300",
+        help="run the detection while the bots play when the fewest shared hands of a pair pass these numbers",
+    )
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
     arguments = parser.parse_args()
@@ -327,8 +343,48 @@ def main() -> int:
                 + ", ".join(f"{pair.kind} {pair.first}/{pair.second}" for pair in pairs),
                 flush=True,
             )
+            from compliance.hand_records import user_key
+
+            keys = {user.table_name: user_key(user.pk) for user in users}
+            report["checkpoints"] = []
+            detection_work = [0, 0.0]  # hands fed to the detection and its seconds, over every batch
+
+            def checkpoint(number: int) -> None:
+                from django.db import close_old_connections
+
+                close_old_connections()
+                counted = shared_hands(pairs, user_ids)
+                detector, fed, seconds = detect()
+                detection_work[0] += fed
+                detection_work[1] += seconds
+                found = evaluate(detector, pairs, keys, counted)
+                close_old_connections()
+                summary = {
+                    "fewest_shared_hands": number,
+                    "minutes": round((time.monotonic() - started) / 60, 1),
+                    "hands_fed_so_far": detector.hands,
+                    "shared": [row["shared_hands"] for row in found["pairs"]],
+                    "found_by": [row["found_by"] for row in found["pairs"]],
+                    "recall": found["recall"],
+                    "honest_flagged": found["honest_flagged"],
+                    "bot_timing_flagged": found["bot_timing_flagged"],
+                }
+                report["checkpoints"].append(summary)
+                print(json.dumps({"checkpoint": summary}), flush=True)
+
+            checkpoints = [int(number) for number in arguments.checkpoints.split(",") if number.strip()]
             started = time.monotonic()
-            counts = asyncio.run(play(bots, pairs, user_ids, arguments.shared_hands, started + 60 * arguments.minutes))
+            counts = asyncio.run(
+                play(
+                    bots,
+                    pairs,
+                    user_ids,
+                    arguments.shared_hands,
+                    started + 60 * arguments.minutes,
+                    checkpoints,
+                    checkpoint,
+                )
+            )
             play_seconds = time.monotonic() - started
             wait_until_no_hand_runs()
             counts = shared_hands(pairs, user_ids)
@@ -351,14 +407,13 @@ def main() -> int:
             elif counts and min(counts.values()) == 0:
                 problems.append("a planted pair shared no hand (the stake queue seated the partners apart)")
             if hands:
-                from compliance.hand_records import user_key
-
                 detector, fed, seconds = detect()
-                keys = {user.table_name: user_key(user.pk) for user in users}
+                detection_work[0] += fed
+                detection_work[1] += seconds
                 report["detection"] = {
-                    "hands_fed": fed,
-                    "seconds": round(seconds, 1),
-                    "hands_per_second": round(fed / seconds, 1) if seconds else None,
+                    "hands_fed": detection_work[0],
+                    "seconds": round(detection_work[1], 1),
+                    "hands_per_second": round(detection_work[0] / detection_work[1], 1) if detection_work[1] else None,
                 }
                 report.update(evaluate(detector, pairs, keys, counts))
         except BenchmarkFailed as error:
