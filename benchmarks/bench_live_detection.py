@@ -181,13 +181,16 @@ def pair_figures(detector: Any, pair: Any, keys: dict[str, str]) -> dict[str, An
         stored = dumping._pairs.get((loser, winner))
         if stored is None:
             continue
-        score, _rates = dumping.score(loser, stored, winner, opponents, dispersion)
+        score, rates = dumping.score(loser, stored, winner, opponents, dispersion)
         figures.setdefault("chip_dumping", []).append(
             {
                 "loser": pair.first if loser == first else pair.second,
                 "judged": [stored.counts[0], stored.counts[2], stored.counts[4]],
                 "weak": [stored.counts[1], stored.counts[3], stored.counts[5]],
                 "weak_transfer_big_blinds": round(stored.weak_transfer, 1),
+                "expected_weak_rates": [round(rate, 3) for rate in rates],
+                "room_dispersion": round(dispersion, 2),
+                "room_weak_rates": [round(rate, 3) for rate in opponents[1]],
                 "score": round(score, 2),
                 "bar": round(dumping.flagging_threshold(candidates), 2),
                 "reaches_minimums": (loser, winner) in candidates,
