@@ -207,6 +207,8 @@ def pair_figures(detector: Any, pair: Any, keys: dict[str, str]) -> dict[str, An
                 "z": round(judged_flow["score"], 2),
                 "persistence": round(judged_flow["persistence"], 2),
                 "excess_big_blinds": round(judged_flow["excess"], 1),
+                "flow_big_blinds": round(judged_flow["flow"], 1),
+                "expected_big_blinds": round(judged_flow["expected"], 1),
             }
     return figures
 
