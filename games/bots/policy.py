@@ -353,7 +353,8 @@ def dumping_action(
 
     Before the flop both stay in cheaply (the dumper calls up to 8 big blinds, the receiver raises an unopened pot to
     isolate the two and calls up to 8). Heads-up with the partner after the flop, the receiver bets most of the pot
-    and calls whatever the dumper puts in; the dumper loses in one of :data:`DUMPING_WAYS`, chosen by the hand's id.
+    and calls whatever the dumper puts in; the dumper loses in one of :data:`DUMPING_WAYS`, chosen by the hand's id,
+    and when ahead never makes a call that puts the last chips in (the showdown would pay the dumper).
     Multi-way after the flop: honest play."""
     kinds = set(legal.get("kinds") or ())
     to_call = _facing(legal)
@@ -377,6 +378,13 @@ def dumping_action(
     way = DUMPING_WAYS[(view.hand_id or 0) % len(DUMPING_WAYS)]
     equity = equity_against_partner(view)
     behind = (equity < 0.5) if equity is not None else holding_strength(view, rng) < 0.5
+    # A call that puts the dumper's (or the partner's) last chips in decides the pot at showdown: ahead, that would
+    # win the partner's chips, so the dumper folds instead.
+    final = bool(to_call) and (
+        to_call >= int(legal.get("all_in_amount") or to_call + 1) or "call" not in kinds or partner_seat in view.all_in
+    )
+    if not behind and final:
+        return _act("fold")
     if way == "folds_the_river":
         if not to_call:
             return _act("check") if "check" in kinds else _call(kinds)

@@ -78,3 +78,13 @@ def test_frd_14_with_a_third_player_in_the_dumper_plays_its_honest_style() -> No
         assert DUMPER.decide(FACING_A_BET, multiway, Random(seed)) == honest_action(
             "tight", FACING_A_BET, multiway, Random(seed)
         )
+
+
+@pytest.mark.parametrize("way", DUMPING_WAYS)
+@pytest.mark.parametrize("street", ["flop", "turn"])
+def test_frd_14_ahead_it_never_calls_the_partners_all_in_which_would_win_it_the_pot(way: str, street: str) -> None:
+    all_in = dict(FACING_A_BET, kinds=["fold", "call", "timeout"], call_amount=4000, raise_range=None)
+    ahead = view(hand_id=WAYS[way], street=street, hole=AHEAD_OF_JUNK, partner_cards=BEHIND, aggressor=2)
+    assert DUMPER.decide(all_in, ahead, Random(6))["action"] == "fold"
+    behind = view(hand_id=WAYS[way], street=street, aggressor=2)
+    assert DUMPER.decide(all_in, behind, Random(6))["action"] == "call"
