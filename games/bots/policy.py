@@ -125,7 +125,12 @@ class HandView:
         return next((seat for seat, seated in self.names.items() if seated == name), None)
 
     def heads_up_with(self, seat: int | None) -> bool:
-        return seat is not None and self.seat is not None and set(self.live()) == {self.seat, seat}
+        """Whether ``seat`` is the only other player who can still bet: the two are alone in the hand, or everybody
+        else still in is all-in (the betting between the two decides the side pot)."""
+        live = self.live()
+        if seat is None or self.seat is None or seat not in live or self.seat not in live:
+            return False
+        return not {other for other in live if other not in self.all_in} - {self.seat, seat}
 
     def apply_snapshot(self, snapshot: dict[str, Any]) -> None:
         """Start from a snapshot (on connecting, possibly in the middle of a hand)."""

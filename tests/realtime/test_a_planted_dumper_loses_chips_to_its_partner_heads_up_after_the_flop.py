@@ -88,3 +88,13 @@ def test_frd_14_ahead_it_never_calls_the_partners_all_in_which_would_win_it_the_
     assert DUMPER.decide(all_in, ahead, Random(6))["action"] == "fold"
     behind = view(hand_id=WAYS[way], street=street, aggressor=2)
     assert DUMPER.decide(all_in, behind, Random(6))["action"] == "call"
+
+
+def test_frd_14_with_everybody_else_all_in_the_two_partners_betting_is_heads_up() -> None:
+    """A third player all-in leaves the side pot to the two partners: the dumper dumps there too (a live run had the
+    pair play honest, stack-deep pots against each other beside an all-in third player)."""
+    ahead = view(hand_id=WAYS["calls_off"], street="river", hole=AHEAD_OF_JUNK, partner_cards=BEHIND, aggressor=2)
+    ahead.folded.discard(3)
+    ahead.all_in.add(3)
+    assert ahead.heads_up_with(2)
+    assert DUMPER.decide(FACING_A_BET, ahead, Random(7))["action"] == "fold"
