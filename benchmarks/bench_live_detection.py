@@ -250,6 +250,11 @@ def evaluate(detector: Any, pairs: list[Any], keys: dict[str, str], counts: dict
         "recall": by_kind,
         "honest_bots": len(honest),
         "honest_flagged": not_timing,
+        "flags_naming_honest_bots": [
+            {"indicator": flag.indicator, "players": [names[player] for player in flag.players], "score": flag.score}
+            for flag in flags
+            if flag.indicator != "bot_timing" and {names.get(player) for player in flag.players} & set(honest)
+        ],
         "honest_in_pair_flags": sorted(
             {name for indicator in PAIR_INDICATORS for name in in_flags.get(indicator, set())}
         ),
@@ -372,6 +377,7 @@ def main() -> int:
                     "found_by": [row["found_by"] for row in found["pairs"]],
                     "recall": found["recall"],
                     "honest_flagged": found["honest_flagged"],
+                    "flags_naming_honest_bots": found["flags_naming_honest_bots"],
                     "bot_timing_flagged": found["bot_timing_flagged"],
                 }
                 report["checkpoints"].append(summary)
@@ -443,7 +449,14 @@ def print_report(report: dict[str, Any]) -> None:
             f"{'FOUND by ' + ', '.join(row['found_by']) if row['found'] else 'missed'}"
         )
         print(f"    {json.dumps(row['figures'])}")
-    for key in ("recall", "honest_bots", "honest_flagged", "honest_in_pair_flags", "bot_timing_flagged"):
+    for key in (
+        "recall",
+        "honest_bots",
+        "honest_flagged",
+        "flags_naming_honest_bots",
+        "honest_in_pair_flags",
+        "bot_timing_flagged",
+    ):
         print(f"{key}: {json.dumps(report.get(key))}")
     print(f"detection: {json.dumps(report.get('detection'))}")
     print(f"flags_by_indicator: {json.dumps(report.get('flags_by_indicator'))}")
