@@ -3,7 +3,10 @@
 The bot is an ordinary client of docs/protocol.md: it asks its table's stake for a seat with ``seat_me`` (the stake
 queue assigns the table, CASH-04: the bot moves to another table of the stake when assigned one, and follows the
 queue over HTTP while it waits), acts on ``your_turn`` with
-an action from :func:`games.bots.policy.choose_action`, resyncs on a sequence gap, and (when asked to) leaves and
+an action from its :class:`games.bots.policy.BotPolicy` (by default the random legal play of
+:func:`games.bots.policy.choose_action`; card-aware honest styles, and planted chip dumpers and colluders who find
+their partner's seat by its name at the table and may share hole cards through a
+:class:`games.bots.policy.Partnership` in this process), resyncs on a sequence gap, and (when asked to) leaves and
 rejoins between hands or drops its connection mid-hand to exercise the disconnection rules. It records what it saw
 in a shared :class:`BotStats`. No Django import: bots run in any process that can reach the site.
 """
@@ -25,7 +28,7 @@ from urllib.request import HTTPCookieProcessor, Request, build_opener
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from games.bots.policy import busted_seat_plan, choose_action
+from games.bots.policy import BotPolicy, HandView, Partnership, busted_seat_plan
 
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -157,8 +160,13 @@ class Bot:
         settings: BotSettings,
         stats: BotStats,
         rng: Random,
+        policy: BotPolicy | None = None,
+        partnership: Partnership | None = None,
     ) -> None:
         self.name = name
+        self.policy = policy or BotPolicy()
+        self.partnership = partnership
+        """Shared with the partner's bot (planted colluders): each shows the other its hole cards."""
         self.stopped = False
         self.failures_in_a_row = 0
         """Connections that failed one after another (reset once a socket opens): the retry delay doubles with each."""
@@ -200,6 +208,8 @@ class Bot:
         """A hand ended (or the snapshot shows the bot sitting out): see whether it is busted once the batch is read."""
         self.rebuy_request_id: str | None = None
         self.minimum_buy_in: int | None = None
+        self.view = HandView()
+        """What the bot knows of the hand in play (its policy decides from it)."""
 
     def stop(self) -> None:
         """Ask the bot to leave its seat and end :meth:`run` within about two seconds (the longest socket wait).
@@ -272,7 +282,9 @@ class Bot:
             if self.rng.random() < self.settings.disconnect_probability:
                 self.drop_connection = True
                 return
-            message = choose_action(self.act_legal, self.rng)
+            if self.partnership is not None:
+                self.view.partner_cards = self.partnership.cards_of(self.view.hand_id, self.policy.partner)
+            message = self.policy.decide(self.act_legal, self.view, self.rng)
             if isinstance(self.act_hand, int):
                 message["hand_id"] = self.act_hand
             self.act_due = None
@@ -379,6 +391,8 @@ class Bot:
     def on_snapshot(self, message: dict[str, Any]) -> None:
         self.last_sequence = int(message["sequence"])
         snapshot = message["snapshot"]
+        self.view.apply_snapshot(snapshot)
+        self.share_hole_cards()
         viewer = snapshot.get("viewer") or {}
         self.user_id = viewer.get("user_id")
         self.seat = viewer.get("seat")
@@ -416,6 +430,10 @@ class Bot:
         self.last_sequence = max(self.last_sequence or 0, int(events[-1]["sequence"]))
         for event in events:
             kind = event.get("type")
+            self.view.seat = self.seat
+            self.view.apply_event(event)
+            if kind == "hole_cards_dealt" and event.get("cards"):
+                self.share_hole_cards()
             if kind == "action_taken" and event.get("seat") == self.seat and self.act_sent_at is not None:
                 now = time.monotonic()
                 self.stats.latencies.append(now - self.act_sent_at)
@@ -440,6 +458,13 @@ class Bot:
                     self.rejoin_at = time.monotonic() + self.rng.uniform(*self.settings.rejoin_seconds)
                     await self.send({"type": "leave"})
             self.follow_seat(event)
+            self.view.seat = self.seat
+
+    def share_hole_cards(self) -> None:
+        """Show the partner (a planted colluder's, in this process) this hand's hole cards."""
+        if self.partnership is not None and self.view.hand_id is not None and self.view.hole_cards:
+            own_name = self.view.names.get(self.view.seat, self.name) if self.view.seat is not None else self.name
+            self.partnership.share(self.view.hand_id, own_name, self.view.hole_cards)
 
     def follow_seat(self, event: dict[str, Any]) -> None:
         seat = event.get("seat")

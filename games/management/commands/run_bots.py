@@ -6,6 +6,14 @@ Creates (or reuses) bot users with sandbox deposits and bot tables, logs each bo
 every bot connects to its table socket, takes a seat and plays random legal actions until the duration is over, when
 it leaves the table (its stack goes back to its balance). Prints a JSON summary (hands, actions, errors, latency).
 The site (daphne) and the ticker (``manage.py run_ticker``, which deals the hands) must be running.
+
+Planting cheats for the compliance desk (issue 31): ``--colluding-pairs N`` and ``--dumping-pairs N`` make pairs of
+neighbouring bots at one table partners (``games.bots.policy.plant_pairs``): colluders soft-play each other, share
+their hole cards in this process and squeeze third players; a dumper loses chips to its partner heads-up after the
+flop. ``--styles`` names the honest styles of the others (``random``, ``tight``, ``loose``). The planted pairs are
+listed in the summary (``planted``) so their detection can be checked. Partners are placed at the same table, but
+the stake queue assigns tables (CASH-04): with ``--tables`` above 1 it may seat them apart, and they share hands only
+while they sit together (``benchmarks/bench_live_detection.py`` uses one table per stake for that reason).
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from urllib.parse import urlsplit
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.bots.client import Bot, BotSettings, BotStats, http_login
+from games.bots.policy import HONEST_STYLES, Partnership, plant_pairs
 from games.bots.setup import buy_in_for, ensure_bot_users, ensure_tables, session_for
 from games.bots.tournament import TournamentBot
 
@@ -55,6 +64,15 @@ class Command(BaseCommand):
             help="register --bots bots for this tournament and play it (its tables are assigned, not chosen)",
         )
         parser.add_argument("--bots", type=int, default=None, help="with --tournament: how many bots register")
+        parser.add_argument("--colluding-pairs", type=int, default=0, help="plant pairs that soft-play each other")
+        parser.add_argument(
+            "--dumping-pairs", type=int, default=0, help="plant pairs where one dumps chips to the other"
+        )
+        parser.add_argument(
+            "--styles",
+            default="random",
+            help=f"comma-separated honest styles the other bots take in turn ({', '.join(HONEST_STYLES)})",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["tournament"] is not None:
@@ -76,6 +94,16 @@ class Command(BaseCommand):
         users, password = ensure_bot_users(
             tables_count * per_table, prefix=options["prefix"], balance=3 * max(buy_ins.values())
         )
+        names = [user.table_name for user in users]
+        try:
+            policies, pairs = plant_pairs(
+                [names[number * per_table : (number + 1) * per_table] for number in range(tables_count)],
+                colluding_pairs=int(options["colluding_pairs"]),
+                dumping_pairs=int(options["dumping_pairs"]),
+                styles=tuple(style.strip() for style in str(options["styles"]).split(",") if style.strip()),
+            )
+        except ValueError as error:
+            raise CommandError(str(error)) from error
         self.stdout.write(f"{len(users)} bots on {len(tables)} tables: {', '.join(str(t.pk) for t in tables)}")
         if options["login"] == "session":
             cookies = [session_for(user) for user in users]
@@ -89,21 +117,32 @@ class Command(BaseCommand):
         )
         rng = Random(options["seed"])
         stats = BotStats()
+        partnerships = {}
+        for pair in pairs:
+            partnerships[pair.first] = partnerships[pair.second] = Partnership()
         bots = [
             Bot(
-                user.username,
+                name,
                 cookie,
                 tables[index // per_table].pk,
                 buy_ins[tables[index // per_table].pk],
                 settings,
                 stats,
                 Random(rng.random()),
+                policy=policies[name],
+                partnership=partnerships.get(name),
             )
-            for index, (user, cookie) in enumerate(zip(users, cookies, strict=True))
+            for index, (name, cookie) in enumerate(zip(names, cookies, strict=True))
         ]
         started = time.monotonic()
         asyncio.run(play(bots, started + duration))
-        summary = {"tables": len(tables), "bots": len(bots), "seconds": round(time.monotonic() - started, 1)}
+        summary: dict[str, Any] = {
+            "tables": len(tables),
+            "bots": len(bots),
+            "seconds": round(time.monotonic() - started, 1),
+        }
+        if pairs:
+            summary["planted"] = [{"kind": pair.kind, "players": [pair.first, pair.second]} for pair in pairs]
         summary.update(stats.summary())
         self.stdout.write(json.dumps(summary, sort_keys=True))
 
