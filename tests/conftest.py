@@ -43,8 +43,12 @@ migration at once on the same cores."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    """An xdist controller names a template for its workers, unless it runs inside a worker of another run that
+    already has one (tests/foundation/test_each_test_worker_has_its_own_database_and_redis_prefix.py starts such a
+    run): its workers then clone that migrated template instead of migrating a new one. The template's owner, the
+    outer controller, drops it (``pytest_unconfigure`` compares the process id in the name)."""
     runs_workers = getattr(config.option, "dist", "no") != "no" and getattr(config.option, "numprocesses", 0)
-    if runs_workers and not os.environ.get("PYTEST_XDIST_WORKER"):
+    if runs_workers and not os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get(TEMPLATE_DATABASE_VARIABLE):
         os.environ[TEMPLATE_DATABASE_VARIABLE] = f"test_poker_template_{os.getpid()}"
 
 

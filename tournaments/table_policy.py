@@ -37,6 +37,7 @@ from games.runtime.events import NewEvent
 from games.runtime.hands import HandContext, previous_hand
 from games.runtime.policy import Chooser, HandTerms, Settlement, TableRules
 from games.runtime.seat_state import seat_empty, seat_event, seat_save, seat_sit_out_now, table_touch
+from poker_site.core.compiled_sql import CompiledSelect
 from tournaments.definitions import level_clock, payouts_now, table_rules
 from tournaments.models import (
     EntryStatus,
@@ -55,9 +56,20 @@ SITTING_OUT_TOGETHER = "hexapro_sitting_out_together"
 _SETTLED_STATE = "_tournament_settled_state"
 
 
+# Read on every action at a tournament table (its rules and clocks): compiled once per process
+# (poker_site.core.compiled_sql); compiling the join with the tournament's many columns cost more than running it.
+_TABLE_LINK = CompiledSelect(
+    lambda table_id: TournamentTable.objects.select_related("tournament").order_by().filter(table_id=table_id)
+)
+
+
 def table_link(table_id: int) -> TournamentTable:
-    """The tournament link of a tournament table, with the tournament (one query)."""
-    return TournamentTable.objects.select_related("tournament").get(table_id=table_id)
+    """The tournament link of a tournament table, with the tournament (one query); ``TournamentTable.DoesNotExist``
+    if the table is not a tournament's."""
+    link = _TABLE_LINK.first(table_id)
+    if link is None:
+        raise TournamentTable.DoesNotExist(f"table {table_id} has no tournament link")
+    return link
 
 
 _LINK_READ = "_tournament_link_read"

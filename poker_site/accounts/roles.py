@@ -74,16 +74,21 @@ EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
 
 def permissions_for(role: str) -> list[Permission]:
     """Every permission the role should hold, among those that exist in the database now (never one of an app in
-    :data:`SUPERUSERS_ONLY_APPS`)."""
-    grantable = Permission.objects.exclude(content_type__app_label__in=SUPERUSERS_ONLY_APPS)
+    :data:`SUPERUSERS_ONLY_APPS`).
+
+    One query for all permissions, chosen here (it runs after every migrate and test database reset, and before each
+    back-office permission test: a query per app and per extra permission was a tenth of a second a call)."""
+    verbs_by_app = ROLE_PERMISSIONS[role]
+    extras = set(EXTRA_PERMISSIONS.get(role, ()))
+    grantable = Permission.objects.exclude(content_type__app_label__in=SUPERUSERS_ONLY_APPS).select_related(
+        "content_type"
+    )
     wanted: list[Permission] = []
-    for app_label, verbs in ROLE_PERMISSIONS[role].items():
-        for permission in grantable.filter(content_type__app_label=app_label):
-            if permission.codename.split("_", 1)[0] in verbs:
-                wanted.append(permission)
-    for dotted in EXTRA_PERMISSIONS.get(role, ()):
-        app_label, codename = dotted.split(".", 1)
-        wanted.extend(grantable.filter(content_type__app_label=app_label, codename=codename))
+    for permission in grantable:
+        app_label = permission.content_type.app_label
+        verb = permission.codename.split("_", 1)[0]
+        if verb in verbs_by_app.get(app_label, ()) or f"{app_label}.{permission.codename}" in extras:
+            wanted.append(permission)
     return wanted
 
 
