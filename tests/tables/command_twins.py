@@ -21,7 +21,7 @@ from games.runtime.commands import CommandRefused, execute_durably, service_call
 from games.runtime.owner import command_run
 from games.runtime.play import PlayerAction
 from games.runtime.protocol import ClientMessage
-from games.services import hand_act, hand_start
+from games.services import hand_act, hand_start, hand_timeout
 from tests.tables.support import START, open_table, player, seat_players
 from tests.tables.twins import Pair, normalised, settled
 
@@ -111,6 +111,18 @@ class CommandTwins:
         self.outcomes.append(outcome)
         return outcome
 
+    def clock_due(self) -> Outcome:
+        """The acting player's clock runs out at both tables: the ticker's ``hand_timeout`` at one, the actor's clock
+        at the other (each asks the sockets' presence)."""
+        live = self.actor.live
+        assert live is not None and live.hand.action_deadline is not None
+        self.clock.now = max(self.clock.now, live.hand.action_deadline)
+        assert hand_timeout(self.durable_hand().pk, now=self.clock.now)
+        outcome = self.actor.clock(self.clock.now)
+        assert outcome is not None and outcome.changed
+        self.outcomes.append(outcome)
+        return outcome
+
     def play_to_the_end(self) -> None:
         while self.actor.live is not None:
             self.act()
@@ -153,7 +165,9 @@ class CommandTwins:
         message_type = "connection_restored" if connected else "connection_lost"
         user_id = self.user(self.memory, seat).pk
         outcome = self.actor.handle(
-            TableCommand(user_id, message_type, functools.partial(command_run, self.memory.pk, user_id, message_type, {})),
+            TableCommand(
+                user_id, message_type, functools.partial(command_run, self.memory.pk, user_id, message_type, {})
+            ),
             self.clock.now,
         )
         self.outcomes.append(outcome)

@@ -36,4 +36,3 @@ def test_the_player_to_act_who_leaves_folds_now_and_one_waiting_folds_at_their_t
         for number in (waiting, acting):
             assert Seat.objects.get(table=table, number=number).user_id is None  # left with the hand's end
     call_command("wallet_reconcile")
-
