@@ -1,8 +1,8 @@
 """A table actor: one table's hand held in memory, its messages applied in arrival order (issue 27, steps 3 and 4 of
 docs/runtime-design.md — the actor itself, driven in-process).
 
-Nothing routes a table's messages to an actor yet (commands, the ticker and the socket layer still use the per-action
-durable path of ``games.runtime.hands``). What exists:
+With ``TABLE_ACTORS`` on, the owner loop (``games.runtime.owner``) feeds each owned table's actor; off, the per-action
+durable path of ``games.runtime.hands`` plays the tables. What an actor does:
 
 * :class:`TableActor` holds the table's hand in play (``games.runtime.play.HandInPlay``) and an inbox; messages
   (:class:`DealNext`, a player's ``PlayerAction``, a ``ClockDue``) are posted and applied one at a time in the order
@@ -19,9 +19,9 @@ durable path of ``games.runtime.hands``). What exists:
   published with; the hand's start and end events are published after their commits, as on the per-action path.
 * The acting player's clock is the actor's: :meth:`TableActor.deadline` says when it runs out and
   :meth:`TableActor.clock` posts the ``ClockDue`` (with the sockets' presence) once it has.
-
-Not yet (the later steps): the owner loop and ``manage.py run_tables``, the Redis stream inbox and reply keys, leases
-and takeover.
+* The table's other commands (:class:`TableCommand`: sitting out and in, leaving, a top-up, a client seed, a
+  connection change) run their existing durable service between two messages of the hand; what they change is then
+  read back into the hand in memory and applied there (a player to act who left folds, a clock switches).
 """
 
 from __future__ import annotations

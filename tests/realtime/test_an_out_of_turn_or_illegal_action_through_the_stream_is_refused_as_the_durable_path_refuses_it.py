@@ -21,8 +21,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def durable_refusal(table: Table, user: Any, fields: dict[str, Any]) -> tuple[str, str]:
-    with pytest.raises(CommandRefused) as refused:
-        service_call(hand_act, table, user, fields["action"], fields.get("amount"), hand_id=fields.get("hand_id"))
+    """The per-action path's refusal of the same action on the same rows. ``hand_act`` leaves a hand held in memory
+    to its owner (it refuses every action there), so the table's flag is lowered around the call: nothing has been
+    applied to the held hand yet, so its rows are the hand the owner holds, and a refusal writes nothing."""
+    held = Table.objects.get(pk=table.pk).hand_held_in_memory
+    Table.objects.filter(pk=table.pk).update(hand_held_in_memory=False)
+    try:
+        with pytest.raises(CommandRefused) as refused:
+            service_call(hand_act, table, user, fields["action"], fields.get("amount"), hand_id=fields.get("hand_id"))
+    finally:
+        Table.objects.filter(pk=table.pk).update(hand_held_in_memory=held)
     return refused.value.code, refused.value.message
 
 
