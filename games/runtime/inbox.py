@@ -208,9 +208,8 @@ def message_post(
         fields=fields,
         expires_at=time.time() + wait,
     )
-    waiting_client().xadd(  # type: ignore[arg-type]
-        stream_key(table_id), message.encoded(), maxlen=STREAM_MAXIMUM_LENGTH, approximate=True
-    )
+    entry: Any = message.encoded()
+    waiting_client().xadd(stream_key(table_id), entry, maxlen=STREAM_MAXIMUM_LENGTH, approximate=True)
 
 
 def tables_owned(table_ids: Iterable[int], client: redis.Redis | None = None) -> set[int]:

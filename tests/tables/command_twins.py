@@ -2,7 +2,7 @@
 seeds, stacks and moves at both; one played by the per-action durable path with each command run by the web process
 (``commands.execute_durably``), the other by a :class:`~games.runtime.actor.TableActor` with each command sent to it
 as the owner sends it (``owner.command_run`` in a ``TableCommand``). The clock (``django.utils.timezone.now``) is the
-test's, so both paths see the same moments."""
+test's (the ``clock`` fixture of ``tests/tables/conftest.py``), so both paths see the same moments."""
 
 from __future__ import annotations
 
@@ -12,9 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-import pytest
-from django.utils import timezone
-
 from games.models import Hand, HandStatus, Table
 from games.runtime.actor import DealNext, Outcome, TableActor, TableCommand
 from games.runtime.commands import CommandRefused, execute_durably, service_call
@@ -22,7 +19,7 @@ from games.runtime.owner import command_run
 from games.runtime.play import PlayerAction
 from games.runtime.protocol import ClientMessage
 from games.services import hand_act, hand_start, hand_timeout
-from tests.tables.support import START, open_table, player, seat_players
+from tests.tables.support import open_table, player, seat_players
 from tests.tables.twins import Pair, normalised, settled
 
 
@@ -35,14 +32,6 @@ class Clock:
     def advance(self, seconds: float) -> datetime:
         self.now += timedelta(seconds=seconds)
         return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    """Both paths read the same time: the services that default to ``timezone.now()`` and the actor's messages."""
-    moment = Clock(START + timedelta(minutes=1))
-    monkeypatch.setattr(timezone, "now", lambda: moment.now)
-    return moment
 
 
 @dataclass(frozen=True)
@@ -79,7 +68,8 @@ class CommandTwins:
         now = self.clock.advance(1)
         self.hand = hand_start(self.durable, now=now, shuffler=random.Random(self.seed))
         dealt = self.actor.handle(DealNext(), now)
-        assert self.hand is not None and dealt.hand_started is not None
+        assert self.hand is not None
+        assert dealt.hand_started is not None
         assert self.actor.live is not None
 
     def durable_hand(self) -> Hand:
@@ -115,11 +105,13 @@ class CommandTwins:
         """The acting player's clock runs out at both tables: the ticker's ``hand_timeout`` at one, the actor's clock
         at the other (each asks the sockets' presence)."""
         live = self.actor.live
-        assert live is not None and live.hand.action_deadline is not None
+        assert live is not None
+        assert live.hand.action_deadline is not None
         self.clock.now = max(self.clock.now, live.hand.action_deadline)
         assert hand_timeout(self.durable_hand().pk, now=self.clock.now)
         outcome = self.actor.clock(self.clock.now)
-        assert outcome is not None and outcome.changed
+        assert outcome is not None
+        assert outcome.changed
         self.outcomes.append(outcome)
         return outcome
 
@@ -179,6 +171,7 @@ class CommandTwins:
     def assert_alike(self) -> None:
         """The hand's events (from its first on, at the same numbers) and what it left at both tables are the same."""
         live_hand = Hand.objects.filter(table=self.memory).order_by("-number").first()
-        assert live_hand is not None and self.hand is not None
+        assert live_hand is not None
+        assert self.hand is not None
         assert normalised(self.pair, self.memory, live_hand) == normalised(self.pair, self.durable, self.hand)
         assert settled(self.memory, live_hand) == settled(self.durable, self.hand)

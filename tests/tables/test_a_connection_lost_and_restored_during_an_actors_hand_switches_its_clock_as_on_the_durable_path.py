@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from games.models import ClockPhase
 from games.runtime import presence
-from tests.tables.command_twins import Answer, Clock, CommandTwins, clock  # noqa: F401 - the fixture
+from tests.tables.command_twins import Answer, Clock, CommandTwins
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,7 +26,8 @@ def test_losing_the_socket_in_the_timebank_starts_the_grace_and_coming_back_resu
     assert acting is not None
     twins.clock_due()  # decision time over, connected: the timebank runs (TB-04)
     live = twins.actor.live
-    assert live is not None and live.hand.clock_phase == ClockPhase.TIMEBANK
+    assert live is not None
+    assert live.hand.clock_phase == ClockPhase.TIMEBANK
     clock.advance(3)
 
     assert twins.connection(acting, connected=False) == (Answer(True), Answer(True))

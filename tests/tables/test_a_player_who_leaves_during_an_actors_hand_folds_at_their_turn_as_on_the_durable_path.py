@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from games.models import Seat
-from tests.tables.command_twins import Clock, CommandTwins, clock  # noqa: F401 - the fixture
+from tests.tables.command_twins import Clock, CommandTwins
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

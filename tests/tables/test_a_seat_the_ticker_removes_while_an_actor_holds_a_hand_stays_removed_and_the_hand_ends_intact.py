@@ -20,7 +20,7 @@ from games.runtime.actor import DealNext, TableActor, TableCommand
 from games.runtime.owner import command_run
 from games.runtime.play import PlayerAction
 from games.runtime.sitting_out import seat_sit_out
-from tests.tables.command_twins import Clock, clock  # noqa: F401 - the fixture
+from tests.tables.command_twins import Clock
 from tests.tables.support import cash, open_table, player, seat_players
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,15 +47,18 @@ def test_the_ticker_removes_a_sitting_out_seat_mid_hand_and_the_actors_hand_end_
     assert actor.handle(DealNext(), clock.now).hand_started is not None
     live = actor.live
     assert live is not None
-    assert 4 in live.seats and str(4) not in live.hand.participants  # held, not dealt in
+    assert 4 in live.seats
+    assert str(4) not in live.hand.participants
     clock.now = deadline + timedelta(seconds=1)
 
     ticks.cash_tables_tick(clock.now)
 
     removed = Seat.objects.get(table=table, number=4)
-    assert removed.user_id is None and removed.status == SeatStatus.EMPTY
+    assert removed.user_id is None
+    assert removed.status == SeatStatus.EMPTY
     assert cash(away) == cash_before + BUY_IN
-    assert actor.live is live and live.hand.status == HandStatus.RUNNING  # the ticker left the hand alone
+    assert actor.live is live
+    assert live.hand.status == HandStatus.RUNNING
     if seats_read_again:
         sitting = users[0]
         command = TableCommand(
@@ -65,15 +68,18 @@ def test_the_ticker_removes_a_sitting_out_seat_mid_hand_and_the_actors_hand_end_
         assert live.seats[4].user_id is None
     while actor.live is not None:
         legal = live.state.legal_actions()
-        assert legal is not None and live.hand.acting_seat is not None
+        assert legal is not None
+        assert live.hand.acting_seat is not None
         acting_user = next(user for user in users if user.pk == live.seats[live.hand.acting_seat].user_id)
         outcome = actor.handle(PlayerAction(acting_user.pk, "check" if legal.check else "call"), clock.advance(1))
         assert outcome.refused is None, outcome.refused
 
     hand = Hand.objects.get(pk=live.hand.pk)
-    assert hand.status == HandStatus.FINISHED and hand.settlement_id is not None
+    assert hand.status == HandStatus.FINISHED
+    assert hand.settlement_id is not None
     removed = Seat.objects.get(table=table, number=4)
-    assert removed.user_id is None and removed.status == SeatStatus.EMPTY
+    assert removed.user_id is None
+    assert removed.status == SeatStatus.EMPTY
     assert cash(away) == cash_before + BUY_IN
     numbers = list(HandEvent.objects.filter(table=table).order_by("sequence").values_list("sequence", flat=True))
     assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))

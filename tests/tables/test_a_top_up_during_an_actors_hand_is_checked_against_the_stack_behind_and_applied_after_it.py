@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from tests.tables.command_twins import Answer, Clock, CommandTwins, clock  # noqa: F401 - the fixture
+from tests.tables.command_twins import Answer, Clock, CommandTwins
 from tests.tables.support import stack
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,7 +28,8 @@ def test_a_top_up_asked_for_mid_hand_counts_the_chips_already_bet_and_lands_afte
     assert behind < BUY_IN
 
     refused = twins.command(caller, "top_up", {"amount": TABLE_MAXIMUM - behind + 1})
-    assert refused[0].refusal is not None and refused[0].refusal[0] == "buy_in_refused"
+    assert refused[0].refusal is not None
+    assert refused[0].refusal[0] == "buy_in_refused"
     assert refused[0] == refused[1]
     durable, memory = twins.command(caller, "top_up", {"amount": TABLE_MAXIMUM - behind})
     assert durable == memory == Answer({})  # accepted at both: the deal's stack would have refused it

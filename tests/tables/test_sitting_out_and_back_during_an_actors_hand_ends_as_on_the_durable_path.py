@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from games.models import Seat, SeatStatus
 from games.runtime import presence
-from tests.tables.command_twins import Answer, Clock, CommandTwins, clock  # noqa: F401 - the fixture
+from tests.tables.command_twins import Answer, Clock, CommandTwins
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,5 +64,6 @@ def test_a_command_from_a_player_without_a_seat_is_refused_with_the_durable_path
     twins.pair.users[twins.durable.pk][9] = stranger
     twins.pair.users[twins.memory.pk][9] = stranger
     durable, memory = twins.command(9, "sit_out")
-    assert durable.refusal is not None and durable.refusal[0] == "not_seated"
+    assert durable.refusal is not None
+    assert durable.refusal[0] == "not_seated"
     assert durable == memory
