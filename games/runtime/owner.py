@@ -416,7 +416,9 @@ class TableOwner:
                 ),
             )
             done: Outcome = await self._database(actor.handle, command, timezone.now())
-            if done.command_refused is not None:
+            if message.message_type in CONNECTION_MESSAGES:
+                await self._acknowledge(message)  # a report: its sender waits for no answer
+            elif done.command_refused is not None:
                 refused = done.command_refused
                 assert isinstance(refused, commands.CommandRefused)
                 await self._reply(message, inbox.Reply(False, refused.code, refused.message, refused.details))
