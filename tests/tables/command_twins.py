@@ -45,14 +45,19 @@ class Answer:
 class CommandTwins:
     """A durable table and its twin played by an actor, dealt the same hand (``seed``)."""
 
-    def __init__(self, clock: Clock, players: int = 3, buy_in: int = 1_000, seed: int = 3) -> None:
+    def __init__(
+        self, clock: Clock, players: int = 3, buy_in: int = 1_000, seed: int = 3, pair: Pair | None = None
+    ) -> None:
+        """Two cash tables of ``players`` with ``buy_in`` each, or the twin tables of ``pair`` (tournament tables)."""
         self.clock = clock
-        tables = []
-        for _ in range(2):
-            table = open_table("holdem", "NL10")
-            seat_players(table, [player() for _ in range(players)], buy_in)
-            tables.append(table)
-        self.pair = Pair(*tables)
+        if pair is None:
+            tables = []
+            for _ in range(2):
+                table = open_table("holdem", "NL10")
+                seat_players(table, [player() for _ in range(players)], buy_in)
+                tables.append(table)
+            pair = Pair(*tables)
+        self.pair = pair
         self.durable, self.memory = self.pair.durable, self.pair.memory
         self.seed = seed
         self.actor = TableActor(self.memory.pk, shuffler=lambda: random.Random(self.seed))
@@ -65,6 +70,9 @@ class CommandTwins:
     # --- Dealing and acting ----------------------------------------------------------------------------------------
 
     def deal(self) -> None:
+        """Deal the next hand at both tables, once the pause after the last one is over."""
+        pauses = Table.objects.filter(pk__in=(self.durable.pk, self.memory.pk)).values_list("next_hand_at", flat=True)
+        self.clock.now = max([self.clock.now, *(pause for pause in pauses if pause is not None)])
         now = self.clock.advance(1)
         self.hand = hand_start(self.durable, now=now, shuffler=random.Random(self.seed))
         dealt = self.actor.handle(DealNext(), now)
