@@ -212,7 +212,9 @@ class TableActor:
         ``hand_advance_in_memory``), a player to act whose connection changed has their clock switched (CASH-22)."""
         live = self.live
         if live is not None and not hand_seats_save(live, owner_epoch=self.owner_epoch):
-            live = None  # cancelled under us (a takeover): the service runs as between hands; the hand end refuses
+            # No longer the table's hand in play: it was cancelled meanwhile (CASH-23; a takeover would have raised
+            # OwnershipLost here instead). The actor lets it go and the command runs as between hands.
+            self.live, self.published, live = None, [], None
         try:
             with hand_states_held({live.hand.pk: live.state} if live is not None else {}):
                 result = message.service()
