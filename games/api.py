@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 from games.cash import commands as cash_commands
 from games.cash import lobby
 from games.runtime import commands, history, readside
+from games.runtime.protocol import ClientMessage
 from games.serializers import (
     BuyInLimitsSerializer,
     CommandResultSerializer,
@@ -137,7 +138,8 @@ class LeaveTableView(TableCommandView):
             return invalid_request_response(serializer)
         table = self.table(table_id)
         try:
-            cash_commands.leave_table(request.user, table)
+            # Through the table's command path: with table actors on, the table's owner runs it ordered with its hand.
+            commands.execute(request.user, table, ClientMessage("leave"))
         except commands.CommandRefused as refusal:
             return refusal_response(refusal)
         return Response({"ok": True, "table_id": table.pk})

@@ -85,5 +85,5 @@ def _top_up(user: Any, table: Any, fields: dict[str, Any]) -> dict[str, Any]:
 def cash_commands_register() -> None:
     """Register the cash table-socket commands with the runtime (the games app's ``ready``)."""
     command_register("seat_me", _seat_me)
-    command_register("leave", _leave)
-    command_register("top_up", _top_up)
+    command_register("leave", _leave, ordered_with_hand=True)
+    command_register("top_up", _top_up, ordered_with_hand=True)

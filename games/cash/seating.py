@@ -382,6 +382,11 @@ def seat_leave(user: Any, table: Table, *, now: datetime | None = None) -> Seat:
         seat_save(seat, "leave_after_hand")
     context = HandContext(locked, seats, moment)
     context.events.append(seat_event(seat, "seat_leaving", with_stack=False))
+    if locked.hand_held_in_memory:
+        # The hand is played in memory by the table's owner, which runs this service and then folds the player at
+        # their turn (now, if it is theirs) in the hand it holds: ``games.runtime.play.departures_fold``.
+        context.commit_events()
+        return seat
     hand = Hand.objects.select_for_update().get(pk=hand.pk)
     if hand.acting_seat == seat.number:
         state = context.hand_state_to_change(hand)

@@ -1,8 +1,8 @@
 """A table actor: one table's hand held in memory, its messages applied in arrival order (issue 27, steps 3 and 4 of
 docs/runtime-design.md — the actor itself, driven in-process).
 
-Nothing routes a table's messages to an actor yet (commands, the ticker and the socket layer still use the per-action
-durable path of ``games.runtime.hands``). What exists:
+With ``TABLE_ACTORS`` on, the owner loop (``games.runtime.owner``) feeds each owned table's actor; off, the per-action
+durable path of ``games.runtime.hands`` plays the tables. What an actor does:
 
 * :class:`TableActor` holds the table's hand in play (``games.runtime.play.HandInPlay``) and an inbox; messages
   (:class:`DealNext`, a player's ``PlayerAction``, a ``ClockDue``) are posted and applied one at a time in the order
@@ -19,9 +19,9 @@ durable path of ``games.runtime.hands``). What exists:
   published with; the hand's start and end events are published after their commits, as on the per-action path.
 * The acting player's clock is the actor's: :meth:`TableActor.deadline` says when it runs out and
   :meth:`TableActor.clock` posts the ``ClockDue`` (with the sockets' presence) once it has.
-
-Not yet (the later steps): the owner loop and ``manage.py run_tables``, the Redis stream inbox and reply keys, leases
-and takeover.
+* The table's other commands (:class:`TableCommand`: sitting out and in, leaving, a top-up, a client seed, a
+  connection change) run their existing durable service between two messages of the hand; what they change is then
+  read back into the hand in memory and applied there (a player to act who left folds, a clock switches).
 """
 
 from __future__ import annotations
@@ -31,17 +31,28 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from redis import RedisError
 
 from games.engine.cards import Shuffler
 from games.models import Hand, Table
 from games.runtime import presence, realtime
+from games.runtime.commands import CommandRefused
+from games.runtime.engine_state import hand_states_held
 from games.runtime.errors import NotYourTurn, TableError
 from games.runtime.events import NewEvent
 from games.runtime.hand_log import hand_log_append
-from games.runtime.hands import hand_begin, hand_end
-from games.runtime.play import ClockDue, HandInPlay, Message, PlayerAction, hand_apply
+from games.runtime.hands import hand_begin, hand_end, hand_seats_reload, hand_seats_save
+from games.runtime.play import (
+    ClockDue,
+    HandInPlay,
+    Message,
+    PlayerAction,
+    connection_clock_switch,
+    departures_fold,
+    hand_apply,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +62,25 @@ class DealNext:
     """Deal the next hand if the table can deal now (a hand in play already: nothing happens)."""
 
 
-ActorMessage = DealNext | PlayerAction | ClockDue
+CONNECTION_LOST = "connection_lost"
+CONNECTION_RESTORED = "connection_restored"
+"""The :class:`TableCommand` types of a player's last socket on the table closing and one opening again (CASH-22)."""
+
+
+@dataclass(frozen=True)
+class TableCommand:
+    """A table command other than an action, from ``user_id``: ``service`` runs its existing durable service (sitting
+    out or in, leaving, a top-up, a client seed, a connection change) and returns what it returns, or raises the
+    refusal as the durable path raises it (a ``CommandRefused``). The actor runs it between two messages of its hand,
+    so it is ordered with the hand, and then applies to the hand it holds what the service changed (see
+    :meth:`TableActor.handle`)."""
+
+    user_id: int | None
+    message_type: str
+    service: Callable[[], Any] = field(compare=False)
+
+
+ActorMessage = DealNext | PlayerAction | ClockDue | TableCommand
 
 
 @dataclass(frozen=True)
@@ -67,6 +96,10 @@ class Outcome:
     hand_started: Hand | None = None
     hand_ended: Hand | None = None
     sequences: tuple[int, ...] = ()
+    result: Any = None
+    """What a :class:`TableCommand`'s service returned."""
+    command_refused: Exception | None = None
+    """The refusal a :class:`TableCommand`'s service raised (nothing changed), as the durable path raises it."""
 
 
 @dataclass
@@ -104,6 +137,8 @@ class TableActor:
         """Apply one message now (the inbox's order is the caller's)."""
         if isinstance(message, DealNext):
             return self._deal(message, now)
+        if isinstance(message, TableCommand):
+            return self._command(message, now)
         if self.live is None:
             if isinstance(message, PlayerAction):
                 return Outcome(message, refused=NotYourTurn("No hand is in play at this table."))
@@ -146,13 +181,53 @@ class TableActor:
             applied = hand_apply(live, message, now)
         except TableError as refusal:
             return Outcome(message, refused=refusal)
-        sequences = self._log_and_publish(live, applied.events, now)
-        if not applied.complete:
-            return Outcome(message, changed=applied.changed, events=applied.events, sequences=sequences)
+        return self._applied(live, message, applied.changed, applied.events, applied.complete, now)
+
+    def _applied(
+        self,
+        live: HandInPlay,
+        message: ActorMessage,
+        changed: bool,
+        events: tuple[NewEvent, ...],
+        complete: bool,
+        now: datetime,
+        result: Any = None,
+    ) -> Outcome:
+        """Log and publish ``events`` (what ``message`` did to the hand in memory); end the hand if it is complete."""
+        sequences = self._log_and_publish(live, events, now)
+        if not complete:
+            return Outcome(message, changed=changed, events=events, sequences=sequences, result=result)
         self.live = None
         published, self.published = self.published, []
         ended = hand_end(live, now=now, published=published, owner_epoch=self.owner_epoch)
-        return Outcome(message, changed=True, events=applied.events, hand_ended=ended, sequences=sequences)
+        return Outcome(message, changed=True, events=events, hand_ended=ended, sequences=sequences, result=result)
+
+    def _command(self, message: TableCommand, now: datetime) -> Outcome:
+        """Run a table command's durable service, ordered with the hand. Between hands that is all. During a hand the
+        hand's own seat changes are written first (the service reads the seats as the hand left them, as on the
+        per-action path: a player back after the clock sat them out cancels that sit-out, CASH-16), the service runs
+        with the held engine state as the hand's state (a top-up is checked against the stack behind now, CASH-15),
+        then the seats are read again into the hand, and what the change means for the hand is applied in memory: a
+        player to act who left folds now (CASH-08; one who left before their turn folds when it comes,
+        ``hand_advance_in_memory``), a player to act whose connection changed has their clock switched (CASH-22)."""
+        live = self.live
+        if live is not None and not hand_seats_save(live, owner_epoch=self.owner_epoch):
+            # No longer the table's hand in play: it was cancelled meanwhile (CASH-23; a takeover would have raised
+            # OwnershipLost here instead). The actor lets it go and the command runs as between hands.
+            self.live, self.published, live = None, [], None
+        try:
+            with hand_states_held({live.hand.pk: live.state} if live is not None else {}):
+                result = message.service()
+        except CommandRefused as refused:
+            return Outcome(message, command_refused=refused)
+        if live is None or not hand_seats_reload(live):
+            return Outcome(message, changed=True, result=result)
+        first = len(live.events)
+        if message.message_type in (CONNECTION_LOST, CONNECTION_RESTORED) and result and message.user_id is not None:
+            connection_clock_switch(live, message.user_id, message.message_type == CONNECTION_RESTORED, now)
+        departures_fold(live, now)
+        events = tuple(live.events[first:])
+        return self._applied(live, message, True, events, live.state.is_complete, now, result)
 
     def _log_and_publish(self, live: HandInPlay, events: tuple[NewEvent, ...], now: datetime) -> tuple[int, ...]:
         """Number ``events`` in the table's hand log (above the durable ``last_sequence`` the hand began at and every

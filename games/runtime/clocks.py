@@ -14,17 +14,24 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import ClockPhase, Hand, HandStatus
+from games.models import ClockPhase, Hand, HandStatus, Table
 from games.runtime.hands import HandContext, clock_switch, timebank_spend
 from games.runtime.locking import seats_lock, table_lock
 from games.runtime.policy import policy_for
 from games.runtime.seat_state import seat_connection_record, seat_return
 
 
-def _running_hand_for_update(table_id: int, hand_id: int | None) -> Hand | None:
-    if hand_id is None:
+def _running_hand_for_update(table: Table) -> Hand | None:
+    """The locked table's running hand whose clock this service switches; None for a hand held in memory by the
+    table's owner, which runs this service and switches the clock of the hand it holds itself
+    (``games.runtime.play.connection_clock_switch``)."""
+    if table.current_hand_id is None or table.hand_held_in_memory:
         return None
-    return Hand.objects.select_for_update().filter(pk=hand_id, table_id=table_id, status=HandStatus.RUNNING).first()
+    return (
+        Hand.objects.select_for_update()
+        .filter(pk=table.current_hand_id, table_id=table.pk, status=HandStatus.RUNNING)
+        .first()
+    )
 
 
 @transaction.atomic(durable=True)
@@ -38,7 +45,7 @@ def player_connection_lost(user: Any, table: Any, *, now: datetime | None = None
         return False
     context = HandContext(locked, seats, moment)
     context.events.append(seat_connection_record(seat, moment))
-    hand = _running_hand_for_update(locked.pk, locked.current_hand_id)
+    hand = _running_hand_for_update(locked)
     if hand is not None and hand.acting_seat == seat.number and hand.clock_phase == ClockPhase.TIMEBANK:
         timebank_spend(context, hand)
         clock_switch(
@@ -67,7 +74,7 @@ def player_connection_restored(user: Any, table: Any, *, now: datetime | None = 
     if policy_for(locked).returns_on_reconnect(seat):
         # TRN-04 / AMB-57: a tournament player blinded while absent or disconnected plays again once back.
         context.events.append(seat_return(seat, locked, post_out_of_position=False))
-    hand = _running_hand_for_update(locked.pk, locked.current_hand_id)
+    hand = _running_hand_for_update(locked)
     if (
         hand is not None
         and hand.acting_seat == seat.number

@@ -90,15 +90,37 @@ ProductCommand = Callable[[Any, Any, dict[str, Any]], dict[str, Any]]
 
 _product_commands: dict[str, ProductCommand] = {}
 
+OWNER_COMMANDS: set[str] = {"sit_out", "sit_in", "sit_out_next_big_blind", "client_seed"}
+"""The table commands that change a table in play: with table actors on they go to the table's owner, which runs
+their durable service ordered with its hand (``games.runtime.actor.TableCommand``); products add theirs through
+``command_register(..., ordered_with_hand=True)``. ``act`` goes to the owner too. The rest (chat, which is numbered
+above the hand log already; the stake queue; the player's settings) stay where the socket runs them."""
 
-def command_register(message_type: str, handler: ProductCommand) -> None:
+
+def command_register(message_type: str, handler: ProductCommand, *, ordered_with_hand: bool = False) -> None:
     """Make ``handler`` run the table-socket command ``message_type`` (products call this when their app is ready:
-    the cash game registers ``seat_me``, ``leave`` and ``top_up``). The runtime knows no product's commands."""
+    the cash game registers ``seat_me``, ``leave`` and ``top_up``). The runtime knows no product's commands.
+    ``ordered_with_hand``: the command changes a table in play (leaving, topping up), so with table actors on it is
+    sent to the table's owner (:data:`OWNER_COMMANDS`), whose replies carry no extra fields."""
     _product_commands[message_type] = handler
+    if ordered_with_hand:
+        OWNER_COMMANDS.add(message_type)
+    else:
+        OWNER_COMMANDS.discard(message_type)
 
 
 def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
-    """Run one validated table-socket command for ``user`` at ``table``; returns extra fields for the ``ok`` reply."""
+    """Run one validated table-socket command for ``user`` at ``table``; returns extra fields for the ``ok`` reply.
+    With table actors on, ``act`` and the :data:`OWNER_COMMANDS` are sent to the table's owner and answered by it
+    (the same refusals: the owner runs the same services, :func:`execute_durably`)."""
+    if inbox.actors_play_the_tables() and (message.type == "act" or message.type in OWNER_COMMANDS):
+        return table_owner_ask(table, user, message.type, message.fields)
+    return execute_durably(user, table, message)
+
+
+def execute_durably(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
+    """Run one validated table-socket command by its durable service (the per-action path; a table owner runs the
+    :data:`OWNER_COMMANDS` it receives this way)."""
     from games.runtime.hands import hand_act
     from games.runtime.sitting_out import (
         player_settings_update,
@@ -109,8 +131,6 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
 
     fields = message.fields
     if message.type == "act":
-        if inbox.actors_play_the_tables():
-            return table_owner_ask(table, user, "act", fields)
         service_call(hand_act, table, user, fields["action"], fields.get("amount"), hand_id=fields.get("hand_id"))
         return {}
     if message.type == "take_seat":
@@ -166,10 +186,22 @@ def seats_are_assigned() -> CommandRefused:
     )
 
 
+def _connection_post(user: Any, table: Any, message_type: str) -> None:
+    """With table actors on: the connection change goes to the table's owner as a message, not waited for (the owner
+    records it with the durable service below and switches the clock of the hand it holds, CASH-22)."""
+    try:
+        inbox.message_post(int(getattr(table, "pk", table)), getattr(user, "pk", None), message_type, {})
+    except Exception:  # the owner's clock still asks the sockets' presence when it runs out
+        logger.exception("could not report the connection of %s at %s to its owner", user, table)
+
+
 def connection_restored(user: Any, table: Any) -> None:
     """Tell the domain the player has a socket on the table again (ends a disconnection grace, CASH-22)."""
     from games.runtime.clocks import player_connection_restored
 
+    if inbox.actors_play_the_tables():
+        _connection_post(user, table, "connection_restored")
+        return
     try:
         player_connection_restored(user, table)
     except _refusable_errors():
@@ -182,6 +214,9 @@ def connection_lost(user: Any, table: Any) -> None:
     """Tell the domain the player's last socket on the table closed (starts the disconnection grace, CASH-22)."""
     from games.runtime.clocks import player_connection_lost
 
+    if inbox.actors_play_the_tables():
+        _connection_post(user, table, "connection_lost")
+        return
     try:
         player_connection_lost(user, table)
     except _refusable_errors():

@@ -10,10 +10,13 @@ which never stores anything) makes the entry miss and the log is replayed.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,8 +35,28 @@ CACHED_HANDS_LIMIT = 2048
 """How many running hands' states one process keeps (least recently stored dropped first)."""
 
 
+_held_states: ContextVar[dict[int, HandState] | None] = ContextVar("held_hand_states", default=None)
+
+
+@contextlib.contextmanager
+def hand_states_held(states: dict[int, HandState]) -> Iterator[None]:
+    """While the block runs (in this thread / context), :func:`hand_engine_state` of a hand in ``states`` (by hand id)
+    is a copy of the state given there: a table owner runs a durable service during a hand it holds in memory, whose
+    durable log holds only the deal (a top-up checked against the stack behind now, CASH-15)."""
+    token = _held_states.set(states)
+    try:
+        yield
+    finally:
+        _held_states.reset(token)
+
+
 def hand_engine_state(hand: Hand) -> HandState:
-    """Replay ``hand``'s engine events on its configuration; raises ``ReplayMismatch`` if the log was tampered with."""
+    """Replay ``hand``'s engine events on its configuration; raises ``ReplayMismatch`` if the log was tampered with.
+    A hand its table owner holds in memory while it runs a service (:func:`hand_states_held`) is a copy of that
+    state (a reader cannot change the held one)."""
+    held = _held_states.get()
+    if held is not None and hand.pk in held:
+        return copy.deepcopy(held[hand.pk])
     return replay(HandConfig.from_dict(hand.config), hand_engine_events(hand.pk))
 
 

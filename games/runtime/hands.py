@@ -529,14 +529,7 @@ def hand_end(
     seats = seats_lock(locked)
     context = HandContext(locked, seats, moment)
     changes = live.changes_take()
-    for number, fields in sorted(changes.seat_fields.items()):
-        held, row = live.seats[number], seats.get(number)
-        if row is None or row.user_id != held.user_id:
-            continue
-        for name in fields - {"version"}:
-            setattr(row, name, getattr(held, name))
-        row.version += changes.seat_versions.get(number, 0)
-        fields_update(row, sorted(fields))
+    _held_seat_changes_write(live, seats, changes)
     if changes.hand_fields:
         fields_update(hand, sorted(changes.hand_fields))
     context.events.extend(changes.events)
@@ -545,6 +538,50 @@ def hand_end(
     live.seats = seats
     live.table = locked
     return hand
+
+
+def _held_seat_changes_write(live: HandInPlay, seats: dict[int, Seat], changes: HandChanges) -> None:
+    """Write the held seats' changed fields onto the locked rows ``seats`` (a seat whose occupant changed meanwhile
+    keeps its row as it is); each row's version moves as many times as the held seat's did."""
+    for number, fields in sorted(changes.seat_fields.items()):
+        held, row = live.seats[number], seats.get(number)
+        if row is None or row.user_id != held.user_id:
+            continue
+        for name in fields - {"version"}:
+            setattr(row, name, getattr(held, name))
+        row.version += changes.seat_versions.get(number, 0)
+        fields_update(row, sorted(fields))
+
+
+@transaction.atomic(durable=True)
+def hand_seats_save(live: HandInPlay, *, owner_epoch: int | None = None) -> bool:
+    """Write what the hand held in memory has changed on its seats so far (timebanks used, connection records, a
+    sit-out after the hand) and take those changes from ``live`` (its events and the hand's fields stay pending for
+    ``hand_end``): a table owner does this before it runs a durable service during the hand (a player sitting out,
+    leaving, coming back), so the service reads the seats as the hand has left them, as it would on the per-action
+    path. Returns False, writing nothing, when the hand is no longer the table's hand in play; ``owner_epoch`` as for
+    :func:`hand_end`."""
+    locked = table_lock(live.table.pk)
+    owner_epoch_check(locked, owner_epoch)
+    if locked.current_hand_id != live.hand.pk:
+        return False
+    if not live.seat_fields:
+        return True
+    _held_seat_changes_write(live, seats_lock(locked), live.seat_changes_take())
+    return True
+
+
+@transaction.atomic(durable=True)
+def hand_seats_reload(live: HandInPlay) -> bool:
+    """Read the table's seats afresh into the hand held in memory, after a durable service changed them during the
+    hand (``hand_seats_save`` wrote the hand's own changes first, so the rows hold everything). Returns False,
+    changing nothing, when the hand is no longer the table's hand in play."""
+    locked = table_lock(live.table.pk)
+    if locked.current_hand_id != live.hand.pk:
+        return False
+    assert not live.seat_fields, "the hand's seat changes are written before its seats are read again"
+    live.seats = seats_lock(locked)
+    return True
 
 
 def hand_close(hand: Hand, status: str, now: datetime, *fields: str) -> None:

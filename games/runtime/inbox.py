@@ -188,6 +188,30 @@ def message_send(
     return Reply.decoded(popped[1])
 
 
+def message_post(
+    table_id: int,
+    user_id: int | None,
+    message_type: str,
+    fields: dict[str, Any],
+    *,
+    expires_seconds: float | None = None,
+) -> None:
+    """Append a message to the table's stream without waiting for the answer (a report, such as a connection change,
+    whose sender has nobody to tell). It expires after ``expires_seconds`` (default ``settings.TABLE_REPLY_SECONDS``)
+    unread; the owner's answer goes to a reply key nobody reads, which expires."""
+    wait = float(settings.TABLE_REPLY_SECONDS if expires_seconds is None else expires_seconds)
+    message = InboxMessage(
+        table_id=int(table_id),
+        request_id=uuid.uuid4().hex,
+        user_id=user_id,
+        message_type=message_type,
+        fields=fields,
+        expires_at=time.time() + wait,
+    )
+    entry: Any = message.encoded()
+    waiting_client().xadd(stream_key(table_id), entry, maxlen=STREAM_MAXIMUM_LENGTH, approximate=True)
+
+
 def tables_owned(table_ids: Iterable[int], client: redis.Redis | None = None) -> set[int]:
     """Which of ``table_ids`` have a live owner now (a lease that has not expired)."""
     ids = [int(table_id) for table_id in table_ids]

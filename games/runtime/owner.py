@@ -27,9 +27,12 @@ One asyncio loop per process:
   cancelled by the next owner anyway; this way nothing waits for a lease to expire), releases its leases and leaves
   the heartbeat set.
 
-Not yet (docs/runtime-design.md): the events of a hand in progress are written at the hand's end only (step 4
-publishes them as they happen); the other table commands (sitting out, leaving, chat) still run their durable services
-in the web process, unordered with the owner's hand; tournament coordination by message (step 6).
+* **Table commands** other than actions (``commands.OWNER_COMMANDS``: sitting out and in, "sit out next big blind",
+  the client seed, and the cash game's leave and top-up) and the sockets' connection reports arrive on the same stream
+  and are applied in the same order: the actor runs each one's durable service (``command_run``) between two messages
+  of its hand and applies to the hand what it changed (``TableActor`` / ``TableCommand``).
+
+Not yet (docs/runtime-design.md): tournament coordination by message (step 6).
 """
 
 from __future__ import annotations
@@ -56,8 +59,8 @@ from django.utils import timezone
 
 from games.engine.cards import Shuffler
 from games.models import Seat, Table, TableStatus
-from games.runtime import inbox
-from games.runtime.actor import DealNext, Outcome, TableActor
+from games.runtime import commands, inbox
+from games.runtime.actor import CONNECTION_LOST, CONNECTION_RESTORED, DealNext, Outcome, TableActor, TableCommand
 from games.runtime.errors import NotSeated, OwnershipLost, TableError
 from games.runtime.leases import Lease, LeaseStore, fair_share, tables_to_claim
 from games.runtime.play import PlayerAction
@@ -403,12 +406,30 @@ class TableOwner:
         if message.expired():
             await self._acknowledge(message)
             return
+        actor = owned.actor
+        if message.message_type in commands.OWNER_COMMANDS or message.message_type in CONNECTION_MESSAGES:
+            command = TableCommand(
+                message.user_id,
+                message.message_type,
+                functools.partial(
+                    command_run, owned.lease.table_id, message.user_id, message.message_type, message.fields
+                ),
+            )
+            done: Outcome = await self._database(actor.handle, command, timezone.now())
+            if message.message_type in CONNECTION_MESSAGES:
+                await self._acknowledge(message)  # a report: its sender waits for no answer
+            elif done.command_refused is not None:
+                refused = done.command_refused
+                assert isinstance(refused, commands.CommandRefused)
+                await self._reply(message, inbox.Reply(False, refused.code, refused.message, refused.details))
+            else:
+                await self._reply(message, inbox.Reply(True))
+            return
         if message.message_type != "act":
             await self._reply(
                 message, inbox.Reply(False, "unknown_type", f"unknown message type {message.message_type!r}")
             )
             return
-        actor = owned.actor
         if actor.live is None and not await self._database(user_seated, owned.lease.table_id, message.user_id):
             # The durable path's first refusal (no seat here) comes before "no hand in play"; the actor holds no seats
             # between hands, so it is read here.
@@ -458,6 +479,30 @@ class TableOwner:
                     )
             if start in (b"0-0", "0-0"):
                 return
+
+
+CONNECTION_MESSAGES = frozenset({CONNECTION_LOST, CONNECTION_RESTORED})
+
+
+def command_run(table_id: int, user_id: int | None, message_type: str, fields: dict[str, Any]) -> Any:
+    """Run a table command received by the owner with its durable service, as the web process would without table
+    actors (``commands.execute_durably``; a connection change with ``games.runtime.clocks``, whose return says whether
+    it changed anything); refusals raised as ``CommandRefused``."""
+    from django.contrib.auth import get_user_model
+
+    from games.runtime.clocks import player_connection_lost, player_connection_restored
+    from games.runtime.protocol import ClientMessage
+
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None
+    table = Table.objects.get(pk=table_id)
+    if message_type in CONNECTION_MESSAGES:
+        if user is None:
+            return False
+        report = player_connection_restored if message_type == CONNECTION_RESTORED else player_connection_lost
+        return commands.service_call(report, user, table)
+    if user is None:
+        raise commands.refusal_from(NotSeated("You do not have a seat at this table."))
+    return commands.execute_durably(user, table, ClientMessage(message_type, dict(fields)))
 
 
 def refusal(error: TableError) -> inbox.Reply:

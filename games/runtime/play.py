@@ -141,6 +141,13 @@ class HandInPlay:
     def engine_events(self, events: tuple[Event, ...] | list[Event]) -> None:
         self.events.extend(engine_event(self.hand, event) for event in events)
 
+    def seat_changes_take(self) -> HandChanges:
+        """The seats' changes since they were last taken (no events, no hand fields: those stay pending), and start
+        the seats afresh; what a table owner writes before it runs a durable service during the hand."""
+        changes = HandChanges(seat_fields=self.seat_fields, seat_versions=self.seat_versions)
+        self.seat_fields, self.seat_versions = {}, {}
+        return changes
+
     def changes_take(self) -> HandChanges:
         """What changed since the last call (events, hand fields, seat fields), and start afresh."""
         changes = HandChanges(self.events, self.hand_fields, self.seat_fields, self.seat_versions)
@@ -294,6 +301,43 @@ def hand_advance_in_memory(live: HandInPlay, now: datetime) -> None:
             continue
         clock_started(live, now)
         return
+
+
+def departures_fold(live: HandInPlay, now: datetime) -> bool:
+    """A player to act who has left mid-hand (``leave_after_hand``, set by a durable service since the last message)
+    folds now, as ``games.cash.seating.seat_leave`` folds them on the per-action path (CASH-08): the timebank they used
+    is gone, then the fold and what follows it. Return whether anything changed."""
+    hand = live.hand
+    if hand.status != HandStatus.RUNNING or hand.acting_seat is None:
+        return False
+    seat = live.seats.get(hand.acting_seat)
+    if seat is None or not seat.leave_after_hand or live.state.actor != seat.number:
+        return False
+    timebank_spent(live, now)
+    live.engine_events(live.state.apply(Fold(seat.number)))
+    hand_advance_in_memory(live, now)
+    return True
+
+
+def connection_clock_switch(live: HandInPlay, user_id: int, connected: bool, now: datetime) -> bool:
+    """The clock of a player to act whose connection changed (recorded durably by ``games.runtime.clocks``, whose
+    clock rules these are: CASH-22, TB-07): lost during their timebank, what they used is gone and the reconnection
+    grace starts now; back during the grace with timebank left, the timebank runs from now. Return whether the clock
+    changed."""
+    hand = live.hand
+    if hand.status != HandStatus.RUNNING or hand.acting_seat is None:
+        return False
+    seat = live.seats.get(hand.acting_seat)
+    if seat is None or seat.user_id != user_id:
+        return False
+    if not connected and hand.clock_phase == ClockPhase.TIMEBANK:
+        timebank_spent(live, now)
+        clock_switched(live, ClockPhase.RECONNECT, now, now + timedelta(seconds=live.rules.reconnect_grace_seconds))
+        return True
+    if connected and hand.clock_phase == ClockPhase.RECONNECT and seat.timebank_milliseconds > 0:
+        clock_switched(live, ClockPhase.TIMEBANK, now, now + timedelta(milliseconds=seat.timebank_milliseconds))
+        return True
+    return False
 
 
 def clock_started(live: HandInPlay, now: datetime) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -58,3 +59,16 @@ def presence_from_redis(monkeypatch: pytest.MonkeyPatch) -> Any:
 
     monkeypatch.setattr(presence, "has_live_socket", presence.cash_table_presence.has_live_socket)
     return presence.cash_table_presence
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Both paths read the same time: the services that default to ``timezone.now()`` and the actor's messages."""
+    from django.utils import timezone
+
+    from tests.tables.command_twins import Clock
+    from tests.tables.support import START
+
+    moment = Clock(START + timedelta(minutes=1))
+    monkeypatch.setattr(timezone, "now", lambda: moment.now)
+    return moment
