@@ -7,8 +7,9 @@ hands is over (CASH-06). Every step re-checks its deadline under the table lock,
 ticker processes, has the effect of running it once.
 
 With table actors (``settings.TABLE_ACTORS``), a table with a live owner (``games.runtime.owner``) is dealt and its
-action clocks run by its owner: the ticker skips its hand clocks, its hand starts and (at start-up) its hand in
-progress, and keeps the deadlines that must survive a crash (sit-out limits, the seating queues; levels, breaks and
+action clocks run by its owner: the ticker skips its hand clocks and (at start-up) its hand in progress, deals at no
+table at all (a table whose owner died waits for the next owner: a hand dealt here could not be played, ``act`` goes
+to the table's stream, and the takeover would cancel it), and keeps the deadlines that must survive a crash (sit-out limits, the seating queues; levels, breaks and
 scheduled starts are the tournaments' ticker handlers').
 """
 
@@ -113,11 +114,12 @@ def cash_tables_tick(now: datetime) -> int:
             advanced += policy.seat_waiting_players(now)
         except Exception:
             logger.exception("cash_tables: seating the %s tables' waiting players failed", policy.kind)
+    if inbox.actors_play_the_tables():
+        return advanced  # the owners deal (games.runtime.owner), also at a table between a dead owner and the next
     tables = list(
         Table.objects.filter(status=TableStatus.OPEN, current_hand__isnull=True, next_hand_at__lte=now)
         .order_by("next_hand_at", "pk")
         .values_list("pk", flat=True)
     )
-    owned = _tables_with_an_owner(tables)
-    advanced += _each("hand start", [table_id for table_id in tables if table_id not in owned], _table_start, now)
+    advanced += _each("hand start", tables, _table_start, now)
     return advanced

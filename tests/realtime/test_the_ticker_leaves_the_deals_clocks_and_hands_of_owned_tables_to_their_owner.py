@@ -1,7 +1,9 @@
 """With table actors on (``TABLE_ACTORS``, issue 27 step 3), a table that a runtime process owns (a live lease) is
 dealt and clocked by its owner, which holds the hand in memory: the ``cash_tables`` ticker neither deals there, nor
 runs out the clock of its hand (the hand row keeps its start-of-hand deadline), nor cancels its hand at start-up
-(CASH-24 is for hands nobody owns). Once the lease is gone the ticker does all three again; with actors off it ignores
+(CASH-24 is for hands nobody owns). Once the lease is gone the ticker runs the clock and the start-up recovery of the
+hand again, but still deals nowhere (the next owner deals:
+``test_with_table_actors_on_the_ticker_deals_no_hand_at_a_table_between_two_owners.py``); with actors off it ignores
 leases altogether."""
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import pytest
 
 from games.models import Hand, HandStatus
 from games.runtime import inbox, ticks
+from games.runtime.hands import hand_start
 from games.runtime.recovery import hands_recover_unfinished
 from tests.tables.support import START, current_hand, open_table, player, seat_players
 
@@ -37,7 +40,8 @@ def test_the_ticker_skips_owned_tables_and_takes_them_back_when_the_lease_is_gon
     assert current_hand(table) is None  # the owner deals, not the ticker
     assert store.release(lease)
     ticks.cash_tables_tick(START + timedelta(seconds=1))
-    hand = current_hand(table)
+    assert current_hand(table) is None  # the next owner deals
+    hand = hand_start(table, now=START + timedelta(seconds=1))  # a hand of the per-action path nobody owns
     assert hand is not None
     assert hand.action_deadline is not None
 
