@@ -278,6 +278,13 @@ class Stack:
             if process.poll() is not None:
                 raise BenchmarkFailed(f"a run_tables process exited at start (status {process.returncode})")
 
+    def echo_sockets_accepted(self) -> list[int]:
+        """How many sockets each echo process has accepted so far (from its log)."""
+        return [
+            (self.log_directory / f"echo-{number}.log").read_text().count("WSCONNECT ")
+            for number in range(len(self.echo_ports))
+        ]
+
     def stop(self) -> None:
         for process in self.processes:
             if process.poll() is None:
@@ -415,7 +422,28 @@ def prepare_players(tables: int) -> tuple[list[Any], list[Any], list[str], int]:
     buy_in = buy_in_for(table_rows[0])
     users, _password = ensure_bot_users(tables * SEATS, prefix="benchbot", balance=BALANCE_IN_BUY_INS * buy_in)
     sessions = [session_for(user) for user in users]
+    seat_bots(table_rows, users, buy_in)
     return table_rows, users, sessions, buy_in
+
+
+def seat_bots(tables: list[Any], users: list[Any], buy_in: int) -> None:
+    """Seat each table's six bots at it before the run (``seat_take``, the set-up service for chosen seats).
+
+    Players are seated by the stake's queue (CASH-04), and every bench table is of one stake: 600 bots asking
+    ``seat_me`` at once queued on the stake's lock, holding every thread of the site's pool, so the sockets' handshakes
+    (the session read runs in that pool) timed out and most sockets never opened (2026-11-28: 134 of 600). The
+    benchmark measures play, not a seating storm; the queue has its own tests."""
+    from games.cash.seating import seat_take
+
+    refused = 0
+    for table_index, table in enumerate(tables):
+        for seat in range(SEATS):
+            try:
+                seat_take(users[table_index * SEATS + seat], table, buy_in, seat_number=seat + 1)
+            except Exception:
+                refused += 1
+    if refused:
+        raise BenchmarkFailed(f"{refused} bots could not be seated at their tables before the run")
 
 
 # --- Echo ------------------------------------------------------------------------------------------------------
@@ -630,6 +658,7 @@ async def tables_held(
     seconds: float,
     meter: CpuMeter,
     while_playing: Any = None,
+    connections_per_second: float = 40.0,
 ) -> list[dict[str, Any]]:
     """Add tables level by level (bots keep playing); measure each level after a warm-up. ``while_playing`` (an
     async callable) runs after the last level, before the bots stop (the takeover measurement)."""
@@ -645,13 +674,14 @@ async def tables_held(
         new_tables = tables[seated:level]
         bots = bots_for(new_tables, sessions[seated * SEATS : level * SEATS], buy_in, base_url, (1.9, 2.1), stats)
         all_bots.extend(bots)
-        # Stagger the new bots' connections, as players arrive, not all in one instant: 40 a second. (At 100 a second
-        # the connection handshakes, each with a snapshot, outran the 5 s handshake limit while tables were playing,
-        # and the retries kept the server busy with reconnections for the whole level.)
+        # Stagger the new bots' connections, as players arrive, not all in one instant: ``connections_per_second``
+        # (default 40). (At 100 a second the connection handshakes, each with a snapshot, outran the 5 s handshake
+        # limit while tables were playing, and the retries kept the server busy with reconnections for the whole
+        # level; on 2026-11-28, with other sessions' load of 10-15 on the machine, 40 a second did the same.)
         for index, bot in enumerate(bots):
             running.append(asyncio.ensure_future(bot.run(final_deadline)))
-            if index % 20 == 19:
-                await asyncio.sleep(0.5)
+            if index % 10 == 9:
+                await asyncio.sleep(10 / connections_per_second)
         seated = level
         await asyncio.sleep(20.0)  # warm-up: seats taken, hands dealt
         errors_before = sum(stats.errors.values())
@@ -806,6 +836,9 @@ def main() -> int:
         help="with --table-actors and 2+ runtime processes: SIGKILL one after the held levels and time the takeover",
     )
     parser.add_argument("--rounds", type=int, default=1, help="echo / tables closed-loop pairs, alternating")
+    parser.add_argument(
+        "--connections-per-second", type=float, default=40.0, help="how fast a held level's bots connect"
+    )
     parser.add_argument("--skip-floor", action="store_true", help="leave out the floor peer (benchmarks/floor_server)")
     arguments = parser.parse_args()
     levels = sorted({int(level) for level in arguments.levels.split(",") if level.strip()})
@@ -822,7 +855,10 @@ def main() -> int:
         problems: list[str] = []
         try:
             stack.create_database(table_actors=arguments.table_actors)
-            total_tables = max(levels[-1], arguments.closed_loop_tables)
+            # The held levels play tables[:levels[-1]]; each closed-loop round its own tables after them (bots leave
+            # their seats when a phase ends; fresh seated tables avoid re-seating through the stake's queue).
+            held_tables = 0 if arguments.skip_held else levels[-1]
+            total_tables = held_tables + arguments.rounds * arguments.closed_loop_tables
             print(f"preparing {total_tables} tables and {total_tables * SEATS} bots ...", flush=True)
             tables, _users, sessions, buy_in = prepare_players(total_tables)
             if not arguments.skip_floor:
@@ -851,12 +887,12 @@ def main() -> int:
             # changes under a run, and alternating spreads that change over both.
             report["rounds"] = []
             for round_number in range(arguments.rounds):
+                accepted_before = stack.echo_sockets_accepted()
                 echo = asyncio.run(
                     echo_closed_loop(stack.echo_ports, closed_count, arguments.closed_loop_seconds, meter)
                 )
                 echo["sockets_per_process"] = [
-                    (stack.log_directory / f"echo-{number}.log").read_text().count("WSCONNECT ")
-                    for number in range(len(stack.echo_ports))
+                    after - before for before, after in zip(accepted_before, stack.echo_sockets_accepted(), strict=True)
                 ]
                 print(json.dumps({"round": round_number, "echo_closed_loop": echo}), flush=True)
                 if round_number == 0 and not arguments.skip_floor:
@@ -872,17 +908,21 @@ def main() -> int:
                         )
                         print(json.dumps({key: report[key]}), flush=True)
                 set_pause_between_hands(arguments.closed_loop_pause_ms)
+                first = held_tables + round_number * closed_count
                 closed = asyncio.run(
                     tables_closed_loop(
-                        tables[:closed_count], sessions, buy_in, base_url, arguments.closed_loop_seconds, meter
+                        tables[first : first + closed_count],
+                        sessions[first * SEATS : (first + closed_count) * SEATS],
+                        buy_in,
+                        base_url,
+                        arguments.closed_loop_seconds,
+                        meter,
                     )
                 )
                 closed["pause_between_hands_ms"] = arguments.closed_loop_pause_ms
                 set_pause_between_hands(default_pause)
                 print(json.dumps({"round": round_number, "tables_closed_loop": closed}), flush=True)
                 report["rounds"].append({"echo_closed_loop": echo, "tables_closed_loop": closed})
-                # Let the closed-loop bots' last hands finish before the tables are used again.
-                time.sleep(15)
             report["tables_held"] = []
             report["takeover"] = None
             if not arguments.skip_held:
@@ -901,6 +941,7 @@ def main() -> int:
                         arguments.level_seconds,
                         meter,
                         takeover if arguments.takeover else None,
+                        arguments.connections_per_second,
                     )
                 )
             held = [level["tables"] for level in report["tables_held"] if level["held"]]
