@@ -1,12 +1,15 @@
 """Live tables under load: bots over real sockets against the full stack, beside a bare Channels echo server.
 
     .venv/bin/python benchmarks/bench_tables.py [--levels 50,100,200,300] [--level-seconds 20]
-                                               [--closed-loop-tables 30] [--closed-loop-seconds 20]
+                                               [--closed-loop-tables 30] [--closed-loop-seconds 20] [--rounds 1]
+                                               [--table-actors --runtime-processes N [--takeover]] [--skip-floor]
 
 Everything runs on this machine over 127.0.0.1: the site (daphne, ``poker_site.asgi``) with the Redis channel layer
-and PostgreSQL, the ticker that deals hands, the echo server (daphne, ``benchmarks/echo_server.py``) and the bots
-(this process, the ``websockets`` client). The benchmark uses its own database (created and dropped here) on the
-server in DATABASE_URL (or the embedded one) and its own Redis key prefix.
+and PostgreSQL, the ticker that deals hands (with ``--table-actors``: ``TABLE_ACTORS=1`` and N ``manage.py
+run_tables`` owners that deal and play the tables in memory, issue 27), the echo server (daphne,
+``benchmarks/echo_server.py``, as many processes as the site, one port each, the sockets spread evenly over them) and
+the bots (this process, the ``websockets`` client), seated at their tables before the run. The benchmark uses its own
+database (created and dropped here, named after the one in DATABASE_URL) and its own Redis key prefix.
 
 Figures printed:
 
@@ -18,7 +21,14 @@ Figures printed:
    ``--closed-loop-pause-ms`` (default 0) for this part only: with 2.5 s a table plays about ten actions and then
    idles, so the figure would measure the pause, not the server. The held levels run with the default pause.
 3. **Tables, held**: levels of 6-max tables with six bots each, one action every 2 s per table (bots think 2 s);
-   for each level the action-to-broadcast p50/p99 over a measuring window. A level is held when p99 < 100 ms.
+   for each level the action-to-broadcast p50/p99 over a measuring window. A level is held when p99 < 150 ms.
+4. **CPU per action** in every tables window: the CPU time of the site, runtime, ticker, PostgreSQL (the bench
+   database's backends) and Redis processes over the window (from /proc) ÷ its actions.
+5. **Takeover** (``--takeover``, actors with 2+ runtime processes): after the last held level, with the bots still
+   playing, SIGKILL one runtime process and time, for its tables with a hand in play, the lease lapsing, the new owner
+   and the first deal there.
+
+Echo and tables closed loops alternate (``--rounds`` pairs), each round on its own tables.
 
 The run fails loudly (exit status 1, the reasons on stderr after the report) rather than print a figure that means
 nothing: a part whose sockets were not all open when its window started, or whose window carried no action (no frame),
@@ -743,6 +753,13 @@ def leases_held(table_ids: list[int]) -> dict[int, str | None]:
     }
 
 
+def tables_playing(table_ids: list[int]) -> set[int]:
+    """Which of ``table_ids`` have a hand in play now."""
+    from games.models import Table
+
+    return set(Table.objects.filter(pk__in=table_ids, current_hand__isnull=False).values_list("pk", flat=True))
+
+
 def first_deals_after(table_ids: list[int], moment: Any) -> dict[int, Any]:
     """Each table's first hand started after ``moment`` (an aware datetime)."""
     from django.db.models import Min
@@ -767,9 +784,16 @@ async def takeover_measure(
 
     held = await asyncio.to_thread(leases_held, table_ids)
     marker = f":{victim.pid}:"
-    victims = sorted(table_id for table_id, owner in held.items() if owner and marker in owner)
+    owned = sorted(table_id for table_id, owner in held.items() if owner and marker in owner)
+    # Followed: the tables that were playing (a hand in progress), i.e. that have the players to deal again; a table
+    # whose bots have left or sit out (a level that collapsed) deals no hand on any owner.
+    playing = await asyncio.to_thread(tables_playing, owned)
+    victims = [table_id for table_id in owned if table_id in playing]
     if not victims:
-        return {"problems": [f"takeover: the killed process {victim.pid} held no table"], "tables": 0}
+        return {
+            "problems": [f"takeover: the killed process {victim.pid} held no table with a hand in play"],
+            "tables": 0,
+        }
     killed_at = time.monotonic()
     killed_wall = datetime.now(UTC)
     os.killpg(victim.pid, signal.SIGKILL)
@@ -804,6 +828,7 @@ async def takeover_measure(
         )
     return {
         "tables": len(victims),
+        "tables_owned_without_a_hand_in_play": len(owned) - len(victims),
         "kill_to_lease_lapsed": spread(list(lapsed.values())),
         "kill_to_new_owner": spread(list(reowned.values())),
         "kill_to_first_deal": spread(list(dealt.values())),

@@ -9,8 +9,8 @@ ticker processes, has the effect of running it once.
 With table actors (``settings.TABLE_ACTORS``), a table with a live owner (``games.runtime.owner``) is dealt and its
 action clocks run by its owner: the ticker skips its hand clocks and (at start-up) its hand in progress, deals at no
 table at all (a table whose owner died waits for the next owner: a hand dealt here could not be played, ``act`` goes
-to the table's stream, and the takeover would cancel it), and keeps the deadlines that must survive a crash (sit-out limits, the seating queues; levels, breaks and
-scheduled starts are the tournaments' ticker handlers').
+to the table's stream, and the takeover would cancel it), and keeps the deadlines that must survive a crash (sit-out
+limits, the seating queues; levels, breaks and scheduled starts are the tournaments' ticker handlers').
 """
 
 from __future__ import annotations
