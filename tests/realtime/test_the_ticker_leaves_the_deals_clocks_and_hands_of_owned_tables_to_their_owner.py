@@ -1,8 +1,8 @@
 """With table actors on (``TABLE_ACTORS``, issue 27 step 3), a table that a runtime process owns (a live lease) is
 dealt and clocked by its owner, which holds the hand in memory: the ``cash_tables`` ticker neither deals there, nor
 runs out the clock of its hand (the hand row keeps its start-of-hand deadline), nor cancels its hand at start-up
-(CASH-24 is for hands nobody owns). Once the lease is gone the ticker does all three again; with actors off it ignores
-leases altogether."""
+(CASH-24 is for hands nobody owns). Once the lease is gone, with no runtime process alive, the ticker does all three
+again; with actors off it ignores leases altogether."""
 
 from __future__ import annotations
 
