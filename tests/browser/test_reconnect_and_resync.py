@@ -12,7 +12,16 @@ import pytest
 from games.models import Table
 from games.services import seat_take
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import FrameRecorder, board, log_in, my_turn, seat_stacks, wait_live, wait_until
+from tests.browser.flows import (
+    FrameRecorder,
+    board,
+    log_in,
+    my_turn,
+    seat_stacks,
+    wait_live,
+    wait_until,
+    wait_until_stored,
+)
 from tests.browser.setup import (
     act_until_seat_acts,
     check_or_call_down,
@@ -110,13 +119,13 @@ def test_a_gap_in_the_sequence_numbers_asks_the_server_to_resync(
         " events: [{sequence: sequence + 3, type: 'seat_sat_out', seat: 1}]})",
         sequence,
     )
-    resyncs: list[dict[str, Any]] = []
-    for _ in range(50):
-        resyncs = [frame for frame in recorder.sent if frame.get("type") == "resync" and frame.get("since") == sequence]
-        if resyncs:
-            break
-        page.wait_for_timeout(100)
-    assert resyncs, recorder.sent
+    # Waited for as long as the other page conditions (a minute): under two CPU hogs the page took over 5 s.
+    resyncs = wait_until_stored(
+        page,
+        lambda: [frame for frame in recorder.sent if frame.get("type") == "resync" and frame.get("since") == sequence],
+        what=f"a resync since {sequence} sent after the gap",
+        timeout=60_000,
+    )
     page.wait_for_timeout(500)
     assert int(page.locator("#table-app").get_attribute("data-sequence")) == sequence
     answers = [frame for frame in recorder.frames if frame.get("request_id") == resyncs[0]["request_id"]]
