@@ -168,16 +168,8 @@ def message_send(
     (default ``settings.TABLE_REPLY_SECONDS``) is the refusal :data:`TABLE_UNAVAILABLE`; the message expires then, so
     an owner that reads it later does not apply it."""
     wait = float(settings.TABLE_REPLY_SECONDS if wait_seconds is None else wait_seconds)
-    message = InboxMessage(
-        table_id=int(table_id),
-        request_id=uuid.uuid4().hex,
-        user_id=user_id,
-        message_type=message_type,
-        fields=fields,
-        expires_at=time.time() + wait,
-    )
+    message = _message_append(table_id, user_id, message_type, fields, expires_seconds=wait)
     client = waiting_client()
-    client.xadd(stream_key(table_id), message.encoded(), maxlen=STREAM_MAXIMUM_LENGTH, approximate=True)  # type: ignore[arg-type]
     popped = client.blpop([reply_key(message.request_id)], timeout=max(1, round(wait)))
     if popped is None:
         return Reply(
@@ -200,16 +192,24 @@ def message_post(
     whose sender has nobody to tell). It expires after ``expires_seconds`` (default ``settings.TABLE_REPLY_SECONDS``)
     unread; the owner's answer goes to a reply key nobody reads, which expires."""
     wait = float(settings.TABLE_REPLY_SECONDS if expires_seconds is None else expires_seconds)
+    _message_append(table_id, user_id, message_type, fields, expires_seconds=wait)
+
+
+def _message_append(
+    table_id: int, user_id: int | None, message_type: str, fields: dict[str, Any], *, expires_seconds: float
+) -> InboxMessage:
+    """Append a new message (its own request id, expiring ``expires_seconds`` from now) to the table's stream."""
     message = InboxMessage(
         table_id=int(table_id),
         request_id=uuid.uuid4().hex,
         user_id=user_id,
         message_type=message_type,
         fields=fields,
-        expires_at=time.time() + wait,
+        expires_at=time.time() + expires_seconds,
     )
     entry: Any = message.encoded()
     waiting_client().xadd(stream_key(table_id), entry, maxlen=STREAM_MAXIMUM_LENGTH, approximate=True)
+    return message
 
 
 def tables_owned(table_ids: Iterable[int], client: redis.Redis | None = None) -> set[int]:
