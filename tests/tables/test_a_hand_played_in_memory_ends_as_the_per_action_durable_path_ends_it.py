@@ -24,9 +24,7 @@ from games.runtime.hands import hand_begin, hand_end
 from games.runtime.play import ClockDue, HandInPlay, PlayerAction, hand_apply
 from games.services import hand_act, hand_start, hand_timeout
 from tests.tables.support import START, open_table, player, seat_players
-from tests.tables.twins import Pair, normalised, settled
-from tests.tournaments.support import open_tables, sit_and_go
-from tournaments.services import tournament_register
+from tests.tables.twins import Pair, normalised, settled, tournament_pair
 
 pytestmark = pytest.mark.django_db
 
@@ -50,17 +48,6 @@ def cash_pair(players: int) -> Pair:
     for _ in range(2):
         table = open_table("holdem", "NL10")
         seat_players(table, [player() for _ in range(players)], 1_000)
-        tables.append(table)
-    return Pair(*tables)
-
-
-def tournament_pair(players: int) -> Pair:
-    tables = []
-    for _ in range(2):
-        tournament = sit_and_go(seats=players)
-        for index in range(players):
-            tournament_register(player(), tournament, now=START, randomness=random.Random(index))
-        (table,) = open_tables(tournament)
         tables.append(table)
     return Pair(*tables)
 

@@ -6,17 +6,12 @@ events, chips and seats as on the per-action durable path."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from games.models import Seat, SeatStatus
 from games.runtime import presence
 from tests.tables.command_twins import Answer, Clock, CommandTwins
-from tests.tables.support import START, player
-from tests.tables.twins import Pair
-from tests.tournaments.support import open_tables, sit_and_go
-from tournaments.services import tournament_register
+from tests.tables.twins import tournament_pair
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,14 +27,7 @@ def quiet_tournament_realtime(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def tournament_twins(clock: Clock, players: int, seed: int) -> CommandTwins:
-    tables = []
-    for _ in range(2):
-        tournament = sit_and_go(seats=players)
-        for index in range(players):
-            tournament_register(player(), tournament, now=START, randomness=random.Random(index))
-        (table,) = open_tables(tournament)
-        tables.append(table)
-    return CommandTwins(clock, seed=seed, pair=Pair(*tables))
+    return CommandTwins(clock, seed=seed, pair=tournament_pair(players))
 
 
 AWAY = 2

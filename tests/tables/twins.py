@@ -4,10 +4,14 @@ hand leaves at the table (the hand row, its players, the settlement's ledger leg
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from games.models import Hand, HandEvent, HandPlayer, Seat, Table
 from games.runtime.policy import policy_for
+from tests.tables.support import START, player
+from tests.tournaments.support import open_tables, sit_and_go
+from tournaments.services import tournament_register
 from wallet.models import Leg
 
 ABSENT_SEAT = 2
@@ -33,6 +37,18 @@ class Pair:
         self.user_ids = {seats_memory[n].pk: seats_durable[n].pk for n in seats_memory}
         self.names = {seats_memory[n].table_name: seats_durable[n].table_name for n in seats_memory}
         self.absent = {seats[ABSENT_SEAT].pk for seats in self.users.values() if ABSENT_SEAT in seats}
+
+
+def tournament_pair(players: int) -> Pair:
+    """Twin Sit & Go tables of ``players`` seats, each filled by registering new players (the same seeds at both)."""
+    tables = []
+    for _ in range(2):
+        tournament = sit_and_go(seats=players)
+        for index in range(players):
+            tournament_register(player(), tournament, now=START, randomness=random.Random(index))
+        (table,) = open_tables(tournament)
+        tables.append(table)
+    return Pair(*tables)
 
 
 def normalised(pair: Pair, table: Table, hand: Hand) -> list[tuple[Any, ...]]:
