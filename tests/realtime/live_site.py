@@ -13,9 +13,10 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 
@@ -82,15 +83,7 @@ def live_site(log_directory: Path, settings_changed: dict[str, str] | None = Non
         wait_until_it_answers(f"http://127.0.0.1:{port}", processes, log_directory)
         yield f"http://127.0.0.1:{port}"
     finally:
-        for process in processes:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-        for process in processes:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+        process_groups_stop(processes)
         listener.close()
 
 
@@ -153,10 +146,19 @@ def web_process(
         wait_until_it_answers(f"http://127.0.0.1:{port}", [process], log_directory)
         yield f"http://127.0.0.1:{port}", process
     finally:
+        process_groups_stop([process])
+
+
+def process_groups_stop(processes: Iterable[subprocess.Popen[Any]], *, timeout: float = 15) -> None:
+    """Stop the process groups of ``processes`` that still run: SIGTERM to all first (they stop side by side), then wait
+    for each up to ``timeout`` seconds and SIGKILL the group of one that did not stop."""
+    processes = list(processes)
+    for process in processes:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+    for process in processes:
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import time
 from collections import Counter
 from pathlib import Path
@@ -23,7 +22,7 @@ from django.utils import timezone
 
 from games.models import Hand, HandEvent, HandPlayer, HandStatus, Seat, Table
 from games.runtime import inbox
-from tests.realtime.live_site import site_environment
+from tests.realtime.live_site import process_groups_stop, site_environment
 from tests.realtime.runtime_hosts import Players, hosts, owners, start_runtime, wait_for
 from tests.tables.support import open_table, player, seat_players
 
@@ -131,15 +130,7 @@ def test_the_tables_of_a_killed_runtime_host_are_taken_over_within_10_s_and_play
             survivor_tables = [table for table in table_ids if table not in victim_tables]
             assert not Hand.objects.filter(table_id__in=survivor_tables, status=HandStatus.CANCELLED).exists()
         finally:
-            for process in processes:
-                if process.poll() is None:
-                    os.killpg(process.pid, signal.SIGTERM)
-            for process in processes:
-                try:
-                    process.wait(30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait()
+            process_groups_stop(processes, timeout=30)
             client.close()
     # The survivor stopped cleanly (SIGTERM): its hands in progress were cancelled, its leases released, and the
     # ledger is in balance.

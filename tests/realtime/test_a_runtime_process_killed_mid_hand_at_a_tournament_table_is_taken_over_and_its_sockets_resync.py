@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import subprocess
 import time
 from collections.abc import Callable
 from datetime import timedelta
@@ -30,7 +29,7 @@ from games.models import Hand, HandPlayer, HandStatus, Seat, Table
 from games.runtime import inbox
 from tests.realtime.conftest import seed_catalog, session_cookie
 from tests.realtime.following_socket import FollowingSocket
-from tests.realtime.live_site import live_site, site_environment
+from tests.realtime.live_site import live_site, process_groups_stop, site_environment
 from tests.realtime.runtime_hosts import Players, hosts, owners, start_runtime, wait_for
 from tests.tables.support import player
 from tests.tournaments.support import scheduled, sit_and_go
@@ -200,15 +199,7 @@ def test_the_killed_owner_of_a_tournament_table_is_replaced_within_10_s_its_hand
             print(f"\n{product}: table taken over {takeover_seconds:.2f} s after SIGKILL; resyncs {socket.resyncs}")
             assert takeover_seconds <= TAKEOVER_LIMIT_SECONDS, f"takeover took {takeover_seconds:.1f} s"
         finally:
-            for process in processes.values():
-                if process.poll() is None:
-                    os.killpg(process.pid, signal.SIGTERM)
-            for process in processes.values():
-                try:
-                    process.wait(30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait()
+            process_groups_stop(processes.values(), timeout=30)
             client.close()
 
     # TRN-33: every chip back where the hand found it; the tournament whole.

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,7 @@ from games.models import Hand, HandStatus, Seat
 from games.runtime import inbox
 from tests.realtime.conftest import session_cookie
 from tests.realtime.following_socket import FollowingSocket
-from tests.realtime.live_site import live_site, site_environment, web_process
+from tests.realtime.live_site import live_site, process_groups_stop, site_environment, web_process
 from tests.realtime.runtime_hosts import Host, Players, owners, start_runtime, wait_for
 from tests.tables.support import open_table, player, seat_players
 
@@ -81,13 +80,7 @@ def test_a_socket_on_a_killed_web_process_reconnects_to_the_other_and_misses_no_
             assert numbers == list(range(numbers[0], numbers[-1] + 1)), "an event was missed across the reconnection"
             assert not Hand.objects.filter(table=table, status=HandStatus.CANCELLED).exists()
         finally:
-            if runtime.poll() is None:
-                os.killpg(runtime.pid, signal.SIGTERM)
-            try:
-                runtime.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(runtime.pid, signal.SIGKILL)
-                runtime.wait()
+            process_groups_stop([runtime], timeout=30)
             client.close()
     assert not Hand.objects.filter(status=HandStatus.RUNNING).exists()
     call_command("wallet_reconcile")
