@@ -1348,8 +1348,12 @@
       return;
     }
     if (kind === "action_taken") {
-      state.turnCounter = (state.turnCounter || 0) + 1;
-      if (live) { logLine(actionText(event)); }
+      // Only live actions move the decision on: the recent results read back after the first snapshot replay the
+      // current hand's actions too, and counting those would reset the amount the player is typing.
+      if (live) {
+        state.turnCounter = (state.turnCounter || 0) + 1;
+        logLine(actionText(event));
+      }
       return;
     }
     if (kind === "street_dealt") {
@@ -1610,7 +1614,7 @@
 
   /* The last hands' results on first load: the table's recent events, read once through resync. */
   function loadRecentResults() {
-    if (state.sequence === 0) { return; }
+    if (state.sequence === 0) { app.setAttribute("data-results-read", "true"); return; }
     readBackResults(Math.max(0, state.sequence - 150), state.sequence);
   }
 
@@ -1624,6 +1628,7 @@
       });
       state.current = following;
       draw();
+      app.setAttribute("data-results-read", "true");  // tests wait on it
     }, function () { /* the results list just stays shorter */ });
   }
 
