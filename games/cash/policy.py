@@ -37,6 +37,7 @@ from games.models import (
     StakeTerms,
     Table,
     TableKind,
+    TableSession,
 )
 from games.runtime.events import NewEvent
 from games.runtime.hands import HandContext, hand_positions, previous_hand, strictly_between
@@ -210,6 +211,21 @@ def top_up_requested_amount(stack: int, requested: int, terms: StakeTerms, banza
     return max(0, min(requested, room, balance))
 
 
+def _hand_sessions(context: HandContext, hand: Hand) -> dict[int, TableSession | None]:
+    """The table session each seat was dealt into ``hand`` with (its account loaded): the locked seats' own when every
+    seat is still held by the session it was dealt in with (no query), else the hand's players' records."""
+    sessions: dict[int, TableSession | None] = {}
+    for seat_key, data in hand.participants.items():
+        seat = context.seats.get(int(seat_key))
+        if seat is None or seat.session is None or seat.session_id != data.get("session"):
+            return {
+                player.seat_number: player.session
+                for player in HandPlayer.objects.filter(hand=hand).select_related("session__account")
+            }
+        sessions[int(seat_key)] = seat.session
+    return sessions
+
+
 class CashPolicy:
     """Cash tables: see the module docstring."""
 
@@ -292,10 +308,7 @@ class CashPolicy:
         net = {seat: final[seat] - starting[seat] for seat in starting}
         if sum(net.values()) + rake.total != 0:
             raise AssertionError(f"hand {hand.pk} does not balance: net {net}, rake {rake.total}")
-        sessions = {
-            player.seat_number: player.session
-            for player in HandPlayer.objects.filter(hand=hand).select_related("session__account")
-        }
+        sessions = _hand_sessions(context, hand)
         legs = []
         for seat, amount in sorted(net.items()):
             session = sessions[seat]
@@ -377,6 +390,7 @@ class CashPolicy:
         table_touch(
             table, current_hand=None, next_hand_at=now + timedelta(milliseconds=rules.pause_between_hands_milliseconds)
         )
+        context.next_deal_settled = True  # nothing after the commit moves a cash table's next deal but a seat change
 
     @staticmethod
     def _requested_top_up(

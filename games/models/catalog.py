@@ -8,7 +8,9 @@ not after it (:meth:`GameType.rules_at`, :meth:`Stake.terms_at`). A hand records
 
 from __future__ import annotations
 
+import copy
 from datetime import datetime
+from typing import TypeVar
 
 from django.db import models
 from django.utils import timezone
@@ -49,6 +51,10 @@ class GameType(models.Model):
     buy_in_rule = models.CharField(_("buy-in rule"), max_length=14, choices=BuyInRule.choices)
     display_order = models.PositiveSmallIntegerField(_("display order"), default=0)
     enabled = models.BooleanField(_("offered in the lobby"), default=True)
+    rules_version = models.BigIntegerField(_("rules version"), default=0, editable=False)
+    """Moved on by the database itself (a trigger, migration 0016) whenever one of the game type's :class:`GameRules`
+    rows is added, changed or deleted, and never moved back: a process may keep the rows as long as the version it
+    read with the game type is this one (:func:`rules_in_force`)."""
 
     class Meta:
         ordering = ("display_order", "code")
@@ -132,6 +138,10 @@ class Stake(models.Model):
     game_type = models.ForeignKey(GameType, on_delete=models.PROTECT, related_name="stakes")
     label = models.CharField(_("label"), max_length=12, help_text=_("NLx / PLx: maximum buy-in €x (AMB-64)."))
     display_order = models.PositiveSmallIntegerField(_("display order"), default=0)
+    terms_version = models.BigIntegerField(_("terms version"), default=0, editable=False)
+    """Moved on by the database itself (a trigger, migration 0016) whenever one of the stake's :class:`StakeTerms` rows
+    is added, changed or deleted, and never moved back: a process may keep the rows as long as the version it read
+    with the stake is this one (:func:`terms_in_force`)."""
 
     class Meta:
         ordering = ("game_type__display_order", "display_order", "label")
@@ -205,3 +215,63 @@ class StakeTerms(models.Model):
     def max_buy_in(self) -> int:
         """The maximum buy-in in cents."""
         return self.max_buy_in_big_blinds * self.big_blind
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The rows in force, from a per-process cache (issue 27: the hand boundaries of the table runtime read them every hand)
+
+_Row = TypeVar("_Row", StakeTerms, GameRules)
+_terms_by_stake: dict[int, tuple[int, tuple[StakeTerms, ...]]] = {}
+_rules_by_game_type: dict[int, tuple[int, tuple[GameRules, ...]]] = {}
+
+
+def terms_in_force(stake: Stake, moment: datetime) -> StakeTerms:
+    """What ``stake.terms_at(moment)`` returns, without a query while the stake's rows are unchanged.
+
+    The process keeps every :class:`StakeTerms` row of the stake (rows scheduled for later included) under the
+    ``terms_version`` read with ``stake``; the database moves that version on with every change to the stake's rows
+    (a trigger, so the admin, the approval of a proposal and any SQL are all seen), and a ``stake`` read after a
+    change carries the new version, which reads the rows afresh. The row in force is then picked in memory for
+    ``moment``, so a row scheduled for later takes effect at exactly its ``effective_from``. Pass a ``stake`` read in
+    the caller's transaction (the table's lock loads it): one read earlier answers with the rows as they were then.
+    Raises ``StakeTerms.DoesNotExist`` when no row is in force at ``moment``."""
+    cached = _terms_by_stake.get(stake.pk)
+    if cached is None or cached[0] != stake.terms_version:
+        rows = tuple(StakeTerms.objects.filter(stake_id=stake.pk).order_by("effective_from", "pk"))
+        cached = _terms_by_stake[stake.pk] = (stake.terms_version, rows)
+    row = _latest_not_after(cached[1], moment)
+    if row is None:
+        raise StakeTerms.DoesNotExist(f"no terms of {stake} are in force at {moment}")
+    return _with_parent(row, "stake", stake)
+
+
+def rules_in_force(game_type: GameType, moment: datetime) -> GameRules:
+    """What ``game_type.rules_at(moment)`` returns, without a query while the game type's rows are unchanged (kept
+    under its ``rules_version`` as :func:`terms_in_force` keeps a stake's terms). Raises ``GameRules.DoesNotExist``
+    when no row is in force at ``moment``."""
+    cached = _rules_by_game_type.get(game_type.pk)
+    if cached is None or cached[0] != game_type.rules_version:
+        rows = tuple(GameRules.objects.filter(game_type_id=game_type.pk).order_by("effective_from", "pk"))
+        cached = _rules_by_game_type[game_type.pk] = (game_type.rules_version, rows)
+    row = _latest_not_after(cached[1], moment)
+    if row is None:
+        raise GameRules.DoesNotExist(f"no rules of {game_type} are in force at {moment}")
+    return _with_parent(row, "game_type", game_type)
+
+
+def _latest_not_after(rows: tuple[_Row, ...], moment: datetime) -> _Row | None:
+    """The last of ``rows`` (ordered by effective time, then primary key) in force at ``moment``."""
+    found = None
+    for row in rows:
+        if row.effective_from > moment:
+            break
+        found = row
+    return found
+
+
+def _with_parent(row: _Row, field_name: str, parent: models.Model) -> _Row:
+    """A copy of the cached ``row`` (callers and threads never share one) with its parent the caller's instance, as
+    the related manager's query gives it (``terms.stake`` is the stake it was asked of: no query, the fresh row)."""
+    copied = copy.copy(row)
+    copied._state.fields_cache[field_name] = parent
+    return copied

@@ -117,6 +117,9 @@ class TableActor:
     logging_failed: bool = False
     """Redis refused an append during the hand in play: its later events are no longer logged or published one by
     one (the numbers logged stay a prefix of the hand's events); ``hand_end`` numbers and announces them."""
+    next_deal: tuple[bool, datetime | None] = (False, None)
+    """After a hand this actor ended: whether it knows when the next one is dealt, and when (the table's
+    ``next_hand_at`` as the hand end left it; None: when the table says so). Taken by :meth:`next_deal_take`."""
     owner_epoch: int | None = None
     """The owner's fencing token (``games.runtime.leases``), carried by the hand's start and end: when another owner
     has taken the table since, they raise ``OwnershipLost`` and write nothing. None: unfenced (in-process tests)."""
@@ -144,6 +147,12 @@ class TableActor:
                 return Outcome(message, refused=NotYourTurn("No hand is in play at this table."))
             return Outcome(message)
         return self._apply(self.live, message, now)
+
+    def next_deal_take(self) -> tuple[bool, datetime | None]:
+        """Whether the hand this actor ended last knew when the next hand is dealt, and when; asked once per hand end
+        (the answer is then forgotten). Not known: the owner reads the table's ``next_hand_at``."""
+        taken, self.next_deal = self.next_deal, (False, None)
+        return taken
 
     def deadline(self) -> datetime | None:
         """When the acting player's clock runs out (None: no hand in play, or nobody to act)."""
@@ -200,6 +209,8 @@ class TableActor:
         self.live = None
         published, self.published = self.published, []
         ended = hand_end(live, now=now, published=published, owner_epoch=self.owner_epoch)
+        known = ended is not None and live.next_deal_known
+        self.next_deal = (known, live.table.next_hand_at if known else None)
         return Outcome(message, changed=True, events=events, hand_ended=ended, sequences=sequences, result=result)
 
     def _command(self, message: TableCommand, now: datetime) -> Outcome:

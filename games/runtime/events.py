@@ -58,7 +58,13 @@ def engine_event_from_stored(kind: str, payload: dict[str, Any]) -> Event:
     return event_from_dict(data)
 
 
-def events_append(table: Table, events: Sequence[NewEvent], *, published: Sequence[int] = ()) -> tuple[int, int] | None:
+def events_append(
+    table: Table,
+    events: Sequence[NewEvent],
+    *,
+    published: Sequence[int] = (),
+    hand_held_in_memory: bool | None = None,
+) -> tuple[int, int] | None:
     """Append ``events`` to the locked ``table``'s log; return the (first, last) sequence of the events numbered here
     (None if none). Also schedules the post-commit notice of that range and of the lobby row.
 
@@ -67,10 +73,16 @@ def events_append(table: Table, events: Sequence[NewEvent], *, published: Sequen
     event written durably meanwhile never reuses a number clients saw. ``published``: the numbers the first
     ``len(published)`` events already have (the held hand's events, published from the hand log as they were applied):
     they are written at those numbers and not announced again; the rest follow them.
+
+    ``hand_held_in_memory`` (True or False): written on the table by the same statement, after these events are
+    numbered (not a change of the table's state: its ``version`` stays).
     """
     if len(published) > len(events):
         raise ValueError("more published numbers than events")
     if not events:
+        if hand_held_in_memory is not None:
+            table.hand_held_in_memory = hand_held_in_memory
+            Table.objects.filter(pk=table.pk).update(hand_held_in_memory=hand_held_in_memory)
         lobby_changed_on_commit(table.pk)
         return None
     fresh = len(events) - len(published)
@@ -97,7 +109,11 @@ def events_append(table: Table, events: Sequence[NewEvent], *, published: Sequen
         for number, item in zip(numbers, events, strict=True)
     ]
     table.last_sequence = max(floor, first + fresh - 1)
-    rows_insert(rows, also_update=(table, ["last_sequence"]))  # one statement: the events and the table's counter
+    table_fields = ["last_sequence"]
+    if hand_held_in_memory is not None:
+        table.hand_held_in_memory = hand_held_in_memory
+        table_fields.append("hand_held_in_memory")
+    rows_insert(rows, also_update=(table, table_fields))  # one statement: the events and the table's counter
     table_id = table.pk
     last = first + fresh - 1
     announced = rows[len(published) :]

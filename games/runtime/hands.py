@@ -32,7 +32,7 @@ from functools import partial
 from random import Random
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from redis import RedisError
 
@@ -73,7 +73,7 @@ from games.runtime.play import (
 from games.runtime.policy import TableRules, policy_for
 from games.runtime.seat_state import seat_save, table_touch
 from games.runtime.signals import hand_settled
-from poker_site.core.compiled_sql import fields_update, rows_update
+from poker_site.core.compiled_sql import fields_update, rows_insert, rows_update
 from poker_site.core.rules import RULES_VERSION
 
 logger = logging.getLogger(__name__)
@@ -94,6 +94,10 @@ class HandContext:
         self.engine_state: HandState | None = None
         self.retry_at: datetime | None = None
         """Set by a policy that declines to deal now but wants to be asked again then (the table's ``next_hand_at``)."""
+        self.next_deal_settled = False
+        """Set by a policy's ``after_hand`` when the ``next_hand_at`` it wrote is when the next hand is dealt and
+        nothing run after the commit moves it (a cash table's pause between hands; a tournament's coordination may):
+        a table owner then deals at it without reading the table again."""
 
     def hand_state_to_change(self, hand: Hand) -> HandState:
         """The engine state of ``hand`` (kept from the last commit when it still matches the locked rows, else
@@ -104,33 +108,29 @@ class HandContext:
     def engine_events(self, hand: Hand, events: Sequence[Event]) -> None:
         self.events.extend(engine_event(hand, event) for event in events)
 
-    def commit_events(self, published: Sequence[int] = ()) -> None:
+    def commit_events(self, published: Sequence[int] = (), *, held_from_now: bool = False) -> None:
         """Append the collected events (``published``: the numbers the first of them already have, see
         ``events_append``); then, once the transaction commits, keep the engine state of the hand this context changed
         (``table.last_sequence`` now names the last of these events).
 
         When the table's hand was held in memory by a table actor and no hand is in play any more (it ended or was
         cancelled in this transaction), the table says so and the hand's log in Redis is cleared after the commit
-        (``games.runtime.hand_log``)."""
-        events_append(self.table, self.events, published=published)
+        (``games.runtime.hand_log``). ``held_from_now``: the hand just dealt is held in memory from here on (a table
+        actor's ``hand_begin``): the table says so (these events are numbered as durable ones, before it does). Either
+        flag is written by the statement that appends the events."""
+        closing = self.table.hand_held_in_memory and self.table.current_hand_id is None
+        held_after = True if held_from_now else (False if closing else None)
+        events_append(self.table, self.events, published=published, hand_held_in_memory=held_after)
         self.events = []
-        if self.table.hand_held_in_memory and self.table.current_hand_id is None:
+        if closing:
             hand_log_close(self.table)
         if self.hand is not None and self.engine_state is not None:
             hand_engine_state_remember(self.hand, self.table, self.engine_state)
 
 
-def hand_held_in_memory_set(table: Table, held: bool) -> None:
-    """Record on the locked ``table`` whether its hand in play is held in memory by a table actor. Not a change of the
-    table's state (its ``version`` stays): it only says where the hand's events are numbered until it ends."""
-    table.hand_held_in_memory = held
-    Table.objects.filter(pk=table.pk).update(hand_held_in_memory=held)
-
-
 def hand_log_close(table: Table) -> None:
-    """The locked ``table``'s hand held in memory is over (its events are written): the table says so, and after the
+    """The locked ``table``'s hand held in memory is over (its events are written, and the table says so): after the
     commit its hand log is cleared up to the last event written."""
-    hand_held_in_memory_set(table, False)
     table_id, through = table.pk, table.last_sequence
     transaction.on_commit(partial(_hand_log_clear_quietly, table_id, through))
 
@@ -246,10 +246,8 @@ def _hand_begin_durably(
         table_touch(locked, next_hand_at=context.retry_at)
     if not remember:
         context.hand, context.engine_state = None, None
-    context.commit_events()
-    if live is not None and not remember and not live.state.is_complete:
-        # From here the hand's events are numbered and kept by its hand log until the hand ends.
-        hand_held_in_memory_set(locked, True)
+    # From here the hand's events are numbered and kept by its hand log until the hand ends.
+    context.commit_events(held_from_now=live is not None and not remember and not live.state.is_complete)
     return live
 
 
@@ -288,7 +286,8 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> HandI
     )
     state = HandState.create(config, shuffler=fairness.shuffler if fairness is not None else rng)
     participants = {str(number): policy.participant(seats[number], stacks[number]) for number in positions.dealt_in}
-    hand = Hand.objects.create(
+    # The hand row is written once, with the first player's clock already started on it (below).
+    hand = Hand(
         table=table,
         number=table.hands_played + 1,
         stake_terms=terms.stake_terms,
@@ -302,6 +301,21 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> HandI
         rules_version=RULES_VERSION,
         **(fairness.hand_fields() if fairness is not None else {}),
     )
+    for number in positions.dealt_in:
+        seat = seats[number]
+        # New and returning players are in play once dealt in (CASH-07, CASH-21). A tournament player sitting out is
+        # dealt in and stays sitting out (TRN-19).
+        if seat.status in _ENTERING_STATUSES or seat.missed_big_blind:
+            seat.status = SeatStatus.PLAYING
+            seat.missed_big_blind = False
+            seat_save(seat, "status", "missed_big_blind")
+    if fairness is not None:
+        context.events.append(commitment_event(hand))  # before hand_started: before any card
+    context.engine_events(hand, state.events)
+    live = HandInPlay(table, seats, hand, policy, state=state, rules=terms.rules)
+    hand_advance_in_memory(live, now)
+    changes = live.changes_take()
+    rows_insert([hand])  # with the fields the advance changed (the clock): they need no UPDATE of their own
     HandPlayer.objects.bulk_create(
         HandPlayer(
             hand=hand,
@@ -312,14 +326,6 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> HandI
         )
         for number in positions.dealt_in
     )
-    for number in positions.dealt_in:
-        seat = seats[number]
-        # New and returning players are in play once dealt in (CASH-07, CASH-21). A tournament player sitting out is
-        # dealt in and stays sitting out (TRN-19).
-        if seat.status in _ENTERING_STATUSES or seat.missed_big_blind:
-            seat.status = SeatStatus.PLAYING
-            seat.missed_big_blind = False
-            seat_save(seat, "status", "missed_big_blind")
     table_touch(
         table,
         current_hand=hand,
@@ -330,12 +336,9 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> HandI
         previous_dealt_in_seats=[[number, seats[number].user_id] for number in positions.dealt_in],
         next_hand_at=None,
     )
-    if fairness is not None:
-        context.events.append(commitment_event(hand))  # before hand_started: before any card
-    context.engine_events(hand, state.events)
-    live = HandInPlay(table, seats, hand, policy, state=state, rules=terms.rules)
-    hand_advance_in_memory(live, now)
-    hand_changes_save(context, live)
+    for number, fields in sorted(changes.seat_fields.items()):
+        fields_update(seats[number], sorted(fields))
+    context.events.extend(changes.events)
     if state.is_complete:
         hand_end_locked(context, hand, state)
     context.hand, context.engine_state = hand, state
@@ -490,7 +493,7 @@ def hand_timeout(hand_id: int, *, now: datetime | None = None) -> bool:
 
 def _hand_save(hand: Hand, *fields: str) -> None:
     hand.version += 1
-    fields_update(hand, [*fields, "version"])
+    fields_update(hand, list(dict.fromkeys([*fields, "version"])))  # each named once, as save(update_fields) takes it
 
 
 @transaction.atomic(durable=True)
@@ -530,13 +533,12 @@ def hand_end(
     context = HandContext(locked, seats, moment)
     changes = live.changes_take()
     _held_seat_changes_write(live, seats, changes)
-    if changes.hand_fields:
-        fields_update(hand, sorted(changes.hand_fields))
     context.events.extend(changes.events)
-    hand_end_locked(context, hand, live.state)
+    hand_end_locked(context, hand, live.state, unsaved=changes.hand_fields)
     context.commit_events(published)
     live.seats = seats
     live.table = locked
+    live.next_deal_known = context.next_deal_settled and locked.current_hand_id is None
     return hand
 
 
@@ -584,6 +586,29 @@ def hand_seats_reload(live: HandInPlay) -> bool:
     return True
 
 
+def hand_players_settle(hand: Hand, final_stacks: dict[int, int], rake_by_seat: dict[int, int] | None) -> None:
+    """Write each dealt-in player's end stack (and, with ``rake_by_seat``, their part of the rake; a seat without one
+    paid none) in one statement keyed by the hand and seat: the rows need not be read first. ``final_stacks`` has a
+    stack for every player dealt in (the engine's result), and each must have its row: :class:`DatabaseError` if
+    not."""
+    seats = sorted(final_stacks)
+    values = ", ".join(["(%s::smallint, %s::bigint, %s::bigint)"] + ["(%s, %s, %s)"] * (len(seats) - 1))
+    parameters: list[Any] = []
+    for seat in seats:
+        parameters.extend([seat, final_stacks[seat], (rake_by_seat or {}).get(seat, 0)])
+    rake = ', "rake_share" = changed."rake_share"' if rake_by_seat is not None else ""
+    sql = (
+        f'UPDATE "games_handplayer" SET "end_stack" = changed."end_stack"{rake} FROM (VALUES {values}) AS changed '
+        '("seat_number", "end_stack", "rake_share") WHERE "games_handplayer"."hand_id" = %s '
+        'AND "games_handplayer"."seat_number" = changed."seat_number"'
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*parameters, hand.pk])
+        updated = cursor.rowcount
+    if updated != len(seats):
+        raise DatabaseError(f"hand {hand.pk}: {updated} of its players' end stacks written, {len(seats)} expected")
+
+
 def hand_close(hand: Hand, status: str, now: datetime, *fields: str) -> None:
     """End a hand (finished or cancelled) at ``now``: nobody is to act any more and its clock stops; ``fields`` are the
     other fields the caller set on it, saved with these."""
@@ -596,31 +621,18 @@ def hand_close(hand: Hand, status: str, now: datetime, *fields: str) -> None:
     _hand_save(hand, "status", "ended_at", "acting_seat", "clock_phase", "clock_started_at", "action_deadline", *fields)
 
 
-def hand_end_locked(context: HandContext, hand: Hand, state: HandState) -> None:
+def hand_end_locked(context: HandContext, hand: Hand, state: HandState, *, unsaved: Sequence[str] = ()) -> None:
     """Settle a completed hand where its stacks live (the table's policy), record it, and prepare the table for the
-    next hand; the caller holds the table and seat locks and appends ``context``'s events."""
+    next hand; the caller holds the table and seat locks and appends ``context``'s events. ``unsaved``: fields of
+    ``hand`` changed in memory and not yet written (a hand held in memory), written with the hand's closing."""
     result = state.result
     settled = policy_for(context.table).settle(context, hand, state)
     hand.street_reached = result.street_reached.label
     hand.pot_total = settled.pot_total
     hand.rake = settled.rake_total
-    hand_close(
-        hand,
-        HandStatus.FINISHED,
-        context.now,
-        "street_reached",
-        "pot_total",
-        "rake",
-        "rake_rate_basis_points",
-        "rake_cap_applied",
-        "settlement",
-    )
-    players = list(HandPlayer.objects.filter(hand=hand))
-    for player in players:
-        player.end_stack = settled.final_stacks[player.seat_number]
-        if settled.rake_by_seat is not None:
-            player.rake_share = settled.rake_by_seat.get(player.seat_number, 0)
-    rows_update(players, ["end_stack", "rake_share"])
+    closing = {"street_reached", "pot_total", "rake", "rake_rate_basis_points", "rake_cap_applied", "settlement"}
+    hand_close(hand, HandStatus.FINISHED, context.now, *sorted(closing | (set(unsaved) - {"version"})))
+    hand_players_settle(hand, settled.final_stacks, settled.rake_by_seat)
     context.events.append(
         NewEvent(
             "hand_settled",

@@ -25,6 +25,7 @@ from typing import Any
 from django.db import connection
 
 from games.models import GameRules, PlayerTableSettings, Seat, Stake, StakeTerms, Table
+from games.models.catalog import rules_in_force, terms_in_force
 from games.runtime.errors import NotFound
 from poker_site.core.compiled_sql import CompiledSelect
 
@@ -115,9 +116,12 @@ def forget_reverse_one_to_one(instance: Any, field_name: str) -> None:
 
 
 def table_terms(table: Table, now: datetime) -> tuple[StakeTerms, GameRules]:
-    """The stake terms and game rules in force at ``now``."""
+    """The stake terms and game rules in force at ``now``, as of the stake and game type loaded with ``table`` (a
+    locked table's are current): kept in memory per stake and game type while their rows are unchanged, so a hand
+    start reads no catalog rows (``games.models.catalog.terms_in_force``; a row scheduled for later still takes effect
+    at its time, and any change to the rows reads them afresh)."""
     stake = table.cash_stake
-    return stake.terms_at(now), stake.game_type.rules_at(now)
+    return terms_in_force(stake, now), rules_in_force(stake.game_type, now)
 
 
 def player_settings(user_id: int) -> PlayerTableSettings:

@@ -366,8 +366,10 @@ class TableOwner:
                 if due is not None and due <= timezone.now():
                     await self._database(actor.clock, timezone.now())
                 if in_play and actor.live is None:
-                    # The hand ended here: deal the next when its pause is over, without waiting for a claim scan.
-                    owned.deal_at = await self._database(table_next_hand_at, table_id)
+                    # The hand ended here: deal the next when its pause is over, without waiting for a claim scan (the
+                    # hand end knows when, unless the product coordinates it after the commit: then the table says).
+                    known, deal_at = actor.next_deal_take()
+                    owned.deal_at = deal_at if known else await self._database(table_next_hand_at, table_id)
             except OwnershipLost:
                 logger.warning("run_tables %s: table %s was taken over by another process", self.process_id, table_id)
                 self._forget(table_id)

@@ -100,6 +100,9 @@ class HandInPlay:
         self._rules_source = rules_source
         self.events: list[NewEvent] = []
         """Events produced and not yet taken, in order."""
+        self.next_deal_known = False
+        """Set by ``hand_end``: the hand is over and ``table.next_hand_at`` is when the next one is dealt, which
+        nothing after the hand end's commit moves (``HandContext.next_deal_settled``)."""
         self.hand_fields: set[str] = set()
         """Fields of ``hand`` changed and not yet taken (``version`` included when any is)."""
         self.seat_fields: dict[int, set[str]] = {}
