@@ -100,6 +100,9 @@ class Outcome:
     """What a :class:`TableCommand`'s service returned."""
     command_refused: Exception | None = None
     """The refusal a :class:`TableCommand`'s service raised (nothing changed), as the durable path raises it."""
+    hand_ending: bool = False
+    """The message completed the hand, and its durable end was left for :meth:`TableActor.end_pending`
+    (``end_later``)."""
 
 
 @dataclass
@@ -120,6 +123,9 @@ class TableActor:
     next_deal: tuple[bool, datetime | None] = (False, None)
     """After a hand this actor ended: whether it knows when the next one is dealt, and when (the table's
     ``next_hand_at`` as the hand end left it; None: when the table says so). Taken by :meth:`next_deal_take`."""
+    ending: tuple[HandInPlay, list[int], datetime] | None = None
+    """A hand completed by a message handled with ``end_later`` whose durable end waits for :meth:`end_pending`: the
+    hand, the numbers its events were published with, and when it was completed."""
     owner_epoch: int | None = None
     """The owner's fencing token (``games.runtime.leases``), carried by the hand's start and end: when another owner
     has taken the table since, they raise ``OwnershipLost`` and write nothing. None: unfenced (in-process tests)."""
@@ -136,8 +142,15 @@ class TableActor:
             outcomes.append(self.handle(message, now))
         return outcomes
 
-    def handle(self, message: ActorMessage, now: datetime) -> Outcome:
-        """Apply one message now (the inbox's order is the caller's)."""
+    def handle(self, message: ActorMessage, now: datetime, *, end_later: bool = False) -> Outcome:
+        """Apply one message now (the inbox's order is the caller's).
+
+        ``end_later``: a player's action that completes the hand returns once it is applied, logged and published
+        (``Outcome.hand_ending``), and the hand's durable end waits for :meth:`end_pending`, so the owner can answer the
+        player first (the answer says the action was applied, as for every action of a hand held in memory: a crash
+        before the end rolls the hand back, CASH-23). Any message handled meanwhile ends the hand first."""
+        if self.ending is not None:
+            self.end_pending()
         if isinstance(message, DealNext):
             return self._deal(message, now)
         if isinstance(message, TableCommand):
@@ -146,7 +159,22 @@ class TableActor:
             if isinstance(message, PlayerAction):
                 return Outcome(message, refused=NotYourTurn("No hand is in play at this table."))
             return Outcome(message)
-        return self._apply(self.live, message, now)
+        return self._apply(self.live, message, now, end_later=end_later and isinstance(message, PlayerAction))
+
+    def end_pending(self) -> Hand | None:
+        """The durable end of the hand a message completed with ``end_later`` (``hand_end``, fenced by the owner's
+        epoch); returns the hand ended, or None when there was none pending or the hand was cancelled meanwhile."""
+        if self.ending is None:
+            return None
+        live, published, now = self.ending
+        self.ending = None
+        return self._end(live, published, now)
+
+    def _end(self, live: HandInPlay, published: list[int], now: datetime) -> Hand | None:
+        ended = hand_end(live, now=now, published=published, owner_epoch=self.owner_epoch)
+        known = ended is not None and live.next_deal_known
+        self.next_deal = (known, live.table.next_hand_at if known else None)
+        return ended
 
     def next_deal_take(self) -> tuple[bool, datetime | None]:
         """Whether the hand this actor ended last knew when the next hand is dealt, and when; asked once per hand end
@@ -185,12 +213,12 @@ class TableActor:
         self.published, self.logging_failed = [], False
         return Outcome(message, changed=True, hand_started=started)
 
-    def _apply(self, live: HandInPlay, message: Message, now: datetime) -> Outcome:
+    def _apply(self, live: HandInPlay, message: Message, now: datetime, *, end_later: bool = False) -> Outcome:
         try:
             applied = hand_apply(live, message, now)
         except TableError as refusal:
             return Outcome(message, refused=refusal)
-        return self._applied(live, message, applied.changed, applied.events, applied.complete, now)
+        return self._applied(live, message, applied.changed, applied.events, applied.complete, now, end_later=end_later)
 
     def _applied(
         self,
@@ -201,16 +229,20 @@ class TableActor:
         complete: bool,
         now: datetime,
         result: Any = None,
+        *,
+        end_later: bool = False,
     ) -> Outcome:
-        """Log and publish ``events`` (what ``message`` did to the hand in memory); end the hand if it is complete."""
+        """Log and publish ``events`` (what ``message`` did to the hand in memory); end the hand if it is complete
+        (``end_later``: leave its end for :meth:`end_pending`)."""
         sequences = self._log_and_publish(live, events, now)
         if not complete:
             return Outcome(message, changed=changed, events=events, sequences=sequences, result=result)
         self.live = None
         published, self.published = self.published, []
-        ended = hand_end(live, now=now, published=published, owner_epoch=self.owner_epoch)
-        known = ended is not None and live.next_deal_known
-        self.next_deal = (known, live.table.next_hand_at if known else None)
+        if end_later:
+            self.ending = (live, published, now)
+            return Outcome(message, changed=True, events=events, sequences=sequences, result=result, hand_ending=True)
+        ended = self._end(live, published, now)
         return Outcome(message, changed=True, events=events, hand_ended=ended, sequences=sequences, result=result)
 
     def _command(self, message: TableCommand, now: datetime) -> Outcome:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from functools import partial
 from random import Random
@@ -621,7 +621,7 @@ def hand_close(hand: Hand, status: str, now: datetime, *fields: str) -> None:
     _hand_save(hand, "status", "ended_at", "acting_seat", "clock_phase", "clock_started_at", "action_deadline", *fields)
 
 
-def hand_end_locked(context: HandContext, hand: Hand, state: HandState, *, unsaved: Sequence[str] = ()) -> None:
+def hand_end_locked(context: HandContext, hand: Hand, state: HandState, *, unsaved: Collection[str] = ()) -> None:
     """Settle a completed hand where its stacks live (the table's policy), record it, and prepare the table for the
     next hand; the caller holds the table and seat locks and appends ``context``'s events. ``unsaved``: fields of
     ``hand`` changed in memory and not yet written (a hand held in memory), written with the hand's closing."""

@@ -362,6 +362,12 @@ class TableOwner:
                     await self._database(actor.handle, item, timezone.now())
                 elif item is not None:
                     await self._answer(owned, item)
+                    if actor.ending is not None:
+                        # The player was answered as soon as their action was applied and published; the hand's
+                        # durable end follows, before anything else reaches the table (a failure here is the hand's,
+                        # not the answered message's: the table is given up and the takeover cancels the hand).
+                        item = None
+                        await self._database(actor.end_pending)
                 due = actor.deadline()
                 if due is not None and due <= timezone.now():
                     await self._database(actor.clock, timezone.now())
@@ -439,7 +445,7 @@ class TableOwner:
             return
         fields = message.fields
         action = PlayerAction(message.user_id, fields.get("action", ""), fields.get("amount"), fields.get("hand_id"))
-        outcome: Outcome = await self._database(actor.handle, action, timezone.now())
+        outcome: Outcome = await self._database(functools.partial(actor.handle, end_later=True), action, timezone.now())
         await self._reply(message, inbox.Reply(True) if outcome.refused is None else refusal(outcome.refused))
 
     async def _reply(self, message: inbox.InboxMessage, reply: inbox.Reply) -> None:
