@@ -94,6 +94,8 @@ class HandContext:
         self.engine_state: HandState | None = None
         self.retry_at: datetime | None = None
         """Set by a policy that declines to deal now but wants to be asked again then (the table's ``next_hand_at``)."""
+        self.held_from_now = False
+        """Set by a table actor's ``hand_begin`` when the hand it dealt is held in memory from this commit on."""
         self.next_deal_settled = False
         """Set by a policy's ``after_hand`` when the ``next_hand_at`` it wrote is when the next hand is dealt and
         nothing run after the commit moves it (a cash table's pause between hands; a tournament's coordination may):
@@ -108,18 +110,18 @@ class HandContext:
     def engine_events(self, hand: Hand, events: Sequence[Event]) -> None:
         self.events.extend(engine_event(hand, event) for event in events)
 
-    def commit_events(self, published: Sequence[int] = (), *, held_from_now: bool = False) -> None:
+    def commit_events(self, published: Sequence[int] = ()) -> None:
         """Append the collected events (``published``: the numbers the first of them already have, see
         ``events_append``); then, once the transaction commits, keep the engine state of the hand this context changed
         (``table.last_sequence`` now names the last of these events).
 
         When the table's hand was held in memory by a table actor and no hand is in play any more (it ended or was
         cancelled in this transaction), the table says so and the hand's log in Redis is cleared after the commit
-        (``games.runtime.hand_log``). ``held_from_now``: the hand just dealt is held in memory from here on (a table
-        actor's ``hand_begin``): the table says so (these events are numbered as durable ones, before it does). Either
-        flag is written by the statement that appends the events."""
+        (``games.runtime.hand_log``). With :attr:`held_from_now` the hand just dealt is held in memory from here on
+        (a table actor's ``hand_begin``): the table says so (these events are numbered as durable ones, before it
+        does). Either flag is written by the statement that appends the events."""
         closing = self.table.hand_held_in_memory and self.table.current_hand_id is None
-        held_after = True if held_from_now else (False if closing else None)
+        held_after = True if self.held_from_now else (False if closing else None)
         events_append(self.table, self.events, published=published, hand_held_in_memory=held_after)
         self.events = []
         if closing:
@@ -247,7 +249,8 @@ def _hand_begin_durably(
     if not remember:
         context.hand, context.engine_state = None, None
     # From here the hand's events are numbered and kept by its hand log until the hand ends.
-    context.commit_events(held_from_now=live is not None and not remember and not live.state.is_complete)
+    context.held_from_now = live is not None and not remember and not live.state.is_complete
+    context.commit_events()
     return live
 
 
