@@ -138,7 +138,7 @@ def run(arguments: argparse.Namespace) -> int:
                 if dealt.hand_started is None:
                     raise SystemExit(f"table {actor.table_id}: no hand could start")
                 begin_statements.append(_counted(executed))
-                if not printed:
+                if not printed and hands == 0:
                     print("  statements of a hand start:")
                     for sql in executed:
                         print("   ", sql[:240])

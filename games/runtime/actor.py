@@ -102,7 +102,7 @@ class Outcome:
     """The refusal a :class:`TableCommand`'s service raised (nothing changed), as the durable path raises it."""
     hand_ending: bool = False
     """The message completed the hand, and its durable end was left for :meth:`TableActor.end_pending`
-    (``end_later``)."""
+    (``TableActor.end_actions_later``)."""
 
 
 @dataclass
@@ -123,9 +123,12 @@ class TableActor:
     next_deal: tuple[bool, datetime | None] = (False, None)
     """After a hand this actor ended: whether it knows when the next one is dealt, and when (the table's
     ``next_hand_at`` as the hand end left it; None: when the table says so). Taken by :meth:`next_deal_take`."""
+    end_actions_later: bool = False
+    """Leave the durable end of a hand a player's action completes for :meth:`end_pending` (the owner loop's way:
+    it answers the player first); off, :meth:`handle` ends the hand at once."""
     ending: tuple[HandInPlay, list[int], datetime] | None = None
-    """A hand completed by a message handled with ``end_later`` whose durable end waits for :meth:`end_pending`: the
-    hand, the numbers its events were published with, and when it was completed."""
+    """A hand completed by a player's action (with :attr:`end_actions_later`) whose durable end waits for
+    :meth:`end_pending`: the hand, the numbers its events were published with, and when it was completed."""
     owner_epoch: int | None = None
     """The owner's fencing token (``games.runtime.leases``), carried by the hand's start and end: when another owner
     has taken the table since, they raise ``OwnershipLost`` and write nothing. None: unfenced (in-process tests)."""
@@ -142,13 +145,13 @@ class TableActor:
             outcomes.append(self.handle(message, now))
         return outcomes
 
-    def handle(self, message: ActorMessage, now: datetime, *, end_later: bool = False) -> Outcome:
+    def handle(self, message: ActorMessage, now: datetime) -> Outcome:
         """Apply one message now (the inbox's order is the caller's).
 
-        ``end_later``: a player's action that completes the hand returns once it is applied, logged and published
-        (``Outcome.hand_ending``), and the hand's durable end waits for :meth:`end_pending`, so the owner can answer the
-        player first (the answer says the action was applied, as for every action of a hand held in memory: a crash
-        before the end rolls the hand back, CASH-23). Any message handled meanwhile ends the hand first."""
+        With :attr:`end_actions_later` a player's action that completes the hand returns once it is applied, logged
+        and published (``Outcome.hand_ending``), and the hand's durable end waits for :meth:`end_pending`, so the owner
+        can answer the player first (the answer says the action was applied, as for every action of a hand held in
+        memory: a crash before the end rolls the hand back, CASH-23). Any message handled meanwhile ends it first."""
         if self.ending is not None:
             self.end_pending()
         if isinstance(message, DealNext):
@@ -159,11 +162,12 @@ class TableActor:
             if isinstance(message, PlayerAction):
                 return Outcome(message, refused=NotYourTurn("No hand is in play at this table."))
             return Outcome(message)
-        return self._apply(self.live, message, now, end_later=end_later and isinstance(message, PlayerAction))
+        end_later = self.end_actions_later and isinstance(message, PlayerAction)
+        return self._apply(self.live, message, now, end_later=end_later)
 
     def end_pending(self) -> Hand | None:
-        """The durable end of the hand a message completed with ``end_later`` (``hand_end``, fenced by the owner's
-        epoch); returns the hand ended, or None when there was none pending or the hand was cancelled meanwhile."""
+        """The durable end of the hand an action completed with :attr:`end_actions_later` (``hand_end``, fenced by the
+        owner's epoch); returns the hand ended, or None when none was pending or the hand was cancelled meanwhile."""
         if self.ending is None:
             return None
         live, published, now = self.ending

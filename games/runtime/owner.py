@@ -243,7 +243,8 @@ class TableOwner:
     async def _start(self, lease: Lease) -> None:
         with contextlib.suppress(redis.ResponseError):  # BUSYGROUP: the group exists (the table had owners before)
             await self.redis.xgroup_create(inbox.stream_key(lease.table_id), inbox.STREAM_GROUP, id="0", mkstream=True)
-        owned = OwnedTable(lease, TableActor(lease.table_id, shuffler=self.shuffler, owner_epoch=lease.epoch))
+        actor = TableActor(lease.table_id, shuffler=self.shuffler, owner_epoch=lease.epoch, end_actions_later=True)
+        owned = OwnedTable(lease, actor)
         self.tables[lease.table_id] = owned
         owned.task = asyncio.create_task(self._play(owned), name=f"table-{lease.table_id}")
 
@@ -445,7 +446,7 @@ class TableOwner:
             return
         fields = message.fields
         action = PlayerAction(message.user_id, fields.get("action", ""), fields.get("amount"), fields.get("hand_id"))
-        outcome: Outcome = await self._database(functools.partial(actor.handle, end_later=True), action, timezone.now())
+        outcome: Outcome = await self._database(actor.handle, action, timezone.now())
         await self._reply(message, inbox.Reply(True) if outcome.refused is None else refusal(outcome.refused))
 
     async def _reply(self, message: inbox.InboxMessage, reply: inbox.Reply) -> None:

@@ -1,8 +1,9 @@
 """A table actor's owner answers the action that completes a hand as soon as it is applied, logged and published, as
-it answers every action of a hand held in memory (``TableActor.handle(..., end_later=True)``), and writes the hand's
-durable end right after (``end_pending``): nothing else reaches the table before the end is written, and the end is
-the one it would have written at once — the settlement, the events at the numbers they were published with, the next
-deal (issue 27; a crash between the answer and the end rolls the hand back like any hand in progress, CASH-23)."""
+it answers every action of a hand held in memory (``TableActor.end_actions_later``, as the owner loop makes its
+actors), and writes the hand's durable end right after (``end_pending``): nothing else reaches the table before the
+end is written, and the end is the one it would have written at once — the settlement, the events at the numbers
+they were published with, the next deal (issue 27; a crash between the answer and the end rolls the hand back like
+any hand in progress, CASH-23)."""
 
 from __future__ import annotations
 
@@ -40,8 +41,9 @@ def test_the_hand_ending_action_is_answered_first_and_the_end_written_after_as_i
     hand_id = held.actor.live.hand.pk if held.actor.live is not None else None
     action = _last_action(held)
     held.now += timedelta(seconds=1)
+    held.actor.end_actions_later = True  # as the owner loop makes its actors
 
-    answered = held.actor.handle(action, held.now, end_later=True)
+    answered = held.actor.handle(action, held.now)
 
     assert answered.refused is None
     assert answered.hand_ending
@@ -70,7 +72,8 @@ def test_a_message_reaching_the_actor_before_the_pending_end_ends_the_hand_first
     hand_id = held.actor.live.hand.pk if held.actor.live is not None else None
     action = _last_action(held)
     held.now += timedelta(seconds=1)
-    assert held.actor.handle(action, held.now, end_later=True).hand_ending
+    held.actor.end_actions_later = True  # as the owner loop makes its actors
+    assert held.actor.handle(action, held.now).hand_ending
 
     dealt = held.actor.handle(DealNext(), held.now + timedelta(seconds=10))
 
