@@ -223,7 +223,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``live`` the tests that start site processes (daphne, the ticker, Celery) or drive Chromium: every test
     under a ``browser`` folder, and every test of a module that uses the live-site helpers of
     ``tests/realtime/live_site.py``; a test that starts such processes itself is marked ``live`` in its module
-    (tests/foundation/test_run_command*.py, the Celery worker tests of test_healthz.py). ``make test-fast`` runs the
+    (tests/foundation/test_run_command.py, the Celery worker tests of test_healthz.py). ``make test-fast`` runs the
     others (``-m "not live"``); ``make test`` runs all.
 
     The live tests run first, then the files with a ``slow`` test (simulations, subprocesses), then the rest, each
