@@ -207,6 +207,8 @@ def test_the_killed_owner_of_a_tournament_table_is_replaced_within_10_s_its_hand
                     assert socket.connections == [base_url], "the socket reconnected"
                 print(f"\n{product}: table taken over {takeover_seconds:.2f} s after SIGKILL; resyncs {socket.resyncs}")
                 assert takeover_seconds <= TAKEOVER_LIMIT_SECONDS, f"takeover took {takeover_seconds:.1f} s"
+                # Stopped before the site stops, as when they started after it (and again below if the test failed).
+                process_groups_stop(processes.values(), timeout=30)
         finally:
             process_groups_stop(processes.values(), timeout=30)
             client.close()
