@@ -34,13 +34,12 @@ def test_a_socket_on_a_killed_web_process_reconnects_to_the_other_and_misses_no_
     environment = {**site_environment(), **SETTINGS}
     client = redis.Redis.from_url(settings.REDIS_URL)
     runtime_host = Host("127.0.0.1", [], environment["DATABASE_URL"], environment["REDIS_URL"], [], [])
-    # The runtime process needs no web process: it starts (a Django start-up) while the two daphne processes start.
-    runtime = start_runtime(runtime_host, environment, tmp_path / "runtime.log")
-    try:
-        with (
-            live_site(tmp_path / "site", SETTINGS) as first_url,
-            web_process(tmp_path / "site", "daphne-second", SETTINGS) as (second_url, second),
-        ):
+    with (
+        live_site(tmp_path / "site", SETTINGS) as first_url,
+        web_process(tmp_path / "site", "daphne-second", SETTINGS) as (second_url, second),
+    ):
+        runtime = start_runtime(runtime_host, environment, tmp_path / "runtime.log")
+        try:
             # The runtime process is alive before the table opens: the owners deal every table (not the ticker).
             wait_for(lambda: inbox.lease_store(client).live_processes(), "the runtime process alive", 60)
             users = [player(f"web-kill-{number}") for number in range(3)]
@@ -80,9 +79,8 @@ def test_a_socket_on_a_killed_web_process_reconnects_to_the_other_and_misses_no_
             assert numbers[-1] > seen_before
             assert numbers == list(range(numbers[0], numbers[-1] + 1)), "an event was missed across the reconnection"
             assert not Hand.objects.filter(table=table, status=HandStatus.CANCELLED).exists()
-            process_groups_stop([runtime], timeout=30)  # before the site stops (and again below if the test failed)
-    finally:
-        process_groups_stop([runtime], timeout=30)
-        client.close()
+        finally:
+            process_groups_stop([runtime], timeout=30)
+            client.close()
     assert not Hand.objects.filter(status=HandStatus.RUNNING).exists()
     call_command("wallet_reconcile")
