@@ -125,6 +125,21 @@ def seed_catalog() -> None:
     seed(GameType, GameRules, Stake, StakeTerms)
 
 
+def pause_between_hands(milliseconds: int, game: str = "holdem") -> None:
+    """From now on ``game``'s tables wait ``milliseconds`` between hands: a new version of its rules (back-office data,
+    as staff would change it). The catalogue's 2.5 s gives people time to read a result; the rules set no lower limit,
+    and bots read nothing, so the bot tests deal their hands without it."""
+    from django.utils import timezone
+
+    from games.models import GameType
+
+    rules = GameType.objects.get(code=game).rules_at()
+    rules.pk = None
+    rules.effective_from = timezone.now()
+    rules.pause_between_hands_milliseconds = milliseconds
+    rules.save()
+
+
 def make_table(game: str = "holdem", stake: str | None = None, name: str = "Test table") -> Any:
     """An open cash table of a seeded stake (through the domain's ``table_open``)."""
     from games.models import Stake

@@ -5,15 +5,17 @@ The processes listen on 127.0.0.1 only, on a free port, and are stopped (their o
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -64,7 +66,7 @@ def live_site(log_directory: Path, settings_changed: dict[str, str] | None = Non
     processes: list[subprocess.Popen[bytes]] = []
     commands = {
         "daphne": web_server_command("127.0.0.1", port, listening_descriptor=listener.fileno()),
-        "ticker": [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--interval", "0.2"],
+        "ticker": [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--skip-checks", "--interval", "0.2"],
     }
     try:
         for name, command in commands.items():
@@ -111,7 +113,7 @@ def wait_until_it_answers(
 def run_bots(base_url: str, *arguments: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """``manage.py run_bots`` against ``base_url`` in a subprocess of this run's environment."""
     return subprocess.run(
-        [sys.executable, str(PROJECT / "manage.py"), "run_bots", "--base-url", base_url, *arguments],
+        [*RUN_BOTS, "--base-url", base_url, *arguments],
         cwd=PROJECT,
         env=site_environment(),
         capture_output=True,
@@ -119,6 +121,68 @@ def run_bots(base_url: str, *arguments: str, timeout: float = 300) -> subprocess
         timeout=timeout,
         check=False,
     )
+
+
+RUN_BOTS = [sys.executable, str(PROJECT / "manage.py"), "run_bots", "--skip-checks"]
+"""The test process's pytest-django set-up has loaded every model and URL already; each bot process need not check
+them again (about a second of CPU per start)."""
+
+
+def run_bots_until(
+    base_url: str, until: Callable[[dict[str, Any]], bool], *arguments: str, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """``manage.py run_bots`` against ``base_url`` until ``until`` holds for the bots' summary so far (their progress
+    lines, every 0.5 s) — it may also read what the site stored — then stop them (SIGTERM: they leave their seats and
+    print their final summary, the last line of stdout, as at the end of a duration). The bots play as long as the test
+    needs, however loaded the machine, instead of for a fixed time. Fails after ``timeout`` seconds."""
+    bots = subprocess.Popen(
+        [*RUN_BOTS, "--base-url", base_url, "--duration", str(timeout), "--progress", "0.5", *arguments],
+        cwd=PROJECT,
+        env=site_environment(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: list[str] = []
+    errors: list[str] = []
+    readers = [
+        threading.Thread(target=read_lines, args=(bots.stdout, lines), daemon=True),
+        threading.Thread(target=read_lines, args=(bots.stderr, errors), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+    deadline = time.monotonic() + timeout
+    try:
+        while bots.poll() is None:
+            progress = [summary for summary in map(json_object, lines) if summary.get("progress")]
+            if progress and until(progress[-1]):
+                bots.terminate()
+                break
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the bots did not get there within {timeout:.0f} s: {lines[-1:]}")
+            time.sleep(0.2)
+        bots.wait(timeout=60)
+    finally:
+        if bots.poll() is None:
+            bots.kill()
+            bots.wait()
+        for reader in readers:
+            reader.join(timeout=10)
+    return subprocess.CompletedProcess(bots.args, bots.returncode, "".join(lines), "".join(errors))
+
+
+def read_lines(stream: Any, into: list[str]) -> None:
+    for line in stream:
+        into.append(line)
+
+
+def json_object(line: str) -> dict[str, Any]:
+    """The JSON object a line holds, or an empty one (the bots print other lines too)."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 @contextmanager

@@ -112,92 +112,103 @@ def test_the_killed_owner_of_a_tournament_table_is_replaced_within_10_s_its_hand
     seed_catalog()
     environment = {**site_environment(), **SETTINGS}
     client = redis.Redis.from_url(settings.REDIS_URL)
-    with hosts(environment) as (first, second), live_site(tmp_path / "site", SETTINGS) as base_url:
+    with hosts(environment) as (first, second):
+        # The runtime processes need no web process: they start (a Django start-up each) while daphne starts.
         processes = {
             host.address: start_runtime(host, environment, tmp_path / f"runtime-{index}.log")
             for index, host in enumerate((first, second))
         }
         try:
-            wait_for(lambda: len(inbox.lease_store(client).live_processes()) == 2, "both runtime processes alive", 60)
-            tournament, table = PRODUCTS[product]()
-            pool = prize_pool(tournament)
-            chips = chips_in_play(tournament)
-            # Everyone plays at every table of the tournament (an owner's clock acts for a player who does not).
-            tournament_tables = Table.objects.filter(tournament_link__tournament=tournament)
-            seated = {
-                table_id: list(
-                    Seat.objects.filter(table_id=table_id, user__isnull=False).values_list("user_id", flat=True)
-                )
-                for table_id in tournament_tables.values_list("pk", flat=True)
-            }
-            owner = wait_for(lambda: owners(client, [table.pk])[table.pk], "the table owned", 60)
-            victim = processes[owner.split(":")[0]]
-            user = Seat.objects.filter(table=table, user__isnull=False).first().user  # type: ignore[union-attr]
-
-            with (
-                FollowingSocket([base_url], table.pk, session_cookie(user).decode()) as socket,
-                Players(seated) as players,
-            ):
-                level, level_ends_at = Tournament.objects.values_list("level_number", "level_ends_at").get(
-                    pk=tournament.pk
-                )
-                # A hand whose actions the owner has applied in memory only (published to the socket, not written).
-                playing = wait_for(
-                    lambda: (
-                        current
-                        if (current := Table.objects.filter(pk=table.pk).values_list("current_hand_id", flat=True)[0])
-                        and socket.seen(lambda event: event["hand_id"] == current and event["type"] == "action_taken")
-                        else None
-                    ),
-                    lambda: f"an action applied in a hand in progress (answers {dict(players.answers)})",
-                    60,
-                )
-                os.killpg(victim.pid, signal.SIGKILL)
-                killed_at = time.monotonic()
-                victim.wait(10)
-                seen_before = socket.last_sequence or 0
-                # The hand the kill cut off, as the dead owner left it in PostgreSQL (the one seen playing, or, when
-                # that ended just before the kill, the next; nothing changes the row until the lease has run out).
-                hand_id = Table.objects.filter(pk=table.pk).values_list("current_hand_id", flat=True)[0]
-                assert hand_id is not None, f"the kill fell between hands (hand {playing} had just ended)"
-                start_chips = dict(HandPlayer.objects.filter(hand_id=hand_id).values_list("user_id", "start_stack"))
-
-                survivor = next(address for address in processes if address != owner.split(":")[0])
+            with live_site(tmp_path / "site", SETTINGS) as base_url:
                 wait_for(
-                    lambda: (
-                        (owners(client, [table.pk])[table.pk] or "").startswith(f"{survivor}:")
-                        and Hand.objects.filter(pk=hand_id, status=HandStatus.CANCELLED).exists()
-                    ),
-                    "the survivor owning the table with the interrupted hand cancelled",
-                    30,
+                    lambda: len(inbox.lease_store(client).live_processes()) == 2, "both runtime processes alive", 60
                 )
-                takeover_seconds = time.monotonic() - killed_at
-                # The cancelled hand knocked nobody out: everyone dealt into it still plays.
-                assert set(
-                    TournamentEntry.objects.filter(tournament=tournament, user_id__in=start_chips).values_list(
-                        "status", flat=True
+                tournament, table = PRODUCTS[product]()
+                pool = prize_pool(tournament)
+                chips = chips_in_play(tournament)
+                # Everyone plays at every table of the tournament (an owner's clock acts for a player who does not).
+                tournament_tables = Table.objects.filter(tournament_link__tournament=tournament)
+                seated = {
+                    table_id: list(
+                        Seat.objects.filter(table_id=table_id, user__isnull=False).values_list("user_id", flat=True)
                     )
-                ) == {EntryStatus.PLAYING}
+                    for table_id in tournament_tables.values_list("pk", flat=True)
+                }
+                owner = wait_for(lambda: owners(client, [table.pk])[table.pk], "the table owned", 60)
+                victim = processes[owner.split(":")[0]]
+                user = Seat.objects.filter(table=table, user__isnull=False).first().user  # type: ignore[union-attr]
 
-                cancelled = socket.wait_for(
-                    lambda event: event["type"] == "hand_cancelled" and event["hand_id"] == hand_id,
-                    "the hand_cancelled event",
-                    30,
-                )
-                assert cancelled["sequence"] > seen_before
-                next_hand = socket.wait_for(
-                    lambda event: event["type"] == "hand_started" and event["sequence"] > cancelled["sequence"],
-                    "the next hand dealt",
-                    60,
-                )
-                wait_for(
-                    lambda: Hand.objects.filter(pk=next_hand["hand_id"], status=HandStatus.FINISHED).exists(),
-                    lambda: f"the next hand finished (answers {dict(players.answers)})",
-                    60,
-                )
-                assert socket.connections == [base_url], "the socket reconnected"
-            print(f"\n{product}: table taken over {takeover_seconds:.2f} s after SIGKILL; resyncs {socket.resyncs}")
-            assert takeover_seconds <= TAKEOVER_LIMIT_SECONDS, f"takeover took {takeover_seconds:.1f} s"
+                with (
+                    FollowingSocket([base_url], table.pk, session_cookie(user).decode()) as socket,
+                    Players(seated) as players,
+                ):
+                    level, level_ends_at = Tournament.objects.values_list("level_number", "level_ends_at").get(
+                        pk=tournament.pk
+                    )
+
+                    # A hand whose actions the owner has applied in memory only (published to the socket, not written).
+                    def hand_with_an_applied_action() -> int | None:
+                        current = Table.objects.filter(pk=table.pk).values_list("current_hand_id", flat=True)[0]
+                        if not current:
+                            return None
+                        applied = socket.seen(
+                            lambda event: event["hand_id"] == current and event["type"] == "action_taken"
+                        )
+                        return current if applied else None
+
+                    playing = wait_for(
+                        hand_with_an_applied_action,
+                        lambda: f"an action applied in a hand in progress (answers {dict(players.answers)})",
+                        60,
+                    )
+                    os.killpg(victim.pid, signal.SIGKILL)
+                    killed_at = time.monotonic()
+                    victim.wait(10)
+                    seen_before = socket.last_sequence or 0
+                    # The hand the kill cut off, as the dead owner left it in PostgreSQL (the one seen playing, or, when
+                    # that ended just before the kill, the next; nothing changes the row until the lease has run out).
+                    hand_id = Table.objects.filter(pk=table.pk).values_list("current_hand_id", flat=True)[0]
+                    assert hand_id is not None, f"the kill fell between hands (hand {playing} had just ended)"
+                    start_chips = dict(HandPlayer.objects.filter(hand_id=hand_id).values_list("user_id", "start_stack"))
+
+                    survivor = next(address for address in processes if address != owner.split(":")[0])
+                    wait_for(
+                        lambda: (
+                            (owners(client, [table.pk])[table.pk] or "").startswith(f"{survivor}:")
+                            and Hand.objects.filter(pk=hand_id, status=HandStatus.CANCELLED).exists()
+                        ),
+                        "the survivor owning the table with the interrupted hand cancelled",
+                        30,
+                    )
+                    takeover_seconds = time.monotonic() - killed_at
+                    # The cancelled hand knocked nobody out: everyone dealt into it still plays.
+                    assert set(
+                        TournamentEntry.objects.filter(tournament=tournament, user_id__in=start_chips).values_list(
+                            "status", flat=True
+                        )
+                    ) == {EntryStatus.PLAYING}
+
+                    cancelled = socket.wait_for(
+                        lambda event: event["type"] == "hand_cancelled" and event["hand_id"] == hand_id,
+                        "the hand_cancelled event",
+                        30,
+                    )
+                    assert cancelled["sequence"] > seen_before
+                    next_hand = socket.wait_for(
+                        lambda event: event["type"] == "hand_started" and event["sequence"] > cancelled["sequence"],
+                        "the next hand dealt",
+                        60,
+                    )
+                    wait_for(
+                        lambda: Hand.objects.filter(pk=next_hand["hand_id"], status=HandStatus.FINISHED).exists(),
+                        lambda: f"the next hand finished (answers {dict(players.answers)})",
+                        60,
+                    )
+                    assert socket.connections == [base_url], "the socket reconnected"
+                print(f"\n{product}: table taken over {takeover_seconds:.2f} s after SIGKILL; resyncs {socket.resyncs}")
+                assert takeover_seconds <= TAKEOVER_LIMIT_SECONDS, f"takeover took {takeover_seconds:.1f} s"
+                # Stopped before the site stops, as when they started after it (and again below if the test failed).
+                process_groups_stop(processes.values(), timeout=30)
         finally:
             process_groups_stop(processes.values(), timeout=30)
             client.close()

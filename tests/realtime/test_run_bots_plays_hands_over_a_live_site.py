@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.realtime.conftest import seed_catalog
-from tests.realtime.live_site import live_site, run_bots
+from tests.realtime.conftest import pause_between_hands, seed_catalog
+from tests.realtime.live_site import live_site, run_bots_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -35,20 +35,31 @@ def wait_until_no_hand_runs(timeout: float = 90) -> None:
         time.sleep(0.5)
 
 
+def finished_hands() -> int:
+    from games.models import Hand, HandStatus
+
+    return Hand.objects.filter(status=HandStatus.FINISHED).count()
+
+
 def test_bots_play_a_few_hands_and_leave_with_the_ledger_in_balance(tmp_path: Path) -> None:
     from games.models import Hand, HandStatus, TableSession
     from wallet.services.reconcile import ledger_reconcile
 
+    def enough_play(summary: dict[str, int]) -> bool:
+        """Every bot saw two hands end, and twice the finished hands the checks below ask for (the bots played a fixed
+        25 s before)."""
+        return summary["hands_ended_seen"] >= 3 * 2 and finished_hands() >= 4
+
     seed_catalog()
+    pause_between_hands(500)  # the bots' hands follow one another without the pause people need to read a result
     with live_site(tmp_path) as base_url:
-        completed = run_bots(
+        completed = run_bots_until(
             base_url,
+            enough_play,
             "--tables",
             "1",
             "--bots-per-table",
             "3",
-            "--duration",
-            "25",
             "--think",
             "0.05",
             "0.2",

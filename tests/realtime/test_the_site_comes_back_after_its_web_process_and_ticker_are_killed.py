@@ -19,8 +19,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from tests.realtime.conftest import seed_catalog
-from tests.realtime.live_site import PROJECT, free_port, site_environment
+from tests.realtime.conftest import pause_between_hands, seed_catalog
+from tests.realtime.live_site import PROJECT, RUN_BOTS, free_port, site_environment
 from tests.realtime.test_run_bots_plays_hands_over_a_live_site import wait_until_no_hand_runs
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -66,6 +66,7 @@ def test_killed_web_and_ticker_are_restarted_and_play_goes_on_with_the_ledger_in
     from games.runtime.recovery import CRASH_REASON
 
     seed_catalog()
+    pause_between_hands(500)  # the bots' hands follow one another without the pause people need to read a result
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     # No demo bots: this test's own bots play, and every hand must end once they stop.
@@ -85,9 +86,7 @@ def test_killed_web_and_ticker_are_restarted_and_play_goes_on_with_the_ledger_in
         wait_for(lambda: "[launcher] lobby:" in launcher_output(log), 240, "the launcher serving the lobby")
         bots = subprocess.Popen(
             [
-                sys.executable,
-                str(PROJECT / "manage.py"),
-                "run_bots",
+                *RUN_BOTS,
                 "--base-url",
                 base_url,
                 "--tables",
@@ -95,7 +94,7 @@ def test_killed_web_and_ticker_are_restarted_and_play_goes_on_with_the_ledger_in
                 "--bots-per-table",
                 "3",
                 "--duration",
-                "75",
+                "300",  # until the test has seen its hands after the restart and stops them (SIGTERM)
                 "--think",
                 "0.05",
                 "0.2",
@@ -123,7 +122,8 @@ def test_killed_web_and_ticker_are_restarted_and_play_goes_on_with_the_ledger_in
         wait_for(lambda: started_pid(log, "ticker") != ticker_pid, 30, "the ticker restarted")
         wait_for(lambda: finished_hands_started_after(killed_at) >= 2, 120, "two hands finished after the restart")
 
-        _output, stderr = bots.communicate(timeout=180)
+        bots.terminate()  # they leave their seats and print their summary, as at the end of their duration
+        _output, stderr = bots.communicate(timeout=60)
         assert bots.returncode == 0, stderr[-3000:]
         wait_until_no_hand_runs()
     finally:

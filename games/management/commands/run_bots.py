@@ -5,7 +5,10 @@
 Creates (or reuses) bot users with sandbox deposits and bot tables, logs each bot in through the log-in page, then
 every bot connects to its table socket, takes a seat and plays random legal actions until the duration is over, when
 it leaves the table (its stack goes back to its balance). Prints a JSON summary (hands, actions, errors, latency).
-The site (daphne) and the ticker (``manage.py run_ticker``, which deals the hands) must be running.
+The site (daphne) and the ticker (``manage.py run_ticker``, which deals the hands) must be running. SIGTERM or SIGINT
+(Ctrl-C) ends the play early the same way: every bot leaves its seat, the summary is printed and the command exits 0
+(a test stops the bots once it has seen what it waits for). ``--progress SECONDS`` prints the summary so far every
+that many seconds while they play (one JSON line each, ``"progress": true``); the final summary is the last line.
 
 Planting cheats for the compliance desk (issue 31): ``--colluding-pairs N`` and ``--dumping-pairs N`` make pairs of
 neighbouring bots at one table partners (``games.bots.policy.plant_pairs``): colluders soft-play each other, share
@@ -20,7 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import time
+from collections.abc import Callable
 from random import Random
 from typing import Any
 from urllib.parse import urlsplit
@@ -49,6 +54,9 @@ class Command(BaseCommand):
         parser.add_argument("--leave-probability", type=float, default=0.0, help="leave and rejoin after a hand")
         parser.add_argument("--disconnect-probability", type=float, default=0.0, help="drop the socket on a turn")
         parser.add_argument("--seed", type=int, default=None)
+        parser.add_argument(
+            "--progress", type=float, default=0.0, help="print the summary so far every SECONDS while playing (0: off)"
+        )
         parser.add_argument("--prefix", default="bot", help="bot user name prefix")
         parser.add_argument(
             "--login",
@@ -135,7 +143,7 @@ class Command(BaseCommand):
             for index, (name, cookie) in enumerate(zip(names, cookies, strict=True))
         ]
         started = time.monotonic()
-        asyncio.run(play(bots, started + duration))
+        asyncio.run(play(bots, started + duration, self.progress_reporter(options, stats, started)))
         summary: dict[str, Any] = {
             "tables": len(tables),
             "bots": len(bots),
@@ -192,11 +200,49 @@ class Command(BaseCommand):
         ]
         self.stdout.write(f"{registered} bots registered for {tournament.name} (tournament {tournament.pk})")
         started = time.monotonic()
-        asyncio.run(play(bots, started + duration))
+        asyncio.run(play(bots, started + duration, self.progress_reporter(options, stats, started)))
         summary = {"tournament": tournament.pk, "bots": len(bots), "seconds": round(time.monotonic() - started, 1)}
         summary.update(stats.summary())
         self.stdout.write(json.dumps(summary, sort_keys=True))
 
+    def progress_reporter(
+        self, options: dict[str, Any], stats: BotStats, started: float
+    ) -> tuple[float, Callable[[], None]] | None:
+        """With ``--progress``: its interval and what prints the summary so far, for :func:`play`."""
+        interval = float(options["progress"])
+        if interval <= 0:
+            return None
 
-async def play(bots: list[Bot], deadline: float) -> None:
-    await asyncio.gather(*(bot.run(deadline) for bot in bots))
+        def report() -> None:
+            summary = {"progress": True, "seconds": round(time.monotonic() - started, 1), **stats.summary()}
+            self.stdout.write(json.dumps(summary, sort_keys=True))
+            self.stdout.flush()
+
+        return interval, report
+
+
+async def play(bots: list[Bot], deadline: float, progress: tuple[float, Callable[[], None]] | None = None) -> None:
+    """Run every bot until ``deadline``, calling ``progress`` (an interval and a report) meanwhile; SIGTERM or SIGINT
+    stops them all as the deadline would (each leaves its seat within about two seconds, :meth:`Bot.stop`)."""
+
+    def stop_every_bot() -> None:
+        for bot in bots:
+            bot.stop()
+
+    loop = asyncio.get_running_loop()
+    for signal_number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signal_number, stop_every_bot)
+    reporter = asyncio.create_task(report_every(*progress)) if progress is not None else None
+    try:
+        await asyncio.gather(*(bot.run(deadline) for bot in bots))
+    finally:
+        if reporter is not None:
+            reporter.cancel()
+        for signal_number in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signal_number)
+
+
+async def report_every(interval: float, report: Callable[[], None]) -> None:
+    while True:
+        await asyncio.sleep(interval)
+        report()
