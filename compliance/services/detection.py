@@ -37,7 +37,10 @@ from compliance.services.thresholds import detector_parameters
 
 logger = logging.getLogger(__name__)
 
-HANDS_PER_BATCH = 100
+HANDS_PER_BATCH = 500
+"""A batch's fixed cost (the accumulators read and written, every flag computed and stored, the cursors' queries) is
+about 0.1 s of CPU: at 100 hands a batch it held the service under 200 hands/s on this machine, at 500 above it
+(docs/benchmarks.md, ``bench_detection_service.py``). The flags are locked only while they are stored, at the end."""
 ROWS_PER_BATCH = 2_000
 SETTLE_SECONDS = 10
 """Connection and session rows younger than this wait for the next batch (see the module docstring)."""
