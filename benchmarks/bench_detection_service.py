@@ -2,7 +2,7 @@
 the time goes.
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/poker REDIS_URL=redis://127.0.0.1:6379/0 \\
-        .venv/bin/python benchmarks/bench_detection_service.py [--hands 3000] [--templates 60] [--tables 20]
+        .venv/bin/python benchmarks/bench_detection_service.py [--hands 3000] [--templates 100] [--tables 20]
         [--players 120] [--batch 500] [--seed 31] [--profile 25] [--json]
 
 Creates, migrates and drops a scratch database next to the one DATABASE_URL names (without DATABASE_URL / REDIS_URL it
@@ -595,7 +595,7 @@ def database_exists(url: str, name: str) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=3_000, help="settled hands stored and scanned")
-    parser.add_argument("--templates", type=int, default=60, help="hands played through the services and copied")
+    parser.add_argument("--templates", type=int, default=100, help="hands played through the services and copied")
     parser.add_argument(
         "--styles", default="tight,loose", help="the template players' styles (games.bots.policy), in turn by seat"
     )
