@@ -65,10 +65,9 @@ def play_randomly(table: Table, hands: int, rng: random.Random, moment: Any) -> 
             assert legal is not None
             action = choose_random_action(legal, rng)
             amount = getattr(action, "amount", None)
-            kind = {"raise_to": "raise_to", "all_in": "all_in"}.get(action.kind, action.kind)
             moment += timedelta(seconds=rng.uniform(1, 5))
             user = table.seats.get(number=hand.acting_seat).user
-            hand_act(table, user, kind, amount, now=moment)
+            hand_act(table, user, action.kind, amount, now=moment)
             hand = Hand.objects.get(pk=hand.pk)
     return moment
 
