@@ -7,7 +7,7 @@ Creates and drops a scratch database next to the one DATABASE_URL names (without
 the embedded servers). Plays ``--hands`` six-handed hands through the table services (every player checks or calls
 down), then measures:
 
-1. the site's pipeline: ``compliance.services.detection_advance`` batches (100 hands each: read the hands' events,
+1. the site's pipeline: ``compliance.services.detection_advance`` batches (``HANDS_PER_BATCH`` each: read the events,
    rebuild each hand, time its decisions, feed the indicators, store the accumulators, cursors and flags) until it
    has caught up — hands per second;
 2. peer, the indicators alone: the same hand records fed to a fresh ``compliance.detection.Detector`` in memory —

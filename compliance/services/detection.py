@@ -30,14 +30,17 @@ from compliance.detection.detector import Detector
 from compliance.detection.flags import StateError
 from compliance.detection.records import ConnectionRecord as ConnectionInput
 from compliance.detection.records import RecordError
-from compliance.hand_records import counter_records, hand_record, user_key
+from compliance.hand_records import counter_records, hand_records_read, user_key
 from compliance.models import ConnectionKind, ConnectionRecord, DetectorState
 from compliance.services.flags import flags_store
 from compliance.services.thresholds import detector_parameters
 
 logger = logging.getLogger(__name__)
 
-HANDS_PER_BATCH = 100
+HANDS_PER_BATCH = 500
+"""A batch's fixed cost (the accumulators read and written, every flag computed and stored, the cursors' queries) is
+about 0.1 s of CPU: at 100 hands a batch it held the service under 200 hands/s on this machine, at 500 above it
+(docs/benchmarks.md, ``bench_detection_service.py``). The flags are locked only while they are stored, at the end."""
 ROWS_PER_BATCH = 2_000
 SETTLE_SECONDS = 10
 """Connection and session rows younger than this wait for the next batch (see the module docstring)."""
@@ -110,21 +113,23 @@ def _hands(row: DetectorState, detector: Detector, limit: int) -> tuple[int, boo
     running = pending.filter(status=HandStatus.RUNNING).order_by("pk").values_list("pk", flat=True).first()
     if running is not None:
         pending = pending.filter(pk__lt=running)
-    hands = list(pending.select_related("table").order_by("pk")[:limit])
+    hands = list(pending.select_related("table", "game_rules").order_by("pk")[:limit])
     tournaments = dict(
         TournamentTable.objects.filter(table_id__in={hand.table_id for hand in hands}).values_list(
             "table_id", "tournament_id"
         )
     )
+    records = hand_records_read([hand for hand in hands if hand.status == HandStatus.FINISHED])
     fed = 0
     for hand in hands:
         row.hands_cursor = hand.pk
         if hand.status != HandStatus.FINISHED:
             continue
-        try:
-            record = hand_record(hand)
-        except RecordError:
-            logger.exception("compliance detection passed over hand %s: its record cannot be built", hand.pk)
+        record = records[hand.pk]
+        if isinstance(record, RecordError):
+            logger.error(
+                "compliance detection passed over hand %s: its record cannot be built", hand.pk, exc_info=record
+            )
             continue
         if hand.table_id in tournaments:  # the tournament is the place, as for its players' sockets
             record = replace(record, tournament_id=f"tournament:{tournaments[hand.table_id]}")

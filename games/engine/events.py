@@ -283,11 +283,18 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     return result
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""Each event type's field names (``dataclasses.fields`` builds them anew on each call; replaying a log reads many)."""
+
+
 def event_from_dict(data: Mapping[str, Any]) -> Event:
     """Inverse of :func:`event_to_dict` (the ``audience`` key is ignored); raises :class:`EventFormatError`."""
     try:
         event_type = EVENT_TYPES[data["type"]]
-        values = {field.name: _decode(field.name, data[field.name]) for field in fields(event_type)}
+        names = _FIELD_NAMES.get(event_type)
+        if names is None:
+            names = _FIELD_NAMES[event_type] = tuple(field.name for field in fields(event_type))
+        values = {name: _decode(name, data[name]) for name in names}
         return event_type(**values)
     except (KeyError, TypeError, ValueError) as error:
         raise EventFormatError(f"malformed event {dict(data)!r}: {error}") from error
