@@ -11,9 +11,8 @@ pair with data for at least two of that behaviour's indicators:
   ``minimum_decisions`` of its decisions) with coordinated entry (the Poisson chance of so many entries together,
   conditioned on at least one: pairs that never entered together are not examined for it);
 * **dumping**, for each direction L → W — chip dumping (the chance of so many weak decisions of L against W) with net
-  flow (the larger of the normal tail of its z-score and ``exp(-persistence^2 / 2)``, the bound a self-normalised sum
-  of symmetric flows obeys, so a few big pots cannot make a small chance) and coordinated entry; the two directions
-  count as two tests.
+  flow (the normal tail of its test of L's equity-adjusted losses facing W, for the pairs it judges) and coordinated
+  entry; the two directions count as two tests.
 
 Within a behaviour the chances are combined by Fisher's method (independent tests: aggression counts, decisions judged
 against the cards, money and arrival times). The pair's chance ``p`` is the smallest of its tests times their number
@@ -129,19 +128,16 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
         return chances
 
     def _flow(self) -> dict[tuple[str, str], float]:
-        """(loser, winner) -> net flow's chance in that direction, for pairs with enough shared hands."""
+        """(loser, winner) -> net flow's chance in that direction (the normal tail of its equity-adjusted loss test),
+        for the ordered pairs it judges."""
         flow = self._sources["net_flow"]
         assert isinstance(flow, NetFlow)
+        room = flow.room_losses()
         chances = {}
-        for (first, second), pair in flow._pairs.items():
-            if pair.shared < flow.parameters.minimum_shared_hands or not pair.square:
-                continue
-            judged = flow.judge(first, second, pair)
-            if judged is None:
-                continue
-            chance = net_flow_tail(judged["score"], judged["persistence"])
-            chances[(judged["loser"], judged["winner"])] = chance
-            chances[(judged["winner"], judged["loser"])] = 1.0
+        for loser, winner in flow.judged_pairs():
+            judged = flow.judge_losses(loser, winner, room)
+            if judged is not None:
+                chances[(loser, winner)] = judged["chance"]
         return chances
 
     def tests(self) -> dict[tuple[str, str], dict[str, Any]]:
