@@ -13,21 +13,29 @@ it cost to call and the pot ``P`` before the decision (W's bet included):
 * L **bets or raises all-in** and W calls: the loss is the call part as above plus ``(1 - 2 e) m`` for the ``m``
   chips W matched (shoving junk into the partner's calling hand).
 
-Decisions costing less than ``minimum_call_big_blinds`` are left out. The losses are in big blinds. Per ordered pair
-(L, W): the judged decisions ``n``, the sum ``S`` and the sum of squares. Everybody gives some away — a loose player
-to everyone, everyone to a nit whose bets are strong — so the loss expected of L against W per decision is
-``mu = m_L + m_W - m`` (additive): ``m_L`` L's mean loss against everybody but W, ``m_W`` the mean loss of everybody
-but L facing W's bets, ``m`` the room's, each shrunk towards the room's by ``loss_prior_weight`` decisions. The variance
-per decision ``v`` is the larger of the two players' own (L's losses against the others, the others' losses against
-W; also shrunk towards the room's), so a high-variance honest player — a card-blind caller, a maniac's opponents —
-is judged against the spread they show with everybody else, and pots' sizes enter through it: a few stack-deep losses
-against one partner are evidence when they are large against what the same players lose elsewhere. The score is
-``z = (S - n mu) / sqrt(n v)``, judged one-sided: its chance is the normal tail of ``z``.
+Decisions costing less than ``minimum_call_big_blinds`` are left out; multi-way pots do not enter (a loss there is
+not to one player). A hand gives one figure per ordered pair: the loss ``l`` of L's decisions facing W in it (big
+blinds) and its pot ``s`` (the largest pot they were about, with the call and what was matched) — the decisions of
+one hand are not independent trials, the hands are.
 
-A pair (loser first) is flagged when it shared at least ``minimum_shared_hands`` and ``minimum_decisions`` judged
-decisions ("not enough data" below either), the excess ``S - n mu`` is at least ``minimum_flow_big_blinds``, and the
-chance is below the multiple-testing bar over the ordered pairs judged (``chance_flags_per_player``; the bar is a
-``z`` of at least ``threshold``). Multi-way pots do not enter: a loss there is not to one player.
+Everybody gives some away — a loose player to everyone, everyone to a nit whose bets are strong — so the loss
+expected of L against W is ``mu = m_L + m_W - m`` (additive): ``m_L`` L's mean against everybody but W, ``m_W`` the
+mean of everybody but L facing W's bets, ``m`` the room's, each shrunk towards the room's by ``loss_prior_weight``
+hands. Two tests, named in advance, judge the pair's ``n`` hands: **per hand** (each hand weighs 1: ``z = (sum l - n
+mu) / sqrt(n v)``) and **per pot** (each hand's loss taken per big blind of its pot, a weighted test whose variance
+uses the pots' sizes: ``z = (sum l - mu sum s) / sqrt(v sum s^2)``, ``mu`` and ``v`` per big blind of pot), so many
+moderate losses and a few stack-deep ones are both evidence when they are large against what the same players lose
+elsewhere. The variance ``v`` is the wider of two: L's with everybody but W, and everybody's but L's facing W's bets
+(shrunk like the means), so a high-variance honest player — a card-blind caller, a maniac's opponents — is judged
+against the spread they show with everybody, and a few stack-deep losses to one player are evidence when each is
+large against that spread (``minimum_judged_hands`` keeps a handful of hands from being judged at all).
+The pair's chance is twice the smaller normal tail (Bonferroni over the two tests); the score is the ``z`` of that
+chance.
+
+A pair (loser first) is flagged when it shared at least ``minimum_shared_hands`` hands and ``minimum_judged_hands``
+hands with judged decisions ("not enough data" below either), the excess ``sum l - mu sum w`` is at least
+``minimum_flow_big_blinds``, and the chance is below the multiple-testing bar over the ordered pairs judged
+(``chance_flags_per_player``; the bar is a ``z`` of at least ``threshold``).
 
 **Per-hand flow (the figures shown).** Per hand, each player's *adjusted result* is what they won or lost with the
 luck of the cards dealt after the money went in removed: after an all-in before the river with the cards known, their
@@ -41,10 +49,11 @@ dump comes in a few stack-deep pots, which persistence cannot see, and a multi-w
 Parameters marked *accumulation* apply to hands fed afterwards; the others when flags are computed.
 
 State (JSON): ``{"format": 1, "players": {player: [opponent_hands, received, capped_square]}, "pairs": [[A, B, n, S,
-Q, capped_Q, [[hand, x], ...]], ...], "losses": {"players": {player: [n, S, Q, faced_n, faced_S, faced_Q]}, "pairs":
-[[L, W, n, S, Q, [[hand, loss], ...]], ...]}}`` with A < B and ``x`` what A lost to B (big blinds); a player's first
-three loss figures are their own decisions, the last three their opponents' decisions facing their bets. A state
-from before the losses were kept reads as none (they count from then on).
+Q, capped_Q, [[hand, x], ...]], ...], "losses": {"players": {player: [12 sums]}, "pairs": [[L, W, [6 sums], [[hand,
+loss], ...]], ...]}}`` with A < B and ``x`` what A lost to B (big blinds); the six sums of a set of hands' losses are
+``[n, sum s, sum s^2, sum l, sum l^2, sum l s]``; a player's first six are their own hands' losses, the last six
+their opponents' facing their bets. A state from before the losses were kept reads as none (they count from then
+on).
 
 Standard library and the engine only.
 """
@@ -77,14 +86,15 @@ class NetFlowParameters:
     chance_flags_per_player: float = 0.0001
     """The bar is the ``z`` whose chance is ``chance_flags_per_player * k / m`` for the ``m`` ordered pairs judged
     among ``k`` players (Bonferroni: honest play is expected to flag at most ``chance_flags_per_player * k`` pairs)."""
-    minimum_decisions: int = 10
-    """Judged decisions of the loser facing the winner's bets before the pair is judged ("not enough data" below)."""
+    minimum_judged_hands: int = 10
+    """Hands with judged decisions of the loser facing the winner's bets before the pair is judged ("not enough data"
+    below)."""
     minimum_flow_big_blinds: float = 60.0
     """Big blinds the equity-adjusted losses must exceed what is expected of the two (``S - n mu``)."""
     minimum_shared_hands: int = 100
     """Hands the two were dealt into together before judging ("not enough data" below)."""
     loss_prior_weight: float = 30.0
-    """Decisions at the room's mean and variance added to each player's own equity-adjusted losses."""
+    """Hands at the room's mean and variance added to each player's own equity-adjusted losses."""
     prior_weight: float = 200.0
     """Opponent-hands at a result of 0 added to each player's mean result against the field (the per-hand figures)."""
     minimum_call_big_blinds: float = 2.0
@@ -214,13 +224,13 @@ _LOSS_WIDTH = 6
 
 @dataclass
 class _Losses:
-    """Judged decisions' equity-adjusted losses ``l`` with their pots ``s`` (big blinds): the sums ``[n, sum s, sum s^2,
-    sum l, sum l^2, sum l s]``."""
+    """Hands' equity-adjusted losses ``l`` with their pots ``s`` (big blinds): the sums ``[n, sum s, sum s^2, sum l,
+    sum l^2, sum l s]``."""
 
     sums: list[float] = field(default_factory=lambda: [0.0] * _LOSS_WIDTH)
 
     @property
-    def decisions(self) -> int:
+    def hands(self) -> int:
         return round(self.sums[0])
 
     @property
@@ -238,32 +248,38 @@ class _Losses:
     def without(self, other: _Losses) -> _Losses:
         return _Losses([mine - theirs for mine, theirs in zip(self.sums, other.sums, strict=True)])
 
-    def moments(self) -> tuple[float, float]:
-        """(loss per big blind of pot, variance of a loss per squared big blind of pot): ``sum l / sum s`` and the
-        residuals' ``sum (l - mean s)^2 / sum s^2``; (0, 0) without decisions."""
-        _count, pots, pots_square, losses, losses_square, cross = self.sums
-        if pots <= 0 or pots_square <= 0:
-            return 0.0, 0.0
-        mean = losses / pots
-        residual = losses_square - 2.0 * mean * cross + mean * mean * pots_square
-        return mean, max(0.0, residual / pots_square)
+    def weighted(self, by_pot: bool) -> tuple[float, float, float, float, float]:
+        """(sum w, sum w^2, sum l, sum l^2, sum l w) with each hand weighted ``w = s`` (by its pot) or ``w = 1``."""
+        count, pots, pots_square, losses, losses_square, cross = self.sums
+        if by_pot:
+            return pots, pots_square, losses, losses_square, cross
+        return count, count, losses, losses_square, losses
 
-    def shrunk(self, room: _Losses, weight: float) -> tuple[float, float]:
-        """:meth:`moments` pulled towards the room's as if ``weight`` decisions like the room's average were seen."""
-        _count, pots, pots_square, losses, losses_square, cross = self.sums
+    def moments(self, by_pot: bool) -> tuple[float, float]:
+        """(mean, variance) of the losses: the loss per unit of weight ``sum l / sum w`` and the residuals'
+        ``sum (l - mean w)^2 / sum w^2`` (:meth:`weighted`); (0, 0) without hands."""
+        weights, weights_square, losses, losses_square, cross = self.weighted(by_pot)
+        if weights <= 0 or weights_square <= 0:
+            return 0.0, 0.0
+        mean = losses / weights
+        residual = losses_square - 2.0 * mean * cross + mean * mean * weights_square
+        return mean, max(0.0, residual / weights_square)
+
+    def shrunk(self, room: _Losses, weight: float, by_pot: bool) -> tuple[float, float]:
+        """:meth:`moments` pulled towards the room's as if ``weight`` hands like the room's average were seen."""
+        weights, weights_square, losses, losses_square, cross = self.weighted(by_pot)
         room_count = room.sums[0]
-        room_mean, room_variance = room.moments()
+        room_mean, room_variance = room.moments(by_pot)
         if room_count <= 0:
-            return self.moments()
-        prior_pots = weight * room.sums[1] / room_count
-        prior_pots_square = weight * room.sums[2] / room_count
-        pots, pots_square = max(0.0, pots), max(0.0, pots_square)
-        if pots + prior_pots <= 0 or pots_square + prior_pots_square <= 0:
-            return room_mean, room_variance
-        mean = (losses + room_mean * prior_pots) / (pots + prior_pots)
-        residual = max(0.0, losses_square - 2.0 * mean * cross + mean * mean * pots_square)
-        prior_residual = prior_pots_square * (room_variance + (room_mean - mean) ** 2)
-        return mean, (residual + prior_residual) / (pots_square + prior_pots_square)
+            return self.moments(by_pot)
+        room_weights, room_weights_square, *_ = room.weighted(by_pot)
+        prior = weight * room_weights / room_count
+        prior_square = weight * room_weights_square / room_count
+        weights, weights_square = max(0.0, weights), max(0.0, weights_square)
+        mean = (losses + room_mean * prior) / (weights + prior)
+        residual = max(0.0, losses_square - 2.0 * mean * cross + mean * mean * weights_square)
+        prior_residual = prior_square * (room_variance + (room_mean - mean) ** 2)
+        return mean, (residual + prior_residual) / (weights_square + prior_square)
 
     def to_list(self) -> list[float]:
         return list(self.sums)
@@ -272,7 +288,7 @@ class _Losses:
 def _losses(values: Any) -> _Losses:
     sums = [float(value) for value in values]
     if len(sums) != _LOSS_WIDTH or sums[0] < 0 or sums[0] != int(sums[0]):
-        raise ValueError("losses are six sums, the first a whole count of decisions")
+        raise ValueError("losses are six sums, the first a whole count of hands")
     return _Losses(sums)
 
 
@@ -301,7 +317,7 @@ class NetFlow(Indicator[NetFlowParameters]):
         # player -> [opponent-hands, big blinds received from opponents, sum of squares]
         self._players: dict[str, list[float]] = {}
         self._pairs: dict[tuple[str, str], _Pair] = {}
-        # player -> (their own judged decisions' losses, their opponents' losses facing their bets)
+        # player -> (their own hands' losses, their opponents' losses facing their bets)
         self._loss_players: dict[str, tuple[_Losses, _Losses]] = {}
         self._loss_pairs: dict[tuple[str, str], _LossPair] = {}  # (loser, winner)
 
@@ -347,22 +363,25 @@ class NetFlow(Indicator[NetFlowParameters]):
 
     def _feed_losses(self, hand: AnalysedHand) -> None:
         parameters = self.parameters
-        in_hand: dict[tuple[str, str], float] = {}
+        # One figure per hand and ordered pair: a player's decisions in one hand (calling the flop, the turn and the
+        # river with the same second-best hand) are not independent trials; the hand is.
+        in_hand: dict[tuple[str, str], list[float]] = {}
         for loser, winner, loss, pot in decision_losses(
             hand,
             minimum_call=parameters.minimum_call_big_blinds,
             samples=parameters.equity_samples,
             exact_limit=parameters.equity_exact_limit,
         ):
+            figures = in_hand.setdefault((loser, winner), [0.0, 0.0])
+            figures[0] += loss
+            figures[1] = max(figures[1], pot)
+        limit = parameters.evidence_hands
+        for (loser, winner), (loss, pot) in in_hand.items():
             pair = self._loss_pairs.setdefault((loser, winner), _LossPair())
             pair.losses.add(loss, pot)
             self._loss_players.setdefault(loser, (_Losses(), _Losses()))[0].add(loss, pot)
             self._loss_players.setdefault(winner, (_Losses(), _Losses()))[1].add(loss, pot)
-            in_hand[(loser, winner)] = in_hand.get((loser, winner), 0.0) + loss
-        limit = parameters.evidence_hands
-        for key, loss in in_hand.items():
             if loss >= parameters.evidence_minimum_big_blinds:
-                pair = self._loss_pairs[key]
                 pair.evidence.append([hand.record.hand_id, round(loss, 2)])
                 if len(pair.evidence) > limit:
                     pair.evidence = sorted(pair.evidence, key=lambda item: -item[1])[:limit]
@@ -371,7 +390,7 @@ class NetFlow(Indicator[NetFlowParameters]):
         return bool(self._pairs)
 
     def room_losses(self) -> _Losses:
-        """Every judged decision's loss in the room."""
+        """Every judged hand's loss in the room."""
         room = _Losses()
         for own, _faced in self._loss_players.values():
             room.add_all(own)
@@ -382,40 +401,56 @@ class NetFlow(Indicator[NetFlowParameters]):
         return pair.shared if pair is not None else 0
 
     def judge_losses(self, loser: str, winner: str, room: _Losses | None = None) -> dict[str, Any] | None:
-        """The equity-adjusted loss test of the ordered pair (module docstring), or ``None`` when the loser made no
-        judged decision facing the winner."""
+        """The equity-adjusted loss tests of the ordered pair (module docstring), or ``None`` when the loser has no
+        judged hand facing the winner."""
         pair = self._loss_pairs.get((loser, winner))
-        if pair is None or pair.losses.decisions <= 0:
+        if pair is None or pair.losses.hands <= 0:
             return None
         room = room if room is not None else self.room_losses()
         weight = self.parameters.loss_prior_weight
-        room_mean, _room_variance = room.moments()
-        loser_mean, loser_variance = self._loss_players[loser][0].without(pair.losses).shrunk(room, weight)
-        winner_mean, winner_variance = self._loss_players[winner][1].without(pair.losses).shrunk(room, weight)
-        expected = loser_mean + winner_mean - room_mean  # per big blind of pot
-        variance = max(loser_variance, winner_variance)  # per squared big blind of pot
-        pots, pots_square = pair.losses.sums[1], pair.losses.sums[2]
-        excess = pair.losses.total - expected * pots
-        spread = math.sqrt(variance * pots_square)
-        score = excess / spread if spread > 0 else 0.0
+        loser_losses = self._loss_players[loser][0].without(pair.losses)
+        winner_losses = self._loss_players[winner][1].without(pair.losses)
+        tests = {}
+        for name, by_pot in (("per_hand", False), ("per_pot", True)):
+            room_mean, _room_variance = room.moments(by_pot)
+            loser_mean, loser_variance = loser_losses.shrunk(room, weight, by_pot)
+            winner_mean, winner_variance = winner_losses.shrunk(room, weight, by_pot)
+            expected = loser_mean + winner_mean - room_mean  # per unit of weight
+            # the wider of the spreads: the loser's with the others, the others' facing the winner's bets
+            variance = max(loser_variance, winner_variance)
+            weights, weights_square, total, *_ = pair.losses.weighted(by_pot)
+            excess = total - expected * weights
+            spread = math.sqrt(variance * weights_square)
+            score = excess / spread if spread > 0 else 0.0
+            tests[name] = {
+                "expected": expected * weights,
+                "excess": excess,
+                "standard_deviation": spread,
+                "score": score,
+                "chance": normal_upper_tail(score),
+            }
+        name, best = min(tests.items(), key=lambda item: item[1]["chance"])
+        chance = min(1.0, 2.0 * best["chance"])  # two tests named in advance: Bonferroni
         return {
-            "decisions": pair.losses.decisions,
+            "hands": pair.losses.hands,
             "losses": pair.losses.total,
-            "expected": expected * pots,
-            "excess": excess,
-            "standard_deviation": spread,
-            "score": score,
-            "chance": normal_upper_tail(score),
+            "test": name,
+            "expected": best["expected"],
+            "excess": best["excess"],
+            "standard_deviation": best["standard_deviation"],
+            "chance": chance,
+            "score": normal_upper_quantile(chance),
+            "tests": tests,
         }
 
     def judged_pairs(self) -> list[tuple[str, str]]:
-        """Ordered pairs (loser, winner) with ``minimum_decisions`` judged decisions and ``minimum_shared_hands``: the
+        """Ordered pairs (loser, winner) with ``minimum_judged_hands`` and ``minimum_shared_hands``: the
         pairs the loss test judges (the others are "not enough data")."""
         parameters = self.parameters
         return [
             key
             for key, pair in sorted(self._loss_pairs.items())
-            if pair.losses.decisions >= parameters.minimum_decisions
+            if pair.losses.hands >= parameters.minimum_judged_hands
             and self.shared_hands(*key) >= parameters.minimum_shared_hands
         ]
 
@@ -482,11 +517,12 @@ class NetFlow(Indicator[NetFlowParameters]):
                     round(threshold, 3),
                     [item[0] for item in sorted(evidence, key=lambda item: -item[1])],
                     shared_hands=shared.shared,
-                    judged_decisions=judged["decisions"],
+                    judged_hands=judged["hands"],
                     equity_adjusted_losses_big_blinds=round(judged["losses"], 2),
                     expected_losses_big_blinds=round(judged["expected"], 2),
                     excess_losses_big_blinds=round(judged["excess"], 2),
                     standard_deviation_big_blinds=round(judged["standard_deviation"], 2),
+                    test=judged["test"],
                     probability=float(f"{judged['chance']:.3g}"),
                     pairs_judged=len(judged_pairs),
                     adjusted_flow_big_blinds=round(sign * shared.flow, 2),

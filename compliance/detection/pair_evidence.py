@@ -28,7 +28,6 @@ only.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +37,7 @@ from compliance.detection.coordinated_entry import CoordinatedEntry, poisson_upp
 from compliance.detection.flags import STATE_FORMAT, Flag, Indicator, require_format, severity_from_surprise
 from compliance.detection.net_flow import NetFlow
 from compliance.detection.soft_play import SoftPlay
-from compliance.detection.statistics import multiple_testing_threshold, normal_upper_tail, surprise
+from compliance.detection.statistics import multiple_testing_threshold, surprise
 
 
 @dataclass(frozen=True)
@@ -50,13 +49,6 @@ class PairEvidenceParameters:
     """The flagging score never needs more than this (one in a million)."""
     minimum_indicators: int = 2
     """Indicators with data a behaviour's test needs for the pair (one alone is that indicator's own test)."""
-
-
-def net_flow_tail(score: float, persistence: float) -> float:
-    """The net-flow chance of a direction: the larger of the normal tail of ``score`` and ``exp(-persistence^2 / 2)``
-    (a self-normalised sum of symmetric terms exceeds ``t`` with at most that chance)."""
-    bound = math.exp(-persistence * persistence / 2.0) if persistence > 0 else 1.0
-    return max(normal_upper_tail(score), bound)
 
 
 class PairEvidence(Indicator[PairEvidenceParameters]):
@@ -220,4 +212,4 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
         """Nothing of its own to add."""
 
 
-__all__ = ["PairEvidence", "PairEvidenceParameters", "net_flow_tail"]
+__all__ = ["PairEvidence", "PairEvidenceParameters"]
