@@ -313,7 +313,7 @@ def main() -> int:
         stack = Stack(PROJECT / "var" / "bench-live-detection")
         stack.log_directory.mkdir(parents=True, exist_ok=True)
         try:
-            stack.create_database()
+            stack.create_database(table_actors=False)  # the per-action durable path, as in the earlier runs
             tables, users, sessions, buy_ins = prepare(stakes, arguments)
             from games.bots.client import Bot, BotSettings, BotStats
             from games.bots.policy import Partnership, plant_pairs

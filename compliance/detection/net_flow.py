@@ -612,9 +612,9 @@ class NetFlow(Indicator[NetFlowParameters]):
             mine_own.add_all(own)
             mine_faced.add_all(faced)
         for key, their_losses in other._loss_pairs.items():
-            mine = self._loss_pairs.setdefault(key, _LossPair())
-            mine.losses.add_all(their_losses.losses)
-            mine.evidence = sorted(mine.evidence + their_losses.evidence, key=lambda item: -item[1])[:limit]
+            losses = self._loss_pairs.setdefault(key, _LossPair())
+            losses.losses.add_all(their_losses.losses)
+            losses.evidence = sorted(losses.evidence + their_losses.evidence, key=lambda item: -item[1])[:limit]
 
 
 __all__ = ["NetFlow", "NetFlowParameters", "adjusted_results", "decision_losses", "pair_transfers"]
