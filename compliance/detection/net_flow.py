@@ -97,8 +97,9 @@ class NetFlowParameters:
     """Hands at the room's mean and variance added to each player's own equity-adjusted losses."""
     prior_weight: float = 200.0
     """Opponent-hands at a result of 0 added to each player's mean result against the field (the per-hand figures)."""
-    minimum_call_big_blinds: float = 2.0
-    """Accumulation: a decision facing a bet is judged when calling costs at least this much."""
+    minimum_call_big_blinds: float = 5.0
+    """Accumulation: a decision facing a bet is judged when calling costs at least this much (as chip dumping's calls:
+    an equity per judged decision is the indicator's cost, and opening raises are not where chips are dumped)."""
     variance_cap_big_blinds: float = 50.0
     """Accumulation: a hand's flow counts at most this much in the field's variance of the per-hand figures."""
     equity_samples: int = 400
