@@ -14,6 +14,7 @@ from compliance.detection.detector import Detector
 from compliance.detection.flags import Flag
 from compliance.detection.net_flow import NetFlow, adjusted_results, decision_losses
 from compliance.detection.records import HandRecord
+from compliance.detection.statistics import normal_upper_quantile, normal_upper_tail
 from games.engine.cards import FULL_DECK, Card, parse_cards
 from tests.compliance.hands import BIG_BLIND, SHOVE_BOARD, scripted_hand, shove_and_call
 
@@ -191,3 +192,11 @@ def test_a_state_from_before_the_losses_were_kept_reads_as_none_kept() -> None:
     assert isinstance(indicator, NetFlow)
     assert indicator.judge_losses("alice", "bob") is None
     assert indicator.shared_hands("alice", "bob") == 1
+
+
+def test_the_bar_in_standard_deviations_is_the_normal_quantile_of_the_multiple_testing_chance() -> None:
+    """FRD-19: net flow's bar is the ``z`` whose normal tail is the multiple-testing chance per pair."""
+    for chance in (0.5, 0.025, 1e-4, 1e-9):
+        assert abs(normal_upper_tail(normal_upper_quantile(chance)) - chance) < chance * 1e-9
+    assert abs(normal_upper_quantile(0.025) - 1.959964) < 1e-5
+    assert NetFlow().flagging_threshold([]) == 3.0  # nothing judged: the floor
