@@ -197,19 +197,25 @@ def pair_figures(detector: Any, pair: Any, keys: dict[str, str]) -> dict[str, An
             }
         )
     flow = detector.indicators["net_flow"]
-    key = (first, second) if (first, second) in flow._pairs else (second, first)
-    if key in flow._pairs:
-        judged_flow = flow.judge(key[0], key[1], flow._pairs[key])
-        if judged_flow:
-            figures["net_flow"] = {
-                "shared": flow._pairs[key].shared,
-                "loser": pair.first if judged_flow["loser"] == first else pair.second,
-                "z": round(judged_flow["score"], 2),
-                "persistence": round(judged_flow["persistence"], 2),
+    judged_pairs = flow.judged_pairs()
+    flow_bar = flow.flagging_threshold(judged_pairs)
+    for loser, winner in ((first, second), (second, first)):
+        judged_flow = flow.judge_losses(loser, winner)
+        if judged_flow is None:
+            continue
+        figures.setdefault("net_flow", []).append(
+            {
+                "loser": pair.first if loser == first else pair.second,
+                "shared": flow.shared_hands(loser, winner),
+                "judged_hands": judged_flow["hands"],
+                "losses_big_blinds": round(judged_flow["losses"], 1),
                 "excess_big_blinds": round(judged_flow["excess"], 1),
-                "flow_big_blinds": round(judged_flow["flow"], 1),
-                "expected_big_blinds": round(judged_flow["expected"], 1),
+                "test": judged_flow["test"],
+                "z": round(judged_flow["score"], 2),
+                "bar": round(flow_bar, 2),
+                "judged": (loser, winner) in judged_pairs,
             }
+        )
     return figures
 
 
@@ -307,7 +313,7 @@ def main() -> int:
         stack = Stack(PROJECT / "var" / "bench-live-detection")
         stack.log_directory.mkdir(parents=True, exist_ok=True)
         try:
-            stack.create_database()
+            stack.create_database(table_actors=False)  # the per-action durable path, as in the earlier runs
             tables, users, sessions, buy_ins = prepare(stakes, arguments)
             from games.bots.client import Bot, BotSettings, BotStats
             from games.bots.policy import Partnership, plant_pairs

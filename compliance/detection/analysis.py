@@ -80,13 +80,16 @@ def directed_opponent(seat: int, aggressor: int | None, live: tuple[int, ...]) -
 class AnalysedHand:
     """A :class:`HandRecord` with its decisions in context, contributions and transfers (see the module docstring)."""
 
-    __slots__ = ("contributions", "decisions", "players", "record", "transfers")
+    __slots__ = ("contributions", "decisions", "equities", "players", "record", "transfers")
 
     def __init__(self, record: HandRecord) -> None:
         self.record = record
         self.players: dict[int, str] = {seat.seat: seat.player for seat in record.seats}
         self.decisions, self.contributions = _walk(record, self.players)
         self.transfers = _transfers(record)
+        # (decision index, opponents, samples, exact limit) -> equity: indicators judging the same decision against the
+        # same hands (chip dumping and net flow) compute it once; the figure is seeded, so the cache changes nothing.
+        self.equities: dict[tuple[int, tuple[int, ...], int, int], float] = {}
 
     def board_at(self, street: str) -> tuple[Card, ...]:
         return self.record.board[: BOARD_SIZE_AT_STREET[street]]
@@ -184,6 +187,10 @@ def decision_equity(
     holes = [hand.hole_cards(seat) for seat in (decision.seat, *others)]
     if any(not hole for hole in holes):
         return None
+    key = (decision.index, tuple(others), samples, exact_limit)
+    known = hand.equities.get(key)
+    if known is not None:
+        return known
     result = all_in_equity(
         hand.record.variant,
         holes,
@@ -192,7 +199,8 @@ def decision_equity(
         exact_limit=exact_limit,
         seed=f"{hand.record.hand_id}:{decision.index}:{','.join(map(str, others))}",
     )
-    return result.players[0].equity
+    equity = hand.equities[key] = result.players[0].equity
+    return equity
 
 
 def holding_strength(hand: AnalysedHand, decision: Decision, *, samples: int) -> float | None:

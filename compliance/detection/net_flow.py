@@ -1,38 +1,59 @@
-"""Net flow between two accounts with luck removed: large, persistent, one-way transfer of chips (FRD-14, FRD-02;
+"""Net flow between two accounts with luck removed: large one-way transfer of chips by decisions (FRD-14, FRD-02;
 indicator of FRD-19).
 
-Per hand, each player's *adjusted result* is what they won or lost with the luck of the cards dealt after the money
-went in removed:
+**Equity-adjusted losses (the test).** Compliance knows every player's cards, so what a decision gave away can be
+measured against the cards actually held. When only two players hold cards (L and W) and L faces W's bet (cards of
+both known), L's decision is judged with L's equity ``e`` against W's hand on the board dealt by then, the chips ``c``
+it cost to call and the pot ``P`` before the decision (W's bet included):
 
-* when the betting ended before the river with two or more players holding cards (an all-in), and compliance knows
-  those players' cards, a player's adjusted result is their all-in equity at that moment times each pot they contest
-  (main and side pots built from the contributions; equities from :func:`games.engine.equity.all_in_equity`, exact
-  when the run-outs are few), less what they put in; rake comes off the pots in proportion;
-* otherwise (the hand ended by a fold or on the river) it is the actual result: what was decided at the table.
+* L **calls** (or calls all-in): the loss is ``c - e (P + c)``, what the call cost beyond L's share of the pot it
+  made (negative for a call with the odds);
+* L **folds**: the loss is ``e (P + c) - c``, the share of the pot given up beyond the price (negative for a fold of a
+  hand that was behind the price); folding the best hand on the river to the partner's bet loses the whole pot;
+* L **bets or raises all-in** and W calls: the loss is the call part as above plus ``(1 - 2 e) m`` for the ``m``
+  chips W matched (shoving junk into the partner's calling hand).
 
-Each loser's adjusted loss is split between the adjusted winners in proportion to their gains, in big blinds; ``x`` is
-what A lost to B in a hand they were both dealt into (negative when B lost to A). Over the ``n`` hands the pair shared:
-``S = sum x`` and ``Q = sum x^2``. Each player's flows against everybody else (the pair's own hands left out) give the
-baseline: their mean result per opponent-hand ``r`` (shrunk towards 0 by ``prior_weight`` opponent-hands) and the mean
-square ``v``. The flow expected between the two from their results against the field is ``e = (r_B - r_A) / 2`` per
-shared hand, so a strong player beating a weak one is not a transfer.
+Decisions costing less than ``minimum_call_big_blinds`` are left out; multi-way pots do not enter (a loss there is
+not to one player). A hand gives one figure per ordered pair: the loss ``l`` of L's decisions facing W in it (big
+blinds) and its pot ``s`` (the largest pot they were about, with the call and what was matched) — the decisions of
+one hand are not independent trials, the hands are.
 
-Two statistics, both required:
+Everybody gives some away — a loose player to everyone, everyone to a nit whose bets are strong — so the loss
+expected of L against W is ``mu = m_L + m_W - m`` (additive): ``m_L`` L's mean against everybody but W, ``m_W`` the
+mean of everybody but L facing W's bets, ``m`` the room's, each shrunk towards the room's by ``loss_prior_weight``
+hands. Two tests, named in advance, judge the pair's ``n`` hands: **per hand** (each hand weighs 1: ``z = (sum l - n
+mu) / sqrt(n v)``) and **per pot** (each hand's loss taken per big blind of its pot, a weighted test whose variance
+uses the pots' sizes: ``z = (sum l - mu sum s) / sqrt(v sum s^2)``, ``mu`` and ``v`` per big blind of pot), so many
+moderate losses and a few stack-deep ones are both evidence when they are large against what the same players lose
+elsewhere. The variance ``v`` is the wider of two: L's with everybody but W, and everybody's but L's facing W's bets
+(shrunk like the means), so a high-variance honest player — a card-blind caller, a maniac's opponents — is judged
+against the spread they show with everybody, and a few stack-deep losses to one player are evidence when each is
+large against that spread (``minimum_judged_hands`` keeps a handful of hands from being judged at all).
+The pair's chance is twice the smaller normal tail (Bonferroni over the two tests); the score is the ``z`` of that
+chance.
 
-* the **score**, ``z = (S - n e) / sqrt(n v)`` with ``v`` the two players' mean square against the field, each hand's
-  ``x`` capped at ``variance_cap_big_blinds`` for it (a few huge pots would otherwise make every flow look like noise;
-  they are what persistence guards against): the flow in standard deviations of what the same two players move with
-  anybody else (a one-sided normal test: the severity is ``10 * -log10`` of its tail);
-* **persistence**, ``(S - n e) / sqrt(sum (x - e)^2)``, the same sum judged by its own hands: about ``sqrt(k)`` when
-  ``k`` similar transfers made it and never above 1 for a single hand, so one big pot — a cooler, a hero call — never
-  flags a pair, however large.
+A pair (loser first) is flagged when it shared at least ``minimum_shared_hands`` hands and ``minimum_judged_hands``
+hands with judged decisions ("not enough data" below either), the excess ``sum l - mu sum w`` is at least
+``minimum_flow_big_blinds``, and the chance is below the multiple-testing bar over the ordered pairs judged
+(``chance_flags_per_player``; the bar is a ``z`` of at least ``threshold``).
 
-A pair is flagged (loser first) when it shared at least ``minimum_shared_hands``, the adjusted flow ``S - n e`` is at
-least ``minimum_flow_big_blinds``, persistence reaches ``minimum_persistence`` and the score reaches
-``threshold``. Parameters marked *accumulation* apply to hands fed afterwards; the others when flags are computed.
+**Per-hand flow (the figures shown).** Per hand, each player's *adjusted result* is what they won or lost with the
+luck of the cards dealt after the money went in removed: after an all-in before the river with the cards known, their
+all-in equity times each pot they contest (main and side pots from the contributions; rake off in proportion) less
+what they put in; otherwise the actual result. Each loser's adjusted loss is split between the adjusted winners in
+proportion to their gains. Over the ``n`` hands the pair shared: the adjusted flow ``S = sum x`` and, as figures for
+the analyst, the flow expected from the two players' results against the field and *persistence* (the flow judged
+by its own hands, about the square root of the number of similar transfers): these no longer decide the flag (a
+dump comes in a few stack-deep pots, which persistence cannot see, and a multi-way pot splits a loss between winners).
+
+Parameters marked *accumulation* apply to hands fed afterwards; the others when flags are computed.
 
 State (JSON): ``{"format": 1, "players": {player: [opponent_hands, received, capped_square]}, "pairs": [[A, B, n, S,
-Q, capped_Q, [[hand, x], ...]], ...]}`` with A < B and ``x`` what A lost to B (big blinds).
+Q, capped_Q, [[hand, x], ...]], ...], "losses": {"players": {player: [12 sums]}, "pairs": [[L, W, [6 sums], [[hand,
+loss], ...]], ...]}}`` with A < B and ``x`` what A lost to B (big blinds); the six sums of a set of hands' losses are
+``[n, sum s, sum s^2, sum l, sum l^2, sum l s]``; a player's first six are their own hands' losses, the last six
+their opponents' facing their bets. A state from before the losses were kept reads as none (they count from then
+on).
 
 Standard library and the engine only.
 """
@@ -44,7 +65,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from compliance.detection.analysis import AnalysedHand
+from compliance.detection.analysis import AnalysedHand, Decision, decision_equity
 from compliance.detection.flags import (
     STATE_FORMAT,
     Flag,
@@ -53,37 +74,42 @@ from compliance.detection.flags import (
     require_format,
     severity_from_probability,
 )
-from compliance.detection.statistics import normal_upper_tail
+from compliance.detection.statistics import multiple_testing_threshold, normal_upper_quantile, normal_upper_tail
 from games.engine.equity import all_in_equity
 
 
 @dataclass(frozen=True)
 class NetFlowParameters:
-    threshold: float = 4.5
-    """Score (adjusted flow in standard deviations of the two players' flows with the field) from which a pair is
-    flagged; high because every pair that ever met is judged."""
-    minimum_persistence: float = 3.5
-    """The adjusted flow judged by the pair's own hands (about the square root of the number of similar transfers).
-    Judged over thousands of pairs like the score: in the second benchmark room at 60,000 hands honest pairs reached
-    2.9 (a few 100-big-blind pots one way in 200 to 360 hands)."""
+    threshold: float = 3.0
+    """The lowest score (``z`` of the equity-adjusted losses) that flags; the multiple-testing bar over the pairs
+    judged (``chance_flags_per_player``) is usually higher."""
+    chance_flags_per_player: float = 0.0001
+    """The bar is the ``z`` whose chance is ``chance_flags_per_player * k / m`` for the ``m`` ordered pairs judged
+    among ``k`` players (Bonferroni: honest play is expected to flag at most ``chance_flags_per_player * k`` pairs)."""
+    minimum_judged_hands: int = 10
+    """Hands with judged decisions of the loser facing the winner's bets before the pair is judged ("not enough data"
+    below)."""
     minimum_flow_big_blinds: float = 60.0
-    """Big blinds the adjusted flow must have moved from the loser to the winner."""
-    minimum_shared_hands: int = 200
-    """Hands the two were dealt into together before judging ("not enough data" below): net flow is a long-run
-    signal; between two players who met for a session or two, style alone (a calling station against a nit) moves
-    hundreds of big blinds one way."""
+    """Big blinds the equity-adjusted losses must exceed what is expected of the two (``S - n mu``)."""
+    minimum_shared_hands: int = 100
+    """Hands the two were dealt into together before judging ("not enough data" below)."""
+    loss_prior_weight: float = 30.0
+    """Hands at the room's mean and variance added to each player's own equity-adjusted losses."""
     prior_weight: float = 200.0
-    """Opponent-hands at a result of 0 added to each player's mean result against the field."""
+    """Opponent-hands at a result of 0 added to each player's mean result against the field (the per-hand figures)."""
+    minimum_call_big_blinds: float = 5.0
+    """Accumulation: a decision facing a bet is judged when calling costs at least this much (as chip dumping's calls:
+    an equity per judged decision is the indicator's cost, and opening raises are not where chips are dumped)."""
     variance_cap_big_blinds: float = 50.0
-    """Accumulation: a hand's flow counts at most this much in the field's variance (the score's denominator)."""
+    """Accumulation: a hand's flow counts at most this much in the field's variance of the per-hand figures."""
     equity_samples: int = 400
-    """Accumulation: Monte-Carlo run-outs for an all-in equity that is not enumerated."""
+    """Accumulation: Monte-Carlo run-outs for an equity that is not enumerated."""
     equity_exact_limit: int = 2_000
     """Accumulation: enumerate the run-outs when there are at most this many."""
     evidence_hands: int = 25
-    """Accumulation: how many hands of a pair are kept as evidence (the largest adjusted transfers)."""
+    """Accumulation: how many hands of a pair are kept as evidence (the largest transfers and losses)."""
     evidence_minimum_big_blinds: float = 5.0
-    """Accumulation: a hand is kept as evidence when it moved at least this much between the pair."""
+    """Accumulation: a hand is kept as evidence when it moved (or its decisions lost) at least this much."""
 
 
 def adjusted_results(hand: AnalysedHand, *, samples: int, exact_limit: int) -> tuple[dict[int, float], bool]:
@@ -141,6 +167,138 @@ def pair_transfers(results: Mapping[str, float]) -> dict[tuple[str, str], float]
     }
 
 
+def decision_losses(
+    hand: AnalysedHand, *, minimum_call: float, samples: int, exact_limit: int
+) -> list[tuple[str, str, float, float]]:
+    """(loser, winner, loss, pot) in big blinds for every decision of the hand judged by its equity-adjusted loss
+    (module docstring): heads-up, facing the other player's bet of at least ``minimum_call`` big blinds, or an all-in
+    bet or raise the other player called; both players' cards known. ``pot`` is the pot the decision was about (before
+    it, with the call and what the opponent matched)."""
+    decisions = hand.decisions
+    big_blind = hand.record.big_blind
+    losses = []
+    for position, decision in enumerate(decisions):
+        if decision.timeout or len(decision.live_before) != 2:
+            continue
+        opponent = next(seat for seat in decision.live_before if seat != decision.seat)
+        facing = decision.to_call > 0 and decision.aggressor == opponent
+        if decision.kind in ("fold", "call"):
+            judged = facing and decision.to_call >= minimum_call * big_blind
+        elif decision.kind in ("bet", "raise") and decision.all_in:
+            judged = _called_by(decisions, position, opponent) > 0
+        else:
+            judged = False
+        if not judged:
+            continue
+        equity = decision_equity(hand, decision, (opponent,), samples=samples, exact_limit=exact_limit)
+        if equity is None:
+            continue
+        matched = _called_by(decisions, position, opponent) if decision.kind != "fold" else 0
+        loss = _loss(decision, equity, matched)
+        pot = decision.pot_before + decision.to_call + matched
+        losses.append((decision.player, hand.players[opponent], loss / big_blind, pot / big_blind))
+    return losses
+
+
+def _called_by(decisions: tuple[Decision, ...], position: int, opponent: int) -> int:
+    """The chips ``opponent`` called with in the next decision after ``position`` (0 when it was not a call)."""
+    for later in decisions[position + 1 :]:
+        if later.seat == opponent:
+            return later.amount if later.kind == "call" else 0
+    return 0
+
+
+def _loss(decision: Decision, equity: float, matched: int) -> float:
+    """Chips the decision lost against the cards held (module docstring): positive when it gave value away."""
+    price = decision.to_call
+    pot_after_call = decision.pot_before + price
+    if decision.kind == "fold":
+        return equity * pot_after_call - price
+    call_part = price - equity * pot_after_call if price else 0.0
+    if decision.kind == "call":
+        return call_part
+    return call_part + (1.0 - 2.0 * equity) * matched
+
+
+_LOSS_WIDTH = 6
+
+
+@dataclass
+class _Losses:
+    """Hands' equity-adjusted losses ``l`` with their pots ``s`` (big blinds): the sums ``[n, sum s, sum s^2, sum l,
+    sum l^2, sum l s]``."""
+
+    sums: list[float] = field(default_factory=lambda: [0.0] * _LOSS_WIDTH)
+
+    @property
+    def hands(self) -> int:
+        return round(self.sums[0])
+
+    @property
+    def total(self) -> float:
+        return self.sums[3]
+
+    def add(self, loss: float, pot: float) -> None:
+        for index, value in enumerate((1.0, pot, pot * pot, loss, loss * loss, loss * pot)):
+            self.sums[index] += value
+
+    def add_all(self, other: _Losses) -> None:
+        for index, value in enumerate(other.sums):
+            self.sums[index] += value
+
+    def without(self, other: _Losses) -> _Losses:
+        return _Losses([mine - theirs for mine, theirs in zip(self.sums, other.sums, strict=True)])
+
+    def weighted(self, by_pot: bool) -> tuple[float, float, float, float, float]:
+        """(sum w, sum w^2, sum l, sum l^2, sum l w) with each hand weighted ``w = s`` (by its pot) or ``w = 1``."""
+        count, pots, pots_square, losses, losses_square, cross = self.sums
+        if by_pot:
+            return pots, pots_square, losses, losses_square, cross
+        return count, count, losses, losses_square, losses
+
+    def moments(self, by_pot: bool) -> tuple[float, float]:
+        """(mean, variance) of the losses: the loss per unit of weight ``sum l / sum w`` and the residuals'
+        ``sum (l - mean w)^2 / sum w^2`` (:meth:`weighted`); (0, 0) without hands."""
+        weights, weights_square, losses, losses_square, cross = self.weighted(by_pot)
+        if weights <= 0 or weights_square <= 0:
+            return 0.0, 0.0
+        mean = losses / weights
+        residual = losses_square - 2.0 * mean * cross + mean * mean * weights_square
+        return mean, max(0.0, residual / weights_square)
+
+    def shrunk(self, room: _Losses, weight: float, by_pot: bool) -> tuple[float, float]:
+        """:meth:`moments` pulled towards the room's as if ``weight`` hands like the room's average were seen."""
+        weights, weights_square, losses, losses_square, cross = self.weighted(by_pot)
+        room_count = room.sums[0]
+        room_mean, room_variance = room.moments(by_pot)
+        if room_count <= 0:
+            return self.moments(by_pot)
+        room_weights, room_weights_square, *_ = room.weighted(by_pot)
+        prior = weight * room_weights / room_count
+        prior_square = weight * room_weights_square / room_count
+        weights, weights_square = max(0.0, weights), max(0.0, weights_square)
+        mean = (losses + room_mean * prior) / (weights + prior)
+        residual = max(0.0, losses_square - 2.0 * mean * cross + mean * mean * weights_square)
+        prior_residual = prior_square * (room_variance + (room_mean - mean) ** 2)
+        return mean, (residual + prior_residual) / (weights_square + prior_square)
+
+    def to_list(self) -> list[float]:
+        return list(self.sums)
+
+
+def _losses(values: Any) -> _Losses:
+    sums = [float(value) for value in values]
+    if len(sums) != _LOSS_WIDTH or sums[0] < 0 or sums[0] != int(sums[0]):
+        raise ValueError("losses are six sums, the first a whole count of hands")
+    return _Losses(sums)
+
+
+@dataclass
+class _LossPair:
+    losses: _Losses = field(default_factory=_Losses)
+    evidence: list[list[Any]] = field(default_factory=list)
+
+
 @dataclass
 class _Pair:
     shared: int = 0
@@ -160,9 +318,13 @@ class NetFlow(Indicator[NetFlowParameters]):
         # player -> [opponent-hands, big blinds received from opponents, sum of squares]
         self._players: dict[str, list[float]] = {}
         self._pairs: dict[tuple[str, str], _Pair] = {}
+        # player -> (their own hands' losses, their opponents' losses facing their bets)
+        self._loss_players: dict[str, tuple[_Losses, _Losses]] = {}
+        self._loss_pairs: dict[tuple[str, str], _LossPair] = {}  # (loser, winner)
 
     def feed_hand(self, hand: AnalysedHand) -> None:
         parameters = self.parameters
+        self._feed_losses(hand)
         results, _adjusted = adjusted_results(
             hand, samples=parameters.equity_samples, exact_limit=parameters.equity_exact_limit
         )
@@ -200,8 +362,106 @@ class NetFlow(Indicator[NetFlowParameters]):
                     if len(pair.evidence) > limit:
                         pair.evidence = sorted(pair.evidence, key=lambda item: -abs(item[1]))[:limit]
 
+    def _feed_losses(self, hand: AnalysedHand) -> None:
+        parameters = self.parameters
+        # One figure per hand and ordered pair: a player's decisions in one hand (calling the flop, the turn and the
+        # river with the same second-best hand) are not independent trials; the hand is.
+        in_hand: dict[tuple[str, str], list[float]] = {}
+        for loser, winner, loss, pot in decision_losses(
+            hand,
+            minimum_call=parameters.minimum_call_big_blinds,
+            samples=parameters.equity_samples,
+            exact_limit=parameters.equity_exact_limit,
+        ):
+            figures = in_hand.setdefault((loser, winner), [0.0, 0.0])
+            figures[0] += loss
+            figures[1] = max(figures[1], pot)
+        limit = parameters.evidence_hands
+        for (loser, winner), (loss, pot) in in_hand.items():
+            pair = self._loss_pairs.setdefault((loser, winner), _LossPair())
+            pair.losses.add(loss, pot)
+            self._loss_players.setdefault(loser, (_Losses(), _Losses()))[0].add(loss, pot)
+            self._loss_players.setdefault(winner, (_Losses(), _Losses()))[1].add(loss, pot)
+            if loss >= parameters.evidence_minimum_big_blinds:
+                pair.evidence.append([hand.record.hand_id, round(loss, 2)])
+                if len(pair.evidence) > limit:
+                    pair.evidence = sorted(pair.evidence, key=lambda item: -item[1])[:limit]
+
     def has_data(self) -> bool:
         return bool(self._pairs)
+
+    def room_losses(self) -> _Losses:
+        """Every judged hand's loss in the room."""
+        room = _Losses()
+        for own, _faced in self._loss_players.values():
+            room.add_all(own)
+        return room
+
+    def shared_hands(self, first: str, second: str) -> int:
+        pair = self._pairs.get((first, second) if first < second else (second, first))
+        return pair.shared if pair is not None else 0
+
+    def judge_losses(self, loser: str, winner: str, room: _Losses | None = None) -> dict[str, Any] | None:
+        """The equity-adjusted loss tests of the ordered pair (module docstring), or ``None`` when the loser has no
+        judged hand facing the winner."""
+        pair = self._loss_pairs.get((loser, winner))
+        if pair is None or pair.losses.hands <= 0:
+            return None
+        room = room if room is not None else self.room_losses()
+        weight = self.parameters.loss_prior_weight
+        loser_losses = self._loss_players[loser][0].without(pair.losses)
+        winner_losses = self._loss_players[winner][1].without(pair.losses)
+        tests = {}
+        for name, by_pot in (("per_hand", False), ("per_pot", True)):
+            room_mean, _room_variance = room.moments(by_pot)
+            loser_mean, loser_variance = loser_losses.shrunk(room, weight, by_pot)
+            winner_mean, winner_variance = winner_losses.shrunk(room, weight, by_pot)
+            expected = loser_mean + winner_mean - room_mean  # per unit of weight
+            # the wider of the spreads: the loser's with the others, the others' facing the winner's bets
+            variance = max(loser_variance, winner_variance)
+            weights, weights_square, total, *_ = pair.losses.weighted(by_pot)
+            excess = total - expected * weights
+            spread = math.sqrt(variance * weights_square)
+            score = excess / spread if spread > 0 else 0.0
+            tests[name] = {
+                "expected": expected * weights,
+                "excess": excess,
+                "standard_deviation": spread,
+                "score": score,
+                "chance": normal_upper_tail(score),
+            }
+        name, best = min(tests.items(), key=lambda item: item[1]["chance"])
+        chance = min(1.0, 2.0 * best["chance"])  # two tests named in advance: Bonferroni
+        return {
+            "hands": pair.losses.hands,
+            "losses": pair.losses.total,
+            "test": name,
+            "expected": best["expected"],
+            "excess": best["excess"],
+            "standard_deviation": best["standard_deviation"],
+            "chance": chance,
+            "score": normal_upper_quantile(chance),
+            "tests": tests,
+        }
+
+    def judged_pairs(self) -> list[tuple[str, str]]:
+        """Ordered pairs (loser, winner) with ``minimum_judged_hands`` and ``minimum_shared_hands``: the
+        pairs the loss test judges (the others are "not enough data")."""
+        parameters = self.parameters
+        return [
+            key
+            for key, pair in sorted(self._loss_pairs.items())
+            if pair.losses.hands >= parameters.minimum_judged_hands
+            and self.shared_hands(*key) >= parameters.minimum_shared_hands
+        ]
+
+    def flagging_threshold(self, judged: list[tuple[str, str]]) -> float:
+        """The ``z`` from which a judged pair flags: the multiple-testing bar over ``judged``, at least
+        ``threshold``."""
+        parameters = self.parameters
+        players = len({player for key in judged for player in key})
+        bar = multiple_testing_threshold(math.inf, len(judged), players, parameters.chance_flags_per_player)
+        return parameters.threshold if math.isinf(bar) else max(parameters.threshold, normal_upper_quantile(10.0**-bar))
 
     def severity(self, score: float, threshold: float) -> float:
         return severity_from_probability(normal_upper_tail(score))
@@ -238,34 +498,38 @@ class NetFlow(Indicator[NetFlowParameters]):
 
     def flags(self) -> list[Flag]:
         parameters = self.parameters
+        judged_pairs = self.judged_pairs()
+        threshold = self.flagging_threshold(judged_pairs)
+        room = self.room_losses()
         flags = []
-        for (first, second), pair in sorted(self._pairs.items()):
-            if pair.shared < parameters.minimum_shared_hands or not pair.square:
+        for loser, winner in judged_pairs:
+            judged = self.judge_losses(loser, winner, room)
+            if judged is None or judged["excess"] < parameters.minimum_flow_big_blinds or judged["score"] < threshold:
                 continue
-            judged = self.judge(first, second, pair)
-            if judged is None:
-                continue
-            if (
-                judged["excess"] < parameters.minimum_flow_big_blinds
-                or judged["persistence"] < parameters.minimum_persistence
-                or judged["score"] < parameters.threshold
-            ):
-                continue
-            sign = judged["sign"]
-            evidence = sorted(pair.evidence, key=lambda item: -sign * item[1])
+            first, second = (loser, winner) if loser < winner else (winner, loser)
+            shared = self._pairs[(first, second)]
+            figures = self.judge(first, second, shared) if shared.square else None
+            sign = 1.0 if loser == first else -1.0
+            evidence = self._loss_pairs[(loser, winner)].evidence
             flags.append(
                 self.flag(
-                    (judged["loser"], judged["winner"]),
+                    (loser, winner),
                     judged["score"],
-                    parameters.threshold,
-                    [item[0] for item in evidence],
-                    shared_hands=pair.shared,
-                    adjusted_flow_big_blinds=round(judged["flow"], 2),
-                    expected_from_results_against_field_big_blinds=round(judged["expected"], 2),
-                    excess_flow_big_blinds=round(judged["excess"], 2),
-                    excess_big_blinds_per_100_shared_hands=round(100.0 * judged["excess"] / pair.shared, 2),
-                    persistence=round(judged["persistence"], 2),
-                    transfers=[{"hand": item[0], "big_blinds": round(sign * item[1], 2)} for item in evidence],
+                    round(threshold, 3),
+                    [item[0] for item in sorted(evidence, key=lambda item: -item[1])],
+                    shared_hands=shared.shared,
+                    judged_hands=judged["hands"],
+                    equity_adjusted_losses_big_blinds=round(judged["losses"], 2),
+                    expected_losses_big_blinds=round(judged["expected"], 2),
+                    excess_losses_big_blinds=round(judged["excess"], 2),
+                    standard_deviation_big_blinds=round(judged["standard_deviation"], 2),
+                    test=judged["test"],
+                    probability=float(f"{judged['chance']:.3g}"),
+                    pairs_judged=len(judged_pairs),
+                    adjusted_flow_big_blinds=round(sign * shared.flow, 2),
+                    excess_big_blinds_per_100_shared_hands=round(100.0 * judged["excess"] / max(1, shared.shared), 2),
+                    persistence=None if figures is None else round(figures["persistence"], 2),
+                    losses=[{"hand": item[0], "big_blinds": item[1]} for item in evidence],
                 )
             )
         return flags
@@ -288,6 +552,16 @@ class NetFlow(Indicator[NetFlowParameters]):
                 ]
                 for (first, second), pair in sorted(self._pairs.items())
             ],
+            "losses": {
+                "players": {
+                    player: [*own.to_list(), *faced.to_list()]
+                    for player, (own, faced) in sorted(self._loss_players.items())
+                },
+                "pairs": [
+                    [loser, winner, pair.losses.to_list(), [list(item) for item in pair.evidence]]
+                    for (loser, winner), pair in sorted(self._loss_pairs.items())
+                ],
+            },
         }
 
     def load_state(self, data: Mapping[str, Any]) -> None:
@@ -306,9 +580,21 @@ class NetFlow(Indicator[NetFlowParameters]):
                 )
                 for first, second, shared, flow, square, capped, evidence in data["pairs"]
             }
+            losses = data.get("losses", {"players": {}, "pairs": []})  # none kept before: they count from now on
+            loss_players = {
+                str(player): (_losses(values[:_LOSS_WIDTH]), _losses(values[_LOSS_WIDTH:]))
+                for player, values in losses["players"].items()
+            }
+            loss_pairs = {
+                (str(loser), str(winner)): _LossPair(
+                    _losses(sums), [[str(hand), float(loss)] for hand, loss in evidence]
+                )
+                for loser, winner, sums, evidence in losses["pairs"]
+            }
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise StateError(f"{self.name}: malformed state: {error}") from error
         self._players, self._pairs = players, pairs
+        self._loss_players, self._loss_pairs = loss_players, loss_pairs
 
     def merge(self, other: NetFlow) -> None:
         for player, values in other._players.items():
@@ -322,6 +608,14 @@ class NetFlow(Indicator[NetFlowParameters]):
             pair.square += theirs.square
             pair.capped_square += theirs.capped_square
             pair.evidence = sorted(pair.evidence + theirs.evidence, key=lambda item: -abs(item[1]))[:limit]
+        for player, (own, faced) in other._loss_players.items():
+            mine_own, mine_faced = self._loss_players.setdefault(player, (_Losses(), _Losses()))
+            mine_own.add_all(own)
+            mine_faced.add_all(faced)
+        for key, their_losses in other._loss_pairs.items():
+            losses = self._loss_pairs.setdefault(key, _LossPair())
+            losses.losses.add_all(their_losses.losses)
+            losses.evidence = sorted(losses.evidence + their_losses.evidence, key=lambda item: -item[1])[:limit]
 
 
-__all__ = ["NetFlow", "NetFlowParameters", "adjusted_results", "pair_transfers"]
+__all__ = ["NetFlow", "NetFlowParameters", "adjusted_results", "decision_losses", "pair_transfers"]

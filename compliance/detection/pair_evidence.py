@@ -11,9 +11,8 @@ pair with data for at least two of that behaviour's indicators:
   ``minimum_decisions`` of its decisions) with coordinated entry (the Poisson chance of so many entries together,
   conditioned on at least one: pairs that never entered together are not examined for it);
 * **dumping**, for each direction L → W — chip dumping (the chance of so many weak decisions of L against W) with net
-  flow (the larger of the normal tail of its z-score and ``exp(-persistence^2 / 2)``, the bound a self-normalised sum
-  of symmetric flows obeys, so a few big pots cannot make a small chance) and coordinated entry; the two directions
-  count as two tests.
+  flow (the normal tail of its test of L's equity-adjusted losses facing W, for the pairs it judges) and coordinated
+  entry; the two directions count as two tests.
 
 Within a behaviour the chances are combined by Fisher's method (independent tests: aggression counts, decisions judged
 against the cards, money and arrival times). The pair's chance ``p`` is the smallest of its tests times their number
@@ -29,7 +28,6 @@ only.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -39,7 +37,7 @@ from compliance.detection.coordinated_entry import CoordinatedEntry, poisson_upp
 from compliance.detection.flags import STATE_FORMAT, Flag, Indicator, require_format, severity_from_surprise
 from compliance.detection.net_flow import NetFlow
 from compliance.detection.soft_play import SoftPlay
-from compliance.detection.statistics import multiple_testing_threshold, normal_upper_tail, surprise
+from compliance.detection.statistics import multiple_testing_threshold, surprise
 
 
 @dataclass(frozen=True)
@@ -51,13 +49,6 @@ class PairEvidenceParameters:
     """The flagging score never needs more than this (one in a million)."""
     minimum_indicators: int = 2
     """Indicators with data a behaviour's test needs for the pair (one alone is that indicator's own test)."""
-
-
-def net_flow_tail(score: float, persistence: float) -> float:
-    """The net-flow chance of a direction: the larger of the normal tail of ``score`` and ``exp(-persistence^2 / 2)``
-    (a self-normalised sum of symmetric terms exceeds ``t`` with at most that chance)."""
-    bound = math.exp(-persistence * persistence / 2.0) if persistence > 0 else 1.0
-    return max(normal_upper_tail(score), bound)
 
 
 class PairEvidence(Indicator[PairEvidenceParameters]):
@@ -129,19 +120,16 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
         return chances
 
     def _flow(self) -> dict[tuple[str, str], float]:
-        """(loser, winner) -> net flow's chance in that direction, for pairs with enough shared hands."""
+        """(loser, winner) -> net flow's chance in that direction (the normal tail of its equity-adjusted loss test),
+        for the ordered pairs it judges."""
         flow = self._sources["net_flow"]
         assert isinstance(flow, NetFlow)
+        room = flow.room_losses()
         chances = {}
-        for (first, second), pair in flow._pairs.items():
-            if pair.shared < flow.parameters.minimum_shared_hands or not pair.square:
-                continue
-            judged = flow.judge(first, second, pair)
-            if judged is None:
-                continue
-            chance = net_flow_tail(judged["score"], judged["persistence"])
-            chances[(judged["loser"], judged["winner"])] = chance
-            chances[(judged["winner"], judged["loser"])] = 1.0
+        for loser, winner in flow.judged_pairs():
+            judged = flow.judge_losses(loser, winner, room)
+            if judged is not None:
+                chances[(loser, winner)] = judged["chance"]
         return chances
 
     def tests(self) -> dict[tuple[str, str], dict[str, Any]]:
@@ -224,4 +212,4 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
         """Nothing of its own to add."""
 
 
-__all__ = ["PairEvidence", "PairEvidenceParameters", "net_flow_tail"]
+__all__ = ["PairEvidence", "PairEvidenceParameters"]

@@ -85,6 +85,23 @@ def normal_upper_tail(z: float) -> float:
     return 0.5 * math.erfc(z / math.sqrt(2.0))
 
 
+def normal_upper_quantile(tail_probability: float) -> float:
+    """The ``z`` with ``P(Z >= z) = tail_probability`` for a standard normal Z (bisection on :func:`normal_upper_tail`;
+    +-40 at the ends)."""
+    if tail_probability <= 0.0:
+        return 40.0
+    if tail_probability >= 1.0:
+        return -40.0
+    low, high = -40.0, 40.0
+    for _ in range(200):
+        middle = (low + high) / 2.0
+        if normal_upper_tail(middle) > tail_probability:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2.0
+
+
 def surprise(tail_probability: float) -> float:
     """-log10 of a probability: 2 means 1 in 100, 4 means 1 in 10,000 (capped at 300 for a probability of 0)."""
     if tail_probability <= 0.0:
@@ -113,6 +130,7 @@ __all__ = [
     "binomial_sum_upper_tail",
     "binomial_upper_tail",
     "multiple_testing_threshold",
+    "normal_upper_quantile",
     "normal_upper_tail",
     "shrunk_rate",
     "surprise",

@@ -2,8 +2,10 @@
 
 :func:`settings_ensure` (after every migrate) creates a row for every parameter of every indicator, with its default
 and its description (the docstring under the parameter in the indicator's parameters class); rows staff changed keep
-their value. :func:`detector_parameters` reads them for the detector; :func:`setting_check` validates a value the way
-the detector will (a whole number where the default is one, never negative).
+their value, rows staff never changed follow a new default, and rows of parameters an indicator no longer has are
+removed (the detector refuses unknown parameters). :func:`detector_parameters` reads them for the detector;
+:func:`setting_check` validates a value the way the detector will (a whole number where the default is one, never
+negative).
 """
 
 from __future__ import annotations
@@ -42,24 +44,38 @@ def parameter_descriptions(parameters_type: type[Any]) -> dict[str, str]:
 
 
 def settings_ensure(**_kwargs: Any) -> int:
-    """Create the missing rows with their defaults; returns how many were created."""
+    """Create the missing rows with their defaults, move the rows still at their old default to a changed default
+    (with its description), and delete the rows of parameters that no longer exist; returns how many were created."""
     created = 0
+    known: dict[str, set[str]] = {}
     for indicator in INDICATOR_TYPES:
         descriptions = parameter_descriptions(indicator.parameters_type)
         defaults = indicator.parameters_type()
         for field in dataclasses.fields(indicator.parameters_type):
-            default = getattr(defaults, field.name)
-            _, made = IndicatorSetting.objects.get_or_create(
+            known.setdefault(indicator.name, set()).add(field.name)
+            default = float(getattr(defaults, field.name))
+            description = descriptions.get(field.name, "")
+            setting, made = IndicatorSetting.objects.get_or_create(
                 indicator=indicator.name,
                 parameter=field.name,
                 defaults={
-                    "value": float(default),
-                    "default": float(default),
-                    "whole_number": isinstance(default, int),
-                    "description": descriptions.get(field.name, ""),
+                    "value": default,
+                    "default": default,
+                    "whole_number": isinstance(getattr(defaults, field.name), int),
+                    "description": description,
                 },
             )
             created += made
+            if not made and (setting.default != default or setting.description != description):
+                unchanged = setting.value == setting.default
+                setting.default = default
+                setting.description = description
+                if unchanged:
+                    setting.value = default
+                setting.save(update_fields=["default", "description", "value"])
+    for setting in IndicatorSetting.objects.filter(indicator__in=list(known)):
+        if setting.parameter not in known[setting.indicator]:
+            setting.delete()
     return created
 
 

@@ -102,13 +102,17 @@ def policy_hand(
     )
 
 
+SHOVE_BOARD = "2s5d9hJcQd"
+"""The board :func:`shove_and_call` deals."""
+
+
 def shove_and_call(hand_id: str, shover: str, caller: str, shover_cards: str, caller_cards: str) -> HandRecord:
     """Heads-up: the button (seat 1, small blind) shoves preflop, the big blind calls; the board is dealt out."""
     return scripted_hand(
         hand_id,
         {1: shover, 2: caller},
         hole={1: shover_cards, 2: caller_cards},
-        board="2s5d9hJcQd",
+        board=SHOVE_BOARD,
         button=1,
         actions=[(1, "all_in"), (2, "call")],
     )

@@ -11,13 +11,20 @@ from typing import Any
 
 from compliance.detection.detector import Detector
 from compliance.detection.flags import Flag
-from compliance.detection.pair_evidence import net_flow_tail
+from compliance.detection.net_flow import NetFlow
+from compliance.detection.pair_evidence import PairEvidence
 from compliance.detection.records import ConnectionRecord
 from compliance.detection.statistics import multiple_testing_threshold
 from tests.compliance.hands import three_players_heads_up
 from tests.compliance.test_coordinated_entry_flags_two_accounts_that_keep_joining_tables_together import (
     coordinated,
     room,
+)
+from tests.compliance.test_net_flow_removes_luck_and_flags_one_way_transfers import (
+    FIELD,
+    SHORT_HISTORY,
+    blind_shoves,
+    river_fold,
 )
 
 PAIR = ("ann", "bea")
@@ -76,7 +83,25 @@ def test_the_bar_rises_with_the_number_of_pairs_examined_and_never_passes_its_ce
     assert multiple_testing_threshold(6.0, 0, 0, 0.001) == 6.0
 
 
-def test_net_flow_counts_with_the_larger_of_its_two_chances() -> None:
-    """A large z-score with little persistence (one big pot) is no evidence: the self-normalised bound decides."""
-    assert net_flow_tail(10.0, 1.0) == math.exp(-0.5)
-    assert net_flow_tail(2.0, 5.0) == 0.5 * math.erfc(2.0 / math.sqrt(2.0))
+def test_net_flow_counts_with_the_chance_of_its_equity_adjusted_loss_test_for_the_pairs_it_judges() -> None:
+    """FRD-14: the dumping test pools net flow's own chance (its test of the loser's equity-adjusted losses facing the
+    winner) for the ordered pairs net flow judges, and nothing for a pair with too few hands to judge."""
+    folds = [river_fold(f"fold-{number}", "alice", "bob") for number in range(16)]
+    detector = Detector(SHORT_HISTORY)
+    detector.feed_hands(blind_shoves(("alice", "bob", *FIELD), 3))
+    detector.feed_hands(folds)
+    flow = detector.indicators["net_flow"]
+    pooled = detector.indicators["pair_evidence"]
+    assert isinstance(flow, NetFlow)
+    assert isinstance(pooled, PairEvidence)
+    chances = pooled._flow()
+    judged = flow.judge_losses("alice", "bob")
+    assert judged is not None
+    assert chances[("alice", "bob")] == judged["chance"] < 1e-4
+    assert set(chances) == set(flow.judged_pairs())
+    few = Detector({"net_flow": {"minimum_shared_hands": 20, "minimum_judged_hands": 23}})
+    few.feed_hands(blind_shoves(("alice", "bob", *FIELD), 3))
+    few.feed_hands(folds)
+    few_pooled = few.indicators["pair_evidence"]
+    assert isinstance(few_pooled, PairEvidence)
+    assert ("alice", "bob") not in few_pooled._flow()
