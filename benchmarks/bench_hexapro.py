@@ -369,7 +369,7 @@ def _play(options: argparse.Namespace) -> int:
     stack = Stack(PROJECT / "var" / "bench-hexapro")
     stack.log_directory.mkdir(parents=True, exist_ok=True)
     try:
-        stack.create_database()
+        stack.create_database(table_actors=False)  # the per-action durable path, as before issue 27's actors
         stack.environment["TOURNAMENT_TICK_SECONDS"] = "1"
         stack.start_daphnes("site", stack.site_port, "poker_site.asgi:application", options.web_processes)
         stack.start("ticker", [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--interval", "0.1"])
