@@ -84,6 +84,8 @@ class Card:
     code: int
 
     _interned: ClassVar[dict[tuple[int, str], Card]] = {}
+    _by_text: ClassVar[dict[str, Card]] = {}
+    """The cards by their canonical text ("As"): the form stored events use, parsed on every replay."""
 
     def __new__(cls, rank: int, suit: str) -> Card:
         try:
@@ -109,6 +111,9 @@ class Card:
     @classmethod
     def from_text(cls, text: str) -> Card:
         """Parse "As", "td", "10h" or a suit-symbol form like "A♠" (surrounding spaces ignored)."""
+        card = cls._by_text.get(text) if type(text) is str else None
+        if card is not None:
+            return card
         cleaned = text.strip()
         if len(cleaned) == 3 and cleaned[:2] == "10":
             cleaned = "T" + cleaned[2]
@@ -191,6 +196,7 @@ def _build_deck() -> tuple[Card, ...]:
         for suit in SUITS:
             card = Card._create(rank, suit)
             Card._interned[(rank, suit)] = card
+            Card._by_text[str(card)] = card
             deck.append(card)
     return tuple(deck)
 
