@@ -387,8 +387,13 @@ def run_site() -> int:
 
 
 def run_tests(arguments: list[str]) -> int:
-    with embedded_services():
-        completed = subprocess.run([PYTHON, "-m", "pytest", *arguments], cwd=PROJECT_DIRECTORY)
+    """Run pytest with ``arguments``. It writes bytecode caches even where the environment says not to
+    (``PYTHONDONTWRITEBYTECODE``, set in some container images): without them every xdist worker compiles the project
+    and re-runs pytest's assertion rewriting of every test module on each run (measured: 22 s of CPU a worker to
+    collect the suite, 8.5 s with the caches)."""
+    with embedded_services():  # it may set DATABASE_URL and REDIS_URL
+        environment = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+        completed = subprocess.run([PYTHON, "-m", "pytest", *arguments], cwd=PROJECT_DIRECTORY, env=environment)
     return completed.returncode
 
 

@@ -85,7 +85,7 @@ class Card:
 
     _interned: ClassVar[dict[tuple[int, str], Card]] = {}
     _by_text: ClassVar[dict[str, Card]] = {}
-    """The 52 cards by their own text ("As"): the form stored logs hold, parsed without the general rules below."""
+    """The cards by their canonical text ("As"): the form stored events use, parsed on every replay."""
 
     def __new__(cls, rank: int, suit: str) -> Card:
         try:
@@ -111,7 +111,7 @@ class Card:
     @classmethod
     def from_text(cls, text: str) -> Card:
         """Parse "As", "td", "10h" or a suit-symbol form like "A♠" (surrounding spaces ignored)."""
-        card = cls._by_text.get(text)
+        card = cls._by_text.get(text) if type(text) is str else None
         if card is not None:
             return card
         cleaned = text.strip()

@@ -283,18 +283,18 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     return result
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-"""Each event type's field names (``dataclasses.fields`` builds them anew on each call; replaying a log reads many)."""
+_FIELD_NAMES: Final[dict[str, tuple[str, ...]]] = {
+    kind: tuple(field.name for field in fields(event_type)) for kind, event_type in EVENT_TYPES.items()
+}
+"""Each event type's field names (``dataclasses.fields`` builds them on each call; a replay decodes every event)."""
 
 
 def event_from_dict(data: Mapping[str, Any]) -> Event:
     """Inverse of :func:`event_to_dict` (the ``audience`` key is ignored); raises :class:`EventFormatError`."""
     try:
-        event_type = EVENT_TYPES[data["type"]]
-        names = _FIELD_NAMES.get(event_type)
-        if names is None:
-            names = _FIELD_NAMES[event_type] = tuple(field.name for field in fields(event_type))
-        values = {name: _decode(name, data[name]) for name in names}
+        kind = data["type"]
+        event_type = EVENT_TYPES[kind]
+        values = {name: _decode(name, data[name]) for name in _FIELD_NAMES[kind]}
         return event_type(**values)
     except (KeyError, TypeError, ValueError) as error:
         raise EventFormatError(f"malformed event {dict(data)!r}: {error}") from error

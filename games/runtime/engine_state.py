@@ -6,6 +6,13 @@ source of truth: an entry is used only when it was stored after a commit that le
 ``last_sequence`` (and the hand at exactly the ``version``, deck and configuration) the locked rows show now. Every
 append to a table's log advances ``last_sequence``, so a change made meanwhile by any process (or a rolled-back one,
 which never stores anything) makes the entry miss and the log is replayed.
+
+Within one transaction (several changes of a hand before the commit: a test's transaction, a service calling services)
+the state a change left is reused by the next change of the same transaction, on the same connection, while the
+change that left it still stands: it is kept with the ``transaction.on_commit`` callback that would store it, and that
+callback is still in the connection's list only while neither its savepoint nor the transaction was rolled back (Django
+drops the callbacks of a rolled-back savepoint from the list, and empties the list at a commit or rollback). A state
+of a rolled-back change is therefore never served, whatever the rows say.
 """
 
 from __future__ import annotations
@@ -14,13 +21,15 @@ import contextlib
 import copy
 import json
 import threading
+import weakref
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, router, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field
 
 from games.engine.config import HandConfig
@@ -109,14 +118,52 @@ _entries: OrderedDict[int, _Entry] = OrderedDict()
 _entries_lock = threading.Lock()
 
 
+class _Pending:
+    """A state remembered inside a transaction that has not committed yet: ``store`` (its ``on_commit`` callback) puts
+    ``entry`` in the cache at the commit unless a later change of the same transaction took the state (and mutated
+    it) first."""
+
+    __slots__ = ("entry", "store", "taken")
+
+    def __init__(self, entry: _Entry, store: Callable[[], None]) -> None:
+        self.entry = entry
+        self.store = store
+        self.taken = False
+
+
+_pending: weakref.WeakKeyDictionary[BaseDatabaseWrapper, OrderedDict[int, _Pending]] = weakref.WeakKeyDictionary()
+"""Per connection (so per thread), the states its open transaction remembered, by hand id (a commit moves them to the
+cache; those of a rolled-back transaction are dead, dropped when looked up or when more than ``CACHED_HANDS_LIMIT``
+are kept)."""
+
+
+def _pending_take(hand_id: int) -> _Entry | None:
+    """The state the current transaction of this thread's connection left for ``hand_id``, taken (no other change
+    gets it, and its commit callback stores nothing), if the change that left it was not rolled back: its callback
+    is still in the connection's ``run_on_commit`` list."""
+    connection = transaction.get_connection()
+    with _entries_lock:
+        kept = _pending.get(connection)
+        pending = kept.pop(hand_id, None) if kept is not None else None
+    if pending is None or pending.taken or not connection.in_atomic_block:
+        return None
+    # Searched from the end: the hand's last change is usually among the last callbacks.
+    if not any(callback is pending.store for _, callback, _ in reversed(connection.run_on_commit)):
+        return None
+    pending.taken = True
+    return pending.entry
+
+
 def hand_engine_state_to_change(hand: Hand, table: Table) -> HandState:
     """The engine state of ``hand`` for a service that holds ``table`` locked and may change the hand.
 
-    The cached state is taken out of the cache (the caller owns it and may mutate it; if its transaction rolls back
-    nothing is put back) when it matches the locked rows exactly; otherwise the log is replayed.
+    The state is taken out of the cache (the caller owns it and may mutate it; if its transaction rolls back
+    nothing is put back) when it matches the locked rows exactly: the state an earlier change of this same transaction
+    left (if that change was not rolled back), else the one the last commit left; otherwise the log is replayed.
     """
     with _entries_lock:
         entry = _entries.pop(hand.pk, None)
+    entry = _pending_take(hand.pk) or entry
     if (
         entry is not None
         and entry.table_sequence == table.last_sequence
@@ -129,17 +176,33 @@ def hand_engine_state_to_change(hand: Hand, table: Table) -> HandState:
 
 def hand_engine_state_remember(hand: Hand, table: Table, state: HandState) -> None:
     """After the current transaction commits, keep ``state`` (the state after this transaction's events, which have
-    been appended: ``table.last_sequence`` is the last of them) for the next change of a running hand."""
+    been appended: ``table.last_sequence`` is the last of them) for the next change of a running hand; until then a
+    later change of the hand in the same transaction may take it (:func:`hand_engine_state_to_change`)."""
     if state.is_complete:
         return
     entry = _Entry(table.last_sequence, hand.version, tuple(hand.deck), state)
     hand_id = hand.pk
 
     def store() -> None:
+        # The connection is looked up, not held: a callback held by ``_pending`` must not keep its key alive.
         with _entries_lock:
+            kept = _pending.get(transaction.get_connection())
+            if kept is not None and kept.get(hand_id) is pending:
+                del kept[hand_id]
+            if pending.taken:
+                return
             _entries[hand_id] = entry
             _entries.move_to_end(hand_id)
             while len(_entries) > CACHED_HANDS_LIMIT:
                 _entries.popitem(last=False)
 
+    pending = _Pending(entry, store)
+    connection = transaction.get_connection()
+    if connection.in_atomic_block:
+        with _entries_lock:
+            kept = _pending.setdefault(connection, OrderedDict())
+            kept[hand_id] = pending
+            kept.move_to_end(hand_id)
+            while len(kept) > CACHED_HANDS_LIMIT:
+                kept.popitem(last=False)
     transaction.on_commit(store)

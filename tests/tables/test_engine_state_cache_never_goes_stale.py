@@ -131,6 +131,31 @@ def test_a_rolled_back_action_leaves_no_state_behind(
     assert same_state(cached_state(hand), hand)
 
 
+def test_an_action_rolled_back_after_its_state_was_remembered_leaves_no_state_behind(
+    table_in_play: Any, replays: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hand = current_hand(table_in_play)
+    assert hand is not None
+    user = acting_user(table_in_play)
+    commit_events = hands_module.HandContext.commit_events
+
+    def commit_then_crash(self: Any, published: Any = ()) -> None:
+        commit_events(self, published)
+        raise RuntimeError("the commit failed")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(hands_module.HandContext, "commit_events", commit_then_crash)
+        with pytest.raises(RuntimeError):
+            hand_act(table_in_play, user, "call", now=START)
+    assert cached_state(hand) is None
+
+    hand_act(table_in_play, user, "call", now=START)
+
+    assert replays == [hand.pk]
+    hand.refresh_from_db()
+    assert same_state(cached_state(hand), hand)
+
+
 def test_a_refused_action_does_not_spoil_the_next_one(table_in_play: Any, replays: list[int]) -> None:
     hand = current_hand(table_in_play)
     assert hand is not None

@@ -130,6 +130,7 @@ def play(
     by ``policy``; stops when ``until`` holds (default: the tournament is over). Returns the simulated time."""
     chance = random.Random(seed)
     now = start
+    players: dict[int, Any] = {}  # the acting users, read once: the services take the user for its id
     done = until or (lambda current: current.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED))
     for _ in range(limit):
         tournaments_advance_all(now=now, randomness=chance)
@@ -147,7 +148,7 @@ def play(
                 state = hand_engine_state(hand)
                 user_id = hand.participants[str(hand.acting_seat)]["user"]
                 action, amount = policy(state, hand.acting_seat)
-                user = get_user_model().objects.get(pk=user_id)
+                user = players.get(user_id) or players.setdefault(user_id, get_user_model().objects.get(pk=user_id))
                 hand_act(table, user, action, amount, now=now)
                 hand = Hand.objects.get(pk=hand.pk)
         now += step
