@@ -72,3 +72,30 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Any:
     moment = Clock(START + timedelta(minutes=1))
     monkeypatch.setattr(timezone, "now", lambda: moment.now)
     return moment
+
+
+@pytest.fixture
+def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the hand-log replays the services make (the hand ids), for the engine-state cache tests."""
+    from games.runtime import engine_state
+
+    calls: list[int] = []
+    original = engine_state.hand_engine_state
+
+    def counting(hand: Any) -> Any:
+        calls.append(hand.pk)
+        return original(hand)
+
+    monkeypatch.setattr(engine_state, "hand_engine_state", counting)
+    return calls
+
+
+@pytest.fixture
+def four_players_dealt_in() -> Any:
+    """A NL10 hold'em table with four players of 1,000 each and a hand dealt (seed 5)."""
+    from tests.tables.support import deal, open_table, player, seat_players
+
+    table = open_table("holdem", "NL10")
+    seat_players(table, [player() for _ in range(4)], 1_000)
+    deal(table, seed=5)
+    return table

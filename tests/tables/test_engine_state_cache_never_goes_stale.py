@@ -14,31 +14,9 @@ from games.runtime import engine_state as engine_state_module
 from games.runtime import hands as hands_module
 from games.runtime.engine_state import hand_engine_state
 from games.services import ActionRefused, hand_act, seat_sit_out
-from tests.tables.support import START, acting_user, current_hand, deal, open_table, player, seat_players
+from tests.tables.support import START, acting_user, current_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the cache is filled after commit
-
-
-@pytest.fixture
-def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the log replays the services make (the hand ids)."""
-    calls: list[int] = []
-    original = engine_state_module.hand_engine_state
-
-    def counting(hand: Hand) -> Any:
-        calls.append(hand.pk)
-        return original(hand)
-
-    monkeypatch.setattr(engine_state_module, "hand_engine_state", counting)
-    return calls
-
-
-@pytest.fixture
-def table_in_play() -> Any:
-    table = open_table("holdem", "NL10")
-    seat_players(table, [player() for _ in range(4)], 1_000)
-    deal(table, seed=5)
-    return table
 
 
 def cached_state(hand: Hand) -> Any:
@@ -62,12 +40,12 @@ def same_state(cached: Any, hand: Hand) -> bool:
 
 
 def test_actions_reuse_the_state_left_by_the_last_commit_and_it_equals_the_replayed_log(
-    table_in_play: Any, replays: list[int]
+    four_players_dealt_in: Any, replays: list[int]
 ) -> None:
-    hand = current_hand(table_in_play)
+    hand = current_hand(four_players_dealt_in)
     assert hand is not None
     for _ in range(5):
-        call_or_check(table_in_play)
+        call_or_check(four_players_dealt_in)
         hand.refresh_from_db()
         if hand.status != "running":
             break
@@ -78,30 +56,30 @@ def test_actions_reuse_the_state_left_by_the_last_commit_and_it_equals_the_repla
 
 
 def test_an_event_appended_meanwhile_makes_the_cached_state_miss_and_the_log_is_replayed(
-    table_in_play: Any, replays: list[int]
+    four_players_dealt_in: Any, replays: list[int]
 ) -> None:
-    call_or_check(table_in_play)
-    hand = current_hand(table_in_play)
+    call_or_check(four_players_dealt_in)
+    hand = current_hand(four_players_dealt_in)
     assert hand is not None
     waiting = next(seat for seat in hand.participants if int(seat) != hand.acting_seat)
     user = get_user_model().objects.get(pk=hand.participants[waiting]["user"])
-    seat_sit_out(user, table_in_play, now=START)  # appends to the table's log (sits out after the hand)
+    seat_sit_out(user, four_players_dealt_in, now=START)  # appends to the table's log (sits out after the hand)
 
-    call_or_check(table_in_play)
+    call_or_check(four_players_dealt_in)
 
     assert replays == [hand.pk]
     hand.refresh_from_db()
     assert same_state(cached_state(hand), hand)
 
 
-def test_a_state_another_process_left_behind_is_not_used(table_in_play: Any, replays: list[int]) -> None:
-    hand = current_hand(table_in_play)
+def test_a_state_another_process_left_behind_is_not_used(four_players_dealt_in: Any, replays: list[int]) -> None:
+    hand = current_hand(four_players_dealt_in)
     assert hand is not None
     stale = engine_state_module._entries[hand.pk]
-    call_or_check(table_in_play)  # "another process" acts: this process's entry is from before that action
+    call_or_check(four_players_dealt_in)  # "another process" acts: this process's entry is from before that action
     engine_state_module._entries[hand.pk] = stale
 
-    call_or_check(table_in_play)
+    call_or_check(four_players_dealt_in)
 
     assert replays == [hand.pk]
     hand.refresh_from_db()
@@ -109,11 +87,11 @@ def test_a_state_another_process_left_behind_is_not_used(table_in_play: Any, rep
 
 
 def test_a_rolled_back_action_leaves_no_state_behind(
-    table_in_play: Any, replays: list[int], monkeypatch: pytest.MonkeyPatch
+    four_players_dealt_in: Any, replays: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    hand = current_hand(table_in_play)
+    hand = current_hand(four_players_dealt_in)
     assert hand is not None
-    user = acting_user(table_in_play)
+    user = acting_user(four_players_dealt_in)
 
     def crash(self: Any) -> None:
         raise RuntimeError("the database went away")
@@ -121,10 +99,10 @@ def test_a_rolled_back_action_leaves_no_state_behind(
     with monkeypatch.context() as patch:
         patch.setattr(hands_module.HandContext, "commit_events", crash)
         with pytest.raises(RuntimeError):
-            hand_act(table_in_play, user, "call", now=START)
+            hand_act(four_players_dealt_in, user, "call", now=START)
     assert cached_state(hand) is None
 
-    hand_act(table_in_play, user, "call", now=START)
+    hand_act(four_players_dealt_in, user, "call", now=START)
 
     assert replays == [hand.pk]
     hand.refresh_from_db()
@@ -132,11 +110,11 @@ def test_a_rolled_back_action_leaves_no_state_behind(
 
 
 def test_an_action_rolled_back_after_its_state_was_remembered_leaves_no_state_behind(
-    table_in_play: Any, replays: list[int], monkeypatch: pytest.MonkeyPatch
+    four_players_dealt_in: Any, replays: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    hand = current_hand(table_in_play)
+    hand = current_hand(four_players_dealt_in)
     assert hand is not None
-    user = acting_user(table_in_play)
+    user = acting_user(four_players_dealt_in)
     commit_events = hands_module.HandContext.commit_events
 
     def commit_then_crash(self: Any, published: Any = ()) -> None:
@@ -146,23 +124,23 @@ def test_an_action_rolled_back_after_its_state_was_remembered_leaves_no_state_be
     with monkeypatch.context() as patch:
         patch.setattr(hands_module.HandContext, "commit_events", commit_then_crash)
         with pytest.raises(RuntimeError):
-            hand_act(table_in_play, user, "call", now=START)
+            hand_act(four_players_dealt_in, user, "call", now=START)
     assert cached_state(hand) is None
 
-    hand_act(table_in_play, user, "call", now=START)
+    hand_act(four_players_dealt_in, user, "call", now=START)
 
     assert replays == [hand.pk]
     hand.refresh_from_db()
     assert same_state(cached_state(hand), hand)
 
 
-def test_a_refused_action_does_not_spoil_the_next_one(table_in_play: Any, replays: list[int]) -> None:
-    hand = current_hand(table_in_play)
+def test_a_refused_action_does_not_spoil_the_next_one(four_players_dealt_in: Any, replays: list[int]) -> None:
+    hand = current_hand(four_players_dealt_in)
     assert hand is not None
     with pytest.raises(ActionRefused):
-        hand_act(table_in_play, acting_user(table_in_play), "raise_to", 1, now=START)
+        hand_act(four_players_dealt_in, acting_user(four_players_dealt_in), "raise_to", 1, now=START)
 
-    call_or_check(table_in_play)
+    call_or_check(four_players_dealt_in)
 
     hand.refresh_from_db()
     assert same_state(cached_state(hand), hand)

@@ -17,31 +17,9 @@ from games.runtime import engine_state as engine_state_module
 from games.runtime import hands as hands_module
 from games.runtime.engine_state import hand_engine_state, hand_engine_state_to_change
 from games.services import hand_act
-from tests.tables.support import START, acting_user, current_hand, deal, open_table, player, seat_players
+from tests.tables.support import START, acting_user, current_hand
 
 pytestmark = pytest.mark.django_db  # one transaction, rolled back at the end: nothing is ever committed
-
-
-@pytest.fixture
-def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the log replays the services make (the hand ids)."""
-    calls: list[int] = []
-    original = engine_state_module.hand_engine_state
-
-    def counting(hand: Hand) -> Any:
-        calls.append(hand.pk)
-        return original(hand)
-
-    monkeypatch.setattr(engine_state_module, "hand_engine_state", counting)
-    return calls
-
-
-@pytest.fixture
-def table_in_play() -> Table:
-    table = open_table("holdem", "NL10")
-    seat_players(table, [player() for _ in range(4)], 1_000)
-    deal(table, seed=5)
-    return table
 
 
 def pending_entry(hand: Hand) -> Any:
@@ -78,12 +56,12 @@ def crash_after_the_state_is_remembered(patch: pytest.MonkeyPatch) -> None:
 
 
 def test_each_action_reuses_the_state_the_previous_action_of_the_transaction_left(
-    table_in_play: Table, replays: list[int]
+    four_players_dealt_in: Table, replays: list[int]
 ) -> None:
-    hand = current_hand(table_in_play)
+    hand = current_hand(four_players_dealt_in)
     assert hand is not None
     for _ in range(5):
-        call_or_check(table_in_play)
+        call_or_check(four_players_dealt_in)
         hand.refresh_from_db()
         if hand.status != "running":
             break
@@ -94,22 +72,22 @@ def test_each_action_reuses_the_state_the_previous_action_of_the_transaction_lef
 
 
 def test_a_state_left_by_a_rolled_back_action_is_never_served_even_when_the_rows_match_it(
-    table_in_play: Table, replays: list[int], monkeypatch: pytest.MonkeyPatch
+    four_players_dealt_in: Table, replays: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    call_or_check(table_in_play)
+    call_or_check(four_players_dealt_in)
     with monkeypatch.context() as patch:
         crash_after_the_state_is_remembered(patch)
         with pytest.raises(RuntimeError):
-            call_or_check(table_in_play)
-    hand = current_hand(table_in_play)
+            call_or_check(four_players_dealt_in)
+    hand = current_hand(four_players_dealt_in)
     assert hand is not None
     rolled_back = pending_entry(hand)
     assert rolled_back is not None  # remembered before the crash; its commit callback went with the savepoint
-    assert rolled_back.table_sequence > Table.objects.get(pk=table_in_play.pk).last_sequence
+    assert rolled_back.table_sequence > Table.objects.get(pk=four_players_dealt_in.pk).last_sequence
     replays.clear()
 
     # Rows that say exactly what the rolled-back state says (another change could have brought them there).
-    table = Table.objects.get(pk=table_in_play.pk)
+    table = Table.objects.get(pk=four_players_dealt_in.pk)
     table.last_sequence = rolled_back.table_sequence
     forged = copy.copy(hand)
     forged.version = rolled_back.hand_version
@@ -120,24 +98,24 @@ def test_a_state_left_by_a_rolled_back_action_is_never_served_even_when_the_rows
 
 
 def test_a_state_taken_by_an_action_that_was_rolled_back_is_not_served_again(
-    table_in_play: Table, replays: list[int], monkeypatch: pytest.MonkeyPatch
+    four_players_dealt_in: Table, replays: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    call_or_check(table_in_play)
-    hand = current_hand(table_in_play)
+    call_or_check(four_players_dealt_in)
+    hand = current_hand(four_players_dealt_in)
     assert hand is not None
     left = pending_entry(hand)
     assert left is not None
     with monkeypatch.context() as patch:
         crash_after_the_state_is_remembered(patch)
-        with pytest.raises(RuntimeError):
-            call_or_check(table_in_play)  # takes the state ``left`` and applies its action to it, then rolls back
+        with pytest.raises(RuntimeError):  # takes the state ``left``, applies its action to it, then rolls back
+            call_or_check(four_players_dealt_in)
     hand.refresh_from_db()
-    table = Table.objects.get(pk=table_in_play.pk)
+    table = Table.objects.get(pk=four_players_dealt_in.pk)
     assert (table.last_sequence, hand.version) == (left.table_sequence, left.hand_version)  # the rows match ``left``
     assert not same_state(left.state, hand)  # but the state holds the rolled-back action
     assert replays == []
 
-    call_or_check(table_in_play)
+    call_or_check(four_players_dealt_in)
 
     assert replays == [hand.pk]
     hand.refresh_from_db()
@@ -148,21 +126,21 @@ def test_a_state_taken_by_an_action_that_was_rolled_back_is_not_served_again(
 
 
 def test_at_the_commit_a_state_taken_by_a_rolled_back_action_is_not_stored(
-    table_in_play: Table,
+    four_players_dealt_in: Table,
     replays: list[int],
     monkeypatch: pytest.MonkeyPatch,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):  # runs what a commit of these changes would run
-        call_or_check(table_in_play)
+        call_or_check(four_players_dealt_in)
         with monkeypatch.context() as patch:
             crash_after_the_state_is_remembered(patch)
             with pytest.raises(RuntimeError):
-                call_or_check(table_in_play)  # takes the first action's state, changes it, rolls back
-    hand = current_hand(table_in_play)
+                call_or_check(four_players_dealt_in)  # takes the first action's state, changes it, rolls back
+    hand = current_hand(four_players_dealt_in)
     assert hand is not None
     assert hand.pk not in engine_state_module._entries  # the changed state was not kept for the next transaction
 
-    call_or_check(table_in_play)
+    call_or_check(four_players_dealt_in)
 
     assert replays == [hand.pk]
