@@ -23,6 +23,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,20 +44,26 @@ def main() -> int:
     )
     arguments = parser.parse_args()
 
+    return in_scratch_database("action", lambda: run(arguments))
+
+
+def in_scratch_database(label: str, work: Callable[[], int]) -> int:
+    """Run ``work`` (which migrates) with ``DATABASE_URL`` naming a new database next to the one it named and a Redis
+    key prefix of its own, then drop the database; returns ``work``'s exit status (2 without ``DATABASE_URL``)."""
     import psycopg
 
     base = os.environ.get("DATABASE_URL")
     if not base:
         print("DATABASE_URL is needed (the machine's PostgreSQL)", file=sys.stderr)
         return 2
-    database = f"poker_bench_action_{os.getpid()}"
+    database = f"poker_bench_{label}_{os.getpid()}"
     admin = with_database(base, "postgres")
     with psycopg.connect(admin, autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{database}"')
     os.environ.update(
         {
             "DATABASE_URL": with_database(base, database),
-            "REDIS_KEY_PREFIX": f"bench-action-{os.getpid()}",
+            "REDIS_KEY_PREFIX": f"bench-{label}-{os.getpid()}",
             "LOG_LEVEL": "WARNING",
             "ENVIRONMENT": "development",
             "DEBUG": "false",
@@ -64,7 +71,7 @@ def main() -> int:
         }
     )
     try:
-        return run(arguments)
+        return work()
     finally:
         from django.db import connections
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import pstats
 import random
 import statistics
@@ -29,8 +28,7 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT))
 
-from benchmarks.bench_action_path import recording  # noqa: E402 - the project is on the path from here on
-from benchmarks.bench_tables import with_database  # noqa: E402
+from benchmarks.bench_action_path import in_scratch_database, recording  # noqa: E402 - the project is on the path from here on
 
 
 def main() -> int:
@@ -41,34 +39,7 @@ def main() -> int:
     parser.add_argument("--statements", action="store_true", help="print the SQL of one hand start and one hand end")
     arguments = parser.parse_args()
 
-    import psycopg
-
-    base = os.environ.get("DATABASE_URL")
-    if not base:
-        print("DATABASE_URL is needed (the machine's PostgreSQL)", file=sys.stderr)
-        return 2
-    database = f"poker_bench_boundaries_{os.getpid()}"
-    admin = with_database(base, "postgres")
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'CREATE DATABASE "{database}"')
-    os.environ.update(
-        {
-            "DATABASE_URL": with_database(base, database),
-            "REDIS_KEY_PREFIX": f"bench-boundaries-{os.getpid()}",
-            "LOG_LEVEL": "WARNING",
-            "ENVIRONMENT": "development",
-            "DEBUG": "false",
-            "DJANGO_SETTINGS_MODULE": "poker_site.settings",
-        }
-    )
-    try:
-        return run(arguments)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+    return in_scratch_database("boundaries", lambda: run(arguments))
 
 
 def _counted(statements: list[str]) -> int:
