@@ -154,3 +154,22 @@ def seat_at(table: Table, seats: dict[int, Any], buy_in: int, now: datetime = ST
     """Seat each user at the given seat number."""
     for number, user in seats.items():
         seat_take(user, table, buy_in, seat_number=number, now=now, **options)
+
+
+def call_or_check(table: Table) -> Hand:
+    """The acting player checks, or calls where a check is not legal (at ``START``)."""
+    hand = current_hand(table)
+    assert hand is not None
+    legal = hand_engine_state(hand).legal_actions()
+    assert legal is not None
+    return hand_act(table, acting_user(table), "check" if legal.check else "call", now=START)
+
+
+def same_state_as_a_replay(state: Any, hand: Hand) -> bool:
+    """Whether an engine ``state`` has the events and legal actions that replaying ``hand``'s log gives."""
+    from games.engine.events import event_to_dict
+
+    replayed = hand_engine_state(hand)
+    return [event_to_dict(event) for event in state.events] == [
+        event_to_dict(event) for event in replayed.events
+    ] and state.legal_actions() == replayed.legal_actions()

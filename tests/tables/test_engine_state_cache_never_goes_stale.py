@@ -8,13 +8,11 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.engine.events import event_to_dict
 from games.models import Hand
 from games.runtime import engine_state as engine_state_module
 from games.runtime import hands as hands_module
-from games.runtime.engine_state import hand_engine_state
 from games.services import ActionRefused, hand_act, seat_sit_out
-from tests.tables.support import START, acting_user, current_hand
+from tests.tables.support import START, acting_user, call_or_check, current_hand, same_state_as_a_replay
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the cache is filled after commit
 
@@ -22,21 +20,6 @@ pytestmark = pytest.mark.django_db(transaction=True)  # the cache is filled afte
 def cached_state(hand: Hand) -> Any:
     entry = engine_state_module._entries.get(hand.pk)
     return entry.state if entry is not None else None
-
-
-def call_or_check(table: Any) -> Hand:
-    hand = current_hand(table)
-    assert hand is not None
-    legal = hand_engine_state(hand).legal_actions()
-    assert legal is not None
-    return hand_act(table, acting_user(table), "check" if legal.check else "call", now=START)
-
-
-def same_state(cached: Any, hand: Hand) -> bool:
-    replayed = hand_engine_state(hand)
-    return [event_to_dict(event) for event in cached.events] == [
-        event_to_dict(event) for event in replayed.events
-    ] and cached.legal_actions() == replayed.legal_actions()
 
 
 def test_actions_reuse_the_state_left_by_the_last_commit_and_it_equals_the_replayed_log(
@@ -51,7 +34,7 @@ def test_actions_reuse_the_state_left_by_the_last_commit_and_it_equals_the_repla
             break
         cached = cached_state(hand)
         assert cached is not None
-        assert same_state(cached, hand)
+        assert same_state_as_a_replay(cached, hand)
     assert replays == []  # hand_start left the state; every action found it
 
 
@@ -69,7 +52,7 @@ def test_an_event_appended_meanwhile_makes_the_cached_state_miss_and_the_log_is_
 
     assert replays == [hand.pk]
     hand.refresh_from_db()
-    assert same_state(cached_state(hand), hand)
+    assert same_state_as_a_replay(cached_state(hand), hand)
 
 
 def test_a_state_another_process_left_behind_is_not_used(four_players_dealt_in: Any, replays: list[int]) -> None:
@@ -83,7 +66,7 @@ def test_a_state_another_process_left_behind_is_not_used(four_players_dealt_in: 
 
     assert replays == [hand.pk]
     hand.refresh_from_db()
-    assert same_state(cached_state(hand), hand)
+    assert same_state_as_a_replay(cached_state(hand), hand)
 
 
 def test_a_rolled_back_action_leaves_no_state_behind(
@@ -106,7 +89,7 @@ def test_a_rolled_back_action_leaves_no_state_behind(
 
     assert replays == [hand.pk]
     hand.refresh_from_db()
-    assert same_state(cached_state(hand), hand)
+    assert same_state_as_a_replay(cached_state(hand), hand)
 
 
 def test_an_action_rolled_back_after_its_state_was_remembered_leaves_no_state_behind(
@@ -131,7 +114,7 @@ def test_an_action_rolled_back_after_its_state_was_remembered_leaves_no_state_be
 
     assert replays == [hand.pk]
     hand.refresh_from_db()
-    assert same_state(cached_state(hand), hand)
+    assert same_state_as_a_replay(cached_state(hand), hand)
 
 
 def test_a_refused_action_does_not_spoil_the_next_one(four_players_dealt_in: Any, replays: list[int]) -> None:
@@ -143,4 +126,4 @@ def test_a_refused_action_does_not_spoil_the_next_one(four_players_dealt_in: Any
     call_or_check(four_players_dealt_in)
 
     hand.refresh_from_db()
-    assert same_state(cached_state(hand), hand)
+    assert same_state_as_a_replay(cached_state(hand), hand)

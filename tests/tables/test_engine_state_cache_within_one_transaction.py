@@ -11,13 +11,11 @@ from typing import Any
 import pytest
 from django.db import transaction
 
-from games.engine.events import event_to_dict
 from games.models import Hand, Table
 from games.runtime import engine_state as engine_state_module
 from games.runtime import hands as hands_module
-from games.runtime.engine_state import hand_engine_state, hand_engine_state_to_change
-from games.services import hand_act
-from tests.tables.support import START, acting_user, current_hand
+from games.runtime.engine_state import hand_engine_state_to_change
+from tests.tables.support import call_or_check, current_hand, same_state_as_a_replay
 
 pytestmark = pytest.mark.django_db  # one transaction, rolled back at the end: nothing is ever committed
 
@@ -27,21 +25,6 @@ def pending_entry(hand: Hand) -> Any:
     kept = engine_state_module._pending.get(transaction.get_connection())
     pending = kept.get(hand.pk) if kept is not None else None
     return pending.entry if pending is not None else None
-
-
-def call_or_check(table: Table) -> Hand:
-    hand = current_hand(table)
-    assert hand is not None
-    legal = hand_engine_state(hand).legal_actions()
-    assert legal is not None
-    return hand_act(table, acting_user(table), "check" if legal.check else "call", now=START)
-
-
-def same_state(state: Any, hand: Hand) -> bool:
-    replayed = hand_engine_state(hand)
-    return [event_to_dict(event) for event in state.events] == [
-        event_to_dict(event) for event in replayed.events
-    ] and state.legal_actions() == replayed.legal_actions()
 
 
 def crash_after_the_state_is_remembered(patch: pytest.MonkeyPatch) -> None:
@@ -67,7 +50,7 @@ def test_each_action_reuses_the_state_the_previous_action_of_the_transaction_lef
             break
         entry = pending_entry(hand)
         assert entry is not None
-        assert same_state(entry.state, hand)
+        assert same_state_as_a_replay(entry.state, hand)
     assert replays == []  # hand_start left the state; every action found it, none committed
 
 
@@ -112,7 +95,7 @@ def test_a_state_taken_by_an_action_that_was_rolled_back_is_not_served_again(
     hand.refresh_from_db()
     table = Table.objects.get(pk=four_players_dealt_in.pk)
     assert (table.last_sequence, hand.version) == (left.table_sequence, left.hand_version)  # the rows match ``left``
-    assert not same_state(left.state, hand)  # but the state holds the rolled-back action
+    assert not same_state_as_a_replay(left.state, hand)  # but the state holds the rolled-back action
     assert replays == []
 
     call_or_check(four_players_dealt_in)
@@ -122,7 +105,7 @@ def test_a_state_taken_by_an_action_that_was_rolled_back_is_not_served_again(
     if hand.status == "running":
         entry = pending_entry(hand)
         assert entry is not None
-        assert same_state(entry.state, hand)
+        assert same_state_as_a_replay(entry.state, hand)
 
 
 def test_at_the_commit_a_state_taken_by_a_rolled_back_action_is_not_stored(
