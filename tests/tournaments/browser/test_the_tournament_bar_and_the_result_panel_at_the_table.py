@@ -1,8 +1,8 @@
 """At a tournament table, in the browser, one player on a laptop (1366 × 768) and the other on a phone (390 × 844):
 the tournament bar, readable on both screens (inside the screen's width, covered by nothing, the action bar
 included), counts down to the next level and shows
-the next blinds, then shows the break live when it starts ("play resumes in ...") and the next level when it ends,
-without a reload (TRN-02, TRN-30, AMB-65); when a player is knocked out the result panel gives their place and what
+the next blinds, then shows the break live when it starts ("play resumes in ...") and the level with its countdown
+again when it ends, without a reload (TRN-02, TRN-30, AMB-41, AMB-65); when a player is knocked out the result panel gives their place and what
 to do next, the winner's panel congratulates them, and the winner's header balance rises by the prize as soon as it is
 paid, pushed by the player socket (TRN-21, TRN-27). The finished table never says "0 of 2 players left". Which
 player wins is the cards' choice: each result panel and the winner's balance are read on the player's own screen and
@@ -10,6 +10,7 @@ then on the other one (the page resized). Screenshots in test-artifacts/."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -36,7 +37,18 @@ from tournaments.services.catalog import tournament_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
-LEVELS = structure_from_rows("bar", 1_000, [(10, 20, 0), (20, 40, 5), (40, 80, 10), (80, 160, 20)], 12)
+# The break falls due when level 1 ends but starts only once the hand in play has finished, and the level clock runs
+# on until then (TRN-30, AMB-41): the players below check and call, so a hand on a loaded machine can take longer than
+# a short level, and the break then shows level 3 (CI saw it). The levels are long enough to leave a level with a
+# countdown after the break, and the check below follows whichever level the break showed.
+LEVELS = structure_from_rows("bar", 1_000, [(10, 20, 0), (20, 40, 5), (40, 80, 10), (80, 160, 20)], 20)
+LEVEL_NUMBER = re.compile(r"Level (\d+)")
+
+
+def level_shown(text: str) -> int:
+    found = LEVEL_NUMBER.search(text)
+    assert found is not None, f"the bar shows no level: {text}"
+    return int(found.group(1))
 
 
 def bar_text(page: Any) -> str:
@@ -82,8 +94,9 @@ def test_the_bar_follows_a_level_change_and_a_break_and_the_result_panels_follow
         assert readable(page, "#tournament-bar") == "readable", name
         pages.screenshot(page, f"level-1-{name}")
 
-    seen = {(name, moment): False for name in browsers for moment in ("break", "level 2")}
-    deadline = time.monotonic() + 120
+    seen = {(name, moment): False for name in browsers for moment in ("break", "level after the break")}
+    level_at_the_break: dict[str, int] = {}
+    deadline = time.monotonic() + 150
     while not all(seen.values()):
         assert time.monotonic() < deadline, f"the bar did not follow the clock: {seen}, {bar_text(alice)}"
         for page in browsers.values():
@@ -92,14 +105,16 @@ def test_the_bar_follows_a_level_change_and_a_break_and_the_result_panels_follow
             text = bar_text(page)
             if "On a break: play resumes in" in text and not seen[name, "break"]:
                 seen[name, "break"] = True
+                level_at_the_break[name] = level_shown(text)
                 assert readable(page, "#tournament-bar") == "readable", name
                 assert title_clear_of_cards(page), f"the waiting message covers a card ({name})"
                 pages.screenshot(page, f"break-{name}")
-            if seen[name, "break"] and "Level 2" in text and "On a break" not in text and not seen[name, "level 2"]:
-                seen[name, "level 2"] = True
-                assert "Next level in" in text
+            back_to_play = seen[name, "break"] and "On a break" not in text and "Next level in" in text
+            if back_to_play and not seen[name, "level after the break"]:
+                seen[name, "level after the break"] = True
+                assert level_shown(text) >= level_at_the_break[name], text
                 assert readable(page, "#tournament-bar") == "readable", name
-                pages.screenshot(page, f"level-2-after-the-break-{name}")
+                pages.screenshot(page, f"level-after-the-break-{name}")
         alice.wait_for_timeout(300)
     assert all(page.evaluate("window.notReloaded === true") for page in browsers.values())
 
