@@ -1,12 +1,12 @@
-"""At a tournament table, in the browser, one player on a laptop (1366 × 768) and the other on a phone (390 × 844):
-the tournament bar, readable on both screens (inside the screen's width, covered by nothing, the action bar
-included), counts down to the next level and shows
-the next blinds, then shows the break live when it starts ("play resumes in ...") and the level with its countdown
-again when it ends, without a reload (TRN-02, TRN-30, AMB-41, AMB-65); when a player is knocked out the result panel gives their place and what
-to do next, the winner's panel congratulates them, and the winner's header balance rises by the prize as soon as it is
-paid, pushed by the player socket (TRN-21, TRN-27). The finished table never says "0 of 2 players left". Which
-player wins is the cards' choice: each result panel and the winner's balance are read on the player's own screen and
-then on the other one (the page resized). Screenshots in test-artifacts/."""
+"""At a tournament table, in the browser, one player on a laptop (1366 × 768) and the other on a phone (390 × 844): the
+tournament bar, readable on both screens (inside the screen's width, covered by nothing, the action bar included),
+counts down to the next level and shows the next blinds, then shows the break live when it starts ("play resumes in
+...") and the level with its countdown again when it ends, without a reload (TRN-02, TRN-30, AMB-41, AMB-65); when a
+player is knocked out the result panel gives their place and what to do next, the winner's panel congratulates them,
+and the winner's header balance rises by the prize as soon as it is paid, pushed by the player socket (TRN-21,
+TRN-27). The finished table never says "0 of 2 players left". Which player wins is the cards' choice: each result
+panel and the winner's balance are read on the player's own screen and then on the other one (the page resized).
+Screenshots in test-artifacts/."""
 
 from __future__ import annotations
 
