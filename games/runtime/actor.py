@@ -19,9 +19,12 @@ durable path of ``games.runtime.hands`` plays the tables. What an actor does:
   published with; the hand's start and end events are published after their commits, as on the per-action path.
 * The acting player's clock is the actor's: :meth:`TableActor.deadline` says when it runs out and
   :meth:`TableActor.clock` posts the ``ClockDue`` (with the sockets' presence) once it has.
-* The table's other commands (:class:`TableCommand`: sitting out and in, leaving, a top-up, a client seed, a
-  connection change) run their existing durable service between two messages of the hand; what they change is then
-  read back into the hand in memory and applied there (a player to act who left folds, a clock switches).
+* The table's other commands (:class:`TableCommand`: sitting out and in, leaving, a top-up, a client seed) run their
+  existing durable service between two messages of the hand; what they change is then read back into the hand in
+  memory and applied there (a player to act who left folds, a clock switches). A socket's connection report during a
+  hand is applied in memory (``games.runtime.play.connection_report_apply``) and written with the hand's end, like the
+  hand's own seat changes: sockets open and close all the time, and a durable service with the seats written before
+  and read after it was a quarter of the owner's work on a busy site. Between hands it runs its durable service too.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from games.runtime.play import (
     Message,
     PlayerAction,
     connection_clock_switch,
+    connection_report_apply,
     departures_fold,
     hand_apply,
 )
@@ -65,6 +69,7 @@ class DealNext:
 CONNECTION_LOST = "connection_lost"
 CONNECTION_RESTORED = "connection_restored"
 """The :class:`TableCommand` types of a player's last socket on the table closing and one opening again (CASH-22)."""
+CONNECTION_REPORTS = frozenset({CONNECTION_LOST, CONNECTION_RESTORED})
 
 
 @dataclass(frozen=True)
@@ -256,8 +261,15 @@ class TableActor:
         with the held engine state as the hand's state (a top-up is checked against the stack behind now, CASH-15),
         then the seats are read again into the hand, and what the change means for the hand is applied in memory: a
         player to act who left folds now (CASH-08; one who left before their turn folds when it comes,
-        ``hand_advance_in_memory``), a player to act whose connection changed has their clock switched (CASH-22)."""
+        ``hand_advance_in_memory``), a player to act whose connection changed has their clock switched (CASH-22).
+        A connection report during the hand is applied in memory alone when it can be (``connection_report_apply``:
+        its result is the service's, whether anything changed)."""
         live = self.live
+        if live is not None and message.message_type in CONNECTION_REPORTS and message.user_id is not None:
+            first = len(live.events)
+            changed = connection_report_apply(live, message.user_id, message.message_type == CONNECTION_RESTORED, now)
+            if changed is not None:
+                return self._applied(live, message, changed, tuple(live.events[first:]), False, now, changed)
         if live is not None and not hand_seats_save(live, owner_epoch=self.owner_epoch):
             # No longer the table's hand in play: it was cancelled meanwhile (CASH-23; a takeover would have raised
             # OwnershipLost here instead). The actor lets it go and the command runs as between hands.
@@ -270,7 +282,7 @@ class TableActor:
         if live is None or not hand_seats_reload(live):
             return Outcome(message, changed=True, result=result)
         first = len(live.events)
-        if message.message_type in (CONNECTION_LOST, CONNECTION_RESTORED) and result and message.user_id is not None:
+        if message.message_type in CONNECTION_REPORTS and result and message.user_id is not None:
             connection_clock_switch(live, message.user_id, message.message_type == CONNECTION_RESTORED, now)
         departures_fold(live, now)
         events = tuple(live.events[first:])

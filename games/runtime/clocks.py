@@ -23,7 +23,8 @@ from games.runtime.seat_state import seat_connection_record, seat_return
 
 def _running_hand_for_update(table: Table) -> Hand | None:
     """The locked table's running hand whose clock this service switches; None for a hand held in memory by the
-    table's owner, which runs this service and switches the clock of the hand it holds itself
+    table's owner, which applies most reports to the hand it holds without this service
+    (``games.runtime.play.connection_report_apply``) and otherwise runs it and switches the held hand's clock itself
     (``games.runtime.play.connection_clock_switch``)."""
     if table.current_hand_id is None or table.hand_held_in_memory:
         return None

@@ -60,7 +60,7 @@ from django.utils import timezone
 from games.engine.cards import Shuffler
 from games.models import Seat, Table, TableStatus
 from games.runtime import commands, inbox
-from games.runtime.actor import CONNECTION_LOST, CONNECTION_RESTORED, DealNext, Outcome, TableActor, TableCommand
+from games.runtime.actor import CONNECTION_REPORTS, CONNECTION_RESTORED, DealNext, Outcome, TableActor, TableCommand
 from games.runtime.errors import NotSeated, OwnershipLost, TableError
 from games.runtime.leases import Lease, LeaseStore, fair_share, tables_to_claim
 from games.runtime.play import PlayerAction
@@ -416,7 +416,7 @@ class TableOwner:
             await self._acknowledge(message)
             return
         actor = owned.actor
-        if message.message_type in commands.OWNER_COMMANDS or message.message_type in CONNECTION_MESSAGES:
+        if message.message_type in commands.OWNER_COMMANDS or message.message_type in CONNECTION_REPORTS:
             command = TableCommand(
                 message.user_id,
                 message.message_type,
@@ -425,7 +425,7 @@ class TableOwner:
                 ),
             )
             done: Outcome = await self._database(actor.handle, command, timezone.now())
-            if message.message_type in CONNECTION_MESSAGES:
+            if message.message_type in CONNECTION_REPORTS:
                 await self._acknowledge(message)  # a report: its sender waits for no answer
             elif done.command_refused is not None:
                 refused = done.command_refused
@@ -490,9 +490,6 @@ class TableOwner:
                 return
 
 
-CONNECTION_MESSAGES = frozenset({CONNECTION_LOST, CONNECTION_RESTORED})
-
-
 def command_run(table_id: int, user_id: int | None, message_type: str, fields: dict[str, Any]) -> Any:
     """Run a table command received by the owner with its durable service, as the web process would without table
     actors (``commands.execute_durably``; a connection change with ``games.runtime.clocks``, whose return says whether
@@ -504,7 +501,7 @@ def command_run(table_id: int, user_id: int | None, message_type: str, fields: d
 
     user = get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None
     table = Table.objects.get(pk=table_id)
-    if message_type in CONNECTION_MESSAGES:
+    if message_type in CONNECTION_REPORTS:
         if user is None:
             return False
         report = player_connection_restored if message_type == CONNECTION_RESTORED else player_connection_lost

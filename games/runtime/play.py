@@ -323,10 +323,10 @@ def departures_fold(live: HandInPlay, now: datetime) -> bool:
 
 
 def connection_clock_switch(live: HandInPlay, user_id: int, connected: bool, now: datetime) -> bool:
-    """The clock of a player to act whose connection changed (recorded durably by ``games.runtime.clocks``, whose
-    clock rules these are: CASH-22, TB-07): lost during their timebank, what they used is gone and the reconnection
-    grace starts now; back during the grace with timebank left, the timebank runs from now. Return whether the clock
-    changed."""
+    """The clock of a player to act whose connection changed (recorded in memory by :func:`connection_report_apply`,
+    or durably by ``games.runtime.clocks``, whose clock rules these are: CASH-22, TB-07): lost during their timebank,
+    what they used is gone and the reconnection grace starts now; back during the grace with timebank left, the
+    timebank runs from now. Return whether the clock changed."""
     hand = live.hand
     if hand.status != HandStatus.RUNNING or hand.acting_seat is None:
         return False
@@ -341,6 +341,31 @@ def connection_clock_switch(live: HandInPlay, user_id: int, connected: bool, now
         clock_switched(live, ClockPhase.TIMEBANK, now, now + timedelta(milliseconds=seat.timebank_milliseconds))
         return True
     return False
+
+
+def connection_report_apply(live: HandInPlay, user_id: int, connected: bool, now: datetime) -> bool | None:
+    """A socket's connection report (CASH-22, TB-07) applied to the hand held in memory, as
+    ``games.runtime.clocks`` applies it durably: the seat's connection record with its public event, then the clock of
+    a player to act (:func:`connection_clock_switch`). Nothing is written: the seat's change goes to the database with
+    the hand's end, or before a durable service runs during the hand (``hand_seats_save``), so a crash forgets it with
+    the hand (CASH-23; the clock asks the sockets' presence when it runs out). Returns whether anything changed, or
+    None when the report needs the durable service: the user holds no seat the hand knows of (seated during the
+    hand), or coming back returns a tournament player to play (TRN-04 / AMB-57: the seat's status changes)."""
+    seat = next((seat for seat in live.seats.values() if seat.user_id == user_id), None)
+    if seat is None or live.hand.status != HandStatus.RUNNING:
+        return None
+    if connected:
+        if seat.disconnected_since is None:
+            return False
+        if live.policy.returns_on_reconnect(seat):
+            return None
+        seat_connection_changed(live, seat, None)
+    else:
+        if seat.disconnected_since is not None:
+            return False
+        seat_connection_changed(live, seat, now)
+    connection_clock_switch(live, user_id, connected, now)
+    return True
 
 
 def clock_started(live: HandInPlay, now: datetime) -> None:

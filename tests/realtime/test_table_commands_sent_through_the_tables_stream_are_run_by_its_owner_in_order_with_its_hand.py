@@ -2,8 +2,9 @@
 table's stream like actions, and its owner runs them between two messages of the hand it holds: a player who leaves
 mid-hand (CASH-08) is answered ``ok``, folds when their turn comes and is gone when the hand ends with their stack in
 their balance; a sit-out (CASH-16) takes effect after the hand; a command from a player without a seat is refused with
-the durable path's code and message; a lost connection reported by a socket (CASH-22) is recorded by the owner; and
-the ledger reconciles (``wallet_reconcile``)."""
+the durable path's code and message; a lost and a restored connection reported by a socket (CASH-22) are recorded by
+the owner in the hand it holds and written with the hand's end, at the numbers they were published with; and the
+ledger reconciles (``wallet_reconcile``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games.models import Hand, HandStatus, Seat, SeatStatus, Table
+from games.models import Hand, HandEvent, HandStatus, Seat, SeatStatus, Table
 from games.runtime import commands
 from games.runtime.protocol import ClientMessage
 from tests.realtime.table_owner import table_owner_running, wait_for
@@ -55,16 +56,15 @@ def test_leave_sit_out_and_a_connection_report_reach_the_owner_and_are_applied_w
         assert Seat.objects.get(table=table, user=leaver).leave_after_hand  # durable at once, the fold is the hand's
         assert Hand.objects.get(pk=hand_id).status == HandStatus.RUNNING
 
+        def recorded_in_the_hand() -> Any:
+            live = owner.tables[table.pk].actor.live
+            return live.seats[first].disconnected_since if live is not None else "no hand held"
+
         commands.connection_lost(by_seat[first], table)  # a socket's report: posted, not waited for
-        wait_for(
-            lambda: Seat.objects.get(table=table, user=by_seat[first]).disconnected_since is not None,
-            "the owner recording the lost connection",
-        )
+        wait_for(lambda: recorded_in_the_hand() not in (None, "no hand held"), "the owner recording the lost report")
+        assert Seat.objects.get(table=table, user=by_seat[first]).disconnected_since is None  # written at the end
         commands.connection_restored(by_seat[first], table)
-        wait_for(
-            lambda: Seat.objects.get(table=table, user=by_seat[first]).disconnected_since is None,
-            "the owner recording the restored connection",
-        )
+        wait_for(lambda: recorded_in_the_hand() is None, "the owner recording the restored connection")
 
         while (seat := acting_seat()) is not None:
             assert seat != others[0], "a player who left is folded, never asked to act"
@@ -80,5 +80,10 @@ def test_leave_sit_out_and_a_connection_report_reach_the_owner_and_are_applied_w
             player.start_stack - player.end_stack for player in hand.players.all() if player.user_id == leaver.pk
         )
         assert cash(leaver) == leaver_cash + BUY_IN - lost
+        reports = HandEvent.objects.filter(
+            table=table, kind__in=("seat_disconnected", "seat_reconnected"), payload__seat=first
+        ).order_by("sequence")
+        assert [event.kind for event in reports] == ["seat_disconnected", "seat_reconnected"]
+        assert Seat.objects.get(table=table, user=by_seat[first]).disconnected_since is None
 
     call_command("wallet_reconcile")
