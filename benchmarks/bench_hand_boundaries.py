@@ -1,6 +1,7 @@
 """The durable hand boundaries of a table actor, in process: ``hand_begin`` and ``hand_end`` on real 6-max tables.
 
     .venv/bin/python benchmarks/bench_hand_boundaries.py [--tables 20] [--hands 300] [--profile] [--statements]
+        [--connection-reports]
 
 With table actors (issue 27, ``TABLE_ACTORS=1``) a hand touches PostgreSQL only at its start and its end; the actions
 in between are applied in memory. Those two transactions are the runtime process's share of the CPU per action that
@@ -12,12 +13,19 @@ Prints, per hand boundary: CPU milliseconds (``time.process_time``: this process
 milliseconds, and the SQL statements (savepoints and transaction control not counted); and the CPU per action of the
 whole loop (deal, actions, end) ÷ actions. ``--profile`` prints the top functions by cumulative time (cProfile) of the
 boundaries, ``--statements`` the statements of one hand start and one hand end.
+
+``--connection-reports``: in every hand, after its first action, one player not to act loses their socket and opens
+one again (two reports, CASH-22), sent to the actor as the owner sends them. Hands alternate between the actor's way
+(the report applied to the held hand in memory, ``games.runtime.play.connection_report_apply``) and the peer, the way
+before it: the same report as a durable table command (the hand's seat changes written, ``games.runtime.clocks``'s
+service, the seats read back). Prints each way's CPU, wall time and statements per report.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import pstats
 import random
 import statistics
@@ -37,6 +45,11 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("--profile", action="store_true", help="print the top functions of the boundaries (cProfile)")
     parser.add_argument("--statements", action="store_true", help="print the SQL of one hand start and one hand end")
+    parser.add_argument(
+        "--connection-reports",
+        action="store_true",
+        help="in every hand a player loses and regains their socket: in memory and durably, hand by hand",
+    )
     arguments = parser.parse_args()
 
     return in_scratch_database("boundaries", lambda: run(arguments))
@@ -61,7 +74,8 @@ def run(arguments: argparse.Namespace) -> int:
     from games.engine.actions import action_to_dict
     from games.engine.simulation import choose_random_action
     from games.models import GameRules, PlayerTableSettings
-    from games.runtime.actor import DealNext, TableActor
+    from games.runtime.actor import CONNECTION_LOST, CONNECTION_RESTORED, DealNext, TableActor, TableCommand
+    from games.runtime.owner import command_run
     from games.runtime.play import PlayerAction
     from games.services import seat_take
     from poker_site.core.publish import flush
@@ -89,6 +103,41 @@ def run(arguments: argparse.Namespace) -> int:
     end_wall: list[float] = []
     end_statements: list[int] = []
     actions = 0
+    reports: dict[str, tuple[list[float], list[float], list[int]]] = {
+        "in memory": ([], [], []),
+        "durable": ([], [], []),
+    }
+    reported: set[int] = set()  # the hands whose reports were sent
+
+    def connection_reports(actor: TableActor) -> None:
+        """One player not to act loses their socket and opens one again: in memory in even hands, durably in odd."""
+        live = actor.live
+        assert live is not None
+        if live.hand.pk in reported:
+            return
+        reported.add(live.hand.pk)
+        user_id = next(
+            int(seat.user_id)
+            for number, seat in sorted(live.seats.items())
+            if seat.user_id is not None and number != live.hand.acting_seat
+        )
+        way = "in memory" if live.hand.number % 2 == 0 else "durable"
+        for report in (CONNECTION_LOST, CONNECTION_RESTORED):
+            service = functools.partial(command_run, actor.table_id, user_id, report, {})
+            # The peer: an unknown command type is not a connection report to the actor, so it runs the durable
+            # service between the hand's seat changes written and read back, as every report did before.
+            command = TableCommand(user_id, report if way == "in memory" else f"{report} (durable)", service)
+            executed: list[str] = []
+            with connection.execute_wrapper(recording(executed, [])):
+                cpu, wall = time.process_time(), time.perf_counter()
+                outcome = actor.handle(command, timezone.now())
+                spent_cpu, spent_wall = time.process_time() - cpu, time.perf_counter() - wall
+            if outcome.result is not True:
+                raise SystemExit(f"table {actor.table_id}: the {report} report changed nothing ({outcome})")
+            reports[way][0].append(spent_cpu)
+            reports[way][1].append(spent_wall)
+            reports[way][2].append(_counted(executed))
+
     profiler = cProfile.Profile() if arguments.profile else None
     printed = not arguments.statements
     loop_cpu = time.process_time()
@@ -132,6 +181,8 @@ def run(arguments: argparse.Namespace) -> int:
                     profiler.disable()
             assert outcome.refused is None, outcome.refused
             actions += 1
+            if arguments.connection_reports and actor.live is not None:
+                connection_reports(actor)
             if outcome.hand_ended is not None:
                 end_cpu.append(spent_cpu)
                 end_wall.append(spent_wall)
@@ -158,6 +209,9 @@ def run(arguments: argparse.Namespace) -> int:
         f"{loop_cpu / max(1, actions) * 1000:.2f} ms per action, of which the boundaries "
         f"{(sum(begin_cpu) + sum(end_cpu)) / max(1, actions) * 1000:.2f} ms"
     )
+    if arguments.connection_reports:
+        for way, (cpu, wall, statements) in reports.items():
+            summary(f"connection report, {way}", cpu, wall, statements)
     if profiler is not None:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(60)
     return 0
