@@ -174,6 +174,28 @@ class CommandTwins:
         assert outcome.command_refused is None, outcome.command_refused
         return durable, Answer(outcome.result)
 
+    def connection_in_memory(self, seat: int, connected: bool) -> tuple[Answer, Outcome, int]:
+        """The player in ``seat`` loses their last socket (or opens one again) at both tables: the durable service at
+        the durable table; at the actor's, a report whose service must not run (it fails the test if it does).
+        Returns the durable answer, the actor's outcome and the number of statements the actor ran."""
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        from games.runtime.clocks import player_connection_lost, player_connection_restored
+
+        def the_durable_service_must_not_run() -> Any:
+            raise AssertionError("the connection report ran its durable service")
+
+        report = player_connection_restored if connected else player_connection_lost
+        now = self.clock.advance(1)
+        durable = Answer(service_call(report, self.user(self.durable, seat), self.durable))
+        message_type = "connection_restored" if connected else "connection_lost"
+        command = TableCommand(self.user(self.memory, seat).pk, message_type, the_durable_service_must_not_run)
+        with CaptureQueriesContext(connection) as statements:
+            outcome = self.actor.handle(command, now)
+        self.outcomes.append(outcome)
+        return durable, outcome, len(statements)
+
     # --- Comparing -------------------------------------------------------------------------------------------------
 
     def assert_alike(self) -> None:
@@ -183,3 +205,39 @@ class CommandTwins:
         assert self.hand is not None
         assert normalised(self.pair, self.memory, live_hand) == normalised(self.pair, self.durable, self.hand)
         assert settled(self.memory, live_hand) == settled(self.durable, self.hand)
+
+
+AWAY = 2
+"""In :func:`tournament_twins_with_a_player_away`, the player with no socket when the first hand is dealt. The first
+button is the highest seat (TRN-05), so seat 2 is the big blind, the last to act before the flop."""
+
+
+def tournament_twins_with_a_player_away(
+    clock: Clock, monkeypatch: Any, seed: int, players: int = 3
+) -> tuple[CommandTwins, set[int]]:
+    """Twin tournament tables whose player in seat :data:`AWAY` has no socket when the first hand is dealt (the
+    sockets' presence is the test's: ``monkeypatch``), so both tables sit them out and deal them in, acted for
+    (TRN-19); the hand is dealt. Returns the twins and the users without a socket (empty it to bring them back)."""
+    from games.runtime import presence
+    from tests.tables.twins import tournament_pair
+
+    absent: set[int] = set()
+    monkeypatch.setattr(presence, "has_live_socket", lambda user_id, table_id: user_id not in absent)
+    twins = CommandTwins(clock, seed=seed, pair=tournament_pair(players))
+    absent.update(twins.user(table, AWAY).pk for table in (twins.durable, twins.memory))
+    twins.deal()
+    return twins, absent
+
+
+def the_player_away_plays_their_own_turn_and_the_tables_end_alike(twins: CommandTwins) -> None:
+    """After the player in seat :data:`AWAY` came back: play to their turn, which is theirs to act on, with their clock
+    (no longer acted for, TRN-19), then to the hand's end; both tables end alike and the player is in play at both."""
+    from games.models import Seat, SeatStatus
+
+    while twins.acting_seat() not in (AWAY, None):
+        twins.act()
+    assert twins.acting_seat() == AWAY
+    twins.play_to_the_end()
+    twins.assert_alike()
+    for table in (twins.durable, twins.memory):
+        assert Seat.objects.get(table=table, number=AWAY).status != SeatStatus.SITTING_OUT

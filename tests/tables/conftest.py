@@ -99,3 +99,15 @@ def four_players_dealt_in() -> Any:
     seat_players(table, [player() for _ in range(4)], 1_000)
     deal(table, seed=5)
     return table
+
+
+@pytest.fixture
+def quiet_tournament_realtime(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tournament tables without their realtime side: no lobby announcements, no coordination or prize tasks queued
+    (the tests drive the tables themselves)."""
+    from tournaments import realtime as tournament_realtime
+    from tournaments import tasks
+
+    monkeypatch.setattr(tournament_realtime, "tournament_changed", lambda *args: None)
+    monkeypatch.setattr(tasks, "tournament_coordinate_later", lambda *args: None)
+    monkeypatch.setattr(tasks, "entry_prize_credit_later", lambda *args: None)

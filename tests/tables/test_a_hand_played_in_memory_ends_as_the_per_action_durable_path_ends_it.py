@@ -26,19 +26,9 @@ from games.services import hand_act, hand_start, hand_timeout
 from tests.tables.support import START, open_table, player, seat_players
 from tests.tables.twins import Pair, normalised, settled, tournament_pair
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quiet_tournament_realtime")]
 
 HANDS_PER_TABLE = 6
-
-
-@pytest.fixture(autouse=True)
-def quiet_tournament_realtime(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tournaments import realtime as tournament_realtime
-    from tournaments import tasks
-
-    monkeypatch.setattr(tournament_realtime, "tournament_changed", lambda *args: None)
-    monkeypatch.setattr(tasks, "tournament_coordinate_later", lambda *args: None)
-    monkeypatch.setattr(tasks, "entry_prize_credit_later", lambda *args: None)
 
 
 def cash_pair(players: int) -> Pair:

@@ -20,16 +20,7 @@ from tests.tournaments.support import open_tables, sit_and_go
 from tournaments.services import tournament_register
 from wallet.services import ledger_reconcile
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def quiet_tournament_realtime(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tournaments import realtime as tournament_realtime
-    from tournaments import tasks
-
-    monkeypatch.setattr(tournament_realtime, "tournament_changed", lambda *args: None)
-    monkeypatch.setattr(tasks, "tournament_coordinate_later", lambda *args: None)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quiet_tournament_realtime")]
 
 
 def test_a_tournament_hand_whose_actor_died_goes_back_to_the_start_of_hand_chips_trn_33(

@@ -9,40 +9,21 @@ from __future__ import annotations
 import pytest
 
 from games.models import Seat, SeatStatus
-from games.runtime import presence
-from tests.tables.command_twins import Answer, Clock, CommandTwins
-from tests.tables.twins import tournament_pair
+from tests.tables.command_twins import (
+    AWAY,
+    Answer,
+    Clock,
+    the_player_away_plays_their_own_turn_and_the_tables_end_alike,
+    tournament_twins_with_a_player_away,
+)
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def quiet_tournament_realtime(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tournaments import realtime as tournament_realtime
-    from tournaments import tasks
-
-    monkeypatch.setattr(tournament_realtime, "tournament_changed", lambda *args: None)
-    monkeypatch.setattr(tasks, "tournament_coordinate_later", lambda *args: None)
-    monkeypatch.setattr(tasks, "entry_prize_credit_later", lambda *args: None)
-
-
-def tournament_twins(clock: Clock, players: int, seed: int) -> CommandTwins:
-    return CommandTwins(clock, seed=seed, pair=tournament_pair(players))
-
-
-AWAY = 2
-"""This player has no socket when the first hand is dealt: they sit out and are dealt in, acted for (TRN-19). The
-first button is the highest seat (TRN-05), so seat 2 is the big blind, the last to act before the flop."""
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("quiet_tournament_realtime")]
 
 
 def test_a_player_back_mid_hand_is_no_longer_acted_for_and_refusals_match(
     clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    absent: set[int] = set()
-    monkeypatch.setattr(presence, "has_live_socket", lambda user_id, table_id: user_id not in absent)
-    twins = tournament_twins(clock, players=3, seed=5)
-    absent.update(twins.user(table, AWAY).pk for table in (twins.durable, twins.memory))
-    twins.deal()
+    twins, absent = tournament_twins_with_a_player_away(clock, monkeypatch, seed=5)
     for table in (twins.durable, twins.memory):
         assert Seat.objects.get(table=table, number=AWAY).status == SeatStatus.SITTING_OUT
     acting = twins.acting_seat()
@@ -58,13 +39,6 @@ def test_a_player_back_mid_hand_is_no_longer_acted_for_and_refusals_match(
     assert topped[0] == topped[1]
     absent.clear()
     assert twins.command(AWAY, "sit_in") == (Answer({}), Answer({}))  # back before their turn
-    while twins.acting_seat() not in (AWAY, None):
-        twins.act()
-    assert twins.acting_seat() == AWAY  # their own turn, with their clock: no longer acted for
-    twins.play_to_the_end()
-
-    twins.assert_alike()
+    the_player_away_plays_their_own_turn_and_the_tables_end_alike(twins)
     for table in (twins.durable, twins.memory):
-        seats = {seat.number: seat for seat in Seat.objects.filter(table=table)}
-        assert seats[other].status == SeatStatus.SITTING_OUT
-        assert seats[AWAY].status != SeatStatus.SITTING_OUT
+        assert Seat.objects.get(table=table, number=other).status == SeatStatus.SITTING_OUT
