@@ -291,11 +291,12 @@ class TableActor:
     def _log_and_publish(self, live: HandInPlay, events: tuple[NewEvent, ...], now: datetime) -> tuple[int, ...]:
         """Number ``events`` in the table's hand log (above the durable ``last_sequence`` the hand began at and every
         number handed out since), then publish them on the table's broadcast channel as a commit's are published:
-        every socket gets its viewer's view, hole cards only their owner's."""
+        every socket gets its viewer's view, hole cards only their owner's. ``OwnershipLost`` when a later owner has
+        acquired the table (the log's fence): nothing is logged or published, and the owner drops the table."""
         if not events or self.logging_failed:
             return ()
         try:
-            rows = hand_log_append(self.table_id, live.table.last_sequence, events, now)
+            rows = hand_log_append(self.table_id, live.table.last_sequence, events, now, owner_epoch=self.owner_epoch)
         except RedisError:
             logger.exception("table %s: could not log the hand's events; the rest go out at its end", self.table_id)
             self.logging_failed = True

@@ -28,6 +28,11 @@ Contracts:
   by the next :func:`hand_log_append` (they are durable or were cancelled).
 * Both keys expire :data:`EXPIRY_MILLISECONDS` after their last write: a guard against a leak, never reached by a
   hand in play (its clock moves every few seconds).
+* **Fencing.** An owner's append carries its epoch (``games.runtime.leases``) and the script refuses it, appending
+  and numbering nothing, once the table's epoch in Redis is later: an owner paused past its lease that wakes up after
+  another process took the table over (and cancelled its hand) can neither publish that hand's events nor leave them
+  in the log among its successor's (:class:`~games.runtime.errors.OwnershipLost`). Without an epoch in Redis (never
+  acquired, or Redis flushed) the append goes ahead: the hand's end is fenced in PostgreSQL either way.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ from django.conf import settings
 from django.utils.dateparse import parse_datetime
 
 from games.models import HandEvent
+from games.runtime.errors import OwnershipLost
+from games.runtime.inbox import table_epoch_key
 from poker_site.core.redis_clients import blocking_client
 
 if TYPE_CHECKING:
@@ -62,20 +69,25 @@ local function drop_through(key, through)
 end
 """
 
+# ARGV: floor, expiry, the owner's epoch ('' unfenced), the entries. A refusal returns -1 - the table's epoch.
 _APPEND = (
     _DROP_HEAD
     + """
+if ARGV[3] ~= '' then
+  local current = tonumber(redis.call('GET', KEYS[3]) or '0')
+  if current > tonumber(ARGV[3]) then return -1 - current end
+end
 local floor = tonumber(ARGV[1])
 local last = tonumber(redis.call('GET', KEYS[2]) or '0')
 drop_through(KEYS[1], floor)
 if floor > last then last = floor end
 local first = last + 1
-for index = 3, #ARGV do
+for index = 4, #ARGV do
   last = last + 1
   redis.call('RPUSH', KEYS[1], last .. ' ' .. ARGV[index])
 end
 redis.call('SET', KEYS[2], last, 'PX', ARGV[2])
-if #ARGV >= 3 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if #ARGV >= 4 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return first
 """
 )
@@ -152,17 +164,28 @@ def _row(table_id: int, sequence: int, data: dict[str, Any]) -> HandEvent:
     )
 
 
-def hand_log_append(table_id: int, floor: int, events: Sequence[NewEvent], now: datetime) -> list[HandEvent]:
+def hand_log_append(
+    table_id: int, floor: int, events: Sequence[NewEvent], now: datetime, *, owner_epoch: int | None = None
+) -> list[HandEvent]:
     """Append ``events`` (one applied message's, in order) to the table's log, numbered from
     ``max(last handed out, floor) + 1``; return them as the unsaved ``HandEvent`` rows the durable path would write
     (``sequence`` set, ``created_at`` = ``now``). ``floor``: the table's durable ``last_sequence`` as the caller knows
-    it. Entries left at or below ``floor`` (a crashed owner's, durable or cancelled since) are dropped first."""
+    it. Entries left at or below ``floor`` (a crashed owner's, durable or cancelled since) are dropped first.
+    ``owner_epoch``: the appending owner's fencing token; :class:`~games.runtime.errors.OwnershipLost`, and nothing
+    appended, when a later owner has acquired the table since (None: unfenced, in-process use)."""
     if not events:
         return []
     entries = [_entry(event, now) for event in events]
+    fence = "" if owner_epoch is None else int(owner_epoch)
     first = int(
-        _script(_APPEND)(keys=[log_key(table_id), counter_key(table_id)], args=[floor, EXPIRY_MILLISECONDS, *entries])
+        _script(_APPEND)(
+            keys=[log_key(table_id), counter_key(table_id), table_epoch_key(table_id)],
+            args=[floor, EXPIRY_MILLISECONDS, fence, *entries],
+        )
     )
+    if first < 0:
+        assert owner_epoch is not None
+        raise OwnershipLost(table_id, int(owner_epoch), -1 - first)
     return [_row(table_id, first + offset, json.loads(entry)) for offset, entry in enumerate(entries)]
 
 

@@ -29,7 +29,7 @@ from typing import Any
 import redis
 from django.conf import settings
 
-from games.runtime.leases import LeaseStore
+from games.runtime.leases import LeaseStore, epoch_key
 
 STREAM_GROUP = "owners"
 """The consumer group of every table's stream: the table's owners, one consumer per runtime process."""
@@ -150,6 +150,12 @@ def waiting_client() -> redis.Redis:
                 socket_connect_timeout=2.0,
             )
         return _waiting_client
+
+
+def table_epoch_key(table_id: int) -> str:
+    """The Redis key of the epoch of table ``table_id``'s latest acquisition by a runtime process (the leases of
+    :func:`lease_store`)."""
+    return epoch_key(key_prefix(), table_id)
 
 
 def lease_store(client: redis.Redis | None = None) -> LeaseStore:

@@ -57,6 +57,11 @@ return 0
 """
 
 
+def epoch_key(prefix: str, table_id: int) -> str:
+    """The key holding the epoch of table ``table_id``'s latest acquisition under ``prefix`` (its fencing token)."""
+    return f"{prefix}:table:{int(table_id)}:epoch"
+
+
 @dataclass(frozen=True)
 class Lease:
     """A table owned by ``owner`` since the acquisition that gave it ``epoch`` (the fencing token)."""
@@ -88,7 +93,7 @@ class LeaseStore:
         return f"{self.prefix}:table:{int(table_id)}:owner"
 
     def epoch_key(self, table_id: int) -> str:
-        return f"{self.prefix}:table:{int(table_id)}:epoch"
+        return epoch_key(self.prefix, table_id)
 
     @property
     def processes_key(self) -> str:

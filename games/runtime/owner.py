@@ -379,6 +379,10 @@ class TableOwner:
                     owned.deal_at = deal_at if known else await self._database(table_next_hand_at, table_id)
             except OwnershipLost:
                 logger.warning("run_tables %s: table %s was taken over by another process", self.process_id, table_id)
+                if isinstance(item, inbox.InboxMessage):
+                    # Its hand went with the takeover (CASH-23); the new owner answers only what it claims itself.
+                    with contextlib.suppress(Exception):
+                        await self._reply(item, taken_over_reply())
                 self._forget(table_id)
                 return
             except Exception:
@@ -477,15 +481,7 @@ class TableOwner:
                 if message.expired():
                     await self._acknowledge(message)
                 else:
-                    await self._reply(
-                        message,
-                        inbox.Reply(
-                            False,
-                            TAKEN_OVER,
-                            "The table's server changed while your action was on its way. Act again if it is still "
-                            "your turn.",
-                        ),
-                    )
+                    await self._reply(message, taken_over_reply())
             if start in (b"0-0", "0-0"):
                 return
 
@@ -509,6 +505,16 @@ def command_run(table_id: int, user_id: int | None, message_type: str, fields: d
     if user is None:
         raise commands.refusal_from(NotSeated("You do not have a seat at this table."))
     return commands.execute_durably(user, table, ClientMessage(message_type, dict(fields)))
+
+
+def taken_over_reply() -> inbox.Reply:
+    """The answer to a message whose table changed owner before it was applied: whatever it did went with the hand
+    the takeover cancelled."""
+    return inbox.Reply(
+        False,
+        TAKEN_OVER,
+        "The table's server changed while your action was on its way. Act again if it is still your turn.",
+    )
 
 
 def refusal(error: TableError) -> inbox.Reply:
