@@ -115,9 +115,10 @@ def later(seconds: float, base: datetime = START) -> datetime:
 
 
 def left_table_earlier(user: Any, table: Table, stack_cents: int, left_at: datetime) -> TableSession:
-    """Record that ``user`` left ``table`` at ``left_at`` with ``stack_cents`` (as ``seat_leave`` records it)."""
+    """Record that ``user`` left cash ``table`` at ``left_at`` with ``stack_cents`` (as ``seat_leave`` records it)."""
     from wallet.services import reference_account
 
+    assert table.stake is not None, "a cash table has a stake"
     account = reference_account(
         AccountKind.TABLE_SESSION, f"test-earlier-stay:{table.pk}:{user.pk}:{next(_names)}", owner=user
     )
