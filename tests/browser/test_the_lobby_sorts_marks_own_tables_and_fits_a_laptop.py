@@ -36,13 +36,19 @@ def test_the_lobby_fits_sorts_and_marks_the_players_tables(tables: dict[str, Tab
     page = pages.new(**LAPTOP)
     log_in(page, "alice")
     page.goto("/")
-    page.wait_for_selector("#cash-table-rows tr")
+    # The rows are drawn again when the player's own tables are known (their row then offers "Open"), and on every
+    # live update: wait for the first, then measure every button in one step of the page (a soak run caught a
+    # redraw between listing the buttons and measuring one, which then measured nothing).
+    page.wait_for_selector(f"#lobby-table-{tables['holdem NL10'].pk}[data-mine=true]")
     pages.screenshot(page, "lobby-1366")
-    for button in page.locator("#cash-table-rows .lobby-row-actions > *").all():
-        box = button.bounding_box()
-        assert box is not None
-        assert box["x"] >= 0
-        assert box["x"] + box["width"] <= LAPTOP["width"], "a row's button is cut off"
+    boxes = page.locator("#cash-table-rows .lobby-row-actions > *").evaluate_all(
+        "buttons => buttons.map(button => [button.getBoundingClientRect().left, button.getBoundingClientRect().width])"
+    )
+    assert len(boxes) == 1 + 2 + 2  # Open at the player's table; Watch and Play this stake at the two others
+    for left, width in boxes:
+        assert width > 0
+        assert left >= 0
+        assert left + width <= LAPTOP["width"], "a row's button is cut off"
     assert page.evaluate(
         "(() => { const box = document.querySelector('.table-scroll'); return box.scrollWidth <= box.clientWidth; })()"
     ), "the table list scrolls sideways"
