@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,6 +34,17 @@ def manage_without_services(variable_directory: Path, *arguments: str) -> subpro
     )
 
 
+@pytest.fixture
+def variable_directory() -> Iterator[Path]:
+    """The commands' ``var/``, outside pytest's temporary directories: the embedded PostgreSQL runs as its own system
+    user, which must reach its data directory through every parent, and every pytest session that starts (the suite's
+    tests that run pytest in a subprocess) takes the group and other permissions off ``/tmp/pytest-of-<user>`` again.
+    A soak run caught one doing so while initdb ran here ("Permission denied" on the new cluster's files)."""
+    directory = Path(tempfile.mkdtemp(prefix="poker-command-"))
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
 def test_replay_phh_starts_no_server_and_prints_only_json_lines(tmp_path: Path) -> None:
     assert {"replay_phh", "uth_rtp"} <= COMMANDS_WITHOUT_SERVICES
     completed = manage_without_services(tmp_path, "replay_phh", FIXTURE)
@@ -43,8 +57,8 @@ def test_replay_phh_starts_no_server_and_prints_only_json_lines(tmp_path: Path) 
 
 
 @pytest.mark.slow
-def test_a_command_with_embedded_servers_keeps_their_chatter_off_stdout(tmp_path: Path) -> None:
-    completed = manage_without_services(tmp_path, "check")
+def test_a_command_with_embedded_servers_keeps_their_chatter_off_stdout(variable_directory: Path) -> None:
+    completed = manage_without_services(variable_directory, "check")
     assert completed.returncode == 0, completed.stderr
-    assert (tmp_path / "postgres").exists(), "this command did use the embedded servers"
+    assert (variable_directory / "postgres").exists(), "this command did use the embedded servers"
     assert completed.stdout == "System check identified no issues (0 silenced).\n"
