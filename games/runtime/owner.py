@@ -380,9 +380,13 @@ class TableOwner:
             except OwnershipLost:
                 logger.warning("run_tables %s: table %s was taken over by another process", self.process_id, table_id)
                 if isinstance(item, inbox.InboxMessage):
-                    # Its hand went with the takeover (CASH-23); the new owner answers only what it claims itself.
+                    # Its hand went with the takeover (CASH-23); the new owner answers only what it claims itself. A
+                    # connection report waits for no answer (the new owner's clock asks the sockets' presence).
                     with contextlib.suppress(Exception):
-                        await self._reply(item, taken_over_reply())
+                        if item.message_type in CONNECTION_REPORTS:
+                            await self._acknowledge(item)
+                        else:
+                            await self._reply(item, taken_over_reply())
                 self._forget(table_id)
                 return
             except Exception:
