@@ -8,18 +8,24 @@ cashed out and pending sit-outs take effect, as after any hand.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Min
 from django.utils import timezone
+from redis import RedisError
 
-from games.models import Hand, HandPlayer, HandStatus, Table
+from games.models import Hand, HandEvent, HandPlayer, HandStatus, Table
 from games.runtime import inbox
 from games.runtime.errors import OwnershipLost
 from games.runtime.events import NewEvent
 from games.runtime.fairness import reveal_event
+from games.runtime.hand_log import hand_log_rows_after
 from games.runtime.hands import HandContext, between_hands, hand_close
 from games.runtime.locking import seats_lock, table_lock
+
+logger = logging.getLogger(__name__)
 
 # CASH-24 (server restart) and CASH-23 (server error): the words players see; the IDs stay in the code.
 CRASH_REASON = "Server restart: the hand was cancelled and every stack restored to its start-of-hand amount."
@@ -40,9 +46,57 @@ def hand_cancel(hand_id: int, *, reason: str = CRASH_REASON, now: datetime | Non
     if hand is None:
         return False
     context = HandContext(table, seats_lock(table), moment)
-    hand_cancel_locked(context, hand, reason)
-    context.commit_events()
+    _cancel_with_the_logged_events(context, hand, reason)
     return True
+
+
+def _cancel_with_the_logged_events(context: HandContext, hand: Hand, reason: str) -> None:
+    """Cancel ``hand`` at the locked table of ``context`` and append the events: first, for a hand a table actor held
+    in memory, the events its hand log numbered (:func:`held_hand_logged_events`) at those numbers, then the
+    cancellation above every number handed out."""
+    logged, numbers = held_hand_logged_events(context.table, hand)
+    context.events.extend(logged)
+    hand_cancel_locked(context, hand, reason)
+    context.commit_events(published=numbers)
+
+
+def held_hand_logged_events(table: Table, hand: Hand) -> tuple[list[NewEvent], list[int]]:
+    """The events of ``hand``, held in memory by a table actor that is gone, that its hand log numbered — published,
+    or appended just before the owner died and never published — with their numbers, to be written at those numbers
+    before the cancellation: a client that missed one then resyncs from the durable rows without a gap and receives
+    the ``hand_cancelled`` event, and the cancelled hand keeps the record of its actions as on the per-action path.
+    Empty when the hand was not held in memory, or when Redis cannot say (the cancellation then leaves a gap, and a
+    client resyncing across it is sent a snapshot)."""
+    if not table.hand_held_in_memory:
+        return [], []
+    try:
+        rows = hand_log_rows_after(table.pk, 0)
+    except RedisError:
+        logger.warning("the hand log of table %s could not be read; its cancellation leaves a gap", table.pk)
+        return [], []
+    # The hand's start is durable (``hand_begin``): what the log holds from before it is an earlier hand's.
+    started = HandEvent.objects.filter(hand=hand).aggregate(first=Min("sequence"))["first"]
+    if started is None:
+        return [], []
+    candidates = [row for row in rows if row.sequence > started and row.hand_id in (None, hand.pk)]
+    durable = set(
+        HandEvent.objects.filter(table_id=table.pk, sequence__in=[row.sequence for row in candidates]).values_list(
+            "sequence", flat=True
+        )
+    )
+    kept = [row for row in candidates if row.sequence not in durable]
+    events = [
+        NewEvent(
+            row.kind,
+            row.payload,
+            hand if row.hand_id == hand.pk else None,
+            row.audience,
+            row.private_to_seat,
+            row.private_to_user_id,
+        )
+        for row in kept
+    ]
+    return events, [row.sequence for row in kept]
 
 
 def hand_cancel_locked(context: HandContext, hand: Hand, reason: str) -> None:
@@ -88,8 +142,7 @@ def table_take_over(table_id: int, epoch: int, *, now: datetime | None = None) -
     if hand is None:
         return None
     context = HandContext(table, seats_lock(table), moment)
-    hand_cancel_locked(context, hand, CRASH_REASON)
-    context.commit_events()
+    _cancel_with_the_logged_events(context, hand, CRASH_REASON)
     return hand.pk
 
 

@@ -1,8 +1,9 @@
 """Takeover in one process (issue 27, steps 3 and 5): an owner died mid-hand, holding its lease, after reading a
 player's action from the table's stream and before answering it. When its lease expires a live ``TableOwner``
 acquires the table with a later epoch, cancels the hand in progress with every stack back to its start-of-hand amount
-(CASH-23, TRN-33), answers the action the dead owner left pending with ``table_taken_over`` (its sender still
-waits), and deals on; ``wallet_reconcile`` passes."""
+(CASH-23, TRN-33) — the action the dead owner had applied is written at the number its hand log gave it, before the
+cancellation, and the one it left pending is not —, answers the pending action with ``table_taken_over`` (its sender
+still waits), and deals on; ``wallet_reconcile`` passes."""
 
 from __future__ import annotations
 
@@ -50,7 +51,8 @@ def test_a_live_owner_takes_the_table_over_rolls_the_hand_back_answers_the_pendi
     assert dead.live is not None
     acting = dead.live.hand.acting_seat
     assert acting is not None
-    assert dead.handle(PlayerAction(by_seat[acting].pk, "call"), timezone.now()).refused is None
+    applied = dead.handle(PlayerAction(by_seat[acting].pk, "call"), timezone.now())
+    assert applied.refused is None
     # It reads the next player's action from the stream, and dies before answering it.
     stream = inbox.stream_key(table.pk)
     client.xgroup_create(stream, inbox.STREAM_GROUP, id="0", mkstream=True)
@@ -70,8 +72,10 @@ def test_a_live_owner_takes_the_table_over_rolls_the_hand_back_answers_the_pendi
         assert (reply.ok, reply.code) == (False, TAKEN_OVER)
         cancelled = Hand.objects.get(pk=hand.pk)
         assert cancelled.status == HandStatus.CANCELLED
-        assert HandEvent.objects.filter(hand=hand, kind="hand_cancelled").exists()
-        assert not HandEvent.objects.filter(hand=hand, kind="action_taken").exists()
+        cancellation = HandEvent.objects.get(hand=hand, kind="hand_cancelled")
+        actions = HandEvent.objects.filter(hand=hand, kind="action_taken")
+        assert [(row.sequence, row.payload["seat"]) for row in actions] == [(applied.sequences[0], acting)]
+        assert cancellation.sequence > max(applied.sequences)
         assert [stack(table, user) for user in users] == [1_000, 1_000, 1_000]
         assert Table.objects.get(pk=table.pk).owner_epoch == lease.epoch + 1
         assert store.owner_of(table.pk) == "survivor"

@@ -101,10 +101,14 @@ def test_a_process_that_dies_mid_hand_leaves_the_start_of_hand_stacks_for_the_re
     by_seat = {seat.number: seat.user for seat in Seat.objects.filter(table=table, user__isnull=False)}
     seat = actor.live.hand.acting_seat
     assert seat is not None
-    assert actor.handle(PlayerAction(by_seat[seat].pk, "all_in"), now).changed
-    del actor  # the owner dies: the actions applied in memory are gone
+    shoved = actor.handle(PlayerAction(by_seat[seat].pk, "all_in"), now)
+    assert shoved.changed
+    del actor  # the owner dies: the actions applied in memory are only in the hand log
 
     assert hand_cancel(dealt.hand_started.pk, now=now + timedelta(seconds=5))
     assert Hand.objects.get(pk=dealt.hand_started.pk).status == HandStatus.CANCELLED
     assert [stack(table, user) for user in users] == [1_000, 1_000, 1_000]
-    assert not HandEvent.objects.filter(hand=dealt.hand_started, kind="action_taken").exists()
+    # The recovery keeps the logged action in the cancelled hand's record, at its number, before the cancellation.
+    actions = HandEvent.objects.filter(hand=dealt.hand_started, kind="action_taken")
+    assert [row.sequence for row in actions] == [shoved.sequences[0]]
+    assert HandEvent.objects.get(hand=dealt.hand_started, kind="hand_cancelled").sequence > max(shoved.sequences)
