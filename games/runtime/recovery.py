@@ -69,16 +69,19 @@ def held_hand_logged_events(table: Table, hand: Hand) -> tuple[list[NewEvent], l
     client resyncing across it is sent a snapshot)."""
     if not table.hand_held_in_memory:
         return [], []
-    try:
-        rows = hand_log_rows_after(table.pk, 0)
-    except RedisError:
-        logger.warning("the hand log of table %s could not be read; its cancellation leaves a gap", table.pk)
-        return [], []
-    # The hand's start is durable (``hand_begin``): what the log holds from before it is an earlier hand's.
+    # The hand's start is durable (``hand_begin``): what the log holds from before it is an earlier hand's. Read under
+    # the table lock, the log cannot lose this hand's events meanwhile (only the hand's end or cancellation clears it).
     started = HandEvent.objects.filter(hand=hand).aggregate(first=Min("sequence"))["first"]
     if started is None:
         return [], []
-    candidates = [row for row in rows if row.sequence > started and row.hand_id in (None, hand.pk)]
+    try:
+        rows = hand_log_rows_after(table.pk, started)
+    except RedisError:
+        logger.warning("the hand log of table %s could not be read; its cancellation leaves a gap", table.pk)
+        return [], []
+    candidates = [row for row in rows if row.hand_id in (None, hand.pk)]
+    # Never expected (the log's numbers are handed out apart from durable ones), but one already written would make
+    # the insert fail and the takeover with it, for good.
     durable = set(
         HandEvent.objects.filter(table_id=table.pk, sequence__in=[row.sequence for row in candidates]).values_list(
             "sequence", flat=True
