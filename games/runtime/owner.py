@@ -115,6 +115,11 @@ def open_tables(now: datetime) -> list[TableRow]:
     return [TableRow(table_id, current is None and due is not None and due <= now) for table_id, current, due in rows]
 
 
+def tables_existing(table_ids: list[int]) -> set[int]:
+    """Those of ``table_ids`` whose table row still exists."""
+    return set(Table.objects.filter(pk__in=table_ids).values_list("pk", flat=True)) if table_ids else set()
+
+
 def user_seated(table_id: int, user_id: int | None) -> bool:
     return user_id is not None and Seat.objects.filter(table_id=table_id, user_id=user_id).exists()
 
@@ -214,19 +219,30 @@ class TableOwner:
         processes = await self._leases(self.store.live_processes)
         owned_by_anyone = await self._leases(inbox.tables_owned, open_ids, self.lease_client)
         share = fair_share(len(open_ids), len(processes))
+        open_set = set(open_ids)
+        # Only open tables count against the share: a table closed (or deleted) while this process held its hand must
+        # not keep it from claiming the open tables nobody owns.
+        owned_open = sum(1 for table_id in self.tables if table_id in open_set)
         claimed = 0
-        for table_id in tables_to_claim(open_ids, len(self.tables), share, owned_by_anyone):
+        for table_id in tables_to_claim(open_ids, owned_open, share, owned_by_anyone):
             lease = await self._leases(self.store.acquire, table_id, self.process_id)
             if lease is not None:
                 await self._start(lease)
                 claimed += 1
-        if not claimed and len(self.tables) > share:
+        if not claimed and owned_open > share:
             spare = next((owned for owned in self.tables.values() if owned.idle), None)
             if spare is not None:
                 await self._give_back(spare)
-        open_set = set(open_ids)
-        for table_id, owned in list(self.tables.items()):
-            if table_id not in open_set and owned.idle:
+        not_open = [table_id for table_id in self.tables if table_id not in open_set]
+        existing = await self._database(tables_existing, not_open) if not_open else set()
+        for table_id in not_open:
+            owned = self.tables.get(table_id)
+            if owned is None:  # dropped meanwhile (its lease lost)
+                continue
+            if table_id not in existing:  # its row was deleted: nothing of it can be written any more
+                logger.warning("run_tables %s: table %s no longer exists; dropped", self.process_id, table_id)
+                await self._give_back(owned)
+            elif owned.idle:
                 await self._give_back(owned)
         for row in rows:
             dealing = self.tables.get(row.table_id)
