@@ -93,18 +93,43 @@ def _logged_rows_after(table_id: int, sequence: int) -> list[HandEvent]:
 
 def _held_hand_tail(table: Table, hand: Hand | None, logged: list[HandEvent]) -> list[HandEvent]:
     """The logged events that continue the durable log of ``table`` (read in the same snapshot as ``hand``) without a
-    gap: the events so far of its hand in play held in memory by a table actor. Empty when there are none, or when the
-    log read before the snapshot belongs to another moment (the hand ended meanwhile, or a later hand began); the
-    client then catches up from the broadcasts."""
-    if hand is None:
+    gap: the events so far of its hand in play held in memory by a table actor, less those a durable row holds.
+
+    A durable write during the held hand (a chat line, a top-up request, a seat change) is numbered above the log, so
+    the durable log can run past logged events that are still only in Redis: those belong to the tail all the same
+    (left out, the hand replayed without an action and the snapshot failed until the hand ended). Empty when there are
+    none, or when the log read before the snapshot belongs to another moment (the hand ended meanwhile, or a later
+    hand began: a gap, or a logged event of another hand that no durable row holds); the client then catches up from
+    the broadcasts."""
+    if hand is None or not logged:
         return []
+    first = logged[0].sequence
+    if first > table.last_sequence + 1:
+        return []
+    durable: set[int] = set()
+    if first <= table.last_sequence:
+        durable = set(
+            HandEvent.objects.filter(
+                table_id=table.pk, sequence__gte=first, sequence__lte=table.last_sequence
+            ).values_list("sequence", flat=True)
+        )
     tail: list[HandEvent] = []
+    expected = first
     for row in logged:
-        if row.sequence <= table.last_sequence:
+        while expected in durable and expected != row.sequence:
+            expected += 1
+        if row.sequence != expected:
+            return []
+        expected += 1
+        if row.sequence in durable:
             continue
-        if row.sequence != table.last_sequence + len(tail) + 1 or row.hand_id not in (None, hand.pk):
+        if row.hand_id not in (None, hand.pk):
             return []
         tail.append(row)
+    while expected in durable:
+        expected += 1
+    if expected <= table.last_sequence:  # a durable number neither written nor logged: another moment
+        return []
     return tail
 
 
@@ -296,7 +321,7 @@ def _table_snapshot(table: Table, viewer: Viewer, logged: list[HandEvent]) -> di
             "seat_count": table.seat_count,
             **policy_part,
         },
-        "last_sequence": tail[-1].sequence if tail else table.last_sequence,
+        "last_sequence": max(tail[-1].sequence, table.last_sequence) if tail else table.last_sequence,
         "button": hand.config["button"] if hand is not None else table.previous_button_seat,
         "seats": seat_views,
         "hand": hand_view,

@@ -66,3 +66,29 @@ def test_a_resync_and_a_snapshot_mid_hand_show_the_events_the_actor_holds_in_mem
         assert mine["viewer"]["legal_actions"] is not None
     acting_user = held.by_seat[live.hand.acting_seat]
     assert table_snapshot(held.table, acting_user)["viewer"]["legal_actions"] == live.state.legal_actions().to_dict()
+
+
+def test_a_snapshot_after_a_durable_line_numbered_above_the_log_still_shows_every_logged_action() -> None:
+    """A durable write during the held hand (a chat line here; a top-up request, a seat change) is numbered above the
+    hand log, so the table's last durable sequence passes logged events that are still only in Redis. The snapshot
+    must keep those: it replayed the hand without them (found by the browser tests on table actors: "event 7 differs:
+    logged ActionTaken(sequence=9 ...)" for a top-up asked for after a raise) and failed for everyone until the hand
+    ended."""
+    from games.chat.services import chat_message_post
+
+    held = held_hand(players=3)
+    held.move()  # the first action: logged in Redis only
+    line = chat_message_post(held.users[0], held.table, "nice hand")
+    assert line > held.logged()[-1]  # numbered above the log
+    held.move()  # and one more action after the line
+    live = held.actor.live
+    assert live is not None
+
+    spectator = table_snapshot(held.table, None)
+    assert spectator["last_sequence"] == max(line, held.logged()[-1])
+    assert spectator["hand"]["pot_total"] == live.state.pot_total
+    assert spectator["hand"]["acting_seat"] == live.hand.acting_seat
+    acting_user = held.by_seat[live.hand.acting_seat]
+    assert table_snapshot(held.table, acting_user)["viewer"]["legal_actions"] == live.state.legal_actions().to_dict()
+    everything = table_events_since(held.table, 0, None)
+    assert [event["sequence"] for event in everything] == list(range(1, spectator["last_sequence"] + 1))
