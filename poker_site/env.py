@@ -27,6 +27,13 @@ def string(name: str, default: str | None = None) -> str:
     return value
 
 
+def table_actors() -> bool:
+    """``TABLE_ACTORS``: whether ``run_tables`` processes play the tables (issue 27). On by default; off by default
+    under ``ENVIRONMENT=test``, where the test process itself drives the durable services in process (the sites the
+    tests start set it on, as a deployment has it)."""
+    return boolean("TABLE_ACTORS", os.environ.get("ENVIRONMENT", "development") != "test")
+
+
 def optional_string(name: str) -> str | None:
     """Return the variable's value, or None when it is unset or empty."""
     value = os.environ.get(name)

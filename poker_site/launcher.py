@@ -346,8 +346,9 @@ def manage(*arguments: str) -> None:
 
 def table_processes_from_environment() -> int:
     """How many ``run_tables`` the site runs: ``TABLE_PROCESSES`` (default 1) when ``TABLE_ACTORS`` is on (issue 27,
-    table actors), none when it is off (every action is played by the per-action durable path in the web process)."""
-    if not env.boolean("TABLE_ACTORS", False):
+    table actors; the default), none when it is off (every action is played by the per-action durable path in the web
+    process)."""
+    if not env.table_actors():
         return 0
     return env.integer("TABLE_PROCESSES", 1, minimum=1)
 

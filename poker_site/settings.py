@@ -226,8 +226,10 @@ HEXAPRO_ARRIVAL_WINDOW_SECONDS = env.integer("HEXAPRO_ARRIVAL_WINDOW_SECONDS", 2
 # --- Table actors (issue 27, docs/runtime-design.md steps 3 and 5) -------------------------------------------------
 # TABLE_ACTORS on: the tables are played by ``manage.py run_tables`` processes (games.runtime.owner) that hold each
 # hand in memory and own their tables by Redis leases; a player's action goes to the table's Redis stream and the web
-# process waits for the owner's answer. Off (the default): every action is today's durable per-action transaction.
-TABLE_ACTORS = env.boolean("TABLE_ACTORS", False)
+# process waits for the owner's answer. On by default (the launcher starts ``TABLE_PROCESSES`` of them); off, every
+# action is its own durable transaction in the web process (the per-action path; the default of ENVIRONMENT=test,
+# whose in-process tests drive the services directly).
+TABLE_ACTORS = env.table_actors()
 # A lease not renewed for this long expires and another process takes the table over (rolling back its hand in
 # progress, CASH-23/TRN-33). Owners renew every third of it; a takeover comes within about this plus a second.
 TABLE_LEASE_MILLISECONDS = env.integer("TABLE_LEASE_MILLISECONDS", 6_000, minimum=1_000, maximum=120_000)

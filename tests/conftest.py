@@ -210,15 +210,23 @@ def site_database_url() -> str:
     return f"postgresql://{credentials}@{host}:{database.get('PORT') or 5432}/{quote(str(database['NAME']))}"
 
 
-def delete_redis_keys_of_this_run() -> None:
+def delete_redis_keys_of_this_run(*, keeping: tuple[str, ...] = ()) -> None:
     """Delete this run's keys only (this xdist worker's); FLUSHDB would also wipe other runs and a running site. Every
-    key is ``<prefix>:...``, and the colon keeps worker ``gw1`` off the keys of ``gw10``."""
+    key is ``<prefix>:...``, and the colon keeps worker ``gw1`` off the keys of ``gw10``. ``keeping``: glob patterns
+    of the part after ``<prefix>:`` whose keys stay (state a running site process keeps using across tests)."""
+    from fnmatch import fnmatchcase
+
     import redis
     from django.conf import settings
 
+    prefix = f"{settings.REDIS_KEY_PREFIX}:"
     client = redis.Redis.from_url(settings.REDIS_URL)
     try:
-        keys = list(client.scan_iter(match=f"{settings.REDIS_KEY_PREFIX}:*", count=1000))
+        keys = [
+            key
+            for key in client.scan_iter(match=f"{prefix}*", count=1000)
+            if not any(fnmatchcase(key.decode()[len(prefix) :], pattern) for pattern in keeping)
+        ]
         if keys:
             client.delete(*keys)
     finally:

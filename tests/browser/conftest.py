@@ -1,4 +1,5 @@
-"""End-to-end tests in headless Debian Chromium against a live site (daphne + the deadline ticker in subprocesses).
+"""End-to-end tests in headless Debian Chromium against a live site (daphne, the deadline ticker and one ``run_tables``
+owning the tables, issue 27, in subprocesses).
 
 The site processes use this run's test database and Redis key prefix, so what the browser does is committed there and
 the tests read the ledger directly afterwards (tests use ``transactional_db``: the data must be committed to be seen by
@@ -49,8 +50,9 @@ requires_chromium = pytest.mark.skipif(
 
 
 class LiveSite:
-    """The site's web server and ticker, started once per test session on a free loopback port; with ``celery`` also
-    a Celery worker and beat (the tournaments' coordination, clocks and payouts)."""
+    """The site's web server, ticker and table process (``run_tables``: table actors, the site's default), started once
+    per package of tests on a free loopback port; with ``celery`` also a Celery worker and beat (the tournaments'
+    coordination, clocks and payouts)."""
 
     def __init__(self, *, celery: bool = False) -> None:
         from django.conf import settings
@@ -73,7 +75,10 @@ class LiveSite:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "PYTHONUNBUFFERED": "1",
             "TOURNAMENT_TICK_SECONDS": "1",
+            # As a deployment runs (issue 27): the tables are played by a run_tables process that owns them.
+            "TABLE_ACTORS": "on",
         }
+        self.table_actors = True  # the test process's own table commands take the same path (the ``site`` fixture)
         self.processes: list[subprocess.Popen[bytes]] = [
             subprocess.Popen(
                 web_server_command("127.0.0.1", self.port, listening_descriptor=self.listener.fileno()),
@@ -91,6 +96,15 @@ class LiveSite:
                 stderr=subprocess.STDOUT,
             ),
         ]
+        self.processes.append(
+            subprocess.Popen(
+                [sys.executable, str(PROJECT / "manage.py"), "run_tables"],
+                cwd=PROJECT,
+                env=environment,
+                stdout=self.log,
+                stderr=subprocess.STDOUT,
+            )
+        )
         if celery:
             celery_command = [str(Path(sys.executable).parent / "celery"), "-A", "poker_site"]
             for arguments in (
@@ -226,17 +240,29 @@ def flush_retried_after_a_deadlock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(TransactionTestCase, "_fixture_teardown", fixture_teardown)
 
 
+TABLE_RUNTIME_KEYS = ("runtime*", "table:*:events*")
+"""The site's ``run_tables`` keeps its process heartbeat, its leases and its tables' inboxes (streams with its consumer
+group) and hand logs under these keys for as long as it runs: deleting them between tests would cut it off from its
+tables mid-hand (the next renewal finds the lease gone; a reading of the deleted stream fails). Table ids are never
+reused (the database reset keeps the sequences), so what a test leaves there is never another test's."""
+
+
 @pytest.fixture
-def site(live_site: LiveSite, flush_retried_after_a_deadlock: None, transactional_db: Any) -> Iterator[LiveSite]:
-    """The live site with an empty database (flushed after the test) and this test's Redis keys cleared."""
+def site(
+    live_site: LiveSite, flush_retried_after_a_deadlock: None, transactional_db: Any, settings: Any
+) -> Iterator[LiveSite]:
+    """The live site with an empty database (flushed after the test) and this test's Redis keys cleared. The test's
+    own table commands (``tests.browser.setup.act``) take the site's path: to the tables' owner when actors play."""
     from games.services import seed_stakes
     from tournaments.hexapro.products import hexapro_products_seed
 
-    delete_redis_keys_of_this_run()
+    settings.TABLE_ACTORS = live_site.table_actors
+
+    delete_redis_keys_of_this_run(keeping=TABLE_RUNTIME_KEYS)
     seed_stakes()  # transactional tests flush the catalogue the data migration seeded
     hexapro_products_seed()  # and the HexaPro products
     yield live_site
-    delete_redis_keys_of_this_run()
+    delete_redis_keys_of_this_run(keeping=TABLE_RUNTIME_KEYS)
 
 
 class Pages:

@@ -2,6 +2,12 @@
 
 Services publish to the channel layer after commit with ``async_to_sync``, which cannot run in the thread where
 Playwright's loop runs; :func:`in_thread` runs a service call in a worker thread once the browser is open.
+
+The browser tests' site plays its tables with table actors (issue 27, ``TABLE_ACTORS``), as the launched site does:
+a hand in play is held in memory by the site's ``run_tables`` process, so its database row says only how it was dealt.
+The helpers here read a hand as any web process shows it (:func:`hand_in_play`: the table's snapshot, made of the
+durable rows and the owner's hand log) and act as a player's socket does (:func:`act`: the table command, which goes
+to the table's owner and waits for its answer), so they work on either path.
 """
 
 from __future__ import annotations
@@ -17,8 +23,10 @@ from django.db import connection
 from django.utils import timezone
 
 from games.models import Hand, HandStatus, Stake, Table
-from games.runtime.engine_state import hand_engine_state
-from games.services import hand_act, seat_take, table_open
+from games.runtime.commands import execute
+from games.runtime.protocol import ClientMessage
+from games.runtime.views import table_events_since, table_snapshot
+from games.services import seat_take, table_open
 from tests.browser.flows import PASSWORD
 from wallet.services import deposit_through_provider
 
@@ -55,46 +63,100 @@ def seat(user: Any, table: Table, cents: int = 1000, number: int | None = None) 
     seat_take(user, table, cents, seat_number=number)
 
 
+def hand_in_play(table: Table) -> dict[str, Any] | None:
+    """The hand in play at ``table`` as the table's snapshot shows it to a spectator (None between hands): its ``id``,
+    ``acting_seat`` (None while nobody is to act), street, board, pots..."""
+    view: dict[str, Any] | None = table_snapshot(table, None)["hand"]
+    return view
+
+
+def hand_events(table: Table, hand_id: int, kind: str) -> list[dict[str, Any]]:
+    """The public events of ``kind`` in hand ``hand_id`` so far, oldest first, as a spectator receives them (the durable
+    rows and the owner's hand log of a hand held in memory)."""
+    return [
+        event for event in table_events_since(table, 0, None) if event["hand_id"] == hand_id and event["type"] == kind
+    ]
+
+
+def legal_actions(table: Table, user: Any) -> dict[str, Any] | None:
+    """What ``user`` may do now at ``table`` (their snapshot's legal actions; None when it is not their turn)."""
+    legal: dict[str, Any] | None = table_snapshot(table, user)["viewer"]["legal_actions"]
+    return legal
+
+
+def act(table: Table, user: Any, action: str, amount: int | None = None) -> None:
+    """``user`` acts at ``table`` as their socket's ``act`` message does (to the table's owner when actors play it);
+    a refusal is raised as the ``CommandRefused`` the socket would answer."""
+    fields: dict[str, Any] = {"action": action}
+    if amount is not None:
+        fields["amount"] = amount
+    execute(user, table, ClientMessage("act", fields))
+
+
 def running_hand(table: Table, timeout: float = 20) -> Hand:
-    """The hand the ticker deals once the players sit (waits for it)."""
+    """The hand the site deals once the players sit (waits until someone is to act in it); its ``acting_seat`` is the
+    one the snapshot shows (a hand held in memory has the dealt one in its row)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        hand = Hand.objects.filter(table=table, status=HandStatus.RUNNING).first()
-        if hand is not None and hand.acting_seat is not None:
+        view = hand_in_play(table)
+        if view is not None and view["acting_seat"] is not None:
+            hand = Hand.objects.get(pk=view["id"])
+            hand.acting_seat = view["acting_seat"]
             return hand
         time.sleep(0.1)
     raise AssertionError("no hand started")
 
 
+def check_or_call(table: Table, user: Any) -> None:
+    """``user``, whose turn it is, checks when they may and calls otherwise."""
+    legal = legal_actions(table, user)
+    assert legal is not None, "it is not their turn"
+    act(table, user, "check" if "check" in legal["kinds"] else "call")
+
+
+def _seat_to_act(table: Table, hand_id: int, timeout: float = 20) -> int | None:
+    """The seat to act in hand ``hand_id`` (waits while the hand runs with nobody to act); None once it ended."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        view = hand_in_play(table)
+        if view is None or view["id"] != hand_id:
+            return None
+        if view["acting_seat"] is not None:
+            return int(view["acting_seat"])
+        time.sleep(0.05)
+    raise AssertionError(f"nobody came to act in hand {hand_id}")
+
+
 def check_or_call_down(table: Table, users: dict[int, Any]) -> Hand:
-    """Play the running hand to its end with every player checking or calling (through ``hand_act``)."""
+    """Play the running hand to its end with every player checking or calling (as their sockets would)."""
     hand = running_hand(table)
-    while True:
+    while (acting := _seat_to_act(table, hand.pk)) is not None:
+        check_or_call(table, users[acting])
+    return wait_until_ended(hand)
+
+
+def wait_until_ended(hand: Hand, timeout: float = 20) -> Hand:
+    """``hand`` once its end is durable (its row settled)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
         hand.refresh_from_db()
         if hand.status != HandStatus.RUNNING:
             return hand
-        legal = hand_engine_state(hand).legal_actions()
-        assert legal is not None
-        assert hand.acting_seat is not None
-        hand_act(table, users[hand.acting_seat], "check" if legal.check else "call")
+        time.sleep(0.05)
+    raise AssertionError(f"hand {hand.pk} did not end")
 
 
 def act_until_seat_acts(table: Table, users: dict[int, Any], seat_number: int, timeout: float = 20) -> Hand:
-    """Check or call for the other players (through ``hand_act``) until ``seat_number`` is to act in the running
-    hand."""
-    deadline = time.monotonic() + timeout
+    """Check or call for the other players until ``seat_number`` is to act in the running hand."""
     hand = running_hand(table)
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        hand.refresh_from_db()
-        assert hand.status == HandStatus.RUNNING, "the hand ended before the seat's turn"
-        if hand.acting_seat == seat_number:
+        acting = _seat_to_act(table, hand.pk)
+        assert acting is not None, "the hand ended before the seat's turn"
+        if acting == seat_number:
+            hand.acting_seat = acting
             return hand
-        if hand.acting_seat is None:
-            time.sleep(0.1)
-            continue
-        legal = hand_engine_state(hand).legal_actions()
-        assert legal is not None
-        hand_act(table, users[hand.acting_seat], "check" if legal.check else "call")
+        check_or_call(table, users[acting])
     raise AssertionError(f"seat {seat_number} never came to act")
 
 

@@ -12,11 +12,19 @@ from typing import Any
 import pytest
 
 from games.models import Hand, HandPlayer, HandStatus
-from games.runtime.engine_state import hand_engine_state
-from games.services import hand_act
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
-from tests.browser.setup import heads_up_table, player, running_hand, seat
+from tests.browser.setup import (
+    act,
+    check_or_call,
+    hand_in_play,
+    heads_up_table,
+    legal_actions,
+    player,
+    running_hand,
+    seat,
+    wait_until_ended,
+)
 from wallet.errors import format_cents
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -32,20 +40,20 @@ def play_a_raised_pot_to_showdown(table: Any, users: dict[int, Any]) -> Hand:
     raised = False
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        hand.refresh_from_db()
-        if hand.status != HandStatus.RUNNING:
-            return hand
-        if hand.acting_seat is None:
+        view = hand_in_play(table)
+        if view is None or view["id"] != hand.pk:
+            return wait_until_ended(hand)
+        if view["acting_seat"] is None:
             time.sleep(0.1)
             continue
-        legal = hand_engine_state(hand).legal_actions()
+        user = users[view["acting_seat"]]
+        legal = legal_actions(table, user)
         assert legal is not None
-        user = users[hand.acting_seat]
-        if not raised and legal.raise_range is not None:
-            hand_act(table, user, "raise_to", 100)
+        if not raised and legal["raise_range"] is not None:
+            act(table, user, "raise_to", 100)
             raised = True
         else:
-            hand_act(table, user, "check" if legal.check else "call")
+            check_or_call(table, user)
     raise AssertionError("the hand did not end")
 
 

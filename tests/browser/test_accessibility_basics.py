@@ -3,14 +3,24 @@ readers), and the live table can be played with the keyboard alone (LOB-04)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
-from games.models import Hand, HandEvent, HandStatus, Table
+from games.models import Hand, HandStatus, Table
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, visible_actions, wait_live, wait_until
-from tests.browser.setup import check_or_call_down, heads_up_table, player, running_hand, seat
+from tests.browser.setup import (
+    check_or_call_down,
+    hand_events,
+    hand_in_play,
+    heads_up_table,
+    player,
+    running_hand,
+    seat,
+    wait_until_ended,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -133,6 +143,16 @@ def dealt_table(site: Any) -> Table:
     return table
 
 
+def wait_for_the_first_action(table: Table, hand: Hand, timeout: float = 20) -> dict[str, Any]:
+    """The first ``action_taken`` of ``hand`` once the table has it (the button hides on the press, before the
+    table's answer)."""
+    deadline = time.monotonic() + timeout
+    while not (taken := hand_events(table, hand.pk, "action_taken")):
+        assert time.monotonic() < deadline, "the action pressed was never taken"
+        time.sleep(0.05)
+    return taken[0]
+
+
 def test_the_table_is_playable_with_the_keyboard_alone(dealt_table: Table, pages: Pages) -> None:
     table = dealt_table
     hand = running_hand(table)
@@ -153,23 +173,25 @@ def test_the_table_is_playable_with_the_keyboard_alone(dealt_table: Table, pages
     first.keyboard.type("0.30")
     first.keyboard.press("Enter")
     wait_until(first, "!document.querySelector('#action-buttons [data-act]:not([hidden])')")
-    raise_event = HandEvent.objects.filter(hand=hand, kind="action_taken").order_by("sequence").last()
-    assert raise_event is not None
-    assert raise_event.payload["resolved"] == "raise"
-    assert raise_event.payload["total_bet"] == 30
+    raise_event = wait_for_the_first_action(table, hand)
+    assert raise_event["resolved"] == "raise"
+    assert raise_event["total_bet"] == 30
 
     # Then both check or call with C until the hand ends; Tab reaches the buttons too.
     for _ in range(20):
-        hand.refresh_from_db()
-        if hand.status != HandStatus.RUNNING:
+        view = hand_in_play(table)
+        if view is None or view["id"] != hand.pk:
             break
-        page = players[hand.acting_seat or 0]
+        if view["acting_seat"] is None:  # between streets
+            time.sleep(0.05)
+            continue
+        page = players[view["acting_seat"]]
         wait_until(page, "document.querySelector('#action-buttons [data-act]:not([hidden]):not([aria-disabled=true])')")
         sequence = int(page.locator("#table-app").get_attribute("data-sequence"))
         page.keyboard.press("c")
         wait_until(page, f"Number(document.getElementById('table-app').dataset.sequence) > {sequence}")
         page.wait_for_timeout(200)
-    hand.refresh_from_db()
+    hand = wait_until_ended(hand)
     assert hand.status == HandStatus.FINISHED
     assert hand.pot_total == 60
     pages.screenshot(players[1], "keyboard-hand-finished")

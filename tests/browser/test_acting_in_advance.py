@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 
 from games.models import Table
-from games.services import hand_act
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import FrameRecorder, log_in, my_turn, sent_actions, wait_live, wait_until
-from tests.browser.setup import heads_up_table, in_thread, player, running_hand, seat
+from tests.browser.setup import act, heads_up_table, in_thread, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -44,7 +43,7 @@ def waiting_player_page(pages: Pages, table: Table, users: dict[int, Any]) -> tu
 
 
 def raise_for(table: Table, user: Any, amount: int) -> None:
-    in_thread(lambda: hand_act(table, user, "raise_to", amount))
+    in_thread(lambda: act(table, user, "raise_to", amount))
 
 
 def test_check_fold_folds_when_a_raise_comes(dealt: tuple[Table, dict[int, Any]], pages: Pages) -> None:

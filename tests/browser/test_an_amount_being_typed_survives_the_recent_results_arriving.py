@@ -14,11 +14,17 @@ from typing import Any
 import pytest
 
 from games.models import HandStatus, Seat
-from games.runtime.engine_state import hand_engine_state
-from games.services import hand_act
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import FrameRecorder, log_in, my_turn, wait_until, wait_until_stored
-from tests.browser.setup import act_until_seat_acts, heads_up_table, player, running_hand, seat
+from tests.browser.setup import (
+    act_until_seat_acts,
+    check_or_call,
+    hand_events,
+    heads_up_table,
+    player,
+    running_hand,
+    seat,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -70,13 +76,11 @@ def test_the_typed_amount_is_kept_when_the_read_back_results_arrive_during_the_t
     mine = Seat.objects.get(table=table, user=alice).number
     # Play until it is alice's turn with at least one action already taken in the hand (so the read-back carries it).
     hand = act_until_seat_acts(table, users, mine)
-    if not hand.events.filter(kind="action_taken").exists():
-        legal = hand_engine_state(hand).legal_actions()
-        assert legal is not None
-        hand_act(table, alice, "check" if legal.check else "call")
+    if not hand_events(table, hand.pk, "action_taken"):
+        check_or_call(table, alice)
         hand = act_until_seat_acts(table, users, mine)
     assert hand.status == HandStatus.RUNNING
-    assert hand.events.filter(kind="action_taken").exists()
+    assert hand_events(table, hand.pk, "action_taken")
     assert running_hand(table).pk == hand.pk
 
     page = pages.new(width=1366, height=768)

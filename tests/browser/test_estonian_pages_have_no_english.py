@@ -14,14 +14,14 @@ import pytest
 from django.utils import timezone
 
 from games.models import Hand, Table
-from games.runtime.engine_state import hand_engine_state
-from games.services import hand_act
 from games.uth.models import UthTable
 from tests.browser.conftest import ARTIFACTS, Pages, requires_chromium
 from tests.browser.flows import log_in, wait_live, wait_until
 from tests.browser.setup import (
     act_until_seat_acts,
+    check_or_call,
     check_or_call_down,
+    hand_in_play,
     heads_up_table,
     in_thread,
     player,
@@ -83,13 +83,12 @@ class EnglishFound:
 def to_the_flop_with_alice_to_act(table: Table, users: dict[int, Any]) -> None:
     """Check or call for both players until the flop is dealt and alice (seat 1) is to act."""
     while True:
-        hand = act_until_seat_acts(table, users, 1)
-        state = hand_engine_state(hand)
-        if len(state.board) >= 3:
+        act_until_seat_acts(table, users, 1)
+        view = hand_in_play(table)
+        assert view is not None
+        if len(view["board"]) >= 3:
             return
-        legal = state.legal_actions()
-        assert legal is not None
-        hand_act(table, users[1], "check" if legal.check else "call")
+        check_or_call(table, users[1])
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from tests.browser.flows import (
 from tests.browser.setup import (
     act_until_seat_acts,
     check_or_call_down,
+    hand_in_play,
     heads_up_table,
     in_thread,
     player,
@@ -178,8 +179,6 @@ def test_a_hand_that_ends_while_its_events_are_on_the_way_is_shown_and_listed_wh
 def test_an_action_pressed_while_the_connection_comes_back_is_sent_once_it_is_open(site: Any, pages: Pages) -> None:
     """A press during a reconnection (a network blip, a reconnect after an unanswered ping) waits for the connection
     and is applied, instead of failing at once with "the server could not be reached"."""
-    from games.models import Hand, HandStatus
-
     table = heads_up_table()
     alice = player("alice")
     bob = player("bob")
@@ -202,8 +201,8 @@ def test_an_action_pressed_while_the_connection_comes_back_is_sent_once_it_is_op
     wait_live(page)
 
     def alice_acted() -> bool:
-        current = Hand.objects.get(pk=hand.pk)
-        return current.acting_seat != 1 or current.status != HandStatus.RUNNING
+        current = hand_in_play(table)
+        return current is None or current["id"] != hand.pk or current["acting_seat"] != 1
 
     deadline = time.monotonic() + 30
     while not alice_acted():

@@ -5,16 +5,15 @@ call (LOB-04 table controls; docs/protocol.md "Sequence numbers")."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
 from games.models import Table
-from games.runtime.engine_state import hand_engine_state
-from games.services import hand_act
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import board, log_in, seat_stacks, wait_live, wait_until
-from tests.browser.setup import heads_up_table, in_thread, player, running_hand, seat
+from tests.browser.setup import check_or_call, hand_in_play, heads_up_table, in_thread, player, running_hand, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -23,14 +22,15 @@ def play_to_the_flop(table: Table, users: dict[int, Any]) -> tuple[list[str], in
     """Check or call until the flop is dealt; return the board and the pot total."""
     hand = running_hand(table)
     while True:
-        hand.refresh_from_db()
-        state = hand_engine_state(hand)
-        if state.street.label == "flop":
-            return [str(card) for card in state.board], state.pot_total
-        legal = state.legal_actions()
-        assert legal is not None
-        assert hand.acting_seat is not None
-        hand_act(table, users[hand.acting_seat], "check" if legal.check else "call")
+        view = hand_in_play(table)
+        assert view is not None, "the hand ended before the flop"
+        assert view["id"] == hand.pk, "the hand ended before the flop"
+        if view["street"] == "flop":
+            return list(view["board"]), int(view["pot_total"])
+        if view["acting_seat"] is None:
+            time.sleep(0.05)
+            continue
+        check_or_call(table, users[view["acting_seat"]])
 
 
 def test_the_flop_the_pot_and_the_stacks_are_drawn_from_the_events_before_any_snapshot_arrives(

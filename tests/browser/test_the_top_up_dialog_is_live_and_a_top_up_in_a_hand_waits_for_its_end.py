@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from games.models import HandEvent, Seat, Table
-from games.services import hand_act
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_live, wait_until
 from tests.browser.setup import (
+    act,
     act_until_seat_acts,
     check_or_call_down,
     heads_up_table,
@@ -56,7 +56,7 @@ def test_the_top_up_maximum_follows_the_stack_and_a_top_up_in_a_hand_is_added_wh
 
     # Alice raises to €1.00 while the dialog is open: what she may add grows with the chips she put in.
     in_thread(lambda: act_until_seat_acts(table, users, 1))
-    in_thread(lambda: hand_act(table, users[1], "raise_to", 100))
+    in_thread(lambda: act(table, users[1], "raise_to", 100))
     wait_until(page, f"{ROOM} === 500")
     assert page.locator("#top-up-amount").input_value() == "5.00"  # the suggestion followed the maximum
     pages.screenshot(page, "top-up-dialog-follows-the-stack")

@@ -118,6 +118,8 @@ def test_the_run_command_serves_the_site_and_ctrl_c_stops_every_process(web_proc
         assert any("celery" in line and " worker" in line for line in command_lines), command_lines
         assert any("celery" in line and " beat" in line for line in command_lines), command_lines
         assert any("run_ticker" in line for line in command_lines), command_lines
+        # Table actors are the site's default (issue 27): one run_tables process owns the tables and plays them.
+        assert sum("run_tables" in line for line in command_lines) == 1, command_lines
         assert any("run_demo_life" in line for line in command_lines), command_lines
         if web_processes == 1:
             # The demo is alive: within a couple of minutes (a minute on a quiet machine) the demo bots sit at a table

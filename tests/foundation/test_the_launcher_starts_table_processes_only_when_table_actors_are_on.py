@@ -1,5 +1,6 @@
 """The launcher runs ``TABLE_PROCESSES`` ``manage.py run_tables`` processes (issue 27: table actors owning tables by
-lease) when ``TABLE_ACTORS`` is on, and none when it is off (the per-action durable path, the default)."""
+lease) when ``TABLE_ACTORS`` is on — the default, except under ``ENVIRONMENT=test`` — and none when it is off (the
+per-action durable path)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,24 @@ from poker_site.launcher import listening_socket, site_processes, table_processe
 def test_table_processes_follow_table_actors_and_table_processes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TABLE_ACTORS", raising=False)
     monkeypatch.setenv("TABLE_PROCESSES", "3")
+    monkeypatch.setenv("ENVIRONMENT", "test")
     assert table_processes_from_environment() == 0
     monkeypatch.setenv("TABLE_ACTORS", "on")
     assert table_processes_from_environment() == 3
     monkeypatch.delenv("TABLE_PROCESSES")
+    assert table_processes_from_environment() == 1
+    monkeypatch.setenv("TABLE_ACTORS", "off")
+    assert table_processes_from_environment() == 0
+
+
+@pytest.mark.parametrize("environment", ["development", "production", None])
+def test_table_actors_are_on_by_default_outside_tests(monkeypatch: pytest.MonkeyPatch, environment: str | None) -> None:
+    monkeypatch.delenv("TABLE_ACTORS", raising=False)
+    monkeypatch.delenv("TABLE_PROCESSES", raising=False)
+    if environment is None:
+        monkeypatch.delenv("ENVIRONMENT", raising=False)
+    else:
+        monkeypatch.setenv("ENVIRONMENT", environment)
     assert table_processes_from_environment() == 1
 
 

@@ -1,4 +1,5 @@
-"""A live site for end-to-end tests: daphne and the ticker in subprocesses on this run's test database and Redis.
+"""A live site for end-to-end tests: daphne, the ticker and (table actors being the site's default, issue 27) one
+``run_tables`` in subprocesses on this run's test database and Redis.
 
 The processes listen on 127.0.0.1 only, on a free port, and are stopped (their own process groups) at teardown.
 """
@@ -45,8 +46,10 @@ def site_environment() -> dict[str, str]:
             "REDIS_URL": settings.REDIS_URL,
             "REDIS_KEY_PREFIX": settings.REDIS_KEY_PREFIX,
             "ENVIRONMENT": "test",
-            # The production configuration: each process borrows connections from its bounded pool.
+            # The production configuration: each process borrows connections from its bounded pool, and the tables are
+            # played by their owners, the run_tables processes (the test process itself keeps the per-action path).
             "DATABASE_POOL": "on",
+            "TABLE_ACTORS": "on",
             "LOG_LEVEL": "WARNING",
         }
     )
@@ -54,9 +57,12 @@ def site_environment() -> dict[str, str]:
 
 
 @contextmanager
-def live_site(log_directory: Path, settings_changed: dict[str, str] | None = None) -> Iterator[str]:
-    """Start daphne and ``run_ticker`` (with ``settings_changed`` added to their environment); yield the base URL; stop
-    both."""
+def live_site(
+    log_directory: Path, settings_changed: dict[str, str] | None = None, *, table_processes: int = 1
+) -> Iterator[str]:
+    """Start daphne, ``run_ticker`` and, with table actors on, ``table_processes`` ``run_tables`` (with
+    ``settings_changed`` added to their environment); yield the base URL; stop them all. A test that starts and kills
+    its own runtime processes passes ``table_processes=0``."""
     # daphne adopts a socket bound here (port 0), so no other process (another xdist worker) can take the port between
     # choosing it and binding it.
     listener = listening_socket("127.0.0.1", 0)
@@ -68,6 +74,9 @@ def live_site(log_directory: Path, settings_changed: dict[str, str] | None = Non
         "daphne": web_server_command("127.0.0.1", port, listening_descriptor=listener.fileno()),
         "ticker": [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--skip-checks", "--interval", "0.2"],
     }
+    if environment.get("TABLE_ACTORS", "").lower() in ("1", "on", "true", "yes"):
+        for number in range(1, table_processes + 1):
+            commands[f"tables-{number}"] = [sys.executable, str(PROJECT / "manage.py"), "run_tables", "--skip-checks"]
     try:
         for name, command in commands.items():
             log = (log_directory / f"{name}.log").open("wb")

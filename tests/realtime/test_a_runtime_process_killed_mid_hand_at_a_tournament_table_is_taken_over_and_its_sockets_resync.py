@@ -119,7 +119,7 @@ def test_the_killed_owner_of_a_tournament_table_is_replaced_within_10_s_its_hand
             for index, host in enumerate((first, second))
         }
         try:
-            with live_site(tmp_path / "site", SETTINGS) as base_url:
+            with live_site(tmp_path / "site", SETTINGS, table_processes=0) as base_url:
                 wait_for(
                     lambda: len(inbox.lease_store(client).live_processes()) == 2, "both runtime processes alive", 60
                 )

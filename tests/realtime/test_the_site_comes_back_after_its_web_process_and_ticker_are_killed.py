@@ -1,6 +1,8 @@
-"""The real launcher (``python -m poker_site.launcher run``) restarts its web process and ticker after both are killed
-with SIGKILL while bots play: the site answers again, the hands the crash interrupted are cancelled with every stack
-restored (CASH-24, GEN-04), new hands are dealt and finished, and ``wallet_reconcile`` passes (GEN-06)."""
+"""The real launcher (``python -m poker_site.launcher run``) restarts its web process, ticker and table process (the
+``run_tables`` that owns the tables, issue 27) after all three are killed with SIGKILL while bots play: the site answers
+again, the hands the crash interrupted are cancelled with every stack restored once the restarted table process takes
+their tables over (CASH-23, CASH-24, GEN-04), new hands are dealt and finished, and ``wallet_reconcile`` passes
+(GEN-06)."""
 
 from __future__ import annotations
 
@@ -61,7 +63,9 @@ def finished_hands_started_after(moment: datetime) -> int:
     return Hand.objects.filter(status=HandStatus.FINISHED, started_at__gt=moment).count()
 
 
-def test_killed_web_and_ticker_are_restarted_and_play_goes_on_with_the_ledger_in_balance(tmp_path: Path) -> None:
+def test_killed_web_ticker_and_table_process_are_restarted_and_play_goes_on_with_the_ledger_in_balance(
+    tmp_path: Path,
+) -> None:
     from games.models import Hand, HandStatus
     from games.runtime.recovery import CRASH_REASON
 
@@ -110,16 +114,17 @@ def test_killed_web_and_ticker_are_restarted_and_play_goes_on_with_the_ledger_in
         start = timezone.now()
         wait_for(lambda: finished_hands_started_after(start) >= 2, 90, "two hands finished before the crash")
 
-        web_pid, ticker_pid = started_pid(log, "web"), started_pid(log, "ticker")
+        web_pid, ticker_pid, tables_pid = (started_pid(log, name) for name in ("web", "ticker", "tables"))
         running_at_the_kill = set(Hand.objects.filter(status=HandStatus.RUNNING).values_list("pk", flat=True))
-        os.kill(web_pid, signal.SIGKILL)
-        os.kill(ticker_pid, signal.SIGKILL)
+        for pid in (web_pid, ticker_pid, tables_pid):
+            os.kill(pid, signal.SIGKILL)
         killed_at, killed_at_monotonic = timezone.now(), time.monotonic()
 
         wait_for(lambda: lobby_answers(base_url), ANSWER_DEADLINE_SECONDS, "the lobby answering again")
         print(f"the site answered again {time.monotonic() - killed_at_monotonic:.1f} s after the kill")
         assert started_pid(log, "web") != web_pid
         wait_for(lambda: started_pid(log, "ticker") != ticker_pid, 30, "the ticker restarted")
+        wait_for(lambda: started_pid(log, "tables") != tables_pid, 30, "the table process restarted")
         wait_for(lambda: finished_hands_started_after(killed_at) >= 2, 120, "two hands finished after the restart")
 
         bots.terminate()  # they leave their seats and print their summary, as at the end of their duration
@@ -136,6 +141,7 @@ def test_killed_web_and_ticker_are_restarted_and_play_goes_on_with_the_ledger_in
     output = launcher_output(log)
     assert f"web (pid {web_pid}) was killed by SIGKILL" in output
     assert f"ticker (pid {ticker_pid}) was killed by SIGKILL" in output
+    assert f"tables (pid {tables_pid}) was killed by SIGKILL" in output
     assert "web died: started manage.py hands_recover" in output
     assert "giving up" not in output
     assert status == 0, output[-3000:]

@@ -5,8 +5,9 @@
 Creates (or reuses) bot users with sandbox deposits and bot tables, logs each bot in through the log-in page, then
 every bot connects to its table socket, takes a seat and plays random legal actions until the duration is over, when
 it leaves the table (its stack goes back to its balance). Prints a JSON summary (hands, actions, errors, latency).
-The site (daphne) and the ticker (``manage.py run_ticker``, which deals the hands) must be running. SIGTERM or SIGINT
-(Ctrl-C) ends the play early the same way: every bot leaves its seat, the summary is printed and the command exits 0
+The site must be running (``make run``: daphne, and the table process ``manage.py run_tables`` or, with
+``TABLE_ACTORS=off``, the ticker ``manage.py run_ticker``, which deal the hands). SIGTERM or SIGINT (Ctrl-C) ends the
+play early the same way: every bot leaves its seat, the summary is printed and the command exits 0
 (a test stops the bots once it has seen what it waits for). ``--progress SECONDS`` prints the summary so far every
 that many seconds while they play (one JSON line each, ``"progress": true``); the final summary is the last line.
 
