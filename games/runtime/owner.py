@@ -230,7 +230,8 @@ class TableOwner:
                 await self._start(lease)
                 claimed += 1
         if not claimed and owned_open > share:
-            spare = next((owned for owned in self.tables.values() if owned.idle), None)
+            spares = (owned for table_id, owned in self.tables.items() if table_id in open_set and owned.idle)
+            spare = next(spares, None)
             if spare is not None:
                 await self._give_back(spare)
         not_open = [table_id for table_id in self.tables if table_id not in open_set]
