@@ -117,7 +117,7 @@ def open_tables(now: datetime) -> list[TableRow]:
 
 def tables_existing(table_ids: list[int]) -> set[int]:
     """Those of ``table_ids`` whose table row still exists."""
-    return set(Table.objects.filter(pk__in=table_ids).values_list("pk", flat=True)) if table_ids else set()
+    return set(Table.objects.filter(pk__in=table_ids).values_list("pk", flat=True))
 
 
 def user_seated(table_id: int, user_id: int | None) -> bool:

@@ -113,22 +113,11 @@ def _held_hand_tail(table: Table, hand: Hand | None, logged: list[HandEvent]) ->
                 table_id=table.pk, sequence__gte=first, sequence__lte=table.last_sequence
             ).values_list("sequence", flat=True)
         )
-    tail: list[HandEvent] = []
-    expected = first
-    for row in logged:
-        while expected in durable and expected != row.sequence:
-            expected += 1
-        if row.sequence != expected:
-            return []
-        expected += 1
-        if row.sequence in durable:
-            continue
-        if row.hand_id not in (None, hand.pk):
-            return []
-        tail.append(row)
-    while expected in durable:
-        expected += 1
-    if expected <= table.last_sequence:  # a durable number neither written nor logged: another moment
+    top = max(table.last_sequence, logged[-1].sequence)
+    if not (durable | {row.sequence for row in logged}).issuperset(range(first, top + 1)):
+        return []  # a number neither written nor logged: another moment
+    tail = [row for row in logged if row.sequence not in durable]
+    if any(row.hand_id not in (None, hand.pk) for row in tail):
         return []
     return tail
 

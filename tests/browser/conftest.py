@@ -78,7 +78,6 @@ class LiveSite:
             # As a deployment runs (issue 27): the tables are played by a run_tables process that owns them.
             "TABLE_ACTORS": "on",
         }
-        self.table_actors = True  # the test process's own table commands take the same path (the ``site`` fixture)
         self.processes: list[subprocess.Popen[bytes]] = [
             subprocess.Popen(
                 web_server_command("127.0.0.1", self.port, listening_descriptor=self.listener.fileno()),
@@ -95,16 +94,14 @@ class LiveSite:
                 stdout=self.log,
                 stderr=subprocess.STDOUT,
             ),
-        ]
-        self.processes.append(
             subprocess.Popen(
                 [sys.executable, str(PROJECT / "manage.py"), "run_tables"],
                 cwd=PROJECT,
                 env=environment,
                 stdout=self.log,
                 stderr=subprocess.STDOUT,
-            )
-        )
+            ),
+        ]
         if celery:
             celery_command = [str(Path(sys.executable).parent / "celery"), "-A", "poker_site"]
             for arguments in (
@@ -256,7 +253,7 @@ def site(
     from games.services import seed_stakes
     from tournaments.hexapro.products import hexapro_products_seed
 
-    settings.TABLE_ACTORS = live_site.table_actors
+    settings.TABLE_ACTORS = True  # as the site's processes have it
 
     delete_redis_keys_of_this_run(keeping=TABLE_RUNTIME_KEYS)
     seed_stakes()  # transactional tests flush the catalogue the data migration seeded

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.conf import settings
 
+from poker_site.env import TRUE_WORDS
 from poker_site.launcher import listening_socket, web_server_command
 from tests.conftest import site_database_url
 
@@ -74,7 +75,7 @@ def live_site(
         "daphne": web_server_command("127.0.0.1", port, listening_descriptor=listener.fileno()),
         "ticker": [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--skip-checks", "--interval", "0.2"],
     }
-    if environment.get("TABLE_ACTORS", "").lower() in ("1", "on", "true", "yes"):
+    if environment.get("TABLE_ACTORS", "").strip().lower() in TRUE_WORDS:
         for number in range(1, table_processes + 1):
             commands[f"tables-{number}"] = [sys.executable, str(PROJECT / "manage.py"), "run_tables", "--skip-checks"]
     try:
