@@ -28,6 +28,7 @@ from games.runtime.protocol import ClientMessage
 from games.runtime.views import table_events_since, table_snapshot
 from games.services import seat_take, table_open
 from tests.browser.flows import PASSWORD
+from tests.waiting import eventually
 from wallet.services import deposit_through_provider
 
 T = TypeVar("T")
@@ -96,15 +97,15 @@ def act(table: Table, user: Any, action: str, amount: int | None = None) -> None
 def running_hand(table: Table, timeout: float = 20) -> Hand:
     """The hand the site deals once the players sit (waits until someone is to act in it); its ``acting_seat`` is the
     one the snapshot shows (a hand held in memory has the dealt one in its row)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def someone_to_act() -> dict[str, Any] | None:
         view = hand_in_play(table)
-        if view is not None and view["acting_seat"] is not None:
-            hand = Hand.objects.get(pk=view["id"])
-            hand.acting_seat = view["acting_seat"]
-            return hand
-        time.sleep(0.1)
-    raise AssertionError("no hand started")
+        return view if view is not None and view["acting_seat"] is not None else None
+
+    view = eventually(someone_to_act, what="a hand dealt with someone to act", timeout=timeout)
+    hand = Hand.objects.get(pk=view["id"])
+    hand.acting_seat = view["acting_seat"]
+    return hand
 
 
 def check_or_call(table: Table, user: Any) -> None:
@@ -114,50 +115,42 @@ def check_or_call(table: Table, user: Any) -> None:
     act(table, user, "check" if "check" in legal["kinds"] else "call")
 
 
-def _seat_to_act(table: Table, hand_id: int, timeout: float = 20) -> int | None:
+def seat_to_act(table: Table, hand_id: int) -> int | None:
     """The seat to act in hand ``hand_id`` (waits while the hand runs with nobody to act); None once it ended."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def turn_or_end() -> tuple[int | None] | None:
         view = hand_in_play(table)
         if view is None or view["id"] != hand_id:
-            return None
-        if view["acting_seat"] is not None:
-            return int(view["acting_seat"])
-        time.sleep(0.05)
-    raise AssertionError(f"nobody came to act in hand {hand_id}")
+            return (None,)
+        return (int(view["acting_seat"]),) if view["acting_seat"] is not None else None
+
+    return eventually(turn_or_end, what=f"a turn or the end of hand {hand_id}")[0]
 
 
 def check_or_call_down(table: Table, users: dict[int, Any]) -> Hand:
     """Play the running hand to its end with every player checking or calling (as their sockets would)."""
     hand = running_hand(table)
-    while (acting := _seat_to_act(table, hand.pk)) is not None:
+    while (acting := seat_to_act(table, hand.pk)) is not None:
         check_or_call(table, users[acting])
     return wait_until_ended(hand)
 
 
-def wait_until_ended(hand: Hand, timeout: float = 20) -> Hand:
+def wait_until_ended(hand: Hand) -> Hand:
     """``hand`` once its end is durable (its row settled)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        hand.refresh_from_db()
-        if hand.status != HandStatus.RUNNING:
-            return hand
-        time.sleep(0.05)
-    raise AssertionError(f"hand {hand.pk} did not end")
+    return eventually(
+        lambda: Hand.objects.filter(pk=hand.pk).exclude(status=HandStatus.RUNNING).first(),
+        what=f"the durable end of hand {hand.pk}",
+    )
 
 
-def act_until_seat_acts(table: Table, users: dict[int, Any], seat_number: int, timeout: float = 20) -> Hand:
+def act_until_seat_acts(table: Table, users: dict[int, Any], seat_number: int) -> Hand:
     """Check or call for the other players until ``seat_number`` is to act in the running hand."""
     hand = running_hand(table)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        acting = _seat_to_act(table, hand.pk)
+    while (acting := seat_to_act(table, hand.pk)) != seat_number:
         assert acting is not None, "the hand ended before the seat's turn"
-        if acting == seat_number:
-            hand.acting_seat = acting
-            return hand
         check_or_call(table, users[acting])
-    raise AssertionError(f"seat {seat_number} never came to act")
+    hand.acting_seat = acting
+    return hand
 
 
 def in_thread(call: Callable[[], T]) -> T:

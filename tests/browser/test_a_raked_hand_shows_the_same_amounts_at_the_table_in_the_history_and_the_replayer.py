@@ -6,7 +6,6 @@ and net results, and the hand history and the replayer show them too — all equ
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -17,12 +16,12 @@ from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import (
     act,
     check_or_call,
-    hand_in_play,
     heads_up_table,
     legal_actions,
     player,
     running_hand,
     seat,
+    seat_to_act,
     wait_until_ended,
 )
 from wallet.errors import format_cents
@@ -38,15 +37,8 @@ def play_a_raised_pot_to_showdown(table: Any, users: dict[int, Any]) -> Hand:
     """The first player to act raises to €1.00, the other calls, then both check to the showdown."""
     hand = running_hand(table)
     raised = False
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        view = hand_in_play(table)
-        if view is None or view["id"] != hand.pk:
-            return wait_until_ended(hand)
-        if view["acting_seat"] is None:
-            time.sleep(0.1)
-            continue
-        user = users[view["acting_seat"]]
+    while (acting := seat_to_act(table, hand.pk)) is not None:
+        user = users[acting]
         legal = legal_actions(table, user)
         assert legal is not None
         if not raised and legal["raise_range"] is not None:
@@ -54,7 +46,7 @@ def play_a_raised_pot_to_showdown(table: Any, users: dict[int, Any]) -> Hand:
             raised = True
         else:
             check_or_call(table, user)
-    raise AssertionError("the hand did not end")
+    return wait_until_ended(hand)
 
 
 def test_the_log_the_last_hands_list_the_history_and_the_replayer_agree_on_pot_rake_and_net(

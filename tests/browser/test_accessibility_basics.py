@@ -3,7 +3,6 @@ readers), and the live table can be played with the keyboard alone (LOB-04)."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -14,13 +13,14 @@ from tests.browser.flows import log_in, visible_actions, wait_live, wait_until
 from tests.browser.setup import (
     check_or_call_down,
     hand_events,
-    hand_in_play,
     heads_up_table,
     player,
     running_hand,
     seat,
+    seat_to_act,
     wait_until_ended,
 )
+from tests.waiting import eventually
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -143,16 +143,6 @@ def dealt_table(site: Any) -> Table:
     return table
 
 
-def wait_for_the_first_action(table: Table, hand: Hand, timeout: float = 20) -> dict[str, Any]:
-    """The first ``action_taken`` of ``hand`` once the table has it (the button hides on the press, before the
-    table's answer)."""
-    deadline = time.monotonic() + timeout
-    while not (taken := hand_events(table, hand.pk, "action_taken")):
-        assert time.monotonic() < deadline, "the action pressed was never taken"
-        time.sleep(0.05)
-    return taken[0]
-
-
 def test_the_table_is_playable_with_the_keyboard_alone(dealt_table: Table, pages: Pages) -> None:
     table = dealt_table
     hand = running_hand(table)
@@ -173,19 +163,17 @@ def test_the_table_is_playable_with_the_keyboard_alone(dealt_table: Table, pages
     first.keyboard.type("0.30")
     first.keyboard.press("Enter")
     wait_until(first, "!document.querySelector('#action-buttons [data-act]:not([hidden])')")
-    raise_event = wait_for_the_first_action(table, hand)
+    # The buttons hide on the press, before the table's answer.
+    raise_event = eventually(lambda: hand_events(table, hand.pk, "action_taken"), what="the action pressed taken")[0]
     assert raise_event["resolved"] == "raise"
     assert raise_event["total_bet"] == 30
 
     # Then both check or call with C until the hand ends; Tab reaches the buttons too.
     for _ in range(20):
-        view = hand_in_play(table)
-        if view is None or view["id"] != hand.pk:
+        acting = seat_to_act(table, hand.pk)
+        if acting is None:
             break
-        if view["acting_seat"] is None:  # between streets
-            time.sleep(0.05)
-            continue
-        page = players[view["acting_seat"]]
+        page = players[acting]
         wait_until(page, "document.querySelector('#action-buttons [data-act]:not([hidden]):not([aria-disabled=true])')")
         sequence = int(page.locator("#table-app").get_attribute("data-sequence"))
         page.keyboard.press("c")

@@ -5,7 +5,6 @@ call (LOB-04 table controls; docs/protocol.md "Sequence numbers")."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -13,7 +12,16 @@ import pytest
 from games.models import Table
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import board, log_in, seat_stacks, wait_live, wait_until
-from tests.browser.setup import check_or_call, hand_in_play, heads_up_table, in_thread, player, running_hand, seat
+from tests.browser.setup import (
+    check_or_call,
+    hand_in_play,
+    heads_up_table,
+    in_thread,
+    player,
+    running_hand,
+    seat,
+    seat_to_act,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -22,15 +30,13 @@ def play_to_the_flop(table: Table, users: dict[int, Any]) -> tuple[list[str], in
     """Check or call until the flop is dealt; return the board and the pot total."""
     hand = running_hand(table)
     while True:
+        acting = seat_to_act(table, hand.pk)
         view = hand_in_play(table)
+        assert acting is not None, "the hand ended before the flop"
         assert view is not None, "the hand ended before the flop"
-        assert view["id"] == hand.pk, "the hand ended before the flop"
         if view["street"] == "flop":
             return list(view["board"]), int(view["pot_total"])
-        if view["acting_seat"] is None:
-            time.sleep(0.05)
-            continue
-        check_or_call(table, users[view["acting_seat"]])
+        check_or_call(table, users[acting])
 
 
 def test_the_flop_the_pot_and_the_stacks_are_drawn_from_the_events_before_any_snapshot_arrives(
