@@ -188,11 +188,17 @@ CELERY_TIMEZONE = "UTC"
 # Tournament clocks are deadlines in PostgreSQL (architecture rule 5); this beat task moves every live tournament on
 # (starts, levels, breaks, hand-for-hand, balancing, places and prizes). It is idempotent, so a late or doubled run
 # changes nothing, and a worker restart loses nothing. Test runs may execute tasks eagerly (CELERY_TASK_ALWAYS_EAGER).
+#
+# A tick the worker reaches after the next one was sent is worth nothing (the next does all its work), so each expires
+# after two intervals: a worker slower than the beat (a busy host) skips the stale ticks instead of queueing them
+# without end, which would put every tournament start, level and coordination behind an ever longer queue.
+# ``expire_seconds`` is the option django-celery-beat's DatabaseScheduler keeps (it drops ``expires``).
+TOURNAMENT_TICK_SECONDS = env.number("TOURNAMENT_TICK_SECONDS", 2.0, minimum=0.5)
 CELERY_BEAT_SCHEDULE = {
     "tournaments-advance": {
         "task": "tournaments.tasks.tournaments_advance",
-        "schedule": env.number("TOURNAMENT_TICK_SECONDS", 2.0, minimum=0.5),
-        "options": {"expires": 10},
+        "schedule": TOURNAMENT_TICK_SECONDS,
+        "options": {"expire_seconds": max(5, int(2 * TOURNAMENT_TICK_SECONDS))},
     },
 }
 # The compliance desk's incremental fraud detection runs a moment after hands settle; this sweep catches up whatever a
@@ -200,7 +206,7 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_BEAT_SCHEDULE["compliance-detect"] = {
     "task": "compliance.tasks.compliance_detect",
     "schedule": env.number("COMPLIANCE_SWEEP_SECONDS", 60.0, minimum=5.0),
-    "options": {"expires": 300},
+    "options": {"expire_seconds": 300},
 }
 CELERY_TASK_ALWAYS_EAGER = env.boolean("CELERY_TASK_ALWAYS_EAGER", False)
 

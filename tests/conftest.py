@@ -7,6 +7,7 @@ so names carry the process id. The launcher (``make test``) provides DATABASE_UR
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -275,6 +276,7 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     """Note where each live site's log stands when a test starts: a failure shows what the site logged meanwhile."""
     for site in _live_sites_of(item):
         item.stash.setdefault(_LOG_OFFSETS, {})[site.log_path] = _size_of(site.log_path)
+        item.stash.setdefault(_SITES, []).append(site)
     yield
 
 
@@ -286,17 +288,37 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report = outcome.get_result()
     if call.when != "call" or not report.failed:
         return
+    for site in item.stash.get(_SITES, []):
+        states = [
+            f"{' '.join(str(part) for part in process.args[-3:])}: "
+            + ("running" if process.poll() is None else f"EXITED with {process.returncode}")
+            for process in site.processes
+        ]
+        report.sections.append((f"live site processes ({site.log_path.name})", "\n".join(states)))
     for path, offset in item.stash.get(_LOG_OFFSETS, {}).items():
         with open(path, "rb") as log:
             log.seek(offset)
             written = log.read().decode("utf-8", "replace")
-        if len(written) > _LOG_SHOWN_CHARACTERS:
-            written = "[...]\n" + written[-_LOG_SHOWN_CHARACTERS:]
-        report.sections.append((f"live site log ({path.name}) during the test", written or "(nothing logged)"))
+        report.sections.append((f"live site log ({path.name}) during the test", log_worth_reading(written)))
+
+
+def log_worth_reading(written: str) -> str:
+    """What a site logged, without the access-log lines of answered requests (a page polling every few seconds
+    buries the warnings and tracebacks under them), cut to its last ``_LOG_SHOWN_CHARACTERS``."""
+    lines = written.splitlines()
+    kept = [line for line in lines if not _ANSWERED_REQUEST.search(line)]
+    if len(kept) < len(lines):
+        kept.append(f"({len(lines) - len(kept)} access-log lines of answered requests left out)")
+    shown = "\n".join(kept)
+    if len(shown) > _LOG_SHOWN_CHARACTERS:
+        shown = "[...]\n" + shown[-_LOG_SHOWN_CHARACTERS:]
+    return shown or "(nothing logged)"
 
 
 _LOG_OFFSETS = pytest.StashKey[dict[Any, int]]()
+_SITES = pytest.StashKey[list[Any]]()
 _LOG_SHOWN_CHARACTERS = 12_000
+_ANSWERED_REQUEST = re.compile(r'\] "[A-Z]+ [^"]*" [123]\d\d \d+$')
 
 
 def _live_sites_of(item: pytest.Item) -> list[Any]:

@@ -225,9 +225,9 @@ class TableOwner:
         owned_open = sum(1 for table_id in self.tables if table_id in open_set)
         claimed = 0
         for table_id in tables_to_claim(open_ids, owned_open, share, owned_by_anyone):
-            lease = await self._leases(self.store.acquire, table_id, self.process_id)
+            lease = await self._acquire(table_id)
             if lease is not None:
-                await self._start(lease)
+                self._start(lease)
                 claimed += 1
         if not claimed and owned_open > share:
             spares = (owned for table_id, owned in self.tables.items() if table_id in open_set and owned.idle)
@@ -257,9 +257,22 @@ class TableOwner:
                 dealing.deal_queued = True
                 dealing.queue.put_nowait(DealNext())
 
-    async def _start(self, lease: Lease) -> None:
-        with contextlib.suppress(redis.ResponseError):  # BUSYGROUP: the group exists (the table had owners before)
-            await self.redis.xgroup_create(inbox.stream_key(lease.table_id), inbox.STREAM_GROUP, id="0", mkstream=True)
+    async def _acquire(self, table_id: int) -> Lease | None:
+        """Acquire the lease of ``table_id``; when the process is stopped meanwhile, the acquisition (which runs on in
+        its thread) is released, not left to expire: the next owner need not wait for it."""
+        acquiring = asyncio.ensure_future(self._leases(self.store.acquire, table_id, self.process_id))
+        try:
+            return await asyncio.shield(acquiring)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                lease = await acquiring
+                if lease is not None:
+                    await self._leases(self.store.release, lease)
+            raise
+
+    def _start(self, lease: Lease) -> None:
+        """Hold the table from the moment its lease is acquired (renewed, counted, released at a stop), and start its
+        task; the task creates the table's consumer group, then takes the table over."""
         actor = TableActor(lease.table_id, shuffler=self.shuffler, owner_epoch=lease.epoch, end_actions_later=True)
         owned = OwnedTable(lease, actor)
         self.tables[lease.table_id] = owned
@@ -344,6 +357,8 @@ class TableOwner:
         table_id, lease = owned.lease.table_id, owned.lease
         started = time.monotonic()
         try:
+            with contextlib.suppress(redis.ResponseError):  # BUSYGROUP: the group exists (the table had owners before)
+                await self.redis.xgroup_create(inbox.stream_key(table_id), inbox.STREAM_GROUP, id="0", mkstream=True)
             cancelled = await self._database(table_take_over, table_id, lease.epoch)
         except OwnershipLost as stale:
             # The Redis epochs are behind the database's (Redis was flushed): move them on, and acquire afresh.

@@ -199,6 +199,21 @@ def tournament_started(tournament: Any, timeout: float = 180) -> None:
             current = Tournament.objects.get(pk=tournament.pk)
             raise AssertionError(
                 f"the tournament did not start within {timeout:.0f} s: status {current.status}, "
-                f"starts at {current.starts_at.isoformat()}, now {timezone.now().isoformat()}"
+                f"starts at {current.starts_at.isoformat()}, now {timezone.now().isoformat()}, "
+                f"{celery_tasks_waiting()} Celery tasks waiting for the worker"
             )
         time.sleep(0.2)
+
+
+def celery_tasks_waiting() -> int:
+    """How many tasks wait in the site's Celery queue (a backlog tells a worker slower than the beat from a start
+    nobody was told of)."""
+    import redis
+    from django.conf import settings
+
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        prefix = settings.CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"]
+        return int(client.llen(f"{prefix}celery"))
+    finally:
+        client.close()

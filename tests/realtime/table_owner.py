@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -46,9 +48,20 @@ def table_owner_running(process_id: str = "owner-under-test", seed: int = 7) -> 
         if "loop" in handles:
             handles["loop"].call_soon_threadsafe(handles["stop"].set)
         thread.join(120)
-        assert not thread.is_alive(), "the owner loop did not stop"
+        assert not thread.is_alive(), f"the owner loop did not stop:\n{threads_where_they_are(process_id)}"
     if failure:
         raise failure[0]
+
+
+def threads_where_they_are(process_id: str) -> str:
+    """The stacks of the owner loop's thread and of its database and lease threads, for a stop that hangs."""
+    names = {thread.ident: thread.name for thread in threading.enumerate()}
+    stacks = []
+    for ident, frame in sys._current_frames().items():
+        name = names.get(ident, "")
+        if name == process_id or name.startswith(("table-db", "table-leases")):
+            stacks.append(f"--- {name}\n" + "".join(traceback.format_stack(frame)))
+    return "\n".join(stacks) or "(no such thread)"
 
 
 def wait_for(condition: Callable[[], Any], what: str, timeout: float = 120.0) -> Any:

@@ -30,8 +30,15 @@ def test_a_second_owner_gets_half_of_the_tables_the_first_owned_alone(settings: 
     with table_owner_running("first") as first:
         wait_for(lambda: owners() == Counter({"first": 6}), "the first owner owning every table")
         with table_owner_running("second") as second:
-            wait_for(lambda: owners() == Counter({"first": 3, "second": 3}), "the tables spread 3 and 3")
-            assert sorted([*first.tables, *second.tables]) == sorted(tables)
+            # The leases (Redis) and each owner's tables (its memory) change a moment apart: wait for both.
+            wait_for(
+                lambda: (
+                    owners() == Counter({"first": 3, "second": 3})
+                    and sorted([*first.tables, *second.tables]) == sorted(tables)
+                ),
+                "the tables spread 3 and 3, each held by the owner of its lease",
+            )
+            assert all(store.owner_of(table) == "first" for table in first.tables)
         # The second stops (SIGTERM): it releases its leases, and the first takes its tables back.
         wait_for(lambda: owners() == Counter({"first": 6}), "the first owner owning every table again")
     assert owners() == Counter({None: 6})  # a stopped owner releases what it owned

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games.models import HandEvent
+from games.models import HandEvent, Seat
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import header_balance, log_in, register_confirmed, wait_until
-from tests.browser.setup import player, start_the_scheduled_tournament_now
+from tests.browser.setup import celery_tasks_waiting, player, start_the_scheduled_tournament_now
 from tournaments.models import Tournament, TournamentEntry, TournamentStatus
 from tournaments.rules.levels import structure_from_rows
 from tournaments.services.catalog import tournament_create
@@ -113,7 +113,12 @@ def test_three_players_register_play_and_the_winner_is_paid(site: Any, pages: Pa
                 levels_seen.update(re.findall(r"Level (\d+)", info.text_content() or ""))
         page.wait_for_timeout(300)
     finished = Tournament.objects.get(pk=tournament.pk)
-    assert finished.status == TournamentStatus.FINISHED
+    assert finished.status == TournamentStatus.FINISHED, (
+        f"levels seen {sorted(levels_seen)}; entries "
+        f"{list(TournamentEntry.objects.filter(tournament=tournament).values_list('status', 'table_id'))}; seats "
+        f"{list(Seat.objects.filter(user__in=users.values()).values_list('table_id', 'chips', 'user_id'))}; "
+        f"{celery_tasks_waiting()} Celery tasks waiting for the worker"
+    )
     # The player left alone at the other table was told and taken to the table of the other two (TRN-26).
     moved = HandEvent.objects.get(table__tournament_link__tournament=tournament, kind="player_moved")
     moved_name = next(name for name, user in users.items() if user.pk == moved.payload["user_id"])
