@@ -276,7 +276,7 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     """Note where each live site's log stands when a test starts: a failure shows what the site logged meanwhile."""
     for site in _live_sites_of(item):
         item.stash.setdefault(_LOG_OFFSETS, {})[site.log_path] = _size_of(site.log_path)
-        item.stash.setdefault(_SITES, []).append(site)
+        item.stash.setdefault(_SITES, {})[site.log_path] = site  # a site is often two fixtures (site, live_site)
     yield
 
 
@@ -288,7 +288,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     report = outcome.get_result()
     if call.when != "call" or not report.failed:
         return
-    for site in item.stash.get(_SITES, []):
+    for site in item.stash.get(_SITES, {}).values():
         states = [
             f"{' '.join(str(part) for part in process.args[-3:])}: "
             + ("running" if process.poll() is None else f"EXITED with {process.returncode}")
@@ -316,7 +316,7 @@ def log_worth_reading(written: str) -> str:
 
 
 _LOG_OFFSETS = pytest.StashKey[dict[Any, int]]()
-_SITES = pytest.StashKey[list[Any]]()
+_SITES = pytest.StashKey[dict[Any, Any]]()
 _LOG_SHOWN_CHARACTERS = 12_000
 _ANSWERED_REQUEST = re.compile(r'\] "[A-Z]+ [^"]*" [123]\d\d \d+$')
 

@@ -14,6 +14,8 @@
   var gettext = P.t;
   var f = function (text, values) { return P.format(text, values, true); };
   var AUTO_OPEN_SECONDS = 8;
+  // How long the table page a player was moved from has to take them on itself before this socket's banner does.
+  var MOVED_FALLBACK_MILLISECONDS = 4000;
   var tableUrlZero = document.body.getAttribute("data-table-url-zero") || "/games/tables/0/";
   var dismissedKey = "poker.seatBannersDismissed";
   var banners = {};
@@ -67,12 +69,27 @@
     delete banners[tableId];
   }
 
+  function withFlag(seat, flag) {
+    var copy = {};
+    Object.keys(seat).forEach(function (key) { copy[key] = seat[key]; });
+    copy[flag] = true;
+    return copy;
+  }
+
   /* Show (or refresh) the banner for one table; `countdown` false: no automatic opening (a table found by hello). */
   function call(seat, countdown) {
     var here = currentTableId();
     if (here === seat.table_id) { return; }
-    // The table page the player was moved from takes them on itself (table.js, TRN-26).
-    if (seat.reason === "moved" && here !== null && here === seat.from_table) { return; }
+    var movedFromHere = seat.reason === "moved" && here !== null && here === seat.from_table;
+    if (movedFromHere && !seat.tableMissedIt) {
+      // The table page the player was moved from takes them on itself (table.js, TRN-26) on the table's own
+      // player_moved event. Should that event not reach it (a stalled table socket, a resync answered with a
+      // snapshot), this socket calls them a moment later: a moved player is never left at the table they left.
+      setTimeout(function () {
+        if (currentTableId() === here) { call(withFlag(seat, "tableMissedIt"), countdown); }
+      }, MOVED_FALLBACK_MILLISECONDS);
+      return;
+    }
     if (seat.reason === "playing" && dismissed().indexOf(seat.table_id) >= 0) { return; }
     Object.keys(banners).forEach(function (other) {
       if (banners[other].tournamentId === seat.tournament_id) { remove(other); } // a move replaces the old table
@@ -115,7 +132,8 @@
     var dealAt = seat.deal_at ? Date.parse(seat.deal_at) : NaN;
     var openAt = Date.now() + AUTO_OPEN_SECONDS * 1000;
     if (!isNaN(dealAt)) { openAt = Math.min(openAt, Math.max(Date.now() + 3000, dealAt - 1000)); }
-    var automatic = !atAnotherGame();
+    // The table a player was moved from is no other game: its seat is gone, so the new table opens by itself.
+    var automatic = movedFromHere || !atAnotherGame();
     function tick() {
       var seconds = Math.max(0, Math.ceil((openAt - Date.now()) / 1000));
       if (!isNaN(dealAt) && dealAt > Date.now()) {

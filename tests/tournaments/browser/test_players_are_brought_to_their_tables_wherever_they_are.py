@@ -4,8 +4,9 @@ last registrant of a Sit & Go (on a phone), and the player who registered earlie
 laptop), are both taken to their table, the reader called first ("take your seat", with a countdown, in a banner
 that covers nothing); two players in the lobby, one on a phone and one on a laptop, are brought to the multi-table
 tournament that starts; players reading the cashier on either screen are told the table they play at, and the one
-balancing moves is called to the new table and taken there, while the others stay where they are. Screenshots in
-test-artifacts/."""
+balancing moves is called to the new table and taken there, while the others stay where they are; a player at the
+table they are moved from whose table socket stalls (the table's own ``player_moved`` never reaches the page) is
+called and taken there by the player socket. Screenshots in test-artifacts/."""
 
 from __future__ import annotations
 
@@ -186,3 +187,88 @@ def test_a_player_reading_the_cashier_is_taken_to_the_table_balancing_moves_them
         if user_id != moved.payload["user_id"]:
             assert page.url.endswith("/wallet/")  # the others were not moved and stay where they were
     assert Tournament.objects.get(pk=tournament.pk).status == TournamentStatus.RUNNING
+
+
+class SilencedTableSockets:
+    """Routes a page's table socket through the test; after ``silence`` nothing the server sends reaches the page
+    (a stalled connection: the page keeps it open and hears nothing)."""
+
+    def __init__(self, page: Any) -> None:
+        self.silent = False
+        page.route_web_socket("**/ws/tables/**", self._connect)
+
+    def _connect(self, route: Any) -> None:
+        server = route.connect_to_server()
+        route.on_message(server.send)
+        server.on_message(lambda message: None if self.silent else route.send(message))
+
+    def silence(self) -> None:
+        self.silent = True
+
+
+def test_a_player_whose_table_page_misses_the_move_is_taken_to_the_new_table_by_the_player_socket(
+    site: Any, pages: Pages
+) -> None:
+    """TRN-26: the table page a player was moved from takes them to the new table on the table's ``player_moved``
+    event; when that event does not reach the page (its table socket stalled here), the player socket's call does."""
+    tournament = tournament_create(
+        name="Stalled Freezeout",
+        starts_at=timezone.now() + timedelta(minutes=30),
+        table_size=3,
+        buy_in=1_000,
+        fee=100,
+        unregistration_closes_minutes=0,
+        structure=LEVELS,
+    )
+    users = {name: player(name, cash_cents=5_000) for name in ("alice", "bob", "carol", "dave", "erin")}
+    for user in users.values():
+        tournament_register(user, tournament)
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
+    tournament_advance(tournament.pk)  # unless the beat started it first
+    by_table: dict[int, list[TournamentEntry]] = {}
+    for entry in TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).select_related(
+        "user"
+    ):
+        by_table.setdefault(int(entry.table_id), []).append(entry)
+    small, big = sorted(by_table, key=lambda table_id: len(by_table[table_id]))
+    at_the_table = {}
+    for number, entry in enumerate(by_table[big]):
+        page = pages.new(**(LAPTOP, PHONE)[number % 2])
+        sockets = SilencedTableSockets(page)
+        log_in(page, entry.user.username)
+        page.goto(f"/games/tables/{big}/")
+        wait_until(page, "document.getElementById('table-app').getAttribute('data-connection') === 'live'")
+        wait_until(page, "Boolean(window.Poker.playerSocket && window.Poker.playerSocket.isOpen())")
+        at_the_table[entry.user_id] = (page, sockets)
+    for _page, sockets in at_the_table.values():
+        sockets.silence()
+
+    judge = staff_member(SUPPORT_STAFF)
+    deadline = time.monotonic() + 60
+    while True:
+        try:  # between two hands
+            entry_disqualify(by_table[small][0], actor=judge, reason="Collusion", forfeit_prize=False)
+            break
+        except (NotAllowedNow, OperationalError) as refusal:
+            if isinstance(refusal, OperationalError) and not caused_by_a_deadlock(refusal):
+                raise
+            assert time.monotonic() < deadline, "the small table never paused between hands"
+            time.sleep(0.2)
+    deadline = time.monotonic() + 60
+    while not HandEvent.objects.filter(table_id=big, kind="player_moved").exists():
+        assert time.monotonic() < deadline, "nobody was moved"
+        try:
+            tournament_advance(tournament.pk)
+        except OperationalError as error:
+            if not caused_by_a_deadlock(error):
+                raise
+        time.sleep(0.5)
+    moved = HandEvent.objects.get(table_id=big, kind="player_moved")
+    mover, _sockets = at_the_table[moved.payload["user_id"]]
+    banner = mover.locator("[data-testid=seat-call][data-reason=moved]")
+    banner.wait_for(state="visible", timeout=60_000)
+    pages.screenshot(mover, "moved-called-at-the-old-table")
+    mover.wait_for_url(f"**/games/tables/{small}/", timeout=60_000)
+    for user_id, (page, _sockets) in at_the_table.items():
+        if user_id != moved.payload["user_id"]:
+            assert page.url.endswith(f"/games/tables/{big}/")  # the others were not moved and stay at their table
