@@ -117,21 +117,20 @@ def test_players_in_the_lobby_on_a_phone_and_a_laptop_are_brought_to_the_tournam
         pages.screenshot(page, f"at-the-table-{label}")
 
 
-def test_a_player_reading_the_cashier_is_taken_to_the_table_balancing_moves_them_to(site: Any, pages: Pages) -> None:
-    starts = timezone.now() + timedelta(minutes=30)
+def started_at_tables_of_three_and_two(name: str) -> tuple[Any, int, int, dict[int, list[TournamentEntry]]]:
+    """A five-player tournament of three-seat tables, started (a table of three and one of two), dated two minutes
+    back so that pages opened now only offer the table: (tournament, small table, big table, entries by table)."""
     tournament = tournament_create(
-        name="Balanced Freezeout",
-        starts_at=starts,
+        name=name,
+        starts_at=timezone.now() + timedelta(minutes=30),
         table_size=3,
         buy_in=1_000,
         fee=100,
         unregistration_closes_minutes=0,
         structure=LEVELS,
     )
-    users = {name: player(name, cash_cents=5_000) for name in ("alice", "bob", "carol", "dave", "erin")}
-    for user in users.values():
-        tournament_register(user, tournament)
-    # The start (tables of three and two), dated two minutes back: pages opened now only offer the table.
+    for name_of_player in ("alice", "bob", "carol", "dave", "erin"):
+        tournament_register(player(name_of_player, cash_cents=5_000), tournament)
     Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
     tournament_advance(tournament.pk)  # unless the beat started it first
     Tournament.objects.filter(pk=tournament.pk).update(started_at=timezone.now() - timedelta(minutes=2))
@@ -142,22 +141,17 @@ def test_a_player_reading_the_cashier_is_taken_to_the_table_balancing_moves_them
     ):
         by_table.setdefault(int(entry.table_id), []).append(entry)
     small, big = sorted(by_table, key=lambda table_id: len(by_table[table_id]))
-    readers = {}
-    for number, entry in enumerate(by_table[big]):
-        page = pages.new(**(LAPTOP, PHONE)[number % 2])
-        log_in(page, entry.user.username)
-        page.goto("/wallet/")
-        offered = seat_call(page)  # each is told the table they play at, and stays on the cashier
-        assert offered.get_attribute("data-reason") == "playing"
-        assert readable(page, "[data-testid=seat-call]") == "readable"
-        readers[entry.user_id] = page
+    return tournament, small, big, by_table
 
-    # One player of the small table is disqualified: three against one, so balancing moves one player there.
+
+def balancing_moves_one_player(tournament: Any, leaving: TournamentEntry, big: int) -> HandEvent:
+    """Disqualify ``leaving`` (a player of the table of two): three against one, so balancing moves one player of
+    table ``big`` there. Returns the move's event."""
     judge = staff_member(SUPPORT_STAFF)
     deadline = time.monotonic() + 60
     while True:
         try:  # between two hands (the absent players' hands are dealt and folded meanwhile, TRN-04)
-            entry_disqualify(by_table[small][0], actor=judge, reason="Collusion", forfeit_prize=False)
+            entry_disqualify(leaving, actor=judge, reason="Collusion", forfeit_prize=False)
             break
         except (NotAllowedNow, OperationalError) as refusal:  # a hand in play; or a deadlock with the live site
             if isinstance(refusal, OperationalError) and not caused_by_a_deadlock(refusal):
@@ -173,7 +167,23 @@ def test_a_player_reading_the_cashier_is_taken_to_the_table_balancing_moves_them
             if not caused_by_a_deadlock(error):
                 raise
         time.sleep(0.5)
-    moved = HandEvent.objects.get(table_id=big, kind="player_moved")
+    return HandEvent.objects.get(table_id=big, kind="player_moved")
+
+
+def test_a_player_reading_the_cashier_is_taken_to_the_table_balancing_moves_them_to(site: Any, pages: Pages) -> None:
+    tournament, small, big, by_table = started_at_tables_of_three_and_two("Balanced Freezeout")
+    readers = {}
+    for number, entry in enumerate(by_table[big]):
+        page = pages.new(**(LAPTOP, PHONE)[number % 2])
+        log_in(page, entry.user.username)
+        page.goto("/wallet/")
+        offered = seat_call(page)  # each is told the table they play at, and stays on the cashier
+        assert offered.get_attribute("data-reason") == "playing"
+        assert readable(page, "[data-testid=seat-call]") == "readable"
+        readers[entry.user_id] = page
+
+    # One player of the small table is disqualified: three against one, so balancing moves one player there.
+    moved = balancing_moves_one_player(tournament, by_table[small][0], big)
     mover = readers[moved.payload["user_id"]]
     banner = mover.locator("[data-testid=seat-call][data-reason=moved]")
     banner.wait_for(state="visible")
@@ -211,26 +221,7 @@ def test_a_player_whose_table_page_misses_the_move_is_taken_to_the_new_table_by_
 ) -> None:
     """TRN-26: the table page a player was moved from takes them to the new table on the table's ``player_moved``
     event; when that event does not reach the page (its table socket stalled here), the player socket's call does."""
-    tournament = tournament_create(
-        name="Stalled Freezeout",
-        starts_at=timezone.now() + timedelta(minutes=30),
-        table_size=3,
-        buy_in=1_000,
-        fee=100,
-        unregistration_closes_minutes=0,
-        structure=LEVELS,
-    )
-    users = {name: player(name, cash_cents=5_000) for name in ("alice", "bob", "carol", "dave", "erin")}
-    for user in users.values():
-        tournament_register(user, tournament)
-    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
-    tournament_advance(tournament.pk)  # unless the beat started it first
-    by_table: dict[int, list[TournamentEntry]] = {}
-    for entry in TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).select_related(
-        "user"
-    ):
-        by_table.setdefault(int(entry.table_id), []).append(entry)
-    small, big = sorted(by_table, key=lambda table_id: len(by_table[table_id]))
+    tournament, small, big, by_table = started_at_tables_of_three_and_two("Stalled Freezeout")
     at_the_table = {}
     for number, entry in enumerate(by_table[big]):
         page = pages.new(**(LAPTOP, PHONE)[number % 2])
@@ -243,27 +234,7 @@ def test_a_player_whose_table_page_misses_the_move_is_taken_to_the_new_table_by_
     for _page, sockets in at_the_table.values():
         sockets.silence()
 
-    judge = staff_member(SUPPORT_STAFF)
-    deadline = time.monotonic() + 60
-    while True:
-        try:  # between two hands
-            entry_disqualify(by_table[small][0], actor=judge, reason="Collusion", forfeit_prize=False)
-            break
-        except (NotAllowedNow, OperationalError) as refusal:
-            if isinstance(refusal, OperationalError) and not caused_by_a_deadlock(refusal):
-                raise
-            assert time.monotonic() < deadline, "the small table never paused between hands"
-            time.sleep(0.2)
-    deadline = time.monotonic() + 60
-    while not HandEvent.objects.filter(table_id=big, kind="player_moved").exists():
-        assert time.monotonic() < deadline, "nobody was moved"
-        try:
-            tournament_advance(tournament.pk)
-        except OperationalError as error:
-            if not caused_by_a_deadlock(error):
-                raise
-        time.sleep(0.5)
-    moved = HandEvent.objects.get(table_id=big, kind="player_moved")
+    moved = balancing_moves_one_player(tournament, by_table[small][0], big)
     mover, _sockets = at_the_table[moved.payload["user_id"]]
     banner = mover.locator("[data-testid=seat-call][data-reason=moved]")
     banner.wait_for(state="visible", timeout=60_000)
