@@ -211,9 +211,11 @@ def celery_tasks_waiting() -> int:
     import redis
     from django.conf import settings
 
+    from poker_site.celery import app
+
     client = redis.Redis.from_url(settings.REDIS_URL)
     try:
         prefix = settings.CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"]
-        return int(client.llen(f"{prefix}celery"))
+        return int(client.llen(f"{prefix}{app.conf.task_default_queue}"))
     finally:
         client.close()

@@ -34,6 +34,7 @@ def play_to_the_flop(table: Table, users: dict[int, Any]) -> tuple[list[str], in
         view = hand_in_play(table)
         assert acting is not None, "the hand ended before the flop"
         assert view is not None, "the hand ended before the flop"
+        assert view["id"] == hand.pk, "the hand ended before the flop"
         if view["street"] == "flop":
             return list(view["board"]), int(view["pot_total"])
         check_or_call(table, users[acting])
