@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from games.models import Hand, Seat, Table, TableStatus
-from tests.tournaments.phases_support import check_or_call, flight, phase_two
+from tests.tournaments.phases_support import FLIGHT_STEP, check_or_call, flight, phase_two
 from tests.tournaments.support import START, fresh, play, register_players
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus
 from wallet.models import AuditEntry
@@ -36,7 +36,7 @@ def test_a_flight_plays_its_final_level_and_its_survivors_are_registered_in_phas
             )
 
     assert first.starts_at is not None
-    play(first, start=first.starts_at, step=timedelta(seconds=20), policy=check_or_call, after_step=remember_stacks)
+    play(first, start=first.starts_at, step=FLIGHT_STEP, policy=check_or_call, after_step=remember_stacks)
     ended = fresh(first)
     assert ended.status == TournamentStatus.FINISHED
     # The final level, 2, is played; it is over 10 minutes after the start: no hand of the flight was dealt at level 3.
