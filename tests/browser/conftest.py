@@ -180,21 +180,35 @@ def live_site(django_db_setup: Any, django_db_blocker: Any) -> Iterator[LiveSite
             site.stop()
 
 
-@pytest.fixture
-def browser(live_site: LiveSite, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """Chromium for one test. Playwright's sync API runs an event loop in this thread while it is open, so the test's
-    own ORM reads need Django's async-safety check lifted for exactly that long (never for other tests)."""
+@pytest.fixture(scope="package")
+def chromium(live_site: LiveSite) -> Iterator[Any]:
+    """One Chromium for a package of browser tests on one xdist worker, as the site is (``live_site``); each test
+    opens its own browser contexts (``Pages``: separate cookies and storage per person), closed after it. A launch
+    costs about 0.8 s of CPU (issue 26). Playwright's sync API runs an event loop in this thread while it is open, so
+    Django's async-safety check is lifted for exactly the package's tests (their own ORM reads and the database's
+    reset between them), never for other packages' tests."""
     from playwright.sync_api import sync_playwright
 
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)
-        try:
-            yield launched
-        finally:
-            launched.close()
-            # Queries made while Playwright's loop ran used connections of that context; close them here.
-            connections.close_all()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGUMENTS)
+            try:
+                yield launched
+            finally:
+                launched.close()
+                connections.close_all()
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """The package's Chromium for one test; every context the test opened is closed after it."""
+    assert chromium.is_connected(), "the package's Chromium is gone (crashed or closed by a test)"
+    yield chromium
+    for context in list(chromium.contexts):
+        context.close()
+    # Queries made while Playwright's loop ran used connections of that context; close them here.
+    connections.close_all()
 
 
 def caused_by_a_deadlock(error: BaseException) -> bool:

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, LiveSite, browser, flush_retried_after_a_deadlock, pages, site
+from tests.browser.conftest import CHROMIUM, LiveSite, browser, chromium, flush_retried_after_a_deadlock, pages, site
 
-__all__ = ["browser", "flush_retried_after_a_deadlock", "pages", "site"]
+__all__ = ["browser", "chromium", "flush_retried_after_a_deadlock", "pages", "site"]
 
 
 @pytest.fixture(scope="package")

@@ -2,6 +2,7 @@
 
 from tests.browser.conftest import (  # noqa: F401 - fixtures for this directory
     browser,
+    chromium,
     flush_retried_after_a_deadlock,
     live_site,
     pages,
