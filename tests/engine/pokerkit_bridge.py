@@ -15,6 +15,7 @@ from typing import Any
 
 from pokerkit import Automation, Card, NoLimitTexasHoldem, OmahaHoldemHand, PotLimitOmahaHoldem, StandardHighHand
 from pokerkit import State as PokerkitState
+from pokerkit.lookups import Lookup
 
 from games.engine.config import HandConfig, Variant
 from games.engine.events import ActionTaken
@@ -65,6 +66,36 @@ def pokerkit_hands_remembered() -> Iterator[None]:
         for hand_type in hand_types:
             if "from_game" in vars(hand_type):
                 delattr(hand_type, "from_game")
+
+
+@contextlib.contextmanager
+def pokerkit_lookup_keys_remembered() -> Iterator[None]:
+    """Within the block, pokerkit computes the lookup key of each (lookup, five cards in one order) once.
+
+    pokerkit's ``calculate_equities`` builds every five-card combination of every sampled board (sixty per Omaha
+    player) and computes each one's lookup key again for every comparison; the key (a product of rank primes and the
+    suitedness) was most of its time, and combinations repeat across samples (the hole cards are fixed). The key is a
+    pure function of the cards for a lookup, so remembering it changes no result; the memory is dropped with the block.
+    The five pokerkit equity tests: 47 s -> 34 s of CPU (a set of cards as the key, order-free, was no faster).
+    """
+    assert "_get_key" in vars(Lookup)
+    original = Lookup._get_key
+    remembered: dict[tuple[Any, ...], Any] = {}
+
+    def get_key(lookup: Any, cards: Any) -> Any:
+        if not isinstance(cards, tuple):
+            return original(lookup, cards)
+        key = (type(lookup), cards)
+        found = remembered.get(key)
+        if found is None:
+            found = remembered[key] = original(lookup, cards)
+        return found
+
+    Lookup._get_key = get_key  # type: ignore[method-assign]  # patched for the block only
+    try:
+        yield
+    finally:
+        Lookup._get_key = original  # type: ignore[method-assign]
 
 
 @dataclass
