@@ -69,7 +69,8 @@ def test_changed_catalogue_rows_and_the_ledger_a_test_wrote_are_put_back_exactly
 
         assert every_table_fingerprint() == before
         assert dict(GameType.objects.values_list("code", "rules_version")) == versions_before
-        assert not Transfer.objects.exists() and not Leg.objects.exists()
+        assert not Transfer.objects.exists()
+        assert not Leg.objects.exists()
         assert not get_user_model().objects.filter(username="reset-check").exists()
         assert full_resets.calls == 0
     finally:
