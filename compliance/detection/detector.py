@@ -32,6 +32,7 @@ from compliance.detection.chip_dumping import ChipDumping
 from compliance.detection.coordinated_entry import CoordinatedEntry
 from compliance.detection.counter_use import CounterUse
 from compliance.detection.flags import STATE_FORMAT, Flag, Indicator, StateError, parameters_from_dict, require_format
+from compliance.detection.giving_way import GivingWay
 from compliance.detection.net_flow import NetFlow
 from compliance.detection.pair_evidence import PairEvidence
 from compliance.detection.records import ConnectionRecord, CounterRecord, HandRecord
@@ -42,6 +43,7 @@ INDICATOR_TYPES: tuple[type[Indicator[Any]], ...] = (
     ChipDumping,
     NetFlow,
     SoftPlay,
+    GivingWay,
     SharedConnections,
     CoordinatedEntry,
     CounterUse,

@@ -8,8 +8,10 @@ reads the other indicators' figures (it is fed nothing itself) and tests two beh
 pair with data for at least two of that behaviour's indicators:
 
 * **collusion** — soft play (the chance of so little aggression between the two, :class:`SoftPlay`, from
-  ``minimum_decisions`` of its decisions) with coordinated entry (the Poisson chance of so many entries together,
-  conditioned on at least one: pairs that never entered together are not examined for it);
+  ``minimum_decisions`` of its decisions), giving way (the chance of so few decisions going on in pots with a third
+  player while the other held the better hand, :class:`GivingWay`, for the pairs it judges: its decisions are not
+  soft play's) and coordinated entry (the Poisson chance of so many entries together, conditioned on at least one:
+  pairs that never entered together are not examined for it);
 * **dumping**, for each direction L → W — chip dumping (the chance of so many weak decisions of L against W) with net
   flow (the normal tail of its test of L's equity-adjusted losses facing W, for the pairs it judges) and coordinated
   entry; the two directions count as two tests.
@@ -35,6 +37,7 @@ from typing import Any
 from compliance.detection.chip_dumping import ChipDumping, combined_tail
 from compliance.detection.coordinated_entry import CoordinatedEntry, poisson_upper_tail
 from compliance.detection.flags import STATE_FORMAT, Flag, Indicator, require_format, severity_from_surprise
+from compliance.detection.giving_way import GivingWay
 from compliance.detection.net_flow import NetFlow
 from compliance.detection.soft_play import SoftPlay
 from compliance.detection.statistics import multiple_testing_threshold, surprise
@@ -65,7 +68,7 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
         self._sources = dict(indicators)
 
     def has_data(self) -> bool:
-        return any(self._sources[name].has_data() for name in ("soft_play", "chip_dumping", "net_flow"))
+        return any(self._sources[name].has_data() for name in ("soft_play", "giving_way", "chip_dumping", "net_flow"))
 
     def severity(self, score: float, threshold: float) -> float:
         return severity_from_surprise(score)
@@ -87,6 +90,12 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
             if judged is not None:
                 chances[(first, second)] = judged["probability"]
         return chances
+
+    def _giving_way(self) -> dict[tuple[str, str], float]:
+        """Pair -> giving way's chance, for the pairs it judges (those whose test can reach its bar)."""
+        giving = self._sources["giving_way"]
+        assert isinstance(giving, GivingWay)
+        return giving.chances()
 
     def _entries(self) -> dict[tuple[str, str], float]:
         entry = self._sources["coordinated_entry"]
@@ -135,17 +144,18 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
     def tests(self) -> dict[tuple[str, str], dict[str, Any]]:
         """Per pair (sorted) examined: its tests ``{name: (chance, [indicator chances])}``."""
         minimum = self.parameters.minimum_indicators
-        entries, flow = self._entries(), self._flow()
-        # With two indicators needed, only pairs that have entries or net flow can be examined: judge only those.
+        entries, flow, giving = self._entries(), self._flow(), self._giving_way()
+        # With two indicators needed, only pairs that have entries, giving way or net flow can be examined: judge
+        # only those.
         with_others = minimum >= 2
-        soft = self._soft_play(set(entries) if with_others else None)
+        soft = self._soft_play(set(entries) | set(giving) if with_others else None)
         directions = set(flow) | {(second, first) for first, second in entries} | set(entries)
         dumping = self._dumping(directions if with_others else None)
         examined: dict[tuple[str, str], dict[str, Any]] = {}
-        for key in set(soft) | set(entries):
+        for key in set(soft) | set(entries) | set(giving):
             parts = {
                 name: chances[key]
-                for name, chances in (("soft_play", soft), ("coordinated_entry", entries))
+                for name, chances in (("soft_play", soft), ("giving_way", giving), ("coordinated_entry", entries))
                 if key in chances
             }
             if len(parts) >= minimum:
