@@ -41,10 +41,10 @@ tests that can be significant, which keeps Bonferroni's bound). Those pairs are 
 data" (:meth:`GivingWay.verdict`). The bar never needs more than ``ceiling`` (one in a million). The pooled pair
 evidence takes the chance of the judged pairs into its collusion test.
 
-State (JSON): ``{"format": 1, "totals": {spot: [trials, went_on]}, "players": {player: {spot: [...]}}, "pairs": [[A, B,
-{spot: [...]} A against B, {spot: [...]} B against A, [hand ids]], ...]}`` with A < B; a spot is the index
-``((after_flop * 3 + facing) * 2 + opponent_in) * strength_bins + bin`` as a string (facing: 0 no bet, 1 the blinds
-only, 2 a voluntary bet); the hands are those in which one of the pair gave way to the other.
+State (JSON): ``{"format": 1, "totals": counts, "players": {player: counts}, "pairs": [[A, B, counts of A against B,
+counts of B against A, [hand ids]], ...]}`` with A < B, counts a flat list ``[spot, trials, went_on, ...]`` and a spot
+the index ``((after_flop * 3 + facing) * 2 + opponent_in) * strength_bins + bin`` (facing: 0 no bet, 1 the blinds only,
+2 a voluntary bet); the hands are those in which one of the pair gave way to the other.
 
 Standard library and the engine only.
 """
@@ -101,8 +101,9 @@ class GivingWayParameters:
     <= 3.5 points, a step of the strength is 5)."""
     preflop_samples: int = 1_000
     """Monte-Carlo deals per starting hand for the Hold'em preflop table (computed once per process)."""
-    evidence_hands: int = 10
-    """How many hands in which one of the pair gave way to the other are kept as evidence (the most recent)."""
+    evidence_hands: int = 5
+    """How many hands in which one of the pair gave way to the other are kept as evidence (the most recent; every pair
+    with trials keeps them, so few: the state of a room of 120 players is about half hand ids at 10)."""
 
 
 _PREFLOP: dict[tuple[int, int, bool, int], float] = {}
@@ -494,17 +495,24 @@ class GivingWay(Indicator[GivingWayParameters]):
             pair[2][:] = keep_last(pair[2], hands, self.parameters.evidence_hands)
 
 
-def _stored(counts: Mapping[int, list[int]]) -> dict[str, list[int]]:
-    return {str(spot): list(cell) for spot, cell in sorted(counts.items())}
+def _stored(counts: Mapping[int, list[int]]) -> list[int]:
+    """Counts as one flat list ``[spot, trials, went_on, spot, ...]`` (the state is kept small)."""
+    flat = []
+    for spot, (trials, on) in sorted(counts.items()):
+        flat.extend((spot, trials, on))
+    return flat
 
 
 def _loaded(values: Any) -> Counts:
+    numbers = [int(value) for value in values]
+    if len(numbers) % 3:
+        raise ValueError(f"counts come in threes, not {len(numbers)}")
     counts: Counts = {}
-    for spot, cell in values.items():
-        trials, on = (int(value) for value in cell)
-        if trials < 0 or not 0 <= on <= trials:
-            raise ValueError(f"bad counts {cell!r}")
-        counts[int(spot)] = [trials, on]
+    for index in range(0, len(numbers), 3):
+        spot, trials, on = numbers[index : index + 3]
+        if spot < 0 or trials < 0 or not 0 <= on <= trials:
+            raise ValueError(f"bad counts {numbers[index : index + 3]!r}")
+        counts[spot] = [trials, on]
     return counts
 
 

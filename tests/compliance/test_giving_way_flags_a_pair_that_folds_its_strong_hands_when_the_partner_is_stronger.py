@@ -121,3 +121,16 @@ def test_the_detector_reports_giving_way_and_pools_it_into_the_pairs_collusion_t
     state = detector.state()
     again = Detector.from_state(state, {"giving_way": {"holding_samples": 40}})
     assert again.indicators["giving_way"].state() == state["indicators"]["giving_way"]
+
+
+def test_two_batches_merged_or_stored_and_read_back_give_what_one_pass_gives() -> None:
+    records = room(200, colluding=True)
+    whole = giving_way(records)
+    first, second = giving_way(records[:120]), giving_way(records[120:])
+    first.merge(second)
+    assert first.state()["totals"] == whole.state()["totals"]
+    assert first.state()["players"] == whole.state()["players"]
+    read_back = GivingWay(FAST)
+    read_back.load_state(whole.state())
+    assert read_back.state() == whole.state()
+    assert read_back.judge(*PAIR) == whole.judge(*PAIR)
