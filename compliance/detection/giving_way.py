@@ -295,7 +295,7 @@ class GivingWay(Indicator[GivingWayParameters]):
     def _field_counts(self, actor: str, against: Mapping[int, list[int]]) -> Counts:
         own = self._players.get(actor, {})
         field: Counts = {}
-        for spot, (trials, on) in own.items():
+        for spot, (trials, on) in sorted(own.items()):  # one order whatever the feeding: the same sums
             pair_trials, pair_on = against.get(spot, (0, 0))
             field[spot] = [trials - pair_trials, on - pair_on]
         return field
