@@ -105,7 +105,8 @@ class Detector:
         """Every indicator's flags, ordered by indicator (as in :data:`INDICATOR_NAMES`), then players."""
         result: list[Flag] = []
         for indicator in self.indicators.values():
-            if isinstance(indicator, SoftPlay):  # after chip dumping and net flow, whose pairs leave the baselines
+            # After chip dumping and net flow: their pairs leave soft play's and giving way's baselines.
+            if isinstance(indicator, SoftPlay | GivingWay):
                 indicator.exclude_from_baselines(
                     (flag.players[0], flag.players[1])
                     for flag in result

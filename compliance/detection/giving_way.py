@@ -24,12 +24,19 @@ A's rate in its spot against everybody else who held the better hand; that rate 
 towards the population's rate in the spot with its odds scaled by how much more or less often A goes on than the
 population in the spots A played against the others, so a tight player's few trials in a spot are not pulled up to
 everybody's rate. The chance ``p`` of so few trials going on if the pair played each other as they play everyone else
-is exact: the count is a sum of independent binomials, one per spot (``binomial_sum_lower_tail``). The score is
+is exact: the count is a sum of independent binomials, one per spot (``binomial_sum_lower_tail``), each player's
+counts first divided by his *dispersion* (:meth:`GivingWay.dispersions`: how much more his counts against one opponent
+spread than binomials say, the median over his opponents, at least 1 — a quasi-binomial test, as chip dumping's but per
+player: a dumper who stays in cheaply until the hand to dump in comes plays one table unlike the next, and at 200,000
+hands of the first benchmark room his counts against honest opponents looked like giving way to them). The score is
 ``-log10 p``. Both of these are required, as for soft play:
 
 * ``p`` at most the multiple-testing bar (below);
 * an effect bound: the upper end of the Wilson interval (``confidence_z``) of the pair's rate of going on, as a share of
   the expected rate, at most ``maximum_ratio``.
+
+A player's play against everybody else leaves out his trials against the opponents the detector found him dumping
+with or receiving from (chip dumping and net flow flags: :meth:`GivingWay.exclude_from_baselines`, as soft play does).
 
 **Enough data and the bar: Tarone's procedure.** Most pairs that met have too few trials in spots where a player would
 have gone on for even *no* trial going on to be surprising. Such a pair cannot be flagged whatever it does; counting it
@@ -53,7 +60,8 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Mapping
+import statistics
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +81,7 @@ from games.engine.config import Variant
 from games.engine.equity import equity_against_random_hands
 from games.engine.evaluation import holdem_strength, omaha_strength
 
+CHI_SQUARE_ONE_MEDIAN = 0.4549
 Counts = dict[int, list[int]]
 """Spot -> [trials, went on]."""
 
@@ -101,6 +110,11 @@ class GivingWayParameters:
     <= 3.5 points, a step of the strength is 5)."""
     preflop_samples: int = 1_000
     """Monte-Carlo deals per starting hand for the Hold'em preflop table (computed once per process)."""
+    dispersion_minimum_expected: float = 5.0
+    """A player's counts against one opponent enter his dispersion when at least this many trials were expected to go
+    on (the usual condition for a Pearson residual to be about normal)."""
+    dispersion_minimum_opponents: int = 10
+    """Opponents with such counts a player needs before his dispersion is estimated (1 until then)."""
     evidence_hands: int = 5
     """How many hands in which one of the pair gave way to the other are kept as evidence (the most recent; every pair
     with trials keeps them, so few: the state of a room of 120 players is about half hand ids at 10)."""
@@ -224,6 +238,7 @@ class GivingWay(Indicator[GivingWayParameters]):
         self._players: dict[str, Counts] = {}
         # (A, B) with A < B -> (A against B, B against A, hand ids)
         self._pairs: dict[tuple[str, str], tuple[Counts, Counts, list[str]]] = {}
+        self._excluded: dict[str, set[str]] = {}  # player -> opponents left out of the player's baseline
 
     # -- feeding
 
@@ -292,12 +307,38 @@ class GivingWay(Indicator[GivingWayParameters]):
 
     # -- judging
 
-    def _field_counts(self, actor: str, against: Mapping[int, list[int]]) -> Counts:
+    def exclude_from_baselines(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Leave each pair's trials against each other out of both players' play against everybody else (the detector
+        passes the pairs chip dumping and net flow flagged, as for soft play): a dumper who stays in cheaply while the
+        receiver is in, waiting for the hand to dump in, does not play everybody else that way, and his going on against
+        the receiver would make his ordinary play against an honest player look like giving way."""
+        excluded: dict[str, set[str]] = {}
+        for first, second in pairs:
+            excluded.setdefault(first, set()).add(second)
+            excluded.setdefault(second, set()).add(first)
+        self._excluded = excluded
+
+    def _against(self, actor: str, opponent: str) -> Mapping[int, list[int]]:
+        pair = self._pairs.get((actor, opponent) if actor < opponent else (opponent, actor))
+        if pair is None:
+            return {}
+        return pair[0] if actor < opponent else pair[1]
+
+    def _field_counts(self, actor: str, against: Mapping[int, list[int]], partner: str = "") -> Counts:
+        """The actor's trials against everybody but ``partner`` (``against`` are those against the partner) and the
+        opponents left out of the actor's baseline."""
         own = self._players.get(actor, {})
+        left_out = [
+            against,
+            *(self._against(actor, other) for other in self._excluded.get(actor, ()) if other != partner),
+        ]
         field: Counts = {}
         for spot, (trials, on) in sorted(own.items()):  # one order whatever the feeding: the same sums
-            pair_trials, pair_on = against.get(spot, (0, 0))
-            field[spot] = [trials - pair_trials, on - pair_on]
+            for counts in left_out:
+                cell = counts.get(spot)
+                if cell is not None:
+                    trials, on = trials - cell[0], on - cell[1]
+            field[spot] = [trials, on]
         return field
 
     def _population_rate(self, spot: int) -> float:
@@ -305,12 +346,12 @@ class GivingWay(Indicator[GivingWayParameters]):
         trials, on = self._totals.get(spot, (0, 0))
         return (on + 0.5) / (trials + 1.0)
 
-    def _rates(self, actor: str, against: Mapping[int, list[int]]) -> list[tuple[int, float]]:
+    def _rates(self, actor: str, against: Mapping[int, list[int]], partner: str = "") -> list[tuple[int, float]]:
         """(trials, rate of going on) per spot of ``against``: the actor's rate in that spot against everybody else
         who held the better hand, shrunk towards the population's rate there with its odds scaled by how much more or
         less often the actor goes on than the population does in the same spots (a tight player's few trials in a spot
         are not pulled up to everybody's rate)."""
-        field = self._field_counts(actor, against)
+        field = self._field_counts(actor, against, partner)
         field_on = field_expected = 0.0
         for spot, (trials, on) in field.items():
             field_on += on
@@ -325,9 +366,12 @@ class GivingWay(Indicator[GivingWayParameters]):
             rates.append((trials, shrunk_rate(spot_on, spot_trials, odds / (1.0 + odds), weight)))
         return rates
 
-    def judge(self, first: str, second: str, *, tail: bool = True) -> dict[str, Any] | None:
+    def judge(
+        self, first: str, second: str, *, tail: bool = True, dispersions: Mapping[str, float] | None = None
+    ) -> dict[str, Any] | None:
         """The pair's figures (module docstring), or ``None`` when neither ever had a trial against the other. Without
-        ``tail`` the chance (the costly part) is left out: ``probability`` and ``score`` are ``None``."""
+        ``tail`` the chance (the costly part) is left out: ``probability`` and ``score`` are ``None``. Each player's
+        counts are divided by his dispersion (:meth:`dispersions`; 1 when not given) before the chance is taken."""
         first, second = (first, second) if first < second else (second, first)
         pair = self._pairs.get((first, second))
         if pair is None:
@@ -336,22 +380,32 @@ class GivingWay(Indicator[GivingWayParameters]):
         first_trials, first_on = _totals(one)
         second_trials, second_on = _totals(other)
         trials, observed = first_trials + second_trials, first_on + second_on
-        first_rates, second_rates = self._rates(first, one), self._rates(second, other)
+        first_rates, second_rates = self._rates(first, one, second), self._rates(second, other, first)
         first_expected = sum(count * chance for count, chance in first_rates)
         second_expected = sum(count * chance for count, chance in second_rates)
         expected = first_expected + second_expected
         rate = expected / trials if trials else 0.0
-        groups = first_rates + second_rates
-        probability = binomial_sum_lower_tail(groups, observed) if tail else None
+        dispersions = dispersions or {}
+        first_dispersion, second_dispersion = dispersions.get(first, 1.0), dispersions.get(second, 1.0)
+        groups = [(round(count / first_dispersion), chance) for count, chance in first_rates]
+        groups += [(round(count / second_dispersion), chance) for count, chance in second_rates]
+        scaled_trials = sum(count for count, _chance in groups)
+        # Rounded spot by spot, the trials can come out below the rounded count going on: never more than the trials.
+        scaled = min(scaled_trials, round(first_on / first_dispersion) + round(second_on / second_dispersion))
+        probability = binomial_sum_lower_tail(groups, scaled) if tail else None
         # The smallest chance the test can give: no trial going on at all.
         smallest = math.exp(sum(count * math.log1p(-min(chance, 1.0 - 1e-12)) for count, chance in groups))
-        low, high = wilson_interval(observed, trials, self.parameters.confidence_z)
+        low, high = wilson_interval(scaled, scaled_trials, self.parameters.confidence_z)
         return {
             "trials": trials,
             "observed": observed,
             "expected": expected,
-            "first": (first, first_trials, first_on, first_expected),
-            "second": (second, second_trials, second_on, second_expected),
+            "first": (first, first_trials, first_on, first_expected, first_dispersion),
+            "second": (second, second_trials, second_on, second_expected, second_dispersion),
+            "residuals": (
+                (first, _residual(first_on, first_rates)),
+                (second, _residual(second_on, second_rates)),
+            ),
             "probability": probability,
             "smallest_probability": smallest,
             "score": surprise(probability) if probability is not None else None,
@@ -359,17 +413,41 @@ class GivingWay(Indicator[GivingWayParameters]):
             "ratio_interval": (low / rate, high / rate) if rate > 0 else None,
         }
 
+    def dispersions(self, judged: Mapping[tuple[str, str], Mapping[str, Any]]) -> dict[str, float]:
+        """Per player: how much more his counts against one opponent spread than binomials say — the median squared
+        Pearson residual of his trials against each opponent with ``dispersion_minimum_expected`` expected to go on,
+        over 0.455 (the median of a chi-square with one degree), at least 1; 1 with fewer than
+        ``dispersion_minimum_opponents`` such opponents. A player whose play changes from session to session (a dumper
+        who stays in cheaply until the hand to dump in comes) gives less evidence per trial; the median is not moved
+        by the one partner he gives way to."""
+        parameters = self.parameters
+        residuals: dict[str, list[float]] = {}
+        for figures in judged.values():
+            for player, residual in figures["residuals"]:
+                if residual is not None and residual[1] >= parameters.dispersion_minimum_expected:
+                    residuals.setdefault(player, []).append(residual[0])
+        return {
+            player: max(1.0, statistics.median(values) / CHI_SQUARE_ONE_MEDIAN)
+            for player, values in residuals.items()
+            if len(values) >= parameters.dispersion_minimum_opponents
+        }
+
     def _all_judged(self) -> dict[tuple[str, str], dict[str, Any]]:
-        """Every pair with trials; the chance is computed for the pairs that can reach the bar only."""
-        judged = {}
+        """Every pair with trials, with the players' dispersions; the chance is computed for the pairs that can reach
+        the bar only."""
+        plain = {}
         for first, second in self._pairs:
             figures = self.judge(first, second, tail=False)
             if figures is not None:
-                judged[(first, second)] = figures
+                plain[(first, second)] = figures
+        dispersions = self.dispersions(plain)
+        judged = {
+            key: self.judge(*key, tail=False, dispersions=dispersions) or figures for key, figures in plain.items()
+        }
         level, _count, _players = self.bar(judged)
         for key, figures in judged.items():
             if figures["smallest_probability"] <= level:
-                judged[key] = self.judge(*key) or figures
+                judged[key] = self.judge(*key, dispersions=dispersions) or figures
         return judged
 
     def bar(self, judged: Mapping[tuple[str, str], Mapping[str, Any]] | None = None) -> tuple[float, int, int]:
@@ -497,7 +575,7 @@ class GivingWay(Indicator[GivingWayParameters]):
 
 def _stored(counts: Mapping[int, list[int]]) -> list[int]:
     """Counts as one flat list ``[spot, trials, went_on, spot, ...]`` (the state is kept small)."""
-    flat = []
+    flat: list[int] = []
     for spot, (trials, on) in sorted(counts.items()):
         flat.extend((spot, trials, on))
     return flat
@@ -516,9 +594,17 @@ def _loaded(values: Any) -> Counts:
     return counts
 
 
-def _direction(player: str, trials: int, on: int, expected: float) -> dict[str, Any]:
+def _residual(on: int, rates: list[tuple[int, float]]) -> tuple[float, float] | None:
+    """(squared Pearson residual, expected going on) of one player's counts against one opponent."""
+    expected = sum(count * chance for count, chance in rates)
+    variance = sum(count * chance * (1.0 - chance) for count, chance in rates)
+    return ((on - expected) ** 2 / variance, expected) if variance > 0 else None
+
+
+def _direction(player: str, trials: int, on: int, expected: float, dispersion: float) -> dict[str, Any]:
     return {
         "player": player,
+        "dispersion": round(dispersion, 3),
         "trials_partner_better": trials,
         "went_on": on,
         "going_on_rate": round(on / trials, 3) if trials else None,

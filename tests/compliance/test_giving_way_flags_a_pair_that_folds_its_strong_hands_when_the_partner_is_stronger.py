@@ -134,3 +134,45 @@ def test_two_batches_merged_or_stored_and_read_back_give_what_one_pass_gives() -
     read_back.load_state(whole.state())
     assert read_back.state() == whole.state()
     assert read_back.judge(*PAIR) == whole.judge(*PAIR)
+
+
+def swinging_player(opponents: int = 12) -> GivingWay:
+    """Dan has 60 trials against each of ``opponents`` others in one spot and goes on in 54 of them against half the
+    opponents and 6 against the other half: his play changes from table to table (a dumper who stays in cheaply until
+    the hand to dump in comes), not from one opponent's hidden cards to another's."""
+    names = [f"opp{number:02d}" for number in range(opponents)]
+    went_on = {name: 54 if number % 2 == 0 else 6 for number, name in enumerate(names)}
+    indicator = GivingWay()
+    total_on = sum(went_on.values())
+    indicator.load_state(
+        {
+            "format": 1,
+            "totals": [0, 60 * opponents, total_on],
+            "players": {"dan": [0, 60 * opponents, total_on]},
+            "pairs": [["dan", name, [0, 60, went_on[name]], [], []] for name in names],
+        }
+    )
+    return indicator
+
+
+def test_a_player_whose_going_on_swings_from_opponent_to_opponent_gives_less_evidence_per_trial() -> None:
+    indicator = swinging_player()
+    plain = indicator.judge("dan", "opp01")
+    assert plain is not None
+    assert plain["observed"] == 6
+    assert plain["expected"] > 25
+    assert plain["probability"] < 1e-6  # judged as plain binomials, six of 60 would be far below one in a million
+    dispersions = indicator.dispersions(
+        {key: figures for key in indicator._pairs if (figures := indicator.judge(*key, tail=False)) is not None}
+    )
+    assert dispersions["dan"] > 10
+    assert indicator.flags() == []
+    assert indicator.verdict("dan", "opp01") == "not enough data"
+
+
+def test_an_opponent_flagged_for_dumping_with_a_player_leaves_the_players_baseline() -> None:
+    indicator = swinging_player()
+    before = indicator._field_counts("dan", {}, "opp01")[0]
+    indicator.exclude_from_baselines([("dan", "opp00")])
+    after = indicator._field_counts("dan", {}, "opp01")[0]
+    assert after == [before[0] - 60, before[1] - 54]
