@@ -239,10 +239,12 @@ class GivingWay(Indicator[GivingWayParameters]):
         # (A, B) with A < B -> (A against B, B against A, hand ids)
         self._pairs: dict[tuple[str, str], tuple[Counts, Counts, list[str]]] = {}
         self._excluded: dict[str, set[str]] = {}  # player -> opponents left out of the player's baseline
+        self._judged: dict[tuple[str, str], dict[str, Any]] | None = None  # the figures until something changes
 
     # -- feeding
 
     def feed_hand(self, hand: AnalysedHand) -> None:
+        self._judged = None
         parameters = self.parameters
         bins = parameters.strength_bins
         view = _HandView(hand, parameters)
@@ -316,6 +318,8 @@ class GivingWay(Indicator[GivingWayParameters]):
         for first, second in pairs:
             excluded.setdefault(first, set()).add(second)
             excluded.setdefault(second, set()).add(first)
+        if excluded != self._excluded:
+            self._judged = None
         self._excluded = excluded
 
     def _against(self, actor: str, opponent: str) -> Mapping[int, list[int]]:
@@ -367,7 +371,13 @@ class GivingWay(Indicator[GivingWayParameters]):
         return rates
 
     def judge(
-        self, first: str, second: str, *, tail: bool = True, dispersions: Mapping[str, float] | None = None
+        self,
+        first: str,
+        second: str,
+        *,
+        tail: bool = True,
+        dispersions: Mapping[str, float] | None = None,
+        rates: dict[tuple[str, str], tuple[list[tuple[int, float]], list[tuple[int, float]]]] | None = None,
     ) -> dict[str, Any] | None:
         """The pair's figures (module docstring), or ``None`` when neither ever had a trial against the other. Without
         ``tail`` the chance (the costly part) is left out: ``probability`` and ``score`` are ``None``. Each player's
@@ -380,7 +390,12 @@ class GivingWay(Indicator[GivingWayParameters]):
         first_trials, first_on = _totals(one)
         second_trials, second_on = _totals(other)
         trials, observed = first_trials + second_trials, first_on + second_on
-        first_rates, second_rates = self._rates(first, one, second), self._rates(second, other, first)
+        known = rates.get((first, second)) if rates is not None else None
+        if known is None:
+            known = self._rates(first, one, second), self._rates(second, other, first)
+            if rates is not None:
+                rates[(first, second)] = known
+        first_rates, second_rates = known
         first_expected = sum(count * chance for count, chance in first_rates)
         second_expected = sum(count * chance for count, chance in second_rates)
         expected = first_expected + second_expected
@@ -434,20 +449,25 @@ class GivingWay(Indicator[GivingWayParameters]):
 
     def _all_judged(self) -> dict[tuple[str, str], dict[str, Any]]:
         """Every pair with trials, with the players' dispersions; the chance is computed for the pairs that can reach
-        the bar only."""
+        the bar only. Kept until the next hand, state, merge or change of the baselines."""
+        if self._judged is not None:
+            return self._judged
+        rates: dict[tuple[str, str], tuple[list[tuple[int, float]], list[tuple[int, float]]]] = {}
         plain = {}
         for first, second in self._pairs:
-            figures = self.judge(first, second, tail=False)
+            figures = self.judge(first, second, tail=False, rates=rates)
             if figures is not None:
                 plain[(first, second)] = figures
         dispersions = self.dispersions(plain)
         judged = {
-            key: self.judge(*key, tail=False, dispersions=dispersions) or figures for key, figures in plain.items()
+            key: self.judge(*key, tail=False, dispersions=dispersions, rates=rates) or figures
+            for key, figures in plain.items()
         }
         level, _count, _players = self.bar(judged)
         for key, figures in judged.items():
             if figures["smallest_probability"] <= level:
-                judged[key] = self.judge(*key, dispersions=dispersions) or figures
+                judged[key] = self.judge(*key, dispersions=dispersions, rates=rates) or figures
+        self._judged = judged
         return judged
 
     def bar(self, judged: Mapping[tuple[str, str], Mapping[str, Any]] | None = None) -> tuple[float, int, int]:
@@ -561,8 +581,10 @@ class GivingWay(Indicator[GivingWayParameters]):
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise StateError(f"{self.name}: malformed state: {error}") from error
         self._totals, self._players, self._pairs = totals, players, pairs
+        self._judged = None
 
     def merge(self, other: GivingWay) -> None:
+        self._judged = None
         _add_all(self._totals, other._totals)
         for player, counts in other._players.items():
             _add_all(self._players.setdefault(player, {}), counts)
