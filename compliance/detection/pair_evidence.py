@@ -17,11 +17,14 @@ pair with data for at least two of that behaviour's indicators:
   entry; the two directions count as two tests.
 
 Within a behaviour the chances are combined by Fisher's method (independent tests: aggression counts, decisions judged
-against the cards, money and arrival times). The pair's chance ``p`` is the smallest of its tests times their number
-(Bonferroni), compared with ``chance_flags_per_player * k / m`` for the ``m`` pairs examined among ``k`` players
-(Bonferroni's inequality: honest play is expected to flag at most ``chance_flags_per_player * k`` pairs by chance;
-0.0001 names one honest player in 5,000): a multiple-testing correction that a fixed threshold only approximates and
-that grows with the room (never above ``ceiling``). The score is ``-log10(p)``; the severity
+against the cards, money and arrival times). Each test is compared with its behaviour's bar: the budget of
+``chance_flags_per_player * k`` chance flags for the ``k`` players examined (0.0001 names one honest player in 5,000)
+is split equally between the behaviours with tests, and each share over that behaviour's ``m`` tests — a test flags at
+a chance of ``chance_flags_per_player * k / (2 m)`` (weighted Bonferroni: honest play is still expected to flag at most
+``chance_flags_per_player * k`` pairs by chance; never needing more than ``ceiling``). One budget over all tests made
+every new collusion test raise the dumping bar: giving way made thousands more pairs examinable for collusion, and at
+200,000 hands of the first benchmark room three dumping pairs found before were lost. A pair is flagged once, by its
+test furthest past its bar. The score is ``-log10(p)``; the severity
 ``10 * score``. A pair an indicator flags on its own is flagged here too only when the pooled test says so.
 
 Nothing to store: the state is the format only; the figures are the other indicators'. Standard library and the engine
@@ -178,33 +181,58 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
                 )
         return examined
 
+    def thresholds(self, examined: Mapping[tuple[str, str], Mapping[str, Any]]) -> tuple[dict[str, float], int]:
+        """(behaviour -> the score its tests must reach, players examined): the budget of ``chance_flags_per_player``
+        chance flags per player split equally between the behaviours with tests, each behaviour's share over its own
+        tests (weighted Bonferroni), never above ``ceiling``."""
+        parameters = self.parameters
+        players = len({player for key in examined for player in key})
+        counts: dict[str, int] = {}
+        for tests in examined.values():
+            for name in tests:
+                behaviour = name.partition(":")[0]
+                counts[behaviour] = counts.get(behaviour, 0) + 1
+        share = parameters.chance_flags_per_player / max(1, len(counts))
+        return (
+            {
+                behaviour: multiple_testing_threshold(parameters.ceiling, count, players, share)
+                for behaviour, count in counts.items()
+            },
+            players,
+        )
+
     def flags(self) -> list[Flag]:
         examined = self.tests()
         if not examined:
             return []
-        parameters = self.parameters
-        players = len({player for key in examined for player in key})
-        threshold = multiple_testing_threshold(
-            parameters.ceiling, len(examined), players, parameters.chance_flags_per_player
-        )
+        thresholds, players = self.thresholds(examined)
+        tests_per_behaviour = {behaviour: 0 for behaviour in thresholds}
+        for tests in examined.values():
+            for name in tests:
+                tests_per_behaviour[name.partition(":")[0]] += 1
         flags = []
         for key, tests in sorted(examined.items()):
-            name, (chance, parts) = min(tests.items(), key=lambda item: item[1][0])
-            pair_chance = min(1.0, chance * len(tests))
-            score = surprise(pair_chance)
-            if score < threshold:
+            # The pair's test furthest past its behaviour's bar, if any.
+            passed = [
+                (surprise(chance) - thresholds[name.partition(":")[0]], name, chance, parts)
+                for name, (chance, parts) in tests.items()
+                if surprise(chance) >= thresholds[name.partition(":")[0]]
+            ]
+            if not passed:
                 continue
+            _margin, name, chance, parts = max(passed, key=lambda item: item[0])
             behaviour, _, direction = name.partition(":")
             named = tuple(direction.split(">")) if direction else key
             flags.append(
                 self.flag(
                     (named[0], named[1]),
-                    score,
-                    round(threshold, 3),
+                    surprise(chance),
+                    round(thresholds[behaviour], 3),
                     (),
                     behaviour=behaviour,
-                    probability=float(f"{pair_chance:.3g}"),
+                    probability=float(f"{chance:.3g}"),
                     pairs_examined=len(examined),
+                    tests_of_behaviour=tests_per_behaviour[behaviour],
                     players_examined=players,
                     chances={part: float(f"{value:.3g}") for part, value in sorted(parts.items())},
                     tests=len(tests),
