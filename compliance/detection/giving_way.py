@@ -88,8 +88,8 @@ Counts = dict[int, list[int]]
 
 @dataclass(frozen=True)
 class GivingWayParameters:
-    """Tunable values. ``strength_bins`` and ``holding_samples`` shape what is counted (hands fed afterwards); the
-    others apply when flags are computed."""
+    """Tunable values. Those marked *accumulation* shape what is counted (hands fed afterwards); the others apply when
+    flags are computed."""
 
     chance_flags_per_player: float = 0.0001
     """Pairs honest play is expected to flag by chance, per player with trials (the budget of Tarone's procedure:
@@ -109,7 +109,7 @@ class GivingWayParameters:
     """Accumulation: Monte-Carlo deals for a holding's equity against a random hand after the flop (standard error
     <= 3.5 points, a step of the strength is 5)."""
     preflop_samples: int = 1_000
-    """Monte-Carlo deals per starting hand for the Hold'em preflop table (computed once per process)."""
+    """Accumulation: Monte-Carlo deals per starting hand for the Hold'em preflop table (computed once per process)."""
     dispersion_minimum_expected: float = 5.0
     """A player's counts against one opponent enter his dispersion when at least this many trials were expected to go
     on (the usual condition for a Pearson residual to be about normal)."""
