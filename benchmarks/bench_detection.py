@@ -68,7 +68,7 @@ TARGET_FALSE_FLAG_RATE = 0.01
 TARGET_HANDS_PER_SECOND = 200.0
 
 
-PAIR_INDICATORS = ("chip_dumping", "net_flow", "soft_play", "pair_evidence")
+PAIR_INDICATORS = ("chip_dumping", "net_flow", "soft_play", "giving_way", "pair_evidence")
 """The indicators that name a pair for its play (a planted colluding or dumping pair is found by any of them)."""
 
 
@@ -80,6 +80,7 @@ def planted_cases(population: Population, dumps_done: list[tuple[str, str, str]]
         "chip_dumping": {pair for pair in population.dumping_pairs if pair in dumped},
         "net_flow": {pair for pair in population.dumping_pairs if pair in dumped},
         "soft_play": {tuple(sorted(pair)) for pair in population.colluding_pairs},
+        "giving_way": {tuple(sorted(pair)) for pair in population.colluding_pairs},
         "pair_evidence": {tuple(sorted(pair)) for pair in population.colluding_pairs}
         | {tuple(sorted(pair)) for pair in population.dumping_pairs if pair in dumped},
         "shared_connection": {tuple(sorted(pair)) for pair in population.sharing_pairs},
@@ -324,6 +325,7 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
         "chip_dumping": set(population.dumping_pairs),
         "net_flow": set(population.dumping_pairs),
         "soft_play": {tuple(sorted(pair)) for pair in population.colluding_pairs},
+        "giving_way": {tuple(sorted(pair)) for pair in population.colluding_pairs},
         "pair_evidence": {tuple(sorted(pair)) for pair in (*population.colluding_pairs, *population.dumping_pairs)},
         "coordinated_entry": set(planted_pairs(population)),
     }

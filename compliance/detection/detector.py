@@ -32,6 +32,7 @@ from compliance.detection.chip_dumping import ChipDumping
 from compliance.detection.coordinated_entry import CoordinatedEntry
 from compliance.detection.counter_use import CounterUse
 from compliance.detection.flags import STATE_FORMAT, Flag, Indicator, StateError, parameters_from_dict, require_format
+from compliance.detection.giving_way import GivingWay
 from compliance.detection.net_flow import NetFlow
 from compliance.detection.pair_evidence import PairEvidence
 from compliance.detection.records import ConnectionRecord, CounterRecord, HandRecord
@@ -42,6 +43,7 @@ INDICATOR_TYPES: tuple[type[Indicator[Any]], ...] = (
     ChipDumping,
     NetFlow,
     SoftPlay,
+    GivingWay,
     SharedConnections,
     CoordinatedEntry,
     CounterUse,
@@ -103,7 +105,8 @@ class Detector:
         """Every indicator's flags, ordered by indicator (as in :data:`INDICATOR_NAMES`), then players."""
         result: list[Flag] = []
         for indicator in self.indicators.values():
-            if isinstance(indicator, SoftPlay):  # after chip dumping and net flow, whose pairs leave the baselines
+            # After chip dumping and net flow: their pairs leave soft play's and giving way's baselines.
+            if isinstance(indicator, SoftPlay | GivingWay):
                 indicator.exclude_from_baselines(
                     (flag.players[0], flag.players[1])
                     for flag in result

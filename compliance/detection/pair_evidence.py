@@ -8,18 +8,23 @@ reads the other indicators' figures (it is fed nothing itself) and tests two beh
 pair with data for at least two of that behaviour's indicators:
 
 * **collusion** — soft play (the chance of so little aggression between the two, :class:`SoftPlay`, from
-  ``minimum_decisions`` of its decisions) with coordinated entry (the Poisson chance of so many entries together,
-  conditioned on at least one: pairs that never entered together are not examined for it);
+  ``minimum_decisions`` of its decisions), giving way (the chance of so few decisions going on in pots with a third
+  player while the other held the better hand, :class:`GivingWay`, for the pairs it judges: its decisions are not
+  soft play's) and coordinated entry (the Poisson chance of so many entries together, conditioned on at least one:
+  pairs that never entered together are not examined for it);
 * **dumping**, for each direction L → W — chip dumping (the chance of so many weak decisions of L against W) with net
   flow (the normal tail of its test of L's equity-adjusted losses facing W, for the pairs it judges) and coordinated
   entry; the two directions count as two tests.
 
 Within a behaviour the chances are combined by Fisher's method (independent tests: aggression counts, decisions judged
-against the cards, money and arrival times). The pair's chance ``p`` is the smallest of its tests times their number
-(Bonferroni), compared with ``chance_flags_per_player * k / m`` for the ``m`` pairs examined among ``k`` players
-(Bonferroni's inequality: honest play is expected to flag at most ``chance_flags_per_player * k`` pairs by chance;
-0.0001 names one honest player in 5,000): a multiple-testing correction that a fixed threshold only approximates and
-that grows with the room (never above ``ceiling``). The score is ``-log10(p)``; the severity
+against the cards, money and arrival times). Each test is compared with its behaviour's bar: the budget of
+``chance_flags_per_player * k`` chance flags for the ``k`` players examined (0.0001 names one honest player in 5,000)
+is split equally between the behaviours with tests, and each share over that behaviour's ``m`` tests — a test flags at
+a chance of ``chance_flags_per_player * k / (2 m)`` (weighted Bonferroni: honest play is still expected to flag at most
+``chance_flags_per_player * k`` pairs by chance; never needing more than ``ceiling``). One budget over all tests made
+every new collusion test raise the dumping bar: giving way made thousands more pairs examinable for collusion, and at
+200,000 hands of the first benchmark room three dumping pairs found before were lost. A pair is flagged once, by its
+test furthest past its bar. The score is ``-log10(p)``; the severity
 ``10 * score``. A pair an indicator flags on its own is flagged here too only when the pooled test says so.
 
 Nothing to store: the state is the format only; the figures are the other indicators'. Standard library and the engine
@@ -35,6 +40,7 @@ from typing import Any
 from compliance.detection.chip_dumping import ChipDumping, combined_tail
 from compliance.detection.coordinated_entry import CoordinatedEntry, poisson_upper_tail
 from compliance.detection.flags import STATE_FORMAT, Flag, Indicator, require_format, severity_from_surprise
+from compliance.detection.giving_way import GivingWay
 from compliance.detection.net_flow import NetFlow
 from compliance.detection.soft_play import SoftPlay
 from compliance.detection.statistics import multiple_testing_threshold, surprise
@@ -65,7 +71,7 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
         self._sources = dict(indicators)
 
     def has_data(self) -> bool:
-        return any(self._sources[name].has_data() for name in ("soft_play", "chip_dumping", "net_flow"))
+        return any(self._sources[name].has_data() for name in ("soft_play", "giving_way", "chip_dumping", "net_flow"))
 
     def severity(self, score: float, threshold: float) -> float:
         return severity_from_surprise(score)
@@ -87,6 +93,12 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
             if judged is not None:
                 chances[(first, second)] = judged["probability"]
         return chances
+
+    def _giving_way(self) -> dict[tuple[str, str], float]:
+        """Pair -> giving way's chance, for the pairs it judges (those whose test can reach its bar)."""
+        giving = self._sources["giving_way"]
+        assert isinstance(giving, GivingWay)
+        return giving.chances()
 
     def _entries(self) -> dict[tuple[str, str], float]:
         entry = self._sources["coordinated_entry"]
@@ -135,17 +147,18 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
     def tests(self) -> dict[tuple[str, str], dict[str, Any]]:
         """Per pair (sorted) examined: its tests ``{name: (chance, [indicator chances])}``."""
         minimum = self.parameters.minimum_indicators
-        entries, flow = self._entries(), self._flow()
-        # With two indicators needed, only pairs that have entries or net flow can be examined: judge only those.
+        entries, flow, giving = self._entries(), self._flow(), self._giving_way()
+        # With two indicators needed, only pairs that have entries, giving way or net flow can be examined: judge
+        # only those.
         with_others = minimum >= 2
-        soft = self._soft_play(set(entries) if with_others else None)
+        soft = self._soft_play(set(entries) | set(giving) if with_others else None)
         directions = set(flow) | {(second, first) for first, second in entries} | set(entries)
         dumping = self._dumping(directions if with_others else None)
         examined: dict[tuple[str, str], dict[str, Any]] = {}
-        for key in set(soft) | set(entries):
+        for key in set(soft) | set(entries) | set(giving):
             parts = {
                 name: chances[key]
-                for name, chances in (("soft_play", soft), ("coordinated_entry", entries))
+                for name, chances in (("soft_play", soft), ("giving_way", giving), ("coordinated_entry", entries))
                 if key in chances
             }
             if len(parts) >= minimum:
@@ -168,33 +181,58 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
                 )
         return examined
 
+    def thresholds(self, examined: Mapping[tuple[str, str], Mapping[str, Any]]) -> tuple[dict[str, float], int]:
+        """(behaviour -> the score its tests must reach, players examined): the budget of ``chance_flags_per_player``
+        chance flags per player split equally between the behaviours with tests, each behaviour's share over its own
+        tests (weighted Bonferroni), never above ``ceiling``."""
+        parameters = self.parameters
+        players = len({player for key in examined for player in key})
+        counts: dict[str, int] = {}
+        for tests in examined.values():
+            for name in tests:
+                behaviour = name.partition(":")[0]
+                counts[behaviour] = counts.get(behaviour, 0) + 1
+        share = parameters.chance_flags_per_player / max(1, len(counts))
+        return (
+            {
+                behaviour: multiple_testing_threshold(parameters.ceiling, count, players, share)
+                for behaviour, count in counts.items()
+            },
+            players,
+        )
+
     def flags(self) -> list[Flag]:
         examined = self.tests()
         if not examined:
             return []
-        parameters = self.parameters
-        players = len({player for key in examined for player in key})
-        threshold = multiple_testing_threshold(
-            parameters.ceiling, len(examined), players, parameters.chance_flags_per_player
-        )
+        thresholds, players = self.thresholds(examined)
+        tests_per_behaviour = {behaviour: 0 for behaviour in thresholds}
+        for tests in examined.values():
+            for name in tests:
+                tests_per_behaviour[name.partition(":")[0]] += 1
         flags = []
         for key, tests in sorted(examined.items()):
-            name, (chance, parts) = min(tests.items(), key=lambda item: item[1][0])
-            pair_chance = min(1.0, chance * len(tests))
-            score = surprise(pair_chance)
-            if score < threshold:
+            # The pair's test furthest past its behaviour's bar, if any.
+            passed = [
+                (surprise(chance) - thresholds[name.partition(":")[0]], name, chance, parts)
+                for name, (chance, parts) in tests.items()
+                if surprise(chance) >= thresholds[name.partition(":")[0]]
+            ]
+            if not passed:
                 continue
+            _margin, name, chance, parts = max(passed, key=lambda item: item[0])
             behaviour, _, direction = name.partition(":")
             named = tuple(direction.split(">")) if direction else key
             flags.append(
                 self.flag(
                     (named[0], named[1]),
-                    score,
-                    round(threshold, 3),
+                    surprise(chance),
+                    round(thresholds[behaviour], 3),
                     (),
                     behaviour=behaviour,
-                    probability=float(f"{pair_chance:.3g}"),
+                    probability=float(f"{chance:.3g}"),
                     pairs_examined=len(examined),
+                    tests_of_behaviour=tests_per_behaviour[behaviour],
                     players_examined=players,
                     chances={part: float(f"{value:.3g}") for part, value in sorted(parts.items())},
                     tests=len(tests),

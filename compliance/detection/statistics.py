@@ -68,6 +68,35 @@ def binomial_sum_upper_tail(groups: list[tuple[int, float]], successes: int) -> 
     return min(1.0, sum(distribution[successes:]))
 
 
+def binomial_sum_lower_tail(groups: list[tuple[int, float]], successes: int) -> float:
+    """P(X <= successes) for X the sum of independent Binomial(trials, probability) of ``groups`` (a Poisson-binomial
+    count when the groups are single trials): exact, by convolving the distributions truncated at ``successes`` — the
+    cost grows with ``successes``, small where the tail is small."""
+    if successes < 0:
+        return 0.0
+    size = successes + 1
+    distribution = [1.0] + [0.0] * successes
+    for trials, probability in groups:
+        if trials <= 0 or probability <= 0.0:
+            continue
+        if probability >= 1.0:
+            distribution = [0.0] * min(trials, size) + distribution[: max(0, size - trials)]
+            continue
+        log_odds = math.log(probability) - math.log1p(-probability)
+        log_term = trials * math.log1p(-probability)  # in logs: no underflow for many trials
+        own = [math.exp(log_term)]
+        for k in range(min(trials, successes)):
+            log_term += math.log((trials - k) / (k + 1)) + log_odds
+            own.append(math.exp(log_term))
+        combined = [0.0] * size
+        for i, left in enumerate(distribution):
+            if left:
+                for j in range(min(len(own), size - i)):
+                    combined[i + j] += left * own[j]
+        distribution = combined
+    return min(1.0, sum(distribution))
+
+
 def wilson_interval(successes: float, trials: float, z: float) -> tuple[float, float]:
     """The Wilson score interval of a proportion ``successes / trials`` at ``z`` standard deviations (1.96: 95 %,
     2.58: 99 %); (0, 1) without trials."""
@@ -127,6 +156,7 @@ def shrunk_rate(events: float, trials: float, prior_rate: float, prior_weight: f
 
 __all__ = [
     "binomial_lower_tail",
+    "binomial_sum_lower_tail",
     "binomial_sum_upper_tail",
     "binomial_upper_tail",
     "multiple_testing_threshold",

@@ -22,6 +22,7 @@ def test_a_small_run_reports_every_indicator_with_recall_false_flags_and_speeds(
         "chip_dumping",
         "net_flow",
         "soft_play",
+        "giving_way",
         "pair_evidence",
         "shared_connection",
         "coordinated_entry",
@@ -56,7 +57,14 @@ def test_the_second_generator_reports_planted_pairs_found_by_any_pair_indicator_
     report = bench_detection.run_second(2_000, seed=31)
     assert report["hands"] == 2_000
     assert report["players"] == 120
-    assert set(report["indicators"]) == {"chip_dumping", "net_flow", "soft_play", "pair_evidence", "coordinated_entry"}
+    assert set(report["indicators"]) == {
+        "chip_dumping",
+        "net_flow",
+        "soft_play",
+        "giving_way",
+        "pair_evidence",
+        "coordinated_entry",
+    }
     assert report["indicators"]["coordinated_entry"]["planted"] == 16  # colluders and dumpers join tables together
     assert report["table_entries"]["connections"] > 0
     behaviours = report["behaviours"]

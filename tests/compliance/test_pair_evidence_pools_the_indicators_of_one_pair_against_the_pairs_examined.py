@@ -1,8 +1,8 @@
 """FRD-19, FRD-02, FRD-11, issue 31: the evidence of several indicators about one pair is pooled (Fisher's method
-over soft play and coordinated entry for collusion; chip dumping, net flow and entries for dumping) and judged with a
-multiple-testing correction over the pairs examined: a pair whose soft play stays under its own bar but who also keep
-entering tables together is flagged; honest players are not; one indicator alone is not pooled; the bar rises with
-the number of pairs examined."""
+over soft play, giving way and coordinated entry for collusion; chip dumping, net flow and entries for dumping) and
+judged with a multiple-testing correction over the tests examined: a pair whose soft play stays under its own bar but
+who also keep entering tables together is flagged; honest players are not; one indicator alone is not pooled; the bar
+rises with the number of tests examined, each behaviour's over its own tests."""
 
 from __future__ import annotations
 
@@ -105,3 +105,27 @@ def test_net_flow_counts_with_the_chance_of_its_equity_adjusted_loss_test_for_th
     few_pooled = few.indicators["pair_evidence"]
     assert isinstance(few_pooled, PairEvidence)
     assert ("alice", "bob") not in few_pooled._flow()
+
+
+def test_many_collusion_tests_do_not_raise_the_bar_of_the_dumping_tests() -> None:
+    """The budget of chance flags is split equally between the two behaviours, each share over its own tests (weighted
+    Bonferroni): giving way makes thousands of pairs examinable for collusion, and that must not hide a dumping pair."""
+    players = [f"p{number:03d}" for number in range(100)]
+    dumping = {
+        (players[number], players[number + 1]): {
+            f"dumping:{players[number]}>{players[number + 1]}": (0.5, {"chip_dumping": 0.5, "net_flow": 0.5})
+        }
+        for number in range(0, 20, 2)
+    }
+
+    def examined(collusion_tests: int) -> dict[tuple[str, str], dict[str, Any]]:
+        pairs = [(first, second) for first in players for second in players if first < second][:collusion_tests]
+        collusion = {pair: {"collusion": (0.5, {"soft_play": 0.5, "giving_way": 0.5})} for pair in pairs}
+        return {**collusion, **{key: {**collusion.get(key, {}), **tests} for key, tests in dumping.items()}}
+
+    pooled = PairEvidence()
+    few, players_examined = pooled.thresholds(examined(100))
+    many, _ = pooled.thresholds(examined(4_000))
+    share = pooled.parameters.chance_flags_per_player / 2
+    assert few["dumping"] == many["dumping"] == multiple_testing_threshold(6.0, 10, players_examined, share)
+    assert many["collusion"] > few["collusion"]

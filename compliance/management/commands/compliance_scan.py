@@ -37,9 +37,10 @@ NO_DATA_HINTS = {
     "counter_use": "PHH files carry no ratholing or Banzai Reset counters",
     "chip_dumping": "no all-in or large-fold decisions with known cards",
     "soft_play": "no decisions aimed at one opponent",
+    "giving_way": "no decisions in pots of three or more with known cards where an opponent held the better hand",
     "net_flow": "no hands with two or more players",
     "coordinated_entry": "the hands carry no connections to cash tables (PHH _ip_addresses, _device_ids)",
-    "pair_evidence": "no pair with data for soft play, chip dumping or net flow",
+    "pair_evidence": "no pair with data for soft play, giving way, chip dumping or net flow",
 }
 
 
