@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import io
 import logging
 import os
 import socket
@@ -69,6 +70,12 @@ from games.runtime.recovery import CRASH_REASON, hand_cancel, table_take_over
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+STOP_WAIT_SECONDS = 15.0
+"""How long a stop waits for each of its steps (the loops and the tables' tasks to end once cancelled, the Redis client
+to close) before it logs what it still waits on, with its stack, and goes on: cancelling the hands in progress and
+releasing the leases must not hang behind one coroutine that does not end (a stop once waited over 120 s in a test,
+its loop idle)."""
 
 TAKEN_OVER = "table_taken_over"
 """The refusal code of a message the previous owner read and never answered (it died or lost the table)."""
@@ -172,8 +179,24 @@ class TableOwner:
         finally:
             for task in loops:
                 task.cancel()
-            await asyncio.gather(*loops, return_exceptions=True)
+            await self._wait_for_the_end_of(loops)
             await self.shutdown()
+
+    async def _wait_for_the_end_of(self, tasks: list[asyncio.Task[Any]]) -> None:
+        """Wait up to :data:`STOP_WAIT_SECONDS` for cancelled ``tasks`` to end; log each one still running."""
+        if not tasks:
+            return
+        _ended, running = await asyncio.wait(tasks, timeout=STOP_WAIT_SECONDS)
+        for task in running:
+            stack = io.StringIO()
+            task.print_stack(file=stack)
+            logger.error(
+                "run_tables %s: %s did not end %.0f s after it was cancelled:\n%s",
+                self.process_id,
+                task.get_name(),
+                STOP_WAIT_SECONDS,
+                stack.getvalue(),
+            )
 
     async def _every(self, seconds: float, step: Callable[[], Any], stop: asyncio.Event) -> None:
         while not stop.is_set():
@@ -294,7 +317,7 @@ class TableOwner:
         for owned in tables:
             if owned.task is not None:
                 owned.task.cancel()
-        await asyncio.gather(*(owned.task for owned in tables if owned.task is not None), return_exceptions=True)
+        await self._wait_for_the_end_of([owned.task for owned in tables if owned.task is not None])
         for owned in tables:
             try:
                 hand_id = await self._database(table_hand_in_progress, owned.lease.table_id)
@@ -306,7 +329,12 @@ class TableOwner:
                 await self._leases(self.store.release, owned.lease)
         with contextlib.suppress(Exception):
             await self._leases(self.store.process_gone, self.process_id)
-        await self.redis.aclose()
+        try:
+            await asyncio.wait_for(self.redis.aclose(), STOP_WAIT_SECONDS)
+        except TimeoutError:
+            logger.error(
+                "run_tables %s: the Redis client did not close within %.0f s", self.process_id, STOP_WAIT_SECONDS
+            )
         self.lease_client.close()
         self.database_pool.shutdown(wait=True)
         self.lease_pool.shutdown(wait=True)

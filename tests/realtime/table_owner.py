@@ -4,6 +4,7 @@ database and Redis, for the in-process tests of table actors (issue 27)."""
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 import sys
 import threading
@@ -48,15 +49,24 @@ def table_owner_running(process_id: str = "owner-under-test", seed: int = 7) -> 
         if "loop" in handles:
             handles["loop"].call_soon_threadsafe(handles["stop"].set)
         thread.join(120)
-        assert not thread.is_alive(), f"the owner loop did not stop:\n{threads_where_they_are(process_id)}"
+        assert not thread.is_alive(), (
+            f"the owner loop did not stop:\n{threads_where_they_are(process_id, handles.get('loop'))}"
+        )
     if failure:
         raise failure[0]
 
 
-def threads_where_they_are(process_id: str) -> str:
-    """The stacks of the owner loop's thread and of its database and lease threads, for a stop that hangs."""
+def threads_where_they_are(process_id: str, loop: asyncio.AbstractEventLoop | None = None) -> str:
+    """The stacks of the owner loop's thread and of its database and lease threads, and of every task of the owner's
+    event loop (what a coroutine awaits: an idle loop's thread shows only its ``select``), for a stop that hangs."""
     names = {thread.ident: thread.name for thread in threading.enumerate()}
     stacks = []
+    if loop is not None:
+        # Read from this thread while the loop idles in its select: a diagnosis only, after the stop timed out.
+        for task in list(asyncio.all_tasks(loop)):
+            written = io.StringIO()
+            task.print_stack(file=written)
+            stacks.append(f"--- task {task.get_name()}\n{written.getvalue()}")
     for ident, frame in sys._current_frames().items():
         name = names.get(ident, "")
         if name == process_id or name.startswith(("table-db", "table-leases")):
