@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -24,11 +25,22 @@ async def ignores_its_cancellation(release: asyncio.Event) -> None:
             continue
 
 
+@pytest.fixture
+def owner() -> Iterator[TableOwner]:
+    """An owner that never ran: only its clients and thread pools to close after the test."""
+    made = TableOwner("stop-under-test")
+    try:
+        yield made
+    finally:
+        made.lease_client.close()
+        made.database_pool.shutdown(wait=True)
+        made.lease_pool.shutdown(wait=True)
+
+
 def test_a_stop_logs_a_task_that_will_not_end_and_goes_on(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    owner: TableOwner, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(owner_module, "STOP_WAIT_SECONDS", 0.3)
-    owner = TableOwner("stop-under-test")
 
     async def stop_with_a_stubborn_task() -> float:
         release = asyncio.Event()
@@ -46,13 +58,8 @@ def test_a_stop_logs_a_task_that_will_not_end_and_goes_on(
         await stubborn
         return waited
 
-    try:
-        with caplog.at_level(logging.ERROR, logger="games.runtime.owner"):
-            waited = asyncio.run(stop_with_a_stubborn_task())
-    finally:
-        owner.lease_client.close()
-        owner.database_pool.shutdown(wait=True)
-        owner.lease_pool.shutdown(wait=True)
+    with caplog.at_level(logging.ERROR, logger="games.runtime.owner"):
+        waited = asyncio.run(stop_with_a_stubborn_task())
 
     assert waited < 5
     messages = [record.getMessage() for record in caplog.records]
@@ -62,8 +69,7 @@ def test_a_stop_logs_a_task_that_will_not_end_and_goes_on(
     assert not any("table-obedient" in message for message in messages)
 
 
-def test_a_stop_whose_tasks_end_at_once_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
-    owner = TableOwner("stop-under-test")
+def test_a_stop_whose_tasks_end_at_once_logs_nothing(owner: TableOwner, caplog: pytest.LogCaptureFixture) -> None:
 
     async def stop() -> None:
         task = asyncio.create_task(asyncio.sleep(3600), name="table-obedient")
@@ -72,11 +78,6 @@ def test_a_stop_whose_tasks_end_at_once_logs_nothing(caplog: pytest.LogCaptureFi
         await owner._wait_for_the_end_of([task])
         assert task.cancelled()
 
-    try:
-        with caplog.at_level(logging.ERROR, logger="games.runtime.owner"):
-            asyncio.run(stop())
-    finally:
-        owner.lease_client.close()
-        owner.database_pool.shutdown(wait=True)
-        owner.lease_pool.shutdown(wait=True)
+    with caplog.at_level(logging.ERROR, logger="games.runtime.owner"):
+        asyncio.run(stop())
     assert not caplog.records
