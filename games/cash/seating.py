@@ -65,6 +65,7 @@ from games.runtime.seat_state import (
     seat_save,
     table_start_soon,
 )
+from poker_site.core.prepared_queries import PreparedQuery
 from poker_site.responsible_gaming.services import play_allowed_or_refuse
 from wallet.services import TransferKind, balance_of, check_positive_amount, player_cash_account
 
@@ -689,11 +690,15 @@ def _lobby_rows_changed(stake: Stake) -> None:
         lobby_changed_on_commit(table_id)
 
 
+# The ticker asks this several times a second: compiled once (poker_site.core.prepared_queries).
+_STAKES_WITH_A_QUEUE = PreparedQuery(
+    lambda: SeatingRequest.objects.filter(status=SeatingRequestStatus.WAITING).values_list("stake_id", flat=True), []
+)
+
+
 def stake_queues_drain(*, now: datetime | None = None) -> int:
     """Seat whoever can be seated from every stake's queue (the ticker calls this); return how many were seated.
     Each seating is a transaction of its own (:func:`_queue_drain`)."""
     moment = now or timezone.now()
-    stake_ids = sorted(
-        set(SeatingRequest.objects.filter(status=SeatingRequestStatus.WAITING).values_list("stake_id", flat=True))
-    )
+    stake_ids = sorted({stake_id for (stake_id,) in _STAKES_WITH_A_QUEUE.rows()})
     return sum(_queue_drain(stake_id, moment) for stake_id in stake_ids)

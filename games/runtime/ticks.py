@@ -26,6 +26,7 @@ from games.runtime.hands import hand_start, hand_timeout
 from games.runtime.policy import policies
 from games.runtime.recovery import SERVER_ERROR_REASON, hand_cancel, hands_recover_unfinished
 from games.runtime.sitting_out import seat_sit_out_expire
+from poker_site.core.prepared_queries import PreparedQuery
 from poker_site.core.ticker import register
 
 logger = logging.getLogger(__name__)
@@ -85,6 +86,33 @@ def _tables_with_an_owner(table_ids: list[int]) -> set[int]:
     return inbox.tables_owned(table_ids)
 
 
+# The ticker asks these several times a second: compiled once (poker_site.core.prepared_queries).
+_HANDS_DUE = PreparedQuery(
+    lambda now: (
+        Hand.objects.filter(status=HandStatus.RUNNING, action_deadline__lte=now)
+        .order_by("action_deadline", "pk")
+        .values_list("pk", "table_id")
+    ),
+    ["now"],
+)
+_SIT_OUTS_DUE = PreparedQuery(
+    lambda now: (
+        Seat.objects.filter(status=SeatStatus.SITTING_OUT, sit_out_deadline__lte=now)
+        .order_by("table_id", "pk")
+        .values_list("pk", flat=True)
+    ),
+    ["now"],
+)
+_DEALS_DUE = PreparedQuery(
+    lambda now: (
+        Table.objects.filter(status=TableStatus.OPEN, current_hand__isnull=True, next_hand_at__lte=now)
+        .order_by("next_hand_at", "pk")
+        .values_list("pk", flat=True)
+    ),
+    ["now"],
+)
+
+
 @register("cash_tables")
 def cash_tables_tick(now: datetime) -> int:
     """Advance every cash-table deadline that has passed at ``now``; return how many were advanced."""
@@ -96,30 +124,18 @@ def cash_tables_tick(now: datetime) -> int:
             logger.warning("cash_tables: cancelled %d hands left unfinished by a crash: %s", len(cancelled), cancelled)
         advanced += len(cancelled)
         startup_recovery_pending = False
-    due_hands = list(
-        Hand.objects.filter(status=HandStatus.RUNNING, action_deadline__lte=now)
-        .order_by("action_deadline", "pk")
-        .values_list("pk", "table_id")
-    )
+    due_hands = _HANDS_DUE.rows(now=now)
     owned = _tables_with_an_owner([table_id for _hand_id, table_id in due_hands])
     hands = [hand_id for hand_id, table_id in due_hands if table_id not in owned]
     advanced += _each("hand clock", hands, _hand_clock, now)
-    seats = list(
-        Seat.objects.filter(status=SeatStatus.SITTING_OUT, sit_out_deadline__lte=now)
-        .order_by("table_id", "pk")
-        .values_list("pk", flat=True)
-    )
+    seats = [seat_id for (seat_id,) in _SIT_OUTS_DUE.rows(now=now)]
     advanced += _each("sit-out limit", seats, seat_sit_out_expire, now)
     for policy in policies():  # the products' queues (cash: the stakes' seating queues, CASH-05)
         try:
             advanced += policy.seat_waiting_players(now)
         except Exception:
             logger.exception("cash_tables: seating the %s tables' waiting players failed", policy.kind)
-    tables = list(
-        Table.objects.filter(status=TableStatus.OPEN, current_hand__isnull=True, next_hand_at__lte=now)
-        .order_by("next_hand_at", "pk")
-        .values_list("pk", flat=True)
-    )
+    tables = [table_id for (table_id,) in _DEALS_DUE.rows(now=now)]
     if tables and _owners_deal():
         return advanced
     owned = _tables_with_an_owner(tables)

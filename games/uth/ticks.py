@@ -9,12 +9,13 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games.engine.cards import Shuffler
 from games.engine.uth.round import Phase
 from games.uth.models import HandStatus, UthHand, UthRound, UthTable
 from games.uth.services import REVEAL_PAUSE, uth_betting_close, uth_phase_end, uth_round_open
+from poker_site.core.prepared_queries import PreparedQuery
 from poker_site.core.ticker import register
 
 logger = logging.getLogger(__name__)
@@ -22,23 +23,42 @@ logger = logging.getLogger(__name__)
 DECISION_PHASES = (Phase.PREFLOP.value, Phase.FLOP.value, Phase.RIVER.value)
 
 
+def _rounds_whose_betting_is_over(now: datetime) -> QuerySet[UthRound, int]:
+    return UthRound.objects.filter(phase=Phase.BETTING.value, paused_at=None, phase_deadline__lte=now).values_list(
+        "pk", flat=True
+    )
+
+
+def _rounds_whose_decision_phase_is_over(now: datetime, revealed_by: datetime) -> QuerySet[UthRound, int]:
+    """Past its deadline, or everyone decided and the cards have been on the table for ``REVEAL_PAUSE``."""
+    awaiting = UthHand.objects.filter(round=OuterRef("pk"), status=HandStatus.IN_PLAY, awaiting_decision=True)
+    return (
+        UthRound.objects.filter(phase__in=DECISION_PHASES, paused_at=None)
+        .filter(Q(phase_deadline__lte=now) | (Q(phase_started_at__lte=revealed_by) & ~Exists(awaiting)))
+        .values_list("pk", flat=True)
+    )
+
+
+# The ticker asks these several times a second: compiled once (poker_site.core.prepared_queries).
+_TABLES_DUE = PreparedQuery(
+    lambda now: UthTable.objects.filter(is_open=True, next_round_at__lte=now).values_list("pk", flat=True), ["now"]
+)
+_BETTING_OVER = PreparedQuery(_rounds_whose_betting_is_over, ["now"])
+_PHASES_OVER = PreparedQuery(_rounds_whose_decision_phase_is_over, ["now", "revealed_by"])
+
+
 @register("uth")
 def advance_uth_tables(now: datetime, shuffler: Shuffler | None = None) -> int:
     """Advance every due UTH deadline once; returns how many were advanced. ``shuffler`` is injected by tests
     (production: None, the round's provably fair deck)."""
     advanced = 0
-    for table_id in UthTable.objects.filter(is_open=True, next_round_at__lte=now).values_list("pk", flat=True):
+    for (table_id,) in _TABLES_DUE.rows(now=now):
         advanced += _safely(lambda table_id=table_id: uth_round_open(table_id, now=now) is not None, "open", table_id)
-    betting_over = UthRound.objects.filter(phase=Phase.BETTING.value, paused_at=None, phase_deadline__lte=now)
-    for round_id in betting_over.values_list("pk", flat=True):
+    for (round_id,) in _BETTING_OVER.rows(now=now):
         advanced += _safely(
             lambda round_id=round_id: uth_betting_close(round_id, now=now, shuffler=shuffler), "close", round_id
         )
-    awaiting = UthHand.objects.filter(round=OuterRef("pk"), status=HandStatus.IN_PLAY, awaiting_decision=True)
-    phases_over = UthRound.objects.filter(phase__in=DECISION_PHASES, paused_at=None).filter(
-        Q(phase_deadline__lte=now) | (Q(phase_started_at__lte=now - REVEAL_PAUSE) & ~Exists(awaiting))
-    )
-    for round_id in phases_over.values_list("pk", flat=True):
+    for (round_id,) in _PHASES_OVER.rows(now=now, revealed_by=now - REVEAL_PAUSE):
         advanced += _safely(lambda round_id=round_id: uth_phase_end(round_id, now=now), "phase end", round_id)
     return advanced
 

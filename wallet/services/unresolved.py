@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
+from poker_site.core.prepared_queries import PreparedQuery
 from wallet.errors import CaseAlreadyClosed, InvalidTransfer, UnbalancedTransfer
 from wallet.models import AccountKind, Transfer, UnresolvedGameFunds, UnresolvedGameStatus
 from wallet.services.accounts import reference_account, system_account
@@ -181,16 +182,26 @@ def unresolved_game_void(case: UnresolvedGameFunds, *, now: datetime | None = No
     )
 
 
-def unresolved_games_void_expired(now: datetime, *, batch_size: int = 100) -> int:
-    """The ticker handler: void every open case past its deadline (up to ``batch_size`` per tick). Idempotent."""
-    due = list(
+VOID_BATCH_SIZE = 100
+"""Cases voided per tick at most; the next tick takes the rest."""
+
+# The ticker asks this several times a second: compiled once (poker_site.core.prepared_queries).
+_CASES_DUE = PreparedQuery(
+    lambda now: (
         UnresolvedGameFunds.objects.filter(status=UnresolvedGameStatus.OPEN, deadline__lte=now)
         .exclude(game_reference__startswith=DECIDED_NOT_VOIDED_PREFIX)
         .order_by("deadline", "pk")
-        .values_list("pk", flat=True)[:batch_size]
-    )
+        .values_list("pk", flat=True)[:VOID_BATCH_SIZE]
+    ),
+    ["now"],
+)
+
+
+def unresolved_games_void_expired(now: datetime) -> int:
+    """The ticker handler: void every open case past its deadline (up to :data:`VOID_BATCH_SIZE` per tick).
+    Idempotent."""
     voided = 0
-    for pk in due:
+    for (pk,) in _CASES_DUE.rows(now=now):
         if unresolved_game_void(UnresolvedGameFunds(pk=pk), now=now) is not None:
             voided += 1
     return voided
