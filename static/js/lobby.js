@@ -244,7 +244,36 @@
     });
   });
 
+  // A live update redraws every row. One that lands between the press and the release of a button in the rows (a busy
+  // room updates the lobby several times a second) replaces the pressed button, and the browser then fires no click:
+  // the player's "Play this stake" did nothing. While a pointer is down on the rows the redraw waits for the release
+  // (at most two seconds), then runs after the click that release makes.
+  var pressed = false;
+  var redrawAfterRelease = null; // the ids of the rows changed meanwhile, or null when no redraw waits
+  var pressTimer = null;
+  function released() {
+    clearTimeout(pressTimer);
+    if (!pressed) { return; }
+    pressed = false;
+    if (redrawAfterRelease) {
+      var ids = redrawAfterRelease;
+      redrawAfterRelease = null;
+      setTimeout(function () { render(ids); }, 0);
+    }
+  }
+  rowsBody.addEventListener("pointerdown", function () {
+    pressed = true;
+    clearTimeout(pressTimer);
+    pressTimer = setTimeout(released, 2000);
+  });
+  document.addEventListener("pointerup", released);
+  document.addEventListener("pointercancel", released);
+
   function render(changedIds) {
+    if (pressed) {
+      redrawAfterRelease = (redrawAfterRelease || []).concat(changedIds || []);
+      return;
+    }
     drawPlayersOnline();
     drawSortHeadings();
     var changed = {};
