@@ -128,6 +128,10 @@ def started_at_tables_of_three_and_two(name: str) -> tuple[Any, int, int, dict[i
         fee=100,
         unregistration_closes_minutes=0,
         structure=LEVELS,
+        # Nobody acts at these tables: each player's turn runs out its clock. Balancing moves a player once the hand
+        # in play ends, so short clocks (3 s and a 2 s timebank instead of 10 s and 15 s) bring the move sooner.
+        decision_seconds=3,
+        timebank_first_hand_seconds=2,
     )
     for name_of_player in ("alice", "bob", "carol", "dave", "erin"):
         tournament_register(player(name_of_player, cash_cents=5_000), tournament)
