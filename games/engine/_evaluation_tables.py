@@ -1,4 +1,4 @@
-"""Lookup tables for games.engine.evaluation, built once at import (about a tenth of a second).
+"""Lookup tables for games.engine.evaluation, built once (about a tenth of a second) and cached beside the bytecode.
 
 Strength encoding (shared with evaluation.py): ``category << CATEGORY_SHIFT`` plus up to five tie-break ranks packed
 four bits each, most significant first, e.g. two pair kings and sixes with an ace kicker is
@@ -12,7 +12,12 @@ four bits each, most significant first, e.g. two pair kings and sixes with an ac
 
 from __future__ import annotations
 
+import hashlib
+import marshal
+import os
+import sys
 from itertools import combinations, combinations_with_replacement
+from pathlib import Path
 from typing import Final
 
 from games.engine.cards import SUITS, Card
@@ -126,5 +131,35 @@ def _build_flush_table() -> list[int]:
     return table
 
 
-NON_FLUSH_BY_RANK_KEY: Final[dict[int, int]] = _build_non_flush_table()
-FLUSH_BY_RANK_MASK: Final[list[int]] = _build_flush_table()
+def tables_cached_or_built(directory: Path | None = None) -> tuple[dict[int, int], list[int]]:
+    """Both tables, read from the cache beside this module's bytecode when one was written for the same source (this
+    module and ``cards``, which gives the rank keys), else built and cached. Building costs about 0.15 s of CPU, paid
+    by every process that sets the site up (the ticker, the table owners, Celery, commands, test workers: hundreds in
+    a run of the test suite); reading the cache about a hundredth of that. No cache is written where Python writes no
+    bytecode (``sys.dont_write_bytecode``) or the directory is read-only: the tables are then built at each start.
+    ``directory``: where the cache is (default: this module's ``__pycache__``)."""
+    from games.engine import cards
+
+    digest = hashlib.sha256(Path(__file__).read_bytes() + Path(cards.__file__).read_bytes()).hexdigest()[:20]
+    cache = (directory or Path(__file__).with_name("__pycache__")) / f"_evaluation_tables.{digest}.marshal"
+    try:
+        non_flush, flush = marshal.loads(cache.read_bytes())
+        if isinstance(non_flush, dict) and isinstance(flush, list) and len(flush) == 1 << 13:
+            return non_flush, flush
+    except (OSError, EOFError, ValueError, TypeError):
+        pass  # no cache yet, or an unreadable one: build
+    non_flush, flush = _build_non_flush_table(), _build_flush_table()
+    if not sys.dont_write_bytecode:
+        temporary = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+        try:
+            cache.parent.mkdir(exist_ok=True)
+            temporary.write_bytes(marshal.dumps((non_flush, flush)))
+            os.replace(temporary, cache)  # atomic: processes starting together never read half a file
+        except OSError:
+            temporary.unlink(missing_ok=True)
+    return non_flush, flush
+
+
+_TABLES = tables_cached_or_built()
+NON_FLUSH_BY_RANK_KEY: Final[dict[int, int]] = _TABLES[0]
+FLUSH_BY_RANK_MASK: Final[list[int]] = _TABLES[1]
