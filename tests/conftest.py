@@ -252,13 +252,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     (tests/foundation/test_run_command.py, the Celery worker tests of test_healthz.py). ``make test-fast`` runs the
     others (``-m "not live"``); ``make test`` runs all.
 
-    The live tests and the files with a ``slow`` test (simulations, subprocesses) run first, the slow files spread
-    evenly among the live ones, then the rest, each group in collection order: under xdist (``make test`` passes
-    ``--no-loadscope-reorder``, keeping this order) the long files start at once on every worker and the short tests
-    fill in around them, instead of one long file (the UTH ledger simulation, 2 minutes, in tests/uth near the end of
-    the collection) starting last and the run waiting for it alone. Spread among the live files, the CPU-bound
-    simulations use the CPU the live tests leave idle while they wait for their sites' clocks (with the live files
-    all first, the 2-core machine was 40-85 % idle for stretches of that phase; issue 26)."""
+    The live tests run first, then the files with a ``slow`` test (simulations, subprocesses), then the rest, each
+    group in collection order: under xdist (``make test`` passes ``--no-loadscope-reorder``, keeping this order) the
+    long files start at once on every worker and the short tests fill in around them, instead of one long file (the
+    UTH ledger simulation, 2 minutes, in tests/uth near the end of the collection) starting last and the run waiting
+    for it alone (issue 26)."""
     live = pytest.mark.live
     slow_files: set[Any] = set()
     for item in items:
@@ -270,12 +268,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(live)
         if item.get_closest_marker("slow") is not None:
             slow_files.add(item.path)
-    live_files = list(dict.fromkeys(item.path for item in items if item.get_closest_marker("live") is not None))
-    slow_only = [path for path in dict.fromkeys(item.path for item in items) if path in slow_files]
-    slow_only = [path for path in slow_only if path not in set(live_files)]
-    place = {path: index / max(len(live_files), 1) for index, path in enumerate(live_files)}
-    place.update({path: (index + 0.5) / len(slow_only) for index, path in enumerate(slow_only)})
-    items.sort(key=lambda item: (place.get(item.path, 2.0), str(item.path) if item.path in place else ""))
+    items.sort(key=lambda item: (item.get_closest_marker("live") is None, item.path not in slow_files))
 
 
 @pytest.hookimpl(hookwrapper=True)
