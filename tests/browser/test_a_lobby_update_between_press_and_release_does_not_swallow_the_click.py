@@ -36,6 +36,7 @@ def test_a_lobby_update_between_press_and_release_still_opens_the_buy_in_dialog(
     page.goto("/")
     wait_until(page, "Boolean(window.lobbySocket && window.lobbySocket.isOpen())")
     button = page.locator(f"#lobby-table-{table.pk} [data-action=play-stake]")
+    button.wait_for(state="visible")  # the rows are drawn once the lobby's first answer has arrived
     box = button.bounding_box()
     assert box is not None
 
