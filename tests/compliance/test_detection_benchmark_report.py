@@ -6,16 +6,23 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-def test_a_small_run_reports_every_indicator_with_recall_false_flags_and_speeds() -> None:
+def benchmark_module() -> Any:
+    """``benchmarks/bench_detection.py``, imported as the script imports its neighbours (its folder on the path)."""
     sys.path.insert(0, str(BENCHMARKS))
     try:
         import bench_detection
     finally:
         sys.path.remove(str(BENCHMARKS))
+    return bench_detection
+
+
+def test_a_small_run_reports_every_indicator_with_recall_false_flags_and_speeds() -> None:
+    bench_detection = benchmark_module()
     report = bench_detection.run(3_000, seed=19, hands_per_round=100, with_peer=False)
     assert report["hands"] == 3_000
     assert set(report["indicators"]) == {
@@ -49,11 +56,7 @@ def test_a_small_run_reports_every_indicator_with_recall_false_flags_and_speeds(
 def test_the_second_generator_reports_planted_pairs_found_by_any_pair_indicator_and_honest_players_flagged() -> None:
     """Issue 31: a second, independent room (benchmarks/second_room.py) with 8 colluding and 8 dumping pairs among
     120 players; its report has the same rows, and the targets are judged per planted behaviour."""
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import bench_detection
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    bench_detection = benchmark_module()
     report = bench_detection.run_second(2_000, seed=31)
     assert report["hands"] == 2_000
     assert report["players"] == 120
