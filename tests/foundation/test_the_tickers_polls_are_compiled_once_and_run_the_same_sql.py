@@ -5,8 +5,10 @@ prepared query runs exactly the statement the ORM builds for the same values, an
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
+from django.db.models import QuerySet
 from django.db.models.sql.compiler import SQLCompiler
 
 from games.models import Table
@@ -22,7 +24,7 @@ pytestmark = pytest.mark.django_db
 MOMENT = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
-def tables_due(now: datetime):  # type: ignore[no-untyped-def]
+def tables_due(now: datetime) -> QuerySet[Table, int]:
     return Table.objects.filter(next_hand_at__lte=now).order_by("next_hand_at", "pk").values_list("pk", flat=True)
 
 
@@ -34,7 +36,7 @@ def test_a_prepared_query_runs_the_statement_the_orm_builds_with_the_values_boun
 
 
 def test_a_query_with_two_variables_binds_each_at_its_places() -> None:
-    def between(earliest: datetime, latest: datetime):  # type: ignore[no-untyped-def]
+    def between(earliest: datetime, latest: datetime) -> QuerySet[Table, int]:
         return Table.objects.filter(next_hand_at__gte=earliest, next_hand_at__lte=latest).values_list("pk", flat=True)
 
     prepared = PreparedQuery(between, ["earliest", "latest"])
@@ -71,7 +73,7 @@ def test_an_idle_tick_builds_no_sql(monkeypatch: pytest.MonkeyPatch) -> None:
     compiled: list[str] = []
     original = SQLCompiler.as_sql
 
-    def counting(self: SQLCompiler, *arguments: object, **keywords: object):  # type: ignore[no-untyped-def]
+    def counting(self: SQLCompiler, *arguments: Any, **keywords: Any) -> Any:
         compiled.append(self.query.model.__name__ if self.query.model else "?")
         return original(self, *arguments, **keywords)
 
