@@ -14,6 +14,7 @@ from games.services import table_open
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
+from tests.waiting import eventually
 
 pytestmark = [pytest.mark.browser, requires_chromium]
 
@@ -37,8 +38,9 @@ def test_a_lobby_update_between_press_and_release_still_opens_the_buy_in_dialog(
     wait_until(page, "Boolean(window.lobbySocket && window.lobbySocket.isOpen())")
     button = page.locator(f"#lobby-table-{table.pk} [data-action=play-stake]")
     button.wait_for(state="visible")  # the rows are drawn once the lobby's first answer has arrived
-    box = button.bounding_box()
-    assert box is not None
+    # A redraw (the lobby's socket snapshot after its first answer) can replace the button while it is measured, and
+    # the measurement of a detached button is None: measure again until one stays put.
+    box = eventually(button.bounding_box, what="the Play this stake button to stay in the rows while measured")
 
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
