@@ -1186,7 +1186,7 @@
       text += " · " + f(gettext("timebank %(seconds)s s"), { seconds: Math.round(actingSeat.timebank_seconds) });
     }
     var bar = elements.seats.querySelector("[data-clock-seat='" + currentHand.acting_seat + "'] span");
-    if (bar) { bar.style.width = (fraction * 100).toFixed(1) + "%"; }
+    if (bar) { bar.style.transform = "scaleX(" + fraction.toFixed(3) + ")"; }
     var label = elements.seats.querySelector("[data-clock-text='" + currentHand.acting_seat + "']");
     if (label && label.textContent !== text) {
       var lines = label.offsetHeight;
@@ -1198,7 +1198,7 @@
       elements.myClock.hidden = !mine;
       if (mine) {
         elements.myClockBar.className = "clock" + (currentHand.clock === "timebank" ? " timebank" : "");
-        elements.myClockBar.firstElementChild.style.width = (fraction * 100).toFixed(1) + "%";
+        elements.myClockBar.firstElementChild.style.transform = "scaleX(" + fraction.toFixed(3) + ")";
         elements.myClockText.textContent = f(gettext("Time left: %(text)s"), { text: text });
         if (seconds <= 5 && remaining > 0 && state.clockWarned !== key && legal()) {
           state.clockWarned = key;
