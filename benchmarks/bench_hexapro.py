@@ -1,7 +1,8 @@
 """HexaPro at scale: forming games from a burst of registrations, and games played by bots over the real sockets.
 
     .venv/bin/python benchmarks/bench_hexapro.py matching [--registrations 3000] [--clients 30] [--serial 300]
-    .venv/bin/python benchmarks/bench_hexapro.py play [--games 300] [--cash-tables 50] [--seconds 40]
+    .venv/bin/python benchmarks/bench_hexapro.py play [--tables 50] [--seconds 40] [--runtime-processes 1]
+        [--per-action-path]
 
 Each run creates its own database beside the one DATABASE_URL names (without DATABASE_URL and REDIS_URL it starts
 the embedded servers like ``make run``), migrates it and drops it at the end (``--keep-database`` keeps it).
@@ -16,14 +17,20 @@ registrations at one buy-in in a serial loop. Checks: every registration in exac
 no player twice in a game, every player charged exactly once, the holding accounts empty, every prize pool holding
 multiplier × buy-in, the fee components in the house fees, the ledger reconciled.
 
-**play** (the full stack over 127.0.0.1: daphne, the ticker that deals, a Celery worker and beat for the
-tournaments' coordination and prizes): first the peer — ``--cash-tables`` 6-max cash tables with six bots each —,
-then ``--games`` HexaPro games (€1, three bots each, registered through the service, the multipliers drawn by the
-production CSPRNG), each bot following its game's table like a tournament bot. Bots think 1.9–2.1 s per action in
-both parts (one action every ~2 s per table). For each part, after a warm-up, a ``--seconds`` window:
-action→broadcast p50/p99 (an action counts when its broadcast reaches the bot that acted), actions per second; for
-HexaPro also the games still running at the window's end and the games finished. HexaPro games end (their levels
-last 1–4 minutes): the window starts as soon as the bots are seated and dealt in.
+**play** (the full stack over 127.0.0.1: daphne, the ticker, ``--runtime-processes`` table owners (``run_tables``,
+table actors: the production default; ``--per-action-path`` plays the tables in the web process instead), a Celery
+worker and beat for the tournaments' coordination and prizes): the same number of tables, ``--tables``, of each
+product at the same load (issue 27: equal actions per second, every table acting about once every 2 s; not more
+HexaPro games than cash tables): the peer first — six-max cash tables with six bots each —, then HexaPro games (€1,
+three bots each, registered through the service, the multipliers drawn by the production CSPRNG), then six-max Sit &
+Gos (the default five-minute structure, six bots registering each; it starts when the sixth registers), then cash
+tables again (a second peer window, on tables and bots of their own, so that drift over the run shows). Tournament
+bots follow their table like a tournament player. Bots think 1.9–2.1 s per action in every part. For each part, after
+a warm-up, a ``--seconds`` window: action→broadcast p50/p99 (an action counts when its broadcast reaches the bot that
+acted), actions per second, the sockets open at the window's start; for the tournaments also the games still running
+at the window's end and those finished. Each product's p99 is compared with the mean of the two cash windows' p99
+(target: within 1.2×). Exit status 1 when a window carried no action or a socket was not open at its start (the
+run is then no figure, and its reasons are printed).
 """
 
 from __future__ import annotations
@@ -50,8 +57,10 @@ from benchmarks.bench_tables import (  # noqa: E402 - the project is on the path
     bots_for,
     percentile,
     prepare_players,
+    socket_open,
     wait_for_port,
     window,
+    window_problems,
     with_database,
 )
 from benchmarks.bench_tournament import _admin, bots_create, in_process_workers  # noqa: E402
@@ -73,6 +82,11 @@ FUNDED = 2_500
 small one shows in the balance check."""
 PLAY_BUY_IN = 100
 THINK = (1.9, 2.1)
+SIT_AND_GO_SEATS = 6
+SIT_AND_GO_BUY_IN = 100
+SIT_AND_GO_FEE = 10
+PRODUCT_P99_TARGET = 1.2
+"""Issue 27: HexaPro and tournament tables within 1.2× of the cash tables' p99 at the same load."""
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -207,16 +221,22 @@ def game_register(users: list[Any]) -> int:
         connection.close()
 
 
-async def measure(bots: list[Any], stats: Any, seconds: float, warm_up: float, meter: CpuMeter) -> dict[str, Any]:
+async def measure(
+    part: str, bots: list[Any], stats: Any, seconds: float, warm_up: float, meter: CpuMeter
+) -> dict[str, Any]:
     deadline = time.monotonic() + warm_up + seconds + 30
     running = [asyncio.ensure_future(bot.run(deadline)) for bot in bots]
-    return await measured_window(bots, running, stats, seconds, warm_up, meter)
+    return await measured_window(part, bots, running, stats, seconds, warm_up, meter)
 
 
 async def measured_window(
-    bots: list[Any], running: list[Any], stats: Any, seconds: float, warm_up: float, meter: CpuMeter
+    part: str, bots: list[Any], running: list[Any], stats: Any, seconds: float, warm_up: float, meter: CpuMeter
 ) -> dict[str, Any]:
+    """Measure ``seconds`` after ``warm_up``, then stop the bots. A tournament bot knocked out before the window has
+    closed its socket as a player would: it is not expected open."""
     await asyncio.sleep(warm_up)
+    playing = [bot for bot in bots if not getattr(bot, "out", False)]
+    sockets_open = sum(socket_open(bot) for bot in playing)
     start = time.monotonic()
     meter.start()
     await asyncio.sleep(seconds)
@@ -228,6 +248,11 @@ async def measured_window(
     measured = window(stats, start, end)
     return {
         "bots": len(bots),
+        "sockets_open_at_window_start": sockets_open,
+        "sockets_expected": len(playing),
+        "problems": window_problems(
+            part, sockets_open=sockets_open, sockets_expected=len(playing), actions=len(measured)
+        ),
         "actions_per_second": round(len(measured) / (end - start), 1),
         "p50_ms": round(percentile(measured, 0.5) or 0, 1),
         "p99_ms": round(percentile(measured, 0.99) or 0, 1),
@@ -265,37 +290,146 @@ async def hexapro_games(
             bots.append(bot)
             running.append(asyncio.ensure_future(bot.run(deadline)))
     formed_seconds = time.monotonic() - began
-    result = await measured_window(bots, running, stats, seconds, 15.0, meter)
+    result = await measured_window("HexaPro games", bots, running, stats, seconds, 15.0, meter)
     result["forming_seconds"] = round(formed_seconds, 1)
     return result, game_ids
 
 
-def play(games: int, cash_tables: int, seconds: float, stack: Stack, seed: int) -> dict[str, Any]:
-    print(f"preparing {cash_tables} cash tables, then {games} HexaPro games ...", flush=True)
-    tables, _users, cash_sessions, buy_in = prepare_players(cash_tables)  # sets Django up
-    from games.bots.client import BotStats
+def sit_and_go_register(number: int, users: list[Any]) -> int:
+    """A six-max Sit & Go (the default structure) and its six registrations through the service; the sixth starts it
+    (the coordinator, in the Celery worker). Returns the tournament's id."""
+    from django.db import connection
+
+    from tournaments.models import TournamentKind
+    from tournaments.services import tournament_register
+    from tournaments.services.catalog import tournament_create
+
+    try:
+        tournament = tournament_create(
+            name=f"Bench Sit & Go #{number + 1}",
+            kind=TournamentKind.SIT_AND_GO,
+            seats_to_start=SIT_AND_GO_SEATS,
+            table_size=SIT_AND_GO_SEATS,
+            buy_in=SIT_AND_GO_BUY_IN,
+            fee=SIT_AND_GO_FEE,
+        )
+        for user in users:
+            tournament_register(user, tournament.pk)
+        return int(tournament.pk)
+    finally:
+        connection.close()
+
+
+async def sit_and_gos(
+    count: int, base_url: str, seconds: float, meter: CpuMeter, seed: int
+) -> tuple[dict[str, Any], list[int]]:
+    """Fill ``count`` Sit & Gos six registrations at a time and start each one's bots as soon as it is full; then
+    measure (the warm-up covers the first deal's delay)."""
+    from games.bots.client import BotSettings, BotStats
+    from games.bots.setup import ensure_bot_users, session_for
+    from games.bots.tournament import TournamentBot
+
+    users, _password = await asyncio.to_thread(
+        ensure_bot_users,
+        count * SIT_AND_GO_SEATS,
+        prefix="sngbot",
+        balance=10 * (SIT_AND_GO_BUY_IN + SIT_AND_GO_FEE),
+    )
+    sessions = await asyncio.to_thread(lambda: [session_for(user) for user in users])
+    settings = BotSettings(base_url=base_url, think_seconds=THINK)
+    stats = BotStats()
+    rng = random.Random(seed)
+    deadline = time.monotonic() + 24 * 3600
+    bots: list[Any] = []
+    running: list[Any] = []
+    tournament_ids: list[int] = []
+    began = time.monotonic()
+    for number in range(count):
+        seated = slice(SIT_AND_GO_SEATS * number, SIT_AND_GO_SEATS * (number + 1))
+        tournament_id = await asyncio.to_thread(sit_and_go_register, number, users[seated])
+        tournament_ids.append(tournament_id)
+        for user, session in zip(users[seated], sessions[seated], strict=True):
+            bot = TournamentBot(user.username, session, tournament_id, settings, stats, random.Random(rng.random()))
+            bots.append(bot)
+            running.append(asyncio.ensure_future(bot.run(deadline)))
+    filled_seconds = time.monotonic() - began
+    result = await measured_window("Sit & Gos", bots, running, stats, seconds, 20.0, meter)
+    result["filling_seconds"] = round(filled_seconds, 1)
+    return result, tournament_ids
+
+
+def tournaments_after(tournament_ids: list[int]) -> dict[str, int]:
     from tournaments.models import Tournament, TournamentStatus
 
-    base_url = f"http://127.0.0.1:{stack.site_port}"
-    meter = CpuMeter(stack.process_roles)
-    stats = BotStats()
-    cash_bots = bots_for(tables, cash_sessions, buy_in, base_url, THINK, stats)
-    report: dict[str, Any] = {"cash_tables": asyncio.run(measure(cash_bots, stats, seconds, 20.0, meter))}
-    report["cash_tables"]["tables"] = cash_tables
-    print(json.dumps({"cash_tables": report["cash_tables"]}), flush=True)
+    statuses = Counter(Tournament.objects.filter(pk__in=tournament_ids).values_list("status", flat=True))
+    return {
+        "running_after": statuses.get(TournamentStatus.RUNNING, 0),
+        "finished_after": statuses.get(TournamentStatus.FINISHED, 0),
+    }
 
-    hexapro, game_ids = asyncio.run(hexapro_games(games, base_url, seconds, meter, seed))
-    statuses = Counter(Tournament.objects.filter(pk__in=game_ids).values_list("status", flat=True))
-    hexapro.update(
-        {
-            "games": len(game_ids),
-            "games_running_after": statuses.get(TournamentStatus.RUNNING, 0),
-            "games_finished_after": statuses.get(TournamentStatus.FINISHED, 0),
-        }
-    )
+
+def cash_window(label: str, tables: int, seconds: float, stack: Stack, prefix: str) -> dict[str, Any]:
+    """Six bots at each of ``tables`` six-max cash tables of their own (named by ``prefix``), measured."""
+    from games.bots.client import BotStats
+
+    table_rows, _users, sessions, buy_in = prepare_players(
+        tables, table_prefix=f"{prefix} cash", bot_prefix=f"{prefix.lower()}bot"
+    )  # sets Django up the first time
+    base_url = f"http://127.0.0.1:{stack.site_port}"
+    stats = BotStats()
+    bots = bots_for(table_rows, sessions, buy_in, base_url, THINK, stats)
+    result = asyncio.run(measure(label, bots, stats, seconds, 20.0, CpuMeter(stack.process_roles)))
+    result["tables"] = tables
+    return result
+
+
+def play(tables: int, seconds: float, stack: Stack, seed: int) -> dict[str, Any]:
+    """The four windows (see the module docstring), one after the other; returns the report with its summary."""
+    print(f"{tables} tables of each product: cash, HexaPro games, Sit & Gos, cash again", flush=True)
+    report: dict[str, Any] = {"cash_tables": cash_window("cash tables", tables, seconds, stack, "Benchfirst")}
+    print(json.dumps({"cash_tables": report["cash_tables"]}), flush=True)
+    base_url = f"http://127.0.0.1:{stack.site_port}"
+
+    hexapro, game_ids = asyncio.run(hexapro_games(tables, base_url, seconds, CpuMeter(stack.process_roles), seed))
+    hexapro.update({"games": len(game_ids), **tournaments_after(game_ids)})
     report["hexapro"] = hexapro
     print(json.dumps({"hexapro": hexapro}), flush=True)
+
+    sit_and_go, tournament_ids = asyncio.run(
+        sit_and_gos(tables, base_url, seconds, CpuMeter(stack.process_roles), seed + 1)
+    )
+    sit_and_go.update({"tournaments": len(tournament_ids), **tournaments_after(tournament_ids)})
+    report["sit_and_gos"] = sit_and_go
+    print(json.dumps({"sit_and_gos": sit_and_go}), flush=True)
+
+    report["cash_tables_again"] = cash_window("cash tables again", tables, seconds, stack, "Benchsecond")
+    print(json.dumps({"cash_tables_again": report["cash_tables_again"]}), flush=True)
+    report["summary"] = products_summary(report)
     return report
+
+
+def products_summary(report: dict[str, Any]) -> dict[str, Any]:
+    """Each window's rate and latency, and each product's p99 against the mean of the two cash windows' p99."""
+    cash_p99s = [report["cash_tables"]["p99_ms"], report["cash_tables_again"]["p99_ms"]]
+    cash_p99 = sum(cash_p99s) / len(cash_p99s)
+    summary: dict[str, Any] = {"cash_p99_ms_mean": round(cash_p99, 1)}
+    for key in ("cash_tables", "hexapro", "sit_and_gos", "cash_tables_again"):
+        part = report[key]
+        summary[key] = {
+            "actions_per_second": part["actions_per_second"],
+            "p50_ms": part["p50_ms"],
+            "p99_ms": part["p99_ms"],
+        }
+    for key in ("hexapro", "sit_and_gos"):
+        ratio = report[key]["p99_ms"] / cash_p99 if cash_p99 else None
+        summary[key]["p99_over_cash"] = round(ratio, 2) if ratio is not None else None
+        summary[key]["within_target"] = ratio is not None and ratio <= PRODUCT_P99_TARGET
+    summary["problems"] = [
+        problem
+        for key in ("cash_tables", "hexapro", "sit_and_gos", "cash_tables_again")
+        for problem in report[key]["problems"]
+    ]
+    return summary
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -310,18 +444,23 @@ def main() -> int:
     burst.add_argument("--registrations", type=int, default=3_000)
     burst.add_argument("--clients", type=int, default=30)
     burst.add_argument("--serial", type=int, default=300, help="registrations of the serial peer (one buy-in)")
-    games = commands.add_parser("play", help="HexaPro games and cash tables played by bots over the sockets")
-    games.add_argument("--games", type=int, default=300)
-    games.add_argument("--cash-tables", type=int, default=50)
+    games = commands.add_parser(
+        "play", help="cash tables, HexaPro games and Sit & Gos at the same load, played by bots over the sockets"
+    )
+    games.add_argument("--tables", type=int, default=50, help="tables of each product (each acts every ~2 s)")
     games.add_argument("--seconds", type=float, default=40.0, help="each part's measuring window")
     games.add_argument("--web-processes", type=int, default=1)
+    games.add_argument("--runtime-processes", type=int, default=1, help="table owners (run_tables)")
+    games.add_argument(
+        "--per-action-path", action="store_true", help="no table actors: the web process plays every action"
+    )
     options = parser.parse_args()
     if options.command == "matching" and (
         options.registrations < 3 or options.registrations % (3 * len(BURST_BUY_INS)) or options.clients < 1
     ):
         parser.error(f"--registrations must be a positive multiple of {3 * len(BURST_BUY_INS)}; --clients positive")
-    if options.command == "play" and not (1 <= options.games <= 500 and 1 <= options.cash_tables <= 300):
-        parser.error("--games 1..500 and --cash-tables 1..300")
+    if options.command == "play" and not (1 <= options.tables <= 300 and 1 <= options.runtime_processes <= 8):
+        parser.error("--tables 1..300 and --runtime-processes 1..8")
 
     with ExitStack() as context:
         if not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
@@ -369,30 +508,39 @@ def _play(options: argparse.Namespace) -> int:
     stack = Stack(PROJECT / "var" / "bench-hexapro")
     stack.log_directory.mkdir(parents=True, exist_ok=True)
     try:
-        stack.create_database(table_actors=False)  # the per-action durable path, as before issue 27's actors
+        table_actors = not options.per_action_path
+        stack.create_database(table_actors=table_actors)
         stack.environment["TOURNAMENT_TICK_SECONDS"] = "1"
         stack.start_daphnes("site", stack.site_port, "poker_site.asgi:application", options.web_processes)
         stack.start("ticker", [sys.executable, str(PROJECT / "manage.py"), "run_ticker", "--interval", "0.1"])
+        if table_actors:
+            for number in range(options.runtime_processes):
+                stack.start(f"runtime-{number}", [sys.executable, str(PROJECT / "manage.py"), "run_tables"])
+                stack.runtime.append(stack.processes[-1])
         celery = [str(Path(sys.executable).parent / "celery"), "-A", "poker_site"]
         stack.start("celery-worker", [*celery, "worker", "--pool", "solo", "--loglevel", "WARNING"])
         stack.start(
             "celery-beat", [*celery, "beat", "--loglevel", "WARNING", "--schedule", str(stack.log_directory / "beat")]
         )
         wait_for_port(stack.site_port)
-        report = play(options.games, options.cash_tables, options.seconds, stack, options.seed)
-        cash, hexapro = report["cash_tables"], report["hexapro"]
-        report["summary"] = {
-            "hexapro_games": hexapro["games"],
-            "hexapro_p50_ms": hexapro["p50_ms"],
-            "hexapro_p99_ms": hexapro["p99_ms"],
-            "cash_tables": cash["tables"],
-            "cash_p50_ms": cash["p50_ms"],
-            "cash_p99_ms": cash["p99_ms"],
-        }
+        print(
+            f"{os.cpu_count()} CPU(s), load average {os.getloadavg()[0]:.1f} at the start; "
+            + (f"table actors, {options.runtime_processes} run_tables" if table_actors else "per-action path"),
+            flush=True,
+        )
+        report = play(options.tables, options.seconds, stack, options.seed)
+        report["table_actors"] = table_actors
+        report["runtime_processes"] = options.runtime_processes if table_actors else 0
+        dead = [process.pid for process in stack.runtime if process.poll() is not None]
+        if dead:
+            report["summary"]["problems"].append(f"run_tables processes died during the run: {dead}")
         print(json.dumps(report, indent=2), flush=True)
+        print(json.dumps({"summary": report["summary"]}, indent=2), flush=True)
     finally:
         stack.stop()
-    return 0
+    for problem in report["summary"]["problems"]:
+        print(f"FAILED: {problem}", file=sys.stderr)
+    return 1 if report["summary"]["problems"] else 0
 
 
 if __name__ == "__main__":
