@@ -40,10 +40,12 @@ import asyncio
 import json
 import os
 import random
+import subprocess
 import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -206,8 +208,9 @@ def matching(registrations: int, clients: int, serial: int, seed: int) -> dict[s
 # Play over the sockets
 
 
-def game_register(users: list[Any]) -> int:
-    """Three bots register one €1 game each; the third registration forms it. Returns the game's id."""
+def hexapro_game_register(_number: int, users: list[Any]) -> int:
+    """Three bots register one €1 game each; the third registration forms it (its first hand is dealt 10 s later:
+    time to connect and see the prize pool). Returns the game's id."""
     from django.db import connection
 
     from tournaments.hexapro.registration import hexapro_register
@@ -262,16 +265,28 @@ async def measured_window(
     }
 
 
-async def hexapro_games(
-    games: int, base_url: str, seconds: float, meter: CpuMeter, seed: int
+async def tournament_bots_played(
+    part: str,
+    count: int,
+    seats: int,
+    form: Callable[[int, list[Any]], int],
+    *,
+    prefix: str,
+    balance: int,
+    base_url: str,
+    seconds: float,
+    warm_up: float,
+    meter: CpuMeter,
+    seed: int,
 ) -> tuple[dict[str, Any], list[int]]:
-    """Form the games three registrations at a time and start each game's bots as soon as it forms (its first hand is
-    dealt 10 s later: time to connect and see the prize pool); then measure."""
+    """``count`` tournaments of ``seats`` bots each: ``form(number, users)`` registers one tournament's bots through
+    the services and returns its id, and its bots start following their table like tournament players as soon as it
+    is formed. Then measure (the warm-up covers the first deal's delay). Returns the window and the tournaments."""
     from games.bots.client import BotSettings, BotStats
     from games.bots.setup import ensure_bot_users, session_for
     from games.bots.tournament import TournamentBot
 
-    users, _password = await asyncio.to_thread(ensure_bot_users, games * 3, prefix="hexbot", balance=10 * PLAY_BUY_IN)
+    users, _password = await asyncio.to_thread(ensure_bot_users, count * seats, prefix=prefix, balance=balance)
     sessions = await asyncio.to_thread(lambda: [session_for(user) for user in users])
     settings = BotSettings(base_url=base_url, think_seconds=THINK)
     stats = BotStats()
@@ -279,20 +294,20 @@ async def hexapro_games(
     deadline = time.monotonic() + 24 * 3600
     bots: list[Any] = []
     running: list[Any] = []
-    game_ids: list[int] = []
+    tournament_ids: list[int] = []
     began = time.monotonic()
-    for number in range(games):
-        trio = users[3 * number : 3 * number + 3]
-        game_id = await asyncio.to_thread(game_register, trio)
-        game_ids.append(game_id)
-        for user, session in zip(trio, sessions[3 * number : 3 * number + 3], strict=True):
-            bot = TournamentBot(user.username, session, game_id, settings, stats, random.Random(rng.random()))
+    for number in range(count):
+        together = slice(seats * number, seats * (number + 1))
+        tournament_id = await asyncio.to_thread(form, number, users[together])
+        tournament_ids.append(tournament_id)
+        for user, session in zip(users[together], sessions[together], strict=True):
+            bot = TournamentBot(user.username, session, tournament_id, settings, stats, random.Random(rng.random()))
             bots.append(bot)
             running.append(asyncio.ensure_future(bot.run(deadline)))
     formed_seconds = time.monotonic() - began
-    result = await measured_window("HexaPro games", bots, running, stats, seconds, 15.0, meter)
+    result = await measured_window(part, bots, running, stats, seconds, warm_up, meter)
     result["forming_seconds"] = round(formed_seconds, 1)
-    return result, game_ids
+    return result, tournament_ids
 
 
 def sit_and_go_register(number: int, users: list[Any]) -> int:
@@ -320,44 +335,6 @@ def sit_and_go_register(number: int, users: list[Any]) -> int:
         connection.close()
 
 
-async def sit_and_gos(
-    count: int, base_url: str, seconds: float, meter: CpuMeter, seed: int
-) -> tuple[dict[str, Any], list[int]]:
-    """Fill ``count`` Sit & Gos six registrations at a time and start each one's bots as soon as it is full; then
-    measure (the warm-up covers the first deal's delay)."""
-    from games.bots.client import BotSettings, BotStats
-    from games.bots.setup import ensure_bot_users, session_for
-    from games.bots.tournament import TournamentBot
-
-    users, _password = await asyncio.to_thread(
-        ensure_bot_users,
-        count * SIT_AND_GO_SEATS,
-        prefix="sngbot",
-        balance=10 * (SIT_AND_GO_BUY_IN + SIT_AND_GO_FEE),
-    )
-    sessions = await asyncio.to_thread(lambda: [session_for(user) for user in users])
-    settings = BotSettings(base_url=base_url, think_seconds=THINK)
-    stats = BotStats()
-    rng = random.Random(seed)
-    deadline = time.monotonic() + 24 * 3600
-    bots: list[Any] = []
-    running: list[Any] = []
-    tournament_ids: list[int] = []
-    began = time.monotonic()
-    for number in range(count):
-        seated = slice(SIT_AND_GO_SEATS * number, SIT_AND_GO_SEATS * (number + 1))
-        tournament_id = await asyncio.to_thread(sit_and_go_register, number, users[seated])
-        tournament_ids.append(tournament_id)
-        for user, session in zip(users[seated], sessions[seated], strict=True):
-            bot = TournamentBot(user.username, session, tournament_id, settings, stats, random.Random(rng.random()))
-            bots.append(bot)
-            running.append(asyncio.ensure_future(bot.run(deadline)))
-    filled_seconds = time.monotonic() - began
-    result = await measured_window("Sit & Gos", bots, running, stats, seconds, 20.0, meter)
-    result["filling_seconds"] = round(filled_seconds, 1)
-    return result, tournament_ids
-
-
 def tournaments_after(tournament_ids: list[int]) -> dict[str, int]:
     from tournaments.models import Tournament, TournamentStatus
 
@@ -368,13 +345,24 @@ def tournaments_after(tournament_ids: list[int]) -> dict[str, int]:
     }
 
 
-def cash_window(label: str, tables: int, seconds: float, stack: Stack, prefix: str) -> dict[str, Any]:
-    """Six bots at each of ``tables`` six-max cash tables of their own (named by ``prefix``), measured."""
+PARTS = (
+    ("cash_tables", "cash", "cash tables"),
+    ("hexapro", "hexapro", "HexaPro games"),
+    ("sit_and_gos", "sit-and-go", "Sit & Gos"),
+    ("cash_tables_again", "cash", "cash tables again"),
+)
+"""The play windows in their order: report key, ``--part`` and label. Each runs on a site of its own (a fresh database,
+Redis prefix and processes), so that no part plays beside what an earlier one left running: the tournaments of a
+tournament part go on without their stopped bots (every turn timing out, the coordinator working after each hand),
+and with one site for all the parts that load fell on the later windows (2026-11-29: the second cash window's p99
+was 215 ms against the first's 14 ms)."""
+
+
+def cash_window(label: str, tables: int, seconds: float, stack: Stack) -> dict[str, Any]:
+    """Six bots at each of ``tables`` six-max cash tables, measured."""
     from games.bots.client import BotStats
 
-    table_rows, _users, sessions, buy_in = prepare_players(
-        tables, table_prefix=f"{prefix} cash", bot_prefix=f"{prefix.lower()}bot"
-    )  # sets Django up the first time
+    table_rows, _users, sessions, buy_in = prepare_players(tables)  # sets Django up
     base_url = f"http://127.0.0.1:{stack.site_port}"
     stats = BotStats()
     bots = bots_for(table_rows, sessions, buy_in, base_url, THINK, stats)
@@ -383,27 +371,58 @@ def cash_window(label: str, tables: int, seconds: float, stack: Stack, prefix: s
     return result
 
 
-def play(tables: int, seconds: float, stack: Stack, seed: int) -> dict[str, Any]:
-    """The four windows (see the module docstring), one after the other; returns the report with its summary."""
-    print(f"{tables} tables of each product: cash, HexaPro games, Sit & Gos, cash again", flush=True)
-    report: dict[str, Any] = {"cash_tables": cash_window("cash tables", tables, seconds, stack, "Benchfirst")}
-    print(json.dumps({"cash_tables": report["cash_tables"]}), flush=True)
+def play_part(part: str, label: str, tables: int, seconds: float, stack: Stack, seed: int) -> dict[str, Any]:
+    """One window (see the module docstring) on ``stack``'s site."""
+    if part == "cash":
+        return cash_window(label, tables, seconds, stack)
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poker_site.settings")
+    django.setup()
     base_url = f"http://127.0.0.1:{stack.site_port}"
-
-    hexapro, game_ids = asyncio.run(hexapro_games(tables, base_url, seconds, CpuMeter(stack.process_roles), seed))
-    hexapro.update({"games": len(game_ids), **tournaments_after(game_ids)})
-    report["hexapro"] = hexapro
-    print(json.dumps({"hexapro": hexapro}), flush=True)
-
-    sit_and_go, tournament_ids = asyncio.run(
-        sit_and_gos(tables, base_url, seconds, CpuMeter(stack.process_roles), seed + 1)
+    if part == "hexapro":
+        seats, form, prefix, balance, warm_up = 3, hexapro_game_register, "hexbot", 10 * PLAY_BUY_IN, 15.0
+    else:
+        seats, form, prefix = SIT_AND_GO_SEATS, sit_and_go_register, "sngbot"
+        balance, warm_up = 10 * (SIT_AND_GO_BUY_IN + SIT_AND_GO_FEE), 20.0
+    result, tournament_ids = asyncio.run(
+        tournament_bots_played(
+            label,
+            tables,
+            seats,
+            form,
+            prefix=prefix,
+            balance=balance,
+            base_url=base_url,
+            seconds=seconds,
+            warm_up=warm_up,
+            meter=CpuMeter(stack.process_roles),
+            seed=seed,
+        )
     )
-    sit_and_go.update({"tournaments": len(tournament_ids), **tournaments_after(tournament_ids)})
-    report["sit_and_gos"] = sit_and_go
-    print(json.dumps({"sit_and_gos": sit_and_go}), flush=True)
+    result.update({"tournaments": len(tournament_ids), **tournaments_after(tournament_ids)})
+    return result
 
-    report["cash_tables_again"] = cash_window("cash tables again", tables, seconds, stack, "Benchsecond")
-    print(json.dumps({"cash_tables_again": report["cash_tables_again"]}), flush=True)
+
+def play(options: argparse.Namespace) -> dict[str, Any]:
+    """The four windows, each in a run of this benchmark of its own (``--part``: its own site); returns the report
+    with its summary. A part that printed no figure is a problem of the run."""
+    print(f"{options.tables} tables of each product: cash, HexaPro games, Sit & Gos, cash again", flush=True)
+    report: dict[str, Any] = {}
+    for key, part, label in PARTS:
+        command = [sys.executable, str(Path(__file__).resolve()), "--seed", str(options.seed), "play"]
+        command += ["--tables", str(options.tables), "--seconds", str(options.seconds)]
+        command += ["--web-processes", str(options.web_processes)]
+        command += ["--runtime-processes", str(options.runtime_processes), "--part", part, "--label", label]
+        command += ["--per-action-path"] if options.per_action_path else []
+        completed = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=False)
+        lines = [line for line in completed.stdout.splitlines() if line.startswith('{"part": ')]
+        if lines:
+            report[key] = json.loads(lines[-1])["part"]
+        else:
+            report[key] = {"p99_ms": 0.0, "p50_ms": 0.0, "actions_per_second": 0.0}
+            report[key]["problems"] = [f"{label}: the part exited with status {completed.returncode} and no figure"]
+        print(json.dumps({key: report[key]}), flush=True)
     report["summary"] = products_summary(report)
     return report
 
@@ -454,6 +473,10 @@ def main() -> int:
     games.add_argument(
         "--per-action-path", action="store_true", help="no table actors: the web process plays every action"
     )
+    games.add_argument(
+        "--part", choices=("cash", "hexapro", "sit-and-go"), help="one window on a site of its own (used by play)"
+    )
+    games.add_argument("--label", default="", help="the window's name in its report (with --part)")
     options = parser.parse_args()
     if options.command == "matching" and (
         options.registrations < 3 or options.registrations % (3 * len(BURST_BUY_INS)) or options.clients < 1
@@ -505,6 +528,13 @@ def main() -> int:
 
 
 def _play(options: argparse.Namespace) -> int:
+    if options.part is None:
+        report = play(options)
+        print(json.dumps(report, indent=2), flush=True)
+        print(json.dumps({"summary": report["summary"]}, indent=2), flush=True)
+        for problem in report["summary"]["problems"]:
+            print(f"FAILED: {problem}", file=sys.stderr)
+        return 1 if report["summary"]["problems"] else 0
     stack = Stack(PROJECT / "var" / "bench-hexapro")
     stack.log_directory.mkdir(parents=True, exist_ok=True)
     try:
@@ -524,23 +554,20 @@ def _play(options: argparse.Namespace) -> int:
         )
         wait_for_port(stack.site_port)
         print(
-            f"{os.cpu_count()} CPU(s), load average {os.getloadavg()[0]:.1f} at the start; "
+            f"{options.label}: load average {os.getloadavg()[0]:.1f} at the start; "
             + (f"table actors, {options.runtime_processes} run_tables" if table_actors else "per-action path"),
+            file=sys.stderr,
             flush=True,
         )
-        report = play(options.tables, options.seconds, stack, options.seed)
-        report["table_actors"] = table_actors
-        report["runtime_processes"] = options.runtime_processes if table_actors else 0
+        result = play_part(options.part, options.label, options.tables, options.seconds, stack, options.seed)
+        result["table_actors"] = table_actors
         dead = [process.pid for process in stack.runtime if process.poll() is not None]
         if dead:
-            report["summary"]["problems"].append(f"run_tables processes died during the run: {dead}")
-        print(json.dumps(report, indent=2), flush=True)
-        print(json.dumps({"summary": report["summary"]}, indent=2), flush=True)
+            result["problems"].append(f"{options.label}: run_tables processes died during the window: {dead}")
+        print(json.dumps({"part": result}), flush=True)
     finally:
         stack.stop()
-    for problem in report["summary"]["problems"]:
-        print(f"FAILED: {problem}", file=sys.stderr)
-    return 1 if report["summary"]["problems"] else 0
+    return 1 if result["problems"] else 0
 
 
 if __name__ == "__main__":

@@ -420,20 +420,17 @@ class CpuMeter:
         return dict(sorted(used.items(), key=lambda item: -item[1]))
 
 
-def prepare_players(
-    tables: int, *, table_prefix: str = "Bench", bot_prefix: str = "benchbot"
-) -> tuple[list[Any], list[Any], list[str], int]:
-    """Bot users with money, tables and a session per bot (in this process, through the services). Other prefixes
-    give other tables and bots (a second set for a later window)."""
+def prepare_players(tables: int) -> tuple[list[Any], list[Any], list[str], int]:
+    """Bot users with money, tables and a session per bot (in this process, through the services)."""
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poker_site.settings")
     django.setup()
     from games.bots.setup import buy_in_for, ensure_bot_users, ensure_tables, session_for
 
-    table_rows = ensure_tables(tables, prefix=table_prefix)
+    table_rows = ensure_tables(tables, prefix="Bench")
     buy_in = buy_in_for(table_rows[0])
-    users, _password = ensure_bot_users(tables * SEATS, prefix=bot_prefix, balance=BALANCE_IN_BUY_INS * buy_in)
+    users, _password = ensure_bot_users(tables * SEATS, prefix="benchbot", balance=BALANCE_IN_BUY_INS * buy_in)
     sessions = [session_for(user) for user in users]
     seat_bots(table_rows, users, buy_in)
     return table_rows, users, sessions, buy_in
