@@ -246,10 +246,19 @@ async def measure(
 async def measured_window(
     part: str, bots: list[Any], running: list[Any], stats: Any, seconds: float, warm_up: float, meter: CpuMeter
 ) -> dict[str, Any]:
-    """Measure ``seconds`` after ``warm_up``, then stop the bots. A tournament bot knocked out before the window has
-    closed its socket as a player would: it is not expected open."""
+    """Measure ``seconds`` after ``warm_up``, then stop the bots. A tournament bot knocked out before the window, or
+    whose game is over (the winner's), has closed its socket as a player would: it is not expected open. A bot that
+    ended with an error is."""
     await asyncio.sleep(warm_up)
-    playing = [bot for bot in bots if not getattr(bot, "out", False)]
+
+    def ended_as_a_player(task: Any) -> bool:
+        return bool(task.done() and not task.cancelled() and task.exception() is None)
+
+    playing = [
+        bot
+        for bot, task in zip(bots, running, strict=True)
+        if not getattr(bot, "out", False) and not ended_as_a_player(task)
+    ]
     sockets_open = sum(socket_open(bot) for bot in playing)
     start = time.monotonic()
     meter.start()
