@@ -24,7 +24,8 @@ product at the same load (issue 27: equal actions per second, every table acting
 HexaPro games than cash tables): the peer first — six-max cash tables with six bots each —, then HexaPro games (€1,
 three bots each, registered through the service, the multipliers drawn by the production CSPRNG), then six-max Sit &
 Gos (the default five-minute structure, six bots registering each; it starts when the sixth registers), then cash
-tables again (a second peer window, on tables and bots of their own, so that drift over the run shows). Tournament
+tables again (a second peer window, so that drift over the run shows). Each window runs on a site of its own
+(``--part``: a fresh database, Redis prefix and processes; see :data:`PARTS`). Tournament
 bots follow their table like a tournament player. Bots think 1.9–2.1 s per action in every part. For each part, after
 a warm-up, a ``--seconds`` window: action→broadcast p50/p99 (an action counts when its broadcast reaches the bot that
 acted), actions per second, the sockets open at the window's start; for the tournaments also the games still running
