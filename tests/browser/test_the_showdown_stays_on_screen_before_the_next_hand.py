@@ -32,6 +32,15 @@ WATCH = """() => {
 }"""
 
 
+PAGE_STATE = """() => ({
+    marks: window.handMarks,
+    sequence: document.getElementById('table-app').getAttribute('data-sequence'),
+    hold: document.getElementById('table-app').getAttribute('data-showdown-hold'),
+    handInfo: document.getElementById('hand-info').textContent,
+    pots: document.getElementById('pots').innerHTML,
+})"""
+
+
 @pytest.fixture
 def quick_table(site: Any) -> tuple[Table, dict[int, Any]]:
     table = heads_up_table(pause_milliseconds=500)  # the server deals the next hand half a second after the last
@@ -68,7 +77,11 @@ def test_a_showdown_stays_three_seconds_before_the_next_hand_is_drawn(
 
     first = in_thread(lambda: check_or_call_down(table, users))  # both check or call to the river: a showdown
     assert Hand.objects.get(pk=first.pk).status == HandStatus.FINISHED
-    wait_until(page, "window.handMarks.over !== undefined")
+    try:
+        wait_until(page, "window.handMarks.over !== undefined")
+    except TimeoutError as error:
+        # Seen once in a whole-suite run (2026-11-29) and not reproduced: say what the page held at the time.
+        raise AssertionError(f"the showdown was never marked; the page: {page.evaluate(PAGE_STATE)}") from error
     pages.screenshot(page, "showdown-on-screen")
     # The server has dealt hand 2 long before the page shows it.
     wait_until(page, "window.handMarks.next !== undefined", timeout=15_000)
