@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_tournament.py freezeout [--entrants 10000] [--level-seconds 60] [--profile]
     .venv/bin/python benchmarks/bench_tournament.py burst [--registrations 2000] [--clients 50]
     .venv/bin/python benchmarks/bench_tournament.py balancing [--tables 10,100,1000]
+    .venv/bin/python benchmarks/bench_tournament.py sweep [--tournaments 10,50]
 
 Each run creates its own database ``bench_tournament_<pid>`` beside the one DATABASE_URL names (without DATABASE_URL
 and REDIS_URL it starts the embedded servers like ``make run``), migrates it and drops it at the end
@@ -905,6 +906,59 @@ def burst_print(report: dict[str, Any]) -> None:
         print(f"  check {name}: {'ok' if passed else 'FAILED'}")
 
 
+def sweep(tournament_counts: tuple[int, ...] = (10, 50), *, sweeps: int = 5) -> dict[str, Any]:
+    """The beat's sweep (``tournaments_advance_all``) with N running one-table six-max Sit & Gos and nothing due: CPU
+    time of this process per sweep and per running tournament (PostgreSQL's own time not counted). The sweep runs every
+    ``TOURNAMENT_TICK_SECONDS``, so CPU per sweep ÷ the tick is the cores the Celery worker spends on it."""
+    from tournaments.models import Tournament, TournamentKind, TournamentStatus
+    from tournaments.services import tournament_advance, tournament_register, tournaments_advance_all
+    from tournaments.services.catalog import tournament_create
+
+    rows = []
+    made = 0
+    with in_process_workers():
+        for count in tournament_counts:
+            users = bots_create(6 * (count - made), f"sw{count}x", 1_000)
+            for number in range(count - made):
+                tournament = tournament_create(
+                    name=f"Sweep Sit & Go {made + number + 1}",
+                    kind=TournamentKind.SIT_AND_GO,
+                    seats_to_start=6,
+                    table_size=6,
+                    buy_in=100,
+                    fee=10,
+                )
+                for user in users[6 * number : 6 * number + 6]:
+                    tournament_register(user, tournament.pk)
+                tournament_advance(tournament.pk)  # starts it: one table, six players, nothing due afterwards
+            made = count
+            running = Tournament.objects.filter(status=TournamentStatus.RUNNING).count()
+            tournaments_advance_all()  # warm
+            seconds = []
+            for _ in range(sweeps):
+                began = time.process_time()
+                tournaments_advance_all()
+                seconds.append(time.process_time() - began)
+            per_sweep = statistics.median(seconds)
+            rows.append(
+                {
+                    "running_tournaments": running,
+                    "sweep_cpu_ms": round(per_sweep * 1000, 1),
+                    "cpu_ms_per_tournament": round(per_sweep * 1000 / running, 2),
+                }
+            )
+    return {"sweeps": rows}
+
+
+def sweep_print(report: dict[str, Any]) -> None:
+    for row in report["sweeps"]:
+        print(
+            f"{row['running_tournaments']:,} running Sit & Gos: a sweep costs {row['sweep_cpu_ms']} ms of CPU "
+            f"({row['cpu_ms_per_tournament']} ms per tournament)",
+            flush=True,
+        )
+
+
 def balancing_print(report: dict[str, Any]) -> None:
     print("\nBalancing: one coordination at each table count (median of the rounds; statements of the last)")
     print(
@@ -964,6 +1018,8 @@ def main() -> int:
     rounds = commands.add_parser("balancing", help="coordination and balancing rounds at several table counts")
     rounds.add_argument("--tables", default="10,100,1000")
     rounds.add_argument("--rounds", type=int, default=5)
+    sweeping = commands.add_parser("sweep", help="the beat's sweep of every running tournament, nothing due")
+    sweeping.add_argument("--tournaments", default="10,50", help="running one-table Sit & Gos, increasing")
     options = parser.parse_args()
     if options.command == "freezeout" and options.entrants < 2:
         parser.error("a freezeout needs at least 2 entrants")
@@ -977,6 +1033,13 @@ def main() -> int:
         if not counts or min(counts) < 2:
             parser.error("each table count must be at least 2")
         options.table_counts = counts
+    if options.command == "sweep":
+        try:
+            options.tournament_counts = tuple(int(part) for part in options.tournaments.split(",") if part.strip())
+        except ValueError:
+            parser.error("--tournaments takes increasing counts separated by commas, e.g. 10,50")
+        if not options.tournament_counts or list(options.tournament_counts) != sorted(set(options.tournament_counts)):
+            parser.error("--tournaments takes increasing counts separated by commas, e.g. 10,50")
 
     with ExitStack() as stack:
         if not (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
@@ -1044,6 +1107,10 @@ def _run(options: argparse.Namespace) -> int:
         report = burst(options.registrations, options.clients)
         burst_print(report)
         passed = all(check for name, check in report["checks"].items() if name != "within_a_minute")
+    elif options.command == "sweep":
+        report = sweep(options.tournament_counts)
+        sweep_print(report)
+        passed = True
     else:
         report = balancing(options.table_counts, rounds=options.rounds)
         balancing_print(report)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.bench_tournament import HAND_WORK, TOURNAMENT_WORK, burst, freezeout
+from benchmarks.bench_tournament import HAND_WORK, TOURNAMENT_WORK, burst, freezeout, sweep
 
 
 @pytest.mark.django_db(transaction=True)  # the after-commit hooks (prize credits) run as in production
@@ -46,3 +46,13 @@ def test_the_registration_burst_registers_each_player_once_from_concurrent_clien
     assert report["sends"] == 40
     assert report["serial_registrations"] == 5
     assert report["burst_registrations_per_second"] > 0
+
+
+@pytest.mark.django_db
+def test_the_sweep_benchmark_starts_the_sit_and_gos_it_counts_and_times_each_sweep() -> None:
+    """The sweep's figure is per running tournament: the Sit & Gos it makes are all started (one table each), and the
+    counts are cumulative (the second row holds the first row's tournaments too)."""
+    report = sweep((1, 3), sweeps=1)
+
+    assert [row["running_tournaments"] for row in report["sweeps"]] == [1, 3]
+    assert all(row["sweep_cpu_ms"] > 0 and row["cpu_ms_per_tournament"] > 0 for row in report["sweeps"])
