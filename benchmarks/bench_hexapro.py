@@ -66,7 +66,15 @@ from benchmarks.bench_tables import (  # noqa: E402 - the project is on the path
     window_problems,
     with_database,
 )
-from benchmarks.bench_tournament import _admin, bots_create, in_process_workers  # noqa: E402
+from benchmarks.bench_tournament import (  # noqa: E402
+    SIT_AND_GO_BUY_IN,
+    SIT_AND_GO_FEE,
+    SIT_AND_GO_SEATS,
+    _admin,
+    bots_create,
+    in_process_workers,
+    sit_and_go_filled,
+)
 
 BURST_BUY_INS = (
     ("hexapro", 100),
@@ -85,9 +93,6 @@ FUNDED = 2_500
 small one shows in the balance check."""
 PLAY_BUY_IN = 100
 THINK = (1.9, 2.1)
-SIT_AND_GO_SEATS = 6
-SIT_AND_GO_BUY_IN = 100
-SIT_AND_GO_FEE = 10
 PRODUCT_P99_TARGET = 1.2
 """Issue 27: HexaPro and tournament tables within 1.2× of the cash tables' p99 at the same load."""
 
@@ -332,26 +337,12 @@ async def tournament_bots_played(
 
 
 def sit_and_go_register(number: int, users: list[Any]) -> int:
-    """A six-max Sit & Go (the default structure) and its six registrations through the service; the sixth starts it
-    (the coordinator, in the Celery worker). Returns the tournament's id."""
+    """A six-max Sit & Go and its six registrations (:func:`sit_and_go_filled`); the sixth starts it (the coordinator,
+    in the Celery worker). Returns the tournament's id."""
     from django.db import connection
 
-    from tournaments.models import TournamentKind
-    from tournaments.services import tournament_register
-    from tournaments.services.catalog import tournament_create
-
     try:
-        tournament = tournament_create(
-            name=f"Bench Sit & Go #{number + 1}",
-            kind=TournamentKind.SIT_AND_GO,
-            seats_to_start=SIT_AND_GO_SEATS,
-            table_size=SIT_AND_GO_SEATS,
-            buy_in=SIT_AND_GO_BUY_IN,
-            fee=SIT_AND_GO_FEE,
-        )
-        for user in users:
-            tournament_register(user, tournament.pk)
-        return int(tournament.pk)
+        return sit_and_go_filled(f"Bench Sit & Go #{number + 1}", users)
     finally:
         connection.close()
 

@@ -906,31 +906,47 @@ def burst_print(report: dict[str, Any]) -> None:
         print(f"  check {name}: {'ok' if passed else 'FAILED'}")
 
 
+SIT_AND_GO_SEATS = 6
+SIT_AND_GO_BUY_IN = 100
+SIT_AND_GO_FEE = 10
+
+
+def sit_and_go_filled(name: str, users: list[Any]) -> int:
+    """A six-max Sit & Go (the default structure) and its registrations through the service, one per user (six fill
+    it); returns its id."""
+    from tournaments.models import TournamentKind
+    from tournaments.services import tournament_register
+    from tournaments.services.catalog import tournament_create
+
+    tournament = tournament_create(
+        name=name,
+        kind=TournamentKind.SIT_AND_GO,
+        seats_to_start=SIT_AND_GO_SEATS,
+        table_size=SIT_AND_GO_SEATS,
+        buy_in=SIT_AND_GO_BUY_IN,
+        fee=SIT_AND_GO_FEE,
+    )
+    for user in users:
+        tournament_register(user, tournament.pk)
+    return int(tournament.pk)
+
+
 def sweep(tournament_counts: tuple[int, ...] = (10, 50), *, sweeps: int = 5) -> dict[str, Any]:
     """The beat's sweep (``tournaments_advance_all``) with N running one-table six-max Sit & Gos and nothing due: CPU
     time of this process per sweep and per running tournament (PostgreSQL's own time not counted). The sweep runs every
     ``TOURNAMENT_TICK_SECONDS``, so CPU per sweep ÷ the tick is the cores the Celery worker spends on it."""
-    from tournaments.models import Tournament, TournamentKind, TournamentStatus
-    from tournaments.services import tournament_advance, tournament_register, tournaments_advance_all
-    from tournaments.services.catalog import tournament_create
+    from tournaments.models import Tournament, TournamentStatus
+    from tournaments.services import tournament_advance, tournaments_advance_all
 
     rows = []
     made = 0
     with in_process_workers():
         for count in tournament_counts:
-            users = bots_create(6 * (count - made), f"sw{count}x", 1_000)
+            users = bots_create(SIT_AND_GO_SEATS * (count - made), f"sw{count}x", 1_000)
             for number in range(count - made):
-                tournament = tournament_create(
-                    name=f"Sweep Sit & Go {made + number + 1}",
-                    kind=TournamentKind.SIT_AND_GO,
-                    seats_to_start=6,
-                    table_size=6,
-                    buy_in=100,
-                    fee=10,
-                )
-                for user in users[6 * number : 6 * number + 6]:
-                    tournament_register(user, tournament.pk)
-                tournament_advance(tournament.pk)  # starts it: one table, six players, nothing due afterwards
+                seated = users[SIT_AND_GO_SEATS * number : SIT_AND_GO_SEATS * (number + 1)]
+                tournament_id = sit_and_go_filled(f"Sweep Sit & Go {made + number + 1}", seated)
+                tournament_advance(tournament_id)  # starts it: one table, six players, nothing due afterwards
             made = count
             running = Tournament.objects.filter(status=TournamentStatus.RUNNING).count()
             tournaments_advance_all()  # warm
