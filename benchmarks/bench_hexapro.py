@@ -444,7 +444,7 @@ def products_summary(report: dict[str, Any]) -> dict[str, Any]:
     cash_p99s = [report["cash_tables"]["p99_ms"], report["cash_tables_again"]["p99_ms"]]
     cash_p99 = sum(cash_p99s) / len(cash_p99s)
     summary: dict[str, Any] = {"cash_p99_ms_mean": round(cash_p99, 1)}
-    for key in ("cash_tables", "hexapro", "sit_and_gos", "cash_tables_again"):
+    for key, _part, _label in PARTS:
         part = report[key]
         summary[key] = {
             "actions_per_second": part["actions_per_second"],
@@ -455,11 +455,7 @@ def products_summary(report: dict[str, Any]) -> dict[str, Any]:
         ratio = report[key]["p99_ms"] / cash_p99 if cash_p99 else None
         summary[key]["p99_over_cash"] = round(ratio, 2) if ratio is not None else None
         summary[key]["within_target"] = ratio is not None and ratio <= PRODUCT_P99_TARGET
-    summary["problems"] = [
-        problem
-        for key in ("cash_tables", "hexapro", "sit_and_gos", "cash_tables_again")
-        for problem in report[key]["problems"]
-    ]
+    summary["problems"] = [problem for key, _part, _label in PARTS for problem in report[key]["problems"]]
     return summary
 
 
