@@ -106,7 +106,18 @@ class LiveSite:
             celery_command = [str(Path(sys.executable).parent / "celery"), "-A", "poker_site"]
             for arguments in (
                 ["worker", "--pool", "solo", "--loglevel", "WARNING", "--hostname", f"browser-{os.getpid()}@%h"],
-                ["beat", "--loglevel", "WARNING", "--schedule", str(ARTIFACTS / f"beat-{os.getpid()}")],
+                # The file-based scheduler, not the site's DatabaseScheduler: the reset between tests deletes the
+                # periodic-task rows, and django-celery-beat reloads its schedule from them every five minutes, after
+                # which a database-scheduled beat sends nothing (a package of tournament tests outlasts that).
+                [
+                    "beat",
+                    "--loglevel",
+                    "WARNING",
+                    "--scheduler",
+                    "celery.beat:PersistentScheduler",
+                    "--schedule",
+                    str(ARTIFACTS / f"beat-{os.getpid()}"),
+                ],
             ):
                 self.processes.append(
                     subprocess.Popen(

@@ -1,12 +1,14 @@
 """The beat's periodic tasks expire (TRN-33 clocks, architecture rule 5: levels, breaks and starts are advanced by
 idempotent beat work): a worker slower than the beat — a busy host — skips the ticks that the next one supersedes
 instead of queueing them without end behind every tournament start, level and coordination. The expiry must reach
-the messages through the scheduler the site runs (django-celery-beat's DatabaseScheduler, which keeps
-``expire_seconds`` and silently drops an ``expires`` option)."""
+the messages through either scheduler a site runs: django-celery-beat's DatabaseScheduler (deployments; it keeps
+``expire_seconds`` and silently drops an ``expires`` option) and Celery's file-based PersistentScheduler (the browser
+tests' site, whose database is emptied between tests)."""
 
 from __future__ import annotations
 
 import pytest
+from celery.beat import ScheduleEntry
 from django.conf import settings
 from django_celery_beat.schedulers import DatabaseScheduler, ModelEntry
 
@@ -21,9 +23,20 @@ def entry_as_the_site_runs_it(name: str) -> ModelEntry:
     return ModelEntry.from_entry(name, app=app, **settings.CELERY_BEAT_SCHEDULE[name])
 
 
+def entry_as_the_test_site_runs_it(name: str) -> ScheduleEntry:
+    return ScheduleEntry(name=name, app=app, **settings.CELERY_BEAT_SCHEDULE[name])
+
+
 def test_every_periodic_task_of_the_site_is_sent_with_an_expiry() -> None:
     for name in settings.CELERY_BEAT_SCHEDULE:
         assert entry_as_the_site_runs_it(name).options.get("expires"), name
+
+
+def test_every_periodic_task_is_sent_with_the_same_expiry_by_the_file_based_scheduler_of_the_test_site() -> None:
+    for name in settings.CELERY_BEAT_SCHEDULE:
+        expires = entry_as_the_test_site_runs_it(name).options.get("expires")
+        assert expires, name
+        assert expires == entry_as_the_site_runs_it(name).options["expires"], name
 
 
 def test_a_tournament_tick_expires_once_the_next_tick_is_due_but_not_before_its_own_interval() -> None:
