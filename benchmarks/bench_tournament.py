@@ -932,45 +932,64 @@ def sit_and_go_filled(name: str, users: list[Any]) -> int:
 
 
 def sweep(tournament_counts: tuple[int, ...] = (10, 50), *, sweeps: int = 5) -> dict[str, Any]:
-    """The beat's sweep (``tournaments_advance_all``) with N running one-table six-max Sit & Gos and nothing due: CPU
-    time of this process per sweep and per running tournament (PostgreSQL's own time not counted). The sweep runs every
-    ``TOURNAMENT_TICK_SECONDS``, so CPU per sweep ÷ the tick is the cores the Celery worker spends on it."""
+    """The beat's sweep (``tournaments_advance_all``) with N running one-table six-max Sit & Gos: CPU time of this
+    process (PostgreSQL's own time not counted) for a sweep that finds every one of them due (each one's safety
+    interval over: a full coordination apiece, what every sweep cost before the due moments) and for a sweep a second
+    later, when none is due (what nearly every sweep costs now). The sweep runs every ``TOURNAMENT_TICK_SECONDS``, so
+    CPU per sweep ÷ the tick is the cores the Celery worker spends on it. Sweeps run at simulated moments, a safety
+    interval apart, within the first level."""
+    from django.utils import timezone
+
     from tournaments.models import Tournament, TournamentStatus
     from tournaments.services import tournament_advance, tournaments_advance_all
+    from tournaments.services.running import COORDINATION_AT_LEAST_EVERY
 
     rows = []
     made = 0
+    moment = timezone.now()
     with in_process_workers():
         for count in tournament_counts:
             users = bots_create(SIT_AND_GO_SEATS * (count - made), f"sw{count}x", 1_000)
             for number in range(count - made):
                 seated = users[SIT_AND_GO_SEATS * number : SIT_AND_GO_SEATS * (number + 1)]
                 tournament_id = sit_and_go_filled(f"Sweep Sit & Go {made + number + 1}", seated)
-                tournament_advance(tournament_id)  # starts it: one table, six players, nothing due afterwards
+                tournament_advance(tournament_id)  # starts it: one table, six players
             made = count
             running = Tournament.objects.filter(status=TournamentStatus.RUNNING).count()
-            tournaments_advance_all()  # warm
-            seconds = []
+            moment += COORDINATION_AT_LEAST_EVERY
+            tournaments_advance_all(now=moment)  # warm; every one is due after it a safety interval on
+            due_seconds, idle_seconds = [], []
             for _ in range(sweeps):
+                moment += COORDINATION_AT_LEAST_EVERY
                 began = time.process_time()
-                tournaments_advance_all()
-                seconds.append(time.process_time() - began)
-            per_sweep = statistics.median(seconds)
+                every = tournaments_advance_all(now=moment)
+                due_seconds.append(time.process_time() - began)
+                began = time.process_time()
+                none = tournaments_advance_all(now=moment + timedelta(seconds=1))
+                idle_seconds.append(time.process_time() - began)
+                if every["looked_at"] != running or none["looked_at"] != 0:
+                    raise RuntimeError(
+                        f"the sweeps looked at {every['looked_at']} and {none['looked_at']} of {running} running "
+                        "Sit & Gos: expected all of them, then none"
+                    )
+            per_due_sweep = statistics.median(due_seconds)
             rows.append(
                 {
                     "running_tournaments": running,
-                    "sweep_cpu_ms": round(per_sweep * 1000, 1),
-                    "cpu_ms_per_tournament": round(per_sweep * 1000 / running, 2),
+                    "sweep_cpu_ms": round(per_due_sweep * 1000, 1),
+                    "cpu_ms_per_tournament": round(per_due_sweep * 1000 / running, 2),
+                    "idle_sweep_cpu_ms": round(statistics.median(idle_seconds) * 1000, 2),
                 }
             )
-    return {"sweeps": rows}
+    return {"sweeps": rows, "safety_interval_seconds": COORDINATION_AT_LEAST_EVERY.total_seconds()}
 
 
 def sweep_print(report: dict[str, Any]) -> None:
     for row in report["sweeps"]:
         print(
-            f"{row['running_tournaments']:,} running Sit & Gos: a sweep costs {row['sweep_cpu_ms']} ms of CPU "
-            f"({row['cpu_ms_per_tournament']} ms per tournament)",
+            f"{row['running_tournaments']:,} running Sit & Gos: a sweep with all of them due costs "
+            f"{row['sweep_cpu_ms']} ms of CPU ({row['cpu_ms_per_tournament']} ms per tournament); one with none due "
+            f"{row['idle_sweep_cpu_ms']} ms (each is due at least every {report['safety_interval_seconds']:.0f} s)",
             flush=True,
         )
 
@@ -1034,7 +1053,7 @@ def main() -> int:
     rounds = commands.add_parser("balancing", help="coordination and balancing rounds at several table counts")
     rounds.add_argument("--tables", default="10,100,1000")
     rounds.add_argument("--rounds", type=int, default=5)
-    sweeping = commands.add_parser("sweep", help="the beat's sweep of every running tournament, nothing due")
+    sweeping = commands.add_parser("sweep", help="the beat's sweep of running tournaments, all due and none due")
     sweeping.add_argument("--tournaments", default="10,50", help="running one-table Sit & Gos, increasing")
     options = parser.parse_args()
     if options.command == "freezeout" and options.entrants < 2:

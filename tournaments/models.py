@@ -8,7 +8,8 @@ transfer (FEE-04), prizes from the tournament's prize pool account, each transfe
 
 Timers are deadlines on these rows (architecture rule 5): ``starts_at``, ``break_due_at`` and ``break_ends_at``, the
 level clock (``started_at`` and the recorded :class:`TournamentBreak` pauses); the Celery beat task
-``tournaments.tasks.tournaments_advance`` moves them on, idempotently.
+``tournaments.tasks.tournaments_advance`` moves them on, idempotently, looking at a running tournament only when one
+of them fell due (``coordination_due_at``), a service changed it, or one of its tables waits for it.
 """
 
 from __future__ import annotations
@@ -288,6 +289,17 @@ class Tournament(models.Model):
         ),
     )
     version = models.PositiveBigIntegerField(_("version"), default=0)
+    coordination_due_at = models.DateTimeField(
+        _("coordination due at"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_(
+            "When the beat next has work for this running tournament without being asked: its level's end, a break "
+            "falling due or ending, the first deal, or a safety interval. Empty: at the next beat (every change "
+            "through the services empties it; a table waiting for the tournament is looked at whatever it says)."
+        ),
+    )
 
     # --- Satellites and tickets (TRN-37, TRN-10, TRN-11, AMB-54; tournaments/services/tickets.py) ------------------
     series = models.ForeignKey(
@@ -381,7 +393,10 @@ class Tournament(models.Model):
                 name="tournaments_flight_ends_at_a_level",
             ),
         ]
-        indexes = [models.Index(fields=("status", "starts_at"), name="tournaments_status_start")]
+        indexes = [
+            models.Index(fields=("status", "starts_at"), name="tournaments_status_start"),
+            models.Index(fields=("status", "coordination_due_at"), name="tournaments_status_due"),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -51,8 +51,11 @@ def test_the_registration_burst_registers_each_player_once_from_concurrent_clien
 @pytest.mark.django_db
 def test_the_sweep_benchmark_starts_the_sit_and_gos_it_counts_and_times_each_sweep() -> None:
     """The sweep's figure is per running tournament: the Sit & Gos it makes are all started (one table each), and the
-    counts are cumulative (the second row holds the first row's tournaments too)."""
+    counts are cumulative (the second row holds the first row's tournaments too). Each row times a sweep that finds
+    them all due and one that finds none due (the benchmark raises when the sweeps looked at any other number)."""
     report = sweep((1, 3), sweeps=1)
 
     assert [row["running_tournaments"] for row in report["sweeps"]] == [1, 3]
     assert all(row["sweep_cpu_ms"] > 0 and row["cpu_ms_per_tournament"] > 0 for row in report["sweeps"])
+    assert all(0 <= row["idle_sweep_cpu_ms"] < row["sweep_cpu_ms"] for row in report["sweeps"])
+    assert report["safety_interval_seconds"] == 10

@@ -29,9 +29,17 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentKind, TournamentStatus
+from tournaments.models import (
+    EntryStatus,
+    Tournament,
+    TournamentEntry,
+    TournamentKind,
+    TournamentStatus,
+    TournamentTable,
+)
 from tournaments.rules.common import RandomSource
 from tournaments.services import money
 from tournaments.services.definition import DefinitionRefused, tournament_define, tournament_definition_update
@@ -90,10 +98,9 @@ def tournaments_advance_all(*, now: datetime | None = None, randomness: RandomSo
     prize still owed. ``randomness`` (tests: a seeded ``random.Random``) draws seats, moves and ties; production uses
     the operating system's CSPRNG."""
     moment = now or timezone.now()
-    advanced, failed = 0, []
-    for tournament_id in (
-        Tournament.objects.filter(status__in=LIVE_STATUSES).order_by("pk").values_list("pk", flat=True)
-    ):
+    advanced, failed, looked_at = 0, [], 0
+    for tournament_id in tournaments_due(moment):
+        looked_at += 1
         try:
             advanced += tournament_advance(tournament_id, now=moment, randomness=randomness).changed
         except Exception:
@@ -111,7 +118,33 @@ def tournaments_advance_all(*, now: datetime | None = None, randomness: RandomSo
     ):
         paid += entry_prize_pay(entry_id)
     expired = tickets_expire(moment)
-    return {"advanced": advanced, "failed": failed, "prizes_paid": paid, "tickets_expired": expired}
+    return {
+        "looked_at": looked_at,
+        "advanced": advanced,
+        "failed": failed,
+        "prizes_paid": paid,
+        "tickets_expired": expired,
+    }
+
+
+def tournaments_due(moment: datetime) -> list[int]:
+    """The live tournaments the beat's sweep moves on at ``moment``, in id order: every one that has not started, and a
+    running one only when its coordination fell due (``coordination_due_at``: a level's end, a break, the first deal,
+    a safety interval; empty after any change through the services) or one of its tables waits for it (a hand ended
+    and the coordination that hand end queued has not run). At a thousand running Sit & Gos, most of them between
+    such moments, this spares the beat a locked coordination of each every tick (7 ms of CPU apiece, issue 27)."""
+    waiting = TournamentTable.objects.filter(tournament=OuterRef("pk"), needs_coordination=True)
+    return list(
+        Tournament.objects.filter(status__in=LIVE_STATUSES)
+        .filter(
+            ~Q(status=TournamentStatus.RUNNING)
+            | Q(coordination_due_at__isnull=True)
+            | Q(coordination_due_at__lte=moment)
+            | Exists(waiting)
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
 
 
 __all__ = [

@@ -96,6 +96,10 @@ FIRST_DEAL_DELAY = timedelta(seconds=10)
 """Between the start and the first deal: time for the players to open their tables (absent ones are then dealt in
 sitting out, TRN-04)."""
 
+COORDINATION_AT_LEAST_EVERY = timedelta(seconds=10)
+"""The longest the beat leaves a running tournament unlooked-at when nothing fell due, nothing changed it and no table
+waits for it: a bound on what a change made outside the services (a row edited by hand) can be kept waiting."""
+
 MINIMUM_ENTRANTS_REASON = "Cancelled: fewer players registered than the tournament needs; buy-ins and fees refunded."
 SATELLITE_TARGET_CLOSED_REASON = (
     "Closed: the tournament this satellite qualifies for has started and takes no more players; buy-ins and fees "
@@ -119,8 +123,29 @@ def tournament_lock(tournament_id: int) -> Tournament:
 
 
 def tournament_save(tournament: Tournament, *fields: str) -> None:
+    """Save ``fields`` and move the version on. Whatever changed, the coordinator looks at the tournament at the next
+    beat (its due moment is emptied; the coordination that saves ends by setting it again)."""
     tournament.version += 1
-    tournament.save(update_fields=[*fields, "version"])
+    tournament.coordination_due_at = None
+    tournament.save(update_fields=[*fields, "version", "coordination_due_at"])
+
+
+def coordination_due(tournament: Tournament, now: datetime) -> datetime:
+    """The next moment a running tournament has work for the coordinator that no table will ask for: its level's end
+    (late registration, re-buys, a flight's end and the lobby's level all change there), a break falling due (tables
+    then stop dealing on their own, and the one idle at that moment would never ask) or ending, the first deal, and
+    at most :data:`COORDINATION_AT_LEAST_EVERY` from ``now``. A break already due but not started yet (tables finishing
+    their hands) keeps it due now. Hand ends ask for a coordination themselves (a waiting table)."""
+    moments = [now + COORDINATION_AT_LEAST_EVERY]
+    if tournament.level_ends_at is not None:
+        moments.append(tournament.level_ends_at)
+    if tournament.break_ends_at is not None:
+        moments.append(tournament.break_ends_at)
+    if tournament.break_due_at is not None:
+        moments.append(max(tournament.break_due_at, now))
+    if tournament.started_at is not None and tournament.started_at + FIRST_DEAL_DELAY > now:
+        moments.append(tournament.started_at + FIRST_DEAL_DELAY)
+    return max(min(moments), now)
 
 
 @dataclass
@@ -350,6 +375,9 @@ def _coordinate(tournament: Tournament, now: datetime, randomness: RandomSource,
     if waiting:
         TournamentTable.objects.filter(pk__in=waiting).update(needs_coordination=False)
     _tables_wake(tournament, now, exclude=moved_tables)
+    # Not a change of the tournament (no version): when the beat's sweep next has to look at it.
+    tournament.coordination_due_at = coordination_due(tournament, now)
+    tournament.save(update_fields=["coordination_due_at"])
 
 
 @dataclass
