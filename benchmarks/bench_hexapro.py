@@ -236,6 +236,11 @@ outran the site's handshakes (2026-11-29, 100 tables: 220 of 600 sockets open at
 bots arrive as their games form, a few a second."""
 
 
+ARRIVAL_SECONDS = 90.0
+"""After the warm-up, how long a window waits more for every expected socket to be open before it starts anyway (and
+then reports the sockets missing as its problem)."""
+
+
 async def measure(
     part: str, bots: list[Any], stats: Any, seconds: float, warm_up: float, meter: CpuMeter
 ) -> dict[str, Any]:
@@ -252,20 +257,29 @@ async def measure(
 async def measured_window(
     part: str, bots: list[Any], running: list[Any], stats: Any, seconds: float, warm_up: float, meter: CpuMeter
 ) -> dict[str, Any]:
-    """Measure ``seconds`` after ``warm_up``, then stop the bots. A tournament bot knocked out before the window, or
-    whose game is over (the winner's), has closed its socket as a player would: it is not expected open. A bot that
-    ended with an error is."""
+    """Measure ``seconds`` after ``warm_up`` and once every expected socket is open (at most
+    :data:`ARRIVAL_SECONDS` more: a slow machine's site takes longer to serve the handshakes, and its retried
+    handshakes are no figure), then stop the bots. A tournament bot knocked out before the window, or whose game is
+    over (the winner's), has closed its socket as a player would: it is not expected open. A bot that ended with an
+    error is."""
     await asyncio.sleep(warm_up)
 
     def ended_as_a_player(task: Any) -> bool:
         return bool(task.done() and not task.cancelled() and task.exception() is None)
 
-    playing = [
-        bot
-        for bot, task in zip(bots, running, strict=True)
-        if not getattr(bot, "out", False) and not ended_as_a_player(task)
-    ]
-    sockets_open = sum(socket_open(bot) for bot in playing)
+    def playing_and_open() -> tuple[list[Any], int]:
+        playing = [
+            bot
+            for bot, task in zip(bots, running, strict=True)
+            if not getattr(bot, "out", False) and not ended_as_a_player(task)
+        ]
+        return playing, sum(socket_open(bot) for bot in playing)
+
+    arrival_deadline = time.monotonic() + ARRIVAL_SECONDS
+    playing, sockets_open = playing_and_open()
+    while sockets_open < len(playing) and time.monotonic() < arrival_deadline:
+        await asyncio.sleep(0.5)
+        playing, sockets_open = playing_and_open()
     start = time.monotonic()
     meter.start()
     await asyncio.sleep(seconds)
