@@ -937,7 +937,7 @@ def sweep(tournament_counts: tuple[int, ...] = (10, 50), *, sweeps: int = 5) -> 
     interval over: a full coordination apiece, what every sweep cost before the due moments) and for a sweep a second
     later, when none is due (what nearly every sweep costs now). The sweep runs every ``TOURNAMENT_TICK_SECONDS``, so
     CPU per sweep ÷ the tick is the cores the Celery worker spends on it. Sweeps run at simulated moments, a safety
-    interval apart, within the first level."""
+    interval apart (a sweep that crosses a level's end also tells the tables; the median hides that one)."""
     from django.utils import timezone
 
     from tournaments.models import Tournament, TournamentStatus

@@ -13,8 +13,10 @@
   (eliminations and balancing, ``needs_coordination``).
 * Between hands: re-buy and add-on chips bought during the hand (TRN-39), pending sit-outs, knock-outs (the seat is
   emptied, the entry waits for its place), players of the tournament sitting out together flagged on the compliance
-  desk (TRN-32); then the tournament is asked to coordinate
-  (``tournaments.services.tournament_coordinate`` after commit).
+  desk (TRN-32); then, when the hand knocked someone out or the tournament's state needs it
+  (``hand_end_needs_the_tournament``: hand-for-hand, a break due, re-buys, a flight), the table waits for the
+  tournament, which is asked to coordinate (``tournaments.services.tournament_coordinate`` after commit); otherwise
+  it deals on, and the tournament's clocks are the beat's.
 """
 
 from __future__ import annotations
@@ -293,7 +295,8 @@ class TournamentPolicy:
 
     def after_hand(self, context: HandContext, hand: Hand, counted: bool, now: datetime) -> None:
         """Pending sit-outs (they stay in, no removal deadline, TRN-20); players without chips are knocked out: their
-        seat is emptied and their entry waits for its place (TRN-22); then the table waits for the tournament."""
+        seat is emptied and their entry waits for its place (TRN-22); then, after a knock-out or when
+        :func:`hand_end_needs_the_tournament`, the table waits for the tournament."""
         table = context.table
         link = locked_table_link(table)
         tournament = link.tournament
@@ -329,14 +332,17 @@ class TournamentPolicy:
         if own:
             sitting_out_together_check(tournament, own)
         players = sum(1 for seat in context.seats.values() if seat.user_id is not None)
-        TournamentTable.objects.filter(pk=link.pk).update(
-            players=players, needs_coordination=True, last_hand_ended_at=now
-        )
+        waits = bool(knocked_out) or hand_end_needs_the_tournament(tournament, now)
+        changes: dict[str, Any] = {"players": players, "last_hand_ended_at": now}
+        if waits:
+            changes["needs_coordination"] = True
+        TournamentTable.objects.filter(pk=link.pk).update(**changes)
         table_touch(
             table, current_hand=None, next_hand_at=now + timedelta(milliseconds=rules.pause_between_hands_milliseconds)
         )
-        tournament_id = tournament.pk
-        transaction.on_commit(lambda: coordinate_soon(tournament_id))
+        if waits:
+            tournament_id = tournament.pk
+            transaction.on_commit(lambda: coordinate_soon(tournament_id))
 
     @staticmethod
     def _settled_state(context: HandContext, hand: Hand) -> HandState:
@@ -564,6 +570,22 @@ def hexapro_table_info(tournament: Tournament) -> dict[str, Any]:
         # The reveal's reel: the product's multipliers, three times round, stopping at the one drawn.
         "reel": labels * 3 + [game.multiplier_label],
     }
+
+
+def hand_end_needs_the_tournament(tournament: Tournament, now: datetime) -> bool:
+    """Whether a hand's end that knocked nobody out still makes its table wait for the coordinator before it deals
+    again: hand-for-hand (TRN-23: the next round is dealt everywhere once every table finished the last), a break that
+    fell due (TRN-30: it starts once every table has finished its hand), re-buys and add-ons (TRN-39), a Phase 1 flight
+    (TRN-45: it ends once its hands are over), a tournament not running. Otherwise nothing the coordinator does turns
+    on this hand: places, balancing, the bubble and the final table follow knock-outs (which always wait); levels,
+    breaks falling due and late registration follow the clock (the beat's due moments, ``coordination_due_at``)."""
+    return (
+        tournament.status != TournamentStatus.RUNNING
+        or tournament.hand_for_hand
+        or tournament.offers_purchases
+        or tournament.phase_two_id is not None
+        or (tournament.break_due_at is not None and tournament.break_due_at <= now)
+    )
 
 
 def coordinate_soon(tournament_id: int) -> None:

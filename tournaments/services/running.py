@@ -96,7 +96,7 @@ FIRST_DEAL_DELAY = timedelta(seconds=10)
 """Between the start and the first deal: time for the players to open their tables (absent ones are then dealt in
 sitting out, TRN-04)."""
 
-COORDINATION_AT_LEAST_EVERY = timedelta(seconds=10)
+COORDINATION_AT_LEAST_EVERY = timedelta(seconds=30)
 """The longest the beat leaves a running tournament unlooked-at when nothing fell due, nothing changed it and no table
 waits for it: a bound on what a change made outside the services (a row edited by hand) can be kept waiting."""
 

@@ -1,0 +1,125 @@
+"""A tournament table waits for the coordinator after a hand only when the hand needs it (issue 27: a Celery round trip
+and a locked coordination after every hand at every tournament table): a knock-out (TRN-22 places, TRN-25
+balancing), hand-for-hand (TRN-23), a break that fell due (TRN-30), re-buys (TRN-39), a Phase 1 flight (TRN-45).
+Any other hand end leaves the table dealing on by itself after the pause between hands; its levels and breaks come
+from the clock (the beat's due moments)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.engine.state import HandState
+from games.models import Hand, HandStatus, Table
+from games.runtime.engine_state import hand_engine_state
+from games.services import hand_act, hand_start
+from tests.tournaments.support import START, fresh, open_tables, register_players, shove_or_call, sit_and_go
+from tournaments import table_policy
+from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus, TournamentTable
+from tournaments.table_policy import hand_end_needs_the_tournament
+
+pytestmark = pytest.mark.django_db
+
+FIRST_DEAL = START + timedelta(seconds=10)
+
+
+@pytest.fixture
+def coordinations_asked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    asked: list[int] = []
+    monkeypatch.setattr(table_policy, "coordinate_soon", asked.append)
+    return asked
+
+
+def heads_up() -> tuple[Tournament, Table]:
+    tournament = sit_and_go(2)
+    register_players(tournament, 2)
+    assert fresh(tournament).status == TournamentStatus.RUNNING
+    (table,) = open_tables(tournament)
+    return tournament, table
+
+
+def fold_at_once(state: HandState, seat: int) -> tuple[str, int | None]:
+    return "fold", None
+
+
+def hand_played(
+    table: Table, now: datetime, policy: Callable[[HandState, int], tuple[str, int | None]], seed: int
+) -> Hand:
+    hand = hand_start(table, now=now, shuffler=random.Random(seed))
+    assert hand is not None
+    while hand.status == HandStatus.RUNNING and hand.acting_seat is not None:
+        user_id = hand.participants[str(hand.acting_seat)]["user"]
+        action, amount = policy(hand_engine_state(hand), hand.acting_seat)
+        hand_act(table, get_user_model().objects.get(pk=user_id), action, amount, now=now)
+        hand = Hand.objects.get(pk=hand.pk)
+    assert hand.status == HandStatus.FINISHED
+    return hand
+
+
+def waiting(table: Table) -> bool:
+    return TournamentTable.objects.get(table=table).needs_coordination
+
+
+def test_a_hand_that_knocks_nobody_out_leaves_the_table_dealing_on_by_itself(
+    coordinations_asked: list[int], django_capture_on_commit_callbacks: Any
+) -> None:
+    _tournament, table = heads_up()
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_played(table, FIRST_DEAL, fold_at_once, seed=1)
+
+    assert not waiting(table)
+    assert coordinations_asked == []
+    assert TournamentTable.objects.get(table=table).last_hand_ended_at == FIRST_DEAL
+    # No coordination ran, and the next hand is dealt after the pause between hands all the same.
+    next_hand = hand_start(table, now=FIRST_DEAL + timedelta(seconds=5), shuffler=random.Random(2))
+    assert next_hand is not None
+
+
+def test_a_hand_that_knocks_a_player_out_makes_the_table_wait_and_asks_for_the_coordinator(
+    coordinations_asked: list[int], django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament, table = heads_up()
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_played(table, FIRST_DEAL, shove_or_call, seed=3)
+
+    assert TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).count() == 1
+    assert waiting(table)
+    assert coordinations_asked == [tournament.pk]
+
+
+def test_during_hand_for_hand_every_hand_end_waits_for_the_tournament_trn_23(
+    coordinations_asked: list[int], django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament, table = heads_up()
+    hand = hand_start(table, now=FIRST_DEAL, shuffler=random.Random(1))
+    assert hand is not None
+    # The bubble arrives elsewhere while this hand is played (TRN-23: the hand in play is finished first).
+    Tournament.objects.filter(pk=tournament.pk).update(hand_for_hand=True, hand_for_hand_round=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        while hand.status == HandStatus.RUNNING and hand.acting_seat is not None:
+            user_id = hand.participants[str(hand.acting_seat)]["user"]
+            hand_act(table, get_user_model().objects.get(pk=user_id), "fold", now=FIRST_DEAL)
+            hand = Hand.objects.get(pk=hand.pk)
+
+    assert waiting(table)
+    assert coordinations_asked == [tournament.pk]
+
+
+def test_the_states_in_which_a_hand_end_waits_for_the_tournament() -> None:
+    now = START + timedelta(minutes=20)
+    plain = Tournament(status=TournamentStatus.RUNNING)
+    assert not hand_end_needs_the_tournament(plain, now)
+    assert not hand_end_needs_the_tournament(
+        Tournament(status=TournamentStatus.RUNNING, break_due_at=now + timedelta(seconds=1)), now
+    )
+
+    assert hand_end_needs_the_tournament(Tournament(status=TournamentStatus.RUNNING, break_due_at=now), now)  # TRN-30
+    assert hand_end_needs_the_tournament(Tournament(status=TournamentStatus.RUNNING, hand_for_hand=True), now)
+    assert hand_end_needs_the_tournament(Tournament(status=TournamentStatus.RUNNING, rebuy_levels=2), now)  # TRN-39
+    assert hand_end_needs_the_tournament(Tournament(status=TournamentStatus.RUNNING, phase_two_id=1), now)  # TRN-45
+    assert hand_end_needs_the_tournament(Tournament(status=TournamentStatus.FINISHED), now)
