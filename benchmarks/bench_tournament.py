@@ -17,7 +17,9 @@ with ``--level-seconds`` levels and a break every ``--break-every`` levels), reg
 ``tournament_register``, started and seated by the coordinator, and played to the last place at simulated times:
 every step (``--step-seconds``) the coordinator runs, every idle table deals (``hand_start``) and the hands are
 played by acting round-robin across the tables (``hand_act``), so that coordinations also see tables in the middle
-of a hand; each ``--hands-per-coordination`` hand ends the coordinator runs once more (a hand end asks for it). Bots
+of a hand; each ``--hands-per-coordination`` hand ends the coordinator runs once more (a hand end asks for it); with
+``--as-production`` it runs as on the site: after a hand end only when a table waits for it, each step only when the
+beat's sweep would find the tournament due. Bots
 play an all-in-heavy policy (shove with ``--shove``, call a bet with ``--call``) that keeps the hand count down.
 Printed: wall time, hands, hands/s, the time of each kind of work — tournament work (registration, the start and
 seating, the coordinations: places, balancing, breaking, hand-for-hand, breaks and levels, and the prize payments)
@@ -333,6 +335,7 @@ def freezeout(
     break_every: int = 4,
     step_seconds: float = 3.0,
     hands_per_coordination: int = 1,
+    as_production: bool = False,
     shove: float = 0.3,
     call: float = 0.5,
     cash_hands: int = 300,
@@ -346,8 +349,15 @@ def freezeout(
     from django.utils import timezone
 
     from games.models import Table, TableStatus
-    from tournaments.models import EntryStatus, Tournament, TournamentBreak, TournamentEntry, TournamentStatus
-    from tournaments.services import entry_prize_pay, tournament_advance, tournament_register
+    from tournaments.models import (
+        EntryStatus,
+        Tournament,
+        TournamentBreak,
+        TournamentEntry,
+        TournamentStatus,
+        TournamentTable,
+    )
+    from tournaments.services import entry_prize_pay, tournament_advance, tournament_register, tournaments_due
     from tournaments.services.money import prize_pool_account
     from tournaments.services.running import FIRST_DEAL_DELAY
     from wallet.models import AccountKind
@@ -400,14 +410,26 @@ def freezeout(
         hand_for_hand_steps = 0
         now = starts_at + FIRST_DEAL_DELAY
 
+        def a_table_waits() -> bool:
+            with watch.measure("driver"):
+                return TournamentTable.objects.filter(tournament_id=tournament_id, needs_coordination=True).exists()
+
         def maybe_coordinate() -> None:
-            if hands_per_coordination and play.ended_since_coordination >= hands_per_coordination:
+            if as_production:  # the hand end queued a coordination only if its table waits for one
+                if a_table_waits():
+                    coordinate(now)
+            elif hands_per_coordination and play.ended_since_coordination >= hands_per_coordination:
                 play.ended_since_coordination = 0
                 coordinate(now)
 
+        def due(now: datetime) -> bool:
+            with watch.measure("driver"):  # the beat's sweep: one indexed query a tick for every live tournament
+                return tournament_id in tournaments_due(now)
+
         last_said = time.perf_counter()
         for _step in range(step_limit):
-            coordinate(now)
+            if not as_production or due(now):
+                coordinate(now)
             play.ended_since_coordination = 0
             with watch.measure("driver"):
                 current = Tournament.objects.get(pk=tournament_id)
@@ -484,6 +506,7 @@ def freezeout(
             "break_every_levels": break_every,
             "step_seconds": step_seconds,
             "hands_per_coordination": hands_per_coordination,
+            "as_production": as_production,
             "shove": shove,
             "call": call,
             "seed": seed,
@@ -1042,6 +1065,13 @@ def main() -> int:
         default=1,
         help="the coordinator also runs after this many hand ends (0: once per step only)",
     )
+    run.add_argument(
+        "--as-production",
+        action="store_true",
+        help="coordinate as the site does: after a hand end only when a table waits for the tournament (a knock-out, "
+        "hand-for-hand, a break due), each step only when the beat's sweep finds the tournament due "
+        "(--hands-per-coordination is then unused)",
+    )
     run.add_argument("--shove", type=float, default=0.3)
     run.add_argument("--call", type=float, default=0.5)
     run.add_argument("--cash-hands", type=int, default=300, help="hands of the cash-table peer (0: none)")
@@ -1130,6 +1160,7 @@ def _run(options: argparse.Namespace) -> int:
             break_every=options.break_every,
             step_seconds=options.step_seconds,
             hands_per_coordination=options.hands_per_coordination,
+            as_production=options.as_production,
             shove=options.shove,
             call=options.call,
             cash_hands=options.cash_hands,

@@ -174,4 +174,5 @@ __all__ = [
     "tournament_register",
     "tournament_unregister",
     "tournaments_advance_all",
+    "tournaments_due",
 ]
