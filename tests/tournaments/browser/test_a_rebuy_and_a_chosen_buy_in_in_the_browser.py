@@ -1,7 +1,8 @@
 """Re-buys and multi-buy-in in the browser, on the live site with its Celery worker and beat (TRN-38, TRN-39): a player
 chooses a €25 buy-in on a multi-buy-in tournament's page and starts with 25,000 chips; at a re-buy tournament's table,
-a player presses "Re-buy", pays €10 + €1 and gets 1,000 chips (at once, or when their hand ends); pressing it again
-with the stack above the threshold is refused in words and takes no money."""
+a player below the threshold (1,000 chips; she started with 500) presses "Re-buy", pays €10 + €1 and gets 1,000 chips
+(at once, or when their hand ends); pressing it again with the stack above the threshold is refused in words and takes
+no money."""
 
 from __future__ import annotations
 
@@ -54,6 +55,9 @@ def test_a_player_re_buys_at_the_table_and_another_chooses_the_buy_in(site: Any,
         fee=100,
         unregistration_closes_minutes=0,
         structure=LEVELS,
+        # Below the re-buy threshold with room to spare: the hands dealt before the click (players acted for, blinds
+        # won and lost; on a slow machine the first is over by then) never lift the stack above it.
+        starting_stack=500,
         rebuy_levels=2,
         rebuy_maximum=2,
         rebuy_stack_threshold=1_000,
