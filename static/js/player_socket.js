@@ -3,8 +3,9 @@
 
    "Take your seat" (a tournament, Sit & Go or HexaPro game starts, a late registration, a move to another table):
    a banner at the top of the page, never a modal, with a countdown and a "Take your seat" button. When the countdown
-   ends the table opens in this tab, unless the player is typing in a form or is at another game's table (a cash or
-   UTH table): there the button stays, so nothing they are doing is cut short. The socket's "hello" (on every
+   ends the table opens in this tab, unless the player is typing in a form, has just sent one (its answer page calls
+   them again) or is at another game's table (a cash or UTH table): there the button stays, so nothing they are doing
+   is cut short. The socket's "hello" (on every
    connection) lists the tournament tables the player is seated at, so a page opened or reconnected meanwhile offers
    them too: nobody is blinded away while reading another page. */
 (function () {
@@ -35,6 +36,13 @@
     var active = document.activeElement;
     return Boolean(active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.type !== "hidden");
   }
+
+  // A form sent from this page (a registration, a withdrawal) is answered by a page of its own; opening the table
+  // meanwhile would abort that answer. The answer page's socket says hello and calls the player to the table again.
+  var sending = false;
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) { sending = true; }
+  });
 
   function dismissed() {
     try { return JSON.parse(window.sessionStorage.getItem(dismissedKey) || "[]"); } catch (ignored) { return []; }
@@ -144,6 +152,7 @@
         clock.textContent = gettext("Your table is waiting for you.");
       }
       if (seconds <= 0 && automatic) {
+        if (sending) { return; } // the answer page takes over
         if (typing()) {
           automatic = false; // the player is filling in a form: leave them the button
           return;

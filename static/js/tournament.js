@@ -8,6 +8,13 @@
   const url = root.dataset.detailUrl;
   const tableUrl = root.dataset.tableUrl || "";
   let shown = { status: root.dataset.status, registration: root.dataset.registration, table: root.dataset.viewerTable || "" };
+  // A form sent from this page (a registration, an unregistration, a re-buy) is answered by a page of its own; a
+  // navigation started by the poll meanwhile would abort it, and the player would never read the answer. The answer
+  // page shows the table link and polls again.
+  let sending = false;
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) { sending = true; }
+  });
 
   function text(id, value) {
     const node = document.getElementById(id);
@@ -15,6 +22,7 @@
   }
 
   async function poll() {
+    if (sending) { return; }
     try {
       const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
       if (!response.ok) { return; }
@@ -26,6 +34,7 @@
         const level = data.current_level;
         text("current-level", level.level + ": " + level.small_blind + "/" + level.big_blind + (level.ante ? " ante " + level.ante : ""));
       }
+      if (sending) { return; } // the form was sent while the poll was on its way
       if (table && table !== shown.table && data.status === "running") {
         window.location.assign(tableUrl.replace(/0\/$/, table + "/"));
         return;
