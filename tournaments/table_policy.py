@@ -574,17 +574,21 @@ def hexapro_table_info(tournament: Tournament) -> dict[str, Any]:
 
 def hand_end_needs_the_tournament(tournament: Tournament, now: datetime) -> bool:
     """Whether a hand's end that knocked nobody out still makes its table wait for the coordinator before it deals
-    again: hand-for-hand (TRN-23: the next round is dealt everywhere once every table finished the last), a break that
-    fell due (TRN-30: it starts once every table has finished its hand), re-buys and add-ons (TRN-39), a Phase 1 flight
-    (TRN-45: it ends once its hands are over), a tournament not running. Otherwise nothing the coordinator does turns
-    on this hand: places, balancing, the bubble and the final table follow knock-outs (which always wait); levels,
-    breaks falling due and late registration follow the clock (the beat's due moments, ``coordination_due_at``)."""
+    again: more than one table (TRN-25: balancing moves players between hands), hand-for-hand (TRN-23: the next round
+    is dealt everywhere once every table finished the last), a break that fell due (TRN-30: it starts once every table
+    has finished its hand), re-buys and add-ons (TRN-39), a Phase 1 flight (TRN-45: it ends once its hands are over),
+    a tournament not running. Otherwise (one table: a Sit & Go, a HexaPro game, a final table) nothing the coordinator
+    does turns on this hand: places and the end follow knock-outs (which always wait); levels, breaks falling due and
+    late registration follow the clock (the beat's due moments, ``coordination_due_at``)."""
     return (
         tournament.status != TournamentStatus.RUNNING
         or tournament.hand_for_hand
         or tournament.offers_purchases
         or tournament.phase_two_id is not None
         or (tournament.break_due_at is not None and tournament.break_due_at <= now)
+        # TRN-25: with more than one table, a table between hands is where balancing can move a player (a knock-out
+        # elsewhere, coordinated while this table was in its hand, may have left the tables uneven).
+        or TournamentTable.objects.filter(tournament_id=tournament.pk, broken_at__isnull=True)[:2].count() > 1
     )
 
 

@@ -1,8 +1,9 @@
 """A tournament table waits for the coordinator after a hand only when the hand needs it (issue 27: a Celery round trip
-and a locked coordination after every hand at every tournament table): a knock-out (TRN-22 places, TRN-25
-balancing), hand-for-hand (TRN-23), a break that fell due (TRN-30), re-buys (TRN-39), a Phase 1 flight (TRN-45).
-Any other hand end leaves the table dealing on by itself after the pause between hands; its levels and breaks come
-from the clock (the beat's due moments)."""
+and a locked coordination after every hand at every tournament table): a knock-out (TRN-22 places), more than one
+table (TRN-25: balancing moves players between hands), hand-for-hand (TRN-23), a break that fell due (TRN-30),
+re-buys (TRN-39), a Phase 1 flight (TRN-45). Any other hand end (one table: a Sit & Go, a HexaPro game, a final
+table) leaves the table dealing on by itself after the pause between hands; its levels and breaks come from the clock
+(the beat's due moments)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,18 @@ from games.engine.state import HandState
 from games.models import Hand, HandStatus, Table
 from games.runtime.engine_state import hand_engine_state
 from games.services import hand_act, hand_start
-from tests.tournaments.support import START, fresh, open_tables, register_players, shove_or_call, sit_and_go
+from tests.tournaments.support import (
+    START,
+    fresh,
+    open_tables,
+    register_players,
+    scheduled,
+    shove_or_call,
+    sit_and_go,
+)
 from tournaments import table_policy
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus, TournamentTable
+from tournaments.services import tournaments_advance_all
 from tournaments.table_policy import hand_end_needs_the_tournament
 
 pytestmark = pytest.mark.django_db
@@ -123,3 +133,19 @@ def test_the_states_in_which_a_hand_end_waits_for_the_tournament() -> None:
     assert hand_end_needs_the_tournament(Tournament(status=TournamentStatus.RUNNING, rebuy_levels=2), now)  # TRN-39
     assert hand_end_needs_the_tournament(Tournament(status=TournamentStatus.RUNNING, phase_two_id=1), now)  # TRN-45
     assert hand_end_needs_the_tournament(Tournament(status=TournamentStatus.FINISHED), now)
+
+
+def test_with_more_than_one_table_every_hand_end_waits_for_balancing_trn_25(
+    coordinations_asked: list[int], django_capture_on_commit_callbacks: Any
+) -> None:
+    tournament = scheduled(table_size=3)
+    register_players(tournament, 6)
+    assert tournament.starts_at is not None
+    tournaments_advance_all(now=tournament.starts_at)
+    tables = open_tables(fresh(tournament))
+    assert len(tables) == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_played(tables[0], tournament.starts_at + timedelta(seconds=10), fold_at_once, seed=1)
+
+    assert waiting(tables[0])
+    assert coordinations_asked == [tournament.pk]
