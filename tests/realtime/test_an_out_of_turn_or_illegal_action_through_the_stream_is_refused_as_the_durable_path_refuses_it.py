@@ -54,8 +54,9 @@ def test_refusals_through_the_stream_carry_the_durable_paths_codes_and_messages(
     with table_owner_running() as owner:
         hand_id = wait_for(lambda: Table.objects.get(pk=table.pk).current_hand_id, "the owner's first deal")
         wait_for(lambda: quiet.pk in owner.tables and owner.tables[quiet.pk].ready, "the quiet table owned")
-        live = owner.tables[table.pk].actor.live
-        assert live is not None
+        # The deal is committed before the owner holds the hand in memory: wait for that too (a loaded machine once
+        # read the owner between the two).
+        live = wait_for(lambda: owner.tables[table.pk].actor.live, "the owner holding the dealt hand")
         acting = live.hand.acting_seat
         assert acting is not None
         waiting = next(number for number in by_seat if number != acting)
