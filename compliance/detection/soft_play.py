@@ -170,7 +170,9 @@ class SoftPlay(Indicator[SoftPlayParameters]):
     def _expected(self, actor: str, against: list[int], partner: str = "") -> tuple[float, float, list[float]]:
         """(expected aggressive decisions, variance, field rate per situation) of ``actor`` over ``against`` (the
         decisions against ``partner``), the field being everybody but the partner and the excluded opponents."""
-        own = list(self._players[actor])
+        # A player may never have made a counted decision himself while his partner made many against him (he only
+        # folds): his play against the field is then empty, and the pair is still judged on the partner's decisions.
+        own = list(self._players.get(actor, [0] * _WIDTH))
         for opponent in self._excluded.get(actor, ()):
             if opponent != partner:
                 own = [mine - theirs for mine, theirs in zip(own, self._against(actor, opponent), strict=True)]
