@@ -26,6 +26,16 @@ reading and writing the accumulators, and of the wall time spent in SQL (inside 
 indicators alone (``Detector.feed_hand``) over the same hand records in memory, as ``bench_detection.py`` times them.
 Then the stored accumulators are checked against the peer's (one pass over the same records): they must be equal.
 
+A site with history (``--history N``): the service starts from the accumulators of a detector already fed ``N``
+hands of the second room of ``bench_detection.py`` (``benchmarks/second_room.py``, written to ``--history-file`` once
+and read from it afterwards), as a site that has run for a while. Reading and writing those accumulators and computing
+every flag grow with that history, not with the batch. ``--modes`` runs the service as it is (``cadence``: a batch
+reads on while feeding is cheap next to reading the accumulators, flags computed on their cadence) and as it was
+before (``every-batch``: one read of ``--batch`` hands a batch, every flag computed at every batch), alternating, on
+the same stored hands. For ``cadence`` the report also gives the steady state that the cadence projects (flags every
+ten times their cost: one computation's time added for every ten of feeding), since a run shorter than the cadence
+computes them at most once.
+
 Exit status 1 with the reason when no hand was scanned, when a batch scanned a hand twice (a second advance must scan
 nothing) or when the stored accumulators differ from the peer's.
 """
@@ -393,11 +403,32 @@ class Measured:
     backend_cpu: float | None
     phases: Phases
     longest_batch: float
+    flag_computations: int = 0
     profile: str = ""
 
 
-def detection_run(batch: int, now: datetime, profile_lines: int) -> Measured:
-    """``detection_advance`` until caught up, from fresh accumulators and no flags."""
+MODES = ("cadence", "every-batch")
+
+
+@contextmanager
+def service_mode(mode: str) -> Iterator[None]:
+    """The service as it is (``cadence``) or as it was before the cadence (``every-batch``: one read a batch, every
+    flag at every batch)."""
+    from compliance.services import detection as service
+
+    if mode == "cadence":
+        yield
+        return
+    saved = service.FEED_TO_LOAD_RATIO, service.FLAGS_ALWAYS_UNDER_SECONDS
+    service.FEED_TO_LOAD_RATIO, service.FLAGS_ALWAYS_UNDER_SECONDS = 0.0, float("inf")
+    try:
+        yield
+    finally:
+        service.FEED_TO_LOAD_RATIO, service.FLAGS_ALWAYS_UNDER_SECONDS = saved
+
+
+def detection_run(batch: int, now: datetime, profile_lines: int, history: dict[str, Any] | None = None) -> Measured:
+    """``detection_advance`` until caught up, from the accumulators of ``history`` (fresh ones without) and no flags."""
     from django.db import connection
 
     from compliance.models import DetectorState, Flag
@@ -405,6 +436,8 @@ def detection_run(batch: int, now: datetime, profile_lines: int) -> Measured:
 
     Flag.objects.all().delete()
     DetectorState.objects.all().delete()
+    if history is not None:
+        DetectorState.objects.create(name="site", state=history)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         backend = cursor.fetchone()[0]
@@ -414,7 +447,7 @@ def detection_run(batch: int, now: datetime, profile_lines: int) -> Measured:
         backend_began = None
     phases = Phases()
     profiler = cProfile.Profile() if profile_lines else None
-    hands = batches = 0
+    hands = batches = flag_computations = 0
     longest = 0.0
     wall_began, cpu_began = time.perf_counter(), time.process_time()
     with phases_timed(phases):
@@ -426,6 +459,7 @@ def detection_run(batch: int, now: datetime, profile_lines: int) -> Measured:
             longest = max(longest, time.perf_counter() - began)
             batches += 1
             hands += fed.hands
+            flag_computations += fed.flags_computed
             if not fed.more:
                 break
         if profiler:
@@ -437,7 +471,7 @@ def detection_run(batch: int, now: datetime, profile_lines: int) -> Measured:
         stream = io.StringIO()
         pstats.Stats(profiler, stream=stream).sort_stats("cumulative").print_stats(profile_lines)
         text = stream.getvalue()
-    return Measured(hands, batches, wall, cpu, backend_used, phases, longest, text)
+    return Measured(hands, batches, wall, cpu, backend_used, phases, longest, flag_computations, text)
 
 
 def peer_records(hand_ids: list[int]) -> list[Any]:
@@ -448,12 +482,16 @@ def peer_records(hand_ids: list[int]) -> list[Any]:
     return [hand_record(hand) for hand in Hand.objects.filter(pk__in=hand_ids).select_related("table").order_by("pk")]
 
 
-def peer_feed(records: list[Any]) -> tuple[Any, float]:
-    """The indicators alone over ``records``: a fresh detector, CPU seconds of the ``feed_hand`` loop."""
+def peer_feed(records: list[Any], history: dict[str, Any] | None = None) -> tuple[Any, float]:
+    """The indicators alone over ``records``: a detector from ``history`` (fresh without), CPU seconds of the
+    ``feed_hand`` loop."""
     from compliance.detection.detector import Detector
     from compliance.services.thresholds import detector_parameters
 
-    detector = Detector(detector_parameters())
+    if history is None:
+        detector = Detector(detector_parameters())
+    else:
+        detector = Detector.from_state(history, parameters=detector_parameters())
     began = time.process_time()
     for record in records:
         detector.feed_hand(record)
@@ -494,95 +532,160 @@ def benchmark(options: argparse.Namespace) -> dict[str, Any]:
         )
     finished = Hand.objects.filter(status=HandStatus.FINISHED).count()
     now = timezone.now() + timedelta(minutes=1)
-
-    load_before = os.getloadavg()
-    measured = detection_run(options.batch, now, options.profile)
-    load_after = os.getloadavg()
-    if measured.hands == 0:
-        raise BenchmarkFailed(f"detection_advance scanned no hand ({finished} finished hands stored)")
-    again = detection_advance(hands_per_batch=options.batch, now=now)
-    if again.hands or again.connections or again.counters:
-        raise BenchmarkFailed(f"a second advance scanned again: {again}")
-    stored = DetectorState.objects.get(name="site")
-
+    history = history_state(options.history, options.history_file, options.seed) if options.history else None
     hand_ids = list(Hand.objects.filter(status=HandStatus.FINISHED).order_by("pk").values_list("pk", flat=True))
     began = time.process_time()
     records = peer_records(hand_ids)
     records_cpu = time.process_time() - began
-    peer, peer_cpu = peer_feed(records)
+    peer, peer_cpu = peer_feed(records, history)
     peer_state = json.loads(json.dumps(peer.state()))
-    if stored.state != peer_state:
-        differing = sorted(
-            name
-            for name in peer_state["indicators"]
-            if stored.state["indicators"].get(name) != peer_state["indicators"][name]
-        )
-        raise BenchmarkFailed(
-            "the stored accumulators differ from the indicators fed the same records in one pass: "
-            f"{differing or 'counts'}"
-        )
+    modes = [mode.strip() for mode in options.modes.split(",") if mode.strip()]
 
-    phases = measured.phases
-    accounted = sum(phases.cpu.values())
+    runs: list[dict[str, Any]] = []
+    for round_number in range(options.rounds):
+        for mode in modes:
+            load_before = os.getloadavg()
+            with service_mode(mode):
+                measured = detection_run(options.batch, now, options.profile, history)
+                load_after = os.getloadavg()
+                if measured.hands == 0:
+                    raise BenchmarkFailed(f"{mode}: detection_advance scanned no hand ({finished} finished stored)")
+                again = detection_advance(hands_per_batch=options.batch, now=now)
+            if again.hands or again.connections or again.counters:
+                raise BenchmarkFailed(f"{mode}: a second advance scanned again: {again}")
+            stored = DetectorState.objects.get(name="site")
+            if stored.state != peer_state:
+                differing = sorted(
+                    name
+                    for name in peer_state["indicators"]
+                    if stored.state["indicators"].get(name) != peer_state["indicators"][name]
+                )
+                raise BenchmarkFailed(
+                    f"{mode}: the stored accumulators differ from the indicators fed the same records in one pass: "
+                    f"{differing or 'counts'}"
+                )
+            runs.append(run_report(mode, round_number + 1, measured, Flag.objects.count(), load_before, load_after))
+
     report: dict[str, Any] = {
         "hands_stored": finished,
         "template_hands": len(template_ids),
         "tables": options.tables,
         "players": options.players,
         "batch": options.batch,
-        "service": {
-            "hands": measured.hands,
-            "batches": measured.batches,
-            "wall_s": round(measured.wall, 2),
-            "cpu_s": round(measured.cpu, 2),
-            "backend_cpu_s": round(measured.backend_cpu, 2) if measured.backend_cpu is not None else None,
-            "hands_per_s_wall": rate(measured.hands, measured.wall),
-            "hands_per_s_cpu": rate(measured.hands, measured.cpu),
-            "hands_per_s_cpu_with_backend": rate(measured.hands, measured.cpu + (measured.backend_cpu or 0.0)),
-            "longest_batch_s": round(measured.longest_batch, 2),
-            "flags": Flag.objects.count(),
-        },
-        "breakdown_cpu_s": {name: round(seconds, 3) for name, seconds in phases.cpu.items()}
-        | {"other (queries of the cursors, the batch's transaction, ...)": round(measured.cpu - accounted, 3)},
-        "sql": {"statements": phases.sql_statements, "wall_s": round(phases.sql_seconds, 2)},
+        "history_hands": history["hands"] if history else 0,
+        "history_mb": round(len(json.dumps(history)) / 1e6, 2) if history else 0.0,
+        "runs": runs,
         "peer": {
             "indicators_alone_hands_per_s_cpu": rate(len(records), peer_cpu),
             "records_one_hand_at_a_time_hands_per_s_cpu": rate(len(records), records_cpu),
         },
         "state_equal_to_one_pass": True,
+    }
+    return report
+
+
+def run_report(
+    mode: str, round_number: int, measured: Measured, flags: int, load_before: Any, load_after: Any
+) -> dict[str, Any]:
+    """One run's figures: rates, the breakdown, and for the cadence the steady state it projects."""
+    from compliance.services import detection as service
+
+    phases = measured.phases
+    accounted = sum(phases.cpu.values())
+    flags_cpu = phases.cpu.get("compute the flags (Detector.flags)", 0.0) + phases.cpu.get(
+        "store the flags (flags_store)", 0.0
+    )
+    report: dict[str, Any] = {
+        "mode": mode,
+        "round": round_number,
+        "hands": measured.hands,
+        "batches": measured.batches,
+        "flag_computations": measured.flag_computations,
+        "wall_s": round(measured.wall, 2),
+        "cpu_s": round(measured.cpu, 2),
+        "backend_cpu_s": round(measured.backend_cpu, 2) if measured.backend_cpu is not None else None,
+        "hands_per_s_wall": rate(measured.hands, measured.wall),
+        "hands_per_s_cpu": rate(measured.hands, measured.cpu),
+        "hands_per_s_cpu_with_backend": rate(measured.hands, measured.cpu + (measured.backend_cpu or 0.0)),
+        "longest_batch_s": round(measured.longest_batch, 2),
+        "flags": flags,
+        "breakdown_cpu_s": {name: round(seconds, 3) for name, seconds in phases.cpu.items()}
+        | {"other (queries of the cursors, the batch's transaction, ...)": round(measured.cpu - accounted, 3)},
+        "sql": {"statements": phases.sql_statements, "wall_s": round(phases.sql_seconds, 2)},
         "load_average": {"before": load_before, "after": load_after},
     }
+    if mode == "cadence" and measured.flag_computations:
+        # Flags cost c once per FLAGS_EVERY_COST_MULTIPLE * c of time: per that stretch of feeding, one computation.
+        one_computation = flags_cpu / measured.flag_computations
+        feeding = measured.cpu - flags_cpu
+        projected = feeding * (1 + 1 / service.FLAGS_EVERY_COST_MULTIPLE)
+        if one_computation > service.FLAGS_ALWAYS_UNDER_SECONDS:
+            report["steady_state_hands_per_s_cpu"] = rate(measured.hands, projected)
+        report["one_flag_computation_cpu_s"] = round(one_computation, 3)
     if measured.profile:
         report["profile"] = measured.profile
     return report
 
 
+def history_state(hands: int, path: str | None, seed: int) -> dict[str, Any]:
+    """The accumulators of a detector fed ``hands`` hands of the second room (read from ``path`` when it holds them)."""
+    from second_room import SecondRoom
+    from second_room import build_population as build_second_population
+
+    from compliance.detection.detector import Detector
+
+    file = Path(path) if path else None
+    if file is not None and file.exists():
+        state: dict[str, Any] = json.loads(file.read_text())
+        if state.get("hands", 0) >= hands:
+            print(f"history: {state['hands']} hands of accumulators read from {file}")
+            return state
+    began = time.perf_counter()
+    rng = random.Random(seed)
+    room = SecondRoom(build_second_population(rng), rng)
+    detector = Detector()
+    for records in room.sessions(hands):
+        detector.feed_hands(records)
+    state = json.loads(json.dumps(detector.state()))
+    print(f"history: {detector.hands} hands of the second room fed in {time.perf_counter() - began:.0f} s")
+    if file is not None:
+        file.write_text(json.dumps(state))
+    return state
+
+
 def print_report(report: dict[str, Any]) -> None:
-    service, peer = report["service"], report["peer"]
+    peer = report["peer"]
     print(
         f"{report['hands_stored']} settled hands stored ({report['template_hands']} played through the services, "
-        f"copied to {report['tables']} tables of {report['players']} players); batches of {report['batch']}"
+        f"copied to {report['tables']} tables of {report['players']} players); reads of {report['batch']} hands; "
+        f"history: {report['history_hands']} hands ({report['history_mb']} MB of accumulators)"
     )
-    print(
-        f"detection_advance: {service['hands']} hands in {service['batches']} batches: "
-        f"{service['hands_per_s_wall']} hands/s wall ({service['wall_s']} s), "
-        f"{service['hands_per_s_cpu']} hands/s of this process's CPU ({service['cpu_s']} s), "
-        f"{service['hands_per_s_cpu_with_backend']} hands/s with the PostgreSQL backend's "
-        f"({service['backend_cpu_s']} s); longest batch {service['longest_batch_s']} s; {service['flags']} flags"
-    )
-    print("breakdown (CPU seconds of this process):")
-    for name, seconds in report["breakdown_cpu_s"].items():
-        print(f"  {seconds:8.3f}  {name}")
-    print(f"  SQL: {report['sql']['statements']} statements, {report['sql']['wall_s']} s wall (inside the above)")
+    for run in report["runs"]:
+        print(
+            f"[{run['mode']}, round {run['round']}] {run['hands']} hands in {run['batches']} batches, "
+            f"{run['flag_computations']} flag computations: "
+            f"{run['hands_per_s_wall']} hands/s wall ({run['wall_s']} s), "
+            f"{run['hands_per_s_cpu']} hands/s of this process's CPU ({run['cpu_s']} s), "
+            f"{run['hands_per_s_cpu_with_backend']} with the PostgreSQL backend's ({run['backend_cpu_s']} s); "
+            f"longest batch {run['longest_batch_s']} s; {run['flags']} flags; load {run['load_average']['before']}"
+        )
+        if "steady_state_hands_per_s_cpu" in run:
+            print(
+                f"  steady state the cadence projects: {run['steady_state_hands_per_s_cpu']} hands/s CPU "
+                f"(one flag computation {run['one_flag_computation_cpu_s']} s of CPU, every ten times that)"
+            )
+        print("  breakdown (CPU seconds of this process):")
+        for name, seconds in run["breakdown_cpu_s"].items():
+            print(f"    {seconds:8.3f}  {name}")
+        print(f"    SQL: {run['sql']['statements']} statements, {run['sql']['wall_s']} s wall (inside the above)")
+        if "profile" in run:
+            print(run["profile"])
     print(
         f"peer, the indicators alone (Detector.feed_hand): {peer['indicators_alone_hands_per_s_cpu']} hands/s CPU; "
         f"records rebuilt one hand at a time (hand_record): {peer['records_one_hand_at_a_time_hands_per_s_cpu']} "
         "hands/s CPU"
     )
-    print("stored accumulators equal to the peer's one pass: yes")
-    print(f"load average: before {report['load_average']['before']}, after {report['load_average']['after']}")
-    if "profile" in report:
-        print(report["profile"])
+    print("stored accumulators equal to the peer's one pass (from the same history): yes, after every run")
 
 
 def database_exists(url: str, name: str) -> bool:
@@ -609,8 +712,14 @@ def main() -> int:
         metavar="NAME",
         help="keep the scratch database under this name (made and filled if missing, reused as it is otherwise)",
     )
+    parser.add_argument("--history", type=int, default=0, help="hands of the second room the accumulators hold first")
+    parser.add_argument("--history-file", help="where the history's accumulators are kept between runs (JSON)")
+    parser.add_argument("--modes", default="cadence", help=f"comma-separated, in turn: {', '.join(MODES)}")
+    parser.add_argument("--rounds", type=int, default=1, help="how many times the modes run in turn")
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args()
+    if any(mode.strip() not in MODES for mode in options.modes.split(",")) or options.rounds <= 0:
+        parser.error(f"--modes takes {', '.join(MODES)}; --rounds must be positive")
     if options.hands <= 0 or options.templates <= 0 or options.tables <= 0 or options.players < SEATS:
         parser.error("--hands, --templates and --tables must be positive, --players at least 6")
     problems: list[str] = []

@@ -130,9 +130,20 @@ class ProhibitedProgramReportAdmin(RecordAdmin):
 
 @admin.register(DetectorState)
 class DetectorStateAdmin(RecordAdmin):
-    """How far the detection has read (the accumulators themselves are not shown: they are large)."""
+    """How far the detection has read and when the flags were last computed (the accumulators themselves are not
+    shown: they are large). ``flags_behind``: hands were fed since; they are computed once due (their cadence)."""
 
-    list_display = ("name", "hands_cursor", "connections_cursor", "sessions_cursor", "hands_fed", "updated_at")
+    list_display = (
+        "name",
+        "hands_cursor",
+        "connections_cursor",
+        "sessions_cursor",
+        "hands_fed",
+        "updated_at",
+        "flags_computed_at",
+        "flags_seconds",
+        "flags_behind",
+    )
     fields = list_display
 
 

@@ -2,9 +2,10 @@
 
 * ``compliance_detect`` — batches of :func:`compliance.services.detection_advance` until nothing is left to read (at
   most :data:`MOST_BATCHES` per run). Queued after hands settle (:func:`detection_soon`, at most once per
-  :data:`QUEUE_WINDOW_MILLISECONDS`, so a busy site feeds hands in small batches rather than one task per hand: a
+  :data:`QUEUE_WINDOW_MILLISECONDS`, so a busy site feeds hands in batches rather than one task per hand: a
   batch's fixed cost — reading and writing the accumulators, computing every flag — grows with the state) and
-  run by the beat every ``COMPLIANCE_SWEEP_SECONDS`` in case a queued run was lost. Idempotent: a run reads only past
+  run by the beat every ``COMPLIANCE_SWEEP_SECONDS`` in case a queued run was lost, and to compute flags a busy run
+  left for later (their cadence: :func:`compliance.services.detection.flags_due`). Idempotent: a run reads only past
   the stored cursors.
 """
 

@@ -25,6 +25,17 @@ class DetectorState(models.Model):
     sessions_cursor = models.BigIntegerField(_("table sessions read up to id"), default=0)
     hands_fed = models.BigIntegerField(_("hands fed"), default=0)
     updated_at = models.DateTimeField(_("updated at"), default=timezone.now)
+    flags_behind = models.BooleanField(
+        _("fed since the flags were computed"),
+        default=False,
+        help_text=_("Something was fed after the stored flags were last computed from the accumulators."),
+    )
+    flags_computed_at = models.DateTimeField(_("flags computed at"), null=True, blank=True)
+    flags_seconds = models.FloatField(
+        _("seconds the last flag computation took"),
+        default=0.0,
+        help_text=_("The flags are computed again once ten times this has passed (the detection's flag cadence)."),
+    )
 
     class Meta:
         verbose_name = _("detector state")

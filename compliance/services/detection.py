@@ -14,11 +14,27 @@ the cursors, stores the accumulators and cursors, and writes the flags it comput
 Connection and session rows are read once they are :data:`SETTLE_SECONDS` old, so a row whose transaction committed
 after a later id's cannot be passed over. The Celery task (:mod:`compliance.tasks`) runs batches after hands settle
 and on a beat; two runs at once queue on the row lock and the second finds nothing left to read.
+
+Two costs of a batch grow with the history the accumulators hold, not with what the batch reads (second room of
+``benchmarks/bench_detection.py``, 20,000 hands: 4 MB of accumulators, about 1 s to read and write them and 1 s to
+compute every flag; at 200,000 hands ten times that and more). Paid for every :data:`HANDS_PER_BATCH` hands, they held
+the service under the 200 hands a second it must keep up with once a site had a few days of history. So:
+
+* a batch goes on reading, :data:`HANDS_PER_BATCH` hands at a time, while what it has fed took less than
+  :data:`FEED_TO_LOAD_RATIO` times what reading the accumulators took (at most :data:`MOST_BATCH_SECONDS`), and writes
+  them once at its end;
+* the flags are computed when they are due (:func:`flags_due`): always while a computation is cheap (under
+  :data:`FLAGS_ALWAYS_UNDER_SECONDS`), otherwise once :data:`FLAGS_EVERY_COST_MULTIPLE` times the last computation's
+  duration has passed since it, so computing them takes about a tenth of the detection's time however long the
+  history. A batch that fed something without computing them marks the row ``flags_behind``; a later batch (the
+  beat's sweep when nothing new comes) computes them once due. A flag therefore reaches the desk within about ten
+  times its computation's cost (seconds at a small site, a few minutes at hundreds of thousands of hands).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -38,9 +54,20 @@ from compliance.services.thresholds import detector_parameters
 logger = logging.getLogger(__name__)
 
 HANDS_PER_BATCH = 500
-"""A batch's fixed cost (the accumulators read and written, every flag computed and stored, the cursors' queries) is
-about 0.1 s of CPU: at 100 hands a batch it held the service under 200 hands/s on this machine, at 500 above it
-(docs/benchmarks.md, ``bench_detection_service.py``). The flags are locked only while they are stored, at the end."""
+"""Hands read at a time. A batch reads more of them while it is cheap next to the accumulators' reading (see
+:data:`FEED_TO_LOAD_RATIO`); at 100 hands a read, the fixed cost of a short history (about 0.1 s of CPU) held the
+service under 200 hands/s on this machine, at 500 above it (docs/benchmarks.md, ``bench_detection_service.py``). The
+flags are locked only while they are stored, at the end."""
+FEED_TO_LOAD_RATIO = 10.0
+"""A batch goes on reading while what it fed took less than this many times the accumulators' reading (their writing
+costs about as much again): the fixed cost stays under about a fifth of a batch whatever the history (at 4 it was a
+third, and the service stayed under 200 hands/s with 20,000 hands of history: ``bench_detection_service.py``)."""
+MOST_BATCH_SECONDS = 30.0
+"""A batch stops reading after this long whatever the ratio (its transaction and the detector row's lock stay short)."""
+FLAGS_ALWAYS_UNDER_SECONDS = 0.25
+"""Flags that took less than this to compute are computed at every batch that fed something (a small site, tests)."""
+FLAGS_EVERY_COST_MULTIPLE = 10.0
+"""Otherwise the flags are computed again once this many times the last computation's duration has passed."""
 ROWS_PER_BATCH = 2_000
 SETTLE_SECONDS = 10
 """Connection and session rows younger than this wait for the next batch (see the module docstring)."""
@@ -55,6 +82,7 @@ class DetectionBatch:
     counters: int
     flags_raised: int
     more: bool
+    flags_computed: bool = False
 
 
 def _detector(row: DetectorState, parameters: dict[str, dict[str, Any]]) -> Detector:
@@ -139,25 +167,82 @@ def _hands(row: DetectorState, detector: Detector, limit: int) -> tuple[int, boo
     return fed, len(hands) == limit
 
 
+def flags_due(row: DetectorState, moment: datetime) -> bool:
+    """Whether a batch at ``moment`` computes the flags (when something was fed since they were last computed): see
+    the module docstring."""
+    if row.flags_computed_at is None or row.flags_seconds < FLAGS_ALWAYS_UNDER_SECONDS:
+        return True
+    return moment - row.flags_computed_at >= timedelta(seconds=FLAGS_EVERY_COST_MULTIPLE * row.flags_seconds)
+
+
+def _flags_compute(row: DetectorState, detector: Detector) -> int:
+    """Store every flag the accumulators give now (retracting open ones no longer found) and note when and how long."""
+    began = time.perf_counter()
+    raised = flags_store(detector.flags(), judged=judged_indicators(detector))
+    row.flags_seconds = time.perf_counter() - began
+    row.flags_computed_at = timezone.now()
+    row.flags_behind = False
+    return raised
+
+
+def _anything_waiting(row: DetectorState, settled: datetime) -> bool:
+    """Whether any row past the cursors is ready to be read (so an idle run need not read the accumulators)."""
+    from games.models import Hand, TableSession
+
+    return (
+        ConnectionRecord.objects.filter(pk__gt=row.connections_cursor, at__lt=settled).exists()
+        or TableSession.objects.filter(pk__gt=row.sessions_cursor, started_at__lt=settled).exists()
+        or Hand.objects.filter(pk__gt=row.hands_cursor).exists()
+    )
+
+
 @transaction.atomic(durable=True)
 def detection_advance(*, hands_per_batch: int = HANDS_PER_BATCH, now: datetime | None = None) -> DetectionBatch:
-    """Feed one batch to the detector and store the flags (see the module docstring)."""
+    """Feed one batch to the detector, store the accumulators and, when due, the flags (see the module docstring)."""
     settled = (now or timezone.now()) - timedelta(seconds=SETTLE_SECONDS)
     row, _ = DetectorState.objects.select_for_update().get_or_create(name="site")
-    detector = _detector(row, detector_parameters())
-    connections, more_connections = _connections(row, detector, settled)
-    counters, more_counters = _counters(row, detector, settled)
-    hands, more_hands = _hands(row, detector, hands_per_batch)
-    more = more_connections or more_counters or more_hands
-    if not (connections or counters or hands):
+    flags_wanted = row.flags_behind and flags_due(row, timezone.now())
+    if not flags_wanted and not _anything_waiting(row, settled):
         row.updated_at = timezone.now()
-        row.save(update_fields=["connections_cursor", "sessions_cursor", "hands_cursor", "updated_at"])
-        return DetectionBatch(0, 0, 0, 0, more)
-    raised = flags_store(detector.flags(), judged=judged_indicators(detector))
-    row.state = detector.state()
+        row.save(update_fields=["updated_at"])
+        return DetectionBatch(0, 0, 0, 0, False)
+    loading_began = time.perf_counter()
+    detector = _detector(row, detector_parameters())
+    loading = time.perf_counter() - loading_began
+    connections = counters = hands = 0
+    feeding_began = time.perf_counter()
+    while True:
+        fed_connections, more_connections = _connections(row, detector, settled)
+        fed_counters, more_counters = _counters(row, detector, settled)
+        fed_hands, more_hands = _hands(row, detector, hands_per_batch)
+        connections, counters, hands = connections + fed_connections, counters + fed_counters, hands + fed_hands
+        more = more_connections or more_counters or more_hands
+        feeding = time.perf_counter() - feeding_began
+        if not more or feeding >= min(MOST_BATCH_SECONDS, FEED_TO_LOAD_RATIO * loading):
+            break
+    fed = bool(connections or counters or hands)
+    row.flags_behind = row.flags_behind or fed
+    raised = 0
+    flags_computed = row.flags_behind and flags_due(row, timezone.now())
+    if flags_computed:
+        raised = _flags_compute(row, detector)
     row.updated_at = timezone.now()
-    row.save()
-    return DetectionBatch(hands, connections, counters, raised, more)
+    if fed:
+        row.state = detector.state()
+        row.save()
+    else:
+        row.save(
+            update_fields=[
+                "connections_cursor",
+                "sessions_cursor",
+                "hands_cursor",
+                "updated_at",
+                "flags_behind",
+                "flags_computed_at",
+                "flags_seconds",
+            ]
+        )
+    return DetectionBatch(hands, connections, counters, raised, more, flags_computed)
 
 
 @transaction.atomic(durable=True)
@@ -168,7 +253,9 @@ def flags_recompute() -> int:
     if row is None or not row.state:
         return 0
     detector = _detector(row, detector_parameters())
-    return flags_store(detector.flags(), judged=judged_indicators(detector))
+    raised = _flags_compute(row, detector)
+    row.save(update_fields=["flags_behind", "flags_computed_at", "flags_seconds"])
+    return raised
 
 
 def judged_indicators(detector: Detector) -> list[str]:
