@@ -32,6 +32,18 @@ large against that spread (``minimum_judged_hands`` keeps a handful of hands fro
 The pair's chance is twice the smaller normal tail (Bonferroni over the two tests); the score is the ``z`` of that
 chance.
 
+**The room's own null (empirical null).** The additive ``mu`` is a model, and players' styles interact: a calling
+station facing a maniac's bets gains less than the station's losses elsewhere plus everybody's gains against the
+maniac predict (the others call the maniac selectively), and two friends of those styles who share thousands of hands
+turn that small bias into a large ``z``. Measured on the honest pairs of ``benchmarks/second_room.py`` at 200,000
+hands: the per-hand ``z`` had mean 0.13 and spread 0.65, the per-pot ``z`` mean 0.85 and spread 1.17 (1,328 pairs of
+10 to 50 hands), and an honest station-maniac pair of friends reached 5.05 against a bar of 4.4. So each test's ``z``
+is judged against the room's own distribution of it, as large-scale testing does (Efron's empirical null): over the
+ordered pairs judged, the median and the median absolute deviation (times 1.4826, a normal's spread) of each test's
+``z``; a pair's ``z`` becomes ``(z - location) / scale`` with the location at least 0 and the scale at least 1, so the
+room can only make a test stricter, never looser. Most judged pairs are honest in any room, so the median and MAD are
+theirs; with fewer than :data:`EMPIRICAL_NULL_MINIMUM_PAIRS` judged pairs the theoretical null (0, 1) is kept.
+
 A pair (loser first) is flagged when it shared at least ``minimum_shared_hands`` hands and ``minimum_judged_hands``
 hands with judged decisions ("not enough data" below either), the excess ``sum l - mu sum w`` is at least
 ``minimum_flow_big_blinds``, and the chance is below the multiple-testing bar over the ordered pairs judged
@@ -76,6 +88,16 @@ from compliance.detection.flags import (
 )
 from compliance.detection.statistics import multiple_testing_threshold, normal_upper_quantile, normal_upper_tail
 from games.engine.equity import all_in_equity
+
+EMPIRICAL_NULL_MINIMUM_PAIRS = 50
+"""Judged ordered pairs needed before a test's ``z`` is judged against the room's own null (module docstring)."""
+
+LOSS_TESTS = ("per_hand", "per_pot")
+
+Null = dict[str, tuple[float, float]]
+"""Per loss test, the (location, scale) its ``z`` is judged against."""
+
+THEORETICAL_NULL: Null = {name: (0.0, 1.0) for name in LOSS_TESTS}
 
 
 @dataclass(frozen=True)
@@ -293,6 +315,12 @@ def _losses(values: Any) -> _Losses:
     return _Losses(sums)
 
 
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2.0
+
+
 @dataclass
 class _LossPair:
     losses: _Losses = field(default_factory=_Losses)
@@ -401,13 +429,67 @@ class NetFlow(Indicator[NetFlowParameters]):
         pair = self._pairs.get((first, second) if first < second else (second, first))
         return pair.shared if pair is not None else 0
 
-    def judge_losses(self, loser: str, winner: str, room: _Losses | None = None) -> dict[str, Any] | None:
-        """The equity-adjusted loss tests of the ordered pair (module docstring), or ``None`` when the loser has no
-        judged hand facing the winner."""
+    def judge_losses(
+        self, loser: str, winner: str, room: _Losses | None = None, null: Null | None = None
+    ) -> dict[str, Any] | None:
+        """The equity-adjusted loss tests of the ordered pair (module docstring), each ``z`` judged against ``null``
+        (the room's own: :meth:`empirical_null`, computed when not given), or ``None`` when the loser has no judged
+        hand facing the winner."""
+        room = room if room is not None else self.room_losses()
+        tests = self._loss_tests(loser, winner, room)
+        if tests is None:
+            return None
+        null = null if null is not None else self.empirical_null(room)
+        pair = self._loss_pairs[(loser, winner)]
+        for name, test in tests.items():
+            location, scale = null[name]
+            test["raw_score"] = test["score"]
+            test["score"] = (test["score"] - location) / scale
+            test["chance"] = normal_upper_tail(test["score"])
+        name, best = min(tests.items(), key=lambda item: item[1]["chance"])
+        chance = min(1.0, 2.0 * best["chance"])  # two tests named in advance: Bonferroni
+        return {
+            "hands": pair.losses.hands,
+            "losses": pair.losses.total,
+            "test": name,
+            "expected": best["expected"],
+            "excess": best["excess"],
+            "standard_deviation": best["standard_deviation"],
+            "chance": chance,
+            "score": normal_upper_quantile(chance),
+            "tests": tests,
+            "null": {test_name: list(value) for test_name, value in null.items()},
+        }
+
+    def empirical_null(self, room: _Losses | None = None) -> Null:
+        """Per loss test, the (location, scale) of its ``z`` over the ordered pairs judged: the median (at least 0)
+        and 1.4826 times the median absolute deviation (at least 1); the theoretical (0, 1) with fewer than
+        :data:`EMPIRICAL_NULL_MINIMUM_PAIRS` pairs (module docstring)."""
+        judged = self.judged_pairs()
+        if len(judged) < EMPIRICAL_NULL_MINIMUM_PAIRS:
+            return dict(THEORETICAL_NULL)
+        room = room if room is not None else self.room_losses()
+        scores: dict[str, list[float]] = {name: [] for name in LOSS_TESTS}
+        for loser, winner in judged:
+            tests = self._loss_tests(loser, winner, room)
+            if tests is not None:
+                for name in LOSS_TESTS:
+                    scores[name].append(tests[name]["score"])
+        null: Null = {}
+        for name, values in scores.items():
+            if len(values) < EMPIRICAL_NULL_MINIMUM_PAIRS:
+                null[name] = THEORETICAL_NULL[name]
+                continue
+            location = _median(values)
+            spread = 1.4826 * _median([abs(value - location) for value in values])
+            null[name] = (max(0.0, location), max(1.0, spread))
+        return null
+
+    def _loss_tests(self, loser: str, winner: str, room: _Losses) -> dict[str, dict[str, float]] | None:
+        """Each loss test's figures for the ordered pair against the theoretical null, or ``None`` without hands."""
         pair = self._loss_pairs.get((loser, winner))
         if pair is None or pair.losses.hands <= 0:
             return None
-        room = room if room is not None else self.room_losses()
         weight = self.parameters.loss_prior_weight
         loser_losses = self._loss_players[loser][0].without(pair.losses)
         winner_losses = self._loss_players[winner][1].without(pair.losses)
@@ -430,19 +512,7 @@ class NetFlow(Indicator[NetFlowParameters]):
                 "score": score,
                 "chance": normal_upper_tail(score),
             }
-        name, best = min(tests.items(), key=lambda item: item[1]["chance"])
-        chance = min(1.0, 2.0 * best["chance"])  # two tests named in advance: Bonferroni
-        return {
-            "hands": pair.losses.hands,
-            "losses": pair.losses.total,
-            "test": name,
-            "expected": best["expected"],
-            "excess": best["excess"],
-            "standard_deviation": best["standard_deviation"],
-            "chance": chance,
-            "score": normal_upper_quantile(chance),
-            "tests": tests,
-        }
+        return tests
 
     def judged_pairs(self) -> list[tuple[str, str]]:
         """Ordered pairs (loser, winner) with ``minimum_judged_hands`` and ``minimum_shared_hands``: the
@@ -501,9 +571,10 @@ class NetFlow(Indicator[NetFlowParameters]):
         judged_pairs = self.judged_pairs()
         threshold = self.flagging_threshold(judged_pairs)
         room = self.room_losses()
+        null = self.empirical_null(room)
         flags = []
         for loser, winner in judged_pairs:
-            judged = self.judge_losses(loser, winner, room)
+            judged = self.judge_losses(loser, winner, room, null)
             if judged is None or judged["excess"] < parameters.minimum_flow_big_blinds or judged["score"] < threshold:
                 continue
             first, second = (loser, winner) if loser < winner else (winner, loser)
@@ -525,6 +596,10 @@ class NetFlow(Indicator[NetFlowParameters]):
                     standard_deviation_big_blinds=round(judged["standard_deviation"], 2),
                     test=judged["test"],
                     probability=float(f"{judged['chance']:.3g}"),
+                    room_null={
+                        name: {"location": round(location, 3), "scale": round(scale, 3)}
+                        for name, (location, scale) in null.items()
+                    },
                     pairs_judged=len(judged_pairs),
                     adjusted_flow_big_blinds=round(sign * shared.flow, 2),
                     excess_big_blinds_per_100_shared_hands=round(100.0 * judged["excess"] / max(1, shared.shared), 2),

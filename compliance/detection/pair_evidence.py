@@ -132,14 +132,15 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
         return chances
 
     def _flow(self) -> dict[tuple[str, str], float]:
-        """(loser, winner) -> net flow's chance in that direction (the normal tail of its equity-adjusted loss test),
-        for the ordered pairs it judges."""
+        """(loser, winner) -> net flow's chance in that direction (the normal tail of its equity-adjusted loss test,
+        judged against the room's own null), for the ordered pairs it judges."""
         flow = self._sources["net_flow"]
         assert isinstance(flow, NetFlow)
         room = flow.room_losses()
+        null = flow.empirical_null(room)
         chances = {}
         for loser, winner in flow.judged_pairs():
-            judged = flow.judge_losses(loser, winner, room)
+            judged = flow.judge_losses(loser, winner, room, null)
             if judged is not None:
                 chances[(loser, winner)] = judged["chance"]
         return chances
