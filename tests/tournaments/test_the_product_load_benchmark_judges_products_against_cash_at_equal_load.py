@@ -1,10 +1,12 @@
 """The product load benchmark (``benchmarks/bench_hexapro.py play``, issue 27) judges HexaPro games and Sit & Gos
 against cash tables at the same number of tables: each product's p99 over the mean p99 of the two cash windows that
-bracket them, within 1.2×; and a run with a broken window (a socket not open, no action) is no figure: its problems
+bracket them, within 1.2×, with the ratio's 95 % bootstrap interval deciding whether one run settles it; and a run
+with a broken window (a socket not open, no action) is no figure: its problems
 make the exit status 1. The run itself starts the whole site and is measured by hand; its arithmetic is tested here."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from benchmarks.bench_hexapro import PRODUCT_P99_TARGET, products_summary
@@ -47,3 +49,56 @@ def test_a_broken_window_of_any_part_is_a_problem_of_the_run() -> None:
     summary = products_summary(report(sit_and_gos=window(90.0, problems=broken)))
 
     assert summary["problems"] == broken
+
+
+def timed_window(latencies_ms: list[float]) -> dict[str, Any]:
+    ordered = sorted(latencies_ms)
+    p99 = ordered[int(0.99 * len(ordered))]
+    return {**window(p99), "p50_ms": ordered[len(ordered) // 2], "latencies_ms": latencies_ms}
+
+
+def latencies(count: int, seed: int, scale: float = 1.0) -> list[float]:
+    rng = random.Random(seed)
+    return [scale * rng.lognormvariate(2.5, 0.6) for _ in range(count)]
+
+
+def test_a_product_as_fast_as_cash_over_long_windows_meets_the_target_with_its_interval() -> None:
+    """A p99 ratio is judged with its 95 % bootstrap interval: long windows of one distribution decide "met"."""
+    summary = products_summary(
+        report(
+            cash_tables=timed_window(latencies(6_000, 1)),
+            cash_tables_again=timed_window(latencies(6_000, 2)),
+            hexapro=timed_window(latencies(6_000, 3)),
+            sit_and_gos=timed_window(latencies(6_000, 4, scale=2.0)),
+        ),
+        resamples=300,
+    )
+
+    low, high = summary["hexapro"]["p99_over_cash_95_percent_interval"]
+    assert low < summary["hexapro"]["p99_over_cash"] < high <= PRODUCT_P99_TARGET
+    assert summary["hexapro"]["verdict"] == "met"
+    low, _high = summary["sit_and_gos"]["p99_over_cash_95_percent_interval"]
+    assert low > PRODUCT_P99_TARGET
+    assert summary["sit_and_gos"]["verdict"] == "missed"
+
+
+def test_short_windows_leave_the_same_products_undecided() -> None:
+    """300 actions a window (12 s of 50 tables): the p99 is the third slowest, and the interval spans the target."""
+    summary = products_summary(
+        report(
+            cash_tables=timed_window(latencies(300, 1)),
+            cash_tables_again=timed_window(latencies(300, 2)),
+            hexapro=timed_window(latencies(300, 3)),
+        )
+    )
+
+    low, high = summary["hexapro"]["p99_over_cash_95_percent_interval"]
+    assert low < 1.0 < PRODUCT_P99_TARGET < high
+    assert summary["hexapro"]["verdict"] == "undecided"
+
+
+def test_a_window_without_its_latencies_gives_no_interval() -> None:
+    summary = products_summary(report())
+
+    assert summary["hexapro"]["p99_over_cash_95_percent_interval"] is None
+    assert summary["hexapro"]["verdict"] == "no figure"
