@@ -518,6 +518,16 @@
     });
   }
 
+  /* Whether this page has sent a form. A form's answer is a page of its own: a navigation started meanwhile (a poll
+     that found the player's table, the table call's countdown) would abort it, and the player would never read the
+     answer. Listened to on the window, after every handler on the form and the document, so a submission a handler
+     cancelled (a confirmation dialog) does not count. */
+  var formSentFromPage = false;
+  window.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) { formSentFromPage = true; }
+  });
+  function formSent() { return formSentFromPage; }
+
   window.Poker = {
     t: gettext,
     format: format,
@@ -536,6 +546,7 @@
     refreshHeaderBalance: refreshHeaderBalance,
     initTabs: initTabs,
     localTimes: localTimes,
-    language: language
+    language: language,
+    formSent: formSent
   };
 }());

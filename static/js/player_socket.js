@@ -38,11 +38,8 @@
   }
 
   // A form sent from this page (a registration, a withdrawal) is answered by a page of its own; opening the table
-  // meanwhile would abort that answer. The answer page's socket says hello and calls the player to the table again.
-  var sending = false;
-  document.addEventListener("submit", function (event) {
-    if (!event.defaultPrevented) { sending = true; }
-  });
+  // meanwhile would abort that answer (Poker.formSent). The answer page's socket says hello and calls the player to
+  // the table again.
 
   function dismissed() {
     try { return JSON.parse(window.sessionStorage.getItem(dismissedKey) || "[]"); } catch (ignored) { return []; }
@@ -152,7 +149,7 @@
         clock.textContent = gettext("Your table is waiting for you.");
       }
       if (seconds <= 0 && automatic) {
-        if (sending) { return; } // the answer page takes over
+        if (P.formSent()) { return; } // the answer page takes over
         if (typing()) {
           automatic = false; // the player is filling in a form: leave them the button
           return;

@@ -8,13 +8,9 @@
   const url = root.dataset.detailUrl;
   const tableUrl = root.dataset.tableUrl || "";
   let shown = { status: root.dataset.status, registration: root.dataset.registration, table: root.dataset.viewerTable || "" };
-  // A form sent from this page (a registration, an unregistration, a re-buy) is answered by a page of its own; a
-  // navigation started by the poll meanwhile would abort it, and the player would never read the answer. The answer
-  // page shows the table link and polls again.
-  let sending = false;
-  document.addEventListener("submit", function (event) {
-    if (!event.defaultPrevented) { sending = true; }
-  });
+  // A form sent from this page (a registration, an unregistration, a re-buy) is answered by a page of its own, which
+  // shows the table link and polls again: the poll does not navigate once one was sent (Poker.formSent).
+  const formSent = window.Poker.formSent;
 
   function text(id, value) {
     const node = document.getElementById(id);
@@ -22,7 +18,7 @@
   }
 
   async function poll() {
-    if (sending) { return; }
+    if (formSent()) { return; }
     try {
       const response = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
       if (!response.ok) { return; }
@@ -34,7 +30,7 @@
         const level = data.current_level;
         text("current-level", level.level + ": " + level.small_blind + "/" + level.big_blind + (level.ante ? " ante " + level.ante : ""));
       }
-      if (sending) { return; } // the form was sent while the poll was on its way
+      if (formSent()) { return; } // the form was sent while the poll was on its way
       if (table && table !== shown.table && data.status === "running") {
         window.location.assign(tableUrl.replace(/0\/$/, table + "/"));
         return;
