@@ -32,7 +32,9 @@ acted), actions per second, the sockets open at the window's start; for the tour
 at the window's end and those finished. Each product's p99 is compared with the mean of the two cash windows' p99
 (target: within 1.2×), with the ratio's 95 % bootstrap interval (each window's latencies resampled on its own) and a
 verdict: "met" when the whole interval is within the target, "missed" when all of it is above, "undecided" otherwise
-(a 30 s window of 50 tables is about 700 actions, its p99 the seventh slowest: longer ``--seconds`` decide). Exit
+(a 30 s window of 50 tables is about 700 actions, its p99 the seventh slowest: longer ``--seconds`` decide), and
+"unequal load" when the product's window carried less than 0.9 of the cash windows' actions per second (games that
+ended during it). Exit
 status 1 when a window carried no action or a socket was not open at its start (the
 run is then no figure, and its reasons are printed).
 """
@@ -463,6 +465,9 @@ def without_latencies(part: dict[str, Any]) -> dict[str, Any]:
 
 
 BOOTSTRAP_RESAMPLES = 1_000
+EQUAL_LOAD_SHARE = 0.9
+"""A product window counts as at the cash tables' load when it carried at least this share of their actions per second
+(games that end during the window lower it: a lighter load is no evidence for the target)."""
 
 
 def p99_ms(latencies_ms: list[float]) -> float:
@@ -497,7 +502,8 @@ def ratio_interval(
 def products_summary(report: dict[str, Any], seed: int = 27, resamples: int = BOOTSTRAP_RESAMPLES) -> dict[str, Any]:
     """Each window's rate and latency, and each product's p99 against the mean of the two cash windows' p99 with its
     95 % bootstrap interval; the verdict is "met" when the whole interval is within the target, "missed" when all of
-    it is above, otherwise "undecided" (a longer ``--seconds`` narrows it)."""
+    it is above, otherwise "undecided" (a longer ``--seconds`` narrows it); "unequal load" when the product's window
+    carried less than :data:`EQUAL_LOAD_SHARE` of the cash windows' actions per second."""
     cash_p99s = [report["cash_tables"]["p99_ms"], report["cash_tables_again"]["p99_ms"]]
     cash_p99 = sum(cash_p99s) / len(cash_p99s)
     summary: dict[str, Any] = {"cash_p99_ms_mean": round(cash_p99, 1)}
@@ -510,7 +516,10 @@ def products_summary(report: dict[str, Any], seed: int = 27, resamples: int = BO
         }
     rng = random.Random(seed)
     cash_windows = [report["cash_tables"].get("latencies_ms", []), report["cash_tables_again"].get("latencies_ms", [])]
+    cash_rate = (report["cash_tables"]["actions_per_second"] + report["cash_tables_again"]["actions_per_second"]) / 2
     for key in ("hexapro", "sit_and_gos"):
+        load_share = report[key]["actions_per_second"] / cash_rate if cash_rate else None
+        summary[key]["load_share_of_cash"] = round(load_share, 2) if load_share is not None else None
         ratio = report[key]["p99_ms"] / cash_p99 if cash_p99 else None
         summary[key]["p99_over_cash"] = round(ratio, 2) if ratio is not None else None
         summary[key]["within_target"] = ratio is not None and ratio <= PRODUCT_P99_TARGET
@@ -520,6 +529,8 @@ def products_summary(report: dict[str, Any], seed: int = 27, resamples: int = BO
         )
         if interval is None:
             verdict = "no figure"
+        elif load_share is None or load_share < EQUAL_LOAD_SHARE:
+            verdict = "unequal load"
         elif interval[1] <= PRODUCT_P99_TARGET:
             verdict = "met"
         elif interval[0] > PRODUCT_P99_TARGET:

@@ -102,3 +102,18 @@ def test_a_window_without_its_latencies_gives_no_interval() -> None:
 
     assert summary["hexapro"]["p99_over_cash_95_percent_interval"] is None
     assert summary["hexapro"]["verdict"] == "no figure"
+
+
+def test_a_product_window_lighter_than_the_cash_windows_gets_no_verdict() -> None:
+    """Games that end during the window lower its actions per second: a lighter load is no evidence for the target."""
+    lighter = {**timed_window(latencies(300, 3)), "actions_per_second": 0.85 * 25.0}
+    summary = products_summary(
+        report(
+            cash_tables=timed_window(latencies(300, 1)),
+            cash_tables_again=timed_window(latencies(300, 2)),
+            hexapro=lighter,
+        )
+    )
+
+    assert summary["hexapro"]["load_share_of_cash"] == 0.85
+    assert summary["hexapro"]["verdict"] == "unequal load"
