@@ -17,26 +17,25 @@ registrations at one buy-in in a serial loop. Checks: every registration in exac
 no player twice in a game, every player charged exactly once, the holding accounts empty, every prize pool holding
 multiplier × buy-in, the fee components in the house fees, the ledger reconciled.
 
-**play** (the full stack over 127.0.0.1: daphne, the ticker, ``--runtime-processes`` table owners (``run_tables``,
-table actors: the production default; ``--per-action-path`` plays the tables in the web process instead), a Celery
-worker and beat for the tournaments' coordination and prizes): the same number of tables, ``--tables``, of each
-product at the same load (issue 27: equal actions per second, every table acting about once every 2 s; not more
-HexaPro games than cash tables): the peer first — six-max cash tables with six bots each —, then HexaPro games (€1,
-three bots each, registered through the service, the multipliers drawn by the production CSPRNG), then six-max Sit &
-Gos (the default five-minute structure, six bots registering each; it starts when the sixth registers), then cash
-tables again (a second peer window, so that drift over the run shows). Each window runs on a site of its own
-(``--part``: a fresh database, Redis prefix and processes; see :data:`PARTS`). Tournament
-bots follow their table like a tournament player. Bots think 1.9–2.1 s per action in every part. For each part, after
-a warm-up, a ``--seconds`` window: action→broadcast p50/p99 (an action counts when its broadcast reaches the bot that
-acted), actions per second, the sockets open at the window's start; for the tournaments also the games still running
-at the window's end and those finished. Each product's p99 is compared with the mean of the two cash windows' p99
-(target: within 1.2×), with the ratio's 95 % bootstrap interval (each window's latencies resampled on its own) and a
-verdict: "met" when the whole interval is within the target, "missed" when all of it is above, "undecided" otherwise
-(a 30 s window of 50 tables is about 700 actions, its p99 the seventh slowest: longer ``--seconds`` decide), and
-"unequal load" when the product's window carried less than 0.9 of the cash windows' actions per second (games that
-ended during it). Exit
-status 1 when a window carried no action or a socket was not open at its start (the
-run is then no figure, and its reasons are printed).
+**play** (the full stack over 127.0.0.1: daphne, the ticker, ``--runtime-processes`` table owners (``run_tables``, table
+actors: the production default; ``--per-action-path`` plays the tables in the web process instead), a Celery worker and
+beat for the tournaments' coordination and prizes): the same number of tables, ``--tables``, of each product at the same
+load (issue 27: equal actions per second, every table acting about once every 2 s; not more HexaPro games than cash
+tables): the peer first — six-max cash tables with six bots each —, then HexaPro games (€1, three bots each, registered
+through the service, the multipliers drawn by the production CSPRNG), then six-max Sit & Gos (the default five-minute
+structure, six bots registering each; it starts when the sixth registers), then cash tables again (a second peer window,
+so that drift over the run shows). Each window runs on a site of its own (``--part``: a fresh database, Redis prefix and
+processes; see :data:`PARTS`). Tournament bots follow their table like a tournament player; a game whose bots are all
+out is replaced by a new one of fresh bots (:data:`REPLACEMENTS_PER_GAME`), so a long window keeps the games in play as
+the cash windows keep their tables. Bots think 1.9–2.1 s per action in every part. For each part, after a warm-up, a
+``--seconds`` window: action→broadcast p50/p99 (an action counts when its broadcast reaches the bot that acted), actions
+per second, the sockets open at the window's start; for the tournaments also the games still running at the window's end
+and those finished. Each product's p99 is compared with the mean of the two cash windows' p99 (target: within 1.2×),
+with the ratio's 95 % bootstrap interval (each window's latencies resampled on its own) and a verdict: "met" when the
+whole interval is within the target, "missed" when all of it is above, "undecided" otherwise (a 30 s window of 50 tables
+is about 700 actions, its p99 the seventh slowest: longer ``--seconds`` decide), and "unequal load" when the product's
+window carried less than 0.9 of the cash windows' actions per second (games that ended during it). Exit status 1 when a
+window carried no action or a socket was not open at its start (the run is then no figure, and its reasons are printed).
 """
 
 from __future__ import annotations
@@ -260,7 +259,14 @@ async def measure(
 
 
 async def measured_window(
-    part: str, bots: list[Any], running: list[Any], stats: Any, seconds: float, warm_up: float, meter: CpuMeter
+    part: str,
+    bots: list[Any],
+    running: list[Any],
+    stats: Any,
+    seconds: float,
+    warm_up: float,
+    meter: CpuMeter,
+    window_over: asyncio.Event | None = None,
 ) -> dict[str, Any]:
     """Measure ``seconds`` after ``warm_up`` and once every expected socket is open (at most
     :data:`ARRIVAL_SECONDS` more: a slow machine's site takes longer to serve the handshakes, and its retried
@@ -290,6 +296,8 @@ async def measured_window(
     await asyncio.sleep(seconds)
     end = time.monotonic()
     usage = meter.report()
+    if window_over is not None:
+        window_over.set()  # before the bots are stopped: nothing forms new games for them any more
     for bot in bots:
         bot.stop()
     await asyncio.wait(running, timeout=60)
@@ -332,7 +340,8 @@ async def tournament_bots_played(
     from games.bots.setup import ensure_bot_users, session_for
     from games.bots.tournament import TournamentBot
 
-    users, _password = await asyncio.to_thread(ensure_bot_users, count * seats, prefix=prefix, balance=balance)
+    places = count * seats * (1 + REPLACEMENTS_PER_GAME)
+    users, _password = await asyncio.to_thread(ensure_bot_users, places, prefix=prefix, balance=balance)
     sessions = await asyncio.to_thread(lambda: [session_for(user) for user in users])
     settings = BotSettings(base_url=base_url, think_seconds=THINK)
     stats = BotStats()
@@ -341,18 +350,51 @@ async def tournament_bots_played(
     bots: list[Any] = []
     running: list[Any] = []
     tournament_ids: list[int] = []
-    began = time.monotonic()
-    for number in range(count):
+    games: list[list[tuple[Any, Any]]] = []  # per tournament formed: its bots and their tasks
+
+    async def formed(number: int) -> None:
         together = slice(seats * number, seats * (number + 1))
         tournament_id = await asyncio.to_thread(form, number, users[together])
         tournament_ids.append(tournament_id)
+        game = []
         for user, session in zip(users[together], sessions[together], strict=True):
             bot = TournamentBot(user.username, session, tournament_id, settings, stats, random.Random(rng.random()))
+            task = asyncio.ensure_future(bot.run(deadline))
             bots.append(bot)
-            running.append(asyncio.ensure_future(bot.run(deadline)))
+            running.append(task)
+            game.append((bot, task))
+        games.append(game)
+
+    began = time.monotonic()
+    for number in range(count):
+        await formed(number)
     formed_seconds = time.monotonic() - began
-    result = await measured_window(part, bots, running, stats, seconds, warm_up, meter)
+
+    replaced: set[int] = set()
+    window_over = asyncio.Event()
+
+    async def keep_the_load() -> None:
+        """A game whose bots are all knocked out or done is replaced by a new one of fresh bots (while spares last), so
+        a long window keeps the number of games in play, as the cash tables keep theirs."""
+        while not window_over.is_set():
+            await asyncio.sleep(1.0)
+            for index, game in enumerate(list(games)):
+                if window_over.is_set():
+                    return
+                if index in replaced or not all(task.done() or getattr(bot, "out", False) for bot, task in game):
+                    continue
+                if len(games) >= places // seats:
+                    return
+                replaced.add(index)
+                await formed(len(games))
+
+    keeping = asyncio.ensure_future(keep_the_load())
+    try:
+        result = await measured_window(part, bots, running, stats, seconds, warm_up, meter, window_over)
+    finally:
+        keeping.cancel()
     result["forming_seconds"] = round(formed_seconds, 1)
+    result["games_replaced"] = len(replaced)
     return result, tournament_ids
 
 
@@ -376,6 +418,10 @@ def tournaments_after(tournament_ids: list[int]) -> dict[str, int]:
         "finished_after": statuses.get(TournamentStatus.FINISHED, 0),
     }
 
+
+REPLACEMENTS_PER_GAME = 3
+"""Spare bots for this many new games per game formed: a game that ends during the window is replaced (the tournament
+windows keep the cash windows' load; without it a 180 s window of HexaPro games fell to 0.54 of it)."""
 
 PARTS = (
     ("cash_tables", "cash", "cash tables"),
