@@ -315,6 +315,22 @@ def _losses(values: Any) -> _Losses:
     return _Losses(sums)
 
 
+def _null_of(pairs_tests: list[dict[str, dict[str, float]]]) -> Null:
+    """The empirical null (module docstring) of the judged pairs' tests against the theoretical null: per test, the
+    median (at least 0) and 1.4826 times the median absolute deviation (at least 1) of its ``z``; the theoretical
+    (0, 1) with fewer than :data:`EMPIRICAL_NULL_MINIMUM_PAIRS` pairs."""
+    null: Null = {}
+    for name in LOSS_TESTS:
+        values = [tests[name]["score"] for tests in pairs_tests]
+        if len(values) < EMPIRICAL_NULL_MINIMUM_PAIRS:
+            null[name] = THEORETICAL_NULL[name]
+            continue
+        location = _median(values)
+        spread = 1.4826 * _median([abs(value - location) for value in values])
+        null[name] = (max(0.0, location), max(1.0, spread))
+    return null
+
+
 def _median(values: list[float]) -> float:
     ordered = sorted(values)
     middle = len(ordered) // 2
@@ -434,13 +450,40 @@ class NetFlow(Indicator[NetFlowParameters]):
     ) -> dict[str, Any] | None:
         """The equity-adjusted loss tests of the ordered pair (module docstring), each ``z`` judged against ``null``
         (the room's own: :meth:`empirical_null`, computed when not given), or ``None`` when the loser has no judged
-        hand facing the winner."""
+        hand facing the winner. To judge every pair, :meth:`judged_losses` computes each pair's tests once."""
         room = room if room is not None else self.room_losses()
         tests = self._loss_tests(loser, winner, room)
         if tests is None:
             return None
-        null = null if null is not None else self.empirical_null(room)
-        pair = self._loss_pairs[(loser, winner)]
+        return self._judged((loser, winner), tests, null if null is not None else self.empirical_null(room))
+
+    def judged_losses(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """:meth:`judge_losses` of every ordered pair judged (:meth:`judged_pairs`, in its order) against the room's
+        own null, each pair's tests computed once for the null and the judgement."""
+        room = self.room_losses()
+        raw = {}
+        for loser, winner in self.judged_pairs():
+            tests = self._loss_tests(loser, winner, room)
+            if tests is not None:
+                raw[(loser, winner)] = tests
+        null = _null_of(list(raw.values()))
+        return {pair: self._judged(pair, tests, null) for pair, tests in raw.items()}
+
+    def empirical_null(self, room: _Losses | None = None) -> Null:
+        """Per loss test, the (location, scale) of its ``z`` over the ordered pairs judged: the median (at least 0)
+        and 1.4826 times the median absolute deviation (at least 1); the theoretical (0, 1) with fewer than
+        :data:`EMPIRICAL_NULL_MINIMUM_PAIRS` pairs (module docstring)."""
+        judged = self.judged_pairs()
+        if len(judged) < EMPIRICAL_NULL_MINIMUM_PAIRS:
+            return dict(THEORETICAL_NULL)
+        room = room if room is not None else self.room_losses()
+        raw = [tests for loser, winner in judged if (tests := self._loss_tests(loser, winner, room)) is not None]
+        return _null_of(raw)
+
+    def _judged(self, key: tuple[str, str], tests: dict[str, dict[str, float]], null: Null) -> dict[str, Any]:
+        """The pair's figures from its tests (:meth:`_loss_tests`, changed in place) with each ``z`` judged against
+        ``null``."""
+        pair = self._loss_pairs[key]
         for name, test in tests.items():
             location, scale = null[name]
             test["raw_score"] = test["score"]
@@ -460,30 +503,6 @@ class NetFlow(Indicator[NetFlowParameters]):
             "tests": tests,
             "null": {test_name: list(value) for test_name, value in null.items()},
         }
-
-    def empirical_null(self, room: _Losses | None = None) -> Null:
-        """Per loss test, the (location, scale) of its ``z`` over the ordered pairs judged: the median (at least 0)
-        and 1.4826 times the median absolute deviation (at least 1); the theoretical (0, 1) with fewer than
-        :data:`EMPIRICAL_NULL_MINIMUM_PAIRS` pairs (module docstring)."""
-        judged = self.judged_pairs()
-        if len(judged) < EMPIRICAL_NULL_MINIMUM_PAIRS:
-            return dict(THEORETICAL_NULL)
-        room = room if room is not None else self.room_losses()
-        scores: dict[str, list[float]] = {name: [] for name in LOSS_TESTS}
-        for loser, winner in judged:
-            tests = self._loss_tests(loser, winner, room)
-            if tests is not None:
-                for name in LOSS_TESTS:
-                    scores[name].append(tests[name]["score"])
-        null: Null = {}
-        for name, values in scores.items():
-            if len(values) < EMPIRICAL_NULL_MINIMUM_PAIRS:
-                null[name] = THEORETICAL_NULL[name]
-                continue
-            location = _median(values)
-            spread = 1.4826 * _median([abs(value - location) for value in values])
-            null[name] = (max(0.0, location), max(1.0, spread))
-        return null
 
     def _loss_tests(self, loser: str, winner: str, room: _Losses) -> dict[str, dict[str, float]] | None:
         """Each loss test's figures for the ordered pair against the theoretical null, or ``None`` without hands."""
@@ -570,12 +589,9 @@ class NetFlow(Indicator[NetFlowParameters]):
         parameters = self.parameters
         judged_pairs = self.judged_pairs()
         threshold = self.flagging_threshold(judged_pairs)
-        room = self.room_losses()
-        null = self.empirical_null(room)
         flags = []
-        for loser, winner in judged_pairs:
-            judged = self.judge_losses(loser, winner, room, null)
-            if judged is None or judged["excess"] < parameters.minimum_flow_big_blinds or judged["score"] < threshold:
+        for (loser, winner), judged in self.judged_losses().items():
+            if judged["excess"] < parameters.minimum_flow_big_blinds or judged["score"] < threshold:
                 continue
             first, second = (loser, winner) if loser < winner else (winner, loser)
             shared = self._pairs[(first, second)]
@@ -598,7 +614,7 @@ class NetFlow(Indicator[NetFlowParameters]):
                     probability=float(f"{judged['chance']:.3g}"),
                     room_null={
                         name: {"location": round(location, 3), "scale": round(scale, 3)}
-                        for name, (location, scale) in null.items()
+                        for name, (location, scale) in judged["null"].items()
                     },
                     pairs_judged=len(judged_pairs),
                     adjusted_flow_big_blinds=round(sign * shared.flow, 2),

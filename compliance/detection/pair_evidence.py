@@ -136,14 +136,7 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
         judged against the room's own null), for the ordered pairs it judges."""
         flow = self._sources["net_flow"]
         assert isinstance(flow, NetFlow)
-        room = flow.room_losses()
-        null = flow.empirical_null(room)
-        chances = {}
-        for loser, winner in flow.judged_pairs():
-            judged = flow.judge_losses(loser, winner, room, null)
-            if judged is not None:
-                chances[(loser, winner)] = judged["chance"]
-        return chances
+        return {pair: judged["chance"] for pair, judged in flow.judged_losses().items()}
 
     def tests(self) -> dict[tuple[str, str], dict[str, Any]]:
         """Per pair (sorted) examined: its tests ``{name: (chance, [indicator chances])}``."""
