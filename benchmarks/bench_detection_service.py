@@ -646,11 +646,12 @@ def history_state(hands: int, path: str | None, seed: int) -> dict[str, Any]:
     detector = Detector()
     for records in room.sessions(hands):
         detector.feed_hands(records)
-    state = json.loads(json.dumps(detector.state()))
+    text = json.dumps(detector.state())
     print(f"history: {detector.hands} hands of the second room fed in {time.perf_counter() - began:.0f} s")
     if file is not None:
-        file.write_text(json.dumps(state))
-    return state
+        file.write_text(text)
+    stored: dict[str, Any] = json.loads(text)  # as the site stores it (JSON), not the detector's own objects
+    return stored
 
 
 def print_report(report: dict[str, Any]) -> None:

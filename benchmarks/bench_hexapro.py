@@ -535,12 +535,6 @@ EQUAL_LOAD_SHARE = 0.9
 (games that end during the window lower it: a lighter load is no evidence for the target)."""
 
 
-def p99_ms(latencies_ms: list[float]) -> float:
-    """The 99th percentile as :func:`percentile` takes it (the value at index ``int(0.99 n)`` of the sorted ones)."""
-    ordered = sorted(latencies_ms)
-    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
-
-
 def ratio_interval(
     product_ms: list[float],
     cash_windows_ms: list[list[float]],
@@ -552,10 +546,17 @@ def ratio_interval(
     700), so one run's ratio moves a lot; the interval says how much, and whether the run decides the target."""
     if not product_ms or not all(cash_windows_ms):
         return None
+
+    def p99(sample: list[float]) -> float:
+        # percentile() scales seconds to milliseconds; on milliseconds the scale is the same for both sides of a ratio.
+        value = percentile(sample, 0.99)
+        assert value is not None
+        return value
+
     ratios = []
     for _ in range(resamples):
-        product = p99_ms(rng.choices(product_ms, k=len(product_ms)))
-        cash = sum(p99_ms(rng.choices(window, k=len(window))) for window in cash_windows_ms) / len(cash_windows_ms)
+        product = p99(rng.choices(product_ms, k=len(product_ms)))
+        cash = sum(p99(rng.choices(window, k=len(window))) for window in cash_windows_ms) / len(cash_windows_ms)
         if cash > 0:
             ratios.append(product / cash)
     if not ratios:

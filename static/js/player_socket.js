@@ -5,9 +5,8 @@
    a banner at the top of the page, never a modal, with a countdown and a "Take your seat" button. When the countdown
    ends the table opens in this tab, unless the player is typing in a form, has just sent one (its answer page calls
    them again) or is at another game's table (a cash or UTH table): there the button stays, so nothing they are doing
-   is cut short. The socket's "hello" (on every
-   connection) lists the tournament tables the player is seated at, so a page opened or reconnected meanwhile offers
-   them too: nobody is blinded away while reading another page. */
+   is cut short. The socket's "hello" (on every connection) lists the tournament tables the player is seated at, so a
+   page opened or reconnected meanwhile offers them too: nobody is blinded away while reading another page. */
 (function () {
   "use strict";
   var P = window.Poker;
@@ -36,10 +35,6 @@
     var active = document.activeElement;
     return Boolean(active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.type !== "hidden");
   }
-
-  // A form sent from this page (a registration, a withdrawal) is answered by a page of its own; opening the table
-  // meanwhile would abort that answer (Poker.formSent). The answer page's socket says hello and calls the player to
-  // the table again.
 
   function dismissed() {
     try { return JSON.parse(window.sessionStorage.getItem(dismissedKey) || "[]"); } catch (ignored) { return []; }
@@ -149,7 +144,9 @@
         clock.textContent = gettext("Your table is waiting for you.");
       }
       if (seconds <= 0 && automatic) {
-        if (P.formSent()) { return; } // the answer page takes over
+        // A form sent from this page (a registration, a withdrawal) is answered by a page of its own; opening the
+        // table now would abort that answer. The answer page's socket says hello and calls the player again.
+        if (P.formSent()) { return; }
         if (typing()) {
           automatic = false; // the player is filling in a form: leave them the button
           return;
