@@ -8,7 +8,16 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import CHROMIUM, LiveSite, browser, chromium, flush_retried_after_a_deadlock, pages, site
+from tests.browser.conftest import (
+    CHROMIUM,
+    MISSING_CHROMIUM,
+    LiveSite,
+    browser,
+    chromium,
+    flush_retried_after_a_deadlock,
+    pages,
+    site,
+)
 
 __all__ = ["browser", "chromium", "flush_retried_after_a_deadlock", "pages", "site"]
 
@@ -16,7 +25,7 @@ __all__ = ["browser", "chromium", "flush_retried_after_a_deadlock", "pages", "si
 @pytest.fixture(scope="package")
 def live_site(django_db_setup: Any, django_db_blocker: Any) -> Iterator[LiveSite]:
     if not CHROMIUM.exists():
-        pytest.fail("CI must run the browser tests: install Debian chromium (.ci/run runs apt-get install -y chromium)")
+        pytest.fail(MISSING_CHROMIUM)
     running = LiveSite(celery=True)
     try:
         yield running
