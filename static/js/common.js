@@ -316,6 +316,8 @@
       if (document.visibilityState === "visible" && !self.isOpen()) { self.reconnectNow(); }
     });
   }
+  /* How long a handshake may take before it is abandoned and tried again: generous for a slow mobile network. */
+  Socket.prototype.handshakeTimeoutMs = 10000;
   Socket.prototype.url = function () {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     return scheme + window.location.host + this.path;
@@ -332,7 +334,15 @@
     var ws;
     try { ws = new WebSocket(this.url()); } catch (error) { this.scheduleReconnect(); return; }
     this.ws = ws;
+    // A handshake that neither opens nor fails (its request lost on the way, a server that took the connection and
+    // never answered) would leave the page "connecting" for good: it is abandoned after a while, which closes it as a
+    // failed connection (onclose below), and the next attempt follows with the usual backoff.
+    clearTimeout(this.handshakeTimer);
+    this.handshakeTimer = setTimeout(function () {
+      if (self.ws === ws && ws.readyState === WebSocket.CONNECTING) { ws.close(); }
+    }, this.handshakeTimeoutMs);
     ws.onopen = function () {
+      clearTimeout(self.handshakeTimer);
       self.attempt = 0;
       self.status("live");
       if (self.handlers.onOpen) { self.handlers.onOpen(); }
@@ -361,6 +371,7 @@
     };
     ws.onclose = function (event) {
       clearInterval(self.pingTimer);
+      if (self.ws === ws) { clearTimeout(self.handshakeTimer); }
       if (self.ws !== ws) { return; }
       self.failPending();
       if (self.closedByUs) { self.status("closed"); return; }
