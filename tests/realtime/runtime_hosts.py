@@ -1,5 +1,5 @@
 """Runtime "hosts" for the live tests of table actors (issue 27): ``manage.py run_tables`` processes each in its own
-network namespace (reaching PostgreSQL and Redis only through ``socat`` forwarders on its own virtual link; where
+network namespace (reaching PostgreSQL and Redis only through ``socat`` forwarders, over Unix sockets; where
 namespaces cannot be made, each known by its own loopback address, 127.0.0.2 and 127.0.0.3), who owns which table, and
 players who act at their tables through the tables' streams."""
 
@@ -8,13 +8,15 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -26,8 +28,8 @@ from tests.realtime.live_site import PROJECT
 
 
 def namespaces_available() -> bool:
-    """Whether this machine lets the test make network namespaces and virtual links (root, ``ip``, ``socat``)."""
-    if os.geteuid() != 0 or not shutil.which("ip") or not shutil.which("socat"):
+    """Whether this machine lets the test make network namespaces (root, ``ip``, ``socat``, ``ss``)."""
+    if os.geteuid() != 0 or not all(shutil.which(tool) for tool in ("ip", "socat", "ss")):
         return False
     probe = f"pk{os.getpid() % 100000}p"
     made = subprocess.run(["ip", "netns", "add", probe], capture_output=True, check=False).returncode == 0
@@ -47,6 +49,7 @@ class Host:
     redis_url: str
     cleanup: list[list[str]]
     forwarders: list[subprocess.Popen[bytes]]
+    directories: list[Path] = field(default_factory=list)
 
 
 def moved(url: str, host: str, port: int) -> str:
@@ -68,48 +71,55 @@ def hosts(environment: dict[str, str]) -> Iterator[list[Host]]:
         yield made
     finally:
         for host in made:
-            for forwarder in host.forwarders:
-                forwarder.kill()
-                forwarder.wait(10)
+            for running in host.forwarders:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(running.pid, signal.SIGKILL)
+                running.wait(10)
             for command in host.cleanup:
                 subprocess.run(command, capture_output=True, check=False)
+            for directory in host.directories:
+                shutil.rmtree(directory, ignore_errors=True)
 
 
 def namespace_host(index: int, environment: dict[str, str]) -> Host:
-    """A network namespace with a virtual link to this one (10.231.<n>.0/30); forwarders on this side's end of the
-    link carry its PostgreSQL and Redis connections to the shared servers."""
+    """A network namespace with nothing in it but its own loopback: its PostgreSQL and Redis connections go to
+    forwarders listening on that loopback, which carry them through Unix sockets (files, which namespaces share) to
+    forwarders on this side that connect to the shared servers. The process can reach nothing else.
+
+    No virtual link: an interface or address added to this (the root) namespace is a network change for every program
+    watching it, and the Chromium of the browser tests running beside on another xdist worker dropped its navigations
+    and sockets at each one (``net::ERR_NETWORK_CHANGED``; issue 26). A namespace's own loopback changes nothing here.
+    Known in the leases by its namespace's name (each namespace's loopback is 127.0.0.1)."""
     tag = f"pk{os.getpid() % 100000}{'ab'[index]}"
-    subnet = f"10.231.{(os.getpid() * 2 + index) % 250}"
-    inside, outside = f"{subnet}.2", f"{subnet}.1"
-    host = Host(inside, ["ip", "netns", "exec", tag], "", "", [["ip", "netns", "del", tag]], [])
-    for command in (
-        ["ip", "netns", "add", tag],
-        ["ip", "link", "add", f"{tag}h", "type", "veth", "peer", "name", f"{tag}n"],
-        ["ip", "link", "set", f"{tag}n", "netns", tag],
-        ["ip", "addr", "add", f"{outside}/30", "dev", f"{tag}h"],
-        ["ip", "link", "set", f"{tag}h", "up"],
-        ["ip", "netns", "exec", tag, "ip", "addr", "add", f"{inside}/30", "dev", f"{tag}n"],
-        ["ip", "netns", "exec", tag, "ip", "link", "set", f"{tag}n", "up"],
-        ["ip", "netns", "exec", tag, "ip", "link", "set", "lo", "up"],
-    ):
+    sockets = Path(tempfile.mkdtemp(prefix=f"{tag}-"))
+    host = Host(tag, ["ip", "netns", "exec", tag], "", "", [["ip", "netns", "del", tag]], [], [sockets])
+    for command in (["ip", "netns", "add", tag], ["ip", "netns", "exec", tag, "ip", "link", "set", "lo", "up"]):
         subprocess.run(command, check=True, capture_output=True)
-    for name in ("DATABASE_URL", "REDIS_URL"):
+    for name, port in (("DATABASE_URL", 15432 + index), ("REDIS_URL", 16379 + index)):
         target = urlsplit(environment[name])
-        port = 15432 + index if name == "DATABASE_URL" else 16379 + index
+        path = sockets / f"{name.lower()}.sock"
+        host.forwarders.append(forwarder(["socat", f"UNIX-LISTEN:{path},fork", f"TCP:{target.hostname}:{target.port}"]))
+        wait_for(path.exists, f"the forwarder's socket {path}", 10)
         host.forwarders.append(
-            subprocess.Popen(
-                [
-                    "socat",
-                    f"TCP-LISTEN:{port},bind={outside},fork,reuseaddr",
-                    f"TCP:{target.hostname}:{target.port}",
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+            forwarder(
+                [*host.prefix, "socat", f"TCP-LISTEN:{port},bind=127.0.0.1,fork,reuseaddr", f"UNIX-CONNECT:{path}"]
             )
         )
-        address = moved(environment[name], outside, port)
-        setattr(host, "database_url" if name == "DATABASE_URL" else "redis_url", address)
+        wait_for(lambda port=port: listening(host, port), f"the forwarder on port {port} in {tag}", 10)
+        setattr(
+            host, "database_url" if name == "DATABASE_URL" else "redis_url", moved(environment[name], "127.0.0.1", port)
+        )
     return host
+
+
+def forwarder(command: list[str]) -> subprocess.Popen[bytes]:
+    """A ``socat`` in a process group of its own: stopping the group ends the connections it forked too."""
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def listening(host: Host, port: int) -> bool:
+    found = subprocess.run([*host.prefix, "ss", "-Hltn", f"sport = :{port}"], capture_output=True, check=False)
+    return bool(found.stdout.strip())
 
 
 def start_runtime(host: Host, environment: dict[str, str], log: Path) -> subprocess.Popen[bytes]:

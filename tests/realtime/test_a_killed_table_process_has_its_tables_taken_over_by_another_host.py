@@ -1,10 +1,10 @@
 """Two table runtime "hosts" (issue 27, step 5): two ``manage.py run_tables`` processes, each in its own network
-namespace (reaching PostgreSQL and Redis only through a forwarder on its own virtual link; where namespaces cannot be
-made, each known by its own loopback address, 127.0.0.2 and 127.0.0.3), share one PostgreSQL and one Redis and spread
-20 cash tables between them while players' actions arrive on the tables' streams. One is killed with SIGKILL in the
-middle of hands: within 10 s the other owns every one of its tables, the hands in progress there are cancelled with
-every stack back to its start-of-hand amount (CASH-23, TRN-33), play goes on at those tables, and ``wallet_reconcile``
-passes (GEN-06)."""
+namespace (reaching PostgreSQL and Redis only through forwarders on its own loopback, over Unix sockets; where
+namespaces cannot be made, each known by its own loopback address, 127.0.0.2 and 127.0.0.3), share one PostgreSQL and
+one Redis and spread 20 cash tables between them while players' actions arrive on the tables' streams. One is killed
+with SIGKILL in the middle of hands: within 10 s the other owns every one of its tables, the hands in progress there
+are cancelled with every stack back to its start-of-hand amount (CASH-23, TRN-33), play goes on at those tables, and
+``wallet_reconcile`` passes (GEN-06)."""
 
 from __future__ import annotations
 
