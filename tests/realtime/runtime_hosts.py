@@ -71,14 +71,19 @@ def hosts(environment: dict[str, str]) -> Iterator[list[Host]]:
         yield made
     finally:
         for host in made:
-            for running in host.forwarders:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(running.pid, signal.SIGKILL)
-                running.wait(10)
-            for command in host.cleanup:
-                subprocess.run(command, capture_output=True, check=False)
-            for directory in host.directories:
-                shutil.rmtree(directory, ignore_errors=True)
+            host_remove(host)
+
+
+def host_remove(host: Host) -> None:
+    """Stop the host's forwarders (with the connections they forked) and remove its namespace and socket files."""
+    for running in host.forwarders:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(running.pid, signal.SIGKILL)
+        running.wait(10)
+    for command in host.cleanup:
+        subprocess.run(command, capture_output=True, check=False)
+    for directory in host.directories:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def namespace_host(index: int, environment: dict[str, str]) -> Host:
@@ -87,17 +92,27 @@ def namespace_host(index: int, environment: dict[str, str]) -> Host:
     forwarders on this side that connect to the shared servers. The process can reach nothing else.
 
     No virtual link: an interface or address added to this (the root) namespace is a network change for every program
-    watching it, and the Chromium of the browser tests running beside on another xdist worker dropped its navigations
-    and sockets at each one (``net::ERR_NETWORK_CHANGED``; issue 26). A namespace's own loopback changes nothing here.
-    Known in the leases by its namespace's name (each namespace's loopback is 127.0.0.1)."""
+    watching it, and a browser test running beside on another xdist worker failed with Chromium's
+    ``net::ERR_NETWORK_CHANGED`` (issue 26; the link was the suspected cause, not reproduced). A namespace's own
+    loopback changes nothing here. Known in the leases by its namespace's name (each namespace's loopback is
+    127.0.0.1). Whatever was made is removed again if the set-up fails half-way."""
     tag = f"pk{os.getpid() % 100000}{'ab'[index]}"
     sockets = Path(tempfile.mkdtemp(prefix=f"{tag}-"))
     host = Host(tag, ["ip", "netns", "exec", tag], "", "", [["ip", "netns", "del", tag]], [], [sockets])
+    try:
+        return _namespace_connected(host, index, environment)
+    except BaseException:
+        host_remove(host)
+        raise
+
+
+def _namespace_connected(host: Host, index: int, environment: dict[str, str]) -> Host:
+    tag = host.address
     for command in (["ip", "netns", "add", tag], ["ip", "netns", "exec", tag, "ip", "link", "set", "lo", "up"]):
         subprocess.run(command, check=True, capture_output=True)
     for name, port in (("DATABASE_URL", 15432 + index), ("REDIS_URL", 16379 + index)):
         target = urlsplit(environment[name])
-        path = sockets / f"{name.lower()}.sock"
+        path = host.directories[0] / f"{name.lower()}.sock"
         host.forwarders.append(forwarder(["socat", f"UNIX-LISTEN:{path},fork", f"TCP:{target.hostname}:{target.port}"]))
         wait_for(path.exists, f"the forwarder's socket {path}", 10)
         host.forwarders.append(
