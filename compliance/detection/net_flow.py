@@ -460,25 +460,25 @@ class NetFlow(Indicator[NetFlowParameters]):
     def judged_losses(self) -> dict[tuple[str, str], dict[str, Any]]:
         """:meth:`judge_losses` of every ordered pair judged (:meth:`judged_pairs`, in its order) against the room's
         own null, each pair's tests computed once for the null and the judgement."""
-        room = self.room_losses()
+        raw = self._pairs_loss_tests(self.room_losses())
+        null = _null_of(list(raw.values()))
+        return {pair: self._judged(pair, tests, null) for pair, tests in raw.items()}
+
+    def empirical_null(self, room: _Losses | None = None) -> Null:
+        """The room's own null (:func:`_null_of`) over the ordered pairs judged; the theoretical one, without computing
+        any pair's tests, when fewer than :data:`EMPIRICAL_NULL_MINIMUM_PAIRS` pairs are judged."""
+        if len(self.judged_pairs()) < EMPIRICAL_NULL_MINIMUM_PAIRS:
+            return dict(THEORETICAL_NULL)
+        return _null_of(list(self._pairs_loss_tests(room if room is not None else self.room_losses()).values()))
+
+    def _pairs_loss_tests(self, room: _Losses) -> dict[tuple[str, str], dict[str, dict[str, float]]]:
+        """:meth:`_loss_tests` of every ordered pair judged that has any (:meth:`judged_pairs`, in its order)."""
         raw = {}
         for loser, winner in self.judged_pairs():
             tests = self._loss_tests(loser, winner, room)
             if tests is not None:
                 raw[(loser, winner)] = tests
-        null = _null_of(list(raw.values()))
-        return {pair: self._judged(pair, tests, null) for pair, tests in raw.items()}
-
-    def empirical_null(self, room: _Losses | None = None) -> Null:
-        """Per loss test, the (location, scale) of its ``z`` over the ordered pairs judged: the median (at least 0)
-        and 1.4826 times the median absolute deviation (at least 1); the theoretical (0, 1) with fewer than
-        :data:`EMPIRICAL_NULL_MINIMUM_PAIRS` pairs (module docstring)."""
-        judged = self.judged_pairs()
-        if len(judged) < EMPIRICAL_NULL_MINIMUM_PAIRS:
-            return dict(THEORETICAL_NULL)
-        room = room if room is not None else self.room_losses()
-        raw = [tests for loser, winner in judged if (tests := self._loss_tests(loser, winner, room)) is not None]
-        return _null_of(raw)
+        return raw
 
     def _judged(self, key: tuple[str, str], tests: dict[str, dict[str, float]], null: Null) -> dict[str, Any]:
         """The pair's figures from its tests (:meth:`_loss_tests`, changed in place) with each ``z`` judged against
