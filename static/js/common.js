@@ -371,8 +371,8 @@
     };
     ws.onclose = function (event) {
       clearInterval(self.pingTimer);
-      if (self.ws === ws) { clearTimeout(self.handshakeTimer); }
       if (self.ws !== ws) { return; }
+      clearTimeout(self.handshakeTimer);
       self.failPending();
       if (self.closedByUs) { self.status("closed"); return; }
       if (self.handlers.onClose && self.handlers.onClose(event) === false) { self.status("closed"); return; }
