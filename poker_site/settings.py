@@ -90,7 +90,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "poker_site.core.middleware.RefuseNulCharactersMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "poker_site.core.static_files.StaticFilesMiddleware",  # WhiteNoise
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
