@@ -119,9 +119,10 @@ def wait_for_serving(
     deadline = time.monotonic() + timeout
     in_a_row = 0
     last = "no answer"
-    while time.monotonic() < deadline:
+    while (remaining := deadline - time.monotonic()) > 0:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
+            # A server that accepts and never answers must not hold the wait past its deadline.
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=min(10.0, remaining)) as response:
                 status, body = int(response.status), response.read()
         except urllib.error.HTTPError as error:
             status, body = int(error.code), error.read()
