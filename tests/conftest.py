@@ -252,13 +252,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     (tests/foundation/test_run_command.py, the Celery worker tests of test_healthz.py). ``make test-fast`` runs the
     others (``-m "not live"``); ``make test`` runs all.
 
-    The live tests run first, then the files with a ``slow`` test (simulations, subprocesses), then the rest, each
-    group in collection order: under xdist (``make test`` passes ``--no-loadscope-reorder``, keeping this order) the
-    long files start at once on every worker and the short tests fill in around them, instead of one long file (the
-    UTH ledger simulation, 2 minutes, in tests/uth near the end of the collection) starting last and the run waiting
-    for it alone (issue 26)."""
+    The files with a ``slow`` test that touch no database run first (the exact UTH count, the pokerkit comparisons:
+    CPU work that overlaps the first worker's migration of the template database, which the other workers wait for
+    before their first database test), then the live tests, then the other files with a ``slow`` test (simulations,
+    subprocesses), then the rest, each group in collection order: under xdist (``make test`` passes
+    ``--no-loadscope-reorder``, keeping this order) the long files start at once on every worker and the short tests
+    fill in around them, instead of one long file (the UTH ledger simulation, 2 minutes, in tests/uth near the end of
+    the collection) starting last and the run waiting for it alone (issue 26)."""
     live = pytest.mark.live
     slow_files: set[Any] = set()
+    database_files: set[Any] = set()
     for item in items:
         module = getattr(item, "module", None)
         uses_live_helpers = module is not None and any(
@@ -268,7 +271,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(live)
         if item.get_closest_marker("slow") is not None:
             slow_files.add(item.path)
-    items.sort(key=lambda item: (item.get_closest_marker("live") is None, item.path not in slow_files))
+        if item.get_closest_marker("live") is not None or _needs_the_database(item):
+            database_files.add(item.path)
+
+    def group(item: pytest.Item) -> int:
+        if item.path in slow_files and item.path not in database_files:
+            return 0
+        if item.get_closest_marker("live") is not None:
+            return 1
+        return 2 if item.path in slow_files else 3
+
+    items.sort(key=group)
+
+
+DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_setup", "django_user_model"})
+
+
+def _needs_the_database(item: pytest.Item) -> bool:
+    """Whether ``item`` asks for the test database: a ``django_db`` mark, or a fixture that (through any other fixture)
+    uses one of pytest-django's database fixtures."""
+    fixture_names = getattr(item, "fixturenames", ())
+    return item.get_closest_marker("django_db") is not None or not DATABASE_FIXTURES.isdisjoint(fixture_names)
 
 
 @pytest.hookimpl(hookwrapper=True)
