@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from poker_site.core.garbage_collection import garbage_collection_tune
+
 
 @pytest.fixture(autouse=True)
 def every_test_starts_in_english() -> Iterator[None]:
@@ -282,6 +284,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return 2 if item.path in slow_files else 3
 
     items.sort(key=group)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Tune the collector as the site's server is tuned (:mod:`poker_site.core.garbage_collection`): freeze Django and
+    the collected tests, collect the young generation less often. Full collections walked every collected test and
+    module again and again: a tenth of the CPU of the database tests (tests/tournaments: 10.0 s of 98 s in 9,352
+    collections; tuned, 3.7 s in 3,037)."""
+    garbage_collection_tune()
 
 
 DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_setup", "django_user_model"})
