@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from games.runtime.owner import TableOwner, process_name
+from poker_site.core.garbage_collection import garbage_collection_tune
 
 
 class Command(BaseCommand):
@@ -36,6 +37,9 @@ class Command(BaseCommand):
             self.stderr.write("TABLE_ACTORS is off: the tables are played by the per-action path; nothing to run.")
             return
         owner = TableOwner(process_name(address), scan_seconds=scan_seconds, database_threads=database_threads)
+        # Start-up is over: freeze it and collect rarely, as the web process does (poker_site.core.garbage_collection);
+        # a full collection here would pause every table this process owns at once.
+        garbage_collection_tune()
         self.stdout.write(f"run_tables {owner.process_id} running")
         self.stdout.flush()
         asyncio.run(self._run(owner))
