@@ -13,7 +13,7 @@ from poker_site.core.garbage_collection import GARBAGE_COLLECTION_THRESHOLDS
 from poker_site.embedded import PROJECT_DIRECTORY
 
 # In a process of its own: the test process has tuned its own collector already (tests/conftest.py).
-PROBE = """
+ASGI_PROBE = """
 import gc, json, os
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poker_site.settings")
 before = gc.get_threshold()
@@ -53,15 +53,15 @@ def probe(source: str, **environment: str) -> dict[str, object]:
     return json.loads(next(line for line in completed.stdout.splitlines() if line.startswith("{")))
 
 
-def test_the_table_runtime_process_freezes_start_up_objects_and_sets_the_thresholds() -> None:
-    seen = probe(RUN_TABLES_PROBE, TABLE_ACTORS="1")
-    assert tuple(seen["before"]) == (700, 10, 10)  # type: ignore[arg-type]
-    assert tuple(seen["after"]) == GARBAGE_COLLECTION_THRESHOLDS  # type: ignore[arg-type]
-    assert seen["frozen"] > 10_000  # type: ignore[operator]
-
-
-def test_importing_the_asgi_application_freezes_start_up_objects_and_sets_the_thresholds() -> None:
-    seen = probe(PROBE)
+def assert_tuned_from_the_defaults(seen: dict[str, object]) -> None:
     assert tuple(seen["before"]) == (700, 10, 10)  # type: ignore[arg-type]  # CPython's defaults
     assert tuple(seen["after"]) == GARBAGE_COLLECTION_THRESHOLDS  # type: ignore[arg-type]
     assert seen["frozen"] > 10_000  # type: ignore[operator]  # Django, the URL conf and the models are frozen
+
+
+def test_the_table_runtime_process_freezes_start_up_objects_and_sets_the_thresholds() -> None:
+    assert_tuned_from_the_defaults(probe(RUN_TABLES_PROBE, TABLE_ACTORS="1"))
+
+
+def test_importing_the_asgi_application_freezes_start_up_objects_and_sets_the_thresholds() -> None:
+    assert_tuned_from_the_defaults(probe(ASGI_PROBE))
