@@ -294,7 +294,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     garbage_collection_tune()
 
 
-DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_setup", "django_user_model"})
+DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_setup"})
 
 
 def _needs_the_database(item: pytest.Item) -> bool:
