@@ -71,11 +71,13 @@ def hand_engine_state(hand: Hand) -> HandState:
 
 _engine_events_statements: dict[str, str] = {}
 
+BIGINT_MAXIMUM = 2**63 - 1
 
-def hand_engine_events(hand_id: int) -> list[Event]:
+
+def hand_engine_events(hand_id: int, *, through_sequence: int | None = None) -> list[Event]:
     """The engine events in hand ``hand_id``'s log, in order: what
     ``HandEvent.objects.filter(hand=..., kind__in=ENGINE_EVENT_KINDS).order_by("sequence")`` holds, read as the two
-    columns an engine event is made of.
+    columns an engine event is made of. ``through_sequence``: only the rows numbered up to it.
 
     Why not the queryset: a hand replayed on an action is read again each time, and building a model instance (with
     every column, timestamps parsed) per stored event was most of the cost of a replay (measured: 10 % of a web
@@ -94,10 +96,13 @@ def hand_engine_events(hand_id: int) -> list[Event]:
             columns[name] = quote(field.column)
         sql = _engine_events_statements[alias] = (
             f"SELECT {columns['kind']}, {columns['payload']} FROM {quote(HandEvent._meta.db_table)}"
-            f" WHERE {columns['hand']} = %s AND {columns['kind']} = ANY(%s) ORDER BY {columns['sequence']}"
+            f" WHERE {columns['hand']} = %s AND {columns['kind']} = ANY(%s) AND {columns['sequence']} <= %s"
+            f" ORDER BY {columns['sequence']}"
         )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [hand_id, sorted(ENGINE_EVENT_KINDS)])
+        # No bound is the largest sequence a bigint holds: one statement either way (prepared once per connection).
+        bound = BIGINT_MAXIMUM if through_sequence is None else through_sequence
+        cursor.execute(sql, [hand_id, sorted(ENGINE_EVENT_KINDS), bound])
         rows: Sequence[tuple[str, Any]] = cursor.fetchall()
     # Django reads jsonb as text (its JSONField decodes it); a connection configured otherwise hands over the value.
     return [

@@ -122,15 +122,19 @@ def _held_hand_tail(table: Table, hand: Hand | None, logged: list[HandEvent]) ->
     return tail
 
 
-def _hand_so_far(hand: Hand, tail: list[HandEvent]) -> HandState:
+def _hand_so_far(hand: Hand, tail: list[HandEvent], durable_through: int) -> HandState:
     """The engine state of ``hand`` after its durable engine events and then those of ``tail``; ``hand``'s clock
-    fields (who acts, until when, in which phase) are set as the tail's last ``turn`` event says."""
+    fields (who acts, until when, in which phase) are set as the tail's last ``turn`` event says.
+    ``durable_through``: the table's ``last_sequence`` as read with ``hand`` (the tail continues the rows up to it).
+    Only those rows are read: the hand may end between the two reads, and its end writes the tail's events as rows
+    too (replayed twice, they would be actions after the hand was over)."""
     engine_tail = [row for row in tail if row.hand_id == hand.pk and row.kind in ENGINE_EVENT_KINDS]
     if not engine_tail:
         state = hand_engine_state(hand)
     else:
         logged = [engine_event_from_stored(row.kind, row.payload) for row in engine_tail]
-        state = replay(HandConfig.from_dict(hand.config), [*hand_engine_events(hand.pk), *logged])
+        durable = hand_engine_events(hand.pk, through_sequence=durable_through)
+        state = replay(HandConfig.from_dict(hand.config), [*durable, *logged])
     for row in tail:
         if row.kind == "turn" and row.hand_id == hand.pk:
             hand.acting_seat = row.payload.get("seat")
@@ -194,7 +198,7 @@ def hand_in_play_now(table_id: int) -> tuple[Hand, HandState] | None:
     hand = table.current_hand if table is not None else None
     if table is None or hand is None or hand.status != HandStatus.RUNNING:
         return None
-    return hand, _hand_so_far(hand, _held_hand_tail(table, hand, logged))
+    return hand, _hand_so_far(hand, _held_hand_tail(table, hand, logged), table.last_sequence)
 
 
 def _shown_cards(hand: Hand, tail: list[HandEvent]) -> dict[int, dict[str, Any]]:
@@ -252,7 +256,7 @@ def _table_snapshot(table: Table, viewer: Viewer, logged: list[HandEvent]) -> di
     if hand is not None and hand.status != HandStatus.RUNNING:
         hand = None
     tail = _held_hand_tail(table, hand, logged)
-    state = _hand_so_far(hand, tail) if hand is not None else None
+    state = _hand_so_far(hand, tail, table.last_sequence) if hand is not None else None
     participants: dict[str, Any] = hand.participants if hand is not None else {}
     seats = list(Seat.objects.filter(table=table).select_related("user", "session__account").order_by("number"))
     for row in tail:  # a connection lost or restored during the hand (CASH-22) is in the tail only
