@@ -475,6 +475,12 @@ class Bot:
             self.join_pending = False
             if isinstance(event.get("stack"), int):
                 self.stack = int(event["stack"])
+            if event["status"] == "sitting_out":
+                # Sat out by the table while connected (a missed turn, CASH-22, or no chips left): sit in again, as
+                # after a snapshot that shows it; a bot waiting for one would sit out for good, and a table left
+                # with two players waits for a third (CASH-03).
+                self.sit_in_needed = True
+                self.stack_check_due = True  # sitting out with no chips: re-buy or leave instead of sitting in
         elif seat == self.seat and (event["status"] == "empty" or event.get("user_id") != self.user_id):
             self.seat = None
             self.stack = None
