@@ -113,9 +113,15 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
     """Run one validated table-socket command for ``user`` at ``table``; returns extra fields for the ``ok`` reply.
     With table actors on, ``act`` and the :data:`OWNER_COMMANDS` are sent to the table's owner and answered by it
     (the same refusals: the owner runs the same services, :func:`execute_durably`)."""
-    if inbox.actors_play_the_tables() and (message.type == "act" or message.type in OWNER_COMMANDS):
+    if goes_to_the_owner(message.type):
         return table_owner_ask(table, user, message.type, message.fields)
     return execute_durably(user, table, message)
+
+
+def goes_to_the_owner(message_type: str) -> bool:
+    """Whether a validated table-socket command of ``message_type`` is sent to the table's owner (table actors on:
+    ``act`` and the :data:`OWNER_COMMANDS`) rather than run by its durable service where it arrived."""
+    return inbox.actors_play_the_tables() and (message_type == "act" or message_type in OWNER_COMMANDS)
 
 
 def execute_durably(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
@@ -165,7 +171,20 @@ def table_owner_ask(table: Any, user: Any, message_type: str, fields: dict[str, 
     """With table actors on: send the validated command to the table's owner (its Redis stream) and wait for its
     answer; a refusal is raised as the :class:`CommandRefused` the durable path would raise (the owner applies the same
     rules and sends back the same code and message), no answer in time as ``table_unavailable``."""
-    reply = inbox.message_send(int(table.pk), getattr(user, "pk", None), message_type, dict(fields))
+    return _answer_of(inbox.message_send(int(table.pk), getattr(user, "pk", None), message_type, dict(fields)))
+
+
+async def table_owner_ask_on_the_loop(
+    table: Any, user: Any, message_type: str, fields: dict[str, Any]
+) -> dict[str, Any]:
+    """:func:`table_owner_ask` for a table socket's event loop: the same message and answers without a worker thread
+    (a player's action is the commonest frame a table socket handles)."""
+    reply = await inbox.message_send_on_the_loop(int(table.pk), getattr(user, "pk", None), message_type, dict(fields))
+    return _answer_of(reply)
+
+
+def _answer_of(reply: inbox.Reply) -> dict[str, Any]:
+    """The ``ok`` reply's extra fields (none: the owner's replies carry none), or the owner's refusal raised."""
     if not reply.ok:
         raise CommandRefused(reply.code, reply.message, reply.details or None)
     return {}

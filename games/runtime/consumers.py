@@ -269,7 +269,11 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
         else:
             if self.user_id is None:
                 raise commands.CommandRefused("not_authenticated", "log in to play; spectators may only watch")
-            result = await database_sync_to_async(commands.execute)(self.user, self.table, message)
+            if commands.goes_to_the_owner(message.type):
+                # Waited for on this loop: an action takes no worker thread (and no context copy back and forth).
+                result = await commands.table_owner_ask_on_the_loop(self.table, self.user, message.type, message.fields)
+            else:
+                result = await database_sync_to_async(commands.execute)(self.user, self.table, message)
             await self.send_message({"type": "ok", "request_id": message.request_id, "of": message.type, **result})
             if message.type in SEAT_CHANGING_COMMANDS:
                 await self.send_snapshot()  # the player's own view changed (their seat, stack, legal actions)

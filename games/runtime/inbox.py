@@ -30,6 +30,7 @@ import redis
 from django.conf import settings
 
 from games.runtime.leases import LeaseStore, epoch_key
+from poker_site.core.redis_clients import event_loop_client
 
 STREAM_GROUP = "owners"
 """The consumer group of every table's stream: the table's owners, one consumer per runtime process."""
@@ -146,7 +147,7 @@ def waiting_client() -> redis.Redis:
         if _waiting_client is None:
             _waiting_client = redis.Redis.from_url(
                 settings.REDIS_URL,
-                socket_timeout=float(settings.TABLE_REPLY_SECONDS) + 5,
+                socket_timeout=_read_timeout_seconds(),
                 socket_connect_timeout=2.0,
             )
         return _waiting_client
@@ -173,10 +174,41 @@ def message_send(
     """Append a message to the table's stream and wait for its owner's answer. No answer within ``wait_seconds``
     (default ``settings.TABLE_REPLY_SECONDS``) is the refusal :data:`TABLE_UNAVAILABLE`; the message expires then, so
     an owner that reads it later does not apply it."""
-    wait = float(settings.TABLE_REPLY_SECONDS if wait_seconds is None else wait_seconds)
+    wait = _wait_seconds(wait_seconds)
     message = _message_append(table_id, user_id, message_type, fields, expires_seconds=wait)
     client = waiting_client()
-    popped = client.blpop([reply_key(message.request_id)], timeout=max(1, round(wait)))
+    return _reply_of(client.blpop([reply_key(message.request_id)], timeout=_blocking_timeout(wait)))
+
+
+async def message_send_on_the_loop(
+    table_id: int, user_id: int | None, message_type: str, fields: dict[str, Any], *, wait_seconds: float | None = None
+) -> Reply:
+    """:func:`message_send` for a caller on an event loop (a table socket): the same entry and the same answers, sent
+    and awaited with the loop's asyncio client, so the socket's action costs no hop to a worker thread and back."""
+    wait = _wait_seconds(wait_seconds)
+    message = _message_new(table_id, user_id, message_type, fields, expires_seconds=wait)
+    client = event_loop_client(read_timeout_seconds=_read_timeout_seconds())
+    entry: Any = message.encoded()
+    await client.xadd(stream_key(table_id), entry, maxlen=STREAM_MAXIMUM_LENGTH, approximate=True)
+    return _reply_of(await client.blpop([reply_key(message.request_id)], timeout=_blocking_timeout(wait)))
+
+
+def _wait_seconds(wait_seconds: float | None) -> float:
+    return float(settings.TABLE_REPLY_SECONDS if wait_seconds is None else wait_seconds)
+
+
+def _blocking_timeout(wait: float) -> int:
+    """``BLPOP``'s timeout for a sender waiting ``wait`` seconds (whole seconds, at least one: zero would block on)."""
+    return max(1, round(wait))
+
+
+def _read_timeout_seconds() -> float:
+    """A waiting client's read timeout: it must outlast a sender's ``BLPOP``."""
+    return float(settings.TABLE_REPLY_SECONDS) + 5
+
+
+def _reply_of(popped: Any) -> Reply:
+    """The owner's answer ``BLPOP`` returned, or :data:`TABLE_UNAVAILABLE` when it returned nothing in time."""
     if popped is None:
         return Reply(
             ok=False,
@@ -204,8 +236,18 @@ def message_post(
 def _message_append(
     table_id: int, user_id: int | None, message_type: str, fields: dict[str, Any], *, expires_seconds: float
 ) -> InboxMessage:
-    """Append a new message (its own request id, expiring ``expires_seconds`` from now) to the table's stream."""
-    message = InboxMessage(
+    """Append a new message (:func:`_message_new`) to the table's stream."""
+    message = _message_new(table_id, user_id, message_type, fields, expires_seconds=expires_seconds)
+    entry: Any = message.encoded()
+    waiting_client().xadd(stream_key(table_id), entry, maxlen=STREAM_MAXIMUM_LENGTH, approximate=True)
+    return message
+
+
+def _message_new(
+    table_id: int, user_id: int | None, message_type: str, fields: dict[str, Any], *, expires_seconds: float
+) -> InboxMessage:
+    """A new message with its own request id, expiring ``expires_seconds`` from now."""
+    return InboxMessage(
         table_id=int(table_id),
         request_id=uuid.uuid4().hex,
         user_id=user_id,
@@ -213,9 +255,6 @@ def _message_append(
         fields=fields,
         expires_at=time.time() + expires_seconds,
     )
-    entry: Any = message.encoded()
-    waiting_client().xadd(stream_key(table_id), entry, maxlen=STREAM_MAXIMUM_LENGTH, approximate=True)
-    return message
 
 
 def tables_owned(table_ids: Iterable[int], client: redis.Redis | None = None) -> set[int]:

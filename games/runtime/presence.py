@@ -7,33 +7,20 @@ that died with its server process never says goodbye, so members older than :dat
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
-import weakref
 from typing import Final
 
 import redis
-import redis.asyncio as redis_asyncio
 from django.conf import settings
 
 from poker_site.core.redis_clients import blocking_client as _blocking_client
+from poker_site.core.redis_clients import event_loop_client
 
 logger = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS: Final[float] = 30.0
 STALE_SECONDS: Final[float] = 3 * HEARTBEAT_SECONDS
-
-_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis_asyncio.Redis] = weakref.WeakKeyDictionary()
-
-
-def _client() -> redis_asyncio.Redis:
-    # One client per event loop: a redis.asyncio connection belongs to the loop that opened it.
-    loop = asyncio.get_running_loop()
-    client = _clients.get(loop)
-    if client is None:
-        client = _clients[loop] = redis_asyncio.Redis.from_url(settings.REDIS_URL)
-    return client
 
 
 class Presence:
@@ -48,14 +35,14 @@ class Presence:
     async def connected(self, user_id: int, table_id: int, channel_name: str) -> None:
         """Record (or refresh) that ``channel_name`` is a live socket of the user on the table."""
         key = self.key(user_id, table_id)
-        client = _client()
+        client = event_loop_client()
         await client.zadd(key, {channel_name: time.time()})
         await client.expire(key, int(STALE_SECONDS) * 2)
 
     async def disconnected(self, user_id: int, table_id: int, channel_name: str) -> bool:
         """Forget ``channel_name``; True when the user has no other live socket on the table."""
         key = self.key(user_id, table_id)
-        client = _client()
+        client = event_loop_client()
         await client.zrem(key, channel_name)
         await client.zremrangebyscore(key, 0, time.time() - STALE_SECONDS)
         return int(await client.zcard(key)) == 0
