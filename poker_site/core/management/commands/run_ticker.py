@@ -7,6 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
+from poker_site.core.garbage_collection import garbage_collection_tune
 from poker_site.core.ticker import handlers, tick_once
 
 
@@ -22,6 +23,7 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, self._stop)
         signal.signal(signal.SIGINT, self._stop)
         self.stdout.write(f"ticker running with handlers: {', '.join(sorted(handlers)) or '(none yet)'}")
+        garbage_collection_tune()  # a long-running process like the web and runtime ones: started, so freeze
         while self.running:
             close_old_connections()
             tick_once()
