@@ -6,47 +6,28 @@ so on a slow machine (issue 27). A busted bot still re-buys or leaves instead (i
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from tests.realtime.test_busted_bots_rebuy_or_leave_their_seat import seat_event, seated_bot, step
 
 
-def test_a_bot_sat_out_after_a_hand_while_connected_asks_to_sit_in() -> None:
+def a_hand_ends_with(seat_change: dict[str, Any]) -> list[str]:
+    """What a seated, connected bot sends at its next steps after a hand that ends with ``seat_change`` to its seat."""
     bot, socket = seated_bot(auto_top_up=True, stack=600)
-    asyncio.run(
-        bot.on_events(
-            {
-                "type": "events",
-                "events": [
-                    {"sequence": 11, "type": "hand_started"},
-                    {"sequence": 12, "type": "hand_ended"},
-                    seat_event(13, "seat_sat_out", "sitting_out", stack=600, sit_out_reason="disconnected"),
-                ],
-            }
-        )
-    )
-
+    events = [{"sequence": 11, "type": "hand_started"}, {"sequence": 12, "type": "hand_ended"}, seat_change]
+    asyncio.run(bot.on_events({"type": "events", "events": events}))
     step(bot)
-
-    assert socket.types().count("sit_in") == 1
     step(bot)
-    assert socket.types().count("sit_in") == 1  # asked once, not at every step
+    return socket.types()
+
+
+def test_a_bot_sat_out_after_a_hand_while_connected_asks_to_sit_in_once() -> None:
+    sent = a_hand_ends_with(seat_event(13, "seat_sat_out", "sitting_out", stack=600, sit_out_reason="disconnected"))
+
+    assert sent.count("sit_in") == 1
 
 
 def test_a_bot_whose_seat_stays_in_play_does_not_ask_to_sit_in() -> None:
-    bot, socket = seated_bot(auto_top_up=True, stack=600)
-    asyncio.run(
-        bot.on_events(
-            {
-                "type": "events",
-                "events": [
-                    {"sequence": 11, "type": "hand_started"},
-                    {"sequence": 12, "type": "hand_ended"},
-                    seat_event(13, "seat_topped_up", "playing", stack=1000, amount=400),
-                ],
-            }
-        )
-    )
+    sent = a_hand_ends_with(seat_event(13, "seat_topped_up", "playing", stack=1000, amount=400))
 
-    step(bot)
-
-    assert "sit_in" not in socket.types()
+    assert "sit_in" not in sent
