@@ -408,11 +408,15 @@ class Bot:
             if isinstance(own.get("stack"), int):
                 self.stack = int(own["stack"])
             if own.get("sitting_out"):
-                self.sit_in_needed = True
-                self.stack_check_due = True  # sitting out with no chips: re-buy or leave instead of sitting in
+                self.sitting_out()
         if viewer.get("legal_actions"):
             hand = snapshot.get("hand") or {}
             self.schedule_act(viewer["legal_actions"], hand.get("id"))
+
+    def sitting_out(self) -> None:
+        """The bot's seat is sitting out: sit in again at the next step."""
+        self.sit_in_needed = True
+        self.stack_check_due = True  # sitting out with no chips: re-buy or leave instead of sitting in
 
     def schedule_act(self, legal: dict[str, Any], hand_id: int | None) -> None:
         self.act_legal = legal
@@ -476,11 +480,10 @@ class Bot:
             if isinstance(event.get("stack"), int):
                 self.stack = int(event["stack"])
             if event["status"] == "sitting_out":
-                # Sat out by the table while connected (a missed turn, CASH-22, or no chips left): sit in again, as
-                # after a snapshot that shows it; a bot waiting for one would sit out for good, and a table left
-                # with two players waits for a third (CASH-03).
-                self.sit_in_needed = True
-                self.stack_check_due = True  # sitting out with no chips: re-buy or leave instead of sitting in
+                # Sat out by the table while connected (a missed turn, CASH-22, or no chips left): as after a snapshot
+                # that shows it; a bot waiting for one would sit out for good, and a table left with two players
+                # waits for a third (CASH-03).
+                self.sitting_out()
         elif seat == self.seat and (event["status"] == "empty" or event.get("user_id") != self.user_id):
             self.seat = None
             self.stack = None

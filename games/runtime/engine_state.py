@@ -37,6 +37,7 @@ from games.engine.events import EVENT_TYPES, Event
 from games.engine.state import HandState, replay
 from games.models import Hand, HandEvent, Table
 from games.runtime.events import engine_event_from_stored
+from poker_site.core.strict_input import LARGEST_INTEGER
 
 ENGINE_EVENT_KINDS = frozenset(EVENT_TYPES)
 
@@ -71,8 +72,6 @@ def hand_engine_state(hand: Hand) -> HandState:
 
 _engine_events_statements: dict[str, str] = {}
 
-BIGINT_MAXIMUM = 2**63 - 1
-
 
 def hand_engine_events(hand_id: int, *, through_sequence: int | None = None) -> list[Event]:
     """The engine events in hand ``hand_id``'s log, in order: what
@@ -100,8 +99,8 @@ def hand_engine_events(hand_id: int, *, through_sequence: int | None = None) -> 
             f" ORDER BY {columns['sequence']}"
         )
     with connection.cursor() as cursor:
-        # No bound is the largest sequence a bigint holds: one statement either way (prepared once per connection).
-        bound = BIGINT_MAXIMUM if through_sequence is None else through_sequence
+        # No bound is the largest a bigint column holds: one statement either way (prepared once per connection).
+        bound = LARGEST_INTEGER if through_sequence is None else through_sequence
         cursor.execute(sql, [hand_id, sorted(ENGINE_EVENT_KINDS), bound])
         rows: Sequence[tuple[str, Any]] = cursor.fetchall()
     # Django reads jsonb as text (its JSONField decodes it); a connection configured otherwise hands over the value.
