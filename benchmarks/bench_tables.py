@@ -53,6 +53,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -157,8 +159,12 @@ def socket_open(bot: Any) -> bool:
     return bot.ws is not None and getattr(bot.ws, "state", None) is State.OPEN
 
 
-def window_problems(part: str, *, sockets_open: int, sockets_expected: int, actions: int) -> list[str]:
-    """Why a measuring window gives no figure: not every socket was open when it started, or it carried no action."""
+def window_problems(
+    part: str, *, sockets_open: int, sockets_expected: int, actions: int, idle_tables: Sequence[int] = ()
+) -> list[str]:
+    """Why a measuring window gives no figure: not every socket was open when it started, it carried no action, or
+    some of its tables ended no hand in it (``idle_tables``: stalled tables would make the figure that of the others,
+    measured at a fraction of the offered load)."""
     problems = []
     if sockets_open < sockets_expected:
         problems.append(
@@ -167,7 +173,25 @@ def window_problems(part: str, *, sockets_open: int, sockets_expected: int, acti
         )
     if actions == 0:
         problems.append(f"{part}: the measuring window carried no action")
+    elif idle_tables:
+        shown = ", ".join(str(table_id) for table_id in idle_tables[:10])
+        more = f" and {len(idle_tables) - 10} more" if len(idle_tables) > 10 else ""
+        problems.append(
+            f"{part}: {len(idle_tables)} tables ended no hand in the measuring window (tables {shown}{more})"
+        )
     return problems
+
+
+def tables_without_a_hand_ended(table_ids: Sequence[int], since: datetime, until: datetime) -> list[int]:
+    """The tables among ``table_ids`` that ended no hand between ``since`` and ``until`` (sorted)."""
+    from games.models import Hand
+
+    playing = set(
+        Hand.objects.filter(table_id__in=table_ids, ended_at__gte=since, ended_at__lt=until).values_list(
+            "table_id", flat=True
+        )
+    )
+    return sorted(set(table_ids) - playing)
 
 
 def percentile(values: list[float], share: float) -> float | None:
@@ -422,7 +446,8 @@ class CpuMeter:
 
 
 def prepare_players(tables: int) -> tuple[list[Any], list[Any], list[str], int]:
-    """Bot users with money, tables and a session per bot (in this process, through the services)."""
+    """Bot users with money, tables and a session per bot (in this process, through the services); nobody seated yet:
+    each part seats its own tables just before it plays them (:func:`seat_bots`)."""
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poker_site.settings")
@@ -433,12 +458,14 @@ def prepare_players(tables: int) -> tuple[list[Any], list[Any], list[str], int]:
     buy_in = buy_in_for(table_rows[0])
     users, _password = ensure_bot_users(tables * SEATS, prefix="benchbot", balance=BALANCE_IN_BUY_INS * buy_in)
     sessions = [session_for(user) for user in users]
-    seat_bots(table_rows, users, buy_in)
     return table_rows, users, sessions, buy_in
 
 
 def seat_bots(tables: list[Any], users: list[Any], buy_in: int) -> None:
-    """Seat each table's six bots at it before the run (``seat_take``, the set-up service for chosen seats).
+    """Seat each table's six bots at it (``seat_take``, the set-up service for chosen seats), just before the part
+    that plays these tables: seated at the start of the run, the tables of later parts were dealt hands for minutes with
+    nobody connected, their players sat out for missed turns (CASH-22), and the second closed-loop round measured 22
+    to 39 actions a second in two of three runs (2026-11-30) while its bots found their way back in.
 
     Players are seated by the stake's queue (CASH-04), and every bench table is of one stake: 600 bots asking
     ``seat_me`` at once queued on the stake's lock, holding every thread of the site's pool, so the sockets' handshakes
@@ -637,19 +664,26 @@ async def tables_closed_loop(
     await asyncio.sleep(warm_up)
     sockets_open = sum(socket_open(bot) for bot in bots)
     start = time.monotonic()
+    started_at = datetime.now(UTC)
     meter.start()
     await asyncio.sleep(seconds)
     end = time.monotonic()
+    ended_at = datetime.now(UTC)
     usage = meter.report()
     await runner
     measured = window(stats, start, end)
     actions_per_second = round(len(measured) / (end - start), 1)
+    idle = await asyncio.to_thread(tables_without_a_hand_ended, [table.pk for table in tables], started_at, ended_at)
     return {
         "tables": len(tables),
         "cpu_ms_per_action": cpu_per_action_ms(usage["cores_used"], actions_per_second),
         "sockets_open_at_window_start": sockets_open,
         "problems": window_problems(
-            "tables closed loop", sockets_open=sockets_open, sockets_expected=len(bots), actions=len(measured)
+            "tables closed loop",
+            sockets_open=sockets_open,
+            sockets_expected=len(bots),
+            actions=len(measured),
+            idle_tables=idle,
         ),
         "actions_per_second": actions_per_second,
         "p50_ms": round(percentile(measured, 0.5) or 0, 1),
@@ -662,6 +696,7 @@ async def tables_closed_loop(
 
 async def tables_held(
     tables: list[Any],
+    users: list[Any],
     sessions: list[str],
     buy_in: int,
     base_url: str,
@@ -683,6 +718,7 @@ async def tables_held(
     final_deadline = time.monotonic() + 24 * 3600
     for level in levels:
         new_tables = tables[seated:level]
+        await asyncio.to_thread(seat_bots, new_tables, users[seated * SEATS : level * SEATS], buy_in)
         bots = bots_for(new_tables, sessions[seated * SEATS : level * SEATS], buy_in, base_url, (1.9, 2.1), stats)
         all_bots.extend(bots)
         # Stagger the new bots' connections, as players arrive, not all in one instant: ``connections_per_second``
@@ -886,7 +922,7 @@ def main() -> int:
             held_tables = 0 if arguments.skip_held else levels[-1]
             total_tables = held_tables + arguments.rounds * arguments.closed_loop_tables
             print(f"preparing {total_tables} tables and {total_tables * SEATS} bots ...", flush=True)
-            tables, _users, sessions, buy_in = prepare_players(total_tables)
+            tables, users, sessions, buy_in = prepare_players(total_tables)
             if not arguments.skip_floor:
                 from benchmarks.floor_server import schema_create
 
@@ -935,6 +971,9 @@ def main() -> int:
                         print(json.dumps({key: report[key]}), flush=True)
                 set_pause_between_hands(arguments.closed_loop_pause_ms)
                 first = held_tables + round_number * closed_count
+                seat_bots(
+                    tables[first : first + closed_count], users[first * SEATS : (first + closed_count) * SEATS], buy_in
+                )
                 closed = asyncio.run(
                     tables_closed_loop(
                         tables[first : first + closed_count],
@@ -960,6 +999,7 @@ def main() -> int:
                 report["tables_held"] = asyncio.run(
                     tables_held(
                         tables,
+                        users,
                         sessions,
                         buy_in,
                         base_url,
