@@ -11,9 +11,11 @@ so :class:`DatabaseInWorkerThreadsConsumer` dispatches without it.
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -24,12 +26,29 @@ socket_connected = Signal()
 socket's ASGI scope: its client address and headers), ``user_id`` and ``table_id``. The compliance app records the
 connection (FRD-03, FRD-19: shared addresses and devices at one table)."""
 
+logger = logging.getLogger(__name__)
+
 
 class DatabaseInWorkerThreadsConsumer(AsyncWebsocketConsumer):
     """``AsyncWebsocketConsumer`` without the per-message connection clean-up hop (see the module docstring).
 
     Contract for subclasses: no ORM or database access outside ``database_sync_to_async``.
+
+    A frame for a client whose connection has already closed is dropped, not raised (:meth:`send`).
     """
+
+    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+        """Send a frame; when the client's connection closed before it could be sent (daphne's ``Disconnected``: the
+        reply to the last message of a client that went away, a broadcast racing the disconnect), drop it. Nobody can
+        receive it, a client that connects again resynchronises from its last sequence number, and the disconnect
+        that follows ends the consumer. Raised, it was logged as the message's failure with a traceback, and the
+        ``server_error`` reply to it failed the same way."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            logger.debug(
+                "a frame for %s was dropped: its connection had closed", getattr(self, "channel_name", "a socket")
+            )
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
