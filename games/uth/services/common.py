@@ -189,6 +189,15 @@ def add_record(hand: UthHand, kind: str, *, number: int, at: datetime, **fields:
 # --- the public event log -------------------------------------------------------------------------------------------
 
 
+_EVENT_PAYLOAD = UthEvent._meta.get_field("payload")
+_EVENT_CREATED_AT = UthEvent._meta.get_field("created_at")
+_ADD_EVENT = (
+    "WITH numbered AS (UPDATE uth_uthtable SET last_sequence = last_sequence + 1 WHERE id = %s RETURNING last_sequence)"
+    " INSERT INTO uth_uthevent (table_id, sequence, round_id, kind, payload, created_at)"
+    " SELECT %s, numbered.last_sequence, %s, %s, %s, %s FROM numbered RETURNING sequence"
+)
+
+
 @dataclass
 class EventLog:
     """Appends public events of one table in the current transaction and publishes them after it commits."""
@@ -199,15 +208,20 @@ class EventLog:
     pending: list[UthEvent] = field(default_factory=list)
 
     def add(self, kind: str, payload: dict[str, Any], *, round_: UthRound | None, at: datetime) -> int:
+        """Number the event after the table's last one and append it, in one statement (the table's counter is
+        taken and moved by its ``UPDATE``: parallel writers of the table wait there, so numbers stay gap-free)."""
+        values = [
+            field.get_db_prep_save(value, connection)
+            for field, value in ((_EVENT_PAYLOAD, payload), (_EVENT_CREATED_AT, at))
+        ]
         with connection.cursor() as cursor:
             cursor.execute(
-                "UPDATE uth_uthtable SET last_sequence = last_sequence + 1 WHERE id = %s RETURNING last_sequence",
-                [self.table_id],
+                _ADD_EVENT, [self.table_id, self.table_id, round_.pk if round_ is not None else None, kind, *values]
             )
-            (sequence,) = cursor.fetchone()
-        UthEvent.objects.create(
-            table_id=self.table_id, sequence=sequence, round=round_, kind=kind, payload=payload, created_at=at
-        )
+            row = cursor.fetchone()
+        if row is None:
+            raise TableNotFound("There is no such Ultimate Texas Hold'em table.")
+        (sequence,) = row
         if self.first is None:
             self.first = sequence
             table_id = self.table_id
