@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis
 
@@ -53,9 +53,26 @@ class Host:
 
 
 def moved(url: str, host: str, port: int) -> str:
+    """``url`` pointed at ``host:port`` over TCP (a ``host`` in its query, a Unix socket's directory, is dropped)."""
     parts = urlsplit(url)
     credentials = parts.netloc.rsplit("@", 1)[0] + "@" if "@" in parts.netloc else ""
-    return urlunsplit((parts.scheme, f"{credentials}{host}:{port}", parts.path, parts.query, parts.fragment))
+    query = urlencode([(key, value) for key, value in parse_qsl(parts.query) if key not in ("host", "port")])
+    return urlunsplit((parts.scheme, f"{credentials}{host}:{port}", parts.path, query, parts.fragment))
+
+
+def server_address(url: str) -> str:
+    """Where ``socat`` reaches the server of ``url``: its TCP address, or its Unix socket when the URL names a socket
+    directory (the embedded PostgreSQL of a machine without DATABASE_URL: ``postgresql://postgres:@/poker?host=/dir``,
+    listening on ``/dir/.s.PGSQL.<port>``)."""
+    parts = urlsplit(url)
+    if parts.hostname:
+        return f"TCP:{parts.hostname}:{parts.port}"
+    query = dict(parse_qsl(parts.query))
+    directory = query.get("host", "")
+    if not directory.startswith("/"):
+        raise ValueError(f"no server address in {url}")
+    port = parts.port or int(query.get("port", 5432))
+    return f"UNIX-CONNECT:{directory}/.s.PGSQL.{port}"
 
 
 @contextlib.contextmanager
@@ -111,9 +128,8 @@ def _namespace_connected(host: Host, index: int, environment: dict[str, str]) ->
     for command in (["ip", "netns", "add", tag], ["ip", "netns", "exec", tag, "ip", "link", "set", "lo", "up"]):
         subprocess.run(command, check=True, capture_output=True)
     for name, port in (("DATABASE_URL", 15432 + index), ("REDIS_URL", 16379 + index)):
-        target = urlsplit(environment[name])
         path = host.directories[0] / f"{name.lower()}.sock"
-        host.forwarders.append(forwarder(["socat", f"UNIX-LISTEN:{path},fork", f"TCP:{target.hostname}:{target.port}"]))
+        host.forwarders.append(forwarder(["socat", f"UNIX-LISTEN:{path},fork", server_address(environment[name])]))
         wait_for(path.exists, f"the forwarder's socket {path}", 10)
         host.forwarders.append(
             forwarder(
