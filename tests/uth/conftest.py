@@ -92,11 +92,10 @@ def make_player(db: None) -> Callable[..., User]:
     return make
 
 
-@pytest.fixture
-def table(db: None) -> UthTable:
-    """Ante €1–€100, Trips €1–€25; 15 s betting, 10 s decisions, 6 s results; first round due at START."""
+def uth_table(name: str = "Test UTH table", next_round_at: datetime | None = START) -> UthTable:
+    """Ante €1–€100, Trips €1–€25; 15 s betting, 10 s decisions, 6 s results; first round due at ``next_round_at``."""
     return UthTable.objects.create(
-        name="Test UTH table",
+        name=name,
         ante_minimum=100,
         ante_maximum=10_000,
         trips_minimum=100,
@@ -105,8 +104,14 @@ def table(db: None) -> UthTable:
         betting_seconds=15,
         decision_seconds=10,
         result_seconds=6,
-        next_round_at=START,
+        next_round_at=next_round_at,
     )
+
+
+@pytest.fixture
+def table(db: None) -> UthTable:
+    """:func:`uth_table`, its first round due at START."""
+    return uth_table()
 
 
 class Clock:

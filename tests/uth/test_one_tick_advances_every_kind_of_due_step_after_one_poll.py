@@ -15,24 +15,9 @@ from games.uth.services import uth_bet_place, uth_seat_take
 from games.uth.ticks import advance_uth_tables
 from poker_site.accounts.models import User
 
-from .conftest import START, Clock, current_round
+from .conftest import START, Clock, current_round, uth_table
 
 pytestmark = pytest.mark.django_db
-
-
-def another_table(name: str) -> UthTable:
-    return UthTable.objects.create(
-        name=name,
-        ante_minimum=100,
-        ante_maximum=10_000,
-        trips_minimum=100,
-        trips_maximum=2_500,
-        chip_values=[100, 500, 2500],
-        betting_seconds=15,
-        decision_seconds=10,
-        result_seconds=6,
-        next_round_at=None,
-    )
 
 
 def test_an_idle_tick_asks_once_and_changes_nothing(table: UthTable, clock: Clock) -> None:
@@ -48,9 +33,8 @@ def test_an_idle_tick_asks_once_and_changes_nothing(table: UthTable, clock: Cloc
 def test_a_tick_opens_closes_and_ends_phases_at_three_tables_at_once(
     table: UthTable, clock: Clock, make_player: Callable[..., User]
 ) -> None:
-    betting, deciding = another_table("Betting"), another_table("Deciding")
+    betting, deciding = uth_table("Betting", START), uth_table("Deciding", START)
     alice, bob = make_player("alice"), make_player("bob")
-    UthTable.objects.filter(pk__in=[betting.pk, deciding.pk]).update(next_round_at=START)
     UthTable.objects.filter(pk=table.pk).update(next_round_at=START + timedelta(seconds=30))
     uth_seat_take(alice, betting.pk, now=clock.now)
     uth_seat_take(bob, deciding.pk, now=clock.now)
