@@ -9,7 +9,7 @@ round waits for them and makes later requests see the new phase.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -205,14 +205,13 @@ class EventLog:
     table_id: int
     first: int | None = None
     last: int | None = None
-    pending: list[UthEvent] = field(default_factory=list)
 
     def add(self, kind: str, payload: dict[str, Any], *, round_: UthRound | None, at: datetime) -> int:
         """Number the event after the table's last one and append it, in one statement (the table's counter is
         taken and moved by its ``UPDATE``: parallel writers of the table wait there, so numbers stay gap-free)."""
         values = [
-            field.get_db_prep_save(value, connection)
-            for field, value in ((_EVENT_PAYLOAD, payload), (_EVENT_CREATED_AT, at))
+            model_field.get_db_prep_save(value, connection)
+            for model_field, value in ((_EVENT_PAYLOAD, payload), (_EVENT_CREATED_AT, at))
         ]
         with connection.cursor() as cursor:
             cursor.execute(
