@@ -18,8 +18,10 @@ with ``--level-seconds`` levels and a break every ``--break-every`` levels), reg
 every step (``--step-seconds``) the coordinator runs, every idle table deals (``hand_start``) and the hands are
 played by acting round-robin across the tables (``hand_act``), so that coordinations also see tables in the middle
 of a hand; each ``--hands-per-coordination`` hand ends the coordinator runs once more (a hand end asks for it); with
-``--as-production`` it runs as on the site: after a hand end only when a table waits for it, each step only when the
-beat's sweep would find the tournament due. Bots
+``--as-production`` it runs as on the site: a hand end that makes its table wait queues a coordination after the delay
+the site asks for (``tournaments.table_policy.coordination_window_seconds``) unless one is queued, and it runs when the
+clock of the live site modelled reaches that moment (every table acts once every ``--action-seconds``: the hand ends
+of that span share it); each step the coordinator runs only when the beat's sweep would find the tournament due. Bots
 play an all-in-heavy policy (shove with ``--shove``, call a bet with ``--call``) that keeps the hand count down.
 Printed: wall time, hands, hands/s, the time of each kind of work — tournament work (registration, the start and
 seating, the coordinations: places, balancing, breaking, hand-for-hand, breaks and levels, and the prize payments)
@@ -127,6 +129,8 @@ class Workers:
     does these jobs itself (see the module docstring)."""
 
     coordinations_asked: int = 0
+    delays_asked: list[float] = field(default_factory=list)
+    """The delay each hand end asked its coordination for (``tournament_coordinate_later``), in order."""
     prizes_to_pay: list[int] = field(default_factory=list)
 
 
@@ -141,8 +145,9 @@ def in_process_workers() -> Iterator[Workers]:
 
     workers = Workers()
 
-    def coordination_asked(tournament_id: int) -> None:
+    def coordination_asked(tournament_id: int, delay_seconds: float = 0.0) -> None:
         workers.coordinations_asked += 1
+        workers.delays_asked.append(delay_seconds)
 
     replaced = [
         (realtime, "table_events_committed", lambda *arguments: None),
@@ -246,10 +251,15 @@ def hands_play(
     watch: Stopwatch,
     shuffler: random.Random,
     play: Play,
-    after_hand_end: Callable[[], None] | None = None,
+    after_hand_end: Callable[[float], None] | None = None,
+    before_action: Callable[[float], None] | None = None,
+    action_seconds: float = 2.0,
 ) -> int:
     """Deal at every table of ``tables`` and play the hands by acting round-robin across the tables until all are
-    over; ``after_hand_end`` runs after each hand that ends. Returns the hands dealt."""
+    over; ``after_hand_end`` runs after each hand that ends and ``before_action`` before each action, both with the
+    moment it happens on a live site where every table acts once every ``action_seconds`` (seconds since the deal:
+    the ``k``-th of ``n`` tables of a round-robin pass ``p`` acts at ``(p + k / n) * action_seconds``). Returns the
+    hands dealt."""
     from games.models import HandStatus
     from games.services import hand_act, hand_start
 
@@ -259,11 +269,11 @@ def hands_play(
     def ended(hand: Any) -> bool:
         return bool(hand.status != HandStatus.RUNNING or hand.acting_seat is None)
 
-    def hand_over() -> None:
+    def hand_over(moment: float) -> None:
         play.hands += 1
         play.ended_since_coordination += 1
         if after_hand_end is not None:
-            after_hand_end()
+            after_hand_end(moment)
 
     for table in tables:
         with watch.measure("hand_start"):
@@ -272,11 +282,16 @@ def hands_play(
             continue
         dealt += 1
         if ended(hand):
-            hand_over()
+            hand_over(0.0)
         else:
             running[table.pk] = (table, hand)
+    passes = 0
     while running:
-        for table_id in list(running):
+        acting = list(running)
+        for position, table_id in enumerate(acting):
+            moment = (passes + position / len(acting)) * action_seconds
+            if before_action is not None:
+                before_action(moment)
             table, hand = running[table_id]
             with watch.measure("bots"):
                 action = policy(legal_kinds(table_id))
@@ -286,9 +301,10 @@ def hands_play(
             play.actions += 1
             if ended(hand):
                 del running[table_id]
-                hand_over()
+                hand_over(moment)
             else:
                 running[table_id] = (table, hand)
+        passes += 1
     return dealt
 
 
@@ -336,6 +352,7 @@ def freezeout(
     step_seconds: float = 3.0,
     hands_per_coordination: int = 1,
     as_production: bool = False,
+    action_seconds: float = 2.0,
     shove: float = 0.3,
     call: float = 0.5,
     cash_hands: int = 300,
@@ -355,7 +372,6 @@ def freezeout(
         TournamentBreak,
         TournamentEntry,
         TournamentStatus,
-        TournamentTable,
     )
     from tournaments.services import entry_prize_pay, tournament_advance, tournament_register, tournaments_due
     from tournaments.services.money import prize_pool_account
@@ -410,14 +426,24 @@ def freezeout(
         hand_for_hand_steps = 0
         now = starts_at + FIRST_DEAL_DELAY
 
-        def a_table_waits() -> bool:
-            with watch.measure("driver"):
-                return TournamentTable.objects.filter(tournament_id=tournament_id, needs_coordination=True).exists()
+        # As production: a hand end that makes its table wait queues a coordination after the delay it asks for
+        # (the site's coordination window) unless one is queued already (the task's Redis flag); it runs once the
+        # live site's clock (``hands_play``'s moments) reaches that time, or when the step's hands are all over.
+        queued_for: list[float] = []
 
-        def maybe_coordinate() -> None:
-            if as_production:  # the hand end queued a coordination only if its table waits for one
-                if a_table_waits():
-                    coordinate(now)
+        def queued_coordination_run(moment: float) -> None:
+            if queued_for and moment >= queued_for[0]:
+                queued_for.clear()
+                coordinate(now)
+
+        def maybe_coordinate(moment: float) -> None:
+            if as_production:
+                queued_coordination_run(moment)
+                asked = workers.delays_asked[:]
+                workers.delays_asked.clear()
+                if asked and not queued_for:
+                    queued_for.append(moment + asked[0])
+                    queued_coordination_run(moment)  # no delay asked: at once
             elif hands_per_coordination and play.ended_since_coordination >= hands_per_coordination:
                 play.ended_since_coordination = 0
                 coordinate(now)
@@ -447,7 +473,21 @@ def freezeout(
                         current_hand__isnull=True,
                     ).order_by("pk")
                 )
-            dealt = hands_play(tables, now, users_by_id, policy, watch, chance, play, maybe_coordinate)
+            dealt = hands_play(
+                tables,
+                now,
+                users_by_id,
+                policy,
+                watch,
+                chance,
+                play,
+                after_hand_end=maybe_coordinate,
+                before_action=queued_coordination_run if as_production else None,
+                action_seconds=action_seconds,
+            )
+            if queued_for:  # the window passes before the next step's deal
+                queued_for.clear()
+                coordinate(now)
             if time.perf_counter() - last_said > 30:
                 last_said = time.perf_counter()
                 say(
@@ -507,6 +547,7 @@ def freezeout(
             "step_seconds": step_seconds,
             "hands_per_coordination": hands_per_coordination,
             "as_production": as_production,
+            "action_seconds": action_seconds,
             "shove": shove,
             "call": call,
             "seed": seed,
@@ -1068,9 +1109,17 @@ def main() -> int:
     run.add_argument(
         "--as-production",
         action="store_true",
-        help="coordinate as the site does: after a hand end only when a table waits for the tournament (a knock-out, "
-        "hand-for-hand, a break due), each step only when the beat's sweep finds the tournament due "
-        "(--hands-per-coordination is then unused)",
+        help="coordinate as the site does: a hand end that makes its table wait for the tournament (a knock-out, "
+        "several tables, hand-for-hand, a break due) queues one coordination after the site's coordination window "
+        "unless one is queued, run when the live clock (--action-seconds) reaches it; each step only when the beat's "
+        "sweep finds the tournament due (--hands-per-coordination is then unused)",
+    )
+    run.add_argument(
+        "--action-seconds",
+        type=float,
+        default=2.0,
+        help="with --as-production: every table acts once every this many seconds on the live site modelled, which "
+        "sets how many hand ends fall into one coordination window (issue 27's load: one action per 2 s per table)",
     )
     run.add_argument("--shove", type=float, default=0.3)
     run.add_argument("--call", type=float, default=0.5)
@@ -1161,6 +1210,7 @@ def _run(options: argparse.Namespace) -> int:
             step_seconds=options.step_seconds,
             hands_per_coordination=options.hands_per_coordination,
             as_production=options.as_production,
+            action_seconds=options.action_seconds,
             shove=options.shove,
             call=options.call,
             cash_hands=options.cash_hands,

@@ -244,6 +244,12 @@ TOURNAMENT_SITS_OUT_ABSENT_PLAYERS = env.boolean("TOURNAMENT_SITS_OUT_ABSENT_PLA
 # HEX-07: a HexaPro game deals its first hand once every player's table is open (their socket is present), or when this
 # many seconds have passed since the game formed; then the absent are dealt in sitting out (TRN-04).
 HEXAPRO_ARRIVAL_WINDOW_SECONDS = env.integer("HEXAPRO_ARRIVAL_WINDOW_SECONDS", 25, minimum=0)
+# Issue 27: a hand end at a tournament of several tables asks for its coordination this long after it (at most half the
+# pause between hands, so no table deals later for it), and the hands that end meanwhile at the other tables share it:
+# at a thousand tables some twenty hands end each second, and one coordination deals with all of them.
+TOURNAMENT_COORDINATION_WINDOW_MILLISECONDS = env.integer(
+    "TOURNAMENT_COORDINATION_WINDOW_MILLISECONDS", 1_000, minimum=0, maximum=10_000
+)
 
 # --- Table actors (issue 27, docs/runtime-design.md steps 3 and 5) -------------------------------------------------
 # TABLE_ACTORS on: the tables are played by ``manage.py run_tables`` processes (games.runtime.owner) that hold each

@@ -342,7 +342,8 @@ class TournamentPolicy:
         )
         if waits:
             tournament_id = tournament.pk
-            transaction.on_commit(lambda: coordinate_soon(tournament_id))
+            delay = coordination_window_seconds(rules, several_tables=tournament.tables_running > 1)
+            transaction.on_commit(lambda: coordinate_soon(tournament_id, delay))
 
     @staticmethod
     def _settled_state(context: HandContext, hand: Hand) -> HandState:
@@ -592,8 +593,21 @@ def hand_end_needs_the_tournament(tournament: Tournament, now: datetime) -> bool
     )
 
 
-def coordinate_soon(tournament_id: int) -> None:
-    """Ask a worker to coordinate the tournament now (its beat task would do it within seconds anyway)."""
+def coordination_window_seconds(rules: TableRules, *, several_tables: bool) -> float:
+    """How long after a hand end its table's coordination is asked for, so that the hands ending meanwhile at the
+    other tables share it (issue 27): ``TOURNAMENT_COORDINATION_WINDOW_MILLISECONDS``, at most half the pause between
+    hands (the table deals no later for it), and none at a single table (nothing to share; the places and the game's
+    end follow at once). ``several_tables`` is the count the last coordination recorded: a table broken since only
+    makes one window longer than it needed to be."""
+    if not several_tables:
+        return 0.0
+    window = min(settings.TOURNAMENT_COORDINATION_WINDOW_MILLISECONDS, rules.pause_between_hands_milliseconds // 2)
+    return window / 1000
+
+
+def coordinate_soon(tournament_id: int, delay_seconds: float = 0.0) -> None:
+    """Ask a worker to coordinate the tournament in ``delay_seconds`` (its beat task would do it within seconds
+    anyway)."""
     from tournaments.tasks import tournament_coordinate_later
 
-    tournament_coordinate_later(tournament_id)
+    tournament_coordinate_later(tournament_id, delay_seconds)

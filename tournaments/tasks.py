@@ -68,17 +68,18 @@ def entry_prize_credit(entry_id: int) -> bool:
     return entry_prize_pay(entry_id)
 
 
-def tournament_coordinate_later(tournament_id: int) -> None:
-    """Queue a coordination unless one is queued already: at a thousand tables some thirty hands end each second, and
-    one coordination deals with every table that finished since it last ran, so one queued at a time is enough (a
-    Redis ``SET NX`` flag the task clears when it starts). When Redis or the broker cannot take it, the beat task does
-    the same within seconds."""
+def tournament_coordinate_later(tournament_id: int, delay_seconds: float = 0.0) -> None:
+    """Queue a coordination to run in ``delay_seconds`` unless one is queued already: at a thousand tables some twenty
+    hands end each second, and one coordination deals with every table that finished since it last ran, so one
+    queued at a time is enough (a Redis ``SET NX`` flag the task clears when it starts); the delay (the hand end's
+    coordination window, ``tournaments.table_policy.coordination_window_seconds``) lets the hands ending meanwhile
+    share it. When Redis or the broker cannot take it, the beat task does the same within seconds."""
     try:
         if not blocking_client().set(
             coordination_pending_key(tournament_id), "1", nx=True, ex=COORDINATION_PENDING_SECONDS
         ):
             return
-        tournament_coordinate.delay(tournament_id)
+        tournament_coordinate.apply_async((tournament_id,), countdown=delay_seconds if delay_seconds > 0 else None)
     except Exception:  # the beat task covers it
         logger.warning("could not queue the coordination of tournament %s", tournament_id, exc_info=True)
 

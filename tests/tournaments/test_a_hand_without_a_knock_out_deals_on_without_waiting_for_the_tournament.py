@@ -41,7 +41,11 @@ FIRST_DEAL = START + timedelta(seconds=10)
 @pytest.fixture
 def coordinations_asked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     asked: list[int] = []
-    monkeypatch.setattr(table_policy, "coordinate_soon", asked.append)
+
+    def coordinate_soon(tournament_id: int, delay_seconds: float = 0.0) -> None:
+        asked.append(tournament_id)
+
+    monkeypatch.setattr(table_policy, "coordinate_soon", coordinate_soon)
     return asked
 
 

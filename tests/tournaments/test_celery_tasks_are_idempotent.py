@@ -132,9 +132,13 @@ def test_hand_ends_queue_one_coordination_at_a_time(monkeypatch: Any) -> None:
     delete_redis_keys_of_this_run()
     monkeypatch.undo()  # the conftest replaced tournament_coordinate_later; this test checks the real one
     queued: list[int] = []
-    monkeypatch.setattr(tasks.tournament_coordinate, "delay", queued.append)
+
+    def apply_async(arguments: tuple[int], countdown: float | None = None) -> None:
+        queued.append(arguments[0])
+
+    monkeypatch.setattr(tasks.tournament_coordinate, "apply_async", apply_async)
     for _ in range(30):
-        tasks.tournament_coordinate_later(7)
+        tasks.tournament_coordinate_later(7, 1.0)
     assert queued == [7]
     from tournaments import services
 

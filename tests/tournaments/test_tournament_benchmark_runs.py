@@ -63,12 +63,23 @@ def test_the_sweep_benchmark_starts_the_sit_and_gos_it_counts_and_times_each_swe
 
 @pytest.mark.django_db(transaction=True)
 def test_the_freezeout_coordinated_as_the_site_does_plays_to_the_end_with_fewer_coordinations_than_hands() -> None:
-    """``--as-production``: a hand end asks for the coordinator only when its table waits (a knock-out, hand-for-hand, a
-    break due), a step only when the beat's sweep finds the tournament due; the same checks hold (issue 27)."""
-    report = freezeout(30, level_seconds=60, break_every=2, cash_hands=6, cash_tables=2, seed=11, as_production=True)
+    """``--as-production``: a hand end asks for the coordinator only when its table waits (a knock-out, several tables,
+    hand-for-hand, a break due), after the site's coordination window, and the hand ends within the window share one
+    coordination; a step only when the beat's sweep finds the tournament due; the same checks hold (issue 27)."""
+    report = freezeout(
+        30,
+        level_seconds=60,
+        break_every=2,
+        cash_hands=6,
+        cash_tables=2,
+        seed=11,
+        as_production=True,
+        action_seconds=0.1,  # a pass over the tables takes 0.1 s: a window of one second spans several hand ends
+    )
 
     assert report["checks"] == {name: True for name in report["checks"]}
     assert report["problems"] == []
     assert report["settings"]["as_production"] is True
     assert report["tables_broken"] >= 3
     assert 0 < report["calls"]["coordination"] < report["hands"]
+    assert report["calls"]["coordination"] < report["coordinations_asked_by_hand_ends"]  # shared windows
