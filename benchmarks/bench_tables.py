@@ -366,6 +366,45 @@ class CollectorPauses:
         }
 
 
+class LoopStalls:
+    """Stalls of this process's event loop (the bots' and the measuring clock's): a task wakes every
+    :attr:`tick_seconds` and counts each wake-up later than :attr:`threshold_seconds` past its due moment. A stall
+    delays every in-flight measurement of the bots at once, so a latency tail that comes with such stalls is the
+    client's, not the site's. Runs only while an event loop is running (:meth:`start` from a coroutine)."""
+
+    tick_seconds = 0.005
+    threshold_seconds = 0.010
+
+    def __init__(self) -> None:
+        self.stalls: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _watch(self) -> None:
+        while True:
+            due = time.perf_counter() + self.tick_seconds
+            await asyncio.sleep(self.tick_seconds)
+            late = time.perf_counter() - due
+            if late > self.threshold_seconds:
+                self.stalls.append(late)
+
+    def start(self) -> None:
+        self.stalls = []
+        try:
+            self._task = asyncio.get_running_loop().create_task(self._watch())
+        except RuntimeError:  # no loop running: nothing to watch
+            self._task = None
+
+    def report(self) -> dict[str, float] | None:
+        if self._task is None:
+            return None
+        self._task.cancel()
+        return {
+            "stalls_over_10_ms": len(self.stalls),
+            "longest_ms": round(max(self.stalls, default=0.0) * 1000, 1),
+            "total_ms": round(sum(self.stalls) * 1000, 1),
+        }
+
+
 class CpuMeter:
     """CPU time used on this machine during a measuring window, by role: the site's daphne processes, the ticker, the
     echo server, PostgreSQL, Redis, the bots (this process) and everything else (from /proc; Linux only)."""
@@ -380,6 +419,7 @@ class CpuMeter:
         self.before: dict[int, tuple[str, int]] = {}
         self.started = 0.0
         self.collector = CollectorPauses()
+        self.loop_stalls = LoopStalls()
 
     def sample(self) -> dict[int, tuple[str, int]]:
         """Each process's role and CPU ticks so far, by process id."""
@@ -426,11 +466,16 @@ class CpuMeter:
     def start(self) -> None:
         gc.collect()  # the bots' garbage of the warm-up, collected before the window opens (automatic GC is off)
         self.collector.start()
+        self.loop_stalls.start()
         self.before, self.started = self.sample(), time.monotonic()
 
     def report(self) -> dict[str, Any]:
-        """Cores used by role and the bots' collector pauses since :meth:`start`."""
-        return {"cores_used": self.cores_used(), "bots_garbage_collection": self.collector.report()}
+        """Cores used by role, the bots' collector pauses and their event loop's stalls since :meth:`start`."""
+        report: dict[str, Any] = {"cores_used": self.cores_used(), "bots_garbage_collection": self.collector.report()}
+        stalls = self.loop_stalls.report()
+        if stalls is not None:
+            report["bots_loop_stalls"] = stalls
+        return report
 
     def cores_used(self) -> dict[str, float]:
         """Cores busy on average since :meth:`start`, by role (1.0 = one core all the time)."""
