@@ -53,24 +53,24 @@ def everyone_folds(table: Table, now: Any) -> None:
         hand = Hand.objects.get(pk=hand.pk)
 
 
-def two_tables() -> tuple[Tournament, list[Table]]:
+def a_hand_ended_at_one_of_two_tables(capture_on_commit_callbacks: Any) -> Tournament:
+    """A tournament of two three-seat tables whose first table played a hand that knocked nobody out."""
     tournament = scheduled(table_size=3)
     register_players(tournament, 6)
     assert tournament.starts_at is not None
     tournaments_advance_all(now=tournament.starts_at)
     started = fresh(tournament)
     assert started.tables_running == 2
-    return started, open_tables(started)
+    with capture_on_commit_callbacks(execute=True):
+        everyone_folds(open_tables(started)[0], tournament.starts_at + timedelta(seconds=10))
+    return started
 
 
 @override_settings(TOURNAMENT_COORDINATION_WINDOW_MILLISECONDS=600)
 def test_a_hand_end_at_one_of_several_tables_asks_for_the_coordination_after_the_window(
     asked: list[tuple[int, float]], django_capture_on_commit_callbacks: Any
 ) -> None:
-    tournament, tables = two_tables()
-    assert tournament.starts_at is not None
-    with django_capture_on_commit_callbacks(execute=True):
-        everyone_folds(tables[0], tournament.starts_at + timedelta(seconds=10))
+    tournament = a_hand_ended_at_one_of_two_tables(django_capture_on_commit_callbacks)
 
     assert asked == [(tournament.pk, 0.6)]
 
@@ -79,14 +79,11 @@ def test_a_hand_end_at_one_of_several_tables_asks_for_the_coordination_after_the
 def test_the_window_is_at_most_half_the_pause_between_hands_so_no_table_deals_later_for_it(
     asked: list[tuple[int, float]], django_capture_on_commit_callbacks: Any
 ) -> None:
-    tournament, tables = two_tables()
-    assert tournament.starts_at is not None
-    pause = tournament.pause_between_hands_milliseconds
-    with django_capture_on_commit_callbacks(execute=True):
-        everyone_folds(tables[0], tournament.starts_at + timedelta(seconds=10))
+    tournament = a_hand_ended_at_one_of_two_tables(django_capture_on_commit_callbacks)
 
-    assert asked == [(tournament.pk, pause // 2 / 1000)]
+    pause = tournament.pause_between_hands_milliseconds
     assert pause // 2 < 5_000
+    assert asked == [(tournament.pk, pause // 2 / 1000)]
 
 
 @override_settings(TOURNAMENT_COORDINATION_WINDOW_MILLISECONDS=600)
@@ -111,7 +108,9 @@ def test_a_knock_out_at_a_single_table_asks_for_the_coordination_at_once(
     assert asked == [(tournament.pk, 0.0)]
 
 
-def test_the_queued_coordination_runs_after_the_delay_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_coordination_is_queued_with_the_delay_asked_for_and_once_per_window(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from tests.conftest import delete_redis_keys_of_this_run
 
     delete_redis_keys_of_this_run()
