@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand
 
 from games.runtime.owner import TableOwner, process_name
 from poker_site.core.garbage_collection import garbage_collection_tune
+from poker_site.core.thread_switching import thread_switching_tune
 
 
 class Command(BaseCommand):
@@ -40,6 +41,10 @@ class Command(BaseCommand):
         # Start-up is over: freeze it and collect rarely, as the web process does (poker_site.core.garbage_collection);
         # a full collection here would pause every table this process owns at once.
         garbage_collection_tune()
+        # The owner's event loop (every owned table's messages) shares the interpreter with its database threads
+        # (hand starts and ends, connection reports): hand it over every 0.5 ms, as the web process does
+        # (poker_site.core.thread_switching), or a thread busy in the ORM holds every table off 5 ms at a time.
+        thread_switching_tune()
         self.stdout.write(f"run_tables {owner.process_id} running")
         self.stdout.flush()
         asyncio.run(self._run(owner))
