@@ -115,6 +115,25 @@ def one_shove_a_hand(state: HandState, seat: int) -> tuple[str, int | None]:
     return ("check", None) if "check" in kinds else ("fold", None)
 
 
+def fold_at_once(state: HandState, seat: int) -> tuple[str, int | None]:
+    return "fold", None
+
+
+def hand_played(
+    table: Table, now: datetime, policy: Callable[[HandState, int], tuple[str, int | None]], seed: int
+) -> Hand:
+    """One hand dealt at ``table`` (shuffled by ``seed``) and played to its end, every player deciding by ``policy``."""
+    hand = hand_start(table, now=now, shuffler=random.Random(seed))
+    assert hand is not None
+    while hand.status == HandStatus.RUNNING and hand.acting_seat is not None:
+        user_id = hand.participants[str(hand.acting_seat)]["user"]
+        action, amount = policy(hand_engine_state(hand), hand.acting_seat)
+        hand_act(table, get_user_model().objects.get(pk=user_id), action, amount, now=now)
+        hand = Hand.objects.get(pk=hand.pk)
+    assert hand.status == HandStatus.FINISHED
+    return hand
+
+
 def play(
     tournament: Tournament,
     *,

@@ -6,20 +6,17 @@ HexaPro game, a final table) there is nothing to share and it is asked for at on
 
 from __future__ import annotations
 
-import random
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import override_settings
 
-from games.models import Hand, HandStatus, Table
-from games.runtime.engine_state import hand_engine_state
-from games.services import hand_act, hand_start
 from tests.tournaments.support import (
     START,
+    fold_at_once,
     fresh,
+    hand_played,
     open_tables,
     register_players,
     scheduled,
@@ -44,15 +41,6 @@ def asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, float]]:
     return requests
 
 
-def everyone_folds(table: Table, now: Any) -> None:
-    hand = hand_start(table, now=now, shuffler=random.Random(1))
-    assert hand is not None
-    while hand.status == HandStatus.RUNNING and hand.acting_seat is not None:
-        user_id = hand.participants[str(hand.acting_seat)]["user"]
-        hand_act(table, get_user_model().objects.get(pk=user_id), "fold", now=now)
-        hand = Hand.objects.get(pk=hand.pk)
-
-
 def a_hand_ended_at_one_of_two_tables(capture_on_commit_callbacks: Any) -> Tournament:
     """A tournament of two three-seat tables whose first table played a hand that knocked nobody out."""
     tournament = scheduled(table_size=3)
@@ -62,7 +50,7 @@ def a_hand_ended_at_one_of_two_tables(capture_on_commit_callbacks: Any) -> Tourn
     started = fresh(tournament)
     assert started.tables_running == 2
     with capture_on_commit_callbacks(execute=True):
-        everyone_folds(open_tables(started)[0], tournament.starts_at + timedelta(seconds=10))
+        hand_played(open_tables(started)[0], tournament.starts_at + timedelta(seconds=10), fold_at_once, seed=1)
     return started
 
 
@@ -94,15 +82,8 @@ def test_a_knock_out_at_a_single_table_asks_for_the_coordination_at_once(
     register_players(tournament, 2)
     assert fresh(tournament).status == TournamentStatus.RUNNING
     (table,) = open_tables(tournament)
-    now = START + timedelta(seconds=10)
-    hand = hand_start(table, now=now, shuffler=random.Random(3))
-    assert hand is not None
     with django_capture_on_commit_callbacks(execute=True):
-        while hand.status == HandStatus.RUNNING and hand.acting_seat is not None:
-            user_id = hand.participants[str(hand.acting_seat)]["user"]
-            action, amount = shove_or_call(hand_engine_state(hand), hand.acting_seat)
-            hand_act(table, get_user_model().objects.get(pk=user_id), action, amount, now=now)
-            hand = Hand.objects.get(pk=hand.pk)
+        hand_played(table, START + timedelta(seconds=10), shove_or_call, seed=3)
 
     assert TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED).count() == 1
     assert asked == [(tournament.pk, 0.0)]

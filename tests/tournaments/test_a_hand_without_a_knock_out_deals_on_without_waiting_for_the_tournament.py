@@ -8,20 +8,19 @@ table) leaves the table dealing on by itself after the pause between hands; its 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.engine.state import HandState
 from games.models import Hand, HandStatus, Table
-from games.runtime.engine_state import hand_engine_state
 from games.services import hand_act, hand_start
 from tests.tournaments.support import (
     START,
+    fold_at_once,
     fresh,
+    hand_played,
     open_tables,
     register_players,
     scheduled,
@@ -55,24 +54,6 @@ def heads_up() -> tuple[Tournament, Table]:
     assert fresh(tournament).status == TournamentStatus.RUNNING
     (table,) = open_tables(tournament)
     return tournament, table
-
-
-def fold_at_once(state: HandState, seat: int) -> tuple[str, int | None]:
-    return "fold", None
-
-
-def hand_played(
-    table: Table, now: datetime, policy: Callable[[HandState, int], tuple[str, int | None]], seed: int
-) -> Hand:
-    hand = hand_start(table, now=now, shuffler=random.Random(seed))
-    assert hand is not None
-    while hand.status == HandStatus.RUNNING and hand.acting_seat is not None:
-        user_id = hand.participants[str(hand.acting_seat)]["user"]
-        action, amount = policy(hand_engine_state(hand), hand.acting_seat)
-        hand_act(table, get_user_model().objects.get(pk=user_id), action, amount, now=now)
-        hand = Hand.objects.get(pk=hand.pk)
-    assert hand.status == HandStatus.FINISHED
-    return hand
 
 
 def waiting(table: Table) -> bool:
