@@ -48,6 +48,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
+import math
 import os
 import pstats
 import random
@@ -439,11 +440,10 @@ def freezeout(
         def maybe_coordinate(moment: float) -> None:
             if as_production:
                 queued_coordination_run(moment)
-                asked = workers.delays_asked[:]
-                workers.delays_asked.clear()
-                if asked and not queued_for:
-                    queued_for.append(moment + asked[0])
+                if workers.delays_asked and not queued_for:
+                    queued_for.append(moment + workers.delays_asked[0])
                     queued_coordination_run(moment)  # no delay asked: at once
+                workers.delays_asked.clear()
             elif hands_per_coordination and play.ended_since_coordination >= hands_per_coordination:
                 play.ended_since_coordination = 0
                 coordinate(now)
@@ -485,9 +485,7 @@ def freezeout(
                 before_action=queued_coordination_run if as_production else None,
                 action_seconds=action_seconds,
             )
-            if queued_for:  # the window passes before the next step's deal
-                queued_for.clear()
-                coordinate(now)
+            queued_coordination_run(math.inf)  # a window still open passes before the next step's deal
             if time.perf_counter() - last_said > 30:
                 last_said = time.perf_counter()
                 say(
