@@ -4,13 +4,8 @@ Celery worker process freeze their start-up objects and collect garbage with the
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 from poker_site.core.garbage_collection import GARBAGE_COLLECTION_THRESHOLDS
-from poker_site.embedded import PROJECT_DIRECTORY
+from tests.foundation.probes.started_process import RUN_TABLES_PROBE, probe
 
 # In a process of its own: the test process has tuned its own collector already (tests/conftest.py).
 ASGI_PROBE = """
@@ -19,23 +14,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poker_site.settings")
 before = gc.get_threshold()
 from poker_site import asgi  # importing the application tunes the collector
 print(json.dumps({"before": before, "after": gc.get_threshold(), "frozen": gc.get_freeze_count()}))
-"""
-
-
-RUN_TABLES_PROBE = """
-import asyncio, gc, json, os
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poker_site.settings")
-import django
-django.setup()
-from django.core.management import call_command
-from games.runtime.owner import TableOwner
-before = gc.get_threshold()
-
-async def run(owner, stop):  # what the runtime process sees once it is running; then it stops
-    print(json.dumps({"before": before, "after": gc.get_threshold(), "frozen": gc.get_freeze_count()}), flush=True)
-
-TableOwner.run = run
-call_command("run_tables")
 """
 
 
@@ -68,20 +46,6 @@ before = gc.get_threshold()
 worker_process_init.send(sender=None)  # what a worker process receives once started
 print(json.dumps({"before": before, "after": gc.get_threshold(), "frozen": gc.get_freeze_count()}))
 """
-
-
-def probe(source: str, **environment: str) -> dict[str, object]:
-    completed = subprocess.run(
-        [sys.executable, "-c", source],
-        cwd=PROJECT_DIRECTORY,
-        env={**os.environ, **environment},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    return json.loads(next(line for line in completed.stdout.splitlines() if line.startswith("{")))
 
 
 def assert_tuned_from_the_defaults(seen: dict[str, object]) -> None:
