@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -39,7 +39,7 @@ from typing import Any
 from redis import RedisError
 
 from games.engine.cards import Shuffler
-from games.models import Hand, Table
+from games.models import Hand, HandEvent, Table
 from games.runtime import presence, realtime
 from games.runtime.commands import CommandRefused
 from games.runtime.engine_state import hand_states_held
@@ -86,6 +86,10 @@ class TableCommand:
 
 
 ActorMessage = DealNext | PlayerAction | ClockDue | TableCommand
+
+LogAppend = Callable[..., Awaitable[list[HandEvent]]]
+"""Logs one message's events on an event loop: ``(table_id, floor, events, now, owner_epoch=...)`` to their rows, as
+``games.runtime.hand_log.hand_log_append_async`` bound to a client does."""
 
 
 @dataclass(frozen=True)
@@ -244,6 +248,23 @@ class TableActor:
         """Log and publish ``events`` (what ``message`` did to the hand in memory); end the hand if it is complete
         (``end_later``: leave its end for :meth:`end_pending`)."""
         sequences = self._log_and_publish(live, events, now)
+        return self._concluded(live, message, changed, events, complete, now, sequences, result, end_later=end_later)
+
+    def _concluded(
+        self,
+        live: HandInPlay,
+        message: ActorMessage,
+        changed: bool,
+        events: tuple[NewEvent, ...],
+        complete: bool,
+        now: datetime,
+        sequences: tuple[int, ...],
+        result: Any = None,
+        *,
+        end_later: bool = False,
+    ) -> Outcome:
+        """The outcome of a message whose events are logged and published: the hand goes on, or it is complete and
+        ends now or is left for :meth:`end_pending`."""
         if not complete:
             return Outcome(message, changed=changed, events=events, sequences=sequences, result=result)
         self.live = None
@@ -253,6 +274,49 @@ class TableActor:
             return Outcome(message, changed=True, events=events, sequences=sequences, result=result, hand_ending=True)
         ended = self._end(live, published, now)
         return Outcome(message, changed=True, events=events, hand_ended=ended, sequences=sequences, result=result)
+
+    # --- A player's action on an event loop ------------------------------------------------------------------------
+
+    def acts_in_memory(self, message: ActorMessage) -> bool:
+        """Whether :meth:`act_in_memory` may apply ``message``: a player's action while a hand is held in memory, no
+        hand's durable end is pending, the log takes the hand's events, and a hand the action completes is left for
+        :meth:`end_pending` (:attr:`end_actions_later`). Then applying it touches no database, only Redis; anything
+        else goes through :meth:`handle`."""
+        return (
+            isinstance(message, PlayerAction)
+            and self.live is not None
+            and self.ending is None
+            and self.end_actions_later
+            and not self.logging_failed
+        )
+
+    async def act_in_memory(self, message: PlayerAction, now: datetime, append: LogAppend) -> Outcome:
+        """Apply a player's action to the hand held in memory on the caller's event loop, as :meth:`handle` applies it
+        (same refusals, same events, numbers and broadcast; a completed hand is left for :meth:`end_pending`), with
+        ``append`` logging the events (``hand_log_append_async`` with the owner's asynchronous client). Only when
+        :meth:`acts_in_memory` says so: a table owner keeps its database threads for the hand boundaries, and an
+        action waits for none of them (issue 27: in-hand actions queued behind other tables' boundaries)."""
+        assert self.acts_in_memory(message), "act_in_memory needs a player's action and a hand held in memory"
+        live = self.live
+        assert live is not None
+        try:
+            applied = hand_apply(live, message, now)
+        except TableError as refusal:
+            return Outcome(message, refused=refusal)
+        sequences: tuple[int, ...] = ()
+        if applied.events:
+            try:
+                rows = await append(
+                    self.table_id, live.table.last_sequence, applied.events, now, owner_epoch=self.owner_epoch
+                )
+            except RedisError:
+                logger.exception("table %s: could not log the hand's events; the rest go out at its end", self.table_id)
+                self.logging_failed = True
+            else:
+                sequences = self._published(rows)
+        return self._concluded(
+            live, message, applied.changed, applied.events, applied.complete, now, sequences, end_later=True
+        )
 
     def _command(self, message: TableCommand, now: datetime) -> Outcome:
         """Run a table command's durable service, ordered with the hand. Between hands that is all. During a hand the
@@ -301,6 +365,11 @@ class TableActor:
             logger.exception("table %s: could not log the hand's events; the rest go out at its end", self.table_id)
             self.logging_failed = True
             return ()
+        return self._published(rows)
+
+    def _published(self, rows: list[HandEvent]) -> tuple[int, ...]:
+        """Publish the logged ``rows`` of the hand in play on the table's broadcast channel (in order with everything
+        else this process publishes); return their numbers, kept for the hand's end."""
         sequences = tuple(row.sequence for row in rows)
         self.published.extend(sequences)
         realtime.table_events_committed(self.table_id, sequences[0], sequences[-1], rows)

@@ -39,9 +39,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
+import redis.asyncio as redis_asyncio
 from django.conf import settings
 from django.utils.dateparse import parse_datetime
 
@@ -112,6 +114,7 @@ return redis.call('LLEN', KEYS[1])
 )
 
 _scripts: dict[tuple[int, str], Any] = {}
+_async_scripts: dict[tuple[int, str], Any] = {}
 
 
 def _script(source: str) -> Any:
@@ -120,6 +123,14 @@ def _script(source: str) -> Any:
     script = _scripts.get(key)
     if script is None:
         script = _scripts[key] = client.register_script(source)
+    return script
+
+
+def _async_script(client: redis_asyncio.Redis, source: str) -> Any:
+    key = (id(client), source)
+    script = _async_scripts.get(key)
+    if script is None:
+        script = _async_scripts[key] = client.register_script(source)
     return script
 
 
@@ -164,6 +175,37 @@ def _row(table_id: int, sequence: int, data: dict[str, Any]) -> HandEvent:
     )
 
 
+@dataclass(frozen=True)
+class _Append:
+    """One append's script call (keys and arguments) and what turns its answer into rows."""
+
+    table_id: int
+    keys: list[str]
+    args: list[Any]
+    entries: list[str]
+    owner_epoch: int | None
+
+    def rows(self, answer: Any) -> list[HandEvent]:
+        first = int(answer)
+        if first < 0:
+            assert self.owner_epoch is not None
+            raise OwnershipLost(self.table_id, int(self.owner_epoch), -1 - first)
+        # The rows are read back from the entries as a reader of the log reads them (JSON's lists, not tuples).
+        return [_row(self.table_id, first + offset, json.loads(entry)) for offset, entry in enumerate(self.entries)]
+
+
+def _append(table_id: int, floor: int, events: Sequence[NewEvent], now: datetime, owner_epoch: int | None) -> _Append:
+    entries = [_entry(event, now) for event in events]
+    fence = "" if owner_epoch is None else int(owner_epoch)
+    return _Append(
+        table_id,
+        [log_key(table_id), counter_key(table_id), table_epoch_key(table_id)],
+        [floor, EXPIRY_MILLISECONDS, fence, *entries],
+        entries,
+        owner_epoch,
+    )
+
+
 def hand_log_append(
     table_id: int, floor: int, events: Sequence[NewEvent], now: datetime, *, owner_epoch: int | None = None
 ) -> list[HandEvent]:
@@ -175,18 +217,25 @@ def hand_log_append(
     appended, when a later owner has acquired the table since (None: unfenced, in-process use)."""
     if not events:
         return []
-    entries = [_entry(event, now) for event in events]
-    fence = "" if owner_epoch is None else int(owner_epoch)
-    first = int(
-        _script(_APPEND)(
-            keys=[log_key(table_id), counter_key(table_id), table_epoch_key(table_id)],
-            args=[floor, EXPIRY_MILLISECONDS, fence, *entries],
-        )
-    )
-    if first < 0:
-        assert owner_epoch is not None
-        raise OwnershipLost(table_id, int(owner_epoch), -1 - first)
-    return [_row(table_id, first + offset, json.loads(entry)) for offset, entry in enumerate(entries)]
+    append = _append(table_id, floor, events, now, owner_epoch)
+    return append.rows(_script(_APPEND)(keys=append.keys, args=append.args))
+
+
+async def hand_log_append_async(
+    client: redis_asyncio.Redis,
+    table_id: int,
+    floor: int,
+    events: Sequence[NewEvent],
+    now: datetime,
+    *,
+    owner_epoch: int | None = None,
+) -> list[HandEvent]:
+    """:func:`hand_log_append` through the asynchronous ``client``, for a caller on an event loop (a table owner
+    applying an action to the hand it holds: no thread between the action and its log). Same script, same contract."""
+    if not events:
+        return []
+    append = _append(table_id, floor, events, now, owner_epoch)
+    return append.rows(await _async_script(client, _APPEND)(keys=append.keys, args=append.args))
 
 
 def hand_log_reserve(table_id: int, floor: int, count: int) -> int:

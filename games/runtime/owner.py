@@ -19,8 +19,10 @@ One asyncio loop per process:
   table's ``next_hand_at`` has come and no hand is in play, read for all owned tables in one query per scan, and
   after a hand it ended itself at the end of that hand's pause) and the
   acting player's clock (``TableActor.deadline`` / ``clock``: the task wakes at the deadline; no database polling
-  per table). Every actor call runs in a small thread pool (the Django ORM must not run on the event loop, and a
-  message may end the hand: ``hand_end`` is a transaction); the in-memory ones take microseconds there.
+  per table). A player's action in a hand held in memory is applied on the loop (``TableActor.act_in_memory``: the
+  engine, then the hand log's append with the asynchronous Redis client, then the publish), so it waits for no
+  database work of another table; every other actor call runs in a small thread pool (the Django ORM must not run on
+  the event loop, and a message may start or end a hand, both transactions).
 * **Answers** go to the sender's reply key (``games.runtime.inbox``): ``ok`` or the refusal exactly as
   ``commands.refusal_from`` makes it for the durable path; then the entry is acknowledged.
 * **SIGTERM** (``stop``): the process stops reading, cancels the hands in progress at its tables (they would be
@@ -63,6 +65,7 @@ from games.models import Seat, Table, TableStatus
 from games.runtime import commands, inbox
 from games.runtime.actor import CONNECTION_REPORTS, CONNECTION_RESTORED, DealNext, Outcome, TableActor, TableCommand
 from games.runtime.errors import NotSeated, OwnershipLost, TableError
+from games.runtime.hand_log import hand_log_append_async
 from games.runtime.leases import Lease, LeaseStore, fair_share, tables_to_claim
 from games.runtime.play import PlayerAction
 from games.runtime.recovery import CRASH_REASON, hand_cancel, table_take_over
@@ -162,6 +165,7 @@ class TableOwner:
         self.lease_client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2.0, socket_connect_timeout=2.0)
         self.store: LeaseStore = inbox.lease_store(self.lease_client)
         self.redis: redis_asyncio.Redis = redis_asyncio.Redis.from_url(settings.REDIS_URL)
+        self.log_append = functools.partial(hand_log_append_async, self.redis)
         self.takeovers: list[tuple[int, int | None, float]] = []
         """(table id, cancelled hand id or None, seconds the takeover transaction took), in order."""
 
@@ -514,7 +518,12 @@ class TableOwner:
             return
         fields = message.fields
         action = PlayerAction(message.user_id, fields.get("action", ""), fields.get("amount"), fields.get("hand_id"))
-        outcome: Outcome = await self._database(actor.handle, action, timezone.now())
+        if actor.acts_in_memory(action):
+            # On the loop: an action in a hand held in memory waits for no database thread (those carry the hand
+            # boundaries of every table this process owns, and an action queued behind them waited for all of them).
+            outcome = await actor.act_in_memory(action, timezone.now(), self.log_append)
+        else:
+            outcome = await self._database(actor.handle, action, timezone.now())
         await self._reply(message, inbox.Reply(True) if outcome.refused is None else refusal(outcome.refused))
 
     async def _reply(self, message: inbox.InboxMessage, reply: inbox.Reply) -> None:

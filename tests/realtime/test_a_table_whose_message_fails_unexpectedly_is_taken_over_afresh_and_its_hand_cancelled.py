@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from games.models import Hand, HandEvent, HandStatus, Seat, Table
+from games.runtime import actor as actor_module
 from games.runtime import commands
-from games.runtime.actor import TableActor
 from games.runtime.commands import CommandRefused
 from games.runtime.owner import SERVER_ERROR
 from games.runtime.play import PlayerAction
@@ -30,14 +30,15 @@ def test_a_failing_message_is_answered_server_error_and_the_hand_is_rolled_back_
     users = [player() for _ in range(3)]
     seat_players(table, users, 1_000)
     by_seat = {seat.number: seat.user for seat in Seat.objects.filter(table=table, user__isnull=False)}
-    handle = TableActor.handle
+    apply = actor_module.hand_apply
 
-    def failing_on_all_in(actor: TableActor, message: Any, now: Any) -> Any:
+    def failing_on_all_in(live: Any, message: Any, now: Any) -> Any:
         if isinstance(message, PlayerAction) and message.action_type == "all_in":
             raise RuntimeError("a server error while applying the message")
-        return handle(actor, message, now)
+        return apply(live, message, now)
 
-    monkeypatch.setattr(TableActor, "handle", failing_on_all_in)
+    # Where the actor applies a message to its hand, on the owner's loop (an action) or in a database thread.
+    monkeypatch.setattr(actor_module, "hand_apply", failing_on_all_in)
 
     with table_owner_running() as owner:
         hand_id = wait_for(lambda: Table.objects.get(pk=table.pk).current_hand_id, "the owner's first deal")
