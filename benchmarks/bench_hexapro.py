@@ -54,6 +54,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from contextlib import ExitStack
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -302,7 +303,7 @@ async def measured_window(
     while sockets_open < len(playing) and time.monotonic() < arrival_deadline:
         await asyncio.sleep(0.5)
         playing, sockets_open = playing_and_open()
-    start = time.monotonic()
+    start, started_at = time.monotonic(), datetime.now(UTC)
     meter.start()
     await asyncio.sleep(seconds)
     end = time.monotonic()
@@ -325,6 +326,8 @@ async def measured_window(
         "p99_ms": round(percentile(measured, 0.99) or 0, 1),
         **by_hand_end(stats, start, end),
         "latencies_ms": [round(latency * 1000, 2) for latency in measured],
+        "window_started_at": started_at.isoformat(timespec="milliseconds"),
+        "slowest_actions": slowest_actions(stats, start, end),
         "errors": dict(stats.errors),
         "connect_failures": stats.connect_failures,
         **usage,
@@ -524,6 +527,15 @@ def play(options: argparse.Namespace) -> dict[str, Any]:
         print(json.dumps({key: without_latencies(report[key])}), flush=True)
     report["summary"] = products_summary(report)
     return report
+
+
+def slowest_actions(stats: Any, start: float, end: float, count: int = 20) -> list[tuple[float, float]]:
+    """The window's ``count`` slowest actions as (seconds into the window when the broadcast came, milliseconds), in
+    time order: a tail in bursts across tables shows as clusters, to set against the site's logs (its processes log
+    their event loops' stalls with ``EVENT_LOOP_STALL_MILLISECONDS``)."""
+    timed = [(at - start, latency) for latency, at in zip(stats.latencies, stats.latency_times, strict=True)]
+    slowest = sorted((item for item in timed if 0 <= item[0] < end - start), key=lambda item: -item[1])[:count]
+    return [(round(moment, 3), round(latency * 1000, 1)) for moment, latency in sorted(slowest)]
 
 
 def without_latencies(part: dict[str, Any]) -> dict[str, Any]:

@@ -251,6 +251,10 @@ TOURNAMENT_COORDINATION_WINDOW_MILLISECONDS = env.integer(
     "TOURNAMENT_COORDINATION_WINDOW_MILLISECONDS", 1_000, minimum=0, maximum=10_000
 )
 
+# Issue 27: log each stall of a web or runtime process's event loop longer than this (0: not watched). A stall delays
+# every socket or table the loop carries at once; the log's times place it against a latency tail.
+EVENT_LOOP_STALL_MILLISECONDS = env.integer("EVENT_LOOP_STALL_MILLISECONDS", 0, minimum=0, maximum=60_000)
+
 # --- Table actors (issue 27, docs/runtime-design.md steps 3 and 5) -------------------------------------------------
 # TABLE_ACTORS on: the tables are played by ``manage.py run_tables`` processes (games.runtime.owner) that hold each
 # hand in memory and own their tables by Redis leases; a player's action goes to the table's Redis stream and the web

@@ -43,6 +43,8 @@ import redis.asyncio as redis_asyncio
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 
+from poker_site.core.loop_stalls import loop_stalls_watch_start
+
 logger = logging.getLogger(__name__)
 
 SUBSCRIBE_TIMEOUT_SECONDS: Final[float] = 10.0
@@ -156,6 +158,7 @@ class TableBroadcasts:
     async def join(self, table_id: int, socket: TableSocket) -> None:
         if self.reader is None or self.reader.done():
             self.reader = asyncio.ensure_future(self._read_forever())
+            loop_stalls_watch_start("web process")
         self.sockets.setdefault(int(table_id), set()).add(socket)
         try:
             await asyncio.wait_for(self.subscribed.wait(), SUBSCRIBE_TIMEOUT_SECONDS)

@@ -69,6 +69,7 @@ from games.runtime.hand_log import hand_log_append_async
 from games.runtime.leases import Lease, LeaseStore, fair_share, tables_to_claim
 from games.runtime.play import PlayerAction
 from games.runtime.recovery import CRASH_REASON, hand_cancel, table_take_over
+from poker_site.core.loop_stalls import loop_stalls_watch_start
 
 logger = logging.getLogger(__name__)
 
@@ -178,6 +179,9 @@ class TableOwner:
             asyncio.create_task(self._every(self.store.lease_milliseconds / 3000, self.renew, stop), name="renew"),
             asyncio.create_task(self._read(stop), name="read"),
         ]
+        watch = loop_stalls_watch_start(f"run_tables {self.process_id}")
+        if watch is not None:
+            loops.append(watch)
         try:
             await stop.wait()
         finally:
