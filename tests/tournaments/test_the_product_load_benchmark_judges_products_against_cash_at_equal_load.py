@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from benchmarks.bench_hexapro import PRODUCT_P99_TARGET, products_summary
+from benchmarks.bench_hexapro import PRODUCT_P99_TARGET, products_summary, slowest_actions
 
 
 def window(p99: float, *, problems: list[str] | None = None) -> dict[str, Any]:
@@ -117,3 +117,11 @@ def test_a_product_window_lighter_than_the_cash_windows_gets_no_verdict() -> Non
 
     assert summary["hexapro"]["load_share_of_cash"] == 0.85
     assert summary["hexapro"]["verdict"] == "unequal load"
+
+
+def test_the_slowest_actions_of_a_window_are_listed_with_their_moments_in_time_order() -> None:
+    class Stats:
+        latencies = [0.004, 0.050, 0.003, 0.020, 0.090, 0.030]
+        latency_times = [100.5, 101.0, 101.2, 103.0, 104.0, 120.0]  # the last one after the window
+
+    assert slowest_actions(Stats(), 100.0, 110.0, count=3) == [(1.0, 50.0), (3.0, 20.0), (4.0, 90.0)]
