@@ -39,13 +39,13 @@ from typing import Any
 from redis import RedisError
 
 from games.engine.cards import Shuffler
-from games.models import Hand, HandEvent, Table
+from games.models import Hand, Table
 from games.runtime import presence, realtime
 from games.runtime.commands import CommandRefused
 from games.runtime.engine_state import hand_states_held
 from games.runtime.errors import NotYourTurn, TableError
 from games.runtime.events import NewEvent
-from games.runtime.hand_log import hand_log_append
+from games.runtime.hand_log import LoggedEvent, hand_log_append
 from games.runtime.hands import hand_begin, hand_end, hand_seats_reload, hand_seats_save
 from games.runtime.play import (
     ClockDue,
@@ -87,7 +87,7 @@ class TableCommand:
 
 ActorMessage = DealNext | PlayerAction | ClockDue | TableCommand
 
-LogAppend = Callable[..., Awaitable[list[HandEvent]]]
+LogAppend = Callable[..., Awaitable[list[LoggedEvent]]]
 """Logs one message's events on an event loop: ``(table_id, floor, events, now, owner_epoch=...)`` to their rows, as
 ``games.runtime.hand_log.hand_log_append_async`` bound to a client does."""
 
@@ -367,7 +367,7 @@ class TableActor:
             return ()
         return self._published(rows)
 
-    def _published(self, rows: list[HandEvent]) -> tuple[int, ...]:
+    def _published(self, rows: list[LoggedEvent]) -> tuple[int, ...]:
         """Publish the logged ``rows`` of the hand in play on the table's broadcast channel (in order with everything
         else this process publishes); return their numbers, kept for the hand's end."""
         sequences = tuple(row.sequence for row in rows)

@@ -175,6 +175,22 @@ def _row(table_id: int, sequence: int, data: dict[str, Any]) -> HandEvent:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class LoggedEvent:
+    """One event just logged, as its broadcast reads it: the attributes of an unsaved ``HandEvent`` row that
+    ``views.event_view`` reads, without a model instance (a model's ``__init__`` per event cost four times this)."""
+
+    table_id: int
+    hand_id: int | None
+    sequence: int
+    kind: str
+    payload: dict[str, Any]
+    audience: str
+    private_to_seat: int | None
+    private_to_user_id: int | None
+    created_at: datetime
+
+
 @dataclass(frozen=True)
 class _Append:
     """One append's script call (keys and arguments) and what turns its answer into rows."""
@@ -184,14 +200,31 @@ class _Append:
     args: list[Any]
     entries: list[str]
     owner_epoch: int | None
+    now: datetime
 
-    def rows(self, answer: Any) -> list[HandEvent]:
+    def rows(self, answer: Any) -> list[LoggedEvent]:
         first = int(answer)
         if first < 0:
             assert self.owner_epoch is not None
             raise OwnershipLost(self.table_id, int(self.owner_epoch), -1 - first)
-        # The rows are read back from the entries as a reader of the log reads them (JSON's lists, not tuples).
-        return [_row(self.table_id, first + offset, json.loads(entry)) for offset, entry in enumerate(self.entries)]
+        rows = []
+        for offset, entry in enumerate(self.entries):
+            # Read back from the entry as a reader of the log reads it (JSON's lists, not tuples).
+            data = json.loads(entry)
+            rows.append(
+                LoggedEvent(
+                    self.table_id,
+                    data["hand_id"],
+                    first + offset,
+                    data["kind"],
+                    data["payload"],
+                    data["audience"],
+                    data["private_to_seat"],
+                    data["private_to_user_id"],
+                    self.now,
+                )
+            )
+        return rows
 
 
 def _append(table_id: int, floor: int, events: Sequence[NewEvent], now: datetime, owner_epoch: int | None) -> _Append:
@@ -203,16 +236,18 @@ def _append(table_id: int, floor: int, events: Sequence[NewEvent], now: datetime
         [floor, EXPIRY_MILLISECONDS, fence, *entries],
         entries,
         owner_epoch,
+        now,
     )
 
 
 def hand_log_append(
     table_id: int, floor: int, events: Sequence[NewEvent], now: datetime, *, owner_epoch: int | None = None
-) -> list[HandEvent]:
+) -> list[LoggedEvent]:
     """Append ``events`` (one applied message's, in order) to the table's log, numbered from
-    ``max(last handed out, floor) + 1``; return them as the unsaved ``HandEvent`` rows the durable path would write
-    (``sequence`` set, ``created_at`` = ``now``). ``floor``: the table's durable ``last_sequence`` as the caller knows
-    it. Entries left at or below ``floor`` (a crashed owner's, durable or cancelled since) are dropped first.
+    ``max(last handed out, floor) + 1``; return them as :class:`LoggedEvent` rows (the fields of the ``HandEvent``
+    rows the durable path would write: ``sequence`` set, ``created_at`` = ``now``). ``floor``: the table's durable
+    ``last_sequence`` as the caller knows it. Entries left at or below ``floor`` (a crashed owner's, durable or
+    cancelled since) are dropped first.
     ``owner_epoch``: the appending owner's fencing token; :class:`~games.runtime.errors.OwnershipLost`, and nothing
     appended, when a later owner has acquired the table since (None: unfenced, in-process use)."""
     if not events:
@@ -229,7 +264,7 @@ async def hand_log_append_async(
     now: datetime,
     *,
     owner_epoch: int | None = None,
-) -> list[HandEvent]:
+) -> list[LoggedEvent]:
     """:func:`hand_log_append` through the asynchronous ``client``, for a caller on an event loop (a table owner
     applying an action to the hand it holds: no thread between the action and its log). Same script, same contract."""
     if not events:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import HandEvent, HandStatus
-from games.runtime.hand_log import counter_key, hand_log_rows_after, log_key
+from games.runtime.hand_log import LoggedEvent, counter_key, hand_log_rows_after, log_key
 from poker_site.core.redis_clients import blocking_client
 from tests.tables.held_hands import Published, held_hand, published  # noqa: F401 (the fixture)
 from tests.tables.support import fresh
@@ -36,7 +36,8 @@ def test_every_event_published_during_an_actors_hand_is_written_at_its_number_wh
     assert logged, "the hand's actions were published as they were applied"
     in_hand = [row for _first, _last, rows in published.ranges[during:] for row in rows if row.sequence in logged]
     assert [row.sequence for row in in_hand] == logged
-    assert all(row.pk is None for row in in_hand)  # published from memory, before any row existed
+    # Published from the hand log in memory, before any row existed.
+    assert all(isinstance(row, LoggedEvent) for row in in_hand)
 
     durable = list(HandEvent.objects.filter(table=held.table, sequence__gt=held.durable_before_deal))
     shown = sorted(

@@ -63,8 +63,11 @@ def test_a_private_event_keeps_its_owner_through_the_log(table_id: int) -> None:
         private_to_seat=3,
         private_to_user_id=77,
     )
-    hand_log_append(table_id, 0, [secret], NOW)
+    (published,) = hand_log_append(table_id, 0, [secret], NOW)
     (row,) = hand_log_rows_after(table_id, 0)
+    # What the broadcast is made of gives every viewer what a resync from the log gives them.
+    for viewer in (77, 78, None):
+        assert event_view(published, viewer) == event_view(row, viewer)
     assert event_view(row, 77)["cards"] == ["As", "Kd"]
     spectator = event_view(row, None)
     assert "cards" not in spectator
