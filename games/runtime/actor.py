@@ -244,27 +244,13 @@ class TableActor:
         result: Any = None,
         *,
         end_later: bool = False,
+        sequences: tuple[int, ...] | None = None,
     ) -> Outcome:
-        """Log and publish ``events`` (what ``message`` did to the hand in memory); end the hand if it is complete
-        (``end_later``: leave its end for :meth:`end_pending`)."""
-        sequences = self._log_and_publish(live, events, now)
-        return self._concluded(live, message, changed, events, complete, now, sequences, result, end_later=end_later)
-
-    def _concluded(
-        self,
-        live: HandInPlay,
-        message: ActorMessage,
-        changed: bool,
-        events: tuple[NewEvent, ...],
-        complete: bool,
-        now: datetime,
-        sequences: tuple[int, ...],
-        result: Any = None,
-        *,
-        end_later: bool = False,
-    ) -> Outcome:
-        """The outcome of a message whose events are logged and published: the hand goes on, or it is complete and
-        ends now or is left for :meth:`end_pending`."""
+        """Log and publish ``events`` (what ``message`` did to the hand in memory) unless the caller did
+        (``sequences``: the numbers they were logged with); end the hand if it is complete (``end_later``: leave its
+        end for :meth:`end_pending`)."""
+        if sequences is None:
+            sequences = self._log_and_publish(live, events, now)
         if not complete:
             return Outcome(message, changed=changed, events=events, sequences=sequences, result=result)
         self.live = None
@@ -314,8 +300,8 @@ class TableActor:
                 self.logging_failed = True
             else:
                 sequences = self._published(rows)
-        return self._concluded(
-            live, message, applied.changed, applied.events, applied.complete, now, sequences, end_later=True
+        return self._applied(
+            live, message, applied.changed, applied.events, applied.complete, now, end_later=True, sequences=sequences
         )
 
     def _command(self, message: TableCommand, now: datetime) -> Outcome:
