@@ -3,13 +3,14 @@ payouts, timebank, final stage), so every decision is made by the plain function
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.utils.translation import gettext as _
 
 from tournaments.models import FinalStageStart as StoredFinalStageStart
-from tournaments.models import Tournament, TournamentKind
+from tournaments.models import Tournament, TournamentKind, TournamentLevel
 from tournaments.rules.breaks import BreakPolicy
 from tournaments.rules.common import RuleError
 from tournaments.rules.fees import EntryPrice
@@ -21,11 +22,12 @@ from tournaments.rules.satellites import SatellitePrizes, satellite_prizes
 from tournaments.rules.timebank import FinalStageReconnect, FinalStageStart
 
 
-def blind_structure(tournament: Tournament) -> BlindStructure:
-    """The tournament's levels as a :class:`BlindStructure` (one query)."""
+def blind_structure(tournament: Tournament, rows: Iterable[TournamentLevel] | None = None) -> BlindStructure:
+    """The tournament's levels as a :class:`BlindStructure`: from ``rows`` when the caller read them already (in level
+    order), else with one query."""
     levels = tuple(
         BlindLevel(level.small_blind, level.big_blind, level.ante, level.duration_seconds)
-        for level in tournament.levels.order_by("number")
+        for level in (tournament.levels.order_by("number") if rows is None else rows)
     )
     return BlindStructure(tournament.name, tournament.starting_stack, levels)
 

@@ -12,7 +12,7 @@ from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils import timezone
 
 from games.models import Seat
-from tournaments.definitions import Payouts, break_policy, level_clock, payouts_for, payouts_now
+from tournaments.definitions import Payouts, blind_structure, break_policy, level_clock, payouts_for, payouts_now
 from tournaments.models import (
     BountyKind,
     EntryStatus,
@@ -262,7 +262,8 @@ def tournament_detail(tournament: Tournament, viewer_id: int | None = None) -> d
         }
     )
     if tournament.started_at is not None:
-        reading = level_clock(tournament).reading(now)
+        # The levels read above make the clock's structure: no second read of the same rows.
+        reading = level_clock(tournament, blind_structure(tournament, levels)).reading(now)
         detail["current_level"] = {
             "level": reading.number,
             "small_blind": reading.level.small_blind,
@@ -288,6 +289,11 @@ def tournament_detail(tournament: Tournament, viewer_id: int | None = None) -> d
 
 def _name(user: Any) -> str:
     return str(getattr(user, "table_name", None) or user.get_username())
+
+
+def _awards_bounties(tournament: Tournament) -> bool:
+    """Whether the tournament can have bounty awards (bounties, or a VIP bounty: TRN-41..TRN-43); others read none."""
+    return bool(tournament.has_bounties or tournament.vip_player_id is not None)
 
 
 def _bounties_won(tournament: Tournament) -> dict[int, int]:
@@ -345,7 +351,7 @@ def purchase_facts(tournament: Tournament) -> dict[str, Any]:
 
 
 def _entrants(tournament: Tournament) -> list[dict[str, Any]]:
-    won = _bounties_won(tournament) if tournament.has_bounties or tournament.vip_player_id is not None else {}
+    won = _bounties_won(tournament) if _awards_bounties(tournament) else {}
     chips = dict(
         Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
             "user_id", "chips"
@@ -411,7 +417,7 @@ def _viewer(tournament: Tournament, viewer_id: int) -> dict[str, Any] | None:
         "rebuys": bought["rebuy"],
         "add_on_taken": bought["add_on"] > 0,
         "bounty": entry.bounty,
-        "bounties_won": _bounties_won(tournament).get(entry.pk, 0),
+        "bounties_won": _bounties_won(tournament).get(entry.pk, 0) if _awards_bounties(tournament) else 0,
         "carried_chips": entry.carried_chips,
     }
     if entry.status == EntryStatus.QUALIFIED and tournament.phase_two_id is not None:
