@@ -296,8 +296,7 @@ class TableActor:
                     self.table_id, live.table.last_sequence, applied.events, now, owner_epoch=self.owner_epoch
                 )
             except RedisError:
-                logger.exception("table %s: could not log the hand's events; the rest go out at its end", self.table_id)
-                self.logging_failed = True
+                self._logging_failed()
             else:
                 sequences = self._published(rows)
         return self._applied(
@@ -348,10 +347,14 @@ class TableActor:
         try:
             rows = hand_log_append(self.table_id, live.table.last_sequence, events, now, owner_epoch=self.owner_epoch)
         except RedisError:
-            logger.exception("table %s: could not log the hand's events; the rest go out at its end", self.table_id)
-            self.logging_failed = True
+            self._logging_failed()
             return ()
         return self._published(rows)
+
+    def _logging_failed(self) -> None:
+        """Redis refused an append (called in its ``except``): the hand's later events go out at its end."""
+        logger.exception("table %s: could not log the hand's events; the rest go out at its end", self.table_id)
+        self.logging_failed = True
 
     def _published(self, rows: list[LoggedEvent]) -> tuple[int, ...]:
         """Publish the logged ``rows`` of the hand in play on the table's broadcast channel (in order with everything

@@ -43,7 +43,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
-import redis.asyncio as redis_asyncio
 from django.conf import settings
 from django.utils.dateparse import parse_datetime
 
@@ -53,6 +52,9 @@ from games.runtime.inbox import table_epoch_key
 from poker_site.core.redis_clients import blocking_client
 
 if TYPE_CHECKING:
+    import redis
+    import redis.asyncio as redis_asyncio
+
     from games.runtime.events import NewEvent
 
 EXPIRY_MILLISECONDS: Final[int] = 24 * 60 * 60 * 1000
@@ -114,23 +116,16 @@ return redis.call('LLEN', KEYS[1])
 )
 
 _scripts: dict[tuple[int, str], Any] = {}
-_async_scripts: dict[tuple[int, str], Any] = {}
 
 
-def _script(source: str) -> Any:
-    client = blocking_client()
+def _script(source: str, client: redis.Redis | redis_asyncio.Redis | None = None) -> Any:
+    """``source`` registered with ``client`` (default: the process's blocking client), once per client."""
+    if client is None:
+        client = blocking_client()
     key = (id(client), source)
     script = _scripts.get(key)
     if script is None:
         script = _scripts[key] = client.register_script(source)
-    return script
-
-
-def _async_script(client: redis_asyncio.Redis, source: str) -> Any:
-    key = (id(client), source)
-    script = _async_scripts.get(key)
-    if script is None:
-        script = _async_scripts[key] = client.register_script(source)
     return script
 
 
@@ -270,7 +265,7 @@ async def hand_log_append_async(
     if not events:
         return []
     append = _append(table_id, floor, events, now, owner_epoch)
-    return append.rows(await _async_script(client, _APPEND)(keys=append.keys, args=append.args))
+    return append.rows(await _script(_APPEND, client)(keys=append.keys, args=append.args))
 
 
 def hand_log_reserve(table_id: int, floor: int, count: int) -> int:
