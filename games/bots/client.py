@@ -71,10 +71,15 @@ QUEUE_POLL_SECONDS = 3.0
 """How often a queued bot asks where it stands."""
 
 
-def socket_url(base_url: str, table_id: int) -> str:
+def websocket_url(base_url: str, path: str) -> str:
+    """The WebSocket address of ``path`` (``/ws/...``) on the site at ``base_url``."""
     parts = urlsplit(base_url)
     scheme = "wss" if parts.scheme == "https" else "ws"
-    return f"{scheme}://{parts.netloc}/ws/tables/{table_id}/"
+    return f"{scheme}://{parts.netloc}{path}"
+
+
+def socket_url(base_url: str, table_id: int) -> str:
+    return websocket_url(base_url, f"/ws/tables/{table_id}/")
 
 
 MAXIMUM_RETRY_SECONDS = 30.0

@@ -1,9 +1,12 @@
 """A bot tournament player: it follows its tournament's table assignment instead of taking a seat.
 
-The tournament seats its players (TRN-03) and moves them (TRN-25); the bot asks the tournament's API where it sits
-(``GET /api/tournaments/<id>/`` → ``viewer.table_id``), plays that table over the ordinary table socket, follows a
-``player_moved`` event that names it to its new table, and stops when it is knocked out or the tournament is over.
-It never takes a seat, tops up or leaves: none of that exists at a tournament table. No Django import.
+The tournament seats its players (TRN-03) and moves them (TRN-25); the bot learns where it sits as a player's pages
+do (LOB-05, TRN-26): the player socket (``/ws/player/``) names the seats it holds in its ``hello`` and calls it to a
+new one with a ``take_your_seat`` notice, and the tournament's API (``GET /api/tournaments/<id>/``), read as often as
+the tournament page reads it, says when it is out or the tournament is over. It plays its table over the ordinary
+table socket, follows a ``player_moved`` event that names it to its new table, and stops when it is knocked out or
+the tournament is over. It never takes a seat, tops up or leaves: none of that exists at a tournament table. No
+Django import.
 """
 
 from __future__ import annotations
@@ -15,9 +18,19 @@ from random import Random
 from typing import Any
 from urllib.request import Request, urlopen
 
-from games.bots.client import Bot, BotSettings, BotStats
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from games.bots.client import Bot, BotSettings, BotStats, websocket_url
 
 FINISHED = {"finished", "cancelled"}
+
+OUT = {"finished", "busted", "disqualified"}
+"""A viewer's entry status that ends the bot's tournament."""
+
+PAGE_POLL_SECONDS = 4.0
+"""How often the tournament page reads its API (``static/js/tournament.js``); a waiting bot reads it no more often:
+the player socket's notice, not the poll, is what calls a player to a new seat."""
 
 
 def tournament_view(base_url: str, tournament_id: int, session_cookie: str, timeout: float = 10) -> dict[str, Any]:
@@ -67,20 +80,69 @@ class TournamentBot(Bot):
             await asyncio.sleep(self.rng.uniform(0.2, 1.0))
 
     async def assigned_table(self, deadline: float) -> int | None:
-        """Wait until the tournament has seated the bot; None once it is out or the tournament is over."""
+        """Wait until the tournament has seated the bot and return the table; None once it is out, the tournament is
+        over or the deadline has passed. Waits as a player's page does: the seat comes from the player socket (its
+        ``hello``, then a ``take_your_seat`` notice of this tournament); the API is read every
+        :data:`PAGE_POLL_SECONDS` while no notice came, for the end of the bot's tournament (and a seat whose notice
+        was lost: notices are sent at most once)."""
         while time.monotonic() < deadline and not self.stopped:
             try:
-                view = await asyncio.to_thread(tournament_view, self.settings.base_url, self.tournament_id, self.cookie)
-            except OSError:
-                await asyncio.sleep(1.0)
-                continue
-            viewer = view.get("viewer") or {}
-            if view.get("status") in FINISHED or viewer.get("status") in {"finished", "busted", "disqualified"}:
-                self.out = True
+                async with connect(
+                    websocket_url(self.settings.base_url, "/ws/player/"),
+                    origin=self.settings.base_url.rstrip("/"),  # type: ignore[arg-type]
+                    additional_headers={"Cookie": f"sessionid={self.cookie}"},
+                    open_timeout=60,
+                    ping_interval=None,
+                    compression=None,
+                ) as socket:
+                    return await self.called_to_a_seat(socket, deadline)
+            except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError):
+                self.stats.connect_failures += 1
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5))
+        return None
+
+    async def called_to_a_seat(self, socket: Any, deadline: float) -> int | None:
+        """Read the open player socket until it names a seat at this tournament; read the API when it stays quiet."""
+        poll_at = time.monotonic() + PAGE_POLL_SECONDS
+        while not self.stopped:
+            now = time.monotonic()
+            if now >= deadline:
                 return None
-            if viewer.get("table_id"):
-                return int(viewer["table_id"])
-            await asyncio.sleep(1.0)
+            if now >= poll_at:
+                poll_at = now + PAGE_POLL_SECONDS
+                try:
+                    view = await asyncio.to_thread(
+                        tournament_view, self.settings.base_url, self.tournament_id, self.cookie
+                    )
+                except OSError:
+                    continue
+                viewer = view.get("viewer") or {}
+                if view.get("status") in FINISHED or viewer.get("status") in OUT:
+                    self.out = True
+                    return None
+                if viewer.get("table_id"):
+                    return int(viewer["table_id"])
+                continue
+            try:
+                raw = await asyncio.wait_for(socket.recv(), timeout=min(poll_at, deadline) - now)
+            except TimeoutError:
+                continue
+            table_id = self.seat_named(json.loads(raw))
+            if table_id is not None:
+                return table_id
+        return None
+
+    def seat_named(self, message: dict[str, Any]) -> int | None:
+        """The table of this tournament that a player-socket message seats the bot at, if it names one."""
+        if message.get("type") == "hello":
+            seats = [seat for seat in message.get("seats") or [] if seat.get("tournament_id") == self.tournament_id]
+            return int(seats[0]["table_id"]) if seats else None
+        if (
+            message.get("type") == "notice"
+            and message.get("kind") == "take_your_seat"
+            and message.get("tournament_id") == self.tournament_id
+        ):
+            return int(message["table_id"])
         return None
 
     async def handle_an_empty_stack(self, now: float) -> None:
