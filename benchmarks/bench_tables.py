@@ -405,6 +405,16 @@ class LoopStalls:
         }
 
 
+def load_generator_collector_off() -> None:
+    """Turn this process's automatic garbage collection off for the rest of the run (the bots' process).
+
+    The load generator's full collections (1,800 bots) stopped every bot for up to 120 ms even with the server's
+    settings, and the latency figures counted that as the server's. It collects in each warm-up instead
+    (:meth:`CpuMeter.start`), outside the measuring windows; what exists now is frozen, never scanned again."""
+    gc.freeze()
+    gc.disable()
+
+
 class CpuMeter:
     """CPU time used on this machine during a measuring window, by role: the site's daphne processes, the ticker, the
     echo server, PostgreSQL, Redis, the bots (this process) and everything else (from /proc; Linux only)."""
@@ -972,11 +982,7 @@ def main() -> int:
                 from benchmarks.floor_server import schema_create
 
                 schema_create(stack.environment["DATABASE_URL"], arguments.closed_loop_tables)
-            # The load generator's own collector stays off while it measures: its full collections (1,800 bots)
-            # stopped every bot for up to 120 ms even with the server's settings, and the latency figures counted that
-            # as the server's. It collects in each warm-up instead (CpuMeter.start), outside the measuring windows.
-            gc.freeze()
-            gc.disable()
+            load_generator_collector_off()
             runtime_processes = arguments.runtime_processes if arguments.table_actors else 0
             stack.start_servers(arguments.web_processes, runtime_processes, floor=not arguments.skip_floor)
             base_url = f"http://127.0.0.1:{stack.site_port}"

@@ -125,3 +125,27 @@ def test_the_slowest_actions_of_a_window_are_listed_with_their_moments_in_time_o
         latency_times = [100.5, 101.0, 101.2, 103.0, 104.0, 120.0]  # the last one after the window
 
     assert slowest_actions(Stats(), 100.0, 110.0, count=3) == [(1.0, 50.0), (3.0, 20.0), (4.0, 90.0)]
+
+
+def test_every_products_window_is_measured_with_the_bots_collector_off(monkeypatch: Any) -> None:
+    """The bots' process collects before a window, not in it: a full collection would stop every bot at once and
+    count as the site's latency (issue 27's product comparison)."""
+    import gc
+
+    import benchmarks.bench_hexapro as bench
+
+    seen: list[bool] = []
+
+    def window_recorded(label: str, tables: int, seconds: float, stack: Any) -> dict[str, Any]:
+        seen.append(gc.isenabled())
+        return {}
+
+    monkeypatch.setattr(bench, "cash_window", window_recorded)
+    was_enabled = gc.isenabled()
+    try:
+        bench.play_part("cash", "cash tables", 1, 1.0, stack=None, seed=1)  # type: ignore[arg-type]
+    finally:
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()
+    assert seen == [False]
