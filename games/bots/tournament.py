@@ -124,7 +124,8 @@ class TournamentBot(Bot):
                     return int(viewer["table_id"])
                 continue
             try:
-                raw = await asyncio.wait_for(socket.recv(), timeout=min(poll_at, deadline) - now)
+                # At most two seconds at a time, so that stop() ends the wait as promptly as a table session's.
+                raw = await asyncio.wait_for(socket.recv(), timeout=min(poll_at, deadline, now + 2.0) - now)
             except TimeoutError:
                 continue
             table_id = self.seat_named(json.loads(raw))

@@ -115,3 +115,18 @@ def test_the_bot_stops_waiting_at_its_deadline(monkeypatch: pytest.MonkeyPatch) 
     assert not bot.out
     assert time.monotonic() - began < 2
     assert reads == []
+
+
+def test_a_stopped_bot_ends_its_wait_within_about_two_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    api_reads(monkeypatch, {"status": "running", "viewer": {"table_id": None}})
+    bot = a_bot()
+
+    async def stop_soon_and_wait() -> int | None:
+        asyncio.get_running_loop().call_later(0.1, bot.stop)
+        return await bot.called_to_a_seat(QuietAfter({"type": "hello", "seats": []}), time.monotonic() + 60)
+
+    began = time.monotonic()
+    table = asyncio.run(stop_soon_and_wait())
+
+    assert table is None
+    assert time.monotonic() - began < 3
