@@ -273,9 +273,11 @@ def tournament_detail(tournament: Tournament, viewer_id: int | None = None) -> d
         }
     detail["break_policy"] = {"synchronized": break_policy(tournament).synchronized}
     detail["vip_name"] = _name(tournament.vip_player) if tournament.vip_player_id is not None else None
-    detail["entrants_list"] = _entrants(tournament)
+    # Read once for the entrants and the viewer; a tournament without bounties has no awards to read.
+    won = _bounties_won(tournament) if _awards_bounties(tournament) else {}
+    detail["entrants_list"] = _entrants(tournament, won)
     detail["tables"] = _tables(tournament)
-    detail["viewer"] = _viewer(tournament, viewer_id) if viewer_id is not None else None
+    detail["viewer"] = _viewer(tournament, viewer_id, won) if viewer_id is not None else None
     if tournament.is_phase_two:  # TRN-45: its flights, the players through to it and the stacks they carry
         detail.update(_phase_two(tournament))
     # TRN-37 / AMB-54: the satellite's target and seats, and the viewer's tickets that pay this tournament.
@@ -350,8 +352,8 @@ def purchase_facts(tournament: Tournament) -> dict[str, Any]:
     return facts
 
 
-def _entrants(tournament: Tournament) -> list[dict[str, Any]]:
-    won = _bounties_won(tournament) if _awards_bounties(tournament) else {}
+def _entrants(tournament: Tournament, won: dict[int, int]) -> list[dict[str, Any]]:
+    """The entrants' rows; ``won``: each entry's bounties won (:func:`_bounties_won`)."""
     chips = dict(
         Seat.objects.filter(table__tournament_link__tournament=tournament, user__isnull=False).values_list(
             "user_id", "chips"
@@ -394,7 +396,7 @@ def _tables(tournament: Tournament) -> list[dict[str, Any]]:
     return [{"table_id": link.table_id, "number": link.number, "players": link.occupied} for link in links]
 
 
-def _viewer(tournament: Tournament, viewer_id: int) -> dict[str, Any] | None:
+def _viewer(tournament: Tournament, viewer_id: int, won: dict[int, int]) -> dict[str, Any] | None:
     entry = (
         TournamentEntry.objects.filter(tournament=tournament, user_id=viewer_id)
         .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
@@ -417,7 +419,7 @@ def _viewer(tournament: Tournament, viewer_id: int) -> dict[str, Any] | None:
         "rebuys": bought["rebuy"],
         "add_on_taken": bought["add_on"] > 0,
         "bounty": entry.bounty,
-        "bounties_won": _bounties_won(tournament).get(entry.pk, 0) if _awards_bounties(tournament) else 0,
+        "bounties_won": won.get(entry.pk, 0),
         "carried_chips": entry.carried_chips,
     }
     if entry.status == EntryStatus.QUALIFIED and tournament.phase_two_id is not None:
