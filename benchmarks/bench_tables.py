@@ -62,6 +62,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
+
+from poker_site.core.loop_stalls import loop_stalls_watch  # noqa: E402 - the project is on the path from here on
+
 BIN = Path(sys.executable).parent
 SEATS = 6
 BALANCE_IN_BUY_INS = 40
@@ -379,20 +382,14 @@ class LoopStalls:
         self.stalls: list[float] = []
         self._task: asyncio.Task[None] | None = None
 
-    async def _watch(self) -> None:
-        while True:
-            due = time.perf_counter() + self.tick_seconds
-            await asyncio.sleep(self.tick_seconds)
-            late = time.perf_counter() - due
-            if late > self.threshold_seconds:
-                self.stalls.append(late)
-
     def start(self) -> None:
         self.stalls = []
         try:
-            self._task = asyncio.get_running_loop().create_task(self._watch())
+            loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop running: nothing to watch
             self._task = None
+            return
+        self._task = loop.create_task(loop_stalls_watch(self.threshold_seconds, self.stalls.append, self.tick_seconds))
 
     def report(self) -> dict[str, float] | None:
         if self._task is None:

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import time
 import weakref
+from collections.abc import Callable
 from typing import Final
 
 from django.conf import settings
@@ -25,14 +26,17 @@ TICK_SECONDS: Final[float] = 0.005
 _watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Task[None]] = weakref.WeakKeyDictionary()
 
 
-async def loop_stalls_watch(name: str, threshold_seconds: float, tick_seconds: float = TICK_SECONDS) -> None:
-    """Log a warning naming ``name`` for each wake-up more than ``threshold_seconds`` late; runs until cancelled."""
+async def loop_stalls_watch(
+    threshold_seconds: float, on_stall: Callable[[float], object], tick_seconds: float = TICK_SECONDS
+) -> None:
+    """Wake every ``tick_seconds`` and call ``on_stall`` with the lateness (seconds) of each wake-up more than
+    ``threshold_seconds`` late; runs until cancelled. (The load benchmarks count their own loop's stalls with it.)"""
     while True:
         due = time.perf_counter() + tick_seconds
         await asyncio.sleep(tick_seconds)
         late = time.perf_counter() - due
         if late > threshold_seconds:
-            logger.warning("the event loop of %s stalled %.1f ms", name, late * 1000)
+            on_stall(late)
 
 
 def loop_stalls_watch_start(name: str) -> asyncio.Task[None] | None:
@@ -45,6 +49,10 @@ def loop_stalls_watch_start(name: str) -> asyncio.Task[None] | None:
     running = _watches.get(loop)
     if running is not None and not running.done():
         return running
-    task = loop.create_task(loop_stalls_watch(name, threshold / 1000), name=f"loop-stalls-{name}")
+
+    def logged(late: float) -> None:
+        logger.warning("the event loop of %s stalled %.1f ms", name, late * 1000)
+
+    task = loop.create_task(loop_stalls_watch(threshold / 1000, logged), name=f"loop-stalls-{name}")
     _watches[loop] = task
     return task
