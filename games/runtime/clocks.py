@@ -14,7 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import ClockPhase, Hand, HandStatus, Table
+from games.models import ClockPhase, Hand, HandStatus, Seat, Table
 from games.runtime.hands import HandContext, clock_switch, timebank_spend
 from games.runtime.locking import seats_lock, table_lock
 from games.runtime.policy import policy_for
@@ -33,6 +33,14 @@ def _running_hand_for_update(table: Table) -> Hand | None:
         .filter(pk=table.current_hand_id, table_id=table.pk, status=HandStatus.RUNNING)
         .first()
     )
+
+
+def connection_report_may_change(table_id: int, user_id: int, *, restored: bool) -> bool:
+    """Whether a connection report of ``user_id`` at ``table_id`` can change anything: the user holds a seat there
+    whose recorded connection is the other way. One read without a lock or a transaction; when it says no, the
+    report's service would lock the table and its seats only to return False. A change committed after this read is
+    ordered after the report, as it would be had the report's service taken its locks first."""
+    return Seat.objects.filter(table_id=table_id, user_id=user_id, disconnected_since__isnull=not restored).exists()
 
 
 @transaction.atomic(durable=True)

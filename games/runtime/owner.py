@@ -569,16 +569,20 @@ def command_run(table_id: int, user_id: int | None, message_type: str, fields: d
     it changed anything); refusals raised as ``CommandRefused``."""
     from django.contrib.auth import get_user_model
 
-    from games.runtime.clocks import player_connection_lost, player_connection_restored
+    from games.runtime.clocks import connection_report_may_change, player_connection_lost, player_connection_restored
     from games.runtime.protocol import ClientMessage
 
+    if message_type in CONNECTION_REPORTS:
+        restored = message_type == CONNECTION_RESTORED
+        # Every socket opened reports its player connected, nearly always already so: one read, not the locked
+        # transaction of the report's service, says so (six of them a game formed at a Sit & Go's six tables).
+        if user_id is None or not connection_report_may_change(table_id, user_id, restored=restored):
+            return False
+        user = get_user_model().objects.get(pk=user_id)
+        report = player_connection_restored if restored else player_connection_lost
+        return commands.service_call(report, user, Table.objects.get(pk=table_id))
     user = get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None
     table = Table.objects.get(pk=table_id)
-    if message_type in CONNECTION_REPORTS:
-        if user is None:
-            return False
-        report = player_connection_restored if message_type == CONNECTION_RESTORED else player_connection_lost
-        return commands.service_call(report, user, table)
     if user is None:
         raise commands.refusal_from(NotSeated("You do not have a seat at this table."))
     return commands.execute_durably(user, table, ClientMessage(message_type, dict(fields)))

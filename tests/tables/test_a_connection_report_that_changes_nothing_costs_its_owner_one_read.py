@@ -1,0 +1,84 @@
+"""CASH-22 with table actors (issue 27): every socket a player opens at a table sends its owner a "connection
+restored" report, and nearly always the seat is connected already. Between hands the owner runs the report's service,
+which locks the table and its seats in a transaction of its own; a report that cannot change the seat now costs one
+read instead, while a report that does change it is still applied under those locks."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.models import Seat
+from games.runtime.actor import CONNECTION_LOST, CONNECTION_RESTORED
+from games.runtime.owner import command_run
+from tests.tables.support import open_table, player, seat_players
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BUY_IN = 1_000
+
+
+def _seated_table() -> tuple[int, list[int]]:
+    table = open_table("holdem", "NL10")
+    users = [player() for _ in range(2)]
+    seat_players(table, users, BUY_IN)
+    return table.pk, [user.pk for user in users]
+
+
+def _run(table_id: int, user_id: int | None, report: str) -> tuple[object, list[str]]:
+    with CaptureQueriesContext(connection) as queries:
+        result = command_run(table_id, user_id, report, {})
+    return result, [query["sql"] for query in queries.captured_queries]
+
+
+def test_a_connected_player_reported_connected_costs_one_read_without_a_lock_or_a_transaction() -> None:
+    table_id, (user_id, _) = _seated_table()
+
+    result, statements = _run(table_id, user_id, CONNECTION_RESTORED)
+
+    assert result is False
+    assert len(statements) == 1
+    assert "FOR UPDATE" not in statements[0] and "FOR SHARE" not in statements[0]
+    assert Seat.objects.get(table_id=table_id, user_id=user_id).disconnected_since is None
+
+
+def test_a_user_without_a_seat_or_an_anonymous_report_changes_nothing_at_the_cost_of_at_most_one_read() -> None:
+    table_id, _ = _seated_table()
+    stranger = player()
+
+    for report in (CONNECTION_RESTORED, CONNECTION_LOST):
+        assert _run(table_id, stranger.pk, report)[0] is False
+        assert len(_run(table_id, stranger.pk, report)[1]) == 1
+        assert _run(table_id, None, report) == (False, [])
+    assert not Seat.objects.filter(table_id=table_id, disconnected_since__isnull=False).exists()
+
+
+def test_a_disconnected_player_reported_lost_again_costs_one_read_and_keeps_the_first_time() -> None:
+    table_id, (user_id, _) = _seated_table()
+    first, _ = _run(table_id, user_id, CONNECTION_LOST)
+    lost_at = Seat.objects.get(table_id=table_id, user_id=user_id).disconnected_since
+
+    again, statements = _run(table_id, user_id, CONNECTION_LOST)
+
+    assert (first, again) == (True, False)
+    assert lost_at is not None
+    assert len(statements) == 1
+    assert Seat.objects.get(table_id=table_id, user_id=user_id).disconnected_since == lost_at
+
+
+def test_a_report_that_changes_the_seat_still_runs_its_service_under_the_table_and_seat_locks() -> None:
+    table_id, (user_id, other_id) = _seated_table()
+
+    lost, statements = _run(table_id, user_id, CONNECTION_LOST)
+
+    assert lost is True
+    assert any("FOR UPDATE" in statement or "FOR NO KEY UPDATE" in statement for statement in statements)
+    assert Seat.objects.get(table_id=table_id, user_id=user_id).disconnected_since is not None
+    assert Seat.objects.get(table_id=table_id, user_id=other_id).disconnected_since is None
+
+    restored, statements = _run(table_id, user_id, CONNECTION_RESTORED)
+
+    assert restored is True
+    assert any("FOR UPDATE" in statement or "FOR NO KEY UPDATE" in statement for statement in statements)
+    assert Seat.objects.get(table_id=table_id, user_id=user_id).disconnected_since is None
