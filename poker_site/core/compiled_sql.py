@@ -38,6 +38,8 @@ ModelT = TypeVar("ModelT", bound=Model)
 
 _MARKER_BASE = -(2**31) + 7_919
 """Parameter values used only while compiling (distinct, negative: no real id looks like them)."""
+_TEXT_MARKER = "\x1ecompiled-select-value-"
+"""The start of the text values used only while compiling (with a control character no real value holds)."""
 
 
 @dataclass(frozen=True)
@@ -56,9 +58,21 @@ class _Compiled:
 class CompiledSelect(Generic[ModelT]):
     """``build(*values)`` compiled once per database alias; :meth:`all` / :meth:`first` run it for new values."""
 
-    def __init__(self, build: Callable[..., QuerySet[ModelT]], parameter_count: int = 1) -> None:
+    def __init__(
+        self,
+        build: Callable[..., QuerySet[ModelT]],
+        parameter_count: int = 1,
+        *,
+        text_values: frozenset[int] = frozenset(),
+    ) -> None:
+        """``text_values``: the positions of the values that are text (a text marker stands in for them while
+        compiling: a number given to a text field's lookup would become text and no longer be found among the
+        parameters); the others are numbers."""
+        if not text_values <= set(range(parameter_count)):
+            raise ValueError(f"text value positions {sorted(text_values)} beyond {parameter_count} values")
         self.build = build
         self.parameter_count = parameter_count
+        self.text_values = text_values
         self._compiled: dict[str, _Compiled] = {}
         self._lock = threading.Lock()
         self._database: str | None = None
@@ -103,8 +117,11 @@ class CompiledSelect(Generic[ModelT]):
             self._database = self.build(*self._markers()).db
         return self._database
 
-    def _markers(self) -> list[int]:
-        return [_MARKER_BASE + index for index in range(self.parameter_count)]
+    def _markers(self) -> list[int | str]:
+        return [
+            f"{_TEXT_MARKER}{index}" if index in self.text_values else _MARKER_BASE + index
+            for index in range(self.parameter_count)
+        ]
 
     def _compile(self, alias: str) -> _Compiled:
         with self._lock:

@@ -12,6 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from games.models import HandEvent, Seat, Table
 from poker_site.core.compiled_sql import CompiledSelect, fields_update, rows_insert, rows_update
 from tests.tables.support import open_table, player, seat_players
+from wallet.models import Account
+from wallet.services import player_cash_account
 
 pytestmark = pytest.mark.django_db
 
@@ -54,6 +56,25 @@ def test_a_compiled_lock_is_refused_outside_a_transaction_and_taken_inside_one()
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
         assert compiled.first(table.pk) == table
     assert "FOR UPDATE" in queries.captured_queries[-1]["sql"]
+
+
+def test_a_compiled_select_takes_text_values_where_it_is_told_they_are_text() -> None:
+    """The wallet looks its accounts up by (kind, currency, reference) this way on every bet and settlement."""
+    cash_account = player_cash_account(player())
+    by_key = CompiledSelect(
+        lambda kind, currency, reference: Account.objects.filter(kind=kind, currency=currency, reference=reference),
+        3,
+        text_values=frozenset({0, 1, 2}),
+    )
+    numbers_only = CompiledSelect(lambda reference: Account.objects.filter(reference=reference))
+
+    assert by_key.first(cash_account.kind, cash_account.currency, cash_account.reference) == cash_account
+    assert by_key.first(cash_account.kind, "USD", cash_account.reference) is None
+    assert by_key.first(cash_account.kind, cash_account.currency, cash_account.reference + "0") is None
+    with pytest.raises(ValueError, match="exactly once"):  # a number marker became text: it cannot be found
+        numbers_only.all(cash_account.reference)
+    with pytest.raises(ValueError, match="beyond"):
+        CompiledSelect(lambda reference: Account.objects.filter(reference=reference), 1, text_values=frozenset({1}))
 
 
 def test_a_queryset_whose_value_is_not_a_single_parameter_is_refused() -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Sum
 
+from poker_site.core.compiled_sql import CompiledSelect
 from wallet.errors import CurrencyMismatch, UnknownAccount
 from wallet.models import (
     DEFAULT_CURRENCY,
@@ -22,6 +23,25 @@ if TYPE_CHECKING:
     from poker_site.accounts.models import User
 
 _CURRENCY_PATTERN = re.compile(r"^[A-Z]{3}$")
+
+_ACCOUNT_BY_KEY: CompiledSelect[Account] = CompiledSelect(
+    lambda kind, currency, reference: Account.objects.filter(kind=kind, currency=currency, reference=reference),
+    3,
+    text_values=frozenset({0, 1, 2}),
+)
+"""The account of a (kind, currency, reference) key, unique by ``wallet_account_unique_reference``: every bet, top-up
+and settlement looks its accounts up, and the statement is compiled once instead of by ``get_or_create`` each time."""
+
+
+def _account_get_or_create(kind: str, currency: str, reference: str, defaults: dict[str, object]) -> Account:
+    """The account of the key, created with ``defaults`` when there is none yet (safe under concurrent calls: the
+    unique key makes a second creator read the first's row, as ``get_or_create`` does)."""
+    account = _ACCOUNT_BY_KEY.first(kind, currency, reference)
+    if account is None:
+        account, _created = Account.objects.get_or_create(
+            kind=kind, currency=currency, reference=reference, defaults=defaults
+        )
+    return account
 
 
 def check_currency(currency: object) -> str:
@@ -38,13 +58,12 @@ def _player_reference(user: User) -> str:
 
 def player_cash_account(user: User, currency: str = DEFAULT_CURRENCY) -> Account:
     """The player's cash balance (deposits, withdrawals, buy-ins come from and go back to it)."""
-    account, _created = Account.objects.get_or_create(
-        kind=AccountKind.PLAYER_CASH,
-        currency=check_currency(currency),
-        reference=_player_reference(user),
-        defaults={"owner": user, "may_go_negative": False},
+    return _account_get_or_create(
+        AccountKind.PLAYER_CASH,
+        check_currency(currency),
+        _player_reference(user),
+        {"owner": user, "may_go_negative": False},
     )
-    return account
 
 
 def player_cash_accounts_lock(users: Sequence[User], currency: str = DEFAULT_CURRENCY) -> dict[int, Account]:
@@ -75,13 +94,12 @@ def system_account(kind: str, currency: str = DEFAULT_CURRENCY) -> Account:
         raise UnknownAccount(
             f"{kind!r} is not a system account kind; use player_cash_account or reference_account for it."
         )
-    account, _created = Account.objects.get_or_create(
-        kind=kind,
-        currency=check_currency(currency),
-        reference=SYSTEM_REFERENCE,
-        defaults={"owner": None, "may_go_negative": kind in NEGATIVE_BALANCE_KINDS},
+    return _account_get_or_create(
+        kind,
+        check_currency(currency),
+        SYSTEM_REFERENCE,
+        {"owner": None, "may_go_negative": kind in NEGATIVE_BALANCE_KINDS},
     )
-    return account
 
 
 def reference_account(
@@ -95,11 +113,8 @@ def reference_account(
         raise UnknownAccount("A reference account needs a non-empty reference of at most 200 characters.")
     if owner is not None and owner.pk is None:
         raise UnknownAccount("A wallet account needs a saved owner.")
-    account, _created = Account.objects.get_or_create(
-        kind=kind,
-        currency=check_currency(currency),
-        reference=reference,
-        defaults={"owner": owner, "may_go_negative": kind in NEGATIVE_BALANCE_KINDS},
+    account = _account_get_or_create(
+        kind, check_currency(currency), reference, {"owner": owner, "may_go_negative": kind in NEGATIVE_BALANCE_KINDS}
     )
     wanted_owner = owner.pk if owner is not None else None
     if account.owner_id != wanted_owner:
