@@ -32,6 +32,7 @@ from games.uth.services.common import (
     stake_money,
 )
 from poker_site.accounts.models import User
+from poker_site.core.compiled_sql import CompiledSelect
 from poker_site.responsible_gaming.services import play_allowed_or_refuse
 
 _RECORD_KIND = {StepKind.CHIP: RecordKind.CHIP, StepKind.DOUBLE: RecordKind.DOUBLE, StepKind.REPEAT: RecordKind.REPEAT}
@@ -39,8 +40,25 @@ _RECORD_KIND = {StepKind.CHIP: RecordKind.CHIP, StepKind.DOUBLE: RecordKind.DOUB
 SlipOperation = Callable[[BetSlip, BetLimits, UthSeat], tuple[BetSlip, BetStep]]
 
 
+# Every chip, DOUBLE and UNDO reads the player's seat and locks their hand: statements compiled once.
+_SEAT_TAKEN = CompiledSelect(
+    lambda table_id, player_id: UthSeat.objects.filter(
+        table_id=table_id, player_id=player_id, left_at__isnull=True
+    ).order_by("pk"),
+    2,
+)
+_HAND_LOCKED = CompiledSelect(
+    lambda round_id, seat_id: (
+        UthHand.objects.select_for_update().filter(round_id=round_id, seat_id=seat_id).order_by("pk")
+    ),
+    2,
+)
+
+
 def _open_round(user: User, table_id: int, moment: datetime) -> tuple[UthSeat, UthRound]:
-    seat = UthSeat.objects.filter(table_id=table_id, player=user, left_at__isnull=True).first()
+    if type(table_id) is not int:
+        refuse_unknown_table(table_id)
+    seat = _SEAT_TAKEN.first(table_id, user.pk)
     if seat is None:
         refuse_unknown_table(table_id)
         raise NotSeated("Take a seat at the table before betting.")
@@ -55,14 +73,15 @@ def _open_round(user: User, table_id: int, moment: datetime) -> tuple[UthSeat, U
 
 
 def _locked_hand(round_: UthRound, seat: UthSeat, *, create: bool) -> UthHand | None:
-    hand = UthHand.objects.select_for_update().filter(round=round_, seat=seat).first()
+    hand = _HAND_LOCKED.first(round_.pk, seat.pk)
     if hand is None and create:
         try:
             with transaction.atomic():
                 UthHand.objects.create(round=round_, seat=seat, player_id=seat.player_id)
         except IntegrityError:
             pass  # created by a parallel request of the same player; lock that one
-        hand = UthHand.objects.select_for_update().get(round=round_, seat=seat)
+        hand = _HAND_LOCKED.first(round_.pk, seat.pk)
+        assert hand is not None  # created above or by the parallel request, never deleted
     if hand is not None and hand.status == HandStatus.VOIDED:
         hand.status = HandStatus.BETTING  # the player came back while betting time remains and bets again
     return hand
@@ -95,22 +114,23 @@ def _place(user: User, table_id: int, operation: SlipOperation, now: datetime | 
         _RECORD_KIND[step.kind],
         number=number,
         at=moment,
+        hand_fields=_slip_taken(hand, slip),
         ante_delta=step.ante,
         trips_delta=step.trips,
         amount=-step.stake,
         transfer=transfer,
     )
-    _save_slip(hand, slip)
     notify_player(round_.table_id, user.pk)
     return hand
 
 
-def _save_slip(hand: UthHand, slip: BetSlip) -> None:
+def _slip_taken(hand: UthHand, slip: BetSlip) -> tuple[str, ...]:
+    """Put ``slip`` on the hand; the fields to write with the step's record."""
     hand.steps = steps_of(slip)
     hand.ante = slip.ante
     hand.trips = slip.trips
     hand.version += 1
-    hand.save(update_fields=["steps", "ante", "trips", "status", "version", "last_record_number"])
+    return ("steps", "ante", "trips", "status", "version")
 
 
 def _parse_spot(spot: object) -> BetSpot:
@@ -172,12 +192,12 @@ def _take_back(user: User, table_id: int, *, everything: bool, now: datetime | N
         RecordKind.CLEAR if everything else RecordKind.UNDO,
         number=number,
         at=moment,
+        hand_fields=_slip_taken(hand, slip),
         ante_delta=-sum(step.ante for step in removed),
         trips_delta=-sum(step.trips for step in removed),
         amount=stake,
         transfer=transfer,
     )
-    _save_slip(hand, slip)
     notify_player(round_.table_id, user.pk)
     return hand
 

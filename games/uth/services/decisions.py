@@ -22,6 +22,7 @@ from games.uth.services.common import (
     stake_money,
 )
 from poker_site.accounts.models import User
+from poker_site.core.compiled_sql import CompiledSelect
 from wallet.services import player_cash_account
 
 
@@ -31,6 +32,15 @@ def parse_decision(value: object) -> Decision:
     except ValueError:
         choices = ", ".join(decision.value for decision in Decision)
         raise DecisionRefused(f"Unknown decision; choose one of {choices}.") from None
+
+
+_HAND_LOCKED = CompiledSelect(
+    lambda round_id, player_id: (
+        UthHand.objects.select_for_update().filter(round_id=round_id, player_id=player_id).order_by("pk")
+    ),
+    2,
+)
+"""The player's hand in the round, locked (a player has one hand a round): compiled once, read on every decision."""
 
 
 @transaction.atomic(durable=True)
@@ -43,7 +53,7 @@ def uth_decide(user: User, table_id: int, decision: object, *, now: datetime | N
     if round_ is None:
         refuse_unknown_table(table_id)
         raise NoBetsInRound("No round is in play at this table right now.")
-    hand = UthHand.objects.select_for_update().filter(round=round_, player=user).first()
+    hand = _HAND_LOCKED.first(round_.pk, user.pk)
     if hand is None or hand.status not in (HandStatus.IN_PLAY, HandStatus.BETTING):
         raise NoBetsInRound("You have no bets in this round, so there is nothing to decide.")
     phase = round_.engine_phase
@@ -72,23 +82,23 @@ def uth_decide(user: User, table_id: int, decision: object, *, now: datetime | N
             description=f"UTH game {round_.game_number}: {chosen.label}",
             cash=cash,
         )
+    hand.play = decided.play
+    hand.folded = decided.folded
+    hand.decisions = [*hand.decisions, decision_json(record, moment)]
+    hand.awaiting_decision = False
+    hand.version += 1
     add_record(
         hand,
         RecordKind.DECISION,
         number=number,
         at=moment,
+        hand_fields=("play", "folded", "decisions", "awaiting_decision", "version"),
         play_delta=cost,
         amount=-cost,
         decision=chosen.value,
         phase=phase.value,
         transfer=transfer,
     )
-    hand.play = decided.play
-    hand.folded = decided.folded
-    hand.decisions = [*hand.decisions, decision_json(record, moment)]
-    hand.awaiting_decision = False
-    hand.version += 1
-    hand.save(update_fields=["play", "folded", "decisions", "awaiting_decision", "version", "last_record_number"])
     notify_player(round_.table_id, user.pk)
     notify_decision_stats(round_.table_id, round_.pk)
     return hand

@@ -32,10 +32,35 @@ from games.uth.services.common import (
     pay_out,
 )
 from games.uth.services.fairness import round_commitment_payload, round_reveal, round_seed_fields, round_shuffler
+from poker_site.core.compiled_sql import CompiledSelect, fields_update, rows_insert, rows_update
 from wallet.services import balance_of
 
 REVEAL_PAUSE: Final[timedelta] = timedelta(seconds=2)
 """Least time new cards stay on the table before the next phase, even when nobody has a decision to make."""
+
+
+# The ticker's steps read a round with its table and lock its hands every few seconds at every table: compiled once.
+_ROUND_WITH_TABLE = CompiledSelect(lambda round_id: UthRound.objects.select_related("table").filter(pk=round_id))
+_HANDS_BETTING_LOCKED = CompiledSelect(
+    lambda round_id: (
+        UthHand.objects.select_for_update().filter(round_id=round_id, status=HandStatus.BETTING).order_by("pk")
+    )
+)
+_HANDS_IN_PLAY_LOCKED = CompiledSelect(
+    lambda round_id: (
+        UthHand.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .filter(round_id=round_id, status=HandStatus.IN_PLAY)
+        .order_by("pk")
+    )
+)
+
+
+def _round_with_table(round_id: int) -> UthRound:
+    round_ = _ROUND_WITH_TABLE.first(round_id)
+    if round_ is None:
+        raise UthRound.DoesNotExist(f"UTH round {round_id} does not exist")
+    return round_
 
 
 def game_number(table_id: int, started_at: datetime, number: int) -> str:
@@ -89,14 +114,14 @@ def _claim(round_: UthRound, now: datetime, **changes: object) -> bool:
 def uth_betting_close(round_id: int, *, now: datetime, shuffler: Shuffler | None = None) -> bool:
     """Close the betting time of a round whose deadline has passed and deal (UTH-07, UTH-08). Returns whether the
     round was advanced. The deck is the round's provably fair one (issue 29) unless a test injects ``shuffler``."""
-    round_ = UthRound.objects.select_related("table").get(pk=round_id)
+    round_ = _round_with_table(round_id)
     if round_.engine_phase is not Phase.BETTING or round_.paused_at is not None:
         return False
     if round_.phase_deadline is None or round_.phase_deadline > now or not _claim(round_, now):
         return False
     round_.version += 1  # the claim's compare-and-swap: nothing else changed
     table = round_.table
-    hands = list(UthHand.objects.select_for_update().filter(round=round_, status=HandStatus.BETTING).order_by("pk"))
+    hands = _HANDS_BETTING_LOCKED.all(round_.pk)
     staked = [hand for hand in hands if hand.stake > 0]
     events = EventLog(table.pk)
     if not staked:
@@ -105,7 +130,7 @@ def uth_betting_close(round_id: int, *, now: datetime, shuffler: Shuffler | None
         round_.started_at = round_.phase_started_at = now
         round_.phase_deadline = now + timedelta(seconds=table.betting_seconds)
         round_.game_number = game_number(table.pk, now, round_.number)
-        round_.save(update_fields=["started_at", "phase_started_at", "phase_deadline", "game_number"])
+        fields_update(round_, ["started_at", "phase_started_at", "phase_deadline", "game_number"])
         events.add("round_opened", {"round": round_public(round_)}, round_=round_, at=now)
         return True
     deck = shuffled_deck(shuffler if shuffler is not None else round_shuffler(round_))
@@ -113,7 +138,7 @@ def uth_betting_close(round_id: int, *, now: datetime, shuffler: Shuffler | None
     round_.phase = Phase.PREFLOP.value
     round_.dealt_at = round_.phase_started_at = now
     round_.phase_deadline = now + timedelta(seconds=table.decision_seconds)
-    round_.save(update_fields=["deck", "phase", "dealt_at", "phase_started_at", "phase_deadline"])
+    fields_update(round_, ["deck", "phase", "dealt_at", "phase_started_at", "phase_deadline"])
     for hand in hands:
         if hand.stake > 0:
             hand.status = HandStatus.IN_PLAY
@@ -121,13 +146,13 @@ def uth_betting_close(round_id: int, *, now: datetime, shuffler: Shuffler | None
         else:
             hand.status = HandStatus.EMPTY
         hand.version += 1
-    UthHand.objects.bulk_update(hands, ["status", "awaiting_decision", "version"])
+    rows_update(hands, ["status", "awaiting_decision", "version"])
     seats = list(UthSeat.objects.filter(pk__in=[hand.seat_id for hand in staked]).order_by("pk"))
     bets_by_seat = {hand.seat_id: hand for hand in staked}
     for seat in seats:
         seat.previous_ante = bets_by_seat[seat.pk].ante
         seat.previous_trips = bets_by_seat[seat.pk].trips
-    UthSeat.objects.bulk_update(seats, ["previous_ante", "previous_trips"])
+    rows_update(seats, ["previous_ante", "previous_trips"])
     events.add(
         "dealt",
         {
@@ -153,7 +178,7 @@ def _phase_due(round_: UthRound, now: datetime) -> bool:
 def uth_phase_end(round_id: int, *, now: datetime) -> bool:
     """End a decision phase that is due: automatic decisions for whoever has not decided (UTH-10..UTH-12), then the
     next cards, or settlement after the river. Returns whether the round was advanced."""
-    round_ = UthRound.objects.select_related("table").get(pk=round_id)
+    round_ = _round_with_table(round_id)
     phase = round_.engine_phase
     if not phase.is_decision or round_.paused_at is not None or not _phase_due(round_, now):
         return False
@@ -161,12 +186,7 @@ def uth_phase_end(round_id: int, *, now: datetime) -> bool:
         return False
     round_.version += 1  # the claim's compare-and-swap: nothing else changed
     table = round_.table
-    hands = list(
-        UthHand.objects.select_for_update(of=("self",))
-        .select_related("player")
-        .filter(round=round_, status=HandStatus.IN_PLAY)
-        .order_by("pk")
-    )
+    hands = _HANDS_IN_PLAY_LOCKED.all(round_.pk)
     ended_stats = stats_of(phase, [(hand.decisions, hand.awaiting_decision) for hand in hands])
     state = RoundState(
         phase=phase, hands={hand.pk: engine_hand(hand) for hand in hands}, cards=RoundCards(round_.deck_cards)
@@ -190,7 +210,8 @@ def uth_phase_end(round_id: int, *, now: datetime) -> bool:
         )
         hand.decisions = [*hand.decisions, decision_json(record, now)]
         hand.folded = state.hands[hand.pk].folded
-    UthBetRecord.objects.bulk_create(records)
+    if records:
+        rows_insert(records)
     events = EventLog(table.pk)
     if state.phase is Phase.SETTLED:
         _settle(round_, hands, state, now)
@@ -206,11 +227,11 @@ def uth_phase_end(round_id: int, *, now: datetime) -> bool:
     for hand in hands:
         hand.awaiting_decision = hand.pk in pending
         hand.version += 1
-    UthHand.objects.bulk_update(hands, ["decisions", "folded", "awaiting_decision", "version", "last_record_number"])
+    rows_update(hands, ["decisions", "folded", "awaiting_decision", "version", "last_record_number"])
     round_.phase = state.phase.value
     round_.phase_started_at = now
     round_.phase_deadline = now + (timedelta(seconds=table.decision_seconds) if pending else REVEAL_PAUSE)
-    round_.save(update_fields=["phase", "phase_started_at", "phase_deadline"])
+    fields_update(round_, ["phase", "phase_started_at", "phase_deadline"])
     events.add(
         state.phase.value,
         {
@@ -259,8 +280,9 @@ def _settle(round_: UthRound, hands: list[UthHand], state: RoundState, now: date
         hand.play_return = returns.get("play", 0)
         hand.trips_return = returns.get("trips", 0)
         hand.version += 1
-    UthBetRecord.objects.bulk_create(records)
-    UthHand.objects.bulk_update(
+    if records:
+        rows_insert(records)
+    rows_update(
         hands,
         [
             "decisions",
@@ -282,7 +304,7 @@ def _settle(round_: UthRound, hands: list[UthHand], state: RoundState, now: date
     round_.finished_at = round_.phase_started_at = now
     round_.phase_deadline = None
     round_.result = result_summary(round_.deck)
-    round_.save(update_fields=["phase", "finished_at", "phase_started_at", "phase_deadline", "result"])
+    fields_update(round_, ["phase", "finished_at", "phase_started_at", "phase_deadline", "result"])
     UthTable.objects.filter(pk=round_.table_id).update(
         next_round_at=now + timedelta(seconds=round_.table.result_seconds)
     )

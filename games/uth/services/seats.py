@@ -101,20 +101,21 @@ def _void_bets_while_betting(user: User, table_id: int, round_: UthRound | None,
         kind="uth_bet_void",
         description=f"UTH game {round_.game_number}: bets declined, player left during betting time",
     )
+    voided_ante, voided_trips = int(hand.ante), int(hand.trips)
+    hand.ante = hand.trips = 0
+    hand.steps = []
+    hand.status = HandStatus.VOIDED
+    hand.version += 1
     add_record(
         hand,
         RecordKind.VOID,
         number=number,
         at=moment,
-        ante_delta=-int(hand.ante),
-        trips_delta=-int(hand.trips),
+        hand_fields=("ante", "trips", "steps", "status", "version"),
+        ante_delta=-voided_ante,
+        trips_delta=-voided_trips,
         amount=stake,
         transfer=transfer,
     )
-    hand.ante = hand.trips = 0
-    hand.steps = []
-    hand.status = HandStatus.VOIDED
-    hand.version += 1
-    hand.save(update_fields=["ante", "trips", "steps", "status", "version", "last_record_number"])
     notify_player(table_id, user.pk)
     return stake
