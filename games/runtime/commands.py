@@ -216,13 +216,16 @@ def _connection_post(user: Any, table: Any, message_type: str) -> None:
 
 def connection_restored(user: Any, table: Any) -> None:
     """Tell the domain the player has a socket on the table again (ends a disconnection grace, CASH-22)."""
-    from games.runtime.clocks import player_connection_restored
+    from games.runtime.clocks import connection_report_may_change, player_connection_restored
 
     if inbox.actors_play_the_tables():
         _connection_post(user, table, "connection_restored")
         return
     try:
-        player_connection_restored(user, table)
+        # Without table actors the seat row is the whole truth: a player already connected (nearly every socket
+        # opened) costs one read, not the service's locks.
+        if connection_report_may_change(table.pk, user.pk, restored=True):
+            player_connection_restored(user, table)
     except _refusable_errors():
         logger.debug("connection restored for %s at %s refused (not seated)", user, table)
     except Exception:  # the socket still serves the player; the domain's clock decides without this report

@@ -5,13 +5,17 @@ read instead, while a report that does change it is still applied under those lo
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.models import Seat
+from games.models import Seat, Table
+from games.runtime import commands
 from games.runtime.actor import CONNECTION_LOST, CONNECTION_RESTORED
 from games.runtime.owner import command_run
+from poker_site.accounts.models import User
 from tests.tables.support import open_table, player, seat_players
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,7 +43,8 @@ def test_a_connected_player_reported_connected_costs_one_read_without_a_lock_or_
 
     assert result is False
     assert len(statements) == 1
-    assert "FOR UPDATE" not in statements[0] and "FOR SHARE" not in statements[0]
+    assert "FOR UPDATE" not in statements[0]
+    assert "FOR SHARE" not in statements[0]
     assert Seat.objects.get(table_id=table_id, user_id=user_id).disconnected_since is None
 
 
@@ -82,3 +87,24 @@ def test_a_report_that_changes_the_seat_still_runs_its_service_under_the_table_a
     assert restored is True
     assert any("FOR UPDATE" in statement or "FOR NO KEY UPDATE" in statement for statement in statements)
     assert Seat.objects.get(table_id=table_id, user_id=user_id).disconnected_since is None
+
+
+@pytest.mark.parametrize("connected_before", [True, False], ids=["already-connected", "disconnected"])
+def test_without_table_actors_a_socket_opened_reports_its_player_at_the_cost_the_seat_needs(
+    settings: Any, connected_before: bool
+) -> None:
+    """The per-action durable path has no owner: the socket's report runs where the socket does, with the same read."""
+    settings.TABLE_ACTORS = False
+    table_id, (user_id, _) = _seated_table()
+    if not connected_before:
+        command_run(table_id, user_id, CONNECTION_LOST, {})
+    table, user = Table.objects.get(pk=table_id), User.objects.get(pk=user_id)
+
+    with CaptureQueriesContext(connection) as queries:
+        commands.connection_restored(user, table)
+
+    assert Seat.objects.get(table_id=table_id, user_id=user_id).disconnected_since is None
+    if connected_before:
+        assert len(queries.captured_queries) == 1
+    else:
+        assert any("FOR UPDATE" in query["sql"] for query in queries.captured_queries)
