@@ -9,8 +9,9 @@ from datetime import datetime
 
 from django.utils.translation import gettext as _
 
+from poker_site.core.compiled_sql import CompiledSelect
 from tournaments.models import FinalStageStart as StoredFinalStageStart
-from tournaments.models import Tournament, TournamentKind, TournamentLevel
+from tournaments.models import Tournament, TournamentBreak, TournamentKind, TournamentLevel
 from tournaments.rules.breaks import BreakPolicy
 from tournaments.rules.common import RuleError
 from tournaments.rules.fees import EntryPrice
@@ -21,13 +22,21 @@ from tournaments.rules.rebuys import AddOnPolicy, AddOnTiming, RebuyPolicy
 from tournaments.rules.satellites import SatellitePrizes, satellite_prizes
 from tournaments.rules.timebank import FinalStageReconnect, FinalStageStart
 
+# A tournament table's snapshot, hand start and clock read the levels and breaks: compiled once per process.
+_LEVELS = CompiledSelect(
+    lambda tournament_id: TournamentLevel.objects.filter(tournament_id=tournament_id).order_by("number")
+)
+_BREAKS = CompiledSelect(
+    lambda tournament_id: TournamentBreak.objects.filter(tournament_id=tournament_id).order_by("started_at")
+)
+
 
 def blind_structure(tournament: Tournament, rows: Iterable[TournamentLevel] | None = None) -> BlindStructure:
     """The tournament's levels as a :class:`BlindStructure`: from ``rows`` when the caller read them already (in level
     order), else with one query."""
     levels = tuple(
         BlindLevel(level.small_blind, level.big_blind, level.ante, level.duration_seconds)
-        for level in (tournament.levels.order_by("number") if rows is None else rows)
+        for level in (_LEVELS.all(tournament.pk) if rows is None else rows)
     )
     return BlindStructure(tournament.name, tournament.starting_stack, levels)
 
@@ -35,7 +44,7 @@ def blind_structure(tournament: Tournament, rows: Iterable[TournamentLevel] | No
 def level_clock(tournament: Tournament, structure: BlindStructure | None = None) -> LevelClock:
     """The level clock of a started tournament: its start and the breaks recorded so far (TRN-02, TRN-30)."""
     assert tournament.started_at is not None, "only a started tournament has a level clock"
-    pauses = tuple(Pause(row.started_at, row.ends_at) for row in tournament.breaks.order_by("started_at"))
+    pauses = tuple(Pause(row.started_at, row.ends_at) for row in _BREAKS.all(tournament.pk))
     if tournament.paused_at is not None:  # staff paused it: the clock stands still until it resumes (open pause)
         start = max([tournament.paused_at, tournament.started_at, *(pause.end for pause in pauses if pause.end)])
         pauses = (*pauses, Pause(start, None))

@@ -39,6 +39,7 @@ from games.models import (
     TableKind,
     TableSession,
 )
+from games.models.catalog import terms_in_force
 from games.runtime.events import NewEvent
 from games.runtime.hands import HandContext, hand_positions, previous_hand, strictly_between
 from games.runtime.locking import table_terms
@@ -504,7 +505,9 @@ class CashPolicy:
     def snapshot_table(self, table: Table, now: datetime) -> dict[str, Any]:
         stake = table.stake
         assert stake is not None
-        terms = stake.terms_at(now)
+        # As of the stake read with the snapshot's table: the rows are read only when they changed (every socket
+        # opened reads a snapshot).
+        terms = terms_in_force(stake, now)
         return {
             "game": stake.game_type.code,
             "game_name": stake.game_type.name,

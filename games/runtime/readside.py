@@ -6,17 +6,28 @@ viewer may see is the domain's (``table_snapshot`` / ``table_events_since``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
 
 
-def table_by_id(table_id: int) -> Any | None:
-    """The cash table ``table_id``, or ``None`` when there is no such table."""
+@functools.cache
+def _table_by_id_select() -> Any:
+    # Built at the first socket, not at import: this module is imported before the models are ready.
     from games.models import Table
+    from poker_site.core.compiled_sql import CompiledSelect
 
-    return Table.objects.filter(pk=table_id).select_related("stake__game_type").first()
+    return CompiledSelect(
+        lambda table_id: Table.objects.select_related("stake__game_type").order_by().filter(pk=table_id)
+    )
+
+
+def table_by_id(table_id: int) -> Any | None:
+    """The table ``table_id`` with its stake and game type, or ``None`` when there is no such table (read by every
+    socket opened: the statement is compiled once per process)."""
+    return _table_by_id_select().first(table_id)
 
 
 def user_by_id(user_id: int) -> Any | None:

@@ -25,6 +25,7 @@ from games.runtime.engine_state import ENGINE_EVENT_KINDS, hand_engine_events, h
 from games.runtime.events import engine_event_from_stored
 from games.runtime.hand_log import hand_log_rows_after
 from games.runtime.policy import policy_for
+from poker_site.core.compiled_sql import CompiledSelect
 
 logger = logging.getLogger(__name__)
 
@@ -203,7 +204,7 @@ def hand_in_play_now(table_id: int) -> tuple[Hand, HandState] | None:
 
 def _shown_cards(hand: Hand, tail: list[HandEvent]) -> dict[int, dict[str, Any]]:
     shown: dict[int, dict[str, Any]] = {}
-    durable = HandEvent.objects.filter(hand=hand, kind="hand_shown").order_by("sequence")
+    durable = _SHOWN_CARDS.all(hand.pk)
     for row in [*durable, *(row for row in tail if row.hand_id == hand.pk and row.kind == "hand_shown")]:
         shown[row.payload["seat"]] = {"cards": row.payload["cards"], "hand_name": row.payload.get("hand_name")}
     return shown
@@ -219,6 +220,21 @@ def made_hand_name(state: HandState, seat_number: int) -> str | None:
     if state.config.variant.pot_limit:
         return strength_name(omaha_strength(hole, board))
     return strength_name(holdem_strength((*hole, *board)))
+
+
+# Every socket opened and every resynchronisation reads a snapshot: its two model queries compiled once per process
+# (poker_site.core.compiled_sql); compiling them cost more than running them.
+_SNAPSHOT_TABLE = CompiledSelect(
+    lambda table_id: Table.objects.select_related("stake__game_type", "current_hand").order_by().filter(pk=table_id)
+)
+_SHOWN_CARDS = CompiledSelect(
+    lambda hand_id: HandEvent.objects.filter(hand_id=hand_id, kind="hand_shown").order_by("sequence")
+)
+_SNAPSHOT_SEATS = CompiledSelect(
+    lambda table_id: (
+        Seat.objects.filter(table_id=table_id).select_related("user", "session__account").order_by("number")
+    )
+)
 
 
 def table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
@@ -249,7 +265,10 @@ def _table_snapshot(table: Table, viewer: Viewer, logged: list[HandEvent]) -> di
     A hand held in memory by a table actor is shown as its events so far make it (the durable rows, then the hand
     log's ``logged`` events that continue them), and ``last_sequence`` is the last of those.
     """
-    table = Table.objects.select_related("stake__game_type", "current_hand").get(pk=table.pk)
+    found = _SNAPSHOT_TABLE.first(table.pk)
+    if found is None:
+        raise Table.DoesNotExist(f"table {table.pk} does not exist")
+    table = found
     now = timezone.now()
     viewer_id = _viewer_id(viewer)
     hand = table.current_hand
@@ -258,7 +277,7 @@ def _table_snapshot(table: Table, viewer: Viewer, logged: list[HandEvent]) -> di
     tail = _held_hand_tail(table, hand, logged)
     state = _hand_so_far(hand, tail, table.last_sequence) if hand is not None else None
     participants: dict[str, Any] = hand.participants if hand is not None else {}
-    seats = list(Seat.objects.filter(table=table).select_related("user", "session__account").order_by("number"))
+    seats = _SNAPSHOT_SEATS.all(table.pk)
     for row in tail:  # a connection lost or restored during the hand (CASH-22) is in the tail only
         if row.kind in ("seat_disconnected", "seat_reconnected"):
             for seat in seats:
