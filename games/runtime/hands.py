@@ -319,15 +319,17 @@ def _hand_start_locked(context: HandContext, shuffler: Shuffler | None) -> HandI
     hand_advance_in_memory(live, now)
     changes = live.changes_take()
     rows_insert([hand])  # with the fields the advance changed (the clock): they need no UPDATE of their own
-    HandPlayer.objects.bulk_create(
-        HandPlayer(
-            hand=hand,
-            user_id=int(seats[number].user_id or 0),
-            session_id=seats[number].session_id,
-            seat_number=number,
-            start_stack=stacks[number],
-        )
-        for number in positions.dealt_in
+    rows_insert(
+        [
+            HandPlayer(
+                hand=hand,
+                user_id=int(seats[number].user_id or 0),
+                session_id=seats[number].session_id,
+                seat_number=number,
+                start_stack=stacks[number],
+            )
+            for number in positions.dealt_in
+        ]
     )
     table_touch(
         table,

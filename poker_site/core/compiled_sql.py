@@ -179,7 +179,7 @@ class CompiledSelect(Generic[ModelT]):
 _Statement = tuple[str, tuple[Any, ...]]
 """SQL and the fields whose values fill its parameters, in order."""
 
-_update_statements: dict[tuple[type[Model], str, tuple[str, ...]], _Statement] = {}
+_update_statements: dict[tuple[type[Model], str, tuple[str, ...], str | None], _Statement] = {}
 _rows_update_statements: dict[tuple[type[Model], str, int, tuple[str, ...]], _Statement] = {}
 _insert_statements: dict[tuple[type[Model], str, int, str], _Statement] = {}
 
@@ -192,8 +192,8 @@ def _column(field: Any) -> str:
     return column
 
 
-def _update_statement(model: type[Model], alias: str, names: tuple[str, ...]) -> _Statement:
-    key = (model, alias, names)
+def _update_statement(model: type[Model], alias: str, names: tuple[str, ...], counted: str | None = None) -> _Statement:
+    key = (model, alias, names, counted)
     statement = _update_statements.get(key)
     if statement is None:
         quote = connections[alias].ops.quote_name
@@ -201,6 +201,11 @@ def _update_statement(model: type[Model], alias: str, names: tuple[str, ...]) ->
         if any(not field.concrete or field.primary_key for field in fields):
             raise ValueError(f"only concrete, non-key fields can be updated: {names}")
         assignments = ", ".join(f"{quote(_column(field))} = %s" for field in fields)
+        if counted is not None:
+            if counted in names:
+                raise ValueError(f"{counted} is counted on by the statement; it cannot also be written")
+            column = quote(_column(model._meta.get_field(counted)))
+            assignments = f"{column} = {column} + 1" + (f", {assignments}" if assignments else "")
         sql = f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {quote(_column(model._meta.pk))} = %s"
         statement = _update_statements[key] = (sql, fields)
     return statement
@@ -210,13 +215,15 @@ def _update_parameters(instance: Model, fields: Sequence[Any], connection: Any) 
     return [field.get_db_prep_save(field.pre_save(instance, False), connection) for field in fields]
 
 
-def fields_update(instance: Model, names: Sequence[str]) -> None:
+def fields_update(instance: Model, names: Sequence[str], *, counted: str | None = None) -> None:
     """Write the fields ``names`` of the saved ``instance`` (``UPDATE ... WHERE pk``), as
-    ``instance.save(update_fields=names)`` would; :class:`DatabaseError` when no row has its primary key."""
+    ``instance.save(update_fields=names)`` would; :class:`DatabaseError` when no row has its primary key.
+    ``counted``: a field the same statement moves on by one in the database (``update(counted=F(counted) + 1)``); the
+    instance's value of it is neither read nor changed."""
     model = type(instance)
     alias = router.db_for_write(model, instance=instance)
     connection = connections[alias]
-    sql, fields = _update_statement(model, alias, tuple(names))
+    sql, fields = _update_statement(model, alias, tuple(names), counted)
     with connection.cursor() as cursor:
         cursor.execute(sql, [*_update_parameters(instance, fields, connection), instance.pk])
         if cursor.rowcount != 1:

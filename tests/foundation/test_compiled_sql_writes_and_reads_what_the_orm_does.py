@@ -102,6 +102,23 @@ def test_a_field_update_writes_the_named_fields_and_nothing_else() -> None:
     assert stored.name != "changed in memory only"
 
 
+def test_a_field_update_counts_a_field_on_in_the_database_in_the_same_statement() -> None:
+    """``table_touch`` moves a locked table's version on with every change (hand starts and ends)."""
+    table = open_table()
+    Table.objects.filter(pk=table.pk).update(version=7)  # the instance's version is stale on purpose: not read
+    table.hands_played = 3
+
+    with CaptureQueriesContext(connection) as queries:
+        fields_update(table, ["hands_played"], counted="version")
+        fields_update(table, [], counted="version")
+
+    stored = Table.objects.get(pk=table.pk)
+    assert (stored.version, stored.hands_played) == (9, 3)
+    assert len(queries.captured_queries) == 2
+    with pytest.raises(ValueError, match="counted on"):
+        fields_update(table, ["version"], counted="version")
+
+
 def test_a_field_update_of_a_missing_row_fails() -> None:
     table = open_table()
     table.pk = table.pk + 10_000
