@@ -578,9 +578,9 @@ def command_run(table_id: int, user_id: int | None, message_type: str, fields: d
         # transaction of the report's service, says so (six of them a game formed at a Sit & Go's six tables).
         if user_id is None or not connection_report_may_change(table_id, user_id, restored=restored):
             return False
-        user = get_user_model().objects.get(pk=user_id)
+        reported = get_user_model().objects.get(pk=user_id)
         report = player_connection_restored if restored else player_connection_lost
-        return commands.service_call(report, user, Table.objects.get(pk=table_id))
+        return commands.service_call(report, reported, Table.objects.get(pk=table_id))
     user = get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None
     table = Table.objects.get(pk=table_id)
     if user is None:
