@@ -18,11 +18,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Final
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.runtime.consumers import CLOSE_SIGNED_OUT, ClientProtocolConsumer, database_sync_to_async
 from games.runtime.protocol import ClientMessage, FieldRule
 from poker_site.core.player_notices import player_group
+from poker_site.core.prepared_queries import PreparedQuery
 from tournaments.models import EntryStatus, TournamentEntry, TournamentStatus
 from wallet.models import DEFAULT_CURRENCY, Account, AccountKind
 
@@ -45,10 +47,8 @@ def _reason(started_at: datetime | None, registered_at: datetime | None, now: da
     return "playing"
 
 
-def player_hello(user_id: int, now: datetime | None = None) -> dict[str, Any]:
-    """The ``hello`` reading of player ``user_id`` (blocking: call it in a worker thread)."""
-    moment = now or timezone.now()
-    rows = (
+def _seats_playing(user_id: int) -> QuerySet[TournamentEntry, tuple[Any, ...]]:
+    return (
         TournamentEntry.objects.filter(
             user_id=user_id,
             status=EntryStatus.PLAYING,
@@ -66,6 +66,22 @@ def player_hello(user_id: int, now: datetime | None = None) -> dict[str, Any]:
             "table__next_hand_at",
         )
     )
+
+
+# Every page a player opens opens a player socket: its two readings compiled once per process.
+_SEATS_PLAYING = PreparedQuery(_seats_playing, [], numbers=["user_id"])
+_CASH_BALANCE = PreparedQuery(
+    lambda user_id: Account.objects.filter(
+        owner_id=user_id, kind=AccountKind.PLAYER_CASH, currency=DEFAULT_CURRENCY
+    ).values_list("balance")[:1],
+    [],
+    numbers=["user_id"],
+)
+
+
+def player_hello(user_id: int, now: datetime | None = None) -> dict[str, Any]:
+    """The ``hello`` reading of player ``user_id`` (blocking: call it in a worker thread)."""
+    moment = now or timezone.now()
     seats = [
         {
             "table_id": table_id,
@@ -75,14 +91,12 @@ def player_hello(user_id: int, now: datetime | None = None) -> dict[str, Any]:
             "reason": _reason(started_at, registered_at, moment),
             "deal_at": next_hand_at.isoformat() if next_hand_at is not None and next_hand_at > moment else None,
         }
-        for table_id, tournament_id, name, kind, started_at, registered_at, next_hand_at in rows
+        for table_id, tournament_id, name, kind, started_at, registered_at, next_hand_at in _SEATS_PLAYING.rows(
+            user_id=user_id
+        )
     ]
-    balance = (
-        Account.objects.filter(owner_id=user_id, kind=AccountKind.PLAYER_CASH, currency=DEFAULT_CURRENCY)
-        .values_list("balance", flat=True)
-        .first()
-    )
-    return {"type": "hello", "seats": seats, "balance_cents": int(balance or 0)}
+    balance = _CASH_BALANCE.rows(user_id=user_id)
+    return {"type": "hello", "seats": seats, "balance_cents": int(balance[0][0]) if balance else 0}
 
 
 class PlayerConsumer(ClientProtocolConsumer):

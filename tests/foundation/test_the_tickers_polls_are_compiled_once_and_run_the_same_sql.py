@@ -45,6 +45,23 @@ def test_a_query_with_two_variables_binds_each_at_its_places() -> None:
     assert prepared.statement(earliest=MOMENT, latest=later_moment) == (sql, list(params))
 
 
+def test_a_number_variable_is_bound_at_its_place_beside_a_datetime() -> None:
+    """The player socket's ``hello`` reads a player's seats by user id this way on every page opened."""
+
+    def due_at_stake(now: datetime, stake_id: int) -> QuerySet[Table, int]:
+        return Table.objects.filter(next_hand_at__lte=now, stake_id=stake_id).values_list("pk", flat=True)
+
+    prepared = PreparedQuery(due_at_stake, ["now"], numbers=["stake_id"])
+    table = open_table()
+    other = open_table("omaha", "PL10")
+    Table.objects.filter(pk__in=[table.pk, other.pk]).update(next_hand_at=MOMENT)
+    for stake_id in (table.stake_id, other.stake_id, 0):
+        sql, params = due_at_stake(MOMENT, stake_id).query.get_compiler(using="default").as_sql()
+        assert prepared.statement(now=MOMENT, stake_id=stake_id) == (sql, list(params))
+        assert [pk for (pk,) in prepared.rows(now=MOMENT, stake_id=stake_id)] == list(due_at_stake(MOMENT, stake_id))
+    assert [pk for (pk,) in prepared.rows(now=MOMENT, stake_id=table.stake_id)] == [table.pk]
+
+
 def test_a_prepared_query_finds_the_rows_the_orm_finds_at_every_moment() -> None:
     table = open_table()
     seat_players(table, [player() for _ in range(2)], 1_000)
