@@ -222,7 +222,7 @@ def made_hand_name(state: HandState, seat_number: int) -> str | None:
     return strength_name(holdem_strength((*hole, *board)))
 
 
-# Every socket opened and every resynchronisation reads a snapshot: its two model queries compiled once per process
+# Every socket opened and every resynchronisation reads a snapshot: its model queries compiled once per process
 # (poker_site.core.compiled_sql); compiling them cost more than running them.
 _SNAPSHOT_TABLE = CompiledSelect(
     lambda table_id: Table.objects.select_related("stake__game_type", "current_hand").order_by().filter(pk=table_id)
