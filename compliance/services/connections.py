@@ -10,7 +10,6 @@ two accounts of one person at different tables of a tournament share the place (
 
 from __future__ import annotations
 
-import functools
 import re
 import secrets
 from collections.abc import Mapping
@@ -20,7 +19,7 @@ from django.http import HttpRequest
 
 from compliance.models import ConnectionKind, ConnectionRecord
 from poker_site.accounts import throttle
-from poker_site.core.compiled_sql import CompiledSelect, rows_insert
+from poker_site.core.compiled_sql import rows_insert
 
 DEVICE_COOKIE = "device"
 DEVICE_PATTERN = re.compile(r"^[0-9a-f]{32}$")
@@ -86,17 +85,16 @@ def _request_from_scope(scope: Mapping[str, Any]) -> HttpRequest:
     return request
 
 
-@functools.cache
-def _tournament_link_select() -> CompiledSelect[Any]:
-    from tournaments.models import TournamentTable
-
-    return CompiledSelect(lambda table_id: TournamentTable.objects.filter(table_id=table_id).order_by("pk"))
-
-
 def place_of_table(table_id: int) -> str:
-    """``"tournament:<id>"`` for a tournament's table, else ``"table:<id>"``."""
-    link = _tournament_link_select().first(table_id)
-    return f"tournament:{link.tournament_id}" if link is not None else f"table:{table_id}"
+    """``"tournament:<id>"`` for a tournament's table, else ``"table:<id>"`` (the tournaments' own compiled look-up of a
+    table's link, read on every socket opened)."""
+    from tournaments.models import TournamentTable
+    from tournaments.table_policy import table_link
+
+    try:
+        return f"tournament:{table_link(table_id).tournament_id}"
+    except TournamentTable.DoesNotExist:
+        return f"table:{table_id}"
 
 
 def table_socket_record(scope: Mapping[str, Any], user_id: int, table_id: int) -> ConnectionRecord:

@@ -190,8 +190,7 @@ def add_record(
     ``last_record_number``. One round trip for the step a player takes, instead of an insert and an update."""
     hand.last_record_number = number
     record = UthBetRecord(hand=hand, number=number, kind=kind, created_at=at, **fields)
-    written = [*hand_fields, "last_record_number"] if hand_fields else None
-    rows_insert([record], also_update=(hand, written) if written is not None else None)
+    rows_insert([record], also_update=(hand, [*hand_fields, "last_record_number"]) if hand_fields else None)
     return record
 
 
