@@ -10,6 +10,7 @@ What each role may do, admin page by admin page, is written in :mod:`poker_site.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import Group, Permission
@@ -72,19 +73,17 @@ EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def permissions_for(role: str) -> list[Permission]:
+def permissions_for(role: str, grantable: Iterable[Permission] | None = None) -> list[Permission]:
     """Every permission the role should hold, among those that exist in the database now (never one of an app in
     :data:`SUPERUSERS_ONLY_APPS`).
 
     One query for all permissions, chosen here (it runs after every migrate and test database reset, and before each
-    back-office permission test: a query per app and per extra permission was a tenth of a second a call)."""
+    back-office permission test: a query per app and per extra permission was a tenth of a second a call);
+    ``grantable``: those permissions already read (:func:`grantable_permissions`), for several roles at once."""
     verbs_by_app = ROLE_PERMISSIONS[role]
     extras = set(EXTRA_PERMISSIONS.get(role, ()))
-    grantable = Permission.objects.exclude(content_type__app_label__in=SUPERUSERS_ONLY_APPS).select_related(
-        "content_type"
-    )
     wanted: list[Permission] = []
-    for permission in grantable:
+    for permission in grantable_permissions() if grantable is None else grantable:
         app_label = permission.content_type.app_label
         verb = permission.codename.split("_", 1)[0]
         if verb in verbs_by_app.get(app_label, ()) or f"{app_label}.{permission.codename}" in extras:
@@ -92,11 +91,31 @@ def permissions_for(role: str) -> list[Permission]:
     return wanted
 
 
+def grantable_permissions() -> list[Permission]:
+    """Every permission a role may hold (with its content type), in one query."""
+    return list(
+        Permission.objects.exclude(content_type__app_label__in=SUPERUSERS_ONLY_APPS).select_related("content_type")
+    )
+
+
 def ensure_role_groups(**_kwargs: Any) -> None:
     """Create the role groups and give each exactly its permissions: missing ones are added, and any other (granted
     by hand, or left by an older version of this table, e.g. support's view of the periodic tasks) is removed.
 
-    Runs after every migrate; a role's powers are changed here, in code, not by editing the group."""
+    Runs after every migrate; a role's powers are changed here, in code, not by editing the group. Three reads when
+    every group already holds exactly its permissions (the usual case: test helpers call it for each staff member
+    they make); a group is written only when it differs."""
+    grantable = grantable_permissions()
+    held: dict[str, set[int]] = {role: set() for role in ROLE_PERMISSIONS}
+    memberships = Group.permissions.through.objects.filter(group__name__in=list(ROLE_PERMISSIONS))
+    for group_name, permission_id in memberships.values_list("group__name", "permission_id"):
+        held[group_name].add(permission_id)
+    groups = {group.name: group for group in Group.objects.filter(name__in=list(ROLE_PERMISSIONS))}
     for role in ROLE_PERMISSIONS:
-        group, _ = Group.objects.get_or_create(name=role)
-        group.permissions.set(permissions_for(role))
+        wanted = permissions_for(role, grantable)
+        group = groups.get(role)
+        if group is None:
+            group, _ = Group.objects.get_or_create(name=role)
+        elif held[role] == {permission.pk for permission in wanted}:
+            continue
+        group.permissions.set(wanted)

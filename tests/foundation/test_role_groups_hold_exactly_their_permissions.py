@@ -59,3 +59,33 @@ def test_no_role_holds_a_permission_over_privileges_or_the_scheduler_even_if_its
         assert not {
             name for name in codenames(Group.objects.get(name=role)) if name.split(".")[0] in SUPERUSERS_ONLY_APPS
         }
+
+
+def test_groups_that_already_hold_exactly_their_permissions_are_read_and_not_written() -> None:
+    """Test helpers call it for every staff member they make; only a group that differs is written."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ensure_role_groups()
+    before = {role: codenames(Group.objects.get(name=role)) for role in ROLE_PERMISSIONS}
+
+    with CaptureQueriesContext(connection) as queries:
+        ensure_role_groups()
+
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert len(statements) == 3
+    assert all(statement.lstrip().upper().startswith("SELECT") for statement in statements)
+    assert {role: codenames(Group.objects.get(name=role)) for role in ROLE_PERMISSIONS} == before
+
+
+def test_a_deleted_role_group_is_made_again_with_its_permissions_and_the_others_left_alone() -> None:
+    ensure_role_groups()
+    intended = codenames(Group.objects.get(name=COMPLIANCE_REVIEWERS))
+    Group.objects.filter(name=COMPLIANCE_REVIEWERS).delete()
+    support = Group.objects.get(name=SUPPORT_STAFF)
+    support.permissions.remove(Permission.objects.get(codename="cancel_hand"))
+
+    ensure_role_groups()
+
+    assert codenames(Group.objects.get(name=COMPLIANCE_REVIEWERS)) == intended
+    assert "games.cancel_hand" in codenames(Group.objects.get(name=SUPPORT_STAFF))
