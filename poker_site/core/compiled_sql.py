@@ -1,6 +1,6 @@
 """SQL for the hot path, built once per process: SELECTs the ORM compiles once and re-runs with new values
 (:class:`CompiledSelect`), and updates and inserts of model rows (:func:`fields_update`, :func:`rows_update`,
-:func:`rows_insert`).
+:func:`rows_insert`, :func:`row_insert_unless_taken`).
 
 Turning a queryset into SQL (``SQLCompiler.as_sql``: resolving ``select_related`` joins, quoting every column) costs
 more Python time than PostgreSQL spends executing the prepared statement. The row locks taken on every player action
@@ -270,6 +270,49 @@ def rows_update(instances: Sequence[Model], names: Sequence[str]) -> None:
             raise DatabaseError(f"{cursor.rowcount} of {len(instances)} {model.__name__} rows were updated")
 
 
+def _insert_sql(model: type[Model], alias: str, rows: int) -> tuple[str, tuple[Any, ...]]:
+    """``INSERT INTO table (every column but the key) VALUES (...) x rows`` and those columns' fields."""
+    quote = connections[alias].ops.quote_name
+    fields: tuple[Any, ...] = tuple(field for field in model._meta.concrete_fields if not field.primary_key)
+    row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = (
+        f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(_column(field)) for field in fields)}) "
+        f"VALUES {', '.join([row] * rows)}"
+    )
+    return sql, fields
+
+
+def row_insert_unless_taken(instance: Model) -> bool:
+    """INSERT the new ``instance`` unless a row already holds one of its unique values (``ON CONFLICT DO NOTHING``):
+    True, with its primary key set, when it was inserted; False, and the instance unchanged, when the row was there.
+    One statement where ``get_or_create`` after a failed read takes a savepoint, a second read and the INSERT."""
+    model = type(instance)
+    if instance.pk is not None:
+        raise ValueError("row_insert_unless_taken takes a new instance")
+    alias = router.db_for_write(model)
+    connection = connections[alias]
+    key = (model, alias, -1, "")
+    statement = _insert_statements.get(key)
+    if statement is None:
+        sql, fields = _insert_sql(model, alias, 1)
+        quote = connection.ops.quote_name
+        statement = _insert_statements[key] = (
+            f"{sql} ON CONFLICT DO NOTHING RETURNING {quote(_column(model._meta.pk))}",
+            fields,
+        )
+    sql, fields = statement
+    parameters = [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, parameters)
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    instance.pk = row[0]
+    instance._state.adding = False
+    instance._state.db = alias
+    return True
+
+
 def rows_insert(instances: Sequence[Model], *, also_update: tuple[Model, Sequence[str]] | None = None) -> None:
     """INSERT the new ``instances`` (all of one model, primary keys unset) in one statement, as ``bulk_create`` would,
     and set their primary keys from the database (in order).
@@ -292,13 +335,8 @@ def rows_insert(instances: Sequence[Model], *, also_update: tuple[Model, Sequenc
     key = (model, alias, len(instances), update_sql)
     statement = _insert_statements.get(key)
     if statement is None:
-        quote = connection.ops.quote_name
-        fields: tuple[Any, ...] = tuple(field for field in model._meta.concrete_fields if not field.primary_key)
-        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
-        sql = (
-            f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(_column(field)) for field in fields)}) "
-            f"VALUES {', '.join([row] * len(instances))} RETURNING {quote(_column(model._meta.pk))}"
-        )
+        sql, fields = _insert_sql(model, alias, len(instances))
+        sql = f"{sql} RETURNING {connection.ops.quote_name(_column(model._meta.pk))}"
         if update_sql:
             sql = f"WITH updated AS ({update_sql}) {sql}"
         statement = _insert_statements[key] = (sql, fields)

@@ -10,7 +10,13 @@ from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from games.models import HandEvent, Seat, Table
-from poker_site.core.compiled_sql import CompiledSelect, fields_update, rows_insert, rows_update
+from poker_site.core.compiled_sql import (
+    CompiledSelect,
+    fields_update,
+    row_insert_unless_taken,
+    rows_insert,
+    rows_update,
+)
 from tests.tables.support import open_table, player, seat_players
 from wallet.models import Account
 from wallet.services import player_cash_account
@@ -144,6 +150,26 @@ def test_rows_are_inserted_in_order_with_their_keys_and_the_update_in_the_same_s
     assert [row.pk for row in rows] == [row.pk for row in stored]
     assert [row.payload for row in stored] == [{"number": 1}, {"number": 2}, {"number": 3}]
     assert Table.objects.get(pk=table.pk).last_sequence == start + 3
+
+
+def test_a_row_is_inserted_unless_its_unique_key_is_taken_in_one_statement() -> None:
+    def account() -> Account:
+        return Account(kind="house_rake", currency="EUR", reference="unless-taken", may_go_negative=False)
+
+    first, second = account(), account()
+    with CaptureQueriesContext(connection) as queries:
+        assert row_insert_unless_taken(first) is True
+    assert len(queries.captured_queries) == 1
+    assert first.pk is not None
+    assert not first._state.adding
+
+    assert row_insert_unless_taken(second) is False
+    assert second.pk is None
+    assert second._state.adding
+    stored = Account.objects.get(reference="unless-taken")
+    assert (stored.pk, stored.kind, stored.currency, stored.balance) == (first.pk, "house_rake", "EUR", 0)
+    with pytest.raises(ValueError, match="new instance"):
+        row_insert_unless_taken(stored)
 
 
 def test_several_rows_are_updated_in_one_statement_and_only_their_named_fields() -> None:

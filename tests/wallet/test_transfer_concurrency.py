@@ -130,3 +130,18 @@ def test_transfers_touching_the_same_accounts_in_opposite_orders_do_not_deadlock
     assert balance_of(second) == 50_000
     assert Transfer.objects.filter(kind="test_shuttle").count() == 200
     assert ledger_reconcile() == []
+
+
+def test_one_account_is_made_when_many_ask_for_a_missing_account_at_once(make_player: Callable[..., User]) -> None:
+    """The account of a (kind, currency, reference) key is created once however many connections ask for it first:
+    the losers of the INSERT read the winner's row."""
+    player = make_player("newcomer", 0)
+
+    def session_account() -> Account:
+        return reference_account(AccountKind.TABLE_SESSION, "table-session:race", owner=player)
+
+    results = run_simultaneously([session_account for _ in range(8)])
+
+    assert all(isinstance(result, Account) for result in results), results
+    assert len({result.pk for result in results if isinstance(result, Account)}) == 1
+    assert Account.objects.filter(reference="table-session:race").count() == 1

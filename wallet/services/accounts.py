@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Sum
 
-from poker_site.core.compiled_sql import CompiledSelect
+from poker_site.core.compiled_sql import CompiledSelect, row_insert_unless_taken
 from wallet.errors import CurrencyMismatch, UnknownAccount
 from wallet.models import (
     DEFAULT_CURRENCY,
@@ -37,10 +37,15 @@ def _account_get_or_create(kind: str, currency: str, reference: str, defaults: d
     """The account of the key, created with ``defaults`` when there is none yet (safe under concurrent calls: the
     unique key makes a second creator read the first's row, as ``get_or_create`` does)."""
     account = _ACCOUNT_BY_KEY.first(kind, currency, reference)
+    if account is not None:
+        return account
+    new = Account(kind=kind, currency=currency, reference=reference, **defaults)
+    if row_insert_unless_taken(new):
+        return new
+    # Created by a concurrent caller since the read: its row, committed (the INSERT waited for it).
+    account = _ACCOUNT_BY_KEY.first(kind, currency, reference)
     if account is None:
-        account, _created = Account.objects.get_or_create(
-            kind=kind, currency=currency, reference=reference, defaults=defaults
-        )
+        raise UnknownAccount(f"the {kind} account {reference} ({currency}) was neither created nor found")
     return account
 
 
