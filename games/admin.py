@@ -468,6 +468,13 @@ class SeatInline(admin.TabularInline):
         return False
 
 
+class StakeListFilter(admin.RelatedFieldListFilter):
+    """The stakes to filter by, named with their game type read in the same query (one query, not one per stake)."""
+
+    def field_choices(self, field: Any, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[Any, str]]:
+        return [(stake.pk, str(stake)) for stake in Stake.objects.select_related("game_type")]
+
+
 @admin.register(Table)
 class TableAdmin(SavesOnlyWhatStaffChanged):
     list_display = (
@@ -481,7 +488,7 @@ class TableAdmin(SavesOnlyWhatStaffChanged):
         "current_hand_id",
         "created_at",
     )
-    list_filter = ("kind", "status", "close_after_hand", "stake__game_type", "stake")
+    list_filter = ("kind", "status", "close_after_hand", "stake__game_type", ("stake", StakeListFilter))
     search_fields = ("name",)
     raw_id_fields = ("current_hand",)
     list_select_related = ("stake__game_type",)

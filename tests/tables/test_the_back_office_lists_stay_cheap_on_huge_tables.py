@@ -96,3 +96,22 @@ def test_a_hands_events_are_listed_by_its_number() -> None:
     shown = {row.hand_id for row in page.context["cl"].result_list}
     assert shown == {first.pk}
     assert second.pk not in shown
+
+
+def test_the_tables_list_offers_every_stake_to_filter_by_for_the_same_queries_however_many_stakes() -> None:
+    """The stake filter names each stake with its game type: read together, not one query per stake."""
+    from django.utils.html import escape
+
+    from games.models import GameType, Stake
+
+    staff = logged_in(support_agent())
+    _play(tables=1, hands=1)
+    few = _queries_of(staff, "/admin/games/table/")
+    for game_type in GameType.objects.all():
+        Stake.objects.bulk_create([Stake(game_type=game_type, label=f"NL{900 + number}") for number in range(5)])
+    response = staff.get("/admin/games/table/")
+    many = _queries_of(staff, "/admin/games/table/")
+
+    assert len(many) == len(few)
+    some_stake = Stake.objects.select_related("game_type").get(label="NL904", game_type=GameType.objects.first())
+    assert escape(str(some_stake)) in response.content.decode()
