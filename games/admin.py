@@ -12,7 +12,7 @@ kept in the admin history (``LogEntry``) only.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -65,6 +65,9 @@ from poker_site.core.admin_exports import report_csv, wants_csv
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch, PlayerSearch
 from poker_site.core.money import cents_fields_in_euros, euros
 from poker_site.core.report_periods import requested_period
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise  # the type checker's name for text or lazy text
 
 IN_EUROS = {"pot_total": "pot_total_euros", "rake": "rake_euros", "rake_cap_applied": "rake_cap_euros"}
 """The hand page's cents fields and the euro displays shown in their place."""
@@ -471,8 +474,10 @@ class SeatInline(admin.TabularInline):
 class StakeListFilter(admin.RelatedFieldListFilter):
     """The stakes to filter by, named with their game type read in the same query (one query, not one per stake)."""
 
-    def field_choices(self, field: Any, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[Any, str]]:
-        return [(stake.pk, str(stake)) for stake in Stake.objects.select_related("game_type")]
+    def field_choices(
+        self, field: Any, request: HttpRequest, model_admin: admin.ModelAdmin
+    ) -> list[tuple[str, StrOrPromise]]:
+        return [(str(stake.pk), str(stake)) for stake in Stake.objects.select_related("game_type")]
 
 
 @admin.register(Table)
