@@ -18,10 +18,21 @@ from django.http import HttpRequest
 
 from poker_site.accounts import devices, throttle
 from poker_site.accounts.models import User
+from poker_site.core.compiled_sql import CompiledSelect
 
 SIGN_IN_REFUSED = "sign_in_refused"
 """Attribute of the request under which :meth:`RateLimitedModelBackend.authenticate` leaves why a right password was
 refused (the log-in form shows it)."""
+
+
+def _user_with_standing(user_id: int) -> Any:
+    from compliance.standing import with_sign_in_blocked  # compliance's models import the accounts app
+
+    return with_sign_in_blocked(User._default_manager.filter(pk=user_id))
+
+
+_USER_WITH_STANDING: CompiledSelect[User] = CompiledSelect(_user_with_standing)
+"""Every request and socket reads its user this way: the statement is compiled once per process."""
 
 
 class RateLimitedModelBackend(ModelBackend):
@@ -84,7 +95,9 @@ class RateLimitedModelBackend(ModelBackend):
 
     def get_user(self, user_id: Any) -> User | None:
         """The user of a session, read with its compliance standing in the same query."""
-        from compliance.standing import with_sign_in_blocked
-
-        user = with_sign_in_blocked(User._default_manager.filter(pk=user_id)).first()
+        try:
+            key = int(user_id)
+        except (TypeError, ValueError):
+            return None  # not a key this backend gave a session
+        user = _USER_WITH_STANDING.first(key)
         return user if user is not None and self.user_can_authenticate(user) else None

@@ -10,8 +10,9 @@ and re-runs it with new values. The rows become model instances exactly as ``Que
 compiler's converters, ``Model.from_db`` and Django's ``select_related`` populators), and every statement here goes
 through the connection's cursor (execute wrappers and query logging see it).
 
-Contract for :class:`CompiledSelect`: ``build(*values)`` returns a plain model queryset (no ``values()``, annotations,
-extra selects or prefetches) whose SQL parameters include each of ``values`` exactly once; the compiled statement is
+Contract for :class:`CompiledSelect`: ``build(*values)`` returns a model queryset (no ``values()``, extra selects or
+prefetches; annotations are set on the instances as ``QuerySet`` sets them) whose SQL parameters include each of
+``values`` exactly once; the compiled statement is
 reused with the values substituted in those positions. Construction refuses a queryset that breaks this, so a changed
 query fails loudly at its first use rather than running the wrong SQL.
 
@@ -53,6 +54,7 @@ class _Compiled:
     model_columns: slice
     converters: tuple[tuple[int, tuple[Callable[..., Any], ...], Any], ...]
     populators: tuple[Any, ...]
+    annotations: tuple[tuple[str, int], ...]
 
 
 class CompiledSelect(Generic[ModelT]):
@@ -103,6 +105,8 @@ class CompiledSelect(Generic[ModelT]):
             instance = compiled.model.from_db(queryset_alias, compiled.init_list, row[compiled.model_columns])
             for populator in compiled.populators:
                 populator.populate(row, instance)
+            for name, position in compiled.annotations:
+                setattr(instance, name, row[position])
             instances.append(instance)  # type: ignore[arg-type]
         return instances
 
@@ -133,10 +137,9 @@ class CompiledSelect(Generic[ModelT]):
                 queryset._iterable_class is not ModelIterable
                 or bool(getattr(queryset, "_prefetch_related_lookups", False))
                 or bool(getattr(queryset, "_known_related_objects", False))
-                or queryset.query.annotation_select
                 or queryset.query.extra_select
             ):
-                raise ValueError("CompiledSelect needs a plain model queryset (no values, annotations or prefetches)")
+                raise ValueError("CompiledSelect needs a model queryset (no values, extra selects or prefetches)")
             compiler = queryset.query.get_compiler(using=alias)
             try:
                 sql, parameters = compiler.as_sql()
@@ -169,6 +172,7 @@ class CompiledSelect(Generic[ModelT]):
                 ),
                 # The stubs describe a later Django's signature (with fetch_mode); 5.2 takes these three.
                 populators=tuple(get_related_populators(klass_info, select, alias)),  # type: ignore[call-arg]
+                annotations=tuple(compiler.annotation_col_map.items()),
             )
             self._compiled[alias] = compiled
             return compiled

@@ -83,6 +83,27 @@ def test_a_compiled_select_takes_text_values_where_it_is_told_they_are_text() ->
         CompiledSelect(lambda reference: Account.objects.filter(reference=reference), 1, text_values=frozenset({1}))
 
 
+def test_a_compiled_select_sets_the_querysets_annotations_on_its_instances() -> None:
+    from django.db.models import Exists, OuterRef
+
+    table = open_table()
+    seated, waiting = player(), player()
+    seat_players(table, [seated], 1_000)
+
+    def with_seat(user_id: int):  # type: ignore[no-untyped-def]
+        seats = Seat.objects.filter(user_id=OuterRef("pk"))
+        return type(seated).objects.filter(pk=user_id).annotate(seated=Exists(seats))
+
+    compiled = CompiledSelect(with_seat)
+    for user in (seated, waiting, seated):
+        found = compiled.first(user.pk)
+        expected = with_seat(user.pk).get()
+        assert found is not None
+        assert (found.pk, found.username, found.seated) == (expected.pk, expected.username, expected.seated)
+    assert compiled.first(seated.pk).seated is True
+    assert compiled.first(waiting.pk).seated is False
+
+
 def test_a_queryset_whose_value_is_not_a_single_parameter_is_refused() -> None:
     twice = CompiledSelect(lambda table_id: Table.objects.filter(pk=table_id, stake_id=table_id))
     never = CompiledSelect(lambda _table_id: Table.objects.filter(pk=1))
