@@ -10,18 +10,17 @@ The UTH counterpart is tests/uth/test_no_staff_sees_the_dealers_cards_or_the_com
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.test import Client
 
-from games.engine.cards import format_cards, parse_cards
 from games.models import Hand, HandEvent, HandStatus, Table
 from games.services import hand_start
 from poker_site.accounts.role_table import ADMINISTRATORS
 from poker_site.accounts.roles import COMPLIANCE_REVIEWERS, SUPPORT_STAFF
+from tests.cards_on_pages import cards_shown
 from tests.foundation.staff_roles import staff_member
 from tests.tables.conftest import catalogue  # noqa: F401 (autouse: the cash tables' catalogue)
 from tests.tables.support import deal, fold_to_the_end, open_table, player, seat_players
@@ -33,7 +32,6 @@ pytestmark = pytest.mark.django_db
 
 ROLES = [SUPPORT_STAFF, COMPLIANCE_REVIEWERS, ADMINISTRATORS]
 DESK_ROLES = {COMPLIANCE_REVIEWERS, ADMINISTRATORS}
-ICONS = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 
 
 def _cash_table() -> Table:
@@ -77,14 +75,6 @@ def _hand_in_play(product: str) -> Hand:
     return hand
 
 
-def _appears(card: str, page: str) -> bool:
-    """The card in any form a page could show it: its code on its own (``Kc``) or with the suit symbol (``K♣``).
-    The admin's inline icons are left out: their path data has codes like ``2h`` that are no cards."""
-    text = ICONS.sub("", page)
-    code = re.compile(rf"(?<![A-Za-z0-9]){re.escape(card)}(?![A-Za-z0-9])")
-    return bool(code.search(text)) or format_cards(parse_cards(card)) in text
-
-
 def _shown(client: Client, path: str) -> tuple[int, str]:
     response = client.get(path)
     return response.status_code, response.content.decode()
@@ -110,14 +100,14 @@ def test_staff_of_every_role_see_no_card_of_a_hand_in_play(product: str, role: s
     for path in _back_office_pages(hand):
         status, page = _shown(client, path)
         assert status == 200, path
-        assert [card for card in deck if _appears(card, page)] == [], path
+        assert cards_shown(deck, page) == [], path
     desk_status, desk_page = _shown(client, f"/compliance/hands/{hand.pk}/")
     api_status, api_answer = _shown(client, f"/api/games/hands/{hand.pk}/")
 
     assert desk_status == (409 if role in DESK_ROLES else 403)
-    assert [card for card in deck if _appears(card, desk_page)] == []
+    assert cards_shown(deck, desk_page) == []
     assert api_status == 404
-    assert [card for card in deck if _appears(card, api_answer)] == []
+    assert cards_shown(deck, api_answer) == []
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -144,7 +134,7 @@ def test_once_the_hand_is_over_each_role_sees_what_the_role_table_gives_it(
     assert all(f"&quot;{card}&quot;" in hand_page for card in hand.deck)
     if role in DESK_ROLES:
         assert desk_status == 200
-        assert all(_appears(card, desk_page) for card in hole_cards)
+        assert cards_shown(hole_cards, desk_page) == hole_cards
     else:
         assert desk_status == 403
-        assert [card for card in hole_cards if _appears(card, desk_page)] == []
+        assert cards_shown(hole_cards, desk_page) == []

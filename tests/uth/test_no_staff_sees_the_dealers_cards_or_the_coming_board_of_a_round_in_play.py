@@ -8,7 +8,6 @@ tests/tournaments/test_no_staff_sees_hidden_cards_of_a_hand_in_play_in_any_produ
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import pytest
@@ -20,6 +19,7 @@ from games.uth.services import uth_bet_place, uth_decide, uth_seat_take
 from poker_site.accounts.models import User
 from poker_site.accounts.role_table import ADMINISTRATORS
 from poker_site.accounts.roles import COMPLIANCE_REVIEWERS, SUPPORT_STAFF
+from tests.cards_on_pages import cards_shown
 from tests.foundation.staff_roles import staff_member
 
 from .conftest import Clock, current_round
@@ -30,17 +30,6 @@ ROLES = [SUPPORT_STAFF, COMPLIANCE_REVIEWERS, ADMINISTRATORS]
 TOP = "Ah 9h Kc Kd 2h 5h Jh 7c 3s"
 PLAYER, DEALER, BOARD = parse_cards(TOP)[0:2], parse_cards(TOP)[2:4], parse_cards(TOP)[4:9]
 BOARD_SHOWN = {"preflop": 0, "flop": 3, "river": 5}
-
-
-ICONS = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
-
-
-def _appears(card: str, page: str) -> bool:
-    """The card in any form a page could show it: its code on its own (``Kc``) or with the suit symbol (``K♣``).
-    The admin's inline icons are left out: their path data has codes like ``2h`` that are no cards."""
-    text = ICONS.sub("", page)
-    code = re.compile(rf"(?<![A-Za-z0-9]){re.escape(card)}(?![A-Za-z0-9])")
-    return bool(code.search(text)) or format_cards(parse_cards(card)) in text
 
 
 def _hidden_cards(round_: UthRound, phase: str) -> list[str]:
@@ -102,7 +91,7 @@ def test_uth_staff_of_every_role_see_no_hidden_card_of_a_round_in_play(
     hidden = _hidden_cards(round_, phase)
     for name, page in pages.items():
         assert round_.deck not in page, name
-        assert [card for card in hidden if _appears(card, page)] == [], name
+        assert cards_shown(hidden, page) == [], name
     recall = client.get(f"/api/uth/rounds/{round_.game_number}/").json()
     assert "deck" not in recall
     assert recall["round"]["dealer_cards"] == []
