@@ -26,7 +26,7 @@ from games.runtime.protocol import ClientMessage, FieldRule
 from poker_site.core.player_notices import player_group
 from poker_site.core.prepared_queries import PreparedQuery
 from tournaments.models import EntryStatus, TournamentEntry, TournamentStatus
-from wallet.models import DEFAULT_CURRENCY, Account, AccountKind
+from wallet.services import player_cash_balance
 
 JUST_SEATED: Final[timedelta] = timedelta(seconds=60)
 """A seat this new is still "starting": a page opened now (the one the last registrant of a Sit & Go lands on after
@@ -68,15 +68,8 @@ def _seats_playing(user_id: int) -> QuerySet[TournamentEntry, tuple[Any, ...]]:
     )
 
 
-# Every page a player opens opens a player socket: its two readings compiled once per process.
+# Every page a player opens opens a player socket: its readings compiled once per process.
 _SEATS_PLAYING = PreparedQuery(_seats_playing, [], numbers=["user_id"])
-_CASH_BALANCE = PreparedQuery(
-    lambda user_id: Account.objects.filter(
-        owner_id=user_id, kind=AccountKind.PLAYER_CASH, currency=DEFAULT_CURRENCY
-    ).values_list("balance")[:1],
-    [],
-    numbers=["user_id"],
-)
 
 
 def player_hello(user_id: int, now: datetime | None = None) -> dict[str, Any]:
@@ -95,8 +88,7 @@ def player_hello(user_id: int, now: datetime | None = None) -> dict[str, Any]:
             user_id=user_id
         )
     ]
-    balance = _CASH_BALANCE.rows(user_id=user_id)
-    return {"type": "hello", "seats": seats, "balance_cents": int(balance[0][0]) if balance else 0}
+    return {"type": "hello", "seats": seats, "balance_cents": player_cash_balance(user_id)}
 
 
 class PlayerConsumer(ClientProtocolConsumer):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from wallet.models import Account, AccountKind
+from wallet.services import player_cash_balance
 
 
 def header_balance(request: HttpRequest) -> dict[str, object]:
@@ -15,9 +15,4 @@ def header_balance(request: HttpRequest) -> dict[str, object]:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"header_balance_cents": None}
-    balance = (
-        Account.objects.filter(owner_id=user.pk, kind=AccountKind.PLAYER_CASH, currency="EUR")
-        .values_list("balance", flat=True)
-        .first()
-    )
-    return {"header_balance_cents": int(balance or 0)}
+    return {"header_balance_cents": player_cash_balance(user.pk)}

@@ -25,6 +25,7 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from poker_site.core.prepared_queries import PreparedQuery
 from poker_site.core.templatetags.money import format_money
 from poker_site.responsible_gaming.models import (
     EXCLUSION_LENGTHS,
@@ -342,10 +343,26 @@ def _exclusion_words(exclusion: SelfExclusion, refused: str) -> str:
     }
 
 
+_EXCLUSION_IN_FORCE = PreparedQuery(
+    lambda user_id, moment: (
+        SelfExclusion.objects.filter(user_id=user_id, started_at__lte=moment)
+        .filter(Q(ends_at__isnull=True) | Q(ends_at__gt=moment))
+        .values_list("pk")[:1]
+    ),
+    ["moment"],
+    numbers=["user_id"],
+)
+"""Whether any self-exclusion is in force: asked on every page a player opens and before every sit-down, queue,
+registration and UTH bet, almost always to learn there is none, so compiled once per process."""
+
+
 def play_refusal(user_id: int, refused: str | None = None, *, at: datetime | None = None) -> str | None:
     """Why the player may not play now (``None``: they may): the message for a sit-down, queue, registration or UTH
     bet during a self-exclusion. ``refused`` names what was refused ("You cannot sit down")."""
-    exclusion = self_exclusion_active(user_id, at)
+    moment = at or timezone.now()
+    if not _EXCLUSION_IN_FORCE.rows(user_id=int(user_id), moment=moment):
+        return None
+    exclusion = self_exclusion_active(user_id, moment)
     if exclusion is None:
         return None
     return _exclusion_words(exclusion, refused or _("You cannot play"))

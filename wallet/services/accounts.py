@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Sum
 
 from poker_site.core.compiled_sql import CompiledSelect, row_insert_unless_taken
+from poker_site.core.prepared_queries import PreparedQuery
 from wallet.errors import CurrencyMismatch, UnknownAccount
 from wallet.models import (
     DEFAULT_CURRENCY,
@@ -130,6 +131,23 @@ def reference_account(
 def withheld_account(user: User, currency: str = DEFAULT_CURRENCY) -> Account:
     """Where the player's withheld funds wait for a review decision (one per player and currency)."""
     return reference_account(AccountKind.WITHHELD, _player_reference(user), owner=user, currency=currency)
+
+
+_PLAYER_CASH_BALANCE = PreparedQuery(
+    lambda user_id: Account.objects.filter(
+        owner_id=user_id, kind=AccountKind.PLAYER_CASH, currency=DEFAULT_CURRENCY
+    ).values_list("balance")[:1],
+    [],
+    numbers=["user_id"],
+)
+"""Every page a player opens shows the balance in its header and its player socket's ``hello``: compiled once."""
+
+
+def player_cash_balance(user_id: int) -> int:
+    """The player's cash balance in cents, in the site's currency, as committed; 0 before their first deposit. Read
+    only: unlike :func:`player_cash_account`, it never creates the account (a page view must not write)."""
+    rows = _PLAYER_CASH_BALANCE.rows(user_id=int(user_id))
+    return int(rows[0][0]) if rows else 0
 
 
 def balance_of(account: Account) -> int:
