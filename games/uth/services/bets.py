@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.engine.uth.betting import BetAmounts, BetLimits, BetRejected, BetSlip, BetStep, StepKind
@@ -32,7 +32,7 @@ from games.uth.services.common import (
     stake_money,
 )
 from poker_site.accounts.models import User
-from poker_site.core.compiled_sql import CompiledSelect
+from poker_site.core.compiled_sql import CompiledSelect, row_insert_unless_taken
 from poker_site.responsible_gaming.services import play_allowed_or_refuse
 
 _RECORD_KIND = {StepKind.CHIP: RecordKind.CHIP, StepKind.DOUBLE: RecordKind.DOUBLE, StepKind.REPEAT: RecordKind.REPEAT}
@@ -75,11 +75,8 @@ def _open_round(user: User, table_id: int, moment: datetime) -> tuple[UthSeat, U
 def _locked_hand(round_: UthRound, seat: UthSeat, *, create: bool) -> UthHand | None:
     hand = _HAND_LOCKED.first(round_.pk, seat.pk)
     if hand is None and create:
-        try:
-            with transaction.atomic():
-                UthHand.objects.create(round=round_, seat=seat, player_id=seat.player_id)
-        except IntegrityError:
-            pass  # created by a parallel request of the same player; lock that one
+        # Unless a parallel request of the same player created it first: then lock that one.
+        row_insert_unless_taken(UthHand(round=round_, seat=seat, player_id=seat.player_id))
         hand = _HAND_LOCKED.first(round_.pk, seat.pk)
         assert hand is not None  # created above or by the parallel request, never deleted
     if hand is not None and hand.status == HandStatus.VOIDED:

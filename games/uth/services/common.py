@@ -22,7 +22,7 @@ from games.uth import realtime
 from games.uth.errors import InsufficientFunds, TableNotFound
 from games.uth.models import FINISHED_PHASES, UthBetRecord, UthEvent, UthHand, UthRound, UthTable
 from poker_site.accounts.models import User
-from poker_site.core.compiled_sql import rows_insert
+from poker_site.core.compiled_sql import CompiledSelect, rows_insert
 from wallet import errors as wallet_errors
 from wallet.models import Account, AccountKind, Transfer
 from wallet.services import TransferLeg, player_cash_account, reference_account, system_account, transfer_create
@@ -41,9 +41,14 @@ def table_or_refuse(table_id: object) -> UthTable:
     return table
 
 
+_ACTIVE_ROUND = CompiledSelect(
+    lambda table_id: UthRound.objects.filter(table_id=table_id).exclude(phase__in=FINISHED_PHASES).order_by("pk")
+)
+
+
 def active_round(table_id: int) -> UthRound | None:
     """The table's round that is not yet settled or cancelled (at most one, a database constraint ensures it)."""
-    return UthRound.objects.filter(table_id=table_id).exclude(phase__in=FINISHED_PHASES).first()
+    return _ACTIVE_ROUND.first(table_id)
 
 
 def share_locked_active_round(table_id: int) -> UthRound | None:

@@ -16,8 +16,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Final
 
-from django.db import transaction
-from django.db.models import F
+from django.db import connections, router, transaction
 
 from games.engine.cards import Shuffler, shuffled_deck
 from games.engine.uth.round import Phase, RoundCards, RoundState
@@ -73,14 +72,14 @@ def uth_round_open(table_id: int, *, now: datetime) -> UthRound | None:
     """Open the table's next round if its ``next_round_at`` has passed; None when there is nothing to do."""
     if active_round(table_id) is not None:
         return None
-    claimed = UthTable.objects.filter(pk=table_id, is_open=True, next_round_at__lte=now).update(
-        next_round_at=None, rounds_started=F("rounds_started") + 1
-    )
-    if not claimed:
-        return None
-    table = UthTable.objects.get(pk=table_id)
+    with connections[router.db_for_write(UthTable)].cursor() as cursor:
+        cursor.execute(_TABLE_CLAIM_SQL, [table_id, now])
+        if cursor.rowcount != 1:
+            return None
+    table = _TABLE.first(table_id)
+    assert table is not None  # claimed above
     number = int(table.rounds_started)
-    round_ = UthRound.objects.create(
+    round_ = UthRound(
         table=table,
         number=number,
         game_number=game_number(table.pk, now, number),
@@ -95,19 +94,32 @@ def uth_round_open(table_id: int, *, now: datetime) -> UthRound | None:
         rules_version=table.rules_version,
         **round_seed_fields(table.pk, number),
     )
+    rows_insert([round_])
     events = EventLog(table.pk)
     events.add("round_opened", {"round": round_public(round_)}, round_=round_, at=now)
     events.add("deck_committed", round_commitment_payload(round_), round_=round_, at=now)  # before betting closes
     return round_
 
 
-def _claim(round_: UthRound, now: datetime, **changes: object) -> bool:
-    """Compare-and-swap: take the round if nobody changed it since it was read."""
-    return bool(
-        UthRound.objects.filter(pk=round_.pk, version=round_.version, phase=round_.phase, paused_at=None).update(
-            version=F("version") + 1, **changes
-        )
-    )
+_TABLE = CompiledSelect(lambda table_id: UthTable.objects.filter(pk=table_id))
+_TABLE_CLAIM_SQL = (
+    f"UPDATE {UthTable._meta.db_table} SET next_round_at = NULL, rounds_started = rounds_started + 1"
+    " WHERE id = %s AND is_open AND next_round_at <= %s"
+)
+"""A table's next round is opened by whoever claims it first (compare-and-swap on ``next_round_at``)."""
+_CLAIM_SQL = (
+    f"UPDATE {UthRound._meta.db_table} SET version = version + 1"
+    " WHERE id = %s AND version = %s AND phase = %s AND paused_at IS NULL"
+)
+"""Every phase end of every round claims it: one statement written once (the ORM built it afresh each time)."""
+
+
+def _claim(round_: UthRound) -> bool:
+    """Compare-and-swap: take the round (its ``version`` moved on by one) if nobody changed it since it was read and
+    it is not paused."""
+    with connections[router.db_for_write(UthRound)].cursor() as cursor:
+        cursor.execute(_CLAIM_SQL, [round_.pk, round_.version, round_.phase])
+        return cursor.rowcount == 1
 
 
 @transaction.atomic(durable=True)
@@ -117,7 +129,7 @@ def uth_betting_close(round_id: int, *, now: datetime, shuffler: Shuffler | None
     round_ = _round_with_table(round_id)
     if round_.engine_phase is not Phase.BETTING or round_.paused_at is not None:
         return False
-    if round_.phase_deadline is None or round_.phase_deadline > now or not _claim(round_, now):
+    if round_.phase_deadline is None or round_.phase_deadline > now or not _claim(round_):
         return False
     round_.version += 1  # the claim's compare-and-swap: nothing else changed
     table = round_.table
@@ -182,7 +194,7 @@ def uth_phase_end(round_id: int, *, now: datetime) -> bool:
     phase = round_.engine_phase
     if not phase.is_decision or round_.paused_at is not None or not _phase_due(round_, now):
         return False
-    if not _claim(round_, now):
+    if not _claim(round_):
         return False
     round_.version += 1  # the claim's compare-and-swap: nothing else changed
     table = round_.table
