@@ -172,6 +172,9 @@ REDIS_URL = env.string("REDIS_URL")
 # Keeps parallel test runs and several sites on one Redis from reading each other's keys.
 REDIS_KEY_PREFIX = env.string("REDIS_KEY_PREFIX", "poker")
 
+# Database sessions, read by a statement compiled once per process (every request and socket connect reads one).
+SESSION_ENGINE = "poker_site.accounts.sessions"
+
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",

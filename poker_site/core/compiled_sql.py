@@ -27,6 +27,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 from django.core.exceptions import EmptyResultSet, FullResultSet
@@ -40,6 +41,8 @@ ModelT = TypeVar("ModelT", bound=Model)
 _MARKER_BASE = -(2**31) + 7_919
 """Parameter values used only while compiling (distinct, negative: no real id looks like them)."""
 _TEXT_MARKER = "\x1ecompiled-select-value-"
+_DATETIME_MARKER = datetime(1901, 2, 3, 4, 5, 6, tzinfo=UTC)
+"""The start of the datetimes used only while compiling (one second apart; no real value is that old)."""
 """The start of the text values used only while compiling (with a control character no real value holds)."""
 
 
@@ -66,15 +69,20 @@ class CompiledSelect(Generic[ModelT]):
         parameter_count: int = 1,
         *,
         text_values: frozenset[int] = frozenset(),
+        datetime_values: frozenset[int] = frozenset(),
     ) -> None:
         """``text_values``: the positions of the values that are text (a text marker stands in for them while
         compiling: a number given to a text field's lookup would become text and no longer be found among the
-        parameters); the others are numbers."""
-        if not text_values <= set(range(parameter_count)):
-            raise ValueError(f"text value positions {sorted(text_values)} beyond {parameter_count} values")
+        parameters); ``datetime_values``: those that are aware datetimes; the others are numbers."""
+        for positions in (text_values, datetime_values):
+            if not positions <= set(range(parameter_count)):
+                raise ValueError(f"value positions {sorted(positions)} beyond {parameter_count} values")
+        if text_values & datetime_values:
+            raise ValueError(f"values both text and datetimes: {sorted(text_values & datetime_values)}")
         self.build = build
         self.parameter_count = parameter_count
         self.text_values = text_values
+        self.datetime_values = datetime_values
         self._compiled: dict[str, _Compiled] = {}
         self._lock = threading.Lock()
         self._database: str | None = None
@@ -121,9 +129,13 @@ class CompiledSelect(Generic[ModelT]):
             self._database = self.build(*self._markers()).db
         return self._database
 
-    def _markers(self) -> list[int | str]:
+    def _markers(self) -> list[int | str | datetime]:
         return [
-            f"{_TEXT_MARKER}{index}" if index in self.text_values else _MARKER_BASE + index
+            f"{_TEXT_MARKER}{index}"
+            if index in self.text_values
+            else _DATETIME_MARKER + timedelta(seconds=index)
+            if index in self.datetime_values
+            else _MARKER_BASE + index
             for index in range(self.parameter_count)
         ]
 

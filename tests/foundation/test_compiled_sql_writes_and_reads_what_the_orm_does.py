@@ -8,6 +8,7 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games.models import HandEvent, Seat, Table
 from poker_site.core.compiled_sql import (
@@ -81,6 +82,32 @@ def test_a_compiled_select_takes_text_values_where_it_is_told_they_are_text() ->
         numbers_only.all(cash_account.reference)
     with pytest.raises(ValueError, match="beyond"):
         CompiledSelect(lambda reference: Account.objects.filter(reference=reference), 1, text_values=frozenset({1}))
+
+
+def test_a_compiled_select_takes_datetime_values_where_it_is_told_they_are_datetimes() -> None:
+    """Sessions are read this way on every request: the key is text, the moment a datetime."""
+    from datetime import timedelta
+
+    from django.contrib.sessions.models import Session
+
+    now = timezone.now()
+    Session.objects.create(session_key="k" * 32, session_data="", expire_date=now)
+    in_force = CompiledSelect(
+        lambda key, moment: Session.objects.filter(session_key=key, expire_date__gt=moment),
+        2,
+        text_values=frozenset({0}),
+        datetime_values=frozenset({1}),
+    )
+
+    assert in_force.first("k" * 32, now - timedelta(microseconds=1)) is not None
+    assert in_force.first("k" * 32, now) is None
+    assert in_force.first("j" * 32, now - timedelta(days=1)) is None
+    with pytest.raises(ValueError, match="both text and datetimes"):
+        CompiledSelect(
+            lambda key: Session.objects.filter(session_key=key),
+            text_values=frozenset({0}),
+            datetime_values=frozenset({0}),
+        )
 
 
 def test_a_compiled_select_sets_the_querysets_annotations_on_its_instances() -> None:
