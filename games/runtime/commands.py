@@ -234,13 +234,15 @@ def connection_restored(user: Any, table: Any) -> None:
 
 def connection_lost(user: Any, table: Any) -> None:
     """Tell the domain the player's last socket on the table closed (starts the disconnection grace, CASH-22)."""
-    from games.runtime.clocks import player_connection_lost
+    from games.runtime.clocks import connection_report_may_change, player_connection_lost
 
     if inbox.actors_play_the_tables():
         _connection_post(user, table, "connection_lost")
         return
     try:
-        player_connection_lost(user, table)
+        # A spectator's socket, or a seat already marked disconnected: one read, not the service's locks.
+        if connection_report_may_change(table.pk, user.pk, restored=False):
+            player_connection_lost(user, table)
     except _refusable_errors():
         logger.debug("connection lost for %s at %s refused (not seated)", user, table)
     except Exception:

@@ -108,3 +108,31 @@ def test_without_table_actors_a_socket_opened_reports_its_player_at_the_cost_the
         assert len(queries.captured_queries) == 1
     else:
         assert any("FOR UPDATE" in query["sql"] for query in queries.captured_queries)
+
+
+@pytest.mark.parametrize("seated", [True, False], ids=["seated", "spectator"])
+def test_without_table_actors_a_last_socket_closed_reports_its_player_at_the_cost_the_seat_needs(
+    settings: Any, seated: bool
+) -> None:
+    """A seated player's last socket closing starts their disconnection (under the locks); a spectator's, or a
+    second report of the same loss, costs one read and changes nothing."""
+    settings.TABLE_ACTORS = False
+    table_id, (user_id, _) = _seated_table()
+    table = Table.objects.get(pk=table_id)
+    user = User.objects.get(pk=user_id) if seated else player()
+
+    with CaptureQueriesContext(connection) as first:
+        commands.connection_lost(user, table)
+    since = Seat.objects.filter(table_id=table_id, user_id=user.pk).values_list("disconnected_since", flat=True)
+    first_time = list(since)
+    with CaptureQueriesContext(connection) as again:
+        commands.connection_lost(user, table)
+
+    if seated:
+        assert any("FOR UPDATE" in query["sql"] for query in first.captured_queries)
+        assert first_time[0] is not None
+    else:
+        assert len(first.captured_queries) == 1
+        assert first_time == []
+    assert len(again.captured_queries) == 1
+    assert list(since) == first_time  # the second report kept the first time
