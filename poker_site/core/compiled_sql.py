@@ -12,9 +12,9 @@ through the connection's cursor (execute wrappers and query logging see it).
 
 Contract for :class:`CompiledSelect`: ``build(*values)`` returns a model queryset (no ``values()``, extra selects or
 prefetches; annotations are set on the instances as ``QuerySet`` sets them) whose SQL parameters include each of
-``values`` exactly once; the compiled statement is
-reused with the values substituted in those positions. Construction refuses a queryset that breaks this, so a changed
-query fails loudly at its first use rather than running the wrong SQL.
+``values`` exactly once; the compiled statement is reused with the values substituted in those positions.
+Construction refuses a queryset that breaks this, so a changed query fails loudly at its first use rather than
+running the wrong SQL.
 
 :func:`fields_update` and :func:`rows_insert` write what ``Model.save(update_fields=...)`` and ``bulk_create`` write
 (each field's ``pre_save`` and ``get_db_prep_save``), and :func:`rows_update` what ``bulk_update`` writes, with SQL
@@ -41,9 +41,9 @@ ModelT = TypeVar("ModelT", bound=Model)
 _MARKER_BASE = -(2**31) + 7_919
 """Parameter values used only while compiling (distinct, negative: no real id looks like them)."""
 _TEXT_MARKER = "\x1ecompiled-select-value-"
+"""The start of the text values used only while compiling (with a control character no real value holds)."""
 _DATETIME_MARKER = datetime(1901, 2, 3, 4, 5, 6, tzinfo=UTC)
 """The start of the datetimes used only while compiling (one second apart; no real value is that old)."""
-"""The start of the text values used only while compiling (with a control character no real value holds)."""
 
 
 @dataclass(frozen=True)
@@ -198,6 +198,7 @@ _Statement = tuple[str, tuple[Any, ...]]
 _update_statements: dict[tuple[type[Model], str, tuple[str, ...], str | None], _Statement] = {}
 _rows_update_statements: dict[tuple[type[Model], str, int, tuple[str, ...]], _Statement] = {}
 _insert_statements: dict[tuple[type[Model], str, int, str], _Statement] = {}
+_insert_unless_taken_statements: dict[tuple[type[Model], str], _Statement] = {}
 
 
 def _column(field: Any) -> str:
@@ -307,12 +308,11 @@ def row_insert_unless_taken(instance: Model) -> bool:
         raise ValueError("row_insert_unless_taken takes a new instance")
     alias = router.db_for_write(model)
     connection = connections[alias]
-    key = (model, alias, -1, "")
-    statement = _insert_statements.get(key)
+    statement = _insert_unless_taken_statements.get((model, alias))
     if statement is None:
         sql, fields = _insert_sql(model, alias, 1)
         quote = connection.ops.quote_name
-        statement = _insert_statements[key] = (
+        statement = _insert_unless_taken_statements[(model, alias)] = (
             f"{sql} ON CONFLICT DO NOTHING RETURNING {quote(_column(model._meta.pk))}",
             fields,
         )
