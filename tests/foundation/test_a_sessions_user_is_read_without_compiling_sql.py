@@ -12,28 +12,16 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.contrib.sessions.models import Session
-from django.db.models.sql.compiler import SQLCompiler
 from django.test import Client
 from django.utils import timezone
 
 from compliance.models import AccountStanding, Standing
 from poker_site.accounts.backends import RateLimitedModelBackend
 from poker_site.accounts.sessions import SessionStore
+from tests.compilations import compilations_counted
 from tests.tables.support import player
 
 pytestmark = pytest.mark.django_db
-
-
-def compilations_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    compiled: list[str] = []
-    original = SQLCompiler.as_sql
-
-    def counting(self: SQLCompiler, *arguments: Any, **keywords: Any) -> Any:
-        compiled.append(self.query.model.__name__ if self.query.model is not None else "?")
-        return original(self, *arguments, **keywords)
-
-    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
-    return compiled
 
 
 def stored_session(data: dict[str, Any]) -> str:

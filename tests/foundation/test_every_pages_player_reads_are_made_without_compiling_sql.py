@@ -6,31 +6,18 @@ compiles no SQL for them, and they answer what the ORM's queries answer."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 import pytest
-from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from poker_site.responsible_gaming.models import SelfExclusion
 from poker_site.responsible_gaming.services import play_refusal, self_exclusion_active
+from tests.compilations import compilations_counted
 from tests.tables.support import player
 from wallet.models import Account
 from wallet.services import player_cash_balance
 
 pytestmark = pytest.mark.django_db
-
-
-def compilations_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    compiled: list[str] = []
-    original = SQLCompiler.as_sql
-
-    def counting(self: SQLCompiler, *arguments: Any, **keywords: Any) -> Any:
-        compiled.append(self.query.model.__name__ if self.query.model is not None else "?")
-        return original(self, *arguments, **keywords)
-
-    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
-    return compiled
 
 
 def test_a_warm_process_reads_balances_and_finds_no_exclusion_without_compiling_sql(

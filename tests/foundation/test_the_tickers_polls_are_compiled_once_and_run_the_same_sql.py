@@ -5,17 +5,16 @@ prepared query runs exactly the statement the ORM builds for the same values, an
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import pytest
 from django.db.models import QuerySet
-from django.db.models.sql.compiler import SQLCompiler
 
 from games.models import Table
 from games.runtime import ticks as cash_ticks
 from games.uth import ticks as uth_ticks
 from poker_site.core.prepared_queries import PreparedQuery
 from poker_site.core.ticker import tick_once
+from tests.compilations import compilations_counted
 from tests.tables.support import later, open_table, player, seat_players
 from wallet.services import unresolved
 
@@ -87,14 +86,7 @@ def test_an_idle_tick_builds_no_sql(monkeypatch: pytest.MonkeyPatch) -> None:
     table = open_table()
     seat_players(table, [player() for _ in range(2)], 1_000)
     tick_once(later(0))  # compiles every prepared poll once
-    compiled: list[str] = []
-    original = SQLCompiler.as_sql
-
-    def counting(self: SQLCompiler, *arguments: Any, **keywords: Any) -> Any:
-        compiled.append(self.query.model.__name__ if self.query.model else "?")
-        return original(self, *arguments, **keywords)
-
-    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
+    compiled = compilations_counted(monkeypatch)
     assert tick_once(later(0.1)) == {"wallet.void_unresolved_games": 0, "cash_tables": 0, "uth": 0}
     assert compiled == []
 

@@ -6,27 +6,13 @@ stacks, the stake, the hand in play."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from django.db.models.sql.compiler import SQLCompiler
 
 from games.runtime import readside
+from tests.compilations import compilations_counted
 from tests.tables.support import deal, open_table, player, seat_players
 
 pytestmark = pytest.mark.django_db
-
-
-def _compilations_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    compiled: list[str] = []
-    original = SQLCompiler.as_sql
-
-    def counting(self: SQLCompiler, *arguments: Any, **keywords: Any) -> Any:
-        compiled.append(self.query.model.__name__ if self.query.model is not None else "?")
-        return original(self, *arguments, **keywords)
-
-    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
-    return compiled
 
 
 def test_a_warm_process_reads_a_cash_tables_snapshot_without_compiling_sql(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -35,7 +21,7 @@ def test_a_warm_process_reads_a_cash_tables_snapshot_without_compiling_sql(monke
     seat_players(table, users, 1_000)
     deal(table)
     readside.snapshot(readside.table_by_id(table.pk), users[0])  # the process's first socket compiles
-    compiled = _compilations_counted(monkeypatch)
+    compiled = compilations_counted(monkeypatch)
 
     found = readside.table_by_id(table.pk)
     snapshot = readside.snapshot(found, users[1])

@@ -6,11 +6,10 @@ what the ORM's queries say (LOB-05: the seat a player is called to; the header's
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
-from django.db.models.sql.compiler import SQLCompiler
 
+from tests.compilations import compilations_counted
 from tests.tables.support import cash, player
 from tests.tournaments.support import START, open_tables, sit_and_go
 from tournaments.player_socket import player_hello
@@ -26,14 +25,7 @@ def test_a_warm_process_reads_a_players_hello_without_compiling_sql(monkeypatch:
         tournament_register(user, tournament, now=START, randomness=random.Random(index))
     (table,) = open_tables(tournament)
     player_hello(stranger.pk)  # the process's first socket compiles
-    compiled: list[str] = []
-    original = SQLCompiler.as_sql
-
-    def counting(self: SQLCompiler, *arguments: Any, **keywords: Any) -> Any:
-        compiled.append(str(self.query.model))
-        return original(self, *arguments, **keywords)
-
-    monkeypatch.setattr(SQLCompiler, "as_sql", counting)
+    compiled = compilations_counted(monkeypatch)
 
     hello = player_hello(seated.pk, now=START)
     nobody = player_hello(stranger.pk, now=START)
