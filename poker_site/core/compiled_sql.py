@@ -70,10 +70,14 @@ class CompiledSelect(Generic[ModelT]):
         *,
         text_values: frozenset[int] = frozenset(),
         datetime_values: frozenset[int] = frozenset(),
+        shared_lock: bool = False,
     ) -> None:
         """``text_values``: the positions of the values that are text (a text marker stands in for them while
         compiling: a number given to a text field's lookup would become text and no longer be found among the
-        parameters); ``datetime_values``: those that are aware datetimes; the others are numbers."""
+        parameters); ``datetime_values``: those that are aware datetimes; the others are numbers.
+
+        ``shared_lock``: the rows are locked ``FOR SHARE`` (which the ORM cannot say: readers in parallel, a writer
+        waits for them), as ``select_for_update`` locks them for update; not with ``select_for_update``."""
         for positions in (text_values, datetime_values):
             if not positions <= set(range(parameter_count)):
                 raise ValueError(f"value positions {sorted(positions)} beyond {parameter_count} values")
@@ -83,6 +87,7 @@ class CompiledSelect(Generic[ModelT]):
         self.parameter_count = parameter_count
         self.text_values = text_values
         self.datetime_values = datetime_values
+        self.shared_lock = shared_lock
         self._compiled: dict[str, _Compiled] = {}
         self._lock = threading.Lock()
         self._database: str | None = None
@@ -152,6 +157,8 @@ class CompiledSelect(Generic[ModelT]):
                 or queryset.query.extra_select
             ):
                 raise ValueError("CompiledSelect needs a model queryset (no values, extra selects or prefetches)")
+            if self.shared_lock and queryset.query.select_for_update:
+                raise ValueError("a shared lock instead of select_for_update's, not both")
             compiler = queryset.query.get_compiler(using=alias)
             try:
                 sql, parameters = compiler.as_sql()
@@ -160,6 +167,8 @@ class CompiledSelect(Generic[ModelT]):
                 # depend on the real value, so it cannot be reused.
                 raise ValueError(f"the query cannot be compiled for any value ({type(error).__name__})") from error
             positions = []
+            if self.shared_lock:
+                sql = f"{sql} FOR SHARE"  # the locking clause comes last, after any LIMIT
             for marker in markers:
                 found = [index for index, parameter in enumerate(parameters) if parameter == marker]
                 if len(found) != 1:
@@ -174,7 +183,7 @@ class CompiledSelect(Generic[ModelT]):
                 sql=sql,
                 parameters=tuple(parameters),
                 value_positions=tuple(positions),
-                locks=bool(queryset.query.select_for_update),
+                locks=bool(queryset.query.select_for_update) or self.shared_lock,
                 model=klass_info["model"],
                 init_list=tuple(column[0].target.attname for column in select[start:end]),
                 model_columns=slice(start, end),

@@ -110,6 +110,26 @@ def test_a_compiled_select_takes_datetime_values_where_it_is_told_they_are_datet
         )
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_compiled_select_can_lock_its_rows_for_share_inside_a_transaction_only() -> None:
+    """Every UTH bet reads its round this way: bets in parallel, the ticker's phase change waits for them."""
+    table = open_table()
+    seat_players(table, [player(), player()], 1_000)
+    shared = CompiledSelect(lambda table_id: Seat.objects.filter(table_id=table_id).order_by("pk"), shared_lock=True)
+
+    with pytest.raises(TransactionManagementError):
+        shared.all(table.pk)
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        found = shared.all(table.pk)
+    locking = [query["sql"] for query in queries.captured_queries if "games_seat" in query["sql"]]
+    assert [seat.pk for seat in found] == sorted(seat.pk for seat in Seat.objects.filter(table=table))
+    assert sum(1 for seat in found if seat.user_id is not None) == 2
+    assert locking[0].rstrip().endswith("FOR SHARE")
+    both = CompiledSelect(lambda table_id: Seat.objects.select_for_update().filter(table_id=table_id), shared_lock=True)
+    with transaction.atomic(), pytest.raises(ValueError, match="not both"):
+        both.all(table.pk)
+
+
 def test_a_compiled_select_sets_the_querysets_annotations_on_its_instances() -> None:
     from django.db.models import Exists, OuterRef
 

@@ -51,3 +51,67 @@ def test_two_tickers_due_at_the_same_moment_open_one_round(table: UthTable) -> N
     assert len(opened) == 1
     assert list(UthRound.objects.filter(table=table).values_list("pk", "number")) == [(opened[0].pk, 1)]
     assert UthTable.objects.get(pk=table.pk).rounds_started == 1
+
+
+def test_requests_read_the_round_in_parallel_and_the_tickers_phase_change_waits_for_them(
+    table: UthTable, future_clock: Clock
+) -> None:
+    """A request locks the round FOR SHARE: a second request reads it while the first holds it, and the ticker's
+    compare-and-swap claim waits until both have committed (then it sees the round as they left it)."""
+    import threading
+
+    from django.db import connection, transaction
+
+    from games.uth.services.common import share_locked_active_round
+    from games.uth.services.rounds import _claim
+    from tests.waiting import until_it_waits_for_a_lock_or_ends
+
+    future_clock.tick()
+    round_ = current_round(table)
+    holding, release = threading.Event(), threading.Event()
+    outcomes: dict[str, object] = {}
+
+    def request_holding_the_round() -> None:
+        try:
+            with transaction.atomic():
+                outcomes["first"] = share_locked_active_round(table.pk)
+                holding.set()
+                release.wait(60)
+        finally:
+            connection.close()
+
+    def second_request() -> None:
+        try:
+            with transaction.atomic():
+                outcomes["second"] = share_locked_active_round(table.pk)
+        finally:
+            connection.close()
+
+    def ticker_claim() -> None:
+        try:
+            with transaction.atomic():
+                outcomes["claimed"] = _claim(round_)
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=request_holding_the_round)
+    first.start()
+    assert holding.wait(60)
+    second = threading.Thread(target=second_request)
+    second.start()
+    second.join(60)  # a FOR UPDATE lock would keep it waiting for the first request
+    read_in_parallel = not second.is_alive()
+    claim = threading.Thread(target=ticker_claim)
+    claim.start()
+    until_it_waits_for_a_lock_or_ends(claim)
+    waited = claim.is_alive()
+    release.set()
+    first.join(60)
+    claim.join(60)
+
+    second.join(60)
+    assert read_in_parallel, "the second request waited for the first"
+    assert getattr(outcomes["second"], "pk", None) == round_.pk
+    assert waited  # the claim waited for the first request
+    assert outcomes["claimed"] is True
+    assert UthRound.objects.get(pk=round_.pk).version == round_.version + 1

@@ -51,16 +51,16 @@ def active_round(table_id: int) -> UthRound | None:
     return _ACTIVE_ROUND.first(table_id)
 
 
+_ACTIVE_ROUND_SHARE_LOCKED = CompiledSelect(
+    lambda table_id: UthRound.objects.filter(table_id=table_id).exclude(phase__in=FINISHED_PHASES).order_by("pk"),
+    shared_lock=True,
+)
+
+
 def share_locked_active_round(table_id: int) -> UthRound | None:
     """The table's active round, read and locked FOR SHARE in one query: players' requests run in parallel, while the
     ticker's compare-and-swap phase change waits for them (and later requests then see the new phase)."""
-    rows = list(
-        UthRound.objects.raw(
-            "SELECT * FROM uth_uthround WHERE table_id = %s AND phase NOT IN (%s, %s) FOR SHARE",
-            [table_id, *FINISHED_PHASES],
-        )
-    )
-    return rows[0] if rows else None
+    return _ACTIVE_ROUND_SHARE_LOCKED.first(table_id)
 
 
 def refuse_unknown_table(table_id: object) -> None:
