@@ -52,6 +52,7 @@ from games.runtime.seat_state import (
     seat_sit_out_now,
     table_touch,
 )
+from poker_site.core.prepared_queries import PreparedQuery
 from wallet.models import Account, AccountKind
 from wallet.services import TransferKind, TransferLeg, player_cash_accounts_lock, system_account, transfer_create
 
@@ -88,6 +89,19 @@ def available_seats(seats: dict[int, Seat]) -> list[Seat]:
 
 OTHER_TABLES_OFFERED = 4
 """How many other tables of the stake a waiting table offers its players (issue 28, CASH-06)."""
+_OTHER_OPEN_TABLES = PreparedQuery(
+    lambda stake_id, table_id: (
+        Table.objects.filter(TABLES_TAKING_PLAYERS, stake_id=stake_id)
+        .exclude(pk=table_id)
+        .annotate(players=Count("seats", filter=Q(seats__session__isnull=False)))
+        .filter(players__lt=F("seat_count"))
+        .order_by("-players", "pk")
+        .values_list("pk", "name", "players", "seat_count")[:OTHER_TABLES_OFFERED]
+    ),
+    [],
+    numbers=["stake_id", "table_id"],
+)
+"""Read for every snapshot of a cash table waiting for players (each socket opened there): compiled once."""
 
 
 def other_open_tables(table: Table) -> list[dict[str, Any]]:
@@ -95,22 +109,9 @@ def other_open_tables(table: Table) -> list[dict[str, Any]]:
     deals sooner), at most :data:`OTHER_TABLES_OFFERED`: ``id``, ``name``, ``players``, ``seats`` and ``url``."""
     if table.stake_id is None:  # a tournament table: its players are seated by the tournament
         return []
-    rows = (
-        Table.objects.filter(TABLES_TAKING_PLAYERS, stake_id=table.stake_id)
-        .exclude(pk=table.pk)
-        .annotate(players=Count("seats", filter=Q(seats__session__isnull=False)))
-        .filter(players__lt=F("seat_count"))
-        .order_by("-players", "pk")[:OTHER_TABLES_OFFERED]
-    )
     return [
-        {
-            "id": row.pk,
-            "name": row.name,
-            "players": row.players,
-            "seats": row.seat_count,
-            "url": reverse("games:table", args=[row.pk]),
-        }
-        for row in rows
+        {"id": pk, "name": name, "players": players, "seats": seats, "url": reverse("games:table", args=[pk])}
+        for pk, name, players, seats in _OTHER_OPEN_TABLES.rows(stake_id=table.stake_id, table_id=table.pk)
     ]
 
 

@@ -19,6 +19,7 @@ from games.runtime.hands import HandContext, clock_switch, timebank_spend
 from games.runtime.locking import seats_lock, table_lock
 from games.runtime.policy import policy_for
 from games.runtime.seat_state import seat_connection_record, seat_return
+from poker_site.core.prepared_queries import PreparedQuery
 
 
 def _running_hand_for_update(table: Table) -> Hand | None:
@@ -40,7 +41,23 @@ def connection_report_may_change(table_id: int, user_id: int, *, restored: bool)
     whose recorded connection is the other way. One read without a lock or a transaction; when it says no, the
     report's service would lock the table and its seats only to return False. A change committed after this read is
     ordered after the report, as it would be had the report's service taken its locks first."""
-    return Seat.objects.filter(table_id=table_id, user_id=user_id, disconnected_since__isnull=not restored).exists()
+    may_change = _SEAT_DISCONNECTED if restored else _SEAT_CONNECTED
+    return bool(may_change.rows(table_id=int(table_id), user_id=int(user_id)))
+
+
+def _seat_of(*, connected: bool) -> PreparedQuery:
+    return PreparedQuery(
+        lambda table_id, user_id: Seat.objects.filter(
+            table_id=table_id, user_id=user_id, disconnected_since__isnull=connected
+        ).values_list("pk")[:1],
+        [],
+        numbers=["table_id", "user_id"],
+    )
+
+
+# Every socket opened and closed at a table asks one of these: compiled once per process.
+_SEAT_CONNECTED = _seat_of(connected=True)
+_SEAT_DISCONNECTED = _seat_of(connected=False)
 
 
 @transaction.atomic(durable=True)

@@ -36,3 +36,22 @@ def test_a_warm_process_reads_a_cash_tables_snapshot_without_compiling_sql(monke
     assert snapshot["hand"] is not None
     assert len(snapshot["viewer"]["hole_cards"]) == 2
     assert readside.table_by_id(table.pk + 1_000_000) is None
+
+
+def test_a_warm_process_reads_a_waiting_tables_snapshot_and_the_tables_it_offers_without_compiling_sql(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cash table waiting for players offers the other open tables of its stake (issue 28) in every snapshot."""
+    table, other = open_table("holdem", "NL10"), open_table("holdem", "NL10")
+    seat_players(table, [player()], 1_000)
+    seat_players(other, [player(), player()], 1_000)
+    readside.snapshot(readside.table_by_id(table.pk), None)  # the process's first socket compiles
+    compiled = compilations_counted(monkeypatch)
+
+    snapshot = readside.snapshot(readside.table_by_id(table.pk), None)
+
+    assert compiled == []
+    assert snapshot["waiting"]["reason"] == "players"
+    offered = snapshot["waiting"]["other_tables"]
+    assert [row["id"] for row in offered] == [other.pk]
+    assert (offered[0]["players"], offered[0]["seats"]) == (2, other.seat_count)

@@ -136,3 +136,28 @@ def test_without_table_actors_a_last_socket_closed_reports_its_player_at_the_cos
         assert first_time == []
     assert len(again.captured_queries) == 1
     assert list(since) == first_time  # the second report kept the first time
+
+
+def test_a_warm_process_asks_whether_a_report_can_change_a_seat_without_compiling_sql(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every socket opened and closed at a table asks this (the owner with actors, the socket's thread without)."""
+    from games.runtime.clocks import connection_report_may_change
+    from tests.compilations import compilations_counted
+
+    table_id, (user_id, other_id) = _seated_table()
+    connection_report_may_change(table_id, user_id, restored=True)
+    connection_report_may_change(table_id, user_id, restored=False)  # the process's first reports compile
+    command_run(table_id, other_id, CONNECTION_LOST, {})
+    compiled = compilations_counted(monkeypatch)
+
+    answers = [
+        connection_report_may_change(table_id, user_id, restored=True),
+        connection_report_may_change(table_id, user_id, restored=False),
+        connection_report_may_change(table_id, other_id, restored=True),
+        connection_report_may_change(table_id, other_id, restored=False),
+        connection_report_may_change(table_id, user_id + other_id + 1_000, restored=False),
+    ]
+
+    assert compiled == []
+    assert answers == [False, True, True, False, False]
