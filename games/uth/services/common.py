@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.engine.uth.money import format_cents
@@ -32,29 +33,35 @@ def now_or(now: datetime | None) -> datetime:
     return now if now is not None else timezone.now()
 
 
+_TABLE = CompiledSelect(lambda table_id: UthTable.objects.filter(pk=table_id))
+
+
+def table_by_id(table_id: int) -> UthTable | None:
+    """The table, or None (a statement compiled once: every round opened and every seat taken reads it)."""
+    return _TABLE.first(table_id)
+
+
 def table_or_refuse(table_id: object) -> UthTable:
     if type(table_id) is not int:
         raise TableNotFound("There is no such Ultimate Texas Hold'em table.")
-    table = UthTable.objects.filter(pk=table_id).first()
+    table = table_by_id(table_id)
     if table is None:
         raise TableNotFound("There is no such Ultimate Texas Hold'em table.")
     return table
 
 
-_ACTIVE_ROUND = CompiledSelect(
-    lambda table_id: UthRound.objects.filter(table_id=table_id).exclude(phase__in=FINISHED_PHASES).order_by("pk")
-)
+def _active_rounds(table_id: int) -> QuerySet[UthRound]:
+    return UthRound.objects.filter(table_id=table_id).exclude(phase__in=FINISHED_PHASES).order_by("pk")
+
+
+# The table's active round, read by every request and tick: compiled once, plain and locked FOR SHARE.
+_ACTIVE_ROUND = CompiledSelect(_active_rounds)
+_ACTIVE_ROUND_SHARE_LOCKED = CompiledSelect(_active_rounds, shared_lock=True)
 
 
 def active_round(table_id: int) -> UthRound | None:
     """The table's round that is not yet settled or cancelled (at most one, a database constraint ensures it)."""
     return _ACTIVE_ROUND.first(table_id)
-
-
-_ACTIVE_ROUND_SHARE_LOCKED = CompiledSelect(
-    lambda table_id: UthRound.objects.filter(table_id=table_id).exclude(phase__in=FINISHED_PHASES).order_by("pk"),
-    shared_lock=True,
-)
 
 
 def share_locked_active_round(table_id: int) -> UthRound | None:

@@ -29,6 +29,7 @@ from games.uth.services.common import (
     bets_in_play_account,
     next_record_numbers,
     pay_out,
+    table_by_id,
 )
 from games.uth.services.fairness import round_commitment_payload, round_reveal, round_seed_fields, round_shuffler
 from poker_site.core.compiled_sql import CompiledSelect, fields_update, rows_insert, rows_update
@@ -76,7 +77,7 @@ def uth_round_open(table_id: int, *, now: datetime) -> UthRound | None:
         cursor.execute(_TABLE_CLAIM_SQL, [table_id, now])
         if cursor.rowcount != 1:
             return None
-    table = _TABLE.first(table_id)
+    table = table_by_id(table_id)
     assert table is not None  # claimed above
     number = int(table.rounds_started)
     round_ = UthRound(
@@ -101,7 +102,6 @@ def uth_round_open(table_id: int, *, now: datetime) -> UthRound | None:
     return round_
 
 
-_TABLE = CompiledSelect(lambda table_id: UthTable.objects.filter(pk=table_id))
 _TABLE_CLAIM_SQL = (
     f"UPDATE {UthTable._meta.db_table} SET next_round_at = NULL, rounds_started = rounds_started + 1"
     " WHERE id = %s AND is_open AND next_round_at <= %s"
