@@ -58,6 +58,7 @@ from table_entries import records as entry_records
 
 from compliance.detection.detector import INDICATOR_NAMES, Detector
 from compliance.detection.flags import Flag
+from compliance.detection.records import HandRecord
 from compliance.detection.sitting_out import FLAG_AT_EPISODES, SittingOutEpisodes
 from games.engine.cards import parse_cards
 from games.engine.config import Variant
@@ -301,6 +302,23 @@ def run(hands: int, seed: int, hands_per_round: int, with_peer: bool) -> dict[st
     }
 
 
+def heads_up_losses(record: HandRecord, pairs: list[tuple[str, str]], into: dict[tuple[str, str], list[float]]) -> None:
+    """Add to ``into[(dumper, receiver)]`` = [hands, big blinds] the dumper's loss when the two alone saw the flop
+    (the planted behaviour: a dump heads-up after the flop), for the dumping ``pairs`` dealt into ``record``."""
+    by_player = {seat.player: seat for seat in record.seats}
+    folded_preflop = {action.seat for action in record.actions if action.street == "preflop" and action.kind == "fold"}
+    if not any(action.street != "preflop" for action in record.actions):
+        return
+    live = {seat.seat for seat in record.seats} - folded_preflop
+    for dumper, receiver in pairs:
+        if dumper not in by_player or receiver not in by_player:
+            continue
+        if live == {by_player[dumper].seat, by_player[receiver].seat} and by_player[dumper].net < 0:
+            figures = into.setdefault((dumper, receiver), [0, 0.0])
+            figures[0] += 1
+            figures[1] += -by_player[dumper].net / record.big_blind
+
+
 def run_second(hands: int, seed: int) -> dict[str, Any]:
     """The second room (benchmarks/second_room.py) through the detector with its default parameters."""
     rng = random.Random(seed)
@@ -314,12 +332,15 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
     connection_seconds = time.perf_counter() - began
     detection_seconds = 0.0
     fed = 0
+    dumped: dict[tuple[str, str], list[float]] = {}
     for records in room.sessions(hands):
         began = time.perf_counter()
         for record in records:
             detector.feed_hand(record)
         detection_seconds += time.perf_counter() - began
         fed += len(records)
+        for record in records:
+            heads_up_losses(record, population.dumping_pairs, dumped)
     flags = detector.flags()
     cases = {
         "chip_dumping": set(population.dumping_pairs),
@@ -358,6 +379,10 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
         "table_entries": {"connections": len(entries), "hours": hours_for(hands)},
         "indicators": indicators,
         "behaviours": behaviours(population, room.dumps_done, flags),
+        "dumped_heads_up": {
+            f"{dumper}/{receiver}": {"hands": int(hands_lost), "big_blinds": round(big_blinds, 1)}
+            for (dumper, receiver), (hands_lost, big_blinds) in sorted(dumped.items())
+        },
         "speed": {
             "detection_seconds": detection_seconds,
             "detection_hands_per_second": fed / detection_seconds if detection_seconds else None,
@@ -424,6 +449,16 @@ def print_second(report: dict[str, Any]) -> None:
             f"{row['honest_flagged']:>5} {row['false_flag_rate']:>6.2%}"
         )
     print_behaviours(report)
+    dumped = report["dumped_heads_up"]
+    for pair in report["behaviours"]["dumping_pairs"]["missed"]:
+        dumper, receiver = pair.split("/")
+        figures = (
+            dumped.get(f"{dumper}/{receiver}") or dumped.get(f"{receiver}/{dumper}") or {"hands": 0, "big_blinds": 0}
+        )
+        print(
+            f"    {pair}: the dumper lost {figures['big_blinds']:,.0f} BB in {figures['hands']} hands heads-up with "
+            "the partner after the flop"
+        )
     speed = report["speed"]
     print(
         f"indicators: {speed['detection_hands_per_second']:,.0f} hands/s ({speed['detection_seconds']:.1f} s); "

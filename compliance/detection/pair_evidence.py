@@ -13,11 +13,14 @@ pair with data for at least two of that behaviour's indicators:
   soft play's) and coordinated entry (the Poisson chance of so many entries together, conditioned on at least one:
   pairs that never entered together are not examined for it);
 * **dumping**, for each direction L → W — chip dumping (the chance of so many weak decisions of L against W) with net
-  flow (the normal tail of its test of L's equity-adjusted losses facing W, for the pairs it judges) and coordinated
-  entry; the two directions count as two tests.
+  flow (the normal tail of its test of L's equity-adjusted losses facing W, for the pairs it judges), betting pressure
+  (the chance of W betting and raising into L after the flop so much more than W does into everybody else and than
+  everybody else does into L, :meth:`SoftPlay.pressure`, from ``pressure_minimum_decisions`` of W's decisions: the
+  receiver bets, the dumper pays or folds) and coordinated entry; the two directions count as two tests.
 
 Within a behaviour the chances are combined by Fisher's method (independent tests: aggression counts, decisions judged
-against the cards, money and arrival times). Each test is compared with its behaviour's bar: the budget of
+against the cards, money and arrival times; betting pressure counts W's decisions, chip dumping and net flow judge L's
+cards). Each test is compared with its behaviour's bar: the budget of
 ``chance_flags_per_player * k`` chance flags for the ``k`` players examined (0.0001 names one honest player in 5,000)
 is split equally between the behaviours with tests, and each share over that behaviour's ``m`` tests — a test flags at
 a chance of ``chance_flags_per_player * k / (2 m)`` (weighted Bonferroni: honest play is still expected to flag at most
@@ -55,6 +58,8 @@ class PairEvidenceParameters:
     """The flagging score never needs more than this (one in a million)."""
     minimum_indicators: int = 2
     """Indicators with data a behaviour's test needs for the pair (one alone is that indicator's own test)."""
+    pressure_minimum_decisions: int = 10
+    """Decisions of the winner aimed at the loser after the flop before betting pressure enters a dumping test."""
 
 
 class PairEvidence(Indicator[PairEvidenceParameters]):
@@ -131,6 +136,16 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
                 chances[(loser, winner)] = 1.0
         return chances
 
+    def _pressure(self) -> dict[tuple[str, str], float]:
+        """(loser, winner) -> the chance of the winner's betting pressure on the loser after the flop
+        (:meth:`SoftPlay.pressure`), for the ordered pairs with ``pressure_minimum_decisions``."""
+        soft = self._sources["soft_play"]
+        assert isinstance(soft, SoftPlay)
+        return {
+            pair: figures["chance"]
+            for pair, figures in soft.pressure(self.parameters.pressure_minimum_decisions).items()
+        }
+
     def _flow(self) -> dict[tuple[str, str], float]:
         """(loser, winner) -> net flow's chance in that direction (the normal tail of its equity-adjusted loss test,
         judged against the room's own null), for the ordered pairs it judges."""
@@ -141,12 +156,12 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
     def tests(self) -> dict[tuple[str, str], dict[str, Any]]:
         """Per pair (sorted) examined: its tests ``{name: (chance, [indicator chances])}``."""
         minimum = self.parameters.minimum_indicators
-        entries, flow, giving = self._entries(), self._flow(), self._giving_way()
-        # With two indicators needed, only pairs that have entries, giving way or net flow can be examined: judge
-        # only those.
+        entries, flow, giving, pressure = self._entries(), self._flow(), self._giving_way(), self._pressure()
+        # With two indicators needed, only pairs that have entries, giving way, net flow or betting pressure can be
+        # examined: judge only those.
         with_others = minimum >= 2
         soft = self._soft_play(set(entries) | set(giving) if with_others else None)
-        directions = set(flow) | {(second, first) for first, second in entries} | set(entries)
+        directions = set(flow) | set(pressure) | {(second, first) for first, second in entries} | set(entries)
         dumping = self._dumping(directions if with_others else None)
         examined: dict[tuple[str, str], dict[str, Any]] = {}
         for key in set(soft) | set(entries) | set(giving):
@@ -157,13 +172,14 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
             }
             if len(parts) >= minimum:
                 examined.setdefault(key, {})["collusion"] = (combined_tail(list(parts.values())), parts)
-        for loser, winner in set(dumping) | set(flow):
+        for loser, winner in set(dumping) | set(flow) | set(pressure):
             key = (loser, winner) if loser < winner else (winner, loser)
             lookups: dict[str, float | None] = {
                 name: chances.get(lookup)
                 for name, chances, lookup in (
                     ("chip_dumping", dumping, (loser, winner)),
                     ("net_flow", flow, (loser, winner)),
+                    ("betting_pressure", pressure, (loser, winner)),
                     ("coordinated_entry", entries, key),
                 )
             }

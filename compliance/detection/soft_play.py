@@ -28,9 +28,18 @@ its dumper would otherwise raise its aggression against "the field" and make ord
 A pair with fewer than ``minimum_decisions`` counted decisions is *not enough data*, not honest:
 :meth:`SoftPlay.verdict` says which. All parameters apply when flags are computed.
 
+The same counts, in pots only the two took to the flop and per direction, give **betting pressure**
+(:meth:`SoftPlay.pressure`): a player who bets into one opponent after the flop far more than into everybody else, and
+than everybody else bets into that opponent — the receiver of a dumper who pays or folds. Pots that became heads-up
+later are left out: colluders squeeze a third player out of his equity and the partner then folds, leaving the
+squeezer to bet into the victim. It flags nothing alone; pooled pair evidence judges it with the dumping indicators.
+
 State (JSON): ``{"format": 1, "totals": [8 ints], "players": {player: [8 ints]}, "pairs": [[A, B, [8 ints A→B],
-[8 ints B→A], [hand ids]], ...]}`` where the 8 ints are (decisions, aggressive) for the situations preflop-open,
-preflop-facing, postflop-open, postflop-facing.
+[8 ints B→A], [hand ids]], ...], "pressure": {"players": {player: [8 ints]}, "pairs": [[bettor, target, [4 ints]],
+...]}}`` where the 8 ints are (decisions, aggressive) for the situations preflop-open, preflop-facing, postflop-open,
+postflop-facing; pressure's 4 ints (decisions, aggressive) after a two-player flop with nobody having bet and facing a
+bet, a player's 8 as the bettor then as the target. A state from before pressure was counted reads as none (counted
+from then on).
 
 Standard library and the engine only.
 """
@@ -55,6 +64,7 @@ from compliance.detection.flags import (
 )
 from compliance.detection.statistics import (
     binomial_lower_tail,
+    hypergeometric_sum_upper_tail,
     multiple_testing_threshold,
     shrunk_rate,
     surprise,
@@ -62,6 +72,7 @@ from compliance.detection.statistics import (
 )
 
 SITUATIONS = ("preflop_open", "preflop_facing_bet", "postflop_open", "postflop_facing_bet")
+_PRESSURE_WIDTH = 4  # heads-up after the flop: (decisions, aggressive) nobody having bet, then facing a bet
 _WIDTH = 2 * len(SITUATIONS)
 
 
@@ -120,9 +131,16 @@ class SoftPlay(Indicator[SoftPlayParameters]):
         # (A, B) with A < B -> [counts A→B, counts B→A, hand ids]
         self._pairs: dict[tuple[str, str], tuple[list[int], list[int], list[str]]] = {}
         self._excluded: dict[str, set[str]] = {}  # player -> opponents left out of the player's baseline
+        # Betting pressure (heads-up after the flop): player -> [as bettor (4 ints), as target (4 ints)], and
+        # (bettor, target) -> 4 ints.
+        self._pressure_players: dict[str, list[int]] = {}
+        self._pressure_pairs: dict[tuple[str, str], list[int]] = {}
 
     def feed_hand(self, hand: AnalysedHand) -> None:
         touched: set[tuple[str, str]] = set()
+        # Betting pressure counts pots the two alone took to the flop (module docstring).
+        flop = next((decision for decision in hand.decisions if not decision.preflop), None)
+        heads_up_from_the_flop = flop is not None and len(flop.live_before) == 2
         for decision in hand.decisions:
             if not counts_for_soft_play(decision):
                 continue
@@ -144,12 +162,61 @@ class SoftPlay(Indicator[SoftPlayParameters]):
             counts[column] += 1
             counts[column + 1] += aggressive
             touched.add(key)
+            if heads_up_from_the_flop and not decision.preflop:
+                self._count_pressure(actor, opponent, 2 if decision.facing_bet else 0, aggressive)
         for key in sorted(touched):
             hands = self._pairs[key][2]
             hands[:] = keep_last(hands, [hand.record.hand_id], self.parameters.evidence_hands)
 
+    def _count_pressure(self, bettor: str, target: str, column: int, aggressive: int) -> None:
+        for counts in (
+            self._pressure_pairs.setdefault((bettor, target), [0] * _PRESSURE_WIDTH),
+            self._pressure_players.setdefault(bettor, [0] * 2 * _PRESSURE_WIDTH),
+        ):
+            counts[column] += 1
+            counts[column + 1] += aggressive
+        faced = self._pressure_players.setdefault(target, [0] * 2 * _PRESSURE_WIDTH)
+        faced[_PRESSURE_WIDTH + column] += 1
+        faced[_PRESSURE_WIDTH + column + 1] += aggressive
+
     def has_data(self) -> bool:
         return bool(self._pairs)
+
+    def pressure(self, minimum_decisions: int) -> dict[tuple[str, str], dict[str, Any]]:
+        """Betting pressure after the flop in pots only two players took to the flop, per ordered pair (target,
+        bettor) with at least ``minimum_decisions`` counted decisions of the bettor against the target there: how
+        much more often the bettor bets or raises into the target than (a) he does into everybody else and (b)
+        everybody else does into the target in such pots, each by the exact conditional test of
+        :func:`hypergeometric_sum_upper_tail` stratified by situation (nobody has bet, or facing a bet). ``chance`` is
+        the larger of the two: the pair stands out only when the bettor singles the target out *and* the target is
+        not one everybody bets into (a calling station), and a rate measured on a few decisions is no yardstick for
+        either. A dumping partner is the typical target: heads-up the receiver bets, the dumper pays or folds (pooled
+        pair evidence's dumping test, in the direction target -> bettor). Pots three or more players took to the flop
+        are left out: there colluders raise a third player's bets when the partner has called and the partner folds,
+        which is collusion against the third player, not pressure on him by a partner (at 200,000 hands of the second
+        benchmark room a colluder's bets into two honest players after such squeezes reached chances of 1e-8)."""
+        found: dict[tuple[str, str], dict[str, Any]] = {}
+        columns = range(0, _PRESSURE_WIDTH, 2)
+        for (bettor, target), counts in self._pressure_pairs.items():
+            decisions = sum(counts[column] for column in columns)
+            if decisions < minimum_decisions:
+                continue
+            aggressive = sum(counts[column + 1] for column in columns)
+            bettor_counts = self._pressure_players[bettor]
+            target_faced = self._pressure_players[target][_PRESSURE_WIDTH:]
+            against_others = _strata(counts, bettor_counts)
+            from_others = _strata(counts, target_faced)
+            found[(target, bettor)] = {
+                "decisions": decisions,
+                "aggressive": aggressive,
+                "bettor_against_others": _rate(against_others),
+                "others_against_target": _rate(from_others),
+                "chance": max(
+                    hypergeometric_sum_upper_tail(against_others, aggressive),
+                    hypergeometric_sum_upper_tail(from_others, aggressive),
+                ),
+            }
+        return found
 
     def exclude_from_baselines(self, pairs: Iterable[tuple[str, str]]) -> None:
         """Leave each pair's decisions against each other out of both players' play against the field (the detector
@@ -292,6 +359,12 @@ class SoftPlay(Indicator[SoftPlayParameters]):
                 [first, second, list(one), list(other), list(hands)]
                 for (first, second), (one, other, hands) in sorted(self._pairs.items())
             ],
+            "pressure": {
+                "players": {player: list(counts) for player, counts in sorted(self._pressure_players.items())},
+                "pairs": [
+                    [bettor, target, list(counts)] for (bettor, target), counts in sorted(self._pressure_pairs.items())
+                ],
+            },
         }
 
     def load_state(self, data: Mapping[str, Any]) -> None:
@@ -307,9 +380,19 @@ class SoftPlay(Indicator[SoftPlayParameters]):
                 )
                 for first, second, one, other, hands in data["pairs"]
             }
+            pressure = data.get("pressure", {"players": {}, "pairs": []})  # none kept before: counted from now on
+            pressure_players = {
+                str(player): stored_counts(counts, 2 * _PRESSURE_WIDTH)
+                for player, counts in pressure["players"].items()
+            }
+            pressure_pairs = {
+                (str(bettor), str(target)): stored_counts(counts, _PRESSURE_WIDTH)
+                for bettor, target, counts in pressure["pairs"]
+            }
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise StateError(f"{self.name}: malformed state: {error}") from error
         self._totals, self._players, self._pairs = totals, players, pairs
+        self._pressure_players, self._pressure_pairs = pressure_players, pressure_pairs
 
     def merge(self, other: SoftPlay) -> None:
         add_counts(self._totals, other._totals)
@@ -320,6 +403,25 @@ class SoftPlay(Indicator[SoftPlayParameters]):
             add_counts(pair[0], one)
             add_counts(pair[1], another)
             pair[2][:] = keep_last(pair[2], hands, self.parameters.evidence_hands)
+        for player, counts in other._pressure_players.items():
+            add_counts(self._pressure_players.setdefault(player, [0] * 2 * _PRESSURE_WIDTH), counts)
+        for key, counts in other._pressure_pairs.items():
+            add_counts(self._pressure_pairs.setdefault(key, [0] * _PRESSURE_WIDTH), counts)
+
+
+def _strata(pair: list[int], everybody: list[int]) -> list[tuple[int, int, int, int]]:
+    """A pressure test's strata: per situation the pair's (aggressive, decisions) and the rest of ``everybody``'s."""
+    return [
+        (pair[column + 1], pair[column], everybody[column + 1] - pair[column + 1], everybody[column] - pair[column])
+        for column in range(0, _PRESSURE_WIDTH, 2)
+        if pair[column]
+    ]
+
+
+def _rate(strata: list[tuple[int, int, int, int]]) -> float | None:
+    """The second rows' rate of a pressure test's strata (aggressive decisions per decision), ``None`` without any."""
+    trials = sum(stratum[3] for stratum in strata)
+    return round(sum(stratum[2] for stratum in strata) / trials, 3) if trials else None
 
 
 def _direction(player: str, counts: list[int], expected: float) -> dict[str, Any]:

@@ -97,6 +97,46 @@ def binomial_sum_lower_tail(groups: list[tuple[int, float]], successes: int) -> 
     return min(1.0, sum(distribution))
 
 
+def hypergeometric_sum_upper_tail(strata: list[tuple[int, int, int, int]], successes: int) -> float:
+    """P(X >= successes) for X the sum of the first rows' successes of independent 2x2 tables with their margins fixed:
+    the one-sided exact conditional test that the first row's rate is higher than the second's, stratified (each
+    stratum a kind of trial with its own rate; one stratum is Fisher's exact test). ``strata`` are (first row's
+    successes, first row's trials, second row's successes, second row's trials); the first rows' successes given each
+    stratum's total are hypergeometric, and their sum's tail is exact, by convolving the distributions. Unlike a
+    binomial at the second row's rate, the test allows for how little the second row may say: a rate measured on a few
+    trials is no yardstick."""
+    if successes <= 0:
+        return 1.0
+    offset = 0
+    distribution = [1.0]
+    for first_successes, first_trials, second_successes, second_trials in strata:
+        if first_trials <= 0:
+            continue
+        total = first_successes + second_successes
+        trials = first_trials + second_trials
+        low, high = max(0, total - second_trials), min(first_trials, total)
+        base = _log_choose(trials, total)
+        own = []
+        for k in range(low, high + 1):
+            log_term = _log_choose(first_trials, k) + _log_choose(second_trials, total - k) - base
+            own.append(math.exp(log_term) if log_term > -745 else 0.0)
+        combined = [0.0] * (len(distribution) + len(own) - 1)
+        for i, left in enumerate(distribution):
+            if left:
+                for j, right in enumerate(own):
+                    combined[i + j] += left * right
+        distribution = combined
+        offset += low
+    start = max(0, successes - offset)
+    if start >= len(distribution):
+        return 0.0
+    return min(1.0, sum(distribution[start:]))
+
+
+def _log_choose(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
 def wilson_interval(successes: float, trials: float, z: float) -> tuple[float, float]:
     """The Wilson score interval of a proportion ``successes / trials`` at ``z`` standard deviations (1.96: 95 %,
     2.58: 99 %); (0, 1) without trials."""

@@ -32,7 +32,9 @@ INDICATOR_TITLES = {
     "giving_way": "Giving way: folding or checking whenever the partner holds the better hand",
     "shared_connection": "Shared IP address or device",
     "coordinated_entry": "Joining the same tables within seconds of each other",
-    "pair_evidence": "Pooled evidence of one pair: soft play, giving way, dumping, net flow and entries together",
+    "pair_evidence": (
+        "Pooled evidence of one pair: soft play, giving way, dumping, net flow, betting pressure and entries together"
+    ),
     "counter_use": "Ratholing counter and Banzai resets",
     "bot_timing": "Machine-like decision timing",
     "prohibited_program": "Prohibited program reported by the client",
