@@ -158,6 +158,11 @@ def detect() -> tuple[Any, int, float]:
     return Detector.from_state(row.state, parameters=detector_parameters()), fed, seconds
 
 
+def names_of(pair: Any, keys: dict[str, str]) -> dict[str, str]:
+    """The detector's key of each player of ``pair`` -> the bot's name."""
+    return {keys[pair.first]: pair.first, keys[pair.second]: pair.second}
+
+
 def pair_figures(detector: Any, pair: Any, keys: dict[str, str]) -> dict[str, Any]:
     """Each pair indicator's figures for a planted pair against its bar (for the report: why a pair was missed)."""
     first, second = keys[pair.first], keys[pair.second]
@@ -196,6 +201,14 @@ def pair_figures(detector: Any, pair: Any, keys: dict[str, str]) -> dict[str, An
                 "reaches_minimums": (loser, winner) in candidates,
             }
         )
+    pressure = soft.pressure(detector.indicators["pair_evidence"].parameters.pressure_minimum_decisions)
+    for target, bettor in ((first, second), (second, first)):
+        if (target, bettor) in pressure:
+            figures.setdefault("betting_pressure", []).append(
+                {"target": names_of(pair, keys)[target], "bettor": names_of(pair, keys)[bettor]}
+                | {name: value for name, value in pressure[(target, bettor)].items() if name != "chance"}
+                | {"chance": float(f"{pressure[(target, bettor)]['chance']:.3g}")}
+            )
     flow = detector.indicators["net_flow"]
     judged_pairs = flow.judged_pairs()
     flow_bar = flow.flagging_threshold(judged_pairs)
@@ -257,7 +270,18 @@ def evaluate(detector: Any, pairs: list[Any], keys: dict[str, str], counts: dict
         "honest_bots": len(honest),
         "honest_flagged": not_timing,
         "flags_naming_honest_bots": [
-            {"indicator": flag.indicator, "players": [names[player] for player in flag.players], "score": flag.score}
+            {
+                "indicator": flag.indicator,
+                "players": [names[player] for player in flag.players],
+                "score": flag.score,
+                "threshold": flag.threshold,
+                # what a reviewer would read first: the pooled behaviour and its chances, the tests and their figures
+                "evidence": {
+                    name: value
+                    for name, value in flag.evidence.items()
+                    if name in ("behaviour", "chances", "test", "judged_hands", "decisions", "aggressive_decisions")
+                },
+            }
             for flag in flags
             if flag.indicator != "bot_timing" and {names.get(player) for player in flag.players} & set(honest)
         ],

@@ -182,7 +182,9 @@ class SoftPlay(Indicator[SoftPlayParameters]):
     def has_data(self) -> bool:
         return bool(self._pairs)
 
-    def pressure(self, minimum_decisions: int) -> dict[tuple[str, str], dict[str, Any]]:
+    def pressure(
+        self, minimum_decisions: int, minimum_ratio: float = 1.5, confidence_z: float = 2.58
+    ) -> dict[tuple[str, str], dict[str, Any]]:
         """Betting pressure after the flop in pots only two players took to the flop, per ordered pair (target,
         bettor) with at least ``minimum_decisions`` counted decisions of the bettor against the target there: how
         much more often the bettor bets or raises into the target than (a) he does into everybody else and (b)
@@ -194,7 +196,15 @@ class SoftPlay(Indicator[SoftPlayParameters]):
         pair evidence's dumping test, in the direction target -> bettor). Pots three or more players took to the flop
         are left out: there colluders raise a third player's bets when the partner has called and the partner folds,
         which is collusion against the third player, not pressure on him by a partner (at 200,000 hands of the second
-        benchmark room a colluder's bets into two honest players after such squeezes reached chances of 1e-8)."""
+        benchmark room a colluder's bets into two honest players after such squeezes reached chances of 1e-8).
+
+        A tiny effect over many decisions is no finding, however small its chance: players bet into different
+        opponents a little differently for reasons of their own (position, stacks, who checks to them), and hundreds
+        of decisions make that significant. ``large_effect`` says whether the lower end of the Wilson interval
+        (``confidence_z``) of the bettor's rate into the target is at least ``minimum_ratio`` times the rate each
+        comparison predicts for the same decisions (per situation, the others' rate); pooled evidence uses the chance
+        only then. Every pair with the decisions is returned: it was examined, and the multiple-testing bar counts it
+        (leaving the small effects out would let the data choose how many tests the bar allows for)."""
         found: dict[tuple[str, str], dict[str, Any]] = {}
         columns = range(0, _PRESSURE_WIDTH, 2)
         for (bettor, target), counts in self._pressure_pairs.items():
@@ -206,11 +216,15 @@ class SoftPlay(Indicator[SoftPlayParameters]):
             target_faced = self._pressure_players[target][_PRESSURE_WIDTH:]
             against_others = _strata(counts, bettor_counts)
             from_others = _strata(counts, target_faced)
+            lower, _upper = wilson_interval(aggressive, decisions, confidence_z)
+            predicted = max(_predicted(against_others), _predicted(from_others))
+            large_effect = lower >= minimum_ratio * predicted
             found[(target, bettor)] = {
                 "decisions": decisions,
                 "aggressive": aggressive,
                 "bettor_against_others": _rate(against_others),
                 "others_against_target": _rate(from_others),
+                "large_effect": large_effect,
                 "chance": max(
                     hypergeometric_sum_upper_tail(against_others, aggressive),
                     hypergeometric_sum_upper_tail(from_others, aggressive),
@@ -416,6 +430,14 @@ def _strata(pair: list[int], everybody: list[int]) -> list[tuple[int, int, int, 
         for column in range(0, _PRESSURE_WIDTH, 2)
         if pair[column]
     ]
+
+
+def _predicted(strata: list[tuple[int, int, int, int]]) -> float:
+    """The first rows' rate the second rows predict: per stratum the second row's rate (0 without its trials) for the
+    first row's trials."""
+    trials = sum(stratum[1] for stratum in strata)
+    expected = sum(stratum[1] * stratum[2] / stratum[3] for stratum in strata if stratum[3])
+    return expected / trials if trials else 0.0
 
 
 def _rate(strata: list[tuple[int, int, int, int]]) -> float | None:

@@ -8,6 +8,7 @@ import random
 
 from compliance.detection.analysis import AnalysedHand
 from compliance.detection.detector import Detector
+from compliance.detection.pair_evidence import PairEvidence
 from compliance.detection.records import HandRecord
 from compliance.detection.soft_play import SoftPlay
 from compliance.detection.statistics import hypergeometric_sum_upper_tail
@@ -94,6 +95,7 @@ def test_a_player_who_bets_into_one_opponent_every_time_is_singled_out() -> None
     # He bets whenever he may; facing the dumper's bets (a third of his decisions at most) he calls.
     assert singled["aggressive"] >= 0.66 * singled["decisions"]
     assert singled["chance"] < 1e-8
+    assert singled["large_effect"] is True
     assert singled["bettor_against_others"] < 0.5
     assert singled["others_against_target"] < 0.5
     # Nobody else is singled out (a few chances of a hundredth among thirty ordered pairs are chance).
@@ -183,3 +185,24 @@ def test_a_state_from_before_pressure_was_counted_reads_as_none() -> None:
     again = SoftPlay()
     again.load_state(state)
     assert again.pressure(minimum_decisions=10) == soft.pressure(minimum_decisions=10)
+
+
+def test_a_small_effect_over_many_decisions_is_no_evidence() -> None:
+    """Rex bets into dom 45 % of the time and into everybody else 30 %: over hundreds of decisions the chance is tiny,
+    but players bet into different opponents a little differently for reasons of their own; the effect is too small
+    to be pressure, and the pooled dumping test leaves it out (the direction still counts in the bar)."""
+    records = room(150, {("rex", "dom"): 0.45}, ("ann", "bea", "rex", "dom"))
+    found = pressure_of(records)
+    figures = found[("dom", "rex")]
+    assert figures["decisions"] >= 300
+    assert figures["chance"] < 1e-4
+    assert figures["large_effect"] is False
+    assert found[("dom", "ann")]["large_effect"] is False
+    detector = Detector()
+    detector.feed_hands(records)
+    pooled = detector.indicators["pair_evidence"]
+    assert isinstance(pooled, PairEvidence)
+    tests = pooled.tests()[("dom", "rex")]
+    assert tests["dumping:dom>rex"][0] > 1e-3
+    assert "betting_pressure" not in tests["dumping:dom>rex"][1]
+    assert [flag for flag in detector.flags() if flag.indicator == "pair_evidence"] == []
