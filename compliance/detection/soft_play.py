@@ -72,7 +72,7 @@ from compliance.detection.statistics import (
 )
 
 SITUATIONS = ("preflop_open", "preflop_facing_bet", "postflop_open", "postflop_facing_bet")
-_PRESSURE_WIDTH = 4  # heads-up after the flop: (decisions, aggressive) nobody having bet, then facing a bet
+_PRESSURE_WIDTH = 4  # after a two-player flop: (decisions, aggressive) nobody having bet, then facing a bet
 _WIDTH = 2 * len(SITUATIONS)
 
 
@@ -131,7 +131,7 @@ class SoftPlay(Indicator[SoftPlayParameters]):
         # (A, B) with A < B -> [counts A→B, counts B→A, hand ids]
         self._pairs: dict[tuple[str, str], tuple[list[int], list[int], list[str]]] = {}
         self._excluded: dict[str, set[str]] = {}  # player -> opponents left out of the player's baseline
-        # Betting pressure (heads-up after the flop): player -> [as bettor (4 ints), as target (4 ints)], and
+        # Betting pressure (after a two-player flop): player -> [as bettor (4 ints), as target (4 ints)], and
         # (bettor, target) -> 4 ints.
         self._pressure_players: dict[str, list[int]] = {}
         self._pressure_pairs: dict[tuple[str, str], list[int]] = {}
@@ -217,8 +217,11 @@ class SoftPlay(Indicator[SoftPlayParameters]):
             against_others = _strata(counts, bettor_counts)
             from_others = _strata(counts, target_faced)
             lower, _upper = wilson_interval(aggressive, decisions, confidence_z)
-            predicted = max(_predicted(against_others), _predicted(from_others))
-            large_effect = lower >= minimum_ratio * predicted
+            predictions = (_predicted(against_others), _predicted(from_others))
+            # Without a comparison (nobody else bet into the target in such pots) there is no effect to speak of.
+            large_effect = None not in predictions and all(
+                lower >= minimum_ratio * predicted for predicted in predictions if predicted is not None
+            )
             found[(target, bettor)] = {
                 "decisions": decisions,
                 "aggressive": aggressive,
@@ -432,12 +435,14 @@ def _strata(pair: list[int], everybody: list[int]) -> list[tuple[int, int, int, 
     ]
 
 
-def _predicted(strata: list[tuple[int, int, int, int]]) -> float:
-    """The first rows' rate the second rows predict: per stratum the second row's rate (0 without its trials) for the
-    first row's trials."""
-    trials = sum(stratum[1] for stratum in strata)
-    expected = sum(stratum[1] * stratum[2] / stratum[3] for stratum in strata if stratum[3])
-    return expected / trials if trials else 0.0
+def _predicted(strata: list[tuple[int, int, int, int]]) -> float | None:
+    """The first rows' rate the second rows predict: per stratum the second row's rate for the first row's trials
+    (a stratum without second-row trials predicts nothing); ``None`` when no stratum has second-row trials."""
+    compared = [stratum for stratum in strata if stratum[3]]
+    trials = sum(stratum[1] for stratum in compared)
+    if not trials:
+        return None
+    return sum(stratum[1] * stratum[2] / stratum[3] for stratum in compared) / trials
 
 
 def _rate(strata: list[tuple[int, int, int, int]]) -> float | None:
