@@ -22,10 +22,7 @@ def binomial_upper_tail(trials: int, successes: int, probability: float) -> floa
         return 1.0
     log_p = math.log(probability)
     log_q = math.log1p(-probability)
-    log_terms = [
-        math.lgamma(trials + 1) - math.lgamma(k + 1) - math.lgamma(trials - k + 1) + k * log_p + (trials - k) * log_q
-        for k in range(successes, trials + 1)
-    ]
+    log_terms = [_log_choose(trials, k) + k * log_p + (trials - k) * log_q for k in range(successes, trials + 1)]
     largest = max(log_terms)
     return min(1.0, math.exp(largest) * sum(math.exp(term - largest) for term in log_terms))
 
@@ -54,7 +51,7 @@ def binomial_sum_upper_tail(groups: list[tuple[int, float]], successes: int) -> 
         log_q = math.log1p(-probability) if probability < 1 else -math.inf
         own = []
         for k in range(trials + 1):
-            log_term = math.lgamma(trials + 1) - math.lgamma(k + 1) - math.lgamma(trials - k + 1)
+            log_term = _log_choose(trials, k)
             log_term += (k * log_p if k else 0.0) + ((trials - k) * log_q if trials - k else 0.0)
             own.append(math.exp(log_term) if log_term > -745 else 0.0)
         combined = [0.0] * (len(distribution) + trials)
@@ -134,6 +131,7 @@ def hypergeometric_sum_upper_tail(strata: list[tuple[int, int, int, int]], succe
 
 
 def _log_choose(n: int, k: int) -> float:
+    """log of the binomial coefficient ``n`` choose ``k``."""
     return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
 
 
