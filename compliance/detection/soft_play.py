@@ -35,11 +35,11 @@ later are left out: colluders squeeze a third player out of his equity and the p
 squeezer to bet into the victim. It flags nothing alone; pooled pair evidence judges it with the dumping indicators.
 
 State (JSON): ``{"format": 1, "totals": [8 ints], "players": {player: [8 ints]}, "pairs": [[A, B, [8 ints A→B],
-[8 ints B→A], [hand ids]], ...], "pressure": {"players": {player: [8 ints]}, "pairs": [[bettor, target, [4 ints]],
-...]}}`` where the 8 ints are (decisions, aggressive) for the situations preflop-open, preflop-facing, postflop-open,
-postflop-facing; pressure's 4 ints (decisions, aggressive) after a two-player flop with nobody having bet and facing a
-bet, a player's 8 as the bettor then as the target. A state from before pressure was counted reads as none (counted
-from then on).
+[8 ints B→A], [hand ids]], ...], "pressure": {"pairs": [[bettor, target, [4 ints]], ...]}}`` where the 8 ints
+are (decisions, aggressive) for the situations preflop-open, preflop-facing, postflop-open, postflop-facing;
+pressure's 4 ints (decisions, aggressive) after a two-player flop with nobody having bet and facing a bet (a player's
+totals as bettor and as target are their sums). A state from before pressure was counted reads as none (counted from
+then on).
 
 Standard library and the engine only.
 """
@@ -131,9 +131,7 @@ class SoftPlay(Indicator[SoftPlayParameters]):
         # (A, B) with A < B -> [counts A→B, counts B→A, hand ids]
         self._pairs: dict[tuple[str, str], tuple[list[int], list[int], list[str]]] = {}
         self._excluded: dict[str, set[str]] = {}  # player -> opponents left out of the player's baseline
-        # Betting pressure (after a two-player flop): player -> [as bettor (4 ints), as target (4 ints)], and
-        # (bettor, target) -> 4 ints.
-        self._pressure_players: dict[str, list[int]] = {}
+        # Betting pressure (after a two-player flop): (bettor, target) -> 4 ints; a player's totals are their sums.
         self._pressure_pairs: dict[tuple[str, str], list[int]] = {}
 
     def feed_hand(self, hand: AnalysedHand) -> None:
@@ -169,15 +167,9 @@ class SoftPlay(Indicator[SoftPlayParameters]):
             hands[:] = keep_last(hands, [hand.record.hand_id], self.parameters.evidence_hands)
 
     def _count_pressure(self, bettor: str, target: str, column: int, aggressive: int) -> None:
-        for counts in (
-            self._pressure_pairs.setdefault((bettor, target), [0] * _PRESSURE_WIDTH),
-            self._pressure_players.setdefault(bettor, [0] * 2 * _PRESSURE_WIDTH),
-        ):
-            counts[column] += 1
-            counts[column + 1] += aggressive
-        faced = self._pressure_players.setdefault(target, [0] * 2 * _PRESSURE_WIDTH)
-        faced[_PRESSURE_WIDTH + column] += 1
-        faced[_PRESSURE_WIDTH + column + 1] += aggressive
+        counts = self._pressure_pairs.setdefault((bettor, target), [0] * _PRESSURE_WIDTH)
+        counts[column] += 1
+        counts[column + 1] += aggressive
 
     def has_data(self) -> bool:
         return bool(self._pairs)
@@ -207,15 +199,18 @@ class SoftPlay(Indicator[SoftPlayParameters]):
         (leaving the small effects out would let the data choose how many tests the bar allows for)."""
         found: dict[tuple[str, str], dict[str, Any]] = {}
         columns = range(0, _PRESSURE_WIDTH, 2)
+        as_bettor: dict[str, list[int]] = {}
+        as_target: dict[str, list[int]] = {}
+        for (bettor, target), counts in self._pressure_pairs.items():
+            add_counts(as_bettor.setdefault(bettor, [0] * _PRESSURE_WIDTH), counts)
+            add_counts(as_target.setdefault(target, [0] * _PRESSURE_WIDTH), counts)
         for (bettor, target), counts in self._pressure_pairs.items():
             decisions = sum(counts[column] for column in columns)
             if decisions < minimum_decisions:
                 continue
             aggressive = sum(counts[column + 1] for column in columns)
-            bettor_counts = self._pressure_players[bettor]
-            target_faced = self._pressure_players[target][_PRESSURE_WIDTH:]
-            against_others = _strata(counts, bettor_counts)
-            from_others = _strata(counts, target_faced)
+            against_others = _strata(counts, as_bettor[bettor])
+            from_others = _strata(counts, as_target[target])
             lower, _upper = wilson_interval(aggressive, decisions, confidence_z)
             predictions = (_predicted(against_others), _predicted(from_others))
             # Without a comparison (nobody else bet into the target in such pots) there is no effect to speak of.
@@ -377,7 +372,6 @@ class SoftPlay(Indicator[SoftPlayParameters]):
                 for (first, second), (one, other, hands) in sorted(self._pairs.items())
             ],
             "pressure": {
-                "players": {player: list(counts) for player, counts in sorted(self._pressure_players.items())},
                 "pairs": [
                     [bettor, target, list(counts)] for (bettor, target), counts in sorted(self._pressure_pairs.items())
                 ],
@@ -397,11 +391,7 @@ class SoftPlay(Indicator[SoftPlayParameters]):
                 )
                 for first, second, one, other, hands in data["pairs"]
             }
-            pressure = data.get("pressure", {"players": {}, "pairs": []})  # none kept before: counted from now on
-            pressure_players = {
-                str(player): stored_counts(counts, 2 * _PRESSURE_WIDTH)
-                for player, counts in pressure["players"].items()
-            }
+            pressure = data.get("pressure", {"pairs": []})  # none kept before: counted from now on
             pressure_pairs = {
                 (str(bettor), str(target)): stored_counts(counts, _PRESSURE_WIDTH)
                 for bettor, target, counts in pressure["pairs"]
@@ -409,7 +399,7 @@ class SoftPlay(Indicator[SoftPlayParameters]):
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise StateError(f"{self.name}: malformed state: {error}") from error
         self._totals, self._players, self._pairs = totals, players, pairs
-        self._pressure_players, self._pressure_pairs = pressure_players, pressure_pairs
+        self._pressure_pairs = pressure_pairs
 
     def merge(self, other: SoftPlay) -> None:
         add_counts(self._totals, other._totals)
@@ -420,8 +410,6 @@ class SoftPlay(Indicator[SoftPlayParameters]):
             add_counts(pair[0], one)
             add_counts(pair[1], another)
             pair[2][:] = keep_last(pair[2], hands, self.parameters.evidence_hands)
-        for player, counts in other._pressure_players.items():
-            add_counts(self._pressure_players.setdefault(player, [0] * 2 * _PRESSURE_WIDTH), counts)
         for key, counts in other._pressure_pairs.items():
             add_counts(self._pressure_pairs.setdefault(key, [0] * _PRESSURE_WIDTH), counts)
 
