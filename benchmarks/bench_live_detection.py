@@ -202,10 +202,11 @@ def pair_figures(detector: Any, pair: Any, keys: dict[str, str]) -> dict[str, An
             }
         )
     pressure = soft.pressure(detector.indicators["pair_evidence"].parameters.pressure_minimum_decisions)
+    names = names_of(pair, keys)
     for target, bettor in ((first, second), (second, first)):
         if (target, bettor) in pressure:
             figures.setdefault("betting_pressure", []).append(
-                {"target": names_of(pair, keys)[target], "bettor": names_of(pair, keys)[bettor]}
+                {"target": names[target], "bettor": names[bettor]}
                 | {name: value for name, value in pressure[(target, bettor)].items() if name != "chance"}
                 | {"chance": float(f"{pressure[(target, bettor)]['chance']:.3g}")}
             )

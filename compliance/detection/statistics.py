@@ -54,12 +54,7 @@ def binomial_sum_upper_tail(groups: list[tuple[int, float]], successes: int) -> 
             log_term = _log_choose(trials, k)
             log_term += (k * log_p if k else 0.0) + ((trials - k) * log_q if trials - k else 0.0)
             own.append(math.exp(log_term) if log_term > -745 else 0.0)
-        combined = [0.0] * (len(distribution) + trials)
-        for i, left in enumerate(distribution):
-            if left:
-                for j, right in enumerate(own):
-                    combined[i + j] += left * right
-        distribution = combined
+        distribution = _convolved(distribution, own)
     if successes >= len(distribution):
         return 0.0
     return min(1.0, sum(distribution[successes:]))
@@ -117,17 +112,22 @@ def hypergeometric_sum_upper_tail(strata: list[tuple[int, int, int, int]], succe
         for k in range(low, high + 1):
             log_term = _log_choose(first_trials, k) + _log_choose(second_trials, total - k) - base
             own.append(math.exp(log_term) if log_term > -745 else 0.0)
-        combined = [0.0] * (len(distribution) + len(own) - 1)
-        for i, left in enumerate(distribution):
-            if left:
-                for j, right in enumerate(own):
-                    combined[i + j] += left * right
-        distribution = combined
+        distribution = _convolved(distribution, own)
         offset += low
     start = max(0, successes - offset)
     if start >= len(distribution):
         return 0.0
     return min(1.0, sum(distribution[start:]))
+
+
+def _convolved(distribution: list[float], own: list[float]) -> list[float]:
+    """The distribution of the sum of two independent counts, each given as probabilities from its lowest value."""
+    combined = [0.0] * (len(distribution) + len(own) - 1)
+    for i, left in enumerate(distribution):
+        if left:
+            for j, right in enumerate(own):
+                combined[i + j] += left * right
+    return combined
 
 
 def _log_choose(n: int, k: int) -> float:
