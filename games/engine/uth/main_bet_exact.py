@@ -14,13 +14,21 @@ How that fits in about half a minute of CPU in pure Python (:func:`basic_strateg
 2. **Card types instead of cards.** Only a suit with three or more board cards — the *flush suit* — can make a flush
    (any other suit has at most two board cards plus two hole cards). So for strength an unseen card is just its rank
    and whether it is of the flush suit: at most 26 types, and the seven-card strength of a two-card holding depends on
-   its two types only. For each type, the strengths of the holdings that contain one given card of it are listed and
-   sorted; the dealer's wins, ties and losses against a player holding are then the counts over all holdings minus
-   those sharing one of the player's two cards (inclusion–exclusion), read off by bisection.
+   its two types only. For each type, how many holdings containing one given card of it have each strength is
+   counted; the dealer's wins, ties and losses against a player holding are then the counts over all holdings minus
+   those sharing one of the player's two cards (inclusion–exclusion). They are read from count tables keyed by
+   strength (how many holdings are weaker, how many not stronger; :func:`_count_tables`), not by bisecting sorted
+   strengths: the player's holding is itself among the holdings counted, so its strength is always a key, and a
+   dictionary lookup costs a fraction of a bisection. The table of all holdings is counted from the player's holdings
+   themselves (the dealer's come from the same unseen cards).
 3. **Board first.** All 1,081 player holdings and 990 dealer holdings of a board are settled together from those
    tables. Boards with the same ranks and the same flush-suit ranks (a *key*; 42,783 of them) differ only in which
    other suits hold the other board cards; that matters to suited player hands alone (whether they exist, and four to a
-   flush on the flop), so they are first counted as offsuit and then corrected per board.
+   flush on the flop), so they are first counted as offsuit and then corrected once per rank pair, weighted by the
+   boards whose other suits leave its suited holdings possible (inclusion–exclusion over the suits' rank sets).
+4. **Ranks first.** What depends on the board's ranks alone is kept across the keys of one rank multiset
+   (:class:`_RankTables`): the per-rank count tables, and the columns of the rank pairs (strength, pre-flop raise, flop
+   rule, river rule) that serve every holding that makes no flush. A key only adjusts them for its flush-suit cards.
 
 The decisions are those of games.engine.uth.strategy. The pre-flop table is read from :func:`raises_preflop`; the
 rank part of the flop rule (hidden pair, two pair or better made with the player's cards) from :func:`raises_on_flop`,
@@ -36,16 +44,16 @@ Standard library only.
 from __future__ import annotations
 
 import multiprocessing
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from itertools import combinations, combinations_with_replacement, product, repeat
+from itertools import accumulate, combinations, combinations_with_replacement, product, repeat
 from math import comb, factorial
-from operator import mul
+from operator import mul, rshift, sub
 from types import MappingProxyType
 from typing import Final
 
@@ -338,6 +346,53 @@ def _blind_class(strength: int) -> int:
     return category
 
 
+_WINS_INDEX_BY_TOP_BITS: Final[tuple[int, ...]] = tuple(
+    _WINS_BY_CLASS + _blind_class(top_bits << 16) for top_bits in range((HandCategory.STRAIGHT_FLUSH + 1) << 4)
+)
+"""The accumulator index of the wins of a strength's hand class, by ``strength >> 16`` (category and top rank): one
+tuple lookup instead of a call of :func:`_blind_class` for each kind of holding."""
+
+
+def _count_tables(holdings_by_strength: Mapping[int, int]) -> tuple[dict[int, int], dict[int, int]]:
+    """For each strength of ``holdings_by_strength`` (how many holdings have it), how many holdings are weaker and how
+    many are not stronger.
+
+    A dictionary lookup is several times cheaper than a bisection of the sorted strengths, but answers only for the
+    strengths listed: every strength looked up must be a key (with a count of 0 if need be).
+    """
+    strengths = sorted(holdings_by_strength)
+    in_order = [holdings_by_strength[strength] for strength in strengths]
+    up_to = list(accumulate(in_order))
+    below = dict(zip(strengths, map(sub, up_to, in_order), strict=True))
+    return below, dict(zip(strengths, up_to, strict=True))
+
+
+def _holdings_below(holdings_by_strength: Mapping[int, int], strength: int) -> int:
+    """How many holdings of ``holdings_by_strength`` are weaker than ``strength``."""
+    return sum(count for held, count in holdings_by_strength.items() if held < strength)
+
+
+def _river_plays(
+    values: Sequence[int],
+    firsts: Sequence[int],
+    seconds: Sequence[int],
+    six_card: Mapping[int, int],
+    six_sorted: Sequence[int],
+    board_category: int,
+) -> list[bool]:
+    """The river rule for player holdings of these strengths and cards (``firsts`` and ``seconds`` are keys of
+    ``six_card``, the strength of the board with one card of them): a pair or better of a higher category than the
+    board, or fewer than :data:`DEALER_OUTS_LIMIT` unseen cards (``six_sorted``, the six-card strengths of every
+    unseen card, sorted) that beat the holding with the board."""
+    unseen = len(six_sorted)
+    return [
+        (value >> _CATEGORY_SHIFT >= HandCategory.PAIR and value >> _CATEGORY_SHIFT > board_category)
+        or unseen - bisect_right(six_sorted, value) - (six_card[first] > value) - (six_card[second] > value)
+        < DEALER_OUTS_LIMIT
+        for value, first, second in zip(values, firsts, seconds, strict=True)
+    ]
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Counting one key: the board's ranks and its flush-suit ranks
 
@@ -345,9 +400,11 @@ def _blind_class(strength: int) -> int:
 class _RankTables:
     """What the boards of one rank multiset share, whatever their suits: seven-card strengths of two-card holdings
     when no flush is possible, the same for six cards (board + one card) and for the board alone, each rank's board
-    position, the flop rule's rank masks, and per rank the sorted strengths of the holdings containing one given card
-    of that rank when no flush is possible. Holdings of two cards outside the flush suit are also kept as columns
-    (``pair_*``), one entry per possible rank pair."""
+    position, the flop rule's rank masks, and per rank how many holdings containing one given card of that rank have
+    each strength when no flush is possible (with the count tables of :func:`_count_tables`). Holdings of two cards
+    outside the flush suit are also kept as columns (``pair_*``), one entry per possible rank pair, with the river rule
+    when no flush is possible; and per rank the columns of its pairs with every rank that has a card left (``row_*``),
+    which are the holdings of one flush-suit card of that rank and one card outside the flush suit."""
 
     def __init__(self, ranks: tuple[int, ...]) -> None:
         preflop, flop_rule = _decision_tables()
@@ -355,22 +412,30 @@ class _RankTables:
         non_flush = NON_FLUSH_BY_RANK_KEY
         unseen = {rank: 4 - ranks.count(rank) for rank in RANKS}
         self.unseen = unseen
+        ranks_left = [rank for rank in RANKS if unseen[rank]]
         self.pair_strength: dict[tuple[int, int], int] = {}
         for low, high in combinations_with_replacement(RANKS, 2):
             if (unseen[low] >= 2) if low == high else (unseen[low] and unseen[high]):
                 strength = non_flush[board_key + _RANK_KEY[low] + _RANK_KEY[high]]
                 self.pair_strength[(low, high)] = self.pair_strength[(high, low)] = strength
-        self.groups: dict[int, list[int]] = {}
-        for rank in RANKS:
-            if unseen[rank]:
-                group: list[int] = []
-                for partner in RANKS:
-                    available = unseen[partner] - (partner == rank)
-                    if available:
-                        group += [self.pair_strength[(rank, partner)]] * available
-                group.sort()
-                self.groups[rank] = group
-        self.six_card = {rank: non_flush[board_key + _RANK_KEY[rank]] for rank in RANKS if unseen[rank]}
+        # Every partner rank with a card left is listed, with 0 holdings if none is left beside the given card, so
+        # that the strength of any holding of two unseen cards can be looked up in either card's tables.
+        self.group_counts: dict[int, dict[int, int]] = {}
+        self.group_below: dict[int, dict[int, int]] = {}
+        self.group_up_to: dict[int, dict[int, int]] = {}
+        self.group_not_qualifying: dict[int, int] = {}
+        for rank in ranks_left:
+            counts: dict[int, int] = {}
+            for partner in ranks_left:
+                if partner == rank and unseen[rank] < 2:
+                    continue  # no pair of this rank is left
+                strength = non_flush[board_key + _RANK_KEY[rank] + _RANK_KEY[partner]]
+                counts[strength] = counts.get(strength, 0) + unseen[partner] - (partner == rank)
+            self.group_counts[rank] = counts
+            self.group_below[rank], self.group_up_to[rank] = _count_tables(counts)
+            self.group_not_qualifying[rank] = _holdings_below(counts, _QUALIFYING)
+        self.six_card = {rank: non_flush[board_key + _RANK_KEY[rank]] for rank in ranks_left}
+        self.six_sorted = sorted(self.six_card[rank] for rank in ranks_left for _ in range(unseen[rank]))
         self.board_strength = non_flush[board_key]
         self.first_position = {rank: ranks.index(rank) for rank in set(ranks)}
         flop_ranks = [(ranks[first], ranks[second], ranks[third]) for first, second, third in _FLOPS]
@@ -386,6 +451,21 @@ class _RankTables:
         self.pair_values = [self.pair_strength[pair] for pair in pairs]
         self.pair_raises = [preflop[(low, high, False)] for low, high in pairs]
         self.pair_masks = [self.rank_masks[pair] for pair in pairs]
+        self.pair_river = _river_plays(
+            self.pair_values,
+            [low for low, _ in pairs],
+            [high for _, high in pairs],
+            self.six_card,
+            self.six_sorted,
+            self.board_strength >> _CATEGORY_SHIFT,
+        )
+        row_ranks = {rank: [other for other in ranks_left if (rank, other) in self.pair_index] for rank in ranks_left}
+        self.row_seconds = {rank: [2 * other for other in row] for rank, row in row_ranks.items()}
+        self.row_indexes = {rank: [self.pair_index[(rank, other)] for other in row] for rank, row in row_ranks.items()}
+        self.row_values = {rank: [self.pair_values[index] for index in row] for rank, row in self.row_indexes.items()}
+        self.row_raises = {rank: [self.pair_raises[index] for index in row] for rank, row in self.row_indexes.items()}
+        self.row_masks = {rank: [self.pair_masks[index] for index in row] for rank, row in self.row_indexes.items()}
+        self.row_river = {rank: [self.pair_river[index] for index in row] for rank, row in self.row_indexes.items()}
 
 
 _LAST_RANK_TABLES: dict[tuple[int, ...], _RankTables] = {}
@@ -440,47 +520,54 @@ def _key_totals(
             return flush_table[mask]
         return pair_strength[(first >> 1, second >> 1)]
 
-    # For each card type, the strengths of the holdings containing one given card of it (one entry per holding);
-    # for a card outside the flush suit, when no holding with it can make a flush, the ranks' table has them.
+    # For each card type, how many holdings containing one given card of it have each strength, as count tables (every
+    # partner type listed, see _RankTables); for a card outside the flush suit, when no holding with it can make a
+    # flush, the ranks' tables have them.
     flush_available = [rank for rank in RANKS if 2 * rank + 1 in multiplicity]
-    groups: dict[int, list[int]] = {}
-    everything: list[int] = []
-    for card_type, count in multiplicity.items():
+    non_flush_cards = sum(count for card_type, count in multiplicity.items() if not card_type & 1)
+    group_below: dict[int, dict[int, int]] = {}
+    group_up_to: dict[int, dict[int, int]] = {}
+    group_not_qualifying: dict[int, int] = {}
+    for card_type in multiplicity:
+        rank = card_type >> 1
         if flushing >= 2 and not card_type & 1:
-            group = rank_tables.groups[card_type >> 1]
-        elif flushing == 2:
+            group_below[card_type] = rank_tables.group_below[rank]
+            group_up_to[card_type] = rank_tables.group_up_to[rank]
+            group_not_qualifying[card_type] = rank_tables.group_not_qualifying[rank]
+            continue
+        if flushing == 2:
             # A flush-suit card: as any card of its rank, except that with another flush-suit card it makes a flush.
-            rank = card_type >> 1
-            group = list(rank_tables.groups[rank])
+            counts = dict(rank_tables.group_counts[rank])
             for partner_rank in flush_available:
                 if partner_rank != rank:
-                    group.remove(pair_strength[(rank, partner_rank)])
-                    group.append(flush_table[flush_mask | _RANK_BIT[rank] | _RANK_BIT[partner_rank]])
-            group.sort()
+                    counts[pair_strength[(rank, partner_rank)]] -= 1
+                    flush = flush_table[flush_mask | _RANK_BIT[rank] | _RANK_BIT[partner_rank]]
+                    counts[flush] = counts.get(flush, 0) + 1
+        elif flushing == 1:
+            if card_type & 1:
+                # Every holding with it makes a flush, the same one with any card outside the flush suit.
+                counts = {flush_table[flush_mask | _RANK_BIT[rank]]: non_flush_cards}
+                for partner_rank in flush_available:
+                    if partner_rank != rank:
+                        flush = flush_table[flush_mask | _RANK_BIT[rank] | _RANK_BIT[partner_rank]]
+                        counts[flush] = counts.get(flush, 0) + 1
+            else:
+                # As any card of its rank, except with a flush-suit card, which makes a flush.
+                counts = dict(rank_tables.group_counts[rank])
+                for partner_rank in flush_available:
+                    counts[pair_strength[(rank, partner_rank)]] -= 1
+                    flush = flush_table[flush_mask | _RANK_BIT[partner_rank]]
+                    counts[flush] = counts.get(flush, 0) + 1
         else:
-            group = []
+            counts = {}
             for partner, partner_count in multiplicity.items():
-                available = partner_count - (partner == card_type)
-                if available:
-                    group += [strength_of(card_type, partner)] * available
-            group.sort()
-        groups[card_type] = group
-        everything += group * count
-    everything.sort()  # every holding twice, once from each of its cards
+                strength = strength_of(card_type, partner)
+                counts[strength] = counts.get(strength, 0) + partner_count - (partner == card_type)
+        group_below[card_type], group_up_to[card_type] = _count_tables(counts)
+        group_not_qualifying[card_type] = _holdings_below(counts, _QUALIFYING)
 
     board_strength = flush_table[flush_mask] if flush_count == 5 else rank_tables.board_strength
     board_category = board_strength >> _CATEGORY_SHIFT
-    six_card: dict[int, int] = {}
-    for card_type in multiplicity:
-        if (card_type & 1) >= flushing:
-            six_card[card_type] = flush_table[flush_mask | (_RANK_BIT[card_type >> 1] if card_type & 1 else 0)]
-        else:
-            six_card[card_type] = rank_tables.six_card[card_type >> 1]
-    six_sorted = sorted(six_card[card_type] for card_type, count in multiplicity.items() for _ in range(count))
-    unseen = len(six_sorted)
-    not_qualifying = bisect_left(everything, _QUALIFYING) // 2
-    group_not_qualifying = {card_type: bisect_left(group, _QUALIFYING) for card_type, group in groups.items()}
-
     flush_positions = [rank_tables.first_position[rank] for rank in flush_ranks]
     three_in_flop = _flops_meeting(flush_positions, 3) if flush_count >= 3 else 0
     two_in_flop = _flops_meeting(flush_positions, 2) if flush_count >= 3 else 0
@@ -499,59 +586,70 @@ def _key_totals(
     values = list(rank_tables.pair_values) if flushing else [flush_table[flush_mask]] * len(firsts)
     preflop_raises = list(rank_tables.pair_raises)
     flop_masks = list(rank_tables.pair_masks)
-    # Then the holdings with one flush-suit card (the other outside it), then those with two.
-    pair_index = rank_tables.pair_index
-    pair_raises = rank_tables.pair_raises
-    pair_masks = rank_tables.pair_masks
-    other_types = [card_type for card_type in multiplicity if not card_type & 1]
-    other_counts = [multiplicity[card_type] for card_type in other_types]
-    other_ranks = [card_type >> 1 for card_type in other_types]
+    # When no holding outside the flush suit and no holding with one card of it makes a flush (flushing >= 2), the
+    # unseen cards' six-card strengths and the board's are those of its ranks, so those holdings play the river as
+    # their rank pair does.
+    river_by_rank = flushing >= 2
+    plays_river = list(rank_tables.pair_river) if river_by_rank else []
+    # Then the holdings with one flush-suit card (the other outside it: a row of the ranks' tables), then those with
+    # two.
     for flush_rank in flush_available:
-        indexes = [pair_index[(flush_rank, rank)] for rank in other_ranks]
+        row_seconds = rank_tables.row_seconds[flush_rank]
         # Four to a flush when the three flop cards are of the flush suit, with a ten or better of it.
         extra = three_in_flop if flush_rank >= _TEN else 0
-        firsts += [2 * flush_rank + 1] * len(other_types)
-        seconds += other_types
-        holdings_of += other_counts
+        firsts += [2 * flush_rank + 1] * len(row_seconds)
+        seconds += row_seconds
+        holdings_of += map(left.__getitem__, row_seconds)
         if flushing >= 2:
-            values += [pair_strength[(flush_rank, rank)] for rank in other_ranks]
+            values += rank_tables.row_values[flush_rank]
         else:
-            values += [flush_table[flush_mask | _RANK_BIT[flush_rank]]] * len(other_types)
-        preflop_raises += [pair_raises[index] for index in indexes]
-        flop_masks += [pair_masks[index] | extra for index in indexes]
-    for low, high in combinations(flush_available, 2):
-        # Three flush-suit cards on the flop make a flush (PLAY 2x); two make four to a flush.
-        extra = three_in_flop | (two_in_flop if high >= _TEN else 0)
-        firsts.append(2 * low + 1)
-        seconds.append(2 * high + 1)
-        holdings_of.append(1)
-        values.append(flush_table[flush_mask | _RANK_BIT[low] | _RANK_BIT[high]])
-        preflop_raises.append(preflop[(low, high, True)])
-        flop_masks.append(pair_masks[pair_index[(low, high)]] | extra)
-
-    # Settle every kind against the 990 dealer holdings left, column by column (the loops run in C where they can).
-    # (Every rank with a card left has one outside the flush suit: three of a rank outside it and three in it would
-    # be six board cards.)
-    first_groups = [groups[first] for first in firsts]
-    second_groups = [groups[second] for second in seconds]
+            values += [flush_table[flush_mask | _RANK_BIT[flush_rank]]] * len(row_seconds)
+        preflop_raises += rank_tables.row_raises[flush_rank]
+        flop_masks += [mask | extra for mask in rank_tables.row_masks[flush_rank]]
+        if river_by_rank:
+            plays_river += rank_tables.row_river[flush_rank]
+    # Three flush-suit cards on the flop make a flush (PLAY 2x); two make four to a flush.
+    flush_pairs = list(combinations(flush_available, 2))
+    pair_index = rank_tables.pair_index
+    pair_masks = rank_tables.pair_masks
+    firsts += [2 * low + 1 for low, _ in flush_pairs]
+    seconds += [2 * high + 1 for _, high in flush_pairs]
+    holdings_of += [1] * len(flush_pairs)
+    values += [flush_table[flush_mask | _RANK_BIT[low] | _RANK_BIT[high]] for low, high in flush_pairs]
+    preflop_raises += [preflop[(low, high, True)] for low, high in flush_pairs]
+    flop_masks += [
+        pair_masks[pair_index[(low, high)]] | three_in_flop | (two_in_flop if high >= _TEN else 0)
+        for low, high in flush_pairs
+    ]
     kinds = len(firsts)
+    if len(plays_river) < kinds:
+        # The river rule of the holdings that may make a flush, from the six-card strengths of this key.
+        six_card: dict[int, int] = {}
+        for card_type in multiplicity:
+            if (card_type & 1) >= flushing:
+                six_card[card_type] = flush_table[flush_mask | (_RANK_BIT[card_type >> 1] if card_type & 1 else 0)]
+            else:
+                six_card[card_type] = rank_tables.six_card[card_type >> 1]
+        six_sorted = sorted(six_card[card_type] for card_type, count in multiplicity.items() for _ in range(count))
+        done = len(plays_river)
+        plays_river += _river_plays(values[done:], firsts[done:], seconds[done:], six_card, six_sorted, board_category)
+
+    # Settle every kind against the 990 dealer holdings left, column by column. The dealer's holdings are the
+    # player's, so their strengths are counted from the kinds; those sharing a card with the player's holding are
+    # taken off with the tables of its two card types (inclusion–exclusion: a holding shares at most one of them
+    # unless it is the player's own, which is weaker than no strength and not stronger than its own, hence the + 1).
+    holdings_by_strength: dict[int, int] = {}
+    for value, holdings in zip(values, holdings_of, strict=True):
+        holdings_by_strength[value] = holdings_by_strength.get(value, 0) + holdings
+    all_below, all_up_to = _count_tables(holdings_by_strength)
+    not_qualifying = _holdings_below(holdings_by_strength, _QUALIFYING)
     wins = [
-        (all_below >> 1) - first_below - second_below
-        for all_below, first_below, second_below in zip(
-            map(bisect_left, repeat(everything, kinds), values),
-            map(bisect_left, first_groups, values),
-            map(bisect_left, second_groups, values),
-            strict=True,
-        )
+        all_below[value] - group_below[first][value] - group_below[second][value]
+        for value, first, second in zip(values, firsts, seconds, strict=True)
     ]
     at_most = [
-        (all_up_to >> 1) - first_up_to - second_up_to + 1
-        for all_up_to, first_up_to, second_up_to in zip(
-            map(bisect_right, repeat(everything, kinds), values),
-            map(bisect_right, first_groups, values),
-            map(bisect_right, second_groups, values),
-            strict=True,
-        )
+        all_up_to[value] - group_up_to[first][value] - group_up_to[second][value] + 1
+        for value, first, second in zip(values, firsts, seconds, strict=True)
     ]
     losses = [DEALER_HOLDINGS - up_to for up_to in at_most]
     dealer_not_qualifying = [
@@ -568,15 +666,8 @@ def _key_totals(
         lost if value >= _QUALIFYING else lost - (not_qualified + 1 - up_to)
         for value, lost, not_qualified, up_to in zip(values, losses, dealer_not_qualifying, at_most, strict=True)
     ]
-    # The river rule: a hand of a higher category than the board with a pair or better, or few dealer outs.
-    plays_river = [
-        (value >> _CATEGORY_SHIFT >= HandCategory.PAIR and value >> _CATEGORY_SHIFT > board_category)
-        or unseen - bisect_right(six_sorted, value) - (six_card[first] > value) - (six_card[second] > value)
-        < DEALER_OUTS_LIMIT
-        for value, first, second in zip(values, firsts, seconds, strict=True)
-    ]
     plays = [raises or river for raises, river in zip(preflop_raises, plays_river, strict=True)]
-    on_flop = [_POPCOUNT[mask] for mask in flop_masks]
+    on_flop = list(map(_POPCOUNT.__getitem__, flop_masks))
     # Over the ten flop splits: PLAY 4x on all after a pre-flop raise; otherwise PLAY 2x on the flops the flop rule
     # takes, and on the others PLAY 1x or fold by the river rule.
     played = [
@@ -595,64 +686,75 @@ def _key_totals(
     totals[_PLAY_UNITS_LOST] = sum(map(mul, units, losses))
     totals[_FOLDS] = DEALER_HOLDINGS * (FLOP_SPLITS * sum(holdings_of) - sum(played))
     totals[_PLAY_UNITS] = DEALER_HOLDINGS * sum(units)
-    for value, won in zip(values, map(mul, played, wins), strict=True):
-        category = value >> _CATEGORY_SHIFT
-        if category == HandCategory.STRAIGHT_FLUSH and (value >> 16) & 15 == _ACE:
-            category = HandClass.ROYAL_FLUSH
-        totals[_WINS_BY_CLASS + category] += won
+    wins_indexes = map(_WINS_INDEX_BY_TOP_BITS.__getitem__, map(rshift, values, repeat(16)))
+    for wins_index, won in zip(wins_indexes, map(mul, played, wins), strict=True):
+        totals[wins_index] += won
 
-    # Suited holdings outside the flush suit: what changes against the same ranks offsuit, per suit of the board.
-    sensitive = [
-        (low, high, pair_index[(low, high)])
-        for low, high in _SUIT_SENSITIVE_PAIRS
-        if (low, high) in pair_index and holdings_of[pair_index[(low, high)]]
-    ]
-    corrections: dict[tuple[int, ...], list[int]] = {}
-
-    def suited_correction(suit_ranks: tuple[int, ...]) -> list[int]:
-        found = corrections.get(suit_ranks)
-        if found is not None:
-            return found
-        change = [0] * _ACCUMULATOR_SIZE
-        if len(suit_ranks) == 2:
-            four_to_flush = _flops_meeting([rank_tables.first_position[rank] for rank in suit_ranks], 2)
-        else:
-            four_to_flush = 0
-        for low, high, index in sensitive:
-            if low in suit_ranks or high in suit_ranks:
-                continue  # no such suited holding: a card of it is on the board
-            if preflop[(low, high, True)]:
-                suited_played, suited_units = FLOP_SPLITS, 4 * FLOP_SPLITS
-            else:
-                flop_count = _POPCOUNT[flop_masks[index] | (four_to_flush if high >= _TEN else 0)]
-                if plays_river[index]:
-                    suited_played, suited_units = FLOP_SPLITS, FLOP_SPLITS + flop_count
-                else:
-                    suited_played, suited_units = flop_count, 2 * flop_count
-            holdings = holdings_of[index]
-            more_played = suited_played - played[index] // holdings
-            more_units = suited_units - units[index] // holdings
-            if more_played or more_units:
-                change[_ANTE_WINS] += more_played * ante_wins[index]
-                change[_ANTE_LOSSES] += more_played * ante_losses[index]
-                change[_LOSSES] += more_played * losses[index]
-                change[_WINS_BY_CLASS + _blind_class(values[index])] += more_played * wins[index]
-                change[_PLAY_UNITS_WON] += more_units * wins[index]
-                change[_PLAY_UNITS_LOST] += more_units * losses[index]
-                change[_FOLDS] -= more_played * DEALER_HOLDINGS
-                change[_PLAY_UNITS] += more_units * DEALER_HOLDINGS
-        corrections[suit_ranks] = change
-        return change
-
-    accumulator = [0] * _ACCUMULATOR_SIZE
+    # Suited holdings outside the flush suit: what changes against the same ranks offsuit. A suit of the other rank
+    # sets allows the suited holdings of the ranks it does not hold; they play as offsuit but for the pre-flop table,
+    # and four to a flush on the flops holding its two cards when it has two. So each rank set of a suit is weighed by
+    # the boards that have it (once per suit holding it), and a rank pair's suited holdings by the weight of the rank
+    # sets holding neither of its ranks (inclusion–exclusion over the rank sets holding one or both of them).
     boards = 0
+    weight_of_suit_ranks: dict[tuple[int, ...], int] = defaultdict(int)
     for other_suits, count in arrangements:
         boards += count
         for suit_ranks in other_suits:
-            for index, amount in enumerate(suited_correction(suit_ranks)):
-                if amount:
-                    accumulator[index] += count * amount
-    return [boards * amount + correction for amount, correction in zip(totals, accumulator, strict=True)]
+            weight_of_suit_ranks[suit_ranks] += count
+    every_weight = 0
+    weight_holding: dict[int, int] = defaultdict(int)
+    weight_holding_both: dict[tuple[int, int], int] = defaultdict(int)
+    two_card_suits: list[tuple[tuple[int, ...], int, int]] = []
+    for suit_ranks, weight in weight_of_suit_ranks.items():
+        every_weight += weight
+        for rank in suit_ranks:
+            weight_holding[rank] += weight
+        for pair in combinations(suit_ranks, 2):  # a rank set is sorted
+            weight_holding_both[pair] += weight
+        if len(suit_ranks) == 2:
+            four_to_flush = _flops_meeting([rank_tables.first_position[rank] for rank in suit_ranks], 2)
+            two_card_suits.append((suit_ranks, weight, four_to_flush))
+
+    def suited_play(flop_mask: int, plays_later: bool) -> tuple[int, int]:
+        """(flop splits played, PLAY units) of a suited holding that does not raise pre-flop."""
+        flop_count = _POPCOUNT[flop_mask]
+        return (FLOP_SPLITS, FLOP_SPLITS + flop_count) if plays_later else (flop_count, 2 * flop_count)
+
+    accumulator = [boards * amount for amount in totals]
+    for low, high in _SUIT_SENSITIVE_PAIRS:
+        index = pair_index.get((low, high))
+        if index is None or not holdings_of[index]:
+            continue
+        allowed = every_weight - weight_holding[low] - weight_holding[high] + weight_holding_both[(low, high)]
+        if not allowed:
+            continue
+        holdings = holdings_of[index]
+        offsuit_played, offsuit_units = played[index] // holdings, units[index] // holdings
+        if preflop[(low, high, True)]:
+            more_played = allowed * (FLOP_SPLITS - offsuit_played)
+            more_units = allowed * (4 * FLOP_SPLITS - offsuit_units)
+        else:
+            suited_played, suited_units = suited_play(flop_masks[index], plays_river[index])
+            more_played = allowed * (suited_played - offsuit_played)
+            more_units = allowed * (suited_units - offsuit_units)
+            if high >= _TEN:
+                for suit_ranks, weight, four_to_flush in two_card_suits:
+                    if low not in suit_ranks and high not in suit_ranks:
+                        drawing_played, drawing_units = suited_play(
+                            flop_masks[index] | four_to_flush, plays_river[index]
+                        )
+                        more_played += weight * (drawing_played - suited_played)
+                        more_units += weight * (drawing_units - suited_units)
+        if more_played or more_units:
+            accumulator[_ANTE_WINS] += more_played * ante_wins[index]
+            accumulator[_ANTE_LOSSES] += more_played * ante_losses[index]
+            accumulator[_LOSSES] += more_played * losses[index]
+            accumulator[_WINS_BY_CLASS + _blind_class(values[index])] += more_played * wins[index]
+            accumulator[_PLAY_UNITS_WON] += more_units * wins[index]
+            accumulator[_PLAY_UNITS_LOST] += more_units * losses[index]
+            accumulator[_FOLDS] -= more_played * DEALER_HOLDINGS
+            accumulator[_PLAY_UNITS] += more_units * DEALER_HOLDINGS
+    return accumulator
 
 
 # ---------------------------------------------------------------------------------------------------------------------
