@@ -435,7 +435,7 @@ class _RankTables:
             self.group_below[rank], self.group_up_to[rank] = _count_tables(counts)
             self.group_not_qualifying[rank] = _holdings_below(counts, _QUALIFYING)
         self.six_card = {rank: non_flush[board_key + _RANK_KEY[rank]] for rank in ranks_left}
-        self.six_sorted = sorted(self.six_card[rank] for rank in ranks_left for _ in range(unseen[rank]))
+        six_sorted = sorted(self.six_card[rank] for rank in ranks_left for _ in range(unseen[rank]))
         self.board_strength = non_flush[board_key]
         self.first_position = {rank: ranks.index(rank) for rank in set(ranks)}
         flop_ranks = [(ranks[first], ranks[second], ranks[third]) for first, second, third in _FLOPS]
@@ -456,7 +456,7 @@ class _RankTables:
             [low for low, _ in pairs],
             [high for _, high in pairs],
             self.six_card,
-            self.six_sorted,
+            six_sorted,
             self.board_strength >> _CATEGORY_SHIFT,
         )
         row_ranks = {rank: [other for other in ranks_left if (rank, other) in self.pair_index] for rank in ranks_left}
