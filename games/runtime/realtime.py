@@ -37,7 +37,7 @@ from typing import Any, Final
 from django.conf import settings
 
 from games.runtime.broadcasts import message_encode, refresh_encode, table_channel
-from poker_site.core.publish import publish_first_in_window, publish_to_redis
+from poker_site.core.publish import nothing_queued_to_redis, publish_first_in_window, publish_to_redis
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +85,27 @@ def _publish_table_events(table_id: int, first_sequence: int, last_sequence: int
     if not public:
         return
     publish_to_redis(table_channel(table_id), message_encode(table_id, first_sequence, last_sequence, public, private))
+
+
+def table_events_broadcast(table_id: int, rows: Sequence[Any]) -> tuple[str, str] | None:
+    """The broadcast channel of table ``table_id`` and the message :func:`table_events_committed` would publish there
+    for ``rows`` (the table's events of one range, numbered, in order), for a caller that sends it itself; None when
+    that message would not be this one (nothing to send, or a range too long for a message: a refresh instead)."""
+    if not rows or len(rows) > MAXIMUM_EVENTS_PER_MESSAGE:
+        return None
+    from games.runtime import readside
+
+    public, private = readside.views_of_rows(rows)
+    if not public:
+        return None
+    first_sequence, last_sequence = rows[0].sequence, rows[-1].sequence
+    return table_channel(table_id), message_encode(table_id, first_sequence, last_sequence, public, private)
+
+
+def table_broadcasts_in_order(table_id: int) -> bool:
+    """Whether a broadcast of table ``table_id`` sent now, other than through :func:`table_events_committed`, would
+    reach the sockets after everything this process published at the table before (nothing of it still queued)."""
+    return nothing_queued_to_redis(table_channel(table_id))
 
 
 # --- Lobby -----------------------------------------------------------------------------------------------

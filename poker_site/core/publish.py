@@ -105,6 +105,8 @@ def publisher() -> Publisher:
             if _publisher is None or _publisher_pid != os.getpid():
                 _publisher = Publisher()
                 _publisher_pid = os.getpid()
+                with _queued_to_redis_lock:
+                    _queued_to_redis.clear()  # a forked child's copy counts its parent's queue, never sent here
     return _publisher
 
 
@@ -122,15 +124,39 @@ def publish(group: str, message: dict[str, Any]) -> None:
     publisher().submit(send)
 
 
+_queued_to_redis: dict[str, int] = {}
+r"""Redis channel → how many of this process's ``PUBLISH``\ es to it are queued and not yet sent."""
+_queued_to_redis_lock = threading.Lock()
+
+
 def publish_to_redis(channel: str, data: str | bytes) -> None:
     """Queue a Redis ``PUBLISH channel data`` (for subscribers of our own, not the channel layer: the table
     broadcasts of :mod:`games.runtime.broadcasts`); returns at once, sent in order with everything else queued here."""
     current = publisher()
+    with _queued_to_redis_lock:
+        _queued_to_redis[channel] = _queued_to_redis.get(channel, 0) + 1
 
     async def send() -> None:
-        await current.redis().publish(channel, data)
+        try:
+            await current.redis().publish(channel, data)
+        finally:
+            with _queued_to_redis_lock:
+                left = _queued_to_redis[channel] - 1
+                if left:
+                    _queued_to_redis[channel] = left
+                else:
+                    del _queued_to_redis[channel]
 
     current.submit(send)
+
+
+def nothing_queued_to_redis(channel: str) -> bool:
+    """Whether this process has no ``PUBLISH`` to ``channel`` queued (:func:`publish_to_redis`) that is not sent yet:
+    then a message this process publishes to ``channel`` some other way (a table owner's, from the script that logs
+    the hand's events) cannot overtake one of its own. A caller that keeps it so must queue nothing to ``channel``
+    from another thread in the meantime (a table's owner publishes its table's messages one at a time)."""
+    with _queued_to_redis_lock:
+        return channel not in _queued_to_redis
 
 
 def first_in_window(key: str, milliseconds: int) -> bool:
