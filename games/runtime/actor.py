@@ -29,10 +29,11 @@ durable path of ``games.runtime.hands`` plays the tables. What an actor does:
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -45,8 +46,9 @@ from games.runtime.commands import CommandRefused
 from games.runtime.engine_state import hand_states_held
 from games.runtime.errors import NotYourTurn, TableError
 from games.runtime.events import NewEvent
-from games.runtime.hand_log import LoggedEvent, hand_log_append
+from games.runtime.hand_log import LoggedEvent, Sent, hand_log_append
 from games.runtime.hands import hand_begin, hand_end, hand_seats_reload, hand_seats_save
+from games.runtime.inbox import Answer
 from games.runtime.play import (
     ClockDue,
     HandInPlay,
@@ -87,9 +89,10 @@ class TableCommand:
 
 ActorMessage = DealNext | PlayerAction | ClockDue | TableCommand
 
-LogAppend = Callable[..., Awaitable[list[LoggedEvent]]]
-"""Logs one message's events on an event loop: ``(table_id, floor, events, now, owner_epoch=...)`` to their rows, as
-``games.runtime.hand_log.hand_log_append_async`` bound to a client does."""
+LogAppend = Callable[..., Awaitable[Sent]]
+"""Logs one message's events on an event loop and sends its broadcast and answer with them: ``(table_id, floor,
+events, now, expected_first=..., broadcast=..., answer=..., owner_epoch=...)``, as
+``games.runtime.hand_log.hand_log_append_and_send_async`` bound to a client does."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,8 @@ class Outcome:
     hand_ending: bool = False
     """The message completed the hand, and its durable end was left for :meth:`TableActor.end_pending`
     (``TableActor.end_actions_later``)."""
+    answered: bool = False
+    """The answer given to :meth:`TableActor.act_in_memory` went out with the action's events."""
 
 
 @dataclass
@@ -276,10 +281,15 @@ class TableActor:
             and not self.logging_failed
         )
 
-    async def act_in_memory(self, message: PlayerAction, now: datetime, append: LogAppend) -> Outcome:
+    async def act_in_memory(
+        self, message: PlayerAction, now: datetime, append: LogAppend, answer: Answer | None = None
+    ) -> Outcome:
         """Apply a player's action to the hand held in memory on the caller's event loop, as :meth:`handle` applies it
         (same refusals, same events, numbers and broadcast; a completed hand is left for :meth:`end_pending`), with
-        ``append`` logging the events (``hand_log_append_async`` with the owner's asynchronous client). Only when
+        ``append`` logging the events (``hand_log_append_and_send_async`` with the owner's asynchronous client) and,
+        in the same round trip, publishing their broadcast (when nothing this process published at the table is still
+        queued, so it cannot overtake one) and sending ``answer``, the reply to an action applied
+        (``Outcome.answered``; a refusal, or an action that logs no event, is the caller's to answer). Only when
         :meth:`acts_in_memory` says so: a table owner keeps its database threads for the hand boundaries, and an
         action waits for none of them (issue 27: in-hand actions queued behind other tables' boundaries)."""
         assert self.acts_in_memory(message), "act_in_memory needs a player's action and a hand held in memory"
@@ -290,18 +300,29 @@ class TableActor:
         except TableError as refusal:
             return Outcome(message, refused=refusal)
         sequences: tuple[int, ...] = ()
+        answered = False
         if applied.events:
+            in_order = realtime.table_broadcasts_in_order(self.table_id)
             try:
-                rows = await append(
-                    self.table_id, live.table.last_sequence, applied.events, now, owner_epoch=self.owner_epoch
+                sent = await append(
+                    self.table_id,
+                    live.table.last_sequence,
+                    applied.events,
+                    now,
+                    expected_first=(self.published[-1] if self.published else live.table.last_sequence) + 1,
+                    broadcast=functools.partial(realtime.table_events_broadcast, self.table_id) if in_order else None,
+                    answer=answer,
+                    owner_epoch=self.owner_epoch,
                 )
             except RedisError:
                 self._logging_failed()
             else:
-                sequences = self._published(rows)
-        return self._applied(
+                sequences = self._published(sent.rows, publish=not sent.broadcast_sent)
+                answered = sent.answered
+        outcome = self._applied(
             live, message, applied.changed, applied.events, applied.complete, now, end_later=True, sequences=sequences
         )
+        return replace(outcome, answered=True) if answered else outcome
 
     def _command(self, message: TableCommand, now: datetime) -> Outcome:
         """Run a table command's durable service, ordered with the hand. Between hands that is all. During a hand the
@@ -356,10 +377,12 @@ class TableActor:
         logger.exception("table %s: could not log the hand's events; the rest go out at its end", self.table_id)
         self.logging_failed = True
 
-    def _published(self, rows: list[LoggedEvent]) -> tuple[int, ...]:
+    def _published(self, rows: list[LoggedEvent], *, publish: bool = True) -> tuple[int, ...]:
         """Publish the logged ``rows`` of the hand in play on the table's broadcast channel (in order with everything
-        else this process publishes); return their numbers, kept for the hand's end."""
+        else this process publishes), unless ``publish`` is False (they went out with their append); return their
+        numbers, kept for the hand's end."""
         sequences = tuple(row.sequence for row in rows)
         self.published.extend(sequences)
-        realtime.table_events_committed(self.table_id, sequences[0], sequences[-1], rows)
+        if publish:
+            realtime.table_events_committed(self.table_id, sequences[0], sequences[-1], rows)
         return sequences

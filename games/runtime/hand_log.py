@@ -38,7 +38,7 @@ Contracts:
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
@@ -48,7 +48,7 @@ from django.utils.dateparse import parse_datetime
 
 from games.models import HandEvent
 from games.runtime.errors import OwnershipLost
-from games.runtime.inbox import table_epoch_key
+from games.runtime.inbox import Answer, table_epoch_key
 from poker_site.core.redis_clients import blocking_client
 
 if TYPE_CHECKING:
@@ -73,26 +73,60 @@ local function drop_through(key, through)
 end
 """
 
-# ARGV: floor, expiry, the owner's epoch ('' unfenced), the entries. A refusal returns -1 - the table's epoch.
-_APPEND = (
+# The fence and the numbered append, shared by both append scripts: KEYS[1..3] the log, the counter and the table's
+# epoch; ARGV[1..3] the floor, the expiry and the owner's epoch ('' unfenced); the entries from ARGV[first_entry].
+# A refusal returns -1 - the table's epoch and changes nothing.
+_APPEND_FUNCTION = (
     _DROP_HEAD
     + """
-if ARGV[3] ~= '' then
-  local current = tonumber(redis.call('GET', KEYS[3]) or '0')
-  if current > tonumber(ARGV[3]) then return -1 - current end
+local function append(first_entry)
+  if ARGV[3] ~= '' then
+    local current = tonumber(redis.call('GET', KEYS[3]) or '0')
+    if current > tonumber(ARGV[3]) then return -1 - current end
+  end
+  local floor = tonumber(ARGV[1])
+  local last = tonumber(redis.call('GET', KEYS[2]) or '0')
+  drop_through(KEYS[1], floor)
+  if floor > last then last = floor end
+  local first = last + 1
+  for index = first_entry, #ARGV do
+    last = last + 1
+    redis.call('RPUSH', KEYS[1], last .. ' ' .. ARGV[index])
+  end
+  redis.call('SET', KEYS[2], last, 'PX', ARGV[2])
+  if #ARGV >= first_entry then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+  return first
 end
-local floor = tonumber(ARGV[1])
-local last = tonumber(redis.call('GET', KEYS[2]) or '0')
-drop_through(KEYS[1], floor)
-if floor > last then last = floor end
-local first = last + 1
-for index = 4, #ARGV do
-  last = last + 1
-  redis.call('RPUSH', KEYS[1], last .. ' ' .. ARGV[index])
+"""
+)
+
+_APPEND = (
+    _APPEND_FUNCTION
+    + """
+return append(4)
+"""
+)
+
+# Also KEYS[4] the reply list and KEYS[5] the inbox stream; ARGV[4] the first number the broadcast in ARGV[6] was
+# made for ('' none) and ARGV[5] its channel, ARGV[7] the reply ('' none), ARGV[8] how long it is kept (seconds),
+# ARGV[9] the stream's group and ARGV[10] the entry answered; the entries from ARGV[11]. Returns {first, 1 when the
+# broadcast went out}; a refusal sends and answers nothing.
+_APPEND_PUBLISH_ANSWER = (
+    _APPEND_FUNCTION
+    + """
+local first = append(11)
+if first < 0 then return {first, 0} end
+local published = 0
+if ARGV[4] ~= '' and tonumber(ARGV[4]) == first then
+  redis.call('PUBLISH', ARGV[5], ARGV[6])
+  published = 1
 end
-redis.call('SET', KEYS[2], last, 'PX', ARGV[2])
-if #ARGV >= 4 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return first
+if ARGV[7] ~= '' then
+  redis.call('RPUSH', KEYS[4], ARGV[7])
+  redis.call('EXPIRE', KEYS[4], ARGV[8])
+  redis.call('XACK', KEYS[5], ARGV[9], ARGV[10])
+end
+return {first, published}
 """
 )
 
@@ -202,6 +236,10 @@ class _Append:
         if first < 0:
             assert self.owner_epoch is not None
             raise OwnershipLost(self.table_id, int(self.owner_epoch), -1 - first)
+        return self.rows_from(first)
+
+    def rows_from(self, first: int) -> list[LoggedEvent]:
+        """The rows of the entries numbered from ``first``."""
         rows = []
         for offset, entry in enumerate(self.entries):
             # Read back from the entry as a reader of the log reads it (JSON's lists, not tuples).
@@ -266,6 +304,63 @@ async def hand_log_append_async(
         return []
     append = _append(table_id, floor, events, now, owner_epoch)
     return append.rows(await _script(_APPEND, client)(keys=append.keys, args=append.args))
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """What :func:`hand_log_append_and_send_async` did besides logging: the logged ``rows``, whether the broadcast
+    made for them went out with them (``broadcast_sent``) and whether the answer did (``answered``)."""
+
+    rows: list[LoggedEvent]
+    broadcast_sent: bool
+    answered: bool
+
+
+async def hand_log_append_and_send_async(
+    client: redis_asyncio.Redis,
+    table_id: int,
+    floor: int,
+    events: Sequence[NewEvent],
+    now: datetime,
+    *,
+    expected_first: int,
+    broadcast: Callable[[list[LoggedEvent]], tuple[str, str] | None] | None,
+    answer: Answer | None,
+    owner_epoch: int | None = None,
+) -> Sent:
+    """:func:`hand_log_append_async` with the rest of an action's Redis work in the same round trip (issue 27: one
+    script call per action instead of the append, the publish and the reply each on its own):
+
+    * ``broadcast`` makes the message for the events numbered from ``expected_first`` (the number the caller expects
+      the log to hand out next), as ``(channel, message)``; it is published by the append's script only when the log
+      numbers them so (a number handed out meanwhile, by a durable append at the table, makes it wrong: then it is
+      not sent, ``broadcast_sent`` is False, and the caller publishes the rows as numbered). None: no broadcast.
+    * ``answer`` (the reply to the message whose events these are, and the ``XACK`` of its entry) is sent once the
+      events are logged; None: none.
+
+    A refused append (``OwnershipLost``) logs, publishes and answers nothing, as :func:`hand_log_append_async`."""
+    if not events:
+        return Sent([], False, False)
+    append = _append(table_id, floor, events, now, owner_epoch)
+    expected = append.rows_from(expected_first) if broadcast is not None else None
+    channel_and_message = broadcast(expected) if expected is not None and broadcast is not None else None
+    channel, message = channel_and_message if channel_and_message is not None else ("", "")
+    keys = [*append.keys, answer.reply_key if answer else "", answer.stream_key if answer else ""]
+    arguments = [
+        *append.args[:3],
+        expected_first if channel_and_message is not None else "",
+        channel,
+        message,
+        answer.reply if answer else "",
+        answer.keep_seconds if answer else 0,
+        answer.group if answer else "",
+        answer.entry_id if answer else "",
+        *append.entries,
+    ]
+    first, published = await _script(_APPEND_PUBLISH_ANSWER, client)(keys=keys, args=arguments)
+    if published and expected is not None:
+        return Sent(expected, True, answer is not None)  # numbered as expected: the rows the broadcast was made from
+    return Sent(append.rows(first), False, answer is not None)  # append.rows raises OwnershipLost for a refusal
 
 
 def hand_log_reserve(table_id: int, floor: int, count: int) -> int:

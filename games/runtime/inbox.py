@@ -135,6 +135,31 @@ class Reply:
         )
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A reply on its way, as Redis commands take it: ``reply`` (encoded) pushed on the sender's ``reply_key`` and kept
+    ``keep_seconds``, and the answered entry ``entry_id`` acknowledged in its table's ``stream_key`` for ``group``."""
+
+    reply_key: str
+    reply: str
+    keep_seconds: int
+    stream_key: str
+    group: str
+    entry_id: str
+
+
+def answer_to(message: InboxMessage, reply: Reply) -> Answer:
+    """How ``message`` is answered with ``reply`` (what an owner's reply sends: the reply, its expiry, the ``XACK``)."""
+    return Answer(
+        reply_key(message.request_id),
+        reply.encoded(),
+        REPLY_KEEP_SECONDS,
+        stream_key(message.table_id),
+        STREAM_GROUP,
+        message.entry_id,
+    )
+
+
 _waiting_client: redis.Redis | None = None
 _waiting_client_lock = threading.Lock()
 
@@ -189,8 +214,12 @@ async def message_send_on_the_loop(
     message = _message_new(table_id, user_id, message_type, fields, expires_seconds=wait)
     client = event_loop_client(read_timeout_seconds=_read_timeout_seconds())
     entry: Any = message.encoded()
-    await client.xadd(stream_key(table_id), entry, maxlen=STREAM_MAXIMUM_LENGTH, approximate=True)
-    return _reply_of(await client.blpop([reply_key(message.request_id)], timeout=_blocking_timeout(wait)))
+    # One round trip: the BLPOP is sent with the XADD and waits on after it (a pipeline's connection is its own).
+    async with client.pipeline(transaction=False) as pipe:
+        pipe.xadd(stream_key(table_id), entry, maxlen=STREAM_MAXIMUM_LENGTH, approximate=True)
+        pipe.blpop([reply_key(message.request_id)], timeout=_blocking_timeout(wait))
+        _entry_id, popped = await pipe.execute()
+    return _reply_of(popped)
 
 
 def _wait_seconds(wait_seconds: float | None) -> float:

@@ -65,7 +65,7 @@ from games.models import Seat, Table, TableStatus
 from games.runtime import commands, inbox
 from games.runtime.actor import CONNECTION_REPORTS, CONNECTION_RESTORED, DealNext, Outcome, TableActor, TableCommand
 from games.runtime.errors import NotSeated, OwnershipLost, TableError
-from games.runtime.hand_log import hand_log_append_async
+from games.runtime.hand_log import hand_log_append_and_send_async
 from games.runtime.leases import Lease, LeaseStore, fair_share, tables_to_claim
 from games.runtime.play import PlayerAction
 from games.runtime.recovery import CRASH_REASON, hand_cancel, table_take_over
@@ -166,7 +166,7 @@ class TableOwner:
         self.lease_client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2.0, socket_connect_timeout=2.0)
         self.store: LeaseStore = inbox.lease_store(self.lease_client)
         self.redis: redis_asyncio.Redis = redis_asyncio.Redis.from_url(settings.REDIS_URL)
-        self.log_append = functools.partial(hand_log_append_async, self.redis)
+        self.log_append = functools.partial(hand_log_append_and_send_async, self.redis)
         self.takeovers: list[tuple[int, int | None, float]] = []
         """(table id, cancelled hand id or None, seconds the takeover transaction took), in order."""
 
@@ -525,7 +525,11 @@ class TableOwner:
         if actor.acts_in_memory(action):
             # On the loop: an action in a hand held in memory waits for no database thread (those carry the hand
             # boundaries of every table this process owns, and an action queued behind them waited for all of them).
-            outcome = await actor.act_in_memory(action, timezone.now(), self.log_append)
+            outcome = await actor.act_in_memory(
+                action, timezone.now(), self.log_append, inbox.answer_to(message, inbox.Reply(True))
+            )
+            if outcome.answered:
+                return  # the reply and the entry's XACK went out with the action's events
         else:
             outcome = await self._database(actor.handle, action, timezone.now())
         await self._reply(message, inbox.Reply(True) if outcome.refused is None else refusal(outcome.refused))

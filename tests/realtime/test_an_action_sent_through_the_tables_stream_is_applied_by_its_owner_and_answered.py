@@ -34,7 +34,8 @@ def test_the_owner_deals_applies_streamed_actions_answers_them_and_writes_the_ha
         def acting_seat() -> int | None:
             owned = owner.tables.get(table.pk)
             live = owned.actor.live if owned is not None else None
-            return live.hand.acting_seat if live is not None else None
+            # A completed hand has nobody to act (the answer can come before the actor lets the hand go).
+            return live.hand.acting_seat if live is not None and not live.state.is_complete else None
 
         first = wait_for(acting_seat, "the first player to act")
         assert commands.execute(by_seat[first], table, ClientMessage("act", {"action": "call"})) == {}

@@ -38,7 +38,8 @@ def test_leave_sit_out_and_a_connection_report_reach_the_owner_and_are_applied_w
         def acting_seat() -> int | None:
             owned = owner.tables.get(table.pk)
             live = owned.actor.live if owned is not None else None
-            return live.hand.acting_seat if live is not None and live.hand.pk == hand_id else None
+            in_play = live is not None and live.hand.pk == hand_id and not live.state.is_complete
+            return live.hand.acting_seat if in_play and live is not None else None
 
         first = wait_for(acting_seat, "the first player to act")
         participants = Hand.objects.get(pk=hand_id).participants

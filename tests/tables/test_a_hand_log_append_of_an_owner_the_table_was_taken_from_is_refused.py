@@ -11,6 +11,7 @@ import asyncio
 import functools
 import itertools
 import random
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -20,9 +21,16 @@ from django.conf import settings
 from games.models import Seat
 from games.runtime import inbox
 from games.runtime.actor import DealNext, TableActor
+from games.runtime.broadcasts import table_channel
 from games.runtime.errors import OwnershipLost
 from games.runtime.events import NewEvent
-from games.runtime.hand_log import counter_key, hand_log_append, hand_log_append_async, hand_log_rows_after
+from games.runtime.hand_log import (
+    counter_key,
+    hand_log_append,
+    hand_log_append_and_send_async,
+    hand_log_append_async,
+    hand_log_rows_after,
+)
 from games.runtime.play import PlayerAction
 from games.runtime.recovery import table_take_over
 from poker_site.core.redis_clients import blocking_client
@@ -136,17 +144,30 @@ def test_the_old_owners_actor_publishes_nothing_after_a_takeover_from_its_event_
     published = len(announcements)
     action = PlayerAction(acting_user, "fold")
     assert old.acts_in_memory(action)
+    listener = blocking_client().pubsub(ignore_subscribe_messages=True)
+    listener.subscribe(table_channel(old.table_id))
+    answer = inbox.Answer(f"{inbox.key_prefix()}:reply:old-owner", '{"ok": true}', 30, "", "", "")
 
     async def act() -> None:
         client = redis_asyncio.Redis.from_url(settings.REDIS_URL)
         try:
             await old.act_in_memory(
-                action, START + timedelta(minutes=1, seconds=12), functools.partial(hand_log_append_async, client)
+                action,
+                START + timedelta(minutes=1, seconds=12),
+                functools.partial(hand_log_append_and_send_async, client),
+                answer,
             )
         finally:
             await client.aclose()
 
-    with pytest.raises(OwnershipLost):
-        asyncio.run(act())
-    assert [row.sequence for row in hand_log_rows_after(old.table_id, 0)] == logged
-    assert len(announcements) == published
+    try:
+        with pytest.raises(OwnershipLost):
+            asyncio.run(act())
+        assert [row.sequence for row in hand_log_rows_after(old.table_id, 0)] == logged
+        assert len(announcements) == published
+        deadline = time.monotonic() + 0.5
+        while time.monotonic() < deadline:  # the subscription's confirmation is skipped (read as None)
+            assert listener.get_message(timeout=0.1) is None  # not sent with the refused append either
+        assert blocking_client().llen(answer.reply_key) == 0  # nor answered: the owner answers "taken over"
+    finally:
+        listener.close()
