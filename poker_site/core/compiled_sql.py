@@ -18,8 +18,8 @@ running the wrong SQL.
 
 :func:`fields_update` and :func:`rows_insert` write what ``Model.save(update_fields=...)`` and ``bulk_create`` write
 (each field's ``pre_save`` and ``get_db_prep_save``), and :func:`rows_update` what ``bulk_update`` writes, with SQL
-built once per model, field list and row count. They send no model
-signals (no model on the action path has receivers).
+built once per model and field list (per row count for :func:`rows_update`; :func:`rows_insert` passes many rows as
+one array per column). They send no model signals (no model on the action path has receivers).
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ _Statement = tuple[str, tuple[Any, ...]]
 
 _update_statements: dict[tuple[type[Model], str, tuple[str, ...], str | None], _Statement] = {}
 _rows_update_statements: dict[tuple[type[Model], str, int, tuple[str, ...]], _Statement] = {}
-_insert_statements: dict[tuple[type[Model], str, int, str], _Statement] = {}
+_insert_statements: dict[tuple[type[Model], str, bool, str], _Statement] = {}
 _insert_unless_taken_statements: dict[tuple[type[Model], str], _Statement] = {}
 
 
@@ -308,6 +308,30 @@ def _insert_sql(model: type[Model], alias: str, rows: int) -> tuple[str, tuple[A
     return sql, fields
 
 
+def _insert_many_sql(model: type[Model], alias: str) -> tuple[str, tuple[Any, ...]]:
+    """``INSERT INTO table (every column but the key) SELECT ... FROM unnest(one array per column) WITH ORDINALITY``
+    in the arrays' order, and those columns' fields: one statement text whatever the number of rows.
+
+    Why not ``VALUES`` x rows: its text differs with every row count and, past psycopg's limits for its query cache
+    (4,096 characters, 50 parameters: a hand's events exceed both), is parsed again in Python on every execution
+    and sent whole; this one is parsed once, prepared once on each connection, and takes a hand's rows as a few
+    arrays."""
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    fields: tuple[Any, ...] = tuple(field for field in model._meta.concrete_fields if not field.primary_key)
+    if any(str(field.cast_db_type(connection)).endswith("]") for field in fields):
+        raise ValueError(f"{model.__name__} has an array column: unnest would flatten it")
+    columns = ", ".join(quote(_column(field)) for field in fields)
+    values = [f"value_{index}" for index in range(len(fields))]
+    arrays = ", ".join(f"%s::{field.cast_db_type(connection)}[]" for field in fields)
+    sql = (
+        f"INSERT INTO {quote(model._meta.db_table)} ({columns}) "
+        f"SELECT {', '.join(values)} FROM unnest({arrays}) WITH ORDINALITY AS new_rows({', '.join(values)}, ordinal) "
+        "ORDER BY ordinal"
+    )
+    return sql, fields
+
+
 def row_insert_unless_taken(instance: Model) -> bool:
     """INSERT the new ``instance`` unless a row already holds one of its unique values (``ON CONFLICT DO NOTHING``):
     True, with its primary key set, when it was inserted; False, and the instance unchanged, when the row was there.
@@ -357,20 +381,29 @@ def rows_insert(instances: Sequence[Model], *, also_update: tuple[Model, Sequenc
         updated, names = also_update
         update_sql, update_fields = _update_statement(type(updated), alias, tuple(names))
         parameters.extend([*_update_parameters(updated, update_fields, connection), updated.pk])
-    key = (model, alias, len(instances), update_sql)
+    many = len(instances) > 1
+    key = (model, alias, many, update_sql)
     statement = _insert_statements.get(key)
     if statement is None:
-        sql, fields = _insert_sql(model, alias, len(instances))
+        sql, fields = _insert_many_sql(model, alias) if many else _insert_sql(model, alias, 1)
         sql = f"{sql} RETURNING {connection.ops.quote_name(_column(model._meta.pk))}"
         if update_sql:
             sql = f"WITH updated AS ({update_sql}) {sql}"
         statement = _insert_statements[key] = (sql, fields)
     sql, fields = statement
-    for instance in instances:
-        parameters.extend(field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields)
+    rows = [
+        [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
+        for instance in instances
+    ]
+    if many:
+        parameters.extend(list(column) for column in zip(*rows, strict=True))
+    else:
+        parameters.extend(rows[0])
     with connection.cursor() as cursor:
         cursor.execute(sql, parameters)
-        keys = [row[0] for row in cursor.fetchall()]
+        # The keys come from the table's sequence as the rows go in, in the arrays' order: ascending keys are the
+        # instances' keys in order, whatever order RETURNING lists them in.
+        keys = sorted(row[0] for row in cursor.fetchall())
     for instance, primary_key in zip(instances, keys, strict=True):
         instance.pk = primary_key
         instance._state.adding = False

@@ -220,6 +220,44 @@ def test_rows_are_inserted_in_order_with_their_keys_and_the_update_in_the_same_s
     assert Table.objects.get(pk=table.pk).last_sequence == start + 3
 
 
+def test_any_number_of_rows_go_in_through_one_statement_text_with_their_values_nulls_and_order() -> None:
+    """A hand's events (dozens of rows) go in through one short statement, whatever their number: psycopg parses and
+    prepares it once, where ``VALUES`` x rows was a new text per count, too long for its query cache."""
+    table = open_table()
+    start = table.last_sequence
+    texts: list[str] = []
+
+    def insert(count: int, offset: int) -> list[HandEvent]:
+        rows = [
+            HandEvent(
+                table_id=table.pk,
+                sequence=start + offset + number + 1,
+                kind=f"note {number}",
+                payload={"number": number, "nested": [number, {"seat": None}]},
+                audience="seat" if number % 2 else "public",
+                private_to_seat=number % 6 if number % 2 else None,
+            )
+            for number in range(count)
+        ]
+        with CaptureQueriesContext(connection) as queries:
+            rows_insert(rows)
+        texts.extend(query["sql"].split(" RETURNING")[0].split("unnest(")[0] for query in queries.captured_queries)
+        return rows
+
+    few = insert(2, 0)
+    many = insert(40, 2)
+
+    assert len(texts) == 2 and texts[0] == texts[1]
+    stored = list(HandEvent.objects.filter(table_id=table.pk, kind__startswith="note").order_by("sequence"))
+    inserted = [*few, *many]
+    assert [row.pk for row in inserted] == [row.pk for row in stored]
+    assert [row.pk for row in inserted] == sorted(row.pk for row in inserted)
+    assert [(row.kind, row.payload, row.audience, row.private_to_seat) for row in stored] == [
+        (row.kind, row.payload, row.audience, row.private_to_seat) for row in inserted
+    ]
+    assert all(row.private_to_user_id is None and row.hand_id is None for row in stored)  # columns of nulls only
+
+
 def test_a_row_is_inserted_unless_its_unique_key_is_taken_in_one_statement() -> None:
     def account() -> Account:
         return Account(kind="house_rake", currency="EUR", reference="unless-taken", may_go_negative=False)
