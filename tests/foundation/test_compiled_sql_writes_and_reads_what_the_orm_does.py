@@ -247,7 +247,8 @@ def test_any_number_of_rows_go_in_through_one_statement_text_with_their_values_n
     few = insert(2, 0)
     many = insert(40, 2)
 
-    assert len(texts) == 2 and texts[0] == texts[1]
+    assert len(texts) == 2
+    assert texts[0] == texts[1]
     stored = list(HandEvent.objects.filter(table_id=table.pk, kind__startswith="note").order_by("sequence"))
     inserted = [*few, *many]
     assert [row.pk for row in inserted] == [row.pk for row in stored]
