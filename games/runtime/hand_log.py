@@ -342,8 +342,11 @@ async def hand_log_append_and_send_async(
     if not events:
         return Sent([], False, False)
     append = _append(table_id, floor, events, now, owner_epoch)
-    expected = append.rows_from(expected_first) if broadcast is not None else None
-    channel_and_message = broadcast(expected) if expected is not None and broadcast is not None else None
+    expected: list[LoggedEvent] | None = None
+    channel_and_message: tuple[str, str] | None = None
+    if broadcast is not None:
+        expected = append.rows_from(expected_first)
+        channel_and_message = broadcast(expected)
     channel, message = channel_and_message if channel_and_message is not None else ("", "")
     keys = [*append.keys, answer.reply_key if answer else "", answer.stream_key if answer else ""]
     arguments = [

@@ -24,6 +24,7 @@ statement whatever their number). They send no model signals (no model on the ac
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -301,10 +302,16 @@ def rows_update(instances: Sequence[Model], names: Sequence[str]) -> None:
             raise DatabaseError(f"{cursor.rowcount} of {len(instances)} {model.__name__} rows were updated")
 
 
+@functools.cache
+def _inserted_fields(model: type[Model]) -> tuple[Any, ...]:
+    """The fields an INSERT of ``model`` writes: every concrete field but the key (the database gives it)."""
+    return tuple(field for field in model._meta.concrete_fields if not field.primary_key)
+
+
 def _insert_sql(model: type[Model], alias: str, rows: int) -> tuple[str, tuple[Any, ...]]:
     """``INSERT INTO table (every column but the key) VALUES (...) x rows`` and those columns' fields."""
     quote = connections[alias].ops.quote_name
-    fields: tuple[Any, ...] = tuple(field for field in model._meta.concrete_fields if not field.primary_key)
+    fields = _inserted_fields(model)
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     sql = (
         f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(_column(field)) for field in fields)}) "
@@ -323,12 +330,13 @@ def _insert_many_sql(model: type[Model], alias: str) -> tuple[str, tuple[Any, ..
     arrays costs more than a cached parse (a hand's six players went in 0.4-0.6 ms slower as arrays)."""
     connection = connections[alias]
     quote = connection.ops.quote_name
-    fields: tuple[Any, ...] = tuple(field for field in model._meta.concrete_fields if not field.primary_key)
-    if any(str(field.cast_db_type(connection)).endswith("]") for field in fields):
+    fields = _inserted_fields(model)
+    types = [str(field.cast_db_type(connection)) for field in fields]
+    if any(type_.endswith("]") for type_ in types):
         raise ValueError(f"{model.__name__} has an array column: unnest would flatten it")
     columns = ", ".join(quote(_column(field)) for field in fields)
     values = [f"value_{index}" for index in range(len(fields))]
-    arrays = ", ".join(f"%s::{field.cast_db_type(connection)}[]" for field in fields)
+    arrays = ", ".join(f"%s::{type_}[]" for type_ in types)
     sql = (
         f"INSERT INTO {quote(model._meta.db_table)} ({columns}) "
         f"SELECT {', '.join(values)} FROM unnest({arrays}) WITH ORDINALITY AS new_rows({', '.join(values)}, ordinal) "
@@ -386,8 +394,7 @@ def rows_insert(instances: Sequence[Model], *, also_update: tuple[Model, Sequenc
         updated, names = also_update
         update_sql, update_fields = _update_statement(type(updated), alias, tuple(names))
         parameters.extend([*_update_parameters(updated, update_fields, connection), updated.pk])
-    columns = sum(1 for field in model._meta.concrete_fields if not field.primary_key)
-    many = len(instances) * columns > PSYCOPG_CACHED_PARAMETERS
+    many = len(instances) * len(_inserted_fields(model)) > PSYCOPG_CACHED_PARAMETERS
     key = (model, alias, 0 if many else len(instances), update_sql)
     statement = _insert_statements.get(key)
     if statement is None:
