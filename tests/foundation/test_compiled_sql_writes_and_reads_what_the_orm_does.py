@@ -4,6 +4,8 @@ built from, field updates write the named fields only, and inserts set primary k
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.db import DatabaseError, connection, transaction
 from django.db.transaction import TransactionManagementError
@@ -223,10 +225,17 @@ def test_rows_are_inserted_in_order_with_their_keys_and_the_update_in_the_same_s
 
 def test_rows_past_psycopgs_query_cache_go_in_through_one_statement_text_with_their_values_nulls_and_order() -> None:
     """A hand's events (dozens of rows, more parameters than psycopg keeps a parse for) go in through one short
-    statement whatever their number: parsed and prepared once, where ``VALUES`` x rows was a new text per count."""
+    statement whatever their number: parsed and prepared once, where ``VALUES`` x rows was a new text per count. The
+    arrays travel in PostgreSQL's binary format (the text format's per-element escaping cost three times as much),
+    and text that the text format would have to escape comes back as it went in."""
     table = open_table()
     start = table.last_sequence
     texts: list[str] = []
+    sent_to_the_driver: list[str] = []
+
+    def remember_the_statement(execute: Any, sql: str, parameters: Any, many: bool, context: Any) -> Any:
+        sent_to_the_driver.append(sql)
+        return execute(sql, parameters, many, context)
 
     def insert(count: int, offset: int) -> list[HandEvent]:
         rows = [
@@ -234,13 +243,13 @@ def test_rows_past_psycopgs_query_cache_go_in_through_one_statement_text_with_th
                 table_id=table.pk,
                 sequence=start + offset + number + 1,
                 kind=f"note {number}",
-                payload={"number": number, "nested": [number, {"seat": None}]},
+                payload={"number": number, "nested": [number, {"seat": None}], "said": 'a "quote", {braces}, \\ é'},
                 audience="seat" if number % 2 else "public",
                 private_to_seat=number % 6 if number % 2 else None,
             )
             for number in range(count)
         ]
-        with CaptureQueriesContext(connection) as queries:
+        with CaptureQueriesContext(connection) as queries, connection.execute_wrapper(remember_the_statement):
             rows_insert(rows)
         texts.extend(query["sql"].split(" RETURNING")[0].split("unnest(")[0] for query in queries.captured_queries)
         return rows
@@ -252,6 +261,9 @@ def test_rows_past_psycopgs_query_cache_go_in_through_one_statement_text_with_th
 
     assert len(texts) == 2
     assert texts[0] == texts[1]
+    arrays = sent_to_the_driver[1].split("unnest(")[1].split(") WITH ORDINALITY")[0].split(", ")
+    assert len(arrays) == columns
+    assert all(array.startswith("%b::") for array in arrays)
     stored = list(HandEvent.objects.filter(table_id=table.pk, kind__startswith="note").order_by("sequence"))
     inserted = [*few, *many]
     assert [row.pk for row in inserted] == [row.pk for row in stored]
