@@ -11,13 +11,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poker_site.settings")
 # Django must be set up before the routing modules import models.
 django_application = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from poker_site.core.busy import RequestAdmission  # noqa: E402
 from poker_site.core.page_cache import PageCache  # noqa: E402
 from poker_site.core.socket_origins import SiteOriginValidator  # noqa: E402
+from poker_site.core.socket_sessions import socket_middleware_stack  # noqa: E402
 from poker_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -28,7 +28,7 @@ application = ProtocolTypeRouter(
         "http": PageCache(
             RequestAdmission(django_application, settings.WEB_MAX_CONCURRENT_REQUESTS), settings.PAGE_CACHE_SECONDS
         ),
-        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SiteOriginValidator(socket_middleware_stack(URLRouter(websocket_urlpatterns))),
     }
 )
 
