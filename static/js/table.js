@@ -1568,7 +1568,9 @@
       var finish = function (applyWaiting) {
         if (state.catchUp !== catchUp) { return; }
         state.catchUp = null;
-        if (applyWaiting) { applySnapshotNow(catchUp.waiting); }
+        // The events read back may have ended a hand with a showdown: a snapshot of the next hand then waits for the
+        // showdown's hold like any message that would draw the next hand (issue 28).
+        if (applyWaiting && !holdForTheShowdown(catchUp.waiting)) { applySnapshotNow(catchUp.waiting); }
       };
       var request = { type: "resync", since: state.sequence };
       // The answer's events reach onMessage (and are applied) before this promise's callbacks run.
