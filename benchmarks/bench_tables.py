@@ -785,7 +785,7 @@ async def tables_held(
                 await asyncio.sleep(10 / connections_per_second)
         seated = level
         await asyncio.sleep(20.0)  # warm-up: seats taken, hands dealt
-        errors_before = sum(stats.errors.values())
+        errors_before = dict(stats.errors)
         failures_before = stats.connect_failures
         sockets_open = sum(socket_open(bot) for bot in all_bots)
         start = time.monotonic()
@@ -814,7 +814,13 @@ async def tables_held(
                 "p99_ms": round(p99 or 0, 1),
                 "held": p99 is not None and p99 < HELD_P99_MS and sockets_open == len(all_bots),
                 **by_hand_end(stats, start, end),
-                "errors_in_window": sum(stats.errors.values()) - errors_before,
+                "errors_in_window": sum(stats.errors.values()) - sum(errors_before.values()),
+                # What the bots were refused in the window, by kind (a level not held names what went wrong).
+                "errors_in_window_by_kind": {
+                    kind: count - errors_before.get(kind, 0)
+                    for kind, count in sorted(stats.errors.items())
+                    if count > errors_before.get(kind, 0)
+                },
                 "connection_failures_in_window": stats.connect_failures - failures_before,
                 **usage,
             }
