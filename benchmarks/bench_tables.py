@@ -53,7 +53,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from random import Random
@@ -160,6 +160,12 @@ def socket_open(bot: Any) -> bool:
     from websockets.protocol import State
 
     return bot.ws is not None and getattr(bot.ws, "state", None) is State.OPEN
+
+
+def errors_since(before: Mapping[str, int], now: Mapping[str, int]) -> dict[str, int]:
+    """The bots' errors counted since ``before`` (a copy of ``now`` taken earlier), by kind: the kinds that grew and
+    by how much, sorted by kind."""
+    return {kind: count - before.get(kind, 0) for kind, count in sorted(now.items()) if count > before.get(kind, 0)}
 
 
 def window_problems(
@@ -816,11 +822,7 @@ async def tables_held(
                 **by_hand_end(stats, start, end),
                 "errors_in_window": sum(stats.errors.values()) - sum(errors_before.values()),
                 # What the bots were refused in the window, by kind (a level not held names what went wrong).
-                "errors_in_window_by_kind": {
-                    kind: count - errors_before.get(kind, 0)
-                    for kind, count in sorted(stats.errors.items())
-                    if count > errors_before.get(kind, 0)
-                },
+                "errors_in_window_by_kind": errors_since(errors_before, stats.errors),
                 "connection_failures_in_window": stats.connect_failures - failures_before,
                 **usage,
             }

@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from benchmarks.bench_tables import BenchmarkFailed, wait_for_serving, window_problems
+from benchmarks.bench_tables import BenchmarkFailed, errors_since, wait_for_serving, window_problems
 
 
 def test_a_window_with_every_socket_open_and_actions_has_no_problem() -> None:
@@ -25,6 +25,13 @@ def test_a_window_whose_sockets_were_not_all_accepted_is_an_error_with_the_count
         "tables closed loop: 44 of 176 sockets were open when the window started "
         "(handshakes refused, timed out or dropped)"
     ]
+
+
+def test_a_held_level_names_the_bots_errors_of_its_window_by_kind() -> None:
+    before = {"act:not_your_turn": 3, "seat_me:insufficient_balance": 2}
+    now = {"act:not_your_turn": 5, "seat_me:insufficient_balance": 2, "act:timeout": 1}
+    assert errors_since(before, now) == {"act:not_your_turn": 2, "act:timeout": 1}
+    assert errors_since(now, now) == {}
 
 
 def test_a_window_without_any_action_is_an_error_not_a_zero_figure() -> None:
