@@ -800,6 +800,7 @@ async def tables_held(
         end = time.monotonic()
         usage = meter.report()
         measured = window(stats, start, end)
+        errors_by_kind = errors_since(errors_before, stats.errors)
         p99 = percentile(measured, 0.99)
         actions_per_second = round(len(measured) / (end - start), 1)
         results.append(
@@ -820,9 +821,9 @@ async def tables_held(
                 "p99_ms": round(p99 or 0, 1),
                 "held": p99 is not None and p99 < HELD_P99_MS and sockets_open == len(all_bots),
                 **by_hand_end(stats, start, end),
-                "errors_in_window": sum(stats.errors.values()) - sum(errors_before.values()),
+                "errors_in_window": sum(errors_by_kind.values()),
                 # What the bots were refused in the window, by kind (a level not held names what went wrong).
-                "errors_in_window_by_kind": errors_since(errors_before, stats.errors),
+                "errors_in_window_by_kind": errors_by_kind,
                 "connection_failures_in_window": stats.connect_failures - failures_before,
                 **usage,
             }

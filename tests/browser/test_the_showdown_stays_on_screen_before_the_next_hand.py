@@ -31,8 +31,7 @@ WATCH = """() => {
         }
         if (text.includes('#2') && !window.handMarks.next) { window.handMarks.next = now; }
     };
-    const watched = {childList: true, subtree: true, characterData: true, attributes: true,
-                     attributeFilter: ['data-showdown-hold']};
+    const watched = {childList: true, subtree: true, characterData: true};
     new MutationObserver(mark).observe(document.getElementById('table-app'), watched);
     // What reached the page and when (page time, ms): a failure reports it.
     window.handTimeline = [];
@@ -86,16 +85,19 @@ def watching_hand_one(table: Table, pages: Pages) -> Any:
     return page
 
 
+def what_the_page_held(page: Any) -> str:
+    """For a failure's message: the page's state (:data:`PAGE_STATE`, with :data:`WATCH`'s marks) and every message it
+    received since :data:`WATCH` was installed, with times."""
+    return f"the page: {page.evaluate(PAGE_STATE)}; what it received: {page.evaluate('window.handTimeline')}"
+
+
 def wait_for_mark(page: Any, mark: str, timeout: int = 60_000) -> None:
     """Wait until :data:`WATCH` has marked ``mark`` ("over" or "next"); if it never does, say what the page held and
     what it received."""
     try:
         wait_until(page, f"window.handMarks.{mark} !== undefined", timeout=timeout)
     except TimeoutError as error:
-        raise AssertionError(
-            f"the page never marked {mark!r}; the page: {page.evaluate(PAGE_STATE)}; "
-            f"what it received: {page.evaluate('window.handTimeline')}"
-        ) from error
+        raise AssertionError(f"the page never marked {mark!r}; {what_the_page_held(page)}") from error
 
 
 def showdown_on_screen_milliseconds(page: Any) -> float:
@@ -118,10 +120,7 @@ def test_a_showdown_stays_three_seconds_before_the_next_hand_is_drawn(
     wait_for_mark(page, "next", timeout=15_000)
     assert Hand.objects.filter(table=table, number=2).exists()
     shown_for = showdown_on_screen_milliseconds(page)
-    assert shown_for >= 2_900, (
-        f"the showdown was on screen {shown_for:.0f} ms; marks {page.evaluate('window.handMarks')}, "
-        f"what the page received: {page.evaluate('window.handTimeline')}"
-    )
+    assert shown_for >= 2_900, f"the showdown was on screen {shown_for:.0f} ms; {what_the_page_held(page)}"
     assert page.get_attribute("#table-app", "data-showdown-hold") == ""
     pages.screenshot(page, "next-hand-after-the-showdown")
 
@@ -155,7 +154,7 @@ def test_a_showdown_that_arrives_with_the_next_hand_in_one_message_is_still_show
     wait_for_mark(page, "over")
     wait_for_mark(page, "next", timeout=15_000)
     shown_for = showdown_on_screen_milliseconds(page)
-    assert shown_for >= 2_900, f"the showdown was on screen {shown_for:.0f} ms"
+    assert shown_for >= 2_900, f"the showdown was on screen {shown_for:.0f} ms; {what_the_page_held(page)}"
 
 
 def test_a_showdown_read_back_when_a_snapshot_of_the_next_hand_overtook_it_is_still_shown_for_three_seconds(
@@ -177,6 +176,4 @@ def test_a_showdown_read_back_when_a_snapshot_of_the_next_hand_overtook_it_is_st
     wait_for_mark(page, "over")
     wait_for_mark(page, "next", timeout=15_000)
     shown_for = showdown_on_screen_milliseconds(page)
-    assert shown_for >= 2_900, (
-        f"the showdown was on screen {shown_for:.0f} ms; what the page received: {page.evaluate('window.handTimeline')}"
-    )
+    assert shown_for >= 2_900, f"the showdown was on screen {shown_for:.0f} ms; {what_the_page_held(page)}"
