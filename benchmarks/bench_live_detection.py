@@ -35,6 +35,7 @@ import argparse
 import asyncio
 import json
 import os
+import pickle
 import signal
 import sys
 import time
@@ -302,6 +303,18 @@ def evaluate(detector: Any, pairs: list[Any], keys: dict[str, str], counts: dict
     }
 
 
+def save_records(path: Path, pairs: list[Any], keys: dict[str, str]) -> None:
+    """Pickle ``{"records": [HandRecord, ...], "pairs": [(kind, first, second), ...], "keys": {name: key}}``: the
+    finished hands as the detection service reads them, in the order they were played."""
+    from compliance.hand_records import hand_records
+    from games.models import Hand, HandStatus
+
+    records = list(hand_records(Hand.objects.filter(status=HandStatus.FINISHED).order_by("pk")))
+    planted = [(pair.kind, pair.first, pair.second) for pair in pairs]
+    path.write_bytes(pickle.dumps({"records": records, "pairs": planted, "keys": keys}))
+    print(f"saved {len(records)} hand records to {path}", flush=True)
+
+
 def stop_on_signal(number: int, frame: Any) -> None:
     raise KeyboardInterrupt(f"signal {number}")
 
@@ -323,6 +336,12 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--json", action="store_true", help="print the report as JSON only")
+    parser.add_argument(
+        "--save-records",
+        metavar="PATH",
+        help="pickle the settled hands' detection records, the planted pairs and the players' keys to PATH "
+        "(for studying an indicator on the hands of a live run without playing it again)",
+    )
     arguments = parser.parse_args()
     stakes = [stake.strip() for stake in arguments.stakes.split(",") if stake.strip()]
     if not 1 <= len(stakes) <= 7 or len(set(stakes)) != len(stakes) or arguments.minutes <= 0:
@@ -458,6 +477,8 @@ def main() -> int:
                     "hands_per_second": round(detection_work[0] / detection_work[1], 1) if detection_work[1] else None,
                 }
                 report.update(evaluate(detector, pairs, keys, counts))
+                if arguments.save_records:
+                    save_records(Path(arguments.save_records), pairs, keys)
         except BenchmarkFailed as error:
             problems.append(str(error))
         finally:
