@@ -49,6 +49,21 @@ hands with judged decisions ("not enough data" below either), the excess ``sum l
 ``minimum_flow_big_blinds``, and the chance is below the multiple-testing bar over the ordered pairs judged
 (``chance_flags_per_player``; the bar is a ``z`` of at least ``threshold``).
 
+**The tail test (a few stack-deep dumps).** A dumper who gives the partner a handful of stack-deep pots leaves the
+``z`` tests too few hands (a normal approximation of a few heavy-tailed losses is no test). The tail test is exact for
+any number of hands: of the pair's ``n`` hands, ``k`` lost at least ``t`` big blinds; each would at the rate ``r`` the
+two show with everybody else (the larger of the loser's rate with the others and everybody's facing the winner's
+bets, each shrunk towards the room's rate by ``loss_prior_weight`` hands), so the chance is ``P(X >= k)`` for ``X ~
+Binomial(n, r)``. The thresholds are fixed in advance (:data:`TAIL_EDGES`; each player's and pair's losses are kept as
+counts per step); the test looks at each threshold where one of the pair's hands starts and takes the smallest
+chance times the thresholds looked at (Bonferroni). It is a second family of tests with its own multiple-testing bar
+over the ordered pairs with ``tail_minimum_judged_hands`` and ``minimum_shared_hands`` (``tail_judged_pairs``); such a
+pair is flagged when its chance is below that bar and its hands' losses come to ``minimum_flow_big_blinds`` (the
+additive expectation of the ``z`` tests can exceed a receiver's whole take when everybody loses much facing its bets,
+so the excess is not asked for). Each family has the budget ``chance_flags_per_player * k``. A pair both families
+find is flagged once, by the one whose score is furthest past its bar; the flag carries the tail test's figures
+(``tail_test``) whenever it has them.
+
 **Per-hand flow (the figures shown).** Per hand, each player's *adjusted result* is what they won or lost with the
 luck of the cards dealt after the money went in removed: after an all-in before the river with the cards known, their
 all-in equity times each pot they contest (main and side pots from the contributions; rake off in proportion) less
@@ -62,10 +77,11 @@ Parameters marked *accumulation* apply to hands fed afterwards; the others when 
 
 State (JSON): ``{"format": 1, "players": {player: [opponent_hands, received, capped_square]}, "pairs": [[A, B, n, S,
 Q, capped_Q, [[hand, x], ...]], ...], "losses": {"players": {player: [12 sums]}, "pairs": [[L, W, [6 sums], [[hand,
-loss], ...]], ...]}}`` with A < B and ``x`` what A lost to B (big blinds); the six sums of a set of hands' losses are
-``[n, sum s, sum s^2, sum l, sum l^2, sum l s]``; a player's first six are their own hands' losses, the last six
-their opponents' facing their bets. A state from before the losses were kept reads as none (they count from then
-on).
+loss], ...]], ...], "tails": {"players": {player: [own, faced]}, "pairs": [[L, W, tail], ...]}}}`` with A < B and
+``x`` what A lost to B (big blinds); the six sums of a set of hands' losses are ``[n, sum s, sum s^2, sum l, sum l^2,
+sum l s]``; a player's first six are their own hands' losses, the last six their opponents' facing their bets; a
+tail is ``[[bucket, hands], ...]`` (:data:`TAIL_EDGES`). A state from before the losses or the tails were kept reads
+as none kept (they count from then on).
 
 Standard library and the engine only.
 """
@@ -73,6 +89,7 @@ Standard library and the engine only.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,7 +103,13 @@ from compliance.detection.flags import (
     require_format,
     severity_from_probability,
 )
-from compliance.detection.statistics import multiple_testing_threshold, normal_upper_quantile, normal_upper_tail
+from compliance.detection.statistics import (
+    binomial_upper_tail,
+    multiple_testing_threshold,
+    normal_upper_quantile,
+    normal_upper_tail,
+    shrunk_rate,
+)
 from games.engine.equity import all_in_equity
 
 EMPIRICAL_NULL_MINIMUM_PAIRS = 50
@@ -99,6 +122,39 @@ Null = dict[str, tuple[float, float]]
 
 THEORETICAL_NULL: Null = {name: (0.0, 1.0) for name in LOSS_TESTS}
 
+TAIL_EDGES = tuple(10.0 ** (step / 10.0) for step in range(41))
+"""The tail test's thresholds: a hand's equity-adjusted loss from 1 to 10,000 big blinds, ten steps a decade. A loss is
+counted in bucket ``bisect_right(TAIL_EDGES, loss)``: 0 below 1 big blind (gains included), ``j`` from
+``TAIL_EDGES[j - 1]``."""
+
+Tail = dict[int, int]
+"""Hands per tail bucket (:data:`TAIL_EDGES`)."""
+
+
+def tail_bucket(loss: float) -> int:
+    """The bucket of a hand's equity-adjusted loss in big blinds (:data:`TAIL_EDGES`)."""
+    return bisect_right(TAIL_EDGES, loss)
+
+
+def _tail_without(tail: Tail, other: Tail) -> Tail:
+    return {bucket: count - other.get(bucket, 0) for bucket, count in tail.items()}
+
+
+def _add_tail(into: Tail, other: Tail) -> None:
+    for bucket, count in other.items():
+        into[bucket] = into.get(bucket, 0) + count
+
+
+def _at_or_above(tail: Tail, bucket: int) -> int:
+    return sum(count for index, count in tail.items() if index >= bucket)
+
+
+def _tail(values: Any) -> Tail:
+    tail = {int(bucket): int(count) for bucket, count in values}
+    if any(not 0 <= bucket <= len(TAIL_EDGES) or count < 0 for bucket, count in tail.items()):
+        raise ValueError("a tail is [bucket, count] pairs within the edges")
+    return tail
+
 
 @dataclass(frozen=True)
 class NetFlowParameters:
@@ -109,8 +165,15 @@ class NetFlowParameters:
     """The bar is the ``z`` whose chance is ``chance_flags_per_player * k / m`` for the ``m`` ordered pairs judged
     among ``k`` players (Bonferroni: honest play is expected to flag at most ``chance_flags_per_player * k`` pairs)."""
     minimum_judged_hands: int = 10
-    """Hands with judged decisions of the loser facing the winner's bets before the pair is judged ("not enough data"
-    below)."""
+    """Hands with judged decisions of the loser facing the winner's bets before the pair is judged by the ``z`` tests
+    ("not enough data" below)."""
+    tail_minimum_judged_hands: int = 3
+    """Such hands before the pair is judged by the tail test (exact: it needs no normal approximation, so a few
+    stack-deep losses, each far in both players' tails, are evidence)."""
+    tail_minimum_losses: int = 3
+    """The tail test looks only at thresholds that at least this many of the pair's hands reach: the rate of the
+    largest losses is estimated from few hands (and depends on how deep the two players' stacks are), so two freak
+    pots are not evidence however rare they look."""
     minimum_flow_big_blinds: float = 60.0
     """Big blinds the equity-adjusted losses must exceed what is expected of the two (``S - n mu``)."""
     minimum_shared_hands: int = 100
@@ -341,6 +404,7 @@ def _median(values: list[float]) -> float:
 class _LossPair:
     losses: _Losses = field(default_factory=_Losses)
     evidence: list[list[Any]] = field(default_factory=list)
+    tail: Tail = field(default_factory=dict)
 
 
 @dataclass
@@ -365,6 +429,8 @@ class NetFlow(Indicator[NetFlowParameters]):
         # player -> (their own hands' losses, their opponents' losses facing their bets)
         self._loss_players: dict[str, tuple[_Losses, _Losses]] = {}
         self._loss_pairs: dict[tuple[str, str], _LossPair] = {}  # (loser, winner)
+        # player -> (tail of their own hands' losses, tail of their opponents' losses facing their bets)
+        self._loss_tails: dict[str, tuple[Tail, Tail]] = {}
 
     def feed_hand(self, hand: AnalysedHand) -> None:
         parameters = self.parameters
@@ -426,6 +492,11 @@ class NetFlow(Indicator[NetFlowParameters]):
             pair.losses.add(loss, pot)
             self._loss_players.setdefault(loser, (_Losses(), _Losses()))[0].add(loss, pot)
             self._loss_players.setdefault(winner, (_Losses(), _Losses()))[1].add(loss, pot)
+            bucket = tail_bucket(loss)
+            for tail in (pair.tail, self._loss_tails.setdefault(loser, ({}, {}))[0]):
+                tail[bucket] = tail.get(bucket, 0) + 1
+            faced = self._loss_tails.setdefault(winner, ({}, {}))[1]
+            faced[bucket] = faced.get(bucket, 0) + 1
             if loss >= parameters.evidence_minimum_big_blinds:
                 pair.evidence.append([hand.record.hand_id, round(loss, 2)])
                 if len(pair.evidence) > limit:
@@ -440,6 +511,68 @@ class NetFlow(Indicator[NetFlowParameters]):
         for own, _faced in self._loss_players.values():
             room.add_all(own)
         return room
+
+    def room_tail(self) -> Tail:
+        """Every judged hand's loss in the room, by tail bucket."""
+        room: Tail = {}
+        for own, _faced in self._loss_tails.values():
+            _add_tail(room, own)
+        return room
+
+    def tail_test(self, loser: str, winner: str, room: Tail | None = None) -> dict[str, Any] | None:
+        """The tail test of the ordered pair (module docstring), or ``None`` when the loser has no hand counted in its
+        tail facing the winner: at each threshold of :data:`TAIL_EDGES` at which one of the pair's hands starts, the
+        exact binomial chance of so many of the pair's hands at or above it when each is there at the rate the two
+        show with everybody else (the larger of the loser's and of everybody's facing the winner, each shrunk towards
+        the room's by ``loss_prior_weight`` hands); the smallest chance times the thresholds looked at (Bonferroni)."""
+        pair = self._loss_pairs.get((loser, winner))
+        hands = sum(pair.tail.values()) if pair is not None else 0
+        if pair is None or hands <= 0:
+            return None
+        room = room if room is not None else self.room_tail()
+        room_hands = sum(room.values())
+        weight = self.parameters.loss_prior_weight
+        loser_others = _tail_without(self._loss_tails.get(loser, ({}, {}))[0], pair.tail)
+        winner_others = _tail_without(self._loss_tails.get(winner, ({}, {}))[1], pair.tail)
+        loser_hands, winner_hands = sum(loser_others.values()), sum(winner_others.values())
+        minimum = self.parameters.tail_minimum_losses
+        looks = sorted(
+            bucket
+            for bucket, count in pair.tail.items()
+            if bucket >= 1 and count > 0 and _at_or_above(pair.tail, bucket) >= minimum
+        )
+        best_chance, best_threshold, best_exceeding, best_rate = 1.0, None, 0, None
+        for bucket in looks:
+            room_rate = _at_or_above(room, bucket) / room_hands if room_hands else 1.0
+            rate = max(
+                shrunk_rate(_at_or_above(loser_others, bucket), loser_hands, room_rate, weight),
+                shrunk_rate(_at_or_above(winner_others, bucket), winner_hands, room_rate, weight),
+            )
+            exceeding = _at_or_above(pair.tail, bucket)
+            chance = binomial_upper_tail(hands, exceeding, rate)
+            if chance < best_chance:
+                best_chance, best_threshold, best_exceeding, best_rate = chance, TAIL_EDGES[bucket - 1], exceeding, rate
+        chance = min(1.0, max(1, len(looks)) * best_chance)  # no threshold looked at: no evidence
+        return {
+            "chance": chance,
+            "score": normal_upper_quantile(chance),
+            "threshold_big_blinds": None if best_threshold is None else round(best_threshold, 2),
+            "exceeding_hands": best_exceeding,
+            "expected_rate": best_rate,
+            "hands": hands,
+            "looks": len(looks),
+        }
+
+    def tail_judged_pairs(self) -> list[tuple[str, str]]:
+        """Ordered pairs (loser, winner) the tail test judges: ``tail_minimum_judged_hands`` hands in the pair's tail
+        and ``minimum_shared_hands``."""
+        parameters = self.parameters
+        return [
+            key
+            for key, pair in sorted(self._loss_pairs.items())
+            if sum(pair.tail.values()) >= parameters.tail_minimum_judged_hands
+            and self.shared_hands(*key) >= parameters.minimum_shared_hands
+        ]
 
     def shared_hands(self, first: str, second: str) -> int:
         pair = self._pairs.get((first, second) if first < second else (second, first))
@@ -586,23 +719,58 @@ class NetFlow(Indicator[NetFlowParameters]):
         }
 
     def flags(self) -> list[Flag]:
+        """A flag per ordered pair that one of the two families of tests finds (module docstring): the ``z`` tests over
+        the pairs with ``minimum_judged_hands``, the tail test over those with ``tail_minimum_judged_hands``, each
+        family against the multiple-testing bar over its own pairs; a pair both find is flagged once, by the family
+        whose score is furthest past its bar."""
         parameters = self.parameters
         judged_pairs = self.judged_pairs()
-        threshold = self.flagging_threshold(judged_pairs)
-        flags = []
-        for (loser, winner), judged in self.judged_losses().items():
-            if judged["excess"] < parameters.minimum_flow_big_blinds or judged["score"] < threshold:
+        tail_pairs = self.tail_judged_pairs()
+        bars = {"z": self.flagging_threshold(judged_pairs), "tail": self.flagging_threshold(tail_pairs)}
+        room, room_tail = self.room_losses(), self.room_tail()
+        found: dict[tuple[str, str], dict[str, Any]] = {}
+        for key, judged in self.judged_losses().items():
+            if judged["excess"] >= parameters.minimum_flow_big_blinds and judged["score"] >= bars["z"]:
+                found[key] = {"family": "z", "score": judged["score"], "chance": judged["chance"], "judged": judged}
+        tails = {key: self.tail_test(*key, room=room_tail) for key in tail_pairs}
+        for key, tail in tails.items():
+            if tail is None or tail["score"] < bars["tail"]:
                 continue
+            tests = self._loss_tests(*key, room)
+            # The tail test's materiality: what the pair's hands gave away in all (the additive expectation of the
+            # z tests can exceed a receiver's whole take when everybody loses much facing its bets).
+            if tests is None or self._loss_pairs[key].losses.total < parameters.minimum_flow_big_blinds:
+                continue
+            if key in found and found[key]["score"] - bars["z"] >= tail["score"] - bars["tail"]:
+                continue
+            judged = (
+                found[key]["judged"]
+                if key in found
+                else {
+                    "hands": self._loss_pairs[key].losses.hands,
+                    "losses": self._loss_pairs[key].losses.total,
+                    "expected": tests["per_hand"]["expected"],
+                    "excess": tests["per_hand"]["excess"],
+                    "standard_deviation": tests["per_hand"]["standard_deviation"],
+                    "null": None,
+                }
+            )
+            found[key] = {"family": "tail", "score": tail["score"], "chance": tail["chance"], "judged": judged}
+        flags = []
+        for (loser, winner), finding in sorted(found.items()):
+            judged = finding["judged"]
+            tail_figures = tails.get((loser, winner))
             first, second = (loser, winner) if loser < winner else (winner, loser)
             shared = self._pairs[(first, second)]
             figures = self.judge(first, second, shared) if shared.square else None
             sign = 1.0 if loser == first else -1.0
             evidence = self._loss_pairs[(loser, winner)].evidence
+            by_tail = finding["family"] == "tail"
             flags.append(
                 self.flag(
                     (loser, winner),
-                    judged["score"],
-                    round(threshold, 3),
+                    finding["score"],
+                    round(bars[finding["family"]], 3),
                     [item[0] for item in sorted(evidence, key=lambda item: -item[1])],
                     shared_hands=shared.shared,
                     judged_hands=judged["hands"],
@@ -610,13 +778,27 @@ class NetFlow(Indicator[NetFlowParameters]):
                     expected_losses_big_blinds=round(judged["expected"], 2),
                     excess_losses_big_blinds=round(judged["excess"], 2),
                     standard_deviation_big_blinds=round(judged["standard_deviation"], 2),
-                    test=judged["test"],
-                    probability=float(f"{judged['chance']:.3g}"),
-                    room_null={
+                    test="tail" if by_tail else judged["test"],
+                    probability=float(f"{finding['chance']:.3g}"),
+                    room_null=None
+                    if judged["null"] is None
+                    else {
                         name: {"location": round(location, 3), "scale": round(scale, 3)}
                         for name, (location, scale) in judged["null"].items()
                     },
-                    pairs_judged=len(judged_pairs),
+                    pairs_judged=len(tail_pairs if by_tail else judged_pairs),
+                    tail_test=None
+                    if tail_figures is None
+                    else {
+                        "threshold_big_blinds": tail_figures["threshold_big_blinds"],
+                        "hands_at_or_above": tail_figures["exceeding_hands"],
+                        "hands": tail_figures["hands"],
+                        "expected_rate": None
+                        if tail_figures["expected_rate"] is None
+                        else round(tail_figures["expected_rate"], 5),
+                        "thresholds_looked_at": tail_figures["looks"],
+                        "probability": float(f"{tail_figures['chance']:.3g}"),
+                    },
                     adjusted_flow_big_blinds=round(sign * shared.flow, 2),
                     excess_big_blinds_per_100_shared_hands=round(100.0 * judged["excess"] / max(1, shared.shared), 2),
                     persistence=None if figures is None else round(figures["persistence"], 2),
@@ -652,6 +834,17 @@ class NetFlow(Indicator[NetFlowParameters]):
                     [loser, winner, pair.losses.to_list(), [list(item) for item in pair.evidence]]
                     for (loser, winner), pair in sorted(self._loss_pairs.items())
                 ],
+                "tails": {
+                    "players": {
+                        player: [sorted(own.items()), sorted(faced.items())]
+                        for player, (own, faced) in sorted(self._loss_tails.items())
+                    },
+                    "pairs": [
+                        [loser, winner, sorted(pair.tail.items())]
+                        for (loser, winner), pair in sorted(self._loss_pairs.items())
+                        if pair.tail
+                    ],
+                },
             },
         }
 
@@ -682,10 +875,14 @@ class NetFlow(Indicator[NetFlowParameters]):
                 )
                 for loser, winner, sums, evidence in losses["pairs"]
             }
+            tails = losses.get("tails", {"players": {}, "pairs": []})  # none kept before: they count from now on
+            loss_tails = {str(player): (_tail(own), _tail(faced)) for player, (own, faced) in tails["players"].items()}
+            for loser, winner, tail in tails["pairs"]:
+                loss_pairs.setdefault((str(loser), str(winner)), _LossPair()).tail = _tail(tail)
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise StateError(f"{self.name}: malformed state: {error}") from error
         self._players, self._pairs = players, pairs
-        self._loss_players, self._loss_pairs = loss_players, loss_pairs
+        self._loss_players, self._loss_pairs, self._loss_tails = loss_players, loss_pairs, loss_tails
 
     def merge(self, other: NetFlow) -> None:
         for player, values in other._players.items():
@@ -707,6 +904,11 @@ class NetFlow(Indicator[NetFlowParameters]):
             losses = self._loss_pairs.setdefault(key, _LossPair())
             losses.losses.add_all(their_losses.losses)
             losses.evidence = sorted(losses.evidence + their_losses.evidence, key=lambda item: -item[1])[:limit]
+            _add_tail(losses.tail, their_losses.tail)
+        for player, (own_tail, faced_tail) in other._loss_tails.items():
+            mine_own_tail, mine_faced_tail = self._loss_tails.setdefault(player, ({}, {}))
+            _add_tail(mine_own_tail, own_tail)
+            _add_tail(mine_faced_tail, faced_tail)
 
 
 __all__ = ["NetFlow", "NetFlowParameters", "adjusted_results", "decision_losses", "pair_transfers"]

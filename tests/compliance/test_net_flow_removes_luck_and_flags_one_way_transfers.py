@@ -166,16 +166,17 @@ def test_one_big_pot_never_flags_a_pair_however_large() -> None:
 
 def test_too_few_judged_or_shared_hands_are_not_judged_and_the_state_round_trips() -> None:
     """Sixteen folds and the background's six hands with a judged decision of alice facing bob (22 in all): not
-    judged when 23 such hands or 60 shared hands are asked for ("not enough data"), flagged from the same state with
-    the default of 10."""
+    judged when 23 such hands (by the z tests and by the tail test) or 60 shared hands are asked for ("not enough
+    data"), flagged from the same state with the defaults."""
     folds = [river_fold(f"fold-{number}", "alice", "bob") for number in range(16)]
-    for too_much in ({"minimum_judged_hands": 23}, {"minimum_shared_hands": 60}):
+    for too_much in ({"minimum_judged_hands": 23, "tail_minimum_judged_hands": 23}, {"minimum_shared_hands": 60}):
         detector = Detector({"net_flow": {"minimum_shared_hands": 20, **too_much}})
         detector.feed_hands(blind_shoves(("alice", "bob", *FIELD), 3))
         detector.feed_hands(folds)
         indicator = detector.indicators["net_flow"]
         assert isinstance(indicator, NetFlow)
         assert ("alice", "bob") not in indicator.judged_pairs()
+        assert ("alice", "bob") not in indicator.tail_judged_pairs()
         assert [flag for flag in detector.flags() if flag.indicator == "net_flow"] == []
     restored = Detector.from_state(detector.state(), SHORT_HISTORY)
     assert [flag.players for flag in restored.flags() if flag.indicator == "net_flow"] == [("alice", "bob")]
