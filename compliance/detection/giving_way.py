@@ -505,6 +505,18 @@ class GivingWay(Indicator[GivingWayParameters]):
             key: figures["probability"] for key, figures in judged.items() if figures["smallest_probability"] <= level
         }
 
+    def pooled_chances(self) -> dict[tuple[str, str], float | None]:
+        """:meth:`chances`, with ``None`` for a pair whose chance reaches the bar but whose effect is too small to flag
+        (the upper end of its interval above ``maximum_ratio``): the pooled pair evidence does not count as evidence
+        what this indicator declined for its size (an honest pair of bots with 673 trials went on 0.79 times as often
+        as expected, chance 2e-9: honest styles facing each other differ that much)."""
+        judged = self._all_judged()
+        level, _count, _players = self.bar(judged)
+        return {
+            key: None if chance <= level and not self._flagged(judged[key], level) else chance
+            for key, chance in self.chances().items()
+        }
+
     def verdict(self, first: str, second: str) -> str:
         """``"not enough data"`` (the pair's test could not reach the bar even had neither ever gone on),
         ``"flagged"`` or ``"no finding"``."""

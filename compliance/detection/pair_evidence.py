@@ -89,12 +89,14 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
 
     # -- the indicators' chances
 
-    def _soft_play(self, only: set[tuple[str, str]] | None) -> dict[tuple[str, str], float]:
-        """Pair -> soft play's chance, for pairs with enough decisions (and in ``only`` unless ``None``)."""
+    def _soft_play(self, only: set[tuple[str, str]] | None) -> dict[tuple[str, str], float | None]:
+        """Pair -> soft play's chance, for pairs with enough decisions (and in ``only`` unless ``None``); ``None`` for a
+        pair soft play declined for a small effect (:meth:`SoftPlay.declined_for_a_small_effect`)."""
         soft = self._sources["soft_play"]
         assert isinstance(soft, SoftPlay)
-        chances = {}
+        chances: dict[tuple[str, str], float | None] = {}
         minimum = soft.parameters.minimum_decisions
+        threshold = soft.flagging_threshold()
         for (first, second), (one, other, _hands) in soft._pairs.items():
             if only is not None and (first, second) not in only:
                 continue
@@ -102,14 +104,16 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
                 continue
             judged = soft.judge(first, second)
             if judged is not None:
-                chances[(first, second)] = judged["probability"]
+                declined = soft.declined_for_a_small_effect(judged, threshold)
+                chances[(first, second)] = None if declined else judged["probability"]
         return chances
 
-    def _giving_way(self) -> dict[tuple[str, str], float]:
-        """Pair -> giving way's chance, for the pairs it judges (those whose test can reach its bar)."""
+    def _giving_way(self) -> dict[tuple[str, str], float | None]:
+        """Pair -> giving way's chance, for the pairs it judges (those whose test can reach its bar); ``None`` for a
+        pair it declined for a small effect (:meth:`GivingWay.pooled_chances`)."""
         giving = self._sources["giving_way"]
         assert isinstance(giving, GivingWay)
-        return giving.chances()
+        return giving.pooled_chances()
 
     def _entries(self) -> dict[tuple[str, str], float]:
         entry = self._sources["coordinated_entry"]
@@ -173,13 +177,18 @@ class PairEvidence(Indicator[PairEvidenceParameters]):
         dumping = self._dumping(directions if with_others else None)
         examined: dict[tuple[str, str], dict[str, Any]] = {}
         for key in set(soft) | set(entries) | set(giving):
-            parts = {
+            collusion_lookups: dict[str, float | None] = {
                 name: chances[key]
                 for name, chances in (("soft_play", soft), ("giving_way", giving), ("coordinated_entry", entries))
                 if key in chances
             }
+            parts = {name: chance for name, chance in collusion_lookups.items() if chance is not None}
             if len(parts) >= minimum:
                 examined.setdefault(key, {})["collusion"] = (combined_tail(list(parts.values())), parts)
+            elif len(collusion_lookups) >= minimum:
+                # Examined, but an indicator declined the pair for a small effect: the test counts in the bar (how
+                # many tests are examined must not depend on their outcome) and cannot flag.
+                examined.setdefault(key, {})["collusion"] = (1.0, parts)
         for loser, winner in set(dumping) | set(flow) | set(pressure):
             key = (loser, winner) if loser < winner else (winner, loser)
             lookups: dict[str, float | None] = {

@@ -320,6 +320,13 @@ class SoftPlay(Indicator[SoftPlayParameters]):
         pairs, players = self.judged_pairs()
         return multiple_testing_threshold(parameters.threshold, pairs, players, parameters.chance_flags_per_player)
 
+    def declined_for_a_small_effect(self, judged: dict[str, Any], threshold: float) -> bool:
+        """Whether a judged pair's chance reaches the bar (``threshold``: :meth:`flagging_threshold`) but the effect is
+        too small to flag (the upper end of its interval above ``maximum_ratio``): many decisions and a small
+        difference, which honest styles facing each other produce. The pooled pair evidence does not count such a
+        chance as evidence either."""
+        return judged["score"] >= threshold and not self._flagged(judged, threshold)
+
     def _flagged(self, judged: dict[str, Any], threshold: float | None = None) -> bool:
         parameters = self.parameters
         interval = judged["ratio_interval"]

@@ -11,6 +11,7 @@ from typing import Any
 
 from compliance.detection.detector import Detector
 from compliance.detection.flags import Flag
+from compliance.detection.giving_way import GivingWay
 from compliance.detection.net_flow import NetFlow
 from compliance.detection.pair_evidence import PairEvidence
 from compliance.detection.records import ConnectionRecord
@@ -19,6 +20,9 @@ from tests.compliance.hands import three_players_heads_up
 from tests.compliance.test_coordinated_entry_flags_two_accounts_that_keep_joining_tables_together import (
     coordinated,
     room,
+)
+from tests.compliance.test_giving_way_flags_a_pair_that_folds_its_strong_hands_when_the_partner_is_stronger import (
+    room as giving_way_room,
 )
 from tests.compliance.test_net_flow_removes_luck_and_flags_one_way_transfers import (
     FIELD,
@@ -67,6 +71,42 @@ def test_one_indicator_alone_is_not_pooled() -> None:
     """Without entries there is one indicator's evidence: that indicator's own test judges it."""
     flags = flags_of([], set(PAIR), HIGH_SOFT_PLAY_BAR)
     assert "pair_evidence" not in flags
+
+
+def test_a_chance_soft_play_declined_for_a_small_effect_is_not_pooled_into_a_flag() -> None:
+    """Soft play reaches its bar but asks for an effect no pair shows (``maximum_ratio``): it declines the pair, and
+    the pooled evidence does not flag it on that chance with the entries (issue 31: many decisions and a small
+    difference are not a finding, whichever indicator reads them); the pair is still a test examined."""
+    flags = flags_of(room(1) + coordinated(PAIR, [0, 2]), set(PAIR), {"soft_play": {"maximum_ratio": 1e-9}})
+    assert "soft_play" not in flags
+    assert "pair_evidence" not in flags
+    detector = Detector({"soft_play": {"maximum_ratio": 1e-9}})
+    for record in sorted(room(1) + coordinated(PAIR, [0, 2]), key=lambda record: record.at):
+        detector.feed_connection(record)
+    detector.feed_hands(three_players_heads_up(10, set(PAIR)))
+    detector.flags()
+    pooled = detector.indicators["pair_evidence"]
+    assert isinstance(pooled, PairEvidence)
+    chance, parts = pooled.tests()[PAIR]["collusion"]
+    assert chance == 1.0
+    assert "soft_play" not in parts
+
+
+def test_a_chance_giving_way_declined_for_a_small_effect_is_not_pooled() -> None:
+    """Giving way reaches its bar for the colluding pair but asks for an effect no pair shows: it declines the pair,
+    and its chance does not enter the pooled collusion test."""
+    parameters = {"giving_way": {"holding_samples": 40, "maximum_ratio": 1e-9}}
+    detector = Detector(parameters)
+    detector.feed_hands(giving_way_room(600, colluding=True))
+    flags = detector.flags()
+    assert "giving_way" not in [flag.indicator for flag in flags]
+    giving = detector.indicators["giving_way"]
+    assert isinstance(giving, GivingWay)
+    assert giving.chances()[PAIR] < giving.bar()[0]  # its chance reached the bar
+    assert giving.pooled_chances()[PAIR] is None
+    pooled = detector.indicators["pair_evidence"]
+    assert isinstance(pooled, PairEvidence)
+    assert "giving_way" not in pooled.tests().get(PAIR, {}).get("collusion", (1.0, {}))[1]
 
 
 def test_honest_players_who_join_tables_when_they_like_are_not_flagged() -> None:
