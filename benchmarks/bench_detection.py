@@ -36,6 +36,7 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,7 @@ from second_room import build_population as build_second_population
 from table_entries import hours_for, planted_pairs
 from table_entries import records as entry_records
 
+from compliance.detection.bot_timing import BotTiming
 from compliance.detection.detector import INDICATOR_NAMES, Detector
 from compliance.detection.flags import Flag
 from compliance.detection.records import HandRecord
@@ -73,10 +75,16 @@ PAIR_INDICATORS = ("chip_dumping", "net_flow", "soft_play", "giving_way", "pair_
 """The indicators that name a pair for its play (a planted colluding or dumping pair is found by any of them)."""
 
 
-def planted_cases(population: Population, dumps_done: list[tuple[str, str, str]]) -> dict[str, set[tuple[str, ...]]]:
+def planted_cases(
+    population: Population,
+    dumps_done: list[tuple[str, str, str]],
+    shown: Mapping[str, set[tuple[str, ...]]] | None = None,
+) -> dict[str, set[tuple[str, ...]]]:
     """Per indicator, the cases it should flag: pairs as sorted tuples (chip dumping and net flow: (dumper,
-    receiver)), players as 1-tuples. Dumping pairs count once they dumped at least once."""
+    receiver)), players as 1-tuples. Dumping pairs count once they dumped at least once; with ``shown``
+    (:func:`shown_cases`), shared connections and bots only once their behaviour could be seen."""
     dumped = {(dumper, receiver) for dumper, receiver, _ in dumps_done}
+    shown = shown or {}
     return {
         "chip_dumping": {pair for pair in population.dumping_pairs if pair in dumped},
         "net_flow": {pair for pair in population.dumping_pairs if pair in dumped},
@@ -84,11 +92,38 @@ def planted_cases(population: Population, dumps_done: list[tuple[str, str, str]]
         "giving_way": {tuple(sorted(pair)) for pair in population.colluding_pairs},
         "pair_evidence": {tuple(sorted(pair)) for pair in population.colluding_pairs}
         | {tuple(sorted(pair)) for pair in population.dumping_pairs if pair in dumped},
-        "shared_connection": {tuple(sorted(pair)) for pair in population.sharing_pairs},
+        "shared_connection": {tuple(sorted(pair)) for pair in population.sharing_pairs}
+        & shown.get("shared_connection", {tuple(sorted(pair)) for pair in population.sharing_pairs}),
         # Nobody here joins a running table: every player logs in when the round's tables open.
         "coordinated_entry": set(),
         "counter_use": {(name,) for name in population.counter_abusers},
-        "bot_timing": {(name,) for name in population.bots},
+        "bot_timing": {(name,) for name in population.bots}
+        & shown.get("bot_timing", {(name,) for name in population.bots}),
+    }
+
+
+def shown_cases(population: Population, played: set[str], detector: Detector) -> dict[str, set[tuple[str, ...]]]:
+    """The planted sharing pairs and bots whose behaviour the hands fed could show, as :func:`planted_cases` keys:
+    a sharing pair once both partners played (they sit together, so they connect to the same tables); a bot with
+    machine timing once it made ``minimum_decisions`` timed decisions (the indicator's own minimum), a marathon bot,
+    whose times look human, once a session of it passed ``long_session_hours``."""
+    timing = detector.indicators["bot_timing"]
+    assert isinstance(timing, BotTiming)
+    limits = timing.parameters
+    players = timing.state()["players"]
+    bots = set()
+    for name, kind in population.bots.items():
+        figures = players.get(name, {})
+        if kind == "marathon":
+            if figures.get("longest_session", 0.0) >= limits.long_session_hours * 3600.0:
+                bots.add((name,))
+        elif figures.get("decisions", 0) >= limits.minimum_decisions:
+            bots.add((name,))
+    return {
+        "shared_connection": {
+            tuple(sorted(pair)) for pair in population.sharing_pairs if pair[0] in played and pair[1] in played
+        },
+        "bot_timing": bots,
     }
 
 
@@ -121,8 +156,14 @@ def honest_row(flags: list[Flag], honest: set[str]) -> dict[str, Any]:
     }
 
 
-def evaluate(population: Population, dumps_done: list[tuple[str, str, str]], flags: list[Flag]) -> dict[str, Any]:
-    cases = planted_cases(population, dumps_done)
+def evaluate(
+    population: Population,
+    dumps_done: list[tuple[str, str, str]],
+    flags: list[Flag],
+    shown: Mapping[str, set[tuple[str, ...]]] | None = None,
+) -> dict[str, Any]:
+    cases = planted_cases(population, dumps_done, shown)
+    everyone = planted_cases(population, dumps_done)
     honest = population.honest
     households = {name for pair in population.household_pairs for name in pair}
     report: dict[str, Any] = {}
@@ -138,6 +179,7 @@ def evaluate(population: Population, dumps_done: list[tuple[str, str, str]], fla
         )
         report[name] = {
             "planted": len(planted),
+            "planted_in_population": len(everyone[name]),
             "flagged": len(found),
             "recall": len(found) / len(planted) if planted else None,
             "missed": sorted("/".join(case) for case in planted - found),
@@ -152,11 +194,38 @@ def evaluate(population: Population, dumps_done: list[tuple[str, str, str]], fla
     return report
 
 
-def behaviours(population: Any, dumps_done: list[tuple[str, str, str]], flags: list[Flag]) -> dict[str, Any]:
-    """The target rows: colluding and dumping pairs found by any pair indicator, honest players in any flag."""
+def dealt_together(records: list[HandRecord], pairs: list[tuple[str, str]], into: set[tuple[str, str]]) -> None:
+    """Add to ``into`` each of ``pairs`` (as a sorted tuple) whose two players were both dealt into one of
+    ``records``."""
+    partners: dict[str, list[str]] = {}
+    for first, second in pairs:
+        partners.setdefault(first, []).append(second)
+        partners.setdefault(second, []).append(first)
+    for record in records:
+        dealt = {seat.player for seat in record.seats}
+        for player in dealt & partners.keys():
+            for partner in partners[player]:
+                if partner in dealt:
+                    into.add((player, partner) if player < partner else (partner, player))
+
+
+def behaviours(
+    population: Any,
+    dumps_done: list[tuple[str, str, str]],
+    flags: list[Flag],
+    colluders_met: set[tuple[str, str]] | None = None,
+) -> dict[str, Any]:
+    """The target rows: colluding and dumping pairs found by any pair indicator, honest players in any flag. Dumping
+    pairs count once they dumped; colluding pairs, given ``colluders_met``, once they were dealt into a hand together
+    (no pair statistic can see a pair that never met)."""
     dumped = {(dumper, receiver) for dumper, receiver, _ in dumps_done}
+    colluding = {tuple(sorted(pair)) for pair in population.colluding_pairs}
+    met = colluding if colluders_met is None else colluding & colluders_met
     return {
-        "colluding_pairs": behaviour_row(set(population.colluding_pairs), flags, population.honest),
+        "colluding_pairs": {
+            **behaviour_row(met, flags, population.honest),
+            "planted_in_population": len(colluding),
+        },
         "dumping_pairs": behaviour_row(
             {pair for pair in population.dumping_pairs if pair in dumped}, flags, population.honest
         ),
@@ -246,6 +315,8 @@ def run(hands: int, seed: int, hands_per_round: int, with_peer: bool) -> dict[st
     detection_seconds = 0.0
     connection_seconds = 0.0
     fed_hands = 0
+    played: set[str] = set()
+    colluders_met: set[tuple[str, str]] = set()
     for records, connections in room.rounds(hands):
         began = time.perf_counter()
         for connection in sorted(connections, key=lambda record: record.at):
@@ -256,6 +327,8 @@ def run(hands: int, seed: int, hands_per_round: int, with_peer: bool) -> dict[st
             detector.feed_hand(record)
         detection_seconds += time.perf_counter() - began
         fed_hands += len(records)
+        played.update(seat.player for record in records for seat in record.seats)
+        dealt_together(records, population.colluding_pairs, colluders_met)
     counters = counter_records(population, rng)
     began = time.perf_counter()
     for counter in counters:
@@ -283,7 +356,7 @@ def run(hands: int, seed: int, hands_per_round: int, with_peer: bool) -> dict[st
         "connections": detector.connections,
         "counter_records": len(counters),
         "indicators": {
-            **evaluate(population, room.dumps_done, flags),
+            **evaluate(population, room.dumps_done, flags, shown_cases(population, played, detector)),
             "sitting_out_together": evaluate_sitting_out(population, seed),
         },
         "speed": {
@@ -298,7 +371,7 @@ def run(hands: int, seed: int, hands_per_round: int, with_peer: bool) -> dict[st
         },
         "equity_peer": equity_peer() if with_peer else None,
         "state_bytes": state_bytes,
-        "behaviours": behaviours(population, room.dumps_done, flags),
+        "behaviours": behaviours(population, room.dumps_done, flags, colluders_met),
     }
 
 
@@ -333,6 +406,7 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
     detection_seconds = 0.0
     fed = 0
     dumped: dict[tuple[str, str], list[float]] = {}
+    colluders_met: set[tuple[str, str]] = set()
     for records in room.sessions(hands):
         began = time.perf_counter()
         for record in records:
@@ -341,6 +415,7 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
         fed += len(records)
         for record in records:
             heads_up_losses(record, population.dumping_pairs, dumped)
+        dealt_together(records, population.colluding_pairs, colluders_met)
     flags = detector.flags()
     cases = {
         "chip_dumping": set(population.dumping_pairs),
@@ -378,7 +453,7 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
         "dumps_done": len(room.dumps_done),
         "table_entries": {"connections": len(entries), "hours": hours_for(hands)},
         "indicators": indicators,
-        "behaviours": behaviours(population, room.dumps_done, flags),
+        "behaviours": behaviours(population, room.dumps_done, flags, colluders_met),
         "dumped_heads_up": {
             f"{dumper}/{receiver}": {"hands": int(hands_lost), "big_blinds": round(big_blinds, 1)}
             for (dumper, receiver), (hands_lost, big_blinds) in sorted(dumped.items())
@@ -425,6 +500,9 @@ def print_behaviours(report: dict[str, Any]) -> None:
         row = rows[name]
         recall = "-" if row["recall"] is None else f"{row['recall']:.1%}"
         print(f"{name.replace('_', ' '):<40} {row['planted']:>7} {row['flagged']:>8} {recall:>7}")
+        if row.get("planted_in_population", row["planted"]) != row["planted"]:
+            together = row["planted"]
+            print(f"    planted {row['planted_in_population']}, of which {together} were dealt into a hand together")
         if row["missed"]:
             print(f"    missed: {', '.join(row['missed'])}")
     honest = rows["honest"]
@@ -486,6 +564,11 @@ def print_report(report: dict[str, Any]) -> None:
             f"{name:<18} {row['planted']:>7} {row['flagged']:>7} {recall:>7} {row['honest_players']:>6} "
             f"{row['honest_flagged']:>5} {row['false_flag_rate']:>6.2%}  {len(row['other_planted_players_flagged'])}"
         )
+        if row.get("planted_in_population", row["planted"]) != row["planted"]:
+            print(
+                f"    planted {row['planted_in_population']}, of which {row['planted']} could show the behaviour "
+                "in these hands (played; bots: enough timed decisions, a marathon session past the limit)"
+            )
         if row["missed"]:
             print(f"    missed: {', '.join(row['missed'])}")
         if row["honest_flagged_players"]:

@@ -43,14 +43,24 @@ def test_a_small_run_reports_every_indicator_with_recall_false_flags_and_speeds(
         assert row["honest_players"] == report["population"]["honest"] + 2 * report["population"]["friend_pairs"]
         assert 0.0 <= row["false_flag_rate"] <= 1.0
     assert report["indicators"]["counter_use"]["planted"] == report["population"]["counter_abusers"]
-    assert report["indicators"]["bot_timing"]["planted"] == report["population"]["bots"]
+    bots = report["indicators"]["bot_timing"]
+    assert bots["planted_in_population"] == report["population"]["bots"]
+    # Judged over the bots whose behaviour these 3,000 hands could show (enough timed decisions or a marathon
+    # session past the limit): in so few hands of a 579-player room, not all of them.
+    assert bots["planted"] < bots["planted_in_population"]
+    sharing = report["indicators"]["shared_connection"]
+    assert sharing["planted"] <= sharing["planted_in_population"]
     assert report["indicators"]["sitting_out_together"]["planted"] > 0  # TRN-32: colluding pairs sitting out together
     speed = report["speed"]
     assert speed["detection_hands_per_second"] > 0
     assert speed["simulation_hands_per_second"] > 0
     assert report["state_bytes"] > 0
     assert set(report["behaviours"]) == {"colluding_pairs", "dumping_pairs", "honest"}
-    assert report["behaviours"]["colluding_pairs"]["planted"] == report["population"]["colluding_pairs"]
+    colluding = report["behaviours"]["colluding_pairs"]
+    assert colluding["planted_in_population"] == report["population"]["colluding_pairs"]
+    # Judged over the pairs dealt into a hand together (no pair statistic sees a pair that never met).
+    assert 0 < colluding["planted"] <= colluding["planted_in_population"]
+    assert colluding["flagged"] <= colluding["planted"]
 
 
 def test_the_second_generator_reports_planted_pairs_found_by_any_pair_indicator_and_honest_players_flagged() -> None:
@@ -71,7 +81,8 @@ def test_the_second_generator_reports_planted_pairs_found_by_any_pair_indicator_
     assert report["indicators"]["coordinated_entry"]["planted"] == 16  # colluders and dumpers join tables together
     assert report["table_entries"]["connections"] > 0
     behaviours = report["behaviours"]
-    assert behaviours["colluding_pairs"]["planted"] == 8
+    assert behaviours["colluding_pairs"]["planted_in_population"] == 8
+    assert behaviours["colluding_pairs"]["planted"] <= 8
     assert behaviours["honest"]["honest_players"] == 88
     assert 0 <= behaviours["dumping_pairs"]["flagged"] <= behaviours["dumping_pairs"]["planted"] <= 8
     misses = bench_detection.target_misses(report)
