@@ -114,7 +114,7 @@ class GivingWayParameters:
     """A player's counts against one opponent enter his dispersion when at least this many trials were expected to go
     on (the usual condition for a Pearson residual to be about normal)."""
     dispersion_minimum_opponents: int = 10
-    """Opponents with such counts a player needs before his dispersion is estimated (1 until then)."""
+    """Opponents with such counts a player needs before his own dispersion is estimated (the room's until then)."""
     evidence_hands: int = 5
     """How many hands in which one of the pair gave way to the other are kept as evidence (the most recent; every pair
     with trials keeps them, so few: the state of a room of 120 players is about half hand ids at 10)."""
@@ -429,22 +429,29 @@ class GivingWay(Indicator[GivingWayParameters]):
         }
 
     def dispersions(self, judged: Mapping[tuple[str, str], Mapping[str, Any]]) -> dict[str, float]:
-        """Per player: how much more his counts against one opponent spread than binomials say — the median squared
-        Pearson residual of his trials against each opponent with ``dispersion_minimum_expected`` expected to go on,
-        over 0.455 (the median of a chi-square with one degree), at least 1; 1 with fewer than
-        ``dispersion_minimum_opponents`` such opponents. A player whose play changes from session to session (a dumper
-        who stays in cheaply until the hand to dump in comes) gives less evidence per trial; the median is not moved
-        by the one partner he gives way to."""
+        """Per player of a judged pair: how much more his counts against one opponent spread than binomials say — the
+        median squared Pearson residual of his trials against each opponent with ``dispersion_minimum_expected``
+        expected to go on, over 0.455 (the median of a chi-square with one degree), at least 1. A player with fewer than
+        ``dispersion_minimum_opponents`` such opponents takes the room's: the same median over every player's residuals
+        (1 without any). A player whose play changes from session to session (a dumper who stays in cheaply until the
+        hand to dump in comes, a receiver whose partner has left) gives less evidence per trial; the median is not
+        moved by the one partner he gives way to. The room's stands in where a player has met too few opponents for
+        his own (a live room of a few tables, where a binomial spread of 1 flagged two honest bots): so few opponents
+        are no evidence that his counts spread as binomials do."""
         parameters = self.parameters
         residuals: dict[str, list[float]] = {}
         for figures in judged.values():
             for player, residual in figures["residuals"]:
                 if residual is not None and residual[1] >= parameters.dispersion_minimum_expected:
                     residuals.setdefault(player, []).append(residual[0])
+        everybody = [value for values in residuals.values() for value in values]
+        room = max(1.0, statistics.median(everybody) / CHI_SQUARE_ONE_MEDIAN) if everybody else 1.0
+        players = {player for key in judged for player in key}
         return {
-            player: max(1.0, statistics.median(values) / CHI_SQUARE_ONE_MEDIAN)
-            for player, values in residuals.items()
-            if len(values) >= parameters.dispersion_minimum_opponents
+            player: max(1.0, statistics.median(residuals[player]) / CHI_SQUARE_ONE_MEDIAN)
+            if len(residuals.get(player, ())) >= parameters.dispersion_minimum_opponents
+            else room
+            for player in players
         }
 
     def _all_judged(self) -> dict[tuple[str, str], dict[str, Any]]:

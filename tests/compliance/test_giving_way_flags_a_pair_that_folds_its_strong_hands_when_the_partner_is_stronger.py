@@ -170,6 +170,20 @@ def test_a_player_whose_going_on_swings_from_opponent_to_opponent_gives_less_evi
     assert indicator.verdict("dan", "opp01") == "not enough data"
 
 
+def test_a_player_who_met_too_few_opponents_for_his_own_dispersion_takes_the_rooms() -> None:
+    """Dan swings as above against six opponents, fewer than the ten his own estimate needs (a live room of a few
+    tables): the room's dispersion (over every player's counts, here his) stands in for his, not a binomial's 1, so his
+    six of 60 against one opponent are not giving way (issue 31: two honest bots were flagged live this way)."""
+    indicator = swinging_player(opponents=6)
+    assert indicator.parameters.dispersion_minimum_opponents > 6
+    dispersions = indicator.dispersions(
+        {key: figures for key in indicator._pairs if (figures := indicator.judge(*key, tail=False)) is not None}
+    )
+    assert dispersions["dan"] > 10
+    assert dispersions["opp01"] == dispersions["dan"]  # no counts of his own: the room's
+    assert indicator.flags() == []
+
+
 def test_an_opponent_flagged_for_dumping_with_a_player_leaves_the_players_baseline() -> None:
     indicator = swinging_player()
     before = indicator._field_counts("dan", {}, "opp01")[0]
