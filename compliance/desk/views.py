@@ -161,6 +161,8 @@ def evidence_rows(evidence: dict[str, Any]) -> list[tuple[str, SafeString]]:
 
 
 def _evidence_value(name: str, value: Any) -> SafeString:
+    if value is None:  # a figure the indicator has not got for this flag (another test found the pair)
+        return format_html("{}", "—")
     if isinstance(value, dict):
         if not value:
             return format_html("{}", "—")

@@ -118,7 +118,12 @@ def test_a_flags_evidence_reads_as_a_table_with_its_hands_linked(reviewer: Any) 
                 2.0,
                 1.0,
                 (),
-                {"shared_devices": {"phone-1": ["table:1"]}, "mean_equity": 0.234567, "hands": ["hand:77"]},
+                {
+                    "shared_devices": {"phone-1": ["table:1"]},
+                    "mean_equity": 0.234567,
+                    "hands": ["hand:77"],
+                    "room_null": None,
+                },
             )
         ]
     )
@@ -130,6 +135,7 @@ def test_a_flags_evidence_reads_as_a_table_with_its_hands_linked(reviewer: Any) 
     assert "<th scope='row'>phone-1</th><td>table:1</td>" in page
     assert ">Mean equity</th><td>0.235</td>" in page
     assert "<a href='/compliance/hands/77/'>hand #77</a>" in page
+    assert ">Room null</th><td>—</td>" in page  # a figure this flag has not got, not "None"
 
 
 def test_flags_of_different_indicators_are_sorted_by_the_common_severity_not_their_own_scores(reviewer: Any) -> None:
