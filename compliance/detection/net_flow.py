@@ -49,20 +49,20 @@ hands with judged decisions ("not enough data" below either), the excess ``sum l
 ``minimum_flow_big_blinds``, and the chance is below the multiple-testing bar over the ordered pairs judged
 (``chance_flags_per_player``; the bar is a ``z`` of at least ``threshold``).
 
-**The tail test (a few stack-deep dumps).** A dumper who gives the partner a handful of stack-deep pots leaves the
-``z`` tests too few hands (a normal approximation of a few heavy-tailed losses is no test). The tail test is exact for
-any number of hands: of the pair's ``n`` hands, ``k`` lost at least ``t`` big blinds; each would at the rate ``r`` the
-two show with everybody else (the larger of the loser's rate with the others and everybody's facing the winner's
-bets, each shrunk towards the room's rate by ``loss_prior_weight`` hands), so the chance is ``P(X >= k)`` for ``X ~
-Binomial(n, r)``. The thresholds are fixed in advance (:data:`TAIL_EDGES`; each player's and pair's losses are kept as
-counts per step); the test looks at each threshold where one of the pair's hands starts and takes the smallest
-chance times the thresholds looked at (Bonferroni). It is a second family of tests with its own multiple-testing bar
-over the ordered pairs with ``tail_minimum_judged_hands`` and ``minimum_shared_hands`` (``tail_judged_pairs``); such a
-pair is flagged when its chance is below that bar and its hands' losses come to ``minimum_flow_big_blinds`` (the
-additive expectation of the ``z`` tests can exceed a receiver's whole take when everybody loses much facing its bets,
-so the excess is not asked for). Each family has the budget ``chance_flags_per_player * k``. A pair both families
-find is flagged once, by the one whose score is furthest past its bar; the flag carries the tail test's figures
-(``tail_test``) whenever it has them.
+**The tail test (a few stack-deep dumps).** A dumper who gives the partner a handful of stack-deep pots leaves the ``z``
+tests too few hands (a normal approximation of a few heavy-tailed losses is no test). The tail test is exact for any
+number of hands: of the pair's ``n`` hands, ``k`` lost at least ``t`` big blinds; each would at the rate ``r`` the two
+show with everybody else (the larger of the loser's rate with the others and everybody's facing the winner's bets, each
+shrunk towards the room's rate by ``loss_prior_weight`` hands), so the chance is ``P(X >= k)`` for ``X ~ Binomial(n,
+r)``. The thresholds are fixed in advance (:data:`TAIL_EDGES`; each player's and pair's losses are kept as counts per
+step); the test looks at each threshold where one of the pair's hands starts and which at least ``tail_minimum_losses``
+of them reach, and takes the smallest chance times the thresholds looked at (Bonferroni). It is a second family of tests
+with its own multiple-testing bar over the ordered pairs with ``tail_minimum_judged_hands`` and ``minimum_shared_hands``
+(``tail_judged_pairs``); such a pair is flagged when its chance is below that bar and its hands' losses come to
+``minimum_flow_big_blinds`` (the additive expectation of the ``z`` tests can exceed a receiver's whole take when
+everybody loses much facing its bets, so the excess is not asked for). Each family has the budget
+``chance_flags_per_player * k``. A pair both families find is flagged once, by the one whose score is furthest past its
+bar; the flag carries the tail test's figures (``tail_test``) whenever it has them.
 
 **Per-hand flow (the figures shown).** Per hand, each player's *adjusted result* is what they won or lost with the
 luck of the cards dealt after the money went in removed: after an all-in before the river with the cards known, their
@@ -521,10 +521,11 @@ class NetFlow(Indicator[NetFlowParameters]):
 
     def tail_test(self, loser: str, winner: str, room: Tail | None = None) -> dict[str, Any] | None:
         """The tail test of the ordered pair (module docstring), or ``None`` when the loser has no hand counted in its
-        tail facing the winner: at each threshold of :data:`TAIL_EDGES` at which one of the pair's hands starts, the
-        exact binomial chance of so many of the pair's hands at or above it when each is there at the rate the two
-        show with everybody else (the larger of the loser's and of everybody's facing the winner, each shrunk towards
-        the room's by ``loss_prior_weight`` hands); the smallest chance times the thresholds looked at (Bonferroni)."""
+        tail facing the winner: at each threshold of :data:`TAIL_EDGES` at which one of the pair's hands starts and
+        which ``tail_minimum_losses`` of them reach, the exact binomial chance of so many of the pair's hands at or
+        above it when each is there at the rate the two show with everybody else (the larger of the loser's and of
+        everybody's facing the winner, each shrunk towards the room's by ``loss_prior_weight`` hands); the smallest
+        chance times the thresholds looked at (Bonferroni)."""
         pair = self._loss_pairs.get((loser, winner))
         hands = sum(pair.tail.values()) if pair is not None else 0
         if pair is None or hands <= 0:
