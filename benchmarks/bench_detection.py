@@ -60,6 +60,7 @@ from table_entries import records as entry_records
 from compliance.detection.bot_timing import BotTiming
 from compliance.detection.detector import INDICATOR_NAMES, Detector
 from compliance.detection.flags import Flag
+from compliance.detection.net_flow import NetFlow
 from compliance.detection.records import HandRecord
 from compliance.detection.sitting_out import FLAG_AT_EPISODES, SittingOutEpisodes
 from games.engine.cards import parse_cards
@@ -84,27 +85,35 @@ def planted_cases(
     receiver)), players as 1-tuples. Dumping pairs count once they dumped at least once; with ``shown``
     (:func:`shown_cases`), shared connections and bots only once their behaviour could be seen."""
     dumped = {(dumper, receiver) for dumper, receiver, _ in dumps_done}
-    shown = shown or {}
-    return {
+    cases = {
         "chip_dumping": {pair for pair in population.dumping_pairs if pair in dumped},
         "net_flow": {pair for pair in population.dumping_pairs if pair in dumped},
         "soft_play": {tuple(sorted(pair)) for pair in population.colluding_pairs},
         "giving_way": {tuple(sorted(pair)) for pair in population.colluding_pairs},
         "pair_evidence": {tuple(sorted(pair)) for pair in population.colluding_pairs}
         | {tuple(sorted(pair)) for pair in population.dumping_pairs if pair in dumped},
-        "shared_connection": {tuple(sorted(pair)) for pair in population.sharing_pairs}
-        & shown.get("shared_connection", {tuple(sorted(pair)) for pair in population.sharing_pairs}),
+        "shared_connection": {tuple(sorted(pair)) for pair in population.sharing_pairs},
         # Nobody here joins a running table: every player logs in when the round's tables open.
         "coordinated_entry": set(),
         "counter_use": {(name,) for name in population.counter_abusers},
-        "bot_timing": {(name,) for name in population.bots}
-        & shown.get("bot_timing", {(name,) for name in population.bots}),
+        "bot_timing": {(name,) for name in population.bots},
     }
+    for name, seen in (shown or {}).items():
+        cases[name] &= seen
+    return cases
 
 
-def shown_cases(population: Population, played: set[str], detector: Detector) -> dict[str, set[tuple[str, ...]]]:
+def met(detector: Detector, pairs: list[tuple[str, str]]) -> set[tuple[str, ...]]:
+    """``pairs`` (as sorted tuples) whose two players were dealt into a hand together in the hands ``detector`` was
+    fed (net flow counts every pair's shared hands)."""
+    flow = detector.indicators["net_flow"]
+    assert isinstance(flow, NetFlow)
+    return {tuple(sorted(pair)) for pair in pairs if flow.shared_hands(*pair) > 0}
+
+
+def shown_cases(population: Population, detector: Detector) -> dict[str, set[tuple[str, ...]]]:
     """The planted sharing pairs and bots whose behaviour the hands fed could show, as :func:`planted_cases` keys:
-    a sharing pair once both partners played (they sit together, so they connect to the same tables); a bot with
+    a sharing pair once the partners were dealt a hand together (at one table, so connected to one place); a bot with
     machine timing once it made ``minimum_decisions`` timed decisions (the indicator's own minimum), a marathon bot,
     whose times look human, once a session of it passed ``long_session_hours``."""
     timing = detector.indicators["bot_timing"]
@@ -119,12 +128,7 @@ def shown_cases(population: Population, played: set[str], detector: Detector) ->
                 bots.add((name,))
         elif figures.get("decisions", 0) >= limits.minimum_decisions:
             bots.add((name,))
-    return {
-        "shared_connection": {
-            tuple(sorted(pair)) for pair in population.sharing_pairs if pair[0] in played and pair[1] in played
-        },
-        "bot_timing": bots,
-    }
+    return {"shared_connection": met(detector, population.sharing_pairs), "bot_timing": bots}
 
 
 def flag_key(flag: Flag) -> tuple[str, ...]:
@@ -194,26 +198,11 @@ def evaluate(
     return report
 
 
-def dealt_together(records: list[HandRecord], pairs: list[tuple[str, str]], into: set[tuple[str, str]]) -> None:
-    """Add to ``into`` each of ``pairs`` (as a sorted tuple) whose two players were both dealt into one of
-    ``records``."""
-    partners: dict[str, list[str]] = {}
-    for first, second in pairs:
-        partners.setdefault(first, []).append(second)
-        partners.setdefault(second, []).append(first)
-    for record in records:
-        dealt = {seat.player for seat in record.seats}
-        for player in dealt & partners.keys():
-            for partner in partners[player]:
-                if partner in dealt:
-                    into.add((player, partner) if player < partner else (partner, player))
-
-
 def behaviours(
     population: Any,
     dumps_done: list[tuple[str, str, str]],
     flags: list[Flag],
-    colluders_met: set[tuple[str, str]] | None = None,
+    colluders_met: set[tuple[str, ...]] | None = None,
 ) -> dict[str, Any]:
     """The target rows: colluding and dumping pairs found by any pair indicator, honest players in any flag. Dumping
     pairs count once they dumped; colluding pairs, given ``colluders_met``, once they were dealt into a hand together
@@ -315,8 +304,6 @@ def run(hands: int, seed: int, hands_per_round: int, with_peer: bool) -> dict[st
     detection_seconds = 0.0
     connection_seconds = 0.0
     fed_hands = 0
-    played: set[str] = set()
-    colluders_met: set[tuple[str, str]] = set()
     for records, connections in room.rounds(hands):
         began = time.perf_counter()
         for connection in sorted(connections, key=lambda record: record.at):
@@ -327,8 +314,6 @@ def run(hands: int, seed: int, hands_per_round: int, with_peer: bool) -> dict[st
             detector.feed_hand(record)
         detection_seconds += time.perf_counter() - began
         fed_hands += len(records)
-        played.update(seat.player for record in records for seat in record.seats)
-        dealt_together(records, population.colluding_pairs, colluders_met)
     counters = counter_records(population, rng)
     began = time.perf_counter()
     for counter in counters:
@@ -356,7 +341,7 @@ def run(hands: int, seed: int, hands_per_round: int, with_peer: bool) -> dict[st
         "connections": detector.connections,
         "counter_records": len(counters),
         "indicators": {
-            **evaluate(population, room.dumps_done, flags, shown_cases(population, played, detector)),
+            **evaluate(population, room.dumps_done, flags, shown_cases(population, detector)),
             "sitting_out_together": evaluate_sitting_out(population, seed),
         },
         "speed": {
@@ -371,7 +356,7 @@ def run(hands: int, seed: int, hands_per_round: int, with_peer: bool) -> dict[st
         },
         "equity_peer": equity_peer() if with_peer else None,
         "state_bytes": state_bytes,
-        "behaviours": behaviours(population, room.dumps_done, flags, colluders_met),
+        "behaviours": behaviours(population, room.dumps_done, flags, met(detector, population.colluding_pairs)),
     }
 
 
@@ -406,7 +391,6 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
     detection_seconds = 0.0
     fed = 0
     dumped: dict[tuple[str, str], list[float]] = {}
-    colluders_met: set[tuple[str, str]] = set()
     for records in room.sessions(hands):
         began = time.perf_counter()
         for record in records:
@@ -415,7 +399,6 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
         fed += len(records)
         for record in records:
             heads_up_losses(record, population.dumping_pairs, dumped)
-        dealt_together(records, population.colluding_pairs, colluders_met)
     flags = detector.flags()
     cases = {
         "chip_dumping": set(population.dumping_pairs),
@@ -453,7 +436,7 @@ def run_second(hands: int, seed: int) -> dict[str, Any]:
         "dumps_done": len(room.dumps_done),
         "table_entries": {"connections": len(entries), "hours": hours_for(hands)},
         "indicators": indicators,
-        "behaviours": behaviours(population, room.dumps_done, flags, colluders_met),
+        "behaviours": behaviours(population, room.dumps_done, flags, met(detector, population.colluding_pairs)),
         "dumped_heads_up": {
             f"{dumper}/{receiver}": {"hands": int(hands_lost), "big_blinds": round(big_blinds, 1)}
             for (dumper, receiver), (hands_lost, big_blinds) in sorted(dumped.items())
@@ -567,7 +550,8 @@ def print_report(report: dict[str, Any]) -> None:
         if row.get("planted_in_population", row["planted"]) != row["planted"]:
             print(
                 f"    planted {row['planted_in_population']}, of which {row['planted']} could show the behaviour "
-                "in these hands (played; bots: enough timed decisions, a marathon session past the limit)"
+                "in these hands (pairs dealt a hand together; bots: enough timed decisions, a marathon session "
+                "past the limit)"
             )
         if row["missed"]:
             print(f"    missed: {', '.join(row['missed'])}")
