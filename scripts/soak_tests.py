@@ -27,6 +27,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
 from poker_site.embedded import embedded_services  # noqa: E402 - after the checkout is on the path
+from scripts.machine_speed import speed  # noqa: E402
 
 
 @dataclass
@@ -99,6 +100,7 @@ def main(argv: list[str]) -> int:
                 runs.append(run_suite(f"run-with-{options.hogs}-cpu-hogs", pytest_arguments, Path(directory)))
 
     print("\n[soak] summary")
+    print(f"  machine speed, idle: {speed()}")
     for run in runs:
         print(f"  {run.label}: status {run.status}, {run.tests} tests, {run.seconds:.0f} s, {len(run.failed)} failed")
         for test in run.failed:
