@@ -493,10 +493,10 @@ class NetFlow(Indicator[NetFlowParameters]):
             self._loss_players.setdefault(loser, (_Losses(), _Losses()))[0].add(loss, pot)
             self._loss_players.setdefault(winner, (_Losses(), _Losses()))[1].add(loss, pot)
             bucket = tail_bucket(loss)
-            for tail in (pair.tail, self._loss_tails.setdefault(loser, ({}, {}))[0]):
-                tail[bucket] = tail.get(bucket, 0) + 1
+            own = self._loss_tails.setdefault(loser, ({}, {}))[0]
             faced = self._loss_tails.setdefault(winner, ({}, {}))[1]
-            faced[bucket] = faced.get(bucket, 0) + 1
+            for tail in (pair.tail, own, faced):
+                tail[bucket] = tail.get(bucket, 0) + 1
             if loss >= parameters.evidence_minimum_big_blinds:
                 pair.evidence.append([hand.record.hand_id, round(loss, 2)])
                 if len(pair.evidence) > limit:
