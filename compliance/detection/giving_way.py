@@ -498,30 +498,33 @@ class GivingWay(Indicator[GivingWayParameters]):
         level = max(floor, min(1.0, budget / tests))
         return level, bisect.bisect_right(smallest, level), players
 
-    def judged_pairs(self) -> list[tuple[str, str]]:
-        """The pairs whose test can reach the bar (the others are "not enough data")."""
+    def _reaching_the_bar(self) -> tuple[dict[tuple[str, str], dict[str, Any]], float]:
+        """(the pairs whose test can reach the bar, with their figures; the bar's chance)."""
         judged = self._all_judged()
         level, _count, _players = self.bar(judged)
-        return sorted(key for key, figures in judged.items() if figures["smallest_probability"] <= level)
+        return {key: figures for key, figures in judged.items() if figures["smallest_probability"] <= level}, level
+
+    def judged_pairs(self) -> list[tuple[str, str]]:
+        """The pairs whose test can reach the bar (the others are "not enough data")."""
+        reaching, _level = self._reaching_the_bar()
+        return sorted(reaching)
 
     def chances(self) -> dict[tuple[str, str], float]:
         """Pair -> the chance of its test, for the pairs judged (what the pooled pair evidence reads)."""
-        judged = self._all_judged()
-        level, _count, _players = self.bar(judged)
-        return {
-            key: figures["probability"] for key, figures in judged.items() if figures["smallest_probability"] <= level
-        }
+        reaching, _level = self._reaching_the_bar()
+        return {key: figures["probability"] for key, figures in reaching.items()}
 
     def pooled_chances(self) -> dict[tuple[str, str], float | None]:
         """:meth:`chances`, with ``None`` for a pair whose chance reaches the bar but whose effect is too small to flag
         (the upper end of its interval above ``maximum_ratio``): the pooled pair evidence does not count as evidence
         what this indicator declined for its size (an honest pair of bots with 673 trials went on 0.79 times as often
         as expected, chance 2e-9: honest styles facing each other differ that much)."""
-        judged = self._all_judged()
-        level, _count, _players = self.bar(judged)
+        reaching, level = self._reaching_the_bar()
         return {
-            key: None if chance <= level and not self._flagged(judged[key], level) else chance
-            for key, chance in self.chances().items()
+            key: None
+            if figures["probability"] <= level and not self._flagged(figures, level)
+            else figures["probability"]
+            for key, figures in reaching.items()
         }
 
     def verdict(self, first: str, second: str) -> str:
