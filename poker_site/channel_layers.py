@@ -9,6 +9,9 @@ seconds for their reader).
 With ``pubsub`` a message published to a group arrives once per process and channels_redis queues the same bytes to
 each local socket of the group, then decodes them once per socket. :class:`SharedDecodingPubSubChannelLayer` decodes
 those bytes once and gives every socket the same message (see its contract).
+
+Every key and channel of the site in Redis (the cache, this layer, Celery's queues, the table and account pub/sub
+channels) starts with ``settings.REDIS_KEY_PREFIX``; :func:`default_redis_key_prefix` is its default.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from collections import OrderedDict
 from typing import Any, Final
 
 from channels_redis.pubsub import RedisPubSubChannelLayer
+from django.core.exceptions import ImproperlyConfigured
+from redis.connection import parse_url
 
 CHANNEL_LAYER_KINDS: Final[tuple[str, ...]] = ("pubsub", "queues")
 
@@ -74,3 +79,19 @@ def channel_layer(kind: str, redis_url: str, prefix: str) -> dict[str, Any]:
             },
         }
     raise ValueError(f"unknown channel layer kind {kind!r}; expected one of {', '.join(CHANNEL_LAYER_KINDS)}")
+
+
+def default_redis_key_prefix(database_name: str, redis_url: str) -> str:
+    """The Redis key prefix of a site whose ``REDIS_KEY_PREFIX`` is not given: ``poker:<database name>:<redis db>``.
+
+    Redis's pub/sub ignores the database number, so two sites on one Redis server that differ only in the number
+    (``redis://host/1`` and ``redis://host/2``) heard each other's channel-layer and table messages under one shared
+    prefix (one site's balance updates showed in the other's header). A site's own PostgreSQL database and Redis
+    database number make its default prefix its own; the same settings always give the same prefix, so every process
+    of one site (web, workers, table owners, ticker) shares it.
+    """
+    try:
+        database_number = int(parse_url(redis_url).get("db") or 0)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"REDIS_URL is not a Redis URL with a database number: {error}") from error
+    return f"poker:{database_name}:{database_number}"

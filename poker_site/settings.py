@@ -12,7 +12,7 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from poker_site import env
-from poker_site.channel_layers import CHANNEL_LAYER_KINDS, channel_layer
+from poker_site.channel_layers import CHANNEL_LAYER_KINDS, channel_layer, default_redis_key_prefix
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -169,8 +169,10 @@ PAGE_CACHE_SECONDS = env.number("PAGE_CACHE_SECONDS", 0.0 if ENVIRONMENT == "tes
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.string("REDIS_URL")
-# Keeps parallel test runs and several sites on one Redis from reading each other's keys.
-REDIS_KEY_PREFIX = env.string("REDIS_KEY_PREFIX", "poker")
+# Keeps parallel test runs and several sites on one Redis from reading each other's keys and hearing each other's
+# pub/sub channels (which ignore the Redis database number). Unset: ``poker:<database name>:<redis db>``, the site's
+# own (poker_site.channel_layers.default_redis_key_prefix); the test plugin gives each xdist worker its own.
+REDIS_KEY_PREFIX = env.optional_string("REDIS_KEY_PREFIX") or default_redis_key_prefix(_database.name, REDIS_URL)
 
 # Database sessions, read by a statement compiled once per process (every request and socket connect reads one).
 SESSION_ENGINE = "poker_site.accounts.sessions"
