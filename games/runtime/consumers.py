@@ -7,6 +7,10 @@ services through :mod:`games.runtime.commands` and :mod:`games.runtime.readside`
 :mod:`games.runtime.realtime` publishes after each commit (to table sockets through :mod:`games.runtime.broadcasts`, to
 the lobby
 through the channel layer). They hold no game state beyond the last sequence number they sent.
+
+A frame that changes something is applied at most once per ``request_id`` of the player at the table, across all of
+the player's sockets (:mod:`games.runtime.request_replays`, issue 30): a resent copy gets the first answer again,
+marked ``duplicate``, or a ``duplicate_request`` error while the first is unanswered; nothing is applied again.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 from channels.db import database_sync_to_async as _database_sync_to_async
 
-from games.runtime import commands, presence, readside, realtime
+from games.runtime import commands, presence, readside, realtime, request_replays
 from games.runtime.broadcasts import ENCODED_EVENTS_FRAME, encode, table_broadcasts
 from games.runtime.protocol import (
     LOBBY_MESSAGES,
@@ -50,6 +54,9 @@ FLOOD_REFUSALS: Final[int] = 20
 """Refused messages after which the socket is closed (close code 4008)."""
 
 SEAT_CHANGING_COMMANDS: Final[frozenset[str]] = frozenset({"seat_me", "leave", "sit_in", "sit_out", "top_up"})
+
+READ_ONLY_MESSAGES: Final[frozenset[str]] = frozenset({"ping", "snapshot", "resync"})
+"""Table frames that change nothing: every other one is applied at most once per request id (issue 30)."""
 
 CLOSE_TABLE_NOT_FOUND: Final[int] = 4404
 CLOSE_FLOOD: Final[int] = 4008
@@ -144,6 +151,37 @@ class ProtocolConsumer(DatabaseInWorkerThreadsConsumer, Generic[MessageT]):
             if error.code == "message_too_large":
                 await self.close(code=CLOSE_TOO_LARGE)
             return
+        key = self.request_key(parsed)
+        if key is None:
+            await self.handle_and_answer(parsed)
+            return
+        try:
+            seen = await request_replays.claim(key)
+        except Exception:
+            logger.exception("socket message %s: its request id could not be claimed", parsed.type)
+            await self.send_error(
+                "server_error", "the server could not handle this message; nothing was changed", parsed.request_id
+            )
+            return
+        if seen is not None:
+            await self.send_duplicate(parsed, seen)
+            return
+        self.answer_of = parsed.request_id
+        self.answer = None
+        try:
+            failed = await self.handle_and_answer(parsed)
+        finally:
+            self.answer_of = None
+        try:
+            if failed:
+                await request_replays.release(key)
+            else:
+                await request_replays.remember(key, self.answer)
+        except Exception:
+            logger.exception("socket message %s: its answer could not be kept for replays", parsed.type)
+
+    async def handle_and_answer(self, parsed: MessageT) -> bool:
+        """Handle the frame; answer a refusal or a failure. True when it failed unexpectedly (``server_error``)."""
         try:
             await self.handle(parsed)
         except self.refusals as refusal:
@@ -158,6 +196,48 @@ class ProtocolConsumer(DatabaseInWorkerThreadsConsumer, Generic[MessageT]):
             await self.send_error(
                 "server_error", "the server could not handle this message; nothing was changed", parsed.request_id
             )
+            return True
+        return False
+
+    # --- A command frame is applied once per request id (games.runtime.request_replays, issue 30) ---------------
+
+    request_namespace: ClassVar[str | None] = None
+    """The socket's namespace of request ids (one per game); None: this socket's frames change nothing."""
+    answer_of: str | None = None
+    """The request id of the frame being handled, until its answer (``ok`` or ``error``) is sent."""
+    answer: dict[str, Any] | None = None
+    """The answer of the frame being handled, kept for its copies."""
+
+    def applied_once(self, message: MessageT) -> bool:
+        """Whether ``message`` changes something, so that a copy of it must not be applied again."""
+        return False
+
+    def request_key(self, message: MessageT) -> str | None:
+        """The Redis key of the frame's request id for this player and table, or None when the frame is not guarded
+        (no request id, a visitor, a frame that changes nothing)."""
+        user_id = getattr(self, "account_user_id", None)
+        table_id = getattr(self, "table_id", None)
+        if (
+            self.request_namespace is None
+            or message.request_id is None
+            or user_id is None
+            or table_id is None
+            or not self.applied_once(message)
+        ):
+            return None
+        return request_replays.request_key(self.request_namespace, user_id, table_id, message.request_id)
+
+    async def send_duplicate(self, message: MessageT, seen: request_replays.Seen) -> None:
+        """Answer a copy of a frame already handled: the first answer again (``duplicate: true``), or, while the
+        first has no answer yet, a ``duplicate_request`` error. Nothing is applied."""
+        if seen.reply is not None:
+            await self.send_message({**seen.reply, "duplicate": True})
+            return
+        await self.send_error(
+            request_replays.DUPLICATE_REQUEST,
+            f"request {message.request_id} was already received; it is not applied again",
+            message.request_id,
+        )
 
     def parse(self, text_data: str | None) -> MessageT:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -166,6 +246,13 @@ class ProtocolConsumer(DatabaseInWorkerThreadsConsumer, Generic[MessageT]):
         raise NotImplementedError
 
     async def send_message(self, message: dict[str, Any]) -> None:
+        if (
+            self.answer_of is not None
+            and message.get("request_id") == self.answer_of
+            and message.get("type") in ("ok", "error")
+        ):
+            self.answer = message  # the answer a copy of this frame gets again (request_replays)
+            self.answer_of = None
         await self.send(text_data=encode(message))
 
     async def send_error(
@@ -194,6 +281,10 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
     ``table.events`` / ``table.refresh`` messages), handled in order with the client's frames."""
 
     allowed_messages = TABLE_MESSAGES
+    request_namespace = "table"
+
+    def applied_once(self, message: ClientMessage) -> bool:
+        return message.type not in READ_ONLY_MESSAGES
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])

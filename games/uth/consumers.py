@@ -1,5 +1,7 @@
 """The UTH table socket ``/ws/uth/<table_id>/`` (docs/uth-protocol.md). Thin: validate, rate-limit, call a service
-in a worker thread, relay what games.uth.realtime publishes after each commit."""
+in a worker thread, relay what games.uth.realtime publishes after each commit. A command frame is applied at most once
+per ``request_id`` of the player at the table (games.runtime.request_replays, issue 30): a copy gets the first answer
+again."""
 
 from __future__ import annotations
 
@@ -23,6 +25,11 @@ class UthTableConsumer(ProtocolConsumer[UthMessage]):
     cut-off, error replies) is the game sockets' shared :class:`games.runtime.consumers.ProtocolConsumer`."""
 
     refusals = (UthRefused, ChatRefused)
+    request_namespace = "uth"
+
+    def applied_once(self, message: UthMessage) -> bool:
+        """Commands (a bet, a double, a decision, ...) are applied at most once per request id (issue 30)."""
+        return message.type in COMMANDS
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
