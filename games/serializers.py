@@ -45,9 +45,21 @@ class BuyInLimitsSerializer(serializers.Serializer):
     )
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """A flag that must arrive as JSON ``true`` or ``false``, as the socket protocol takes it: DRF's own BooleanField
+    also turns ``"yes"``, ``"on"``, ``"1"``, ``1`` and ``0`` into a flag."""
+
+    default_error_messages = {"strict": "Must be JSON true or false, not {kind}."}
+
+    def to_internal_value(self, data: object) -> bool:
+        if type(data) is not bool:
+            self.fail("strict", kind=type(data).__name__)
+        return data
+
+
 class JoinStakeSerializer(StrictSerializer):
     buy_in = StrictIntegerField(min_value=1, max_value=MAXIMUM_AMOUNT, help_text="Buy-in in cents.")
-    post_big_blind = serializers.BooleanField(
+    post_big_blind = StrictBooleanField(
         required=False, default=False, help_text="Post a big blind out of position to be dealt in at once (CASH-07)."
     )
     banzai_choice = serializers.ChoiceField(
