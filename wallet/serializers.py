@@ -9,7 +9,7 @@ from rest_framework import serializers
 from poker_site.core.strict_input import StrictSerializer
 from wallet.errors import InvalidAmount, format_cents
 from wallet.models import CashierTransaction, Leg
-from wallet.services import check_positive_amount, parse_euros_to_cents
+from wallet.services import MAX_AMOUNT_CENTS, check_positive_amount, parse_euros_to_cents
 
 
 class BalanceSerializer(serializers.Serializer):
@@ -61,13 +61,29 @@ class EurosTextField(serializers.CharField):
         return str(super().to_internal_value(data))
 
 
+class CentsIntegerField(serializers.IntegerField):
+    """Positive cents within the ledger's limit, as a JSON integer only: a boolean, a float (``1000.0`` too) or text
+    (``"1000"``, and so any form field) is refused rather than converted, with :class:`InvalidAmount`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=1, max_value=MAX_AMOUNT_CENTS, **kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        if type(data) is not int:
+            raise InvalidAmount(
+                f'Send "amount_cents" as a JSON integer of cents, e.g. 1234, not {type(data).__name__}; '
+                'or "amount" as text in euros, e.g. "12.34".'
+            )
+        return check_positive_amount(data, what="amount_cents")
+
+
 class CashierRequestSerializer(StrictSerializer):
     """Exactly one of ``amount`` (euros as text, e.g. "12.34") or ``amount_cents`` (integer)."""
 
     amount = EurosTextField(
         required=False, trim_whitespace=False, help_text='Euros as text, e.g. "12.34" (at most two decimals).'
     )
-    amount_cents = serializers.JSONField(required=False, help_text="Integer cents, e.g. 1234.")
+    amount_cents = CentsIntegerField(required=False, help_text="Integer cents (a JSON integer), e.g. 1234.")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         has_text, has_cents = "amount" in attrs, "amount_cents" in attrs
@@ -75,7 +91,7 @@ class CashierRequestSerializer(StrictSerializer):
             raise InvalidAmount('Give exactly one of "amount" (euros as text, e.g. "12.34") or "amount_cents".')
         if has_text:
             return {"cents": parse_euros_to_cents(attrs["amount"])}
-        return {"cents": check_positive_amount(attrs["amount_cents"], what="amount_cents")}
+        return {"cents": attrs["amount_cents"]}
 
 
 class CashierTransactionSerializer(serializers.ModelSerializer):
