@@ -36,9 +36,16 @@ def buy_in_limits(user: Any, table: Any) -> dict[str, Any]:
 
 
 def join_stake_queue(
-    user: Any, stake: Any, buy_in: int, *, post_big_blind: bool = False, banzai_choice: str | None = None
+    user: Any,
+    stake: Any,
+    buy_in: int,
+    *,
+    post_big_blind: bool = False,
+    banzai_choice: str | None = None,
+    from_table: Any | None = None,
 ) -> Any:
-    """Ask to play ``stake`` (CASH-04/05): seated at an assigned table, or queued; returns the seating request."""
+    """Ask to play ``stake`` (CASH-04/05): seated at an assigned table, or queued; returns the seating request.
+    ``from_table``: the table whose page asked (a player seated there is refused ``already_seated``)."""
     return service_call(
         table_join_queue,
         user,
@@ -46,6 +53,7 @@ def join_stake_queue(
         buy_in,
         post_out_of_position=post_big_blind,
         banzai_choice=banzai_choice,
+        from_table=from_table,
     )
 
 
@@ -68,6 +76,7 @@ def _seat_me(user: Any, table: Any, fields: dict[str, Any]) -> dict[str, Any]:
         fields["buy_in"],
         post_big_blind=fields.get("post_big_blind", False),
         banzai_choice=fields.get("banzai_choice"),
+        from_table=table,
     )
     return queue_answer(seating)
 

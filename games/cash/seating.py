@@ -123,7 +123,13 @@ def seat_buy_in_limits(
 
 def _check_table_limits(user_id: int, table: Table) -> None:
     """CASH-09 (optional per-game limit), CASH-28 (Banzai: 4 tables per stake), CASH-32 (Banzai exclusion)."""
-    game_type = table.cash_stake.game_type
+    _check_player_limits(user_id, table.cash_stake)
+
+
+def _check_player_limits(user_id: int, stake: Stake) -> None:
+    """The limits of :func:`_check_table_limits` for one more table of ``stake``: refused (:class:`TableLimitReached`,
+    :class:`BanzaiExcluded`) when the player already sits at as many tables as allowed."""
+    game_type = stake.game_type
     rules = game_type.rules_at()
     if game_type.buy_in_rule == BuyInRule.BANZAI:
         excluded = PlayerTableSettings.objects.filter(user_id=user_id, banzai_excluded=True).exists()
@@ -131,10 +137,10 @@ def _check_table_limits(user_id: int, table: Table) -> None:
             raise BanzaiExcluded("You are excluded from Banzai games. Please contact support.")
     seated = Seat.objects.filter(user_id=user_id, table__status=TableStatus.OPEN)
     if rules.max_tables_per_stake is not None:
-        count = seated.filter(table__stake_id=table.cash_stake.pk).count()
+        count = seated.filter(table__stake_id=stake.pk).count()
         if count >= rules.max_tables_per_stake:
             raise TableLimitReached(
-                f"You already play {count} {game_type.name} {table.cash_stake.label} tables; the limit is "
+                f"You already play {count} {game_type.name} {stake.label} tables; the limit is "
                 f"{rules.max_tables_per_stake} per stake."
             )
     if rules.max_tables_per_game is not None:
@@ -367,12 +373,17 @@ def seat_top_up(
 @transaction.atomic(durable=True)
 def seat_leave(user: Any, table: Table, *, now: datetime | None = None) -> Seat:
     """``user`` leaves ``table`` (CASH-08). Between hands (or when not dealt in) the stack goes back to the cash balance
-    at once; a player in a hand folds now if it is their turn (otherwise when it comes) and leaves when it ends."""
+    at once; a player in a hand folds now if it is their turn (otherwise when it comes) and leaves when it ends.
+
+    A request of the player waiting in the stake's queue is cancelled (CASH-05, CASH-09): it was made while they sat
+    here (a seating resolves every waiting request of the stake), e.g. a second "Seat me", and must not seat them again,
+    with a new buy-in, once the seat is free. A player who still wants the stake asks again."""
     moment = now or timezone.now()
     locked = table_lock(table.pk)
     cash_table_only(locked, "You cannot leave a tournament table: sit out instead; your chips stay in play.")
     seats = seats_lock(locked)
     seat = _user_seat(seats, user)
+    _requests_made_while_seated_cancel(seat, locked, moment)
     hand = seat_in_running_hand(locked, seat)
     if hand is None:
         terms, _rules = table_terms(locked, moment)
@@ -396,6 +407,26 @@ def seat_leave(user: Any, table: Table, *, now: datetime | None = None) -> Seat:
         hand_advance(context, hand, state, policy_for(locked).hand_rules(hand, locked))
     context.commit_events()
     return seat
+
+
+def _requests_made_while_seated_cancel(seat: Seat, table: Table, now: datetime) -> None:
+    """Cancel the waiting request of ``seat``'s player at the table's stake made since they sat down at ``seat``
+    (each seating resolves the waiting requests of its stake, so any that waits now was made since)."""
+    session = seat.session
+    if session is None or seat.user_id is None or table.stake_id is None:
+        return
+    cancelled = SeatingRequest.objects.filter(
+        user_id=seat.user_id,
+        stake_id=table.stake_id,
+        status=SeatingRequestStatus.WAITING,
+        created_at__gte=session.started_at,
+    ).update(
+        status=SeatingRequestStatus.CANCELLED,
+        resolved_at=now,
+        message="Cancelled: you left a table of this stake. Ask again to play it.",
+    )
+    if cancelled:
+        _lobby_rows_changed(table.cash_stake)
 
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -431,6 +462,7 @@ def table_join_queue(
     *,
     post_out_of_position: bool = False,
     banzai_choice: str | None = None,
+    from_table: Table | None = None,
     now: datetime | None = None,
 ) -> SeatingRequest:
     """``user`` asks to play ``stake`` with ``buy_in`` cents (CASH-04, CASH-05): seated at once at an assigned table
@@ -445,10 +477,16 @@ def table_join_queue(
     This is the only way a player sits down at a cash table (CASH-04: players choose a game and stake, not a table);
     the lobby's "Seat me", the table page's "Seat me at this stake", the API and the bots all come here.
 
+    A player may play several tables of a stake (CASH-09), up to its limits (CASH-28: 4 Banzai tables per stake): a
+    request from a player who already sits at as many tables as allowed is refused (:class:`TableLimitReached`), and
+    one from the page of a table where the player sits (``from_table``: a second "Seat me" on that page) is refused
+    with :class:`AlreadySeated`; nothing is queued. A request waiting while the player sits at a table of the stake is
+    cancelled when they leave that table (:func:`seat_leave`), so leaving never seats them again with a new buy-in.
+
     Transactions: the request is queued in one (a refusal queues nothing); then the queue is drained as the ticker
     drains it, each seating in a transaction of its own (see :func:`stake_queues_drain`)."""
     moment = now or timezone.now()
-    request, queued = _request_queue(user, stake, buy_in, post_out_of_position, banzai_choice, moment)
+    request, queued = _request_queue(user, stake, buy_in, post_out_of_position, banzai_choice, from_table, moment)
     if queued:
         _queue_drain(stake.pk, moment)
         request.refresh_from_db()
@@ -462,6 +500,7 @@ def _request_queue(
     buy_in: Any,
     post_out_of_position: bool,
     banzai_choice: str | None,
+    from_table: Table | None,
     now: datetime,
 ) -> tuple[SeatingRequest, bool]:
     """Queue the request (the checks of :func:`table_join_queue`); return it and whether it is new."""
@@ -472,10 +511,13 @@ def _request_queue(
     terms = stake.terms_at(now)
     if not terms.enabled or not stake.game_type.enabled:
         raise NotFound(f"{stake} is not offered.")
+    if from_table is not None and Seat.objects.filter(table_id=from_table.pk, user_id=user.pk).exists():
+        raise AlreadySeated("You already have a seat at this table.")
     waiting = SeatingRequest.objects.filter(user=user, stake=stake, status=SeatingRequestStatus.WAITING).first()
     if waiting is not None:
-        return waiting, False
+        return waiting, False  # one waiting request per player and stake: asking again keeps it
     play_allowed_or_refuse(int(user.pk), _("You cannot join a table"), SelfExcluded, at=now)
+    _check_player_limits(int(user.pk), stake)  # CASH-09, CASH-28: no request for a table the player may not take
     _check_queued_buy_in(user, stake, terms, value, now)
     request = SeatingRequest.objects.create(
         user=user,
@@ -601,6 +643,14 @@ def _queue_seat_one(stake_id: int, request_id: int, now: datetime) -> str | None
     )
     if request is None:
         return None
+    if _removed_since_asking(request):
+        SeatingRequest.objects.filter(pk=request.pk).update(
+            status=SeatingRequestStatus.CANCELLED,
+            resolved_at=now,
+            message="Cancelled: you were taken off a table of this stake after asking. Ask again to play it.",
+        )
+        _lobby_rows_changed(stake)
+        return SeatingRequestStatus.CANCELLED
     refused: TableError | None = None
     candidates = table_candidates(request.user_id, stake, now, with_players=True) + table_candidates(
         request.user_id, stake, now, with_players=False
@@ -623,6 +673,23 @@ def _queue_seat_one(stake_id: int, request_id: int, now: datetime) -> str | None
         _lobby_rows_changed(stake)
         return SeatingRequestStatus.FAILED
     return SeatingRequestStatus.WAITING
+
+
+def _removed_since_asking(request: SeatingRequest) -> bool:
+    """Whether the player was taken off a table of the request's stake that they sat at when they asked (sat out too
+    long, no chips left, the table closed): the request was made while seated there, and seating them again now would
+    charge a buy-in they did not ask for after the removal. (A player who leaves themselves has such requests
+    cancelled when they ask to leave, :func:`seat_leave`; one they make after that stands.)"""
+    return (
+        TableSession.objects.filter(
+            user_id=request.user_id,
+            table__stake_id=request.stake_id,
+            started_at__lte=request.created_at,
+            ended_at__gte=request.created_at,
+        )
+        .exclude(leave_reason=LeaveReason.PLAYER)
+        .exists()
+    )
 
 
 @transaction.atomic(durable=True)
