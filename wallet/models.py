@@ -433,7 +433,12 @@ class CashierStatus(models.TextChoices):
 
 
 class CashierTransaction(models.Model):
-    """A deposit or withdrawal through a payment provider, and the transfers that booked it."""
+    """A deposit or withdrawal through a payment provider, and the transfers that booked it.
+
+    A pending deposit is a reservation: its amount counts towards the player's deposit limits while the payment
+    provider is asked to charge, and it has no transfer until the charge is confirmed and credited (completed). A
+    declined deposit's reservation is deleted. A pending withdrawal has its transfer (cash → pending withdrawals).
+    """
 
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -451,7 +456,14 @@ class CashierTransaction(models.Model):
     failure_reason = models.TextField(_("failure reason"), blank=True)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
-    transfer = models.OneToOneField(Transfer, verbose_name=_("transfer"), on_delete=models.PROTECT, related_name="+")
+    transfer = models.OneToOneField(
+        Transfer,
+        verbose_name=_("transfer"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,  # only while a deposit awaits the payment provider (the constraint below)
+        blank=True,
+    )
     settlement_transfer = models.OneToOneField(
         Transfer,
         verbose_name=_("settlement transfer"),
@@ -469,6 +481,11 @@ class CashierTransaction(models.Model):
             models.CheckConstraint(condition=Q(amount__gt=0), name="wallet_cashier_amount_positive"),
             models.UniqueConstraint(
                 fields=["player", "direction", "idempotency_key"], name="wallet_cashier_unique_key"
+            ),
+            models.CheckConstraint(
+                condition=Q(transfer__isnull=False)
+                | Q(direction=CashierDirection.DEPOSIT, status=CashierStatus.PENDING),
+                name="wallet_cashier_transfer_unless_pending_deposit",
             ),
         ]
         indexes = [models.Index(fields=["player", "direction", "created_at"], name="wallet_cashier_player_day")]

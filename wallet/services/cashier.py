@@ -1,7 +1,12 @@
 """The cashier: deposits and withdrawals through a payment provider, within limits, idempotent per player and key.
 
-Deposits: ``deposit_through_provider`` checks the limits, has the provider take the money, then calls
-``deposit_create`` to credit the player's cash account from the outside world.
+Deposits: ``deposit_through_provider`` reserves the deposit first: under the player's cashier lock it checks the
+limits and records a pending deposit, which counts towards every deposit limit, and commits. Only then is the provider
+asked to charge, with no transaction open. A charge is credited (outside world → the player's cash, ``deposit``
+transfer) and the deposit completed; a decline deletes the reservation. So simultaneous deposits near a limit are
+refused before any charge, and every charged deposit is credited. A provider that raises leaves the reservation
+pending (the charge is unknown): the retry with the same key asks the provider again (idempotent per key) and finishes
+it. ``deposit_create`` credits a deposit the provider has already confirmed, in one transaction.
 
 Withdrawals: ``withdrawal_create`` reserves the money (cash → pending withdrawals) with ``withdrawal_request``, asks
 the provider to pay, then books the payout (pending → outside world, ``withdrawal_complete``) or returns the money
@@ -23,6 +28,7 @@ from django.utils import timezone
 
 from wallet.errors import (
     CashierLimitExceeded,
+    DepositRefused,
     IdempotencyConflict,
     InsufficientFunds,
     InvalidTransfer,
@@ -98,36 +104,74 @@ def _utc_day_start(moment: datetime) -> datetime:
     return datetime.combine(moment.astimezone(UTC).date(), time.min, tzinfo=UTC)
 
 
+def _deposits_of(
+    user: User, currency: str, status: str, since: datetime | None = None, until: datetime | None = None
+) -> int:
+    deposits = CashierTransaction.objects.filter(
+        player=user, direction=CashierDirection.DEPOSIT, currency=currency, status=status
+    )
+    if since is not None:
+        deposits = deposits.filter(created_at__gte=since)
+    if until is not None:
+        deposits = deposits.filter(created_at__lt=until)
+    return int(deposits.aggregate(total=Sum("amount"))["total"] or 0)
+
+
 def deposited_today(user: User, currency: str = DEFAULT_CURRENCY, now: datetime | None = None) -> int:
-    """Cents the player deposited since 00:00 UTC today."""
+    """Cents the player deposited (completed deposits) since 00:00 UTC today."""
     start = _utc_day_start(now or timezone.now())
-    total = CashierTransaction.objects.filter(
-        player=user,
-        direction=CashierDirection.DEPOSIT,
-        currency=currency,
-        status=CashierStatus.COMPLETED,
-        created_at__gte=start,
-        created_at__lt=start + timedelta(days=1),
-    ).aggregate(total=Sum("amount"))["total"]
-    return int(total or 0)
+    return _deposits_of(user, currency, CashierStatus.COMPLETED, start, start + timedelta(days=1))
+
+
+def deposits_awaiting_provider(
+    user: User, currency: str = DEFAULT_CURRENCY, since: datetime | None = None, until: datetime | None = None
+) -> int:
+    """Cents of the player's pending deposits (reserved, the provider's answer not yet booked), made in
+    [``since``, ``until``) when given. They count towards the deposit limits like completed ones."""
+    return _deposits_of(user, currency, CashierStatus.PENDING, since, until)
 
 
 def check_deposit_limits(user: User, amount: int, currency: str = DEFAULT_CURRENCY) -> None:
     """Raise ``CashierLimitExceeded`` if a deposit of ``amount`` cents is outside the limits now, or
-    ``DepositRefused`` when a registered deposit check objects (:mod:`wallet.services.deposit_checks`)."""
+    ``DepositRefused`` when a registered deposit check objects (:mod:`wallet.services.deposit_checks`).
+
+    Pending deposits count as made: the daily limit adds today's, and every registered check is asked about
+    ``amount`` plus all of them. Call it under the player's cashier lock (``_lock_cashier_of``), or two deposits can
+    both pass a limit."""
     limits = cashier_limits()
     if amount < limits.minimum_deposit:
         raise CashierLimitExceeded(f"The minimum deposit is {format_cents(limits.minimum_deposit, currency)}.")
     if amount > limits.maximum_deposit:
         raise CashierLimitExceeded(f"The maximum deposit is {format_cents(limits.maximum_deposit, currency)}.")
-    already = deposited_today(user, currency)
+    now = timezone.now()
+    day_start = _utc_day_start(now)
+    deposited = deposited_today(user, currency, now)
+    awaiting_today = deposits_awaiting_provider(user, currency, day_start, day_start + timedelta(days=1))
+    already = deposited + awaiting_today
     if already + amount > limits.daily_deposit_limit:
         room = max(0, limits.daily_deposit_limit - already)
+        awaiting_words = (
+            f" and {format_cents(awaiting_today, currency)} awaits the payment provider" if awaiting_today else ""
+        )
         raise CashierLimitExceeded(
             f"The daily deposit limit is {format_cents(limits.daily_deposit_limit, currency)}; you have deposited "
-            f"{format_cents(already, currency)} today (UTC), so at most {format_cents(room, currency)} more."
+            f"{format_cents(deposited, currency)} today (UTC){awaiting_words}, so at most "
+            f"{format_cents(room, currency)} more."
         )
-    deposit_checks_pass(user, amount, currency, timezone.now())  # e.g. the player's own limits (responsible gaming)
+    # The registered checks (e.g. the player's own daily, weekly and monthly limits: responsible gaming) sum the
+    # completed deposits in their windows and know nothing of pending ones, so they are asked about this deposit
+    # together with every pending one. A pending deposit of any age counts: until the provider's answer is booked,
+    # the player may have paid it.
+    awaiting = deposits_awaiting_provider(user, currency)
+    try:
+        deposit_checks_pass(user, amount + awaiting, currency, now)
+    except DepositRefused as refusal:
+        if not awaiting:
+            raise
+        raise DepositRefused(
+            f"{refusal} {format_cents(awaiting, currency)} of your deposits still awaits the payment provider and "
+            "counts towards your limits."
+        ) from None
 
 
 def check_withdrawal_limits(amount: int, currency: str = DEFAULT_CURRENCY) -> None:
@@ -139,7 +183,11 @@ def check_withdrawal_limits(amount: int, currency: str = DEFAULT_CURRENCY) -> No
 
 
 def _lock_cashier_of(user: User) -> None:
-    """Serialise one player's cashier operations (daily limit, same-key retries) until the transaction ends.
+    """Serialise one player's cashier operations (limits, same-key retries) until the transaction ends.
+
+    Every change of a player's deposits takes it (reserve, complete, release, ``deposit_create``): the limit checks
+    sum completed and pending deposits in separate statements, so a deposit completed or released between them would
+    be missed or counted twice.
 
     An advisory lock rather than a row lock: the ledger locks accounts in primary-key order, and holding the cash
     account while it takes the outside-world account could deadlock against that order.
@@ -160,6 +208,47 @@ def _same_request_or_conflict(existing: CashierTransaction, amount: int, currenc
         )
 
 
+def _credit_reserved_deposit(
+    user: User, reservation: CashierTransaction, provider_reference: str
+) -> CashierTransaction:
+    """Book a pending deposit the provider confirmed: outside world → the player's cash, and complete it. The limits
+    are not checked again: the reservation already holds its share of them, and the money has been taken. Call it in
+    a transaction holding the reservation's row lock."""
+    if not isinstance(provider_reference, str) or not provider_reference.strip():
+        raise PaymentProviderError("A deposit needs the payment provider's reference.")
+    amount, currency, provider_name = reservation.amount, reservation.currency, reservation.provider
+    transfer = transfer_create(
+        kind=TransferKind.DEPOSIT,
+        legs=[
+            TransferLeg(system_account(AccountKind.OUTSIDE_WORLD, currency), -amount),
+            TransferLeg(player_cash_account(user, currency), amount),
+        ],
+        idempotency_key=f"deposit:{user.pk}:{reservation.idempotency_key}",
+        reference=f"deposit:{provider_name}:{provider_reference}",
+        description=f"Deposit via {provider_name}",
+        created_by=user,
+    )
+    reservation.status = CashierStatus.COMPLETED
+    reservation.provider_reference = provider_reference
+    reservation.completed_at = timezone.now()
+    reservation.transfer = transfer
+    reservation.save(update_fields=["status", "provider_reference", "completed_at", "transfer"])
+    audit_record(
+        action="deposit",
+        actor=user,
+        player=user,
+        transfer=transfer,
+        details={
+            "amount": amount,
+            "currency": currency,
+            "provider": provider_name,
+            "provider_reference": provider_reference,
+            "cashier_transaction": reservation.pk,
+        },
+    )
+    return reservation
+
+
 @transaction.atomic(durable=True)
 def deposit_create(
     user: User,
@@ -173,7 +262,9 @@ def deposit_create(
     """Credit a deposit the provider has confirmed: outside world → the player's cash account.
 
     Idempotent per (player, key): a repeat with the same amount returns the first deposit; a different amount raises
-    ``IdempotencyConflict``. Enforces the per-transaction and daily limits (``CashierLimitExceeded``).
+    ``IdempotencyConflict``. Enforces the per-transaction and daily limits (``CashierLimitExceeded``), counting
+    pending deposits. A pending deposit of the same key (reserved by ``deposit_through_provider``) is credited without
+    checking the limits again: it holds its share of them already.
     """
     amount = check_positive_amount(amount, what="deposit amount")
     key = check_idempotency_key(idempotency_key)
@@ -184,47 +275,87 @@ def deposit_create(
     existing = _existing(user, CashierDirection.DEPOSIT, key)
     if existing is not None:
         _same_request_or_conflict(existing, amount, currency, key)
+        if existing.status == CashierStatus.PENDING:
+            locked = CashierTransaction.objects.select_for_update().get(pk=existing.pk)
+            if locked.status == CashierStatus.PENDING:
+                return _credit_reserved_deposit(user, locked, provider_reference)
+            existing = locked
         if existing.provider_reference != provider_reference:
             raise IdempotencyConflict(f"The idempotency key {key!r} was already used for another payment.")
         return existing
     check_deposit_limits(user, amount, currency)
-    cash = player_cash_account(user, currency)
-    transfer = transfer_create(
-        kind=TransferKind.DEPOSIT,
-        legs=[TransferLeg(system_account(AccountKind.OUTSIDE_WORLD, currency), -amount), TransferLeg(cash, amount)],
-        idempotency_key=f"deposit:{user.pk}:{key}",
-        reference=f"deposit:{provider_name}:{provider_reference}",
-        description=f"Deposit via {provider_name}",
-        created_by=user,
-    )
-    now = timezone.now()
-    deposit = CashierTransaction.objects.create(
+    reservation = CashierTransaction.objects.create(
         player=user,
         direction=CashierDirection.DEPOSIT,
         amount=amount,
         currency=currency,
-        status=CashierStatus.COMPLETED,
+        status=CashierStatus.PENDING,
         provider=provider_name,
-        provider_reference=provider_reference,
         idempotency_key=key,
-        created_at=now,
-        completed_at=now,
-        transfer=transfer,
     )
-    audit_record(
-        action="deposit",
-        actor=user,
+    return _credit_reserved_deposit(user, reservation, provider_reference)
+
+
+@transaction.atomic(durable=True)
+def deposit_reserve(
+    user: User,
+    amount: int,
+    idempotency_key: str,
+    *,
+    provider_name: str = "sandbox",
+    currency: str = DEFAULT_CURRENCY,
+) -> CashierTransaction:
+    """Reserve a deposit before the provider is asked to charge: under the player's cashier lock, check the limits
+    (``CashierLimitExceeded``, ``DepositRefused``) and record a pending deposit, which counts towards every limit from
+    the commit on. Committed on return (durable), so no other deposit of the player can pass a limit it fills.
+
+    Idempotent per (player, key): the deposit of an existing key is returned as it is (pending or completed) if the
+    amount and currency are the same, else ``IdempotencyConflict``; the limits are not checked again for it.
+    """
+    amount = check_positive_amount(amount, what="deposit amount")
+    key = check_idempotency_key(idempotency_key)
+    currency = check_currency(currency)
+    _lock_cashier_of(user)
+    existing = _existing(user, CashierDirection.DEPOSIT, key)
+    if existing is not None:
+        _same_request_or_conflict(existing, amount, currency, key)
+        return existing
+    check_deposit_limits(user, amount, currency)
+    return CashierTransaction.objects.create(
         player=user,
-        transfer=transfer,
-        details={
-            "amount": amount,
-            "currency": currency,
-            "provider": provider_name,
-            "provider_reference": provider_reference,
-            "cashier_transaction": deposit.pk,
-        },
+        direction=CashierDirection.DEPOSIT,
+        amount=amount,
+        currency=currency,
+        status=CashierStatus.PENDING,
+        provider=provider_name,
+        idempotency_key=key,
     )
-    return deposit
+
+
+@transaction.atomic(durable=True)
+def deposit_complete(user: User, reservation: CashierTransaction, provider_reference: str) -> CashierTransaction:
+    """The provider charged a reserved deposit: credit it (outside world → the player's cash) and complete it.
+    A deposit already completed (e.g. by a simultaneous retry with the same key) is returned unchanged."""
+    _lock_cashier_of(user)
+    locked = CashierTransaction.objects.select_for_update().get(pk=reservation.pk, player=user)
+    if locked.status != CashierStatus.PENDING:
+        return locked
+    return _credit_reserved_deposit(user, locked, provider_reference)
+
+
+@transaction.atomic(durable=True)
+def deposit_release(user: User, reservation: CashierTransaction) -> CashierTransaction | None:
+    """The provider declined a reserved deposit: delete the reservation, giving its share of the limits back (a
+    declined deposit leaves no cashier transaction, so a retry with the same key asks the provider again). Returns
+    ``None``, or the deposit if a simultaneous retry with the same key has completed it meanwhile."""
+    _lock_cashier_of(user)
+    locked = CashierTransaction.objects.select_for_update().filter(pk=reservation.pk, player=user).first()
+    if locked is None:
+        return None  # released already, by a simultaneous retry with the same key
+    if locked.status != CashierStatus.PENDING:
+        return locked
+    locked.delete()
+    return None
 
 
 def deposit_through_provider(
@@ -235,24 +366,30 @@ def deposit_through_provider(
     provider: PaymentProvider | None = None,
     currency: str = DEFAULT_CURRENCY,
 ) -> CashierTransaction:
-    """The whole deposit: limits checked before the provider takes any money, then confirmed and credited.
+    """The whole deposit: reserve it within the limits (committed), have the provider charge it (no transaction
+    open), then credit it, or release the reservation if the provider declines (``PaymentProviderError``).
 
-    A retry with the same key returns the first deposit without asking the provider again.
+    Refusals by the limits (``CashierLimitExceeded``, ``DepositRefused``) come before the provider is asked, so
+    every deposit the provider charges is credited. A retry with the same key returns a completed deposit without
+    asking the provider again; a pending one (its request still running, or cut off by a provider error) is asked
+    for again with the same key, which a provider must answer without charging twice, and then finished. An
+    exception from the provider leaves the reservation pending, counting towards the limits, for that retry.
     """
     amount = check_positive_amount(amount, what="deposit amount")
     key = check_idempotency_key(idempotency_key)
     currency = check_currency(currency)
-    existing = _existing(user, CashierDirection.DEPOSIT, key)
-    if existing is not None:
-        _same_request_or_conflict(existing, amount, currency, key)
-        return existing
-    check_deposit_limits(user, amount, currency)
     provider = provider or default_payment_provider()
+    reservation = deposit_reserve(user, amount, key, provider_name=provider.name, currency=currency)
+    if reservation.status != CashierStatus.PENDING:
+        return reservation
     session = provider.start_deposit(player=user, amount=amount, currency=currency, idempotency_key=key)
     result = provider.confirm_deposit(session)
     if not result.succeeded:
+        completed = deposit_release(user, reservation)
+        if completed is not None:
+            return completed
         raise PaymentProviderError(result.failure_reason or "The payment provider declined the deposit.")
-    return deposit_create(user, amount, result.provider_reference, key, provider_name=provider.name, currency=currency)
+    return deposit_complete(user, reservation, result.provider_reference)
 
 
 @transaction.atomic(durable=True)
