@@ -311,6 +311,11 @@ PHASES_HELP = (
     "the biggest when they survive several flights). The flights' buy-ins form Phase 2's prize pool; flights pay no "
     "prizes. Players cannot register for Phase 2."
 )
+HOUSE_MONEY_HELP = (
+    "The guarantee, the added prize money and the VIP bounty are the house's money (issue 30): changing them proposes "
+    "the change, with your reason, and another staff member approves it under Rule change proposals; it is fixed once "
+    "the tournament has started. A new tournament is created without it and the proposal follows at once."
+)
 MONITOR = ("entries_panel", "tables_panel", "eliminations_panel", "payouts_panel")
 SIT_AND_GO_DEFAULTS = (
     f"Left unchanged on a new Sit & Go: the Sit & Go timebank (TB-02: {SIT_AND_GO_TIMEBANK.first_hand_seconds} s at "
@@ -369,7 +374,10 @@ class TournamentAdmin(CsvExportMixin, ServiceRefusalsAsMessages, NumberOrPlayerS
                 {"fields": CLOCKS, **({} if obj else {"description": SIT_AND_GO_DEFAULTS})},
             ),
             ("Breaks (TRN-30)", {"fields": BREAKS}),
-            ("Prizes and the bubble (TRN-06, TRN-07, TRN-21, AMB-43)", {"fields": PRIZES}),
+            (
+                "Prizes and the bubble (TRN-06, TRN-07, TRN-21, AMB-43)",
+                {"fields": (*PRIZES, "house_money_reason"), "description": HOUSE_MONEY_HELP},
+            ),
             ("Series and satellite (TRN-37, AMB-54)", {"fields": SATELLITE, "description": SATELLITE_HELP}),
             ("Phased tournament (TRN-45)", {"fields": PHASE_FIELDS, "description": PHASES_HELP}),
             ("Bounties (TRN-41..TRN-44)", {"fields": BOUNTY_FIELDS, "description": BOUNTIES_HELP}),
@@ -435,6 +443,51 @@ class TournamentAdmin(CsvExportMixin, ServiceRefusalsAsMessages, NumberOrPlayerS
         form.instance.pk = saved.pk
         form.instance._state.adding = False
         form.instance.refresh_from_db()
+        house_money = form.house_money_changes()
+        if house_money:
+            # A proposal is a durable transaction of its own: :meth:`changeform_view` files it once this page's
+            # transaction has committed.
+            request.house_money_to_propose = (saved, house_money, form.cleaned_data["house_money_reason"])  # type: ignore[attr-defined]
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        response = super().changeform_view(request, object_id, form_url, extra_context)
+        pending = getattr(request, "house_money_to_propose", None)
+        if pending is not None and response.status_code == 302:
+            self._propose_house_money(request, *pending)
+        return response
+
+    def _propose_house_money(
+        self, request: HttpRequest, tournament: Tournament, changes: dict[str, Any], reason: str
+    ) -> None:
+        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
+        from tournaments.prize_money_changes import TOURNAMENT_HOUSE_MONEY, tournament_target
+
+        try:
+            proposal = rule_change_propose(
+                request.user, TOURNAMENT_HOUSE_MONEY.name, tournament_target(tournament), changes, reason
+            )
+        except RuleChangeRefused as error:
+            self.message_user(
+                request, f"{tournament.name}: the house's money was not proposed: {error.message}", messages.ERROR
+            )
+            return
+        self.message_user(
+            request,
+            format_html(
+                '{}: <a href="{}">proposed (#{})</a> — {}. It takes effect when another staff member approves it.',
+                tournament.name,
+                reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]),
+                proposal.pk,
+                proposal.summary,
+            ),
+            messages.WARNING,
+        )
 
     def construct_change_message(
         self, request: HttpRequest, form: Any, formsets: Any, add: bool = False

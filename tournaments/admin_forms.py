@@ -30,6 +30,7 @@ from tournaments.rules.levels import (
 )
 from tournaments.services.definition import (
     EDITABLE_FIELDS,
+    HOUSE_MONEY_FIELDS,
     DefinitionRefused,
     LevelRow,
     fields_change_check,
@@ -60,6 +61,13 @@ class TournamentForm(forms.ModelForm):
         choices=[("", "the default structure for its kind")]
         + [(key, _structure_label(structure)) for key, structure in DEFAULT_STRUCTURES.items()],
         help_text="Used when you add no levels below. Left at its default, the starting stack becomes the structure's.",
+    )
+    house_money_reason = forms.CharField(
+        label="Why the house's money changes",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Required when you change the guarantee, the added prize money or the VIP bounty: they are paid by "
+        "the house, so saving proposes them and another staff member approves (issue 30). The rest is saved at once.",
     )
 
     class Meta:
@@ -94,11 +102,30 @@ class TournamentForm(forms.ModelForm):
         self._check_phases(cleaned)
         if self.instance.pk is not None:
             try:
-                fields_change_check(self.instance, [name for name in self.changed_data if name in EDITABLE_FIELDS])
+                fields_change_check(self.instance, list(self.definition_changes(cleaned)))
             except DefinitionRefused as refusal:
                 for name, message in refusal.field_errors.items():
                     self.add_error(name if name in self.fields else None, message)
+        if self.house_money_changes(cleaned) and not (cleaned.get("house_money_reason") or "").strip():
+            self.add_error(
+                "house_money_reason",
+                "The house pays the guarantee, added prize money and VIP bounty: say why they change (another staff "
+                "member reads it before approving).",
+            )
+        self._check_house_money(cleaned)
         return cleaned
+
+    def _check_house_money(self, cleaned: dict[str, Any]) -> None:
+        """On a tournament that exists, whether its house's money may still change (not once started), on the
+        fields; the values themselves are checked with the rest of the definition (the model's own checks)."""
+        changes = self.house_money_changes(cleaned)
+        if self.instance.pk is None or not changes:
+            return
+        try:
+            fields_change_check(self.instance, list(changes), house_money_approved=True)
+        except DefinitionRefused as refusal:
+            for name, message in refusal.field_errors.items():
+                self.add_error(name if name in self.fields else None, message)
 
     def _check_satellite_target(self, target: Any) -> None:
         """TRN-37: a satellite's target costs something (a seat is worth its buy-in + fee) and no chain of satellites
@@ -154,9 +181,27 @@ class TournamentForm(forms.ModelForm):
         if minimum is not None and minimum < 2:
             self.add_error("minimum_entrants", "A tournament needs at least 2 entrants.")
 
-    def definition_changes(self) -> dict[str, Any]:
-        """The definition fields staff changed, with their new values."""
-        return {name: self.cleaned_data[name] for name in self.changed_data if name in EDITABLE_FIELDS}
+    def definition_changes(self, cleaned: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The definition fields staff changed, with their new values, but the house's money
+        (:meth:`house_money_changes`)."""
+        cleaned = self.cleaned_data if cleaned is None else cleaned
+        return {
+            name: cleaned.get(name)
+            for name in self.changed_data
+            if name in EDITABLE_FIELDS and name not in HOUSE_MONEY_FIELDS
+        }
+
+    def house_money_changes(self, cleaned: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The house's money staff changed (the VIP by id): saving proposes it (issue 30) instead of writing it."""
+        cleaned = self.cleaned_data if cleaned is None else cleaned
+        changes: dict[str, Any] = {}
+        for name in HOUSE_MONEY_FIELDS:
+            if name in self.changed_data and name in cleaned:
+                value = cleaned[name]
+                changes[name] = getattr(value, "pk", value) if name == "vip_player" else value
+        if self.instance.pk is None:  # a new definition starts without it: only what is not nothing is proposed
+            changes = {name: value for name, value in changes.items() if value}
+        return changes
 
     def fields_for_create(self) -> dict[str, Any]:
         """What a new definition is created with: the fields staff set, and the kind, name, start and seats always;

@@ -226,9 +226,12 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
             actions=(DELETE_SELECTED, *TOURNAMENT_ACTIONS),
             pages=(TOURNAMENT_FEE_REPORT_PAGE, TOURNAMENT_CANCELLATION_PAGE),
         ),
-        note="Definitions with their levels, through the services, audited. Once started, buy-in, fee, stack, table "
-        "size, kind, seats, game and start are fixed, and so are the levels up to the current one; a finished or "
-        "cancelled tournament is read-only. Delay, cancel (before the start), hand-for-hand, pause and resume need "
+        note="Definitions with their levels, through the services, audited. The house's money (guarantee, added "
+        "prize money, VIP bounty) is only proposed when saved (reason required) and applied when another staff "
+        "member approves it (issue 30; over €10,000 in one tournament, an administrator). Once a player has paid an "
+        "entry, the prices are fixed; once started, buy-in, fee, stack, table size, kind, seats, game, start and the "
+        "house's money are fixed, and so are the levels up to the current one; a finished or cancelled tournament is "
+        "read-only. Delay, cancel (before the start), hand-for-hand, pause and resume need "
         "`tournaments.run_tournament`. The fee report (LOB-09) needs `tournaments.view_tournament`. A running "
         "tournament's cancellation preview and proposal (CXL-01, `propose_cancellation` opens it) need "
         "`tournaments.run_tournament`.",
@@ -317,11 +320,13 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         note="Issue 30, four eyes on rules: each change, proposed on its rule's page with a reason, is applied when "
         "another staff member than the proposer approves it with that kind's permission (detection thresholds: "
         "`compliance.change_indicatorsetting`; stake terms: `games.add_staketerms`; payout structures: "
-        "`tournaments.change_payoutstructure`; tournament tickets: `tournaments.manage_tickets`; an unresolved game's "
+        "`tournaments.change_payoutstructure`; a tournament's guarantee, added prize money and VIP bounty: "
+        "`tournaments.change_tournament`; tournament tickets: `tournaments.manage_tickets`; an unresolved game's "
         "payouts: `wallet.adjust_balance`); one out of the usual range (a rake rate over 10 %, a rake cap over "
-        "the catalog's highest, a payout change reaching players already registered, a ticket over support's goodwill "
-        "limit, paying a player whose money was not in the game) needs an administrator "
-        "(`core.approve_any_rule_change`, held by no role group). Rejecting needs a reason. Audited.",
+        "the catalog's highest, a payout change reaching players already registered, over €10,000 of the house's "
+        "money in one tournament, a ticket over support's goodwill limit, paying a player whose money was not in the "
+        "game) needs an administrator (`core.approve_any_rule_change`, held by no role group). Rejecting needs a "
+        "reason. Audited.",
     ),
     # --- wallet ---
     "wallet.account": ModelPowers(

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games.models import Hand, StakeTerms
 from poker_site.accounts.roles import SUPPORT_STAFF
+from poker_site.core.models import RuleChangeProposal
 from poker_site.core.money import EurosField, amounts_in_euros, euros
 from tests.tables.support import check_or_call_down, deal, open_table, player, seat_players
 from tests.tournaments.back_office import TOURNAMENTS, client_of, form_errors, submit
@@ -78,6 +79,7 @@ def test_the_display_helper_shows_cents_as_euros() -> None:
 
 
 def test_a_tournament_defined_in_euros_keeps_cents() -> None:
+    """The guarantee typed in euros is proposed in cents (issue 30: the house's money needs a second approval)."""
     support = client_of(SUPPORT_STAFF)
     start = timezone.now() + timedelta(days=3)
 
@@ -92,11 +94,15 @@ def test_a_tournament_defined_in_euros_keeps_cents() -> None:
         buy_in="10,50",
         fee="1.05",
         guarantee="500",
+        house_money_reason="Sunday promotion",
     )
 
     assert response.status_code == 302, form_errors(response)
     tournament = Tournament.objects.get(name="Euro Sunday")
-    assert (tournament.buy_in, tournament.fee, tournament.guarantee) == (1050, 105, 50_000)
+    assert (tournament.buy_in, tournament.fee, tournament.guarantee) == (1050, 105, 0)
+    assert RuleChangeProposal.objects.get(target=f"tournaments.tournament:{tournament.pk}").changes == {
+        "guarantee": 50_000
+    }
     page = support.get(f"{TOURNAMENTS}{tournament.pk}/change/").content.decode()
     assert 'value="10.50"' in page
     assert "Buy-in (prize pool part, €)" in page

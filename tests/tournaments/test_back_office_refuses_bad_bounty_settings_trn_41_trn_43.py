@@ -66,8 +66,10 @@ def test_good_bounty_settings_are_taken() -> None:
         bounty_added_percent=60,
         vip_player=vip.pk,
         vip_bounty=10_000,
+        house_money_reason="The VIP's bounty of the week",
     )
     assert form.is_valid(), form.errors
+    assert form.house_money_changes() == {"vip_player": vip.pk, "vip_bounty": 10_000}
 
 
 def test_the_definition_service_refuses_them_too_and_creates_nothing() -> None:

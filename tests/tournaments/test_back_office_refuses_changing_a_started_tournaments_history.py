@@ -155,16 +155,16 @@ def test_the_admin_saves_a_future_level_change_with_an_audit_row() -> None:
         change_page(tournament),
         "tournament_form",
         **{"levels-3-small_blind": "150", "levels-3-big_blind": "300"},
-        guarantee="500.00",
+        break_seconds="240",
     )
 
     assert response.status_code == 302, form_errors(response)
     assert levels_of(tournament)[3] == LevelRow(4, 150, 300, 20, 300)
-    assert fresh(tournament).guarantee == 50_000
+    assert fresh(tournament).break_seconds == 240
     (audit,) = audit_rows("tournament_definition_changed")
     assert audit.actor is not None
-    assert audit.details["before"]["guarantee"] == 0
-    assert audit.details["after"]["guarantee"] == 50_000
+    assert audit.details["before"]["break_seconds"] != 240
+    assert audit.details["after"]["break_seconds"] == 240
 
 
 def test_a_refusal_when_the_service_writes_comes_back_as_a_message_and_nothing_is_saved(

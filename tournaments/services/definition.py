@@ -4,15 +4,23 @@ TRN-02 lets the operator change any parameter at any time, with two limits that 
 
 * once a tournament has started, the fields its players registered and were seated under stay as they were
   (:data:`FIXED_ONCE_STARTED`: the game, kind, seats of a Sit & Go, table size, buy-in, fee, starting stack, the
-  scheduled start and a satellite's target; a delay goes through ``tournament_delay`` before the start);
+  scheduled start, a satellite's target and the house's money; a delay goes through ``tournament_delay`` before the
+  start);
+* once a player has paid an entry, its prices (:data:`PRICE_FIELDS`) stay as they were: every entry of a tournament
+  costs the same, and the lobby's price is what was charged;
+* the house's money in a tournament (:data:`HOUSE_MONEY_FIELDS`: the guarantee, added prize money and VIP bounty) is
+  never set by one staff member alone (issue 30): a change is proposed and applied when another staff member approves
+  it (:mod:`tournaments.prize_money_changes`, which calls :func:`tournament_definition_update` with
+  ``house_money_approved``); a new definition starts without it.
 * a running tournament's past levels and its current level are history (the level clock is already past their
   start, and the tables dealt hands under them): only the levels after the current one may be changed, added or
   removed. A finished or cancelled tournament's definition is its record and does not change at all.
 
-:func:`definition_change_check` says whether a change is allowed (the admin form calls it to show the refusal on the
-field); :func:`tournament_definition_update` checks again under the tournament's row lock and writes only what
-changed, with an audit row (before and after). :func:`tournament_define` creates a definition the way
-``tournament_create`` does (its Sit & Go timebank, minimum entrants and starting stack defaults), audited.
+:func:`fields_change_check` and :func:`levels_change_check` say whether a change is allowed (the admin form
+calls them to show the refusal on the field); :func:`tournament_definition_update` checks again under the
+tournament's row lock and writes only what changed, with an audit row (before and after). :func:`tournament_define`
+creates a definition the way ``tournament_create`` does (its Sit & Go timebank, minimum entrants and starting
+stack defaults), audited.
 
 The writes use ``@transaction.atomic`` without ``durable``: the admin's add and change pages already run in a
 transaction of their own, and these services join it (their row lock and audit row commit or roll back with the page).
@@ -34,7 +42,9 @@ from tournaments.definitions import level_clock
 from tournaments.models import (
     LEVEL_CONSTRAINT_WORDS,
     TOURNAMENT_CONSTRAINT_WORDS,
+    EntryStatus,
     Tournament,
+    TournamentEntry,
     TournamentLevel,
     TournamentStatus,
 )
@@ -46,6 +56,34 @@ from tournaments.services.catalog import BOUNTY_FIELDS, DEFINITION_FIELDS, PHASE
 from tournaments.services.errors import TournamentError
 from tournaments.services.running import primary_key, tournament_lock, tournament_save
 from wallet.services.audit import audit_record
+
+HOUSE_MONEY_FIELDS = ("guarantee", "added_prize_money", "vip_player", "vip_bounty")
+"""What the house pays into a tournament (the guarantee's overlay, TRN-07; added prize money, TRN-17; the VIP bounty and
+its VIP, TRN-43): set only by a proposal a second staff member approves (issue 30)."""
+
+PRICE_FIELDS = (
+    "buy_in",
+    "fee",
+    "bounty",
+    "buy_in_minimum",
+    "buy_in_maximum",
+    "buy_in_step",
+    "rebuy_buy_in",
+    "rebuy_fee",
+    "add_on_buy_in",
+    "add_on_fee",
+)
+"""What an entry, a re-buy or an add-on costs: fixed once a player has paid an entry."""
+
+PAID_ENTRY_STATUSES = (
+    EntryStatus.REGISTERED,
+    EntryStatus.PLAYING,
+    EntryStatus.BUSTED,
+    EntryStatus.FINISHED,
+    EntryStatus.DISQUALIFIED,
+    EntryStatus.QUALIFIED,
+)
+"""An entry whose price was paid and not given back (unregistered and refunded entries were)."""
 
 FIXED_ONCE_STARTED = (
     "kind",
@@ -68,6 +106,8 @@ FIXED_ONCE_STARTED = (
     "add_on_buy_in",
     "add_on_fee",
     "add_on_chips",
+    "guarantee",
+    "added_prize_money",
 )
 """Definition fields that never change once a tournament has started (its players registered and were seated under
 them)."""
@@ -152,8 +192,13 @@ def _over_message(tournament: Tournament) -> str:
     )
 
 
-def fields_change_check(tournament: Tournament, changed: Iterable[str]) -> None:
-    """Refuse changing ``changed`` definition fields of ``tournament`` as it is now (see the module docstring)."""
+def _label(name: str) -> str:
+    return str(getattr(Tournament._meta.get_field(name), "verbose_name", name))
+
+
+def fields_change_check(tournament: Tournament, changed: Iterable[str], *, house_money_approved: bool = False) -> None:
+    """Refuse changing ``changed`` definition fields of ``tournament`` as it is now (see the module docstring); the
+    house's money only with ``house_money_approved`` (a second staff member approved it)."""
     names = set(changed)
     unknown = sorted(names - EDITABLE_FIELDS)
     if unknown:
@@ -168,12 +213,27 @@ def fields_change_check(tournament: Tournament, changed: Iterable[str]) -> None:
         raise DefinitionRefused(
             f"{tournament.name} started at {started}: its players registered and were seated under these values, "
             "which stay as they were. Nothing was changed.",
+            {name: f"Fixed since the start ({started}): {_label(name)} cannot change any more." for name in fixed},
+        )
+    house_money = [name for name in HOUSE_MONEY_FIELDS if name in names]
+    if house_money and not house_money_approved:
+        raise DefinitionRefused(
+            "The house pays the guarantee, added prize money and VIP bounty: a change is proposed with a reason and "
+            "applied when another staff member approves it. Nothing was changed.",
             {
-                name: f"Fixed since the start ({started}): "
-                f"{getattr(Tournament._meta.get_field(name), 'verbose_name', name)} cannot change any more."
-                for name in fixed
+                name: f"Paid by the house: {_label(name)} changes by a proposal another staff member approves."
+                for name in house_money
             },
         )
+    prices = [name for name in PRICE_FIELDS if name in names]
+    if prices and tournament.pk is not None:
+        paid = TournamentEntry.objects.filter(tournament_id=tournament.pk, status__in=PAID_ENTRY_STATUSES).count()
+        if paid:
+            raise DefinitionRefused(
+                f"{paid} player{'s have' if paid != 1 else ' has'} paid an entry of {tournament.name} at these prices, "
+                "which stay as they were (every entry costs the same). Nothing was changed.",
+                {name: f"Fixed since the first paid entry: {_label(name)} cannot change any more." for name in prices},
+            )
 
 
 def levels_change_check(tournament: Tournament, levels: Sequence[LevelRow], now: datetime) -> None:
@@ -194,20 +254,6 @@ def levels_change_check(tournament: Tournament, levels: Sequence[LevelRow], now:
             f"{', '.join(map(str, touched))}. Change levels from {played + 1} on. Nothing was changed."
         )
     levels_check(levels)
-
-
-def definition_change_check(
-    tournament: Tournament,
-    *,
-    changes: Mapping[str, Any] | Iterable[str] = (),
-    levels: Sequence[LevelRow] | None = None,
-    now: datetime | None = None,
-) -> None:
-    """Raise :class:`DefinitionRefused` unless staff may now change the fields ``changes`` names and replace the
-    levels by ``levels`` (``None``: the levels stay)."""
-    fields_change_check(tournament, changes)
-    if levels is not None:
-        levels_change_check(tournament, levels, now or timezone.now())
 
 
 def phases_definition_problems(
@@ -301,9 +347,12 @@ def tournament_definition_update(
     levels: Sequence[LevelRow] | None = None,
     actor: Any,
     now: datetime | None = None,
+    house_money_approved: bool = False,
 ) -> Tournament:
     """Change a definition's fields (``changes``: field name to new value) and, when ``levels`` is given, replace its
-    levels by them, under the tournament's row lock, after :func:`definition_change_check`. Writes only the fields
+    levels by them, under the tournament's row lock, after :func:`fields_change_check` and
+    :func:`levels_change_check` (the house's money only with ``house_money_approved``:
+    :mod:`tournaments.prize_money_changes` applying an approved proposal). Writes only the fields
     whose value differs (never the state of the run) and only the level rows that differ, bumps the version, records
     one audit row with the values before and after, and tells the lobby after commit. Returns the tournament; raises
     :class:`DefinitionRefused` (nothing changed) when the change is not allowed or the values are not valid."""
@@ -314,7 +363,9 @@ def tournament_definition_update(
     new_levels = None if levels is None else sorted(levels, key=lambda level: level.number)
     if new_levels == stored:
         new_levels = None
-    definition_change_check(locked, changes=different, levels=new_levels, now=moment)
+    fields_change_check(locked, different, house_money_approved=house_money_approved)
+    if new_levels is not None:
+        levels_change_check(locked, new_levels, moment)
     if not different and new_levels is None:
         return locked
     before = {name: _plain(getattr(locked, name)) for name in different}
@@ -385,6 +436,13 @@ def tournament_define(
     unknown = sorted(set(values) - EDITABLE_FIELDS)
     if unknown:
         raise DefinitionRefused(f"Not a field of a tournament's definition: {', '.join(unknown)}.")
+    house_money = [name for name in HOUSE_MONEY_FIELDS if values.get(name)]
+    if house_money:
+        raise DefinitionRefused(
+            "A new tournament starts without the house's money: once it exists, propose the guarantee, added prize "
+            "money or VIP bounty; another staff member approves it (issue 30). Nothing was created.",
+            {name: "Proposed once the tournament exists; another staff member approves it." for name in house_money},
+        )
     if levels is not None:
         levels_check(levels)
         ordered = sorted(levels, key=lambda level: level.number)
