@@ -322,9 +322,10 @@ AUTH_PASSWORD_VALIDATORS = [
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
-    # DRF's own three, the JSON one answering a body nested too deeply with 400 instead of a RecursionError's 500.
+    # DRF's own three, the JSON one strict (poker_site.core.json_parser): a body nested too deeply, an object with a
+    # repeated key or a number too long is a 400 that says so.
     "DEFAULT_PARSER_CLASSES": [
-        "poker_site.core.json_parser.DepthSafeJSONParser",
+        "poker_site.core.json_parser.StrictJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
