@@ -240,6 +240,9 @@ class EffectiveFromRowsInline(admin.TabularInline):
 
 
 class GameRulesInline(EffectiveFromRowsInline):
+    """The game type's rules rows, read only: new rules are proposed on the game type's "propose new rules" page
+    (issue 30)."""
+
     model = GameRules
     fields = (
         "effective_from",
@@ -251,22 +254,129 @@ class GameRulesInline(EffectiveFromRowsInline):
         "reconnect_grace_seconds",
         "sit_out_removal_seconds",
         "global_sit_out_seconds",
+        "rathole_window_minutes",
         "max_tables_per_stake",
     )
     ordering = ("-effective_from",)
 
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+PROPOSE_RULES_PAGE = "games_gametype_propose_rules"
+
+
+class RulesProposalForm(EffectiveFromForm):
+    """New rules of a game type (as the rules rows) and the reason; a second staff member approves."""
+
+    reason = forms.CharField(label="Reason", widget=forms.Textarea(attrs={"rows": 3}))
+
+    class Meta:
+        model = GameRules
+        fields = (
+            "effective_from",
+            "decision_seconds",
+            "timebank_first_hand_seconds",
+            "timebank_replenish_seconds",
+            "timebank_replenish_every_hands",
+            "timebank_cap_seconds",
+            "reconnect_grace_seconds",
+            "sit_out_removal_seconds",
+            "global_sit_out_seconds",
+            "rathole_window_minutes",
+            "minimum_players_to_start",
+            "continue_heads_up",
+            "max_tables_per_stake",
+            "max_tables_per_game",
+            "banzai_resets_per_day",
+            "pause_between_hands_milliseconds",
+        )
+
 
 @admin.register(GameType)
 class GameTypeAdmin(admin.ModelAdmin):
+    """The game, its rake table and its buy-in rule are chosen when the game type is made and never change (its
+    tables, their hands and the players' buy-ins were made under them: another game is another game type). Its rules
+    change by a proposal another staff member approves (issue 30)."""
+
     list_display = ("name", "code", "variant", "rake_table_type", "buy_in_rule", "enabled", "display_order")
     list_filter = ("variant", "buy_in_rule", "enabled")
     search_fields = ("name", "code")
     inlines = (GameRulesInline,)
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        if obj is None:
+            return ("propose_rules",)
+        return ("variant", "rake_table_type", "buy_in_rule", "propose_rules")
+
+    @admin.display(description="change the rules")
+    def propose_rules(self, game_type: GameType) -> str:
+        if game_type.pk is None:
+            return "Save the game type first, then propose its rules."
+        return format_html(
+            '<a href="{}">Propose new rules (another staff member approves them)</a>',
+            reverse(f"admin:{PROPOSE_RULES_PAGE}", args=[game_type.pk]),
+        )
+
+    def get_urls(self) -> list[URLPattern]:
+        page = path(
+            "<int:game_type_id>/propose-rules/",
+            self.admin_site.admin_view(self.propose_rules_view),
+            name=PROPOSE_RULES_PAGE,
+        )
+        return [page, *super().get_urls()]
+
+    def propose_rules_view(self, request: HttpRequest, game_type_id: int) -> HttpResponse:
+        """New rules (from the ones in force) with the time they take effect and a reason; posted,
+        ``rule_change_propose`` (issue 30: applied when another staff member approves)."""
+        from games.rules_changes import ADD_RULES, GAME_RULES, RULES_FIELDS
+        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
+
+        if not request.user.has_perm(ADD_RULES):
+            raise PermissionDenied
+        game_type = GameType.objects.filter(pk=game_type_id).first()
+        if game_type is None:
+            raise Http404("No such game type.")
+        current = game_type.rules.filter(effective_from__lte=timezone.now()).order_by("-effective_from", "-pk").first()
+        initial: dict[str, Any] = {field: getattr(current, field) for field in RULES_FIELDS} if current else {}
+        initial["effective_from"] = timezone.now() + timedelta(hours=1)
+        form = RulesProposalForm(request.POST if request.method == "POST" else None, initial=initial)
+        if request.method == "POST" and form.is_valid():
+            changes = {field: form.cleaned_data[field] for field in RULES_FIELDS}
+            changes["effective_from"] = form.cleaned_data["effective_from"].isoformat()
+            try:
+                proposal = rule_change_propose(
+                    request.user,
+                    GAME_RULES.name,
+                    f"games.gametype:{game_type.pk}",
+                    changes,
+                    form.cleaned_data["reason"],
+                )
+            except RuleChangeRefused as error:
+                form.add_error(None, error.message)
+            else:
+                self.message_user(
+                    request,
+                    f"New rules proposed (#{proposal.pk}): another staff member approves them.",
+                    messages.SUCCESS,
+                )
+                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Propose new rules for {game_type}",
+            "form": form,
+            "explanation": "The rules in force are filled in: change what changes. They take effect at the time given, "
+            "once another staff member approves them; less time to act or to reconnect, or a shorter return window, "
+            "than the rule documents give needs an administrator.",
+        }
+        return TemplateResponse(request, "core/rule_change_proposal_form.html", context)
+
 
 @admin.register(GameRules)
 class GameRulesAdmin(EffectiveFromRowsAdmin):
-    """A change is a new row with a later ``effective_from``; the latest row not in the future is in force."""
+    """A change is a new row with a later ``effective_from``, proposed on the game type's page and added when another
+    staff member approves it (issue 30); the latest row not in the future is in force."""
 
     list_display = (
         "game_type",
@@ -277,10 +387,21 @@ class GameRulesAdmin(EffectiveFromRowsAdmin):
         "reconnect_grace_seconds",
         "global_sit_out_seconds",
         "sit_out_removal_seconds",
+        "rathole_window_minutes",
     )
     list_filter = ("game_type",)
     date_hierarchy = "effective_from"
     show_full_result_count = False
+
+    # Issue 30: no row is added, edited or deleted here, a future one included, by anyone.
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class StakeTermsInline(EffectiveFromRowsInline):

@@ -31,7 +31,9 @@ class GamesConfig(AppConfig):
         # The chips at cash tables: a session's account is its record between hands (checked above in a hand).
         money_place_register(MoneyPlace("cash tables (chips of the seated players)", ("table_session",)))
 
+        from games.rules_changes import GAME_RULES
         from games.terms_changes import STAKE_TERMS
         from poker_site.core.rule_changes import rule_kind_register
 
         rule_kind_register(STAKE_TERMS)  # issue 30: stake terms change by proposal and a second approval
+        rule_kind_register(GAME_RULES)  # and so do a game type's rules (clocks, sit-out limits, return window)

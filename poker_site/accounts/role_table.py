@@ -25,6 +25,7 @@ DELETE_SELECTED = "delete_selected"  # the admin's built-in bulk delete, offered
 USER_PASSWORD_PAGE = "auth_user_password_change"  # the user admin's "set a password" page
 HOLD_DECISION_PAGE = "wallet_hold_decide"  # release or seize a hold, with a reason
 PROPOSE_TERMS_PAGE = "games_stake_propose_terms"
+PROPOSE_RULES_PAGE = "games_gametype_propose_rules"
 RULE_CHANGE_DECISION_PAGES = ("core_rulechangeproposal_approve", "core_rulechangeproposal_reject")
 PAYOUT_STRUCTURE_PAGES = ("tournaments_payoutstructure_propose", "tournaments_payoutstructure_propose_new")
 PROPOSE_RESOLUTION_PAGE = "wallet_unresolvedgamefunds_propose"  # CASH-25: propose an unresolved game's payouts
@@ -153,8 +154,20 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     "django_celery_beat.intervalschedule": administrators_only(note=SCHEDULER_NOTE),
     "django_celery_beat.solarschedule": administrators_only(note=SCHEDULER_NOTE),
     # --- cash tables ---
-    "games.gametype": catalogue("Rules rows are added on the game type's page."),
-    "games.gamerules": catalogue("A change is a new row; rows in force or past are read-only."),
+    "games.gametype": ModelPowers(
+        may("view", "add", "change", pages=(PROPOSE_RULES_PAGE,)),
+        READ,
+        may(*VERBS, actions=(DELETE_SELECTED,), pages=(PROPOSE_RULES_PAGE,)),
+        "The game, rake table and buy-in rule are chosen when the game type is made and never change (another game "
+        "is another game type). New rules are proposed on the game type's page (`games.add_gamerules`, reason "
+        "required) and become a new rules row when another staff member approves them (issue 30, rule change "
+        "proposals).",
+    ),
+    "games.gamerules": read_only_record(
+        "A change is a new row, proposed on the game type's page and added when a second staff member approves it "
+        "(issue 30); no row is added, edited or deleted here by anyone. Less time to act, to reconnect or in the "
+        "timebank, or a shorter return window, than the rule documents give needs an administrator's approval."
+    ),
     "games.stake": ModelPowers(
         may("view", "add", "change", actions=("open_tables",), pages=(PROPOSE_TERMS_PAGE,)),
         READ,
@@ -319,11 +332,13 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         administrators=may("view", pages=RULE_CHANGE_DECISION_PAGES),
         note="Issue 30, four eyes on rules: each change, proposed on its rule's page with a reason, is applied when "
         "another staff member than the proposer approves it with that kind's permission (detection thresholds: "
-        "`compliance.change_indicatorsetting`; stake terms: `games.add_staketerms`; payout structures: "
+        "`compliance.change_indicatorsetting`; stake terms: `games.add_staketerms`; a game type's rules: "
+        "`games.add_gamerules`; payout structures: "
         "`tournaments.change_payoutstructure`; a tournament's guarantee, added prize money and VIP bounty: "
         "`tournaments.change_tournament`; tournament tickets: `tournaments.manage_tickets`; an unresolved game's "
         "payouts: `wallet.adjust_balance`); one out of the usual range (a rake rate over 10 %, a rake cap over "
-        "the catalog's highest, a payout change reaching players already registered, over €10,000 of the house's "
+        "the catalog's highest, less time to act or to reconnect or a shorter return window than the rule documents "
+        "give, a payout change reaching players already registered, over €10,000 of the house's "
         "money in one tournament, a ticket over support's goodwill limit, paying a player whose money was not in the "
         "game) needs an administrator (`core.approve_any_rule_change`, held by no role group). Rejecting needs a "
         "reason. Audited.",

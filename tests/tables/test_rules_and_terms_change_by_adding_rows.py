@@ -39,10 +39,11 @@ def test_a_stake_terms_row_in_force_cannot_be_changed_or_deleted_from_the_admin(
     assert terms.rake_rate_basis_points == rate_before
 
 
-@pytest.mark.parametrize("model", [GameRules])
-def test_only_rows_not_yet_in_force_may_be_changed_or_deleted(model: type) -> None:
-    """Game rules; stake terms are never added, changed or deleted in the admin: they change by a proposal a second
-    staff member approves (issue 30, see test_stake_terms_change_only_when_a_second_staff_member_approves.py)."""
+@pytest.mark.parametrize("model", [GameRules, StakeTerms])
+def test_no_rules_or_terms_row_is_added_changed_or_deleted_in_the_admin(model: type) -> None:
+    """Game rules and stake terms change only by a proposal a second staff member approves (issue 30, see
+    test_stake_terms_change_only_when_a_second_staff_member_approves.py and
+    test_game_rules_change_only_when_a_second_staff_member_approves.py), a future row included."""
     agent = support_agent()
     request = RequestFactory().get("/")
     request.user = agent
@@ -54,10 +55,10 @@ def test_only_rows_not_yet_in_force_may_be_changed_or_deleted(model: type) -> No
     future.effective_from = timezone.now() + timedelta(days=1)
     future.save()
 
-    assert not admin_of.has_change_permission(request, in_force)
-    assert not admin_of.has_delete_permission(request, in_force)
-    assert admin_of.has_change_permission(request, future)
-    assert admin_of.has_add_permission(request)
+    for row in (in_force, future):
+        assert not admin_of.has_change_permission(request, row)
+        assert not admin_of.has_delete_permission(request, row)
+    assert not admin_of.has_add_permission(request)
 
 
 def test_a_new_row_takes_effect_now_or_later_never_in_the_past() -> None:
