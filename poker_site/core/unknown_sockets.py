@@ -27,5 +27,10 @@ async def refuse_unknown_socket(scope: dict[str, Any], receive: Any, send: Any) 
         await send({"type": "websocket.close", "code": UNKNOWN_PATH_CLOSE_CODE})
 
 
-UNKNOWN_SOCKET_ROUTE: Final[URLPattern] = re_path(r"^", refuse_unknown_socket, name="ws-unknown-path")
+# Channels' router takes ASGI apps where django-stubs types Django views.
+UNKNOWN_SOCKET_ROUTE: Final[URLPattern] = re_path(
+    r"^",
+    refuse_unknown_socket,  # type: ignore[arg-type]
+    name="ws-unknown-path",
+)
 """Every path: the last route of the sockets' router."""
