@@ -3,7 +3,9 @@
 * :func:`deposit_limit_set` — a player's daily, weekly or monthly deposit limit: a cut (or the same amount) takes
   effect at once, a raise or a removal 24 hours later; every change is a new row, audited.
 * :func:`deposit_refusal` — the cashier's deposit check (registered in the app's ``ready``): refuses a deposit over
-  any limit in force, naming the limit and what remains, and any deposit during a self-exclusion.
+  any limit in force, naming the limit and what remains, and any deposit during a self-exclusion. A limit counts the
+  deposits completed in its window and those still awaiting the payment provider (pending), each once
+  (:func:`deposits_since`).
 * :func:`session_reminder_set`, :func:`session_start_record`, :func:`session_summary` — the reminder a logged-in
   player sees every ``session_reminder_minutes``: the session's start is stored in the session at log-in, the page
   checks it; the net result comes from the ledger.
@@ -169,17 +171,40 @@ def deposit_limit_set(user: User, period: Any, amount: Any, *, now: datetime | N
     return change
 
 
-def _deposited_since(user_id: int, currency: str, since: datetime) -> int:
+@dataclass(frozen=True)
+class DepositsInWindow:
+    """A player's deposits made in a limit's window, in cents: ``completed`` (credited) and ``awaiting`` (pending:
+    reserved by the cashier, the payment provider's answer not yet booked). Both count towards the limit."""
+
+    completed: int
+    awaiting: int
+
+    @property
+    def counted(self) -> int:
+        return self.completed + self.awaiting
+
+
+def deposits_since(user_id: int, currency: str, since: datetime) -> DepositsInWindow:
+    """The player's completed and pending deposits made after ``since``, summed in one statement (so a deposit the
+    cashier completes meanwhile is counted once, never in both sums or in neither).
+
+    A pending deposit is the cashier's reservation before the provider charges (:func:`wallet.services.cashier.
+    deposit_reserve`): it counts from the moment it is reserved, by its reservation time, which stays its time once
+    completed; so each deposit is counted once, whether pending or completed. A declined one is deleted and no longer
+    counts."""
     from wallet.models import CashierDirection, CashierStatus, CashierTransaction
 
-    total = CashierTransaction.objects.filter(
+    totals = CashierTransaction.objects.filter(
         player_id=user_id,
         direction=CashierDirection.DEPOSIT,
         currency=currency,
-        status=CashierStatus.COMPLETED,
+        status__in=[CashierStatus.COMPLETED, CashierStatus.PENDING],
         created_at__gt=since,
-    ).aggregate(total=Sum("amount"))["total"]
-    return int(total or 0)
+    ).aggregate(
+        completed=Sum("amount", filter=Q(status=CashierStatus.COMPLETED)),
+        awaiting=Sum("amount", filter=Q(status=CashierStatus.PENDING)),
+    )
+    return DepositsInWindow(completed=int(totals["completed"] or 0), awaiting=int(totals["awaiting"] or 0))
 
 
 LIMIT_WINDOW_WORDS = {
@@ -191,7 +216,9 @@ LIMIT_WINDOW_WORDS = {
 
 def deposit_refusal(user: User, amount: int, currency: str, now: datetime) -> str | None:
     """The cashier's deposit check: why ``user`` may not deposit ``amount`` cents now (a self-exclusion, or a deposit
-    limit it would pass, naming the limit, what was deposited in its window and what remains), or ``None``."""
+    limit it would pass, naming the limit, what was deposited in its window, what still awaits the payment provider
+    and what remains), or ``None``. ``amount`` is the new deposit alone: the deposits already made in each window,
+    completed or pending (:func:`deposits_since`), are counted here."""
     exclusion = self_exclusion_active(user.pk, now)
     if exclusion is not None:
         return _exclusion_words(exclusion, _("You cannot deposit"))
@@ -199,18 +226,28 @@ def deposit_refusal(user: User, amount: int, currency: str, now: datetime) -> st
         limit = deposit_limit_in_force(user.pk, period, now)
         if limit is None:
             continue
-        already = _deposited_since(user.pk, currency, now - LIMIT_WINDOWS[period])
-        if already + amount > limit:
-            return _(
-                "Your %(period)s deposit limit is %(limit)s; you have deposited %(already)s %(window)s, so you can "
-                "deposit at most %(remaining)s more now."
-            ) % {
+        deposits = deposits_since(user.pk, currency, now - LIMIT_WINDOWS[period])
+        if deposits.counted + amount > limit:
+            words = {
                 "period": LimitPeriod(period).label,
                 "limit": format_money(limit, currency),
-                "already": format_money(already, currency),
+                "already": format_money(deposits.completed, currency),
                 "window": LIMIT_WINDOW_WORDS[LimitPeriod(period)](),
-                "remaining": format_money(max(0, limit - already), currency),
+                "remaining": format_money(max(0, limit - deposits.counted), currency),
             }
+            if deposits.awaiting:
+                return _(
+                    "Your %(period)s deposit limit is %(limit)s; you have deposited %(already)s %(window)s and "
+                    "%(awaiting)s still awaits the payment provider, so you can deposit at most %(remaining)s more "
+                    "now."
+                ) % {**words, "awaiting": format_money(deposits.awaiting, currency)}
+            return (
+                _(
+                    "Your %(period)s deposit limit is %(limit)s; you have deposited %(already)s %(window)s, so you can "
+                    "deposit at most %(remaining)s more now."
+                )
+                % words
+            )
     return None
 
 

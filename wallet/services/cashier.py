@@ -28,7 +28,6 @@ from django.utils import timezone
 
 from wallet.errors import (
     CashierLimitExceeded,
-    DepositRefused,
     IdempotencyConflict,
     InsufficientFunds,
     InvalidTransfer,
@@ -135,9 +134,9 @@ def check_deposit_limits(user: User, amount: int, currency: str = DEFAULT_CURREN
     """Raise ``CashierLimitExceeded`` if a deposit of ``amount`` cents is outside the limits now, or
     ``DepositRefused`` when a registered deposit check objects (:mod:`wallet.services.deposit_checks`).
 
-    Pending deposits count as made: the daily limit adds today's, and every registered check is asked about
-    ``amount`` plus all of them. Call it under the player's cashier lock (``_lock_cashier_of``), or two deposits can
-    both pass a limit."""
+    Pending deposits count as made: the daily limit adds today's, and every registered check counts those of its
+    own window (see :mod:`wallet.services.deposit_checks`); each is asked about ``amount`` alone. Call it under the
+    player's cashier lock (``_lock_cashier_of``), or two deposits can both pass a limit."""
     limits = cashier_limits()
     if amount < limits.minimum_deposit:
         raise CashierLimitExceeded(f"The minimum deposit is {format_cents(limits.minimum_deposit, currency)}.")
@@ -158,20 +157,9 @@ def check_deposit_limits(user: User, amount: int, currency: str = DEFAULT_CURREN
             f"{format_cents(deposited, currency)} today (UTC){awaiting_words}, so at most "
             f"{format_cents(room, currency)} more."
         )
-    # The registered checks (e.g. the player's own daily, weekly and monthly limits: responsible gaming) sum the
-    # completed deposits in their windows and know nothing of pending ones, so they are asked about this deposit
-    # together with every pending one. A pending deposit of any age counts: until the provider's answer is booked,
-    # the player may have paid it.
-    awaiting = deposits_awaiting_provider(user, currency)
-    try:
-        deposit_checks_pass(user, amount + awaiting, currency, now)
-    except DepositRefused as refusal:
-        if not awaiting:
-            raise
-        raise DepositRefused(
-            f"{refusal} {format_cents(awaiting, currency)} of your deposits still awaits the payment provider and "
-            "counts towards your limits."
-        ) from None
+    # The registered checks (e.g. the player's own daily, weekly and monthly limits: responsible gaming) are asked
+    # about this deposit alone: each counts the deposits already made in its window itself, pending ones included.
+    deposit_checks_pass(user, amount, currency, now)
 
 
 def check_withdrawal_limits(amount: int, currency: str = DEFAULT_CURRENCY) -> None:

@@ -2,9 +2,17 @@
 and self-exclusion).
 
 A check is a function of the player, the amount in cents, the currency and the moment, returning ``None`` (no
-objection) or the refusal in words the player may read. ``check_deposit_limits`` asks every registered check; inside
-``deposit_create`` that is after the player's cashier lock, so a refusal changes nothing and two deposits cannot both
-pass a limit. Apps register their checks once, in their ``AppConfig.ready``.
+objection) or the refusal in words the player may read. ``amount`` is the new deposit alone; a check that limits what
+a player deposits over time counts the deposits already made itself, and must count the pending ones too: a pending
+deposit is the cashier's reservation while the payment provider is asked to charge (``deposit_reserve``), it may
+already be charged, and it becomes completed with its reservation time unchanged (or is deleted if declined). So the
+amount a limit checks is ``amount`` + the completed deposits + the pending deposits of its window, each deposit once
+(:func:`poker_site.responsible_gaming.services.deposits_since` sums both in one statement).
+
+``check_deposit_limits`` asks every registered check under the player's cashier lock (``deposit_reserve``,
+``deposit_create``), and every change of a player's deposits (reserve, complete, release) takes that lock, so a
+refusal changes nothing and two deposits cannot both pass a limit. Apps register their checks once, in their
+``AppConfig.ready``.
 """
 
 from __future__ import annotations
