@@ -1018,6 +1018,7 @@
 
   var topUpDialog = document.getElementById("top-up-dialog");
   var topUpRoom = null;
+  var topUpEdited = false;  // the player typed in (or cleared) the amount: it is theirs, never refilled under them
 
   /* How much the player may add now: the table maximum less the stack they have now (in a hand: what they have
      behind, the chips being added when the hand ends, CASH-15). */
@@ -1043,8 +1044,9 @@
     limitsLine.textContent = text;
     limitsLine.setAttribute("data-room", String(room));
     var input = document.getElementById("top-up-amount");
-    // The suggested amount follows the maximum until the player types their own.
-    if (input.value === "" || (topUpRoom !== null && input.value === amountToInput(topUpRoom))) {
+    // The suggested amount follows the maximum until the player types their own (a field they cleared stays empty:
+    // an empty field is an error on submit, never the table maximum).
+    if (!topUpEdited && (input.value === "" || (topUpRoom !== null && input.value === amountToInput(topUpRoom)))) {
       input.value = room > 0 ? amountToInput(room) : "";
     }
     topUpRoom = room;
@@ -1065,21 +1067,38 @@
     if (!me || !topUpDialog) { return; }
     var notices = document.getElementById("top-up-notices");
     P.clearNotices(notices);
-    document.getElementById("top-up-amount").value = "";
+    var input = document.getElementById("top-up-amount");
+    input.value = "";
+    input.removeAttribute("aria-invalid");
     topUpRoom = null;
+    topUpEdited = false;
     topUpDialog.showModal();
     showTopUpLimits();
     document.getElementById("top-up-amount").focus();
   }
   if (topUpDialog) {
     document.getElementById("top-up-cancel").addEventListener("click", function () { topUpDialog.close(); });
+    document.getElementById("top-up-amount").addEventListener("input", function () {
+      topUpEdited = true;
+      this.removeAttribute("aria-invalid");
+    });
     document.getElementById("top-up-form").addEventListener("submit", function (event) {
       event.preventDefault();
       var notices = document.getElementById("top-up-notices");
       P.clearNotices(notices);
-      var cents = parseAmount(document.getElementById("top-up-amount").value);
+      var input = document.getElementById("top-up-amount");
+      // An empty field sends nothing: the player says how much (CASH-15), the page never picks the maximum for them.
+      if (String(input.value).trim() === "") {
+        input.setAttribute("aria-invalid", "true");
+        P.notify(notices, gettext("Enter an amount."), "error");
+        input.focus();
+        return;
+      }
+      var cents = parseAmount(input.value);
       if (cents === null || cents <= 0) {
+        input.setAttribute("aria-invalid", "true");
         P.notify(notices, gettext("Please enter an amount in euros, for example 5 or 5.50."), "error");
+        input.focus();
         return;
       }
       var button = document.getElementById("top-up-confirm");
