@@ -10,7 +10,10 @@ share :func:`games.runtime.hands.hand_start`) gets:
 * the deck derived from both by :mod:`games.engine.fairness` (domain ``deck/v1/table/<table id>/hand/<hand number>``);
 * a public ``deck_committed`` event (commitment, domain, algorithm, client seeds) appended before ``hand_started``,
   so before any card event;
-* a public ``deck_revealed`` event (the server seed) appended when the hand ends, finished or cancelled.
+* a ``deck_revealed`` event (the server seed) appended when the hand ends, finished or cancelled, for each player
+  dealt in, in full to that player alone (audience ``seat``): the seed gives the whole deck, so folded and mucked hole
+  cards too, which spectators, players not dealt in and anyone reading the table later must not learn; everyone else
+  receives the event without its payload (its kind tells the browser a hand's seeds were revealed).
 
 ``docs/fairness.md`` describes the formats; ``manage.py verify_hand`` and ``docs/verify_hand.py`` check them.
 """
@@ -37,7 +40,7 @@ from games.engine.fairness import (
     deck_domain,
     verification_problems,
 )
-from games.models import Hand, HandEvent, Seat, Table
+from games.models import EventAudience, Hand, HandEvent, Seat, Table
 from games.runtime.errors import ActionRefused, NotSeated
 from games.runtime.events import NewEvent
 
@@ -96,22 +99,31 @@ def commitment_event(hand: Hand) -> NewEvent:
     )
 
 
-def reveal_event(hand: Hand) -> NewEvent | None:
-    """The public ``deck_revealed`` event of ``hand`` once it has ended (None for a hand without a commitment)."""
+def reveal_events(hand: Hand) -> list[NewEvent]:
+    """The ``deck_revealed`` events of ``hand`` once it has ended: one per player dealt in, seen in full by that player
+    alone (none for a hand without a commitment). The players of the hand verify it; nobody else learns the deck, whose
+    folded and mucked hole cards the seed would give away (docs/fairness.md "Who receives the seed")."""
     if not hand.deck_commitment:
-        return None
-    return NewEvent(
-        "deck_revealed",
-        {
-            "hand_number": hand.number,
-            "algorithm": ALGORITHM,
-            "domain": deck_domain(hand.table_id, hand.number),
-            "commitment": hand.deck_commitment,
-            "server_seed": hand.server_seed,
-            "client_seeds": dict(hand.client_seeds),
-        },
-        hand,
-    )
+        return []
+    payload = {
+        "hand_number": hand.number,
+        "algorithm": ALGORITHM,
+        "domain": deck_domain(hand.table_id, hand.number),
+        "commitment": hand.deck_commitment,
+        "server_seed": hand.server_seed,
+        "client_seeds": dict(hand.client_seeds),
+    }
+    return [
+        NewEvent(
+            "deck_revealed",
+            dict(payload),
+            hand,
+            EventAudience.SEAT,
+            private_to_seat=int(seat),
+            private_to_user_id=participant["user"],
+        )
+        for seat, participant in sorted(hand.participants.items(), key=lambda item: int(item[0]))
+    ]
 
 
 def client_seed_from_text(text: Any) -> str:

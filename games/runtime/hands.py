@@ -56,7 +56,7 @@ from games.runtime import presence
 from games.runtime.engine_state import hand_engine_state_remember, hand_engine_state_to_change
 from games.runtime.errors import NotYourTurn, OwnershipLost
 from games.runtime.events import NewEvent, engine_event, events_append
-from games.runtime.fairness import commitment_event, hand_fairness_new, reveal_event
+from games.runtime.fairness import commitment_event, hand_fairness_new, reveal_events
 from games.runtime.hand_log import hand_log_clear
 from games.runtime.locking import seats_lock, table_lock, table_lock_with_hand
 from games.runtime.play import (
@@ -652,9 +652,7 @@ def hand_end_locked(context: HandContext, hand: Hand, state: HandState, *, unsav
             hand,
         )
     )
-    revealed = reveal_event(hand)
-    if revealed is not None:
-        context.events.append(revealed)
+    context.events.extend(reveal_events(hand))
     transaction.on_commit(partial(hand_settled.send_robust, sender=Hand, hand_id=hand.pk, table_id=hand.table_id))
     between_hands(context, hand, counted=True)
 

@@ -20,7 +20,7 @@ from games.models import Hand, HandEvent, HandPlayer, HandStatus, Table
 from games.runtime import inbox
 from games.runtime.errors import OwnershipLost
 from games.runtime.events import NewEvent
-from games.runtime.fairness import reveal_event
+from games.runtime.fairness import reveal_events
 from games.runtime.hand_log import hand_log_rows_after
 from games.runtime.hands import HandContext, between_hands, hand_close
 from games.runtime.locking import seats_lock, table_lock
@@ -116,9 +116,7 @@ def hand_cancel_locked(context: HandContext, hand: Hand, reason: str) -> None:
             "hand_cancelled", {"hand_number": hand.number, "reason": hand.cancellation_reason, "stacks": stacks}, hand
         )
     )
-    revealed = reveal_event(hand)
-    if revealed is not None:
-        context.events.append(revealed)
+    context.events.extend(reveal_events(hand))
     if context.table.current_hand_id == hand.pk:
         between_hands(context, hand, counted=False)
 

@@ -132,15 +132,18 @@ def test_three_players_play_a_hand_and_nobody_sees_another_players_cards() -> No
                 token = f'"{card}"'
                 assert not any(token in frame for frame in others), f"seat {seat}'s {card} leaked to a player"
                 assert not any(token in frame for frame in spectator.received), f"seat {seat}'s {card} leaked"
-        # The server seed reaches nobody before the hand has ended, and everybody with the reveal (issue 29).
+        # The server seed reaches nobody before the hand has ended, then each player of the hand with the reveal
+        # (issue 29), and never the spectator: it gives every folded hole card.
         seeds = await database_sync_to_async(hand_seeds)(hand_id)
         assert sorted(seeds["client_seeds"].values()) == sorted(CLIENT_SEEDS.values())
-        for socket in (*sockets.values(), spectator):
+        for socket in sockets.values():
             ended = next(index for index, frame in enumerate(socket.received) if '"hand_ended"' in frame)
             with_seed = [index for index, frame in enumerate(socket.received) if seeds["server_seed"] in frame]
             assert with_seed, "the seed was never revealed"
             assert with_seed[0] >= ended, "the server seed reached a client before the hand ended"
             assert '"deck_revealed"' in socket.received[with_seed[0]]
+        assert not [frame for frame in spectator.received if seeds["server_seed"] in frame], "the seed leaked"
+        assert any('"deck_revealed"' in frame for frame in spectator.received)  # told, without the seed
         sequences = []
         for frame in spectator.received:
             message = json.loads(frame)

@@ -1,5 +1,7 @@
 """Provably fair hands (issue 29) at a cash table: the commitment is in the event log before any card, the server
-seed in no event until the hand has ended, and then revealed; the dealt deck is the one the seeds give."""
+seed in no event until the hand has ended, and then revealed to each player dealt in, to them alone (the seed gives
+every folded and mucked hole card: spectators and other players must not get it); the dealt deck is the one the seeds
+give."""
 
 from __future__ import annotations
 
@@ -64,15 +66,33 @@ def test_the_seed_is_revealed_after_the_hand_ends_and_gives_the_dealt_deck() -> 
     kinds = kinds_of(hand)
     assert kinds[-1] == "deck_revealed"
     assert kinds.index("hand_ended") < kinds.index("hand_settled") < kinds.index("deck_revealed")
-    revealed = HandEvent.objects.get(hand=hand, kind="deck_revealed")
-    assert revealed.audience == "public"
-    assert revealed.payload["server_seed"] == hand.server_seed
+    reveals = list(HandEvent.objects.filter(hand=hand, kind="deck_revealed").order_by("sequence"))
+    players = {int(seat): data["user"] for seat, data in hand.participants.items()}
+    assert {(row.private_to_seat, row.private_to_user_id) for row in reveals} == set(players.items())
+    assert {row.audience for row in reveals} == {"seat"}
+    assert {row.payload["server_seed"] for row in reveals} == {hand.server_seed}
     seed = bytes.fromhex(hand.server_seed)
     domain = deck_domain(hand.table_id, hand.number)
     assert commitment(domain, seed) == hand.deck_commitment
     client_seeds = {int(seat): bytes.fromhex(text) for seat, text in hand.client_seeds.items()}
     assert set(client_seeds) == {int(seat) for seat in hand.participants}
     assert [str(card) for card in derived_order(FULL_DECK, seed, client_seeds, domain)] == hand.deck
+
+
+def test_the_seed_reaches_the_players_of_the_hand_and_nobody_else() -> None:
+    from games.runtime.views import event_view
+
+    table, hand = dealt_hand()
+    fold_to_the_end(table, now=START)
+    hand.refresh_from_db()
+    bystander = player()
+    players = [data["user"] for data in hand.participants.values()]
+    rows = list(HandEvent.objects.filter(hand=hand).order_by("sequence"))
+
+    for viewer in (None, bystander.pk):
+        assert not [row for row in rows if hand.server_seed in str(event_view(row, viewer))]
+    for viewer in players:
+        assert len([row for row in rows if hand.server_seed in str(event_view(row, viewer))]) == 1
 
 
 def test_a_cancelled_hand_reveals_its_seed_too() -> None:

@@ -32,7 +32,8 @@ def assert_committed_before_cards_and_revealed_after_the_end(table: Table) -> No
     first_card = min(kinds.index(kind) for kind in CARD_KINDS if kind in kinds)
     assert kinds.index("deck_committed") < kinds.index("hand_started") < first_card
     assert kinds.index("hand_ended") < kinds.index("deck_revealed")
-    seed = bytes.fromhex(HandEvent.objects.get(hand=hand, kind="deck_revealed").payload["server_seed"])
+    (seed_text,) = {row.payload["server_seed"] for row in HandEvent.objects.filter(hand=hand, kind="deck_revealed")}
+    seed = bytes.fromhex(seed_text)
     domain = deck_domain(table.pk, hand.number)
     assert commitment(domain, seed) == hand.deck_commitment
     client_seeds = {int(seat): bytes.fromhex(text) for seat, text in hand.client_seeds.items()}
