@@ -13,6 +13,7 @@ import json
 import uuid
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, QuerySet
@@ -38,7 +39,9 @@ from wallet.models import (
     Account,
     AdjustmentProposal,
     AuditEntry,
+    CashierDirection,
     CashierLimits,
+    CashierStatus,
     CashierTransaction,
     Hold,
     HoldStatus,
@@ -479,8 +482,50 @@ class AdjustmentProposalAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
         return self._decision_page(request, proposal_id, approve=False)
 
 
+class PendingDepositSettlementForm(forms.Form):
+    """Propose how a pending deposit is settled, after checking with the payment provider (a second staff member
+    approves it: :mod:`wallet.deposit_changes`)."""
+
+    decision = forms.ChoiceField(
+        label=_("The payment provider"),
+        choices=[
+            ("charged", _("charged it: credit the deposit to the player")),
+            ("not_charged", _("did not charge it: release the reservation")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    provider_reference = forms.CharField(
+        label=_("Provider reference"),
+        required=False,
+        max_length=200,
+        help_text=_("The provider's reference of the charge: required when it charged the deposit."),
+    )
+    reason = forms.CharField(
+        label=_("Reason"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("What the provider said, and where (e.g. its dashboard, a support ticket)."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        reference = (cleaned.get("provider_reference") or "").strip()
+        if cleaned.get("decision") == "charged" and not reference:
+            self.add_error("provider_reference", _("Give the provider's reference of the charge."))
+        if cleaned.get("decision") == "not_charged" and reference:
+            self.add_error("provider_reference", _("A deposit the provider did not charge has no reference."))
+        cleaned["provider_reference"] = reference
+        return cleaned
+
+
+SETTLE_DEPOSIT_PAGE = "wallet_cashiertransaction_settle"
+
+
 @admin.register(CashierTransaction)
 class CashierTransactionAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
+    """Deposits and withdrawals, read only. A deposit left pending by a payment provider error (no retry finished it)
+    is settled on its settle page: a proposal, after checking with the provider, that another staff member approves
+    (:mod:`wallet.deposit_changes`, ``wallet.adjust_balance``)."""
+
     list_display = (
         "id",
         "player",
@@ -497,10 +542,95 @@ class CashierTransactionAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     search_help_text = _("Exact provider reference, or player:<username>.")
     player_lookup = "player__username"
     list_select_related = ("player",)
+    readonly_fields = ("settle_link",)
 
     @admin.display(description=_("amount"), ordering="amount")
     def amount_display(self, cashier_transaction: CashierTransaction) -> str:
         return _cents(cashier_transaction.amount, cashier_transaction.currency)
+
+    @admin.display(description=_("settlement"))
+    def settle_link(self, cashier_transaction: CashierTransaction) -> str:
+        if (
+            cashier_transaction.direction != CashierDirection.DEPOSIT
+            or cashier_transaction.status != CashierStatus.PENDING
+        ):
+            return "—"
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse(f"admin:{SETTLE_DEPOSIT_PAGE}", args=[cashier_transaction.pk]),
+            _("Settle after checking with the payment provider (another staff member approves it)"),
+        )
+
+    def get_urls(self) -> list[URLPattern]:
+        page = path(
+            "<int:transaction_id>/settle/", self.admin_site.admin_view(self.settle_view), name=SETTLE_DEPOSIT_PAGE
+        )
+        return [page, *super().get_urls()]
+
+    def settle_view(self, request: HttpRequest, transaction_id: int) -> HttpResponse:
+        """Propose that the provider charged the pending deposit (its reference) or did not, with a reason; posted,
+        ``rule_change_propose`` of :data:`wallet.deposit_changes.PENDING_DEPOSIT_SETTLEMENT`."""
+        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
+        from wallet.deposit_changes import PENDING_DEPOSIT_SETTLEMENT, deposit_target
+        from wallet.services.cashier import PENDING_DEPOSIT_SETTLE_AFTER
+        from wallet.services.permissions import ADJUST_BALANCE
+
+        if not request.user.has_perm(ADJUST_BALANCE):
+            raise PermissionDenied
+        deposit = get_object_or_404(
+            CashierTransaction.objects.select_related("player"),
+            pk=transaction_id,
+            direction=CashierDirection.DEPOSIT,
+        )
+        form = PendingDepositSettlementForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            charged = form.cleaned_data["decision"] == "charged"
+            changes: dict[str, Any] = {"charged": charged}
+            if charged:
+                changes["provider_reference"] = form.cleaned_data["provider_reference"]
+            try:
+                proposal = rule_change_propose(
+                    request.user,
+                    PENDING_DEPOSIT_SETTLEMENT.name,
+                    deposit_target(deposit),
+                    changes,
+                    form.cleaned_data["reason"],
+                )
+            except RuleChangeRefused as error:
+                form.add_error(None, error.message)
+            else:
+                self.message_user(
+                    request,
+                    _("Settlement proposed (#%(id)s): another staff member approves it.") % {"id": proposal.pk},
+                    messages.SUCCESS,
+                )
+                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Settle deposit #%(id)s of %(player)s (%(amount)s via %(provider)s, %(status)s)")
+            % {
+                "id": deposit.pk,
+                "player": deposit.player,
+                "amount": _cents(deposit.amount, deposit.currency),
+                "provider": deposit.provider,
+                "status": deposit.get_status_display(),
+            },
+            "form": form,
+            "explanation": _(
+                "The payment provider raised instead of answering, and no retry with the same key finished this "
+                "deposit. Check with the provider whether it charged the player (idempotency key %(key)s, reserved "
+                "%(reserved)s). Charged: the deposit is credited under its key, so a later retry cannot credit it "
+                "again. Not charged: the reservation is released and no longer counts towards the deposit limits. "
+                "Only a pending deposit reserved at least %(minutes)s minutes ago can be settled."
+            )
+            % {
+                "key": deposit.idempotency_key,
+                "reserved": deposit.created_at.isoformat(timespec="seconds"),
+                "minutes": int(PENDING_DEPOSIT_SETTLE_AFTER.total_seconds() // 60),
+            },
+        }
+        return TemplateResponse(request, "core/rule_change_proposal_form.html", context)
 
 
 @admin.register(CashierLimits)

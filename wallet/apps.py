@@ -19,3 +19,8 @@ class WalletConfig(AppConfig):
 
         # Issue 30: an unresolved game's funds are paid out when a second staff member approves the proposal.
         rule_kind_register(UNRESOLVED_GAME_RESOLUTION)
+
+        from wallet.deposit_changes import PENDING_DEPOSIT_SETTLEMENT
+
+        # A deposit a provider error left pending is credited or released when a second staff member approves.
+        rule_kind_register(PENDING_DEPOSIT_SETTLEMENT)

@@ -378,7 +378,16 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
     ),
     "wallet.transfer": read_only_record(),
     "wallet.leg": read_only_record(),
-    "wallet.cashiertransaction": read_only_record(),
+    "wallet.cashiertransaction": ModelPowers(
+        support=may("view", pages=("wallet_cashiertransaction_settle",)),
+        compliance=READ,
+        administrators=may("view", pages=("wallet_cashiertransaction_settle",)),
+        note="Read only. A deposit a payment provider error left pending (no retry finished it) is settled on its "
+        "settle page once 15 minutes old: after checking with the provider, a staff member proposes that it charged "
+        "it (its reference: credited under the deposit's key) or did not (the reservation released), reason required "
+        "(`wallet.adjust_balance`); it is applied when another holder approves it (issue 30, rule change proposals). "
+        "Audited.",
+    ),
     "wallet.unresolvedgamefunds": ModelPowers(
         support=may("view", pages=(PROPOSE_RESOLUTION_PAGE,)),
         compliance=READ,

@@ -15,6 +15,8 @@ AUDIT_ACTIONS = (
     "withdrawal_requested",
     "withdrawal_paid",
     "withdrawal_returned",
+    "pending_deposit_credited",  # staff settled a pending deposit the provider charged (wallet.deposit_changes)
+    "pending_deposit_released",  # staff settled a pending deposit the provider did not charge
     "hold_created",
     "hold_released",
     "hold_seized",

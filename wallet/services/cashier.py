@@ -6,7 +6,9 @@ asked to charge, with no transaction open. A charge is credited (outside world �
 transfer) and the deposit completed; a decline deletes the reservation. So simultaneous deposits near a limit are
 refused before any charge, and every charged deposit is credited. A provider that raises leaves the reservation
 pending (the charge is unknown): the retry with the same key asks the provider again (idempotent per key) and finishes
-it. ``deposit_create`` credits a deposit the provider has already confirmed, in one transaction.
+it. ``deposit_create`` credits a deposit the provider has already confirmed, in one transaction. A pending deposit no
+retry finishes is settled by staff after checking with the provider (``pending_deposit_settle``: credited under its
+key, or released), proposed by one staff member and approved by another (:mod:`wallet.deposit_changes`).
 
 Withdrawals: ``withdrawal_create`` reserves the money (cash → pending withdrawals) with ``withdrawal_request``, asks
 the provider to pay, then books the payout (pending → outside world, ``withdrawal_complete``) or returns the money
@@ -20,7 +22,7 @@ import re
 import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
 from django.db.models import Sum
@@ -43,9 +45,10 @@ from wallet.models import (
     CashierTransaction,
 )
 from wallet.services.accounts import check_currency, money_at_tables, player_cash_account, system_account
-from wallet.services.audit import audit_record
+from wallet.services.audit import audit_record, audit_target
 from wallet.services.deposit_checks import deposit_checks_pass
 from wallet.services.ledger import TransferKind, TransferLeg, check_positive_amount, transfer_create
+from wallet.services.permissions import require_reason
 from wallet.services.providers import PaymentProvider, default_payment_provider
 from wallet.services.withdrawal_checks import withdrawal_checks_pass
 
@@ -325,7 +328,24 @@ def deposit_complete(user: User, reservation: CashierTransaction, provider_refer
     """The provider charged a reserved deposit: credit it (outside world → the player's cash) and complete it.
     A deposit already completed (e.g. by a simultaneous retry with the same key) is returned unchanged."""
     _lock_cashier_of(user)
-    locked = CashierTransaction.objects.select_for_update().get(pk=reservation.pk, player=user)
+    locked = CashierTransaction.objects.select_for_update().filter(pk=reservation.pk, player=user).first()
+    if locked is None:
+        # Released meanwhile (staff settled it as not charged: ``pending_deposit_settle``), yet the provider charged
+        # it: the money was taken, so it is credited all the same, under its key (the ledger's idempotency key keeps
+        # it to one credit), without checking the limits again.
+        locked = _existing(user, CashierDirection.DEPOSIT, reservation.idempotency_key)
+        if locked is None:
+            locked = CashierTransaction.objects.create(
+                player=user,
+                direction=CashierDirection.DEPOSIT,
+                amount=reservation.amount,
+                currency=reservation.currency,
+                status=CashierStatus.PENDING,
+                provider=reservation.provider,
+                idempotency_key=reservation.idempotency_key,
+                created_at=reservation.created_at,
+            )
+        locked = CashierTransaction.objects.select_for_update().get(pk=locked.pk)
     if locked.status != CashierStatus.PENDING:
         return locked
     return _credit_reserved_deposit(user, locked, provider_reference)
@@ -343,6 +363,119 @@ def deposit_release(user: User, reservation: CashierTransaction) -> CashierTrans
     if locked.status != CashierStatus.PENDING:
         return locked
     locked.delete()
+    return None
+
+
+PENDING_DEPOSIT_SETTLE_AFTER = timedelta(minutes=15)
+"""Staff settle a pending deposit only once it is this old: a younger one's request to the provider may still be
+running, and it finishes the deposit itself."""
+
+
+def pending_deposit_to_settle(pk: int, *, now: datetime | None = None) -> CashierTransaction:
+    """The pending deposit ``pk`` staff may settle (``InvalidTransfer`` otherwise, saying why): a deposit, pending
+    (reserved, the provider's answer never booked), reserved at least :data:`PENDING_DEPOSIT_SETTLE_AFTER` ago."""
+    row = CashierTransaction.objects.select_related("player").filter(pk=pk).first()
+    if row is None:
+        raise InvalidTransfer(f"There is no cashier transaction #{pk} (a released deposit leaves none).")
+    if row.direction != CashierDirection.DEPOSIT:
+        raise InvalidTransfer(f"Cashier transaction #{pk} is a withdrawal, not a deposit.")
+    if row.status != CashierStatus.PENDING:
+        raise InvalidTransfer(f"Deposit #{pk} is already {row.get_status_display()}: there is nothing to settle.")
+    moment = now or timezone.now()
+    if row.created_at > moment - PENDING_DEPOSIT_SETTLE_AFTER:
+        minutes = int(PENDING_DEPOSIT_SETTLE_AFTER.total_seconds() // 60)
+        raise InvalidTransfer(
+            f"Deposit #{pk} was reserved less than {minutes} minutes ago: its request to the payment provider may "
+            "still be running and finish it. Settle it later if it is still pending."
+        )
+    return row
+
+
+def check_settlement_reference(deposit: CashierTransaction, provider_reference: object) -> str:
+    """The provider's reference of a charge staff found for ``deposit``: required, at most 200 characters, and not
+    already the reference of another of the provider's deposits (``InvalidTransfer``)."""
+    if not isinstance(provider_reference, str) or not provider_reference.strip():
+        raise InvalidTransfer("Give the payment provider's reference of the charge.")
+    reference = provider_reference.strip()
+    if len(reference) > 200:
+        raise InvalidTransfer("A provider reference is at most 200 characters.")
+    other = (
+        CashierTransaction.objects.filter(
+            direction=CashierDirection.DEPOSIT, provider=deposit.provider, provider_reference=reference
+        )
+        .exclude(pk=deposit.pk)
+        .first()
+    )
+    if other is not None:
+        raise InvalidTransfer(f"The reference {reference!r} is already that of deposit #{other.pk}.")
+    return reference
+
+
+@transaction.atomic
+def pending_deposit_settle(
+    pk: int,
+    *,
+    charged: bool,
+    provider_reference: str,
+    actor: User | None,
+    reason: str,
+    details: dict[str, Any] | None = None,
+) -> CashierTransaction | None:
+    """Settle a pending deposit that no retry finished, once staff have checked with the payment provider:
+    ``charged`` — the provider took the money (its ``provider_reference``): credit it as the player's own retry would,
+    outside world → the player's cash under the same idempotency key ``deposit:<player>:<key>``, and complete it;
+    else — the provider did not: delete the reservation, giving its share of the limits back (as a decline does; a
+    later retry with the same key asks the provider again, and a charge it then confirms is credited).
+
+    Under the player's cashier lock and the row's lock; refused (``InvalidTransfer``) as
+    :func:`pending_deposit_to_settle` says, and without a reason (``ReasonRequired``). Audited
+    (``pending_deposit_credited`` / ``pending_deposit_released``, ``details`` added to the entry). Returns the completed
+    deposit, or ``None`` once released. Runs in the caller's transaction when there is one (a rule change approval:
+    :mod:`wallet.deposit_changes`, which also checks the staff members' permissions)."""
+    reason = require_reason(reason, "settle a pending deposit")
+    row = pending_deposit_to_settle(pk)
+    user = row.player
+    _lock_cashier_of(user)
+    locked = pending_deposit_to_settle(pk)  # again under the lock: a retry may have finished it meanwhile
+    locked = CashierTransaction.objects.select_for_update().get(pk=locked.pk)
+    if locked.status != CashierStatus.PENDING:
+        raise InvalidTransfer(f"Deposit #{pk} is already {locked.get_status_display()}: there is nothing to settle.")
+    facts = {
+        "cashier_transaction": locked.pk,
+        "amount": locked.amount,
+        "currency": locked.currency,
+        "provider": locked.provider,
+        "idempotency_key": locked.idempotency_key,
+        "reserved_at": locked.created_at.isoformat(),
+        **(details or {}),
+    }
+    if charged:
+        reference = check_settlement_reference(locked, provider_reference)
+        completed = _credit_reserved_deposit(user, locked, reference)
+        audit_record(
+            action="pending_deposit_credited",
+            actor=actor,
+            player=user,
+            transfer=completed.transfer,
+            reason=reason,
+            details={**facts, "provider_reference": reference},
+            target=audit_target(completed),
+            before={"status": CashierStatus.PENDING},
+            after={"status": completed.status},
+        )
+        return completed
+    target = audit_target(locked)
+    locked.delete()
+    audit_record(
+        action="pending_deposit_released",
+        actor=actor,
+        player=user,
+        reason=reason,
+        details=facts,
+        target=target,
+        before={"status": CashierStatus.PENDING},
+        after={"status": "released"},
+    )
     return None
 
 
