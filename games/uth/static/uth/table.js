@@ -114,6 +114,9 @@
     return P.errorText(message.code, text);
   }
   var MULTIPLIERS = { play_4x: 4, play_3x: 3, play_2x: 2, play_1x: 1, check: 0, fold: 0 };
+  // The PLAY decisions of each decision phase (UTH-09..12). The server offers only those the balance covers (AMB-39);
+  // the others stay on screen, disabled, with the reason, beside the CHECK or FOLD the player may still choose.
+  var PHASE_PLAYS = { preflop: ["play_4x", "play_3x"], flop: ["play_2x"], river: ["play_1x"] };
 
   function $(id) { return document.getElementById(id); }
 
@@ -384,12 +387,29 @@
 
   function renderDecisions(hand) {
     var options = hand ? hand.options : [];
+    var round = state.snapshot.round;
+    var me = state.snapshot.me || {};
+    // While the player decides, the phase's PLAY options the server left out are the ones the balance cannot cover.
+    var plays = options.length && round ? PHASE_PLAYS[round.phase] || [] : [];
+    var unaffordable = plays.filter(function (name) { return options.indexOf(name) === -1; });
+    var reason = "";
+    if (unaffordable.length) {
+      var cheapest = unaffordable[unaffordable.length - 1];
+      reason = f(gettext("Your balance %(balance)s does not cover a %(multiple)s× play of %(amount)s."),
+        { balance: euros(me.balance || 0), multiple: MULTIPLIERS[cheapest], amount: euros(hand.ante * MULTIPLIERS[cheapest]) }) +
+        " " + (options.indexOf("check") !== -1 ? gettext("You can still CHECK.") : gettext("You can still FOLD."));
+    }
+    var reasonBox = $("uth-play-unaffordable");
+    if (reasonBox) { reasonBox.textContent = reason; reasonBox.hidden = !reason; }
     root.querySelectorAll("[data-decision]").forEach(function (button) {
       var name = button.dataset.decision;
       var offered = options.indexOf(name) !== -1;
-      button.hidden = !offered;
+      var blocked = unaffordable.indexOf(name) !== -1;
+      button.hidden = !offered && !blocked;
       button.disabled = !offered;
-      if (offered && MULTIPLIERS[name]) {
+      if (blocked) { button.setAttribute("aria-describedby", "uth-play-unaffordable"); } else { button.removeAttribute("aria-describedby"); }
+      button.title = blocked ? reason : "";
+      if ((offered || blocked) && MULTIPLIERS[name]) {
         button.textContent = DECISION_LABELS[name] + " (" + euros(hand.ante * MULTIPLIERS[name]) + ")";
       }
     });
