@@ -61,6 +61,7 @@ from wallet.services import (
     hold_seize,
 )
 from wallet.services.audit import AUDIT_ACTIONS
+from wallet.services.cashier import cashier_status_label
 from wallet.services.permissions import APPROVE_ADJUSTMENT, APPROVE_ANY_ADJUSTMENT, PROPOSE_ADJUSTMENT
 
 
@@ -517,6 +518,25 @@ class PendingDepositSettlementForm(forms.Form):
         return cleaned
 
 
+class CashierStatusFilter(admin.SimpleListFilter):
+    """The statuses in words that fit both kinds (the model's label of pending, "pending payout", is a withdrawal's)."""
+
+    title = _("status")
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [
+            (CashierStatus.PENDING, _("pending (a deposit waiting for the payment provider, a payout)")),
+            (CashierStatus.COMPLETED, CashierStatus.COMPLETED.label),
+            (CashierStatus.FAILED, CashierStatus.FAILED.label),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value():
+            return queryset.filter(status=self.value())
+        return queryset
+
+
 SETTLE_DEPOSIT_PAGE = "wallet_cashiertransaction_settle"
 
 
@@ -531,22 +551,43 @@ class CashierTransactionAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
         "player",
         "direction",
         "amount_display",
-        "status",
+        "status_display",
         "provider",
         "provider_reference",
         "created_at",
         "completed_at",
     )
-    list_filter = ("direction", "status", "provider")
+    list_filter = ("direction", CashierStatusFilter, "provider")
     search_fields = ("=provider_reference",)
     search_help_text = _("Exact provider reference, or player:<username>.")
     player_lookup = "player__username"
     list_select_related = ("player",)
-    readonly_fields = ("settle_link",)
+    fields = (
+        "player",
+        "direction",
+        "amount_display",
+        "currency",
+        "status_display",
+        "provider",
+        "provider_reference",
+        "idempotency_key",
+        "failure_reason",
+        "created_at",
+        "completed_at",
+        "transfer",
+        "settlement_transfer",
+        "settle_link",
+    )
+    readonly_fields = ("amount_display", "status_display", "settle_link")
 
     @admin.display(description=_("amount"), ordering="amount")
     def amount_display(self, cashier_transaction: CashierTransaction) -> str:
         return _cents(cashier_transaction.amount, cashier_transaction.currency)
+
+    @admin.display(description=_("status"), ordering="status")
+    def status_display(self, cashier_transaction: CashierTransaction) -> str:
+        """By kind: a pending deposit waits for the payment provider, a pending withdrawal for its payout."""
+        return cashier_status_label(cashier_transaction)
 
     @admin.display(description=_("settlement"))
     def settle_link(self, cashier_transaction: CashierTransaction) -> str:

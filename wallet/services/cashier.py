@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import connection, transaction
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from wallet.errors import (
     CashierLimitExceeded,
@@ -163,6 +164,18 @@ def check_deposit_limits(user: User, amount: int, currency: str = DEFAULT_CURREN
     # The registered checks (e.g. the player's own daily, weekly and monthly limits: responsible gaming) are asked
     # about this deposit alone: each counts the deposits already made in its window itself, pending ones included.
     deposit_checks_pass(user, amount, currency, now)
+
+
+def cashier_status_label(cashier_transaction: CashierTransaction) -> str:
+    """The status of a deposit or withdrawal in words, by its kind: a pending deposit is "waiting for the payment
+    provider" (reserved, the provider's charge not yet confirmed and credited), a pending withdrawal "pending payout"
+    (the money reserved, the provider's payout not yet booked); otherwise the status's own label."""
+    if (
+        cashier_transaction.direction == CashierDirection.DEPOSIT
+        and cashier_transaction.status == CashierStatus.PENDING
+    ):
+        return gettext("waiting for the payment provider")
+    return str(CashierStatus(cashier_transaction.status).label)
 
 
 def check_withdrawal_limits(amount: int, currency: str = DEFAULT_CURRENCY) -> None:
