@@ -1,8 +1,17 @@
 """Payment providers: the interface a real payment service implements, and the sandbox used in this product.
 
-A deposit is started with the provider (a real one would redirect the player to pay), confirmed when the provider
-says the money arrived, and only then credited by ``deposit_create``. A withdrawal is reserved in the ledger first
-(``withdrawal_request``) and paid out by the provider afterwards, outside any database transaction.
+A deposit is reserved first (``deposit_reserve``: under the player's cashier lock the limits are checked and a pending
+deposit recorded and committed, counting towards every deposit limit), then started with the provider (a real one
+would redirect the player to pay) and confirmed when the provider says the money arrived, with no database
+transaction open; only then is it credited (``deposit_complete``: outside world → the player's cash), or, declined,
+its reservation deleted (``deposit_release``). ``deposit_through_provider`` does the three steps. A provider that
+raises instead of answering leaves the deposit pending (it may have charged): the retry with the same idempotency key
+asks it again, so a provider must answer the same key with the same session and never charge it twice; a pending
+deposit no retry finishes is settled by staff (:mod:`wallet.deposit_changes`). ``deposit_create`` credits a deposit
+a provider confirmed elsewhere, in one transaction.
+
+A withdrawal is reserved in the ledger first (``withdrawal_request``) and paid out by the provider afterwards,
+outside any database transaction.
 """
 
 from __future__ import annotations
@@ -34,16 +43,19 @@ class ProviderResult:
 
 
 class PaymentProvider(Protocol):
-    """What the cashier needs from a payment service. Implementations must be idempotent per reference/key."""
+    """What the cashier needs from a payment service. Implementations must be idempotent per reference/key: a
+    deposit's key may be asked again after an error (the deposit stays reserved until it is answered)."""
 
     name: str
 
     def start_deposit(self, *, player: User, amount: int, currency: str, idempotency_key: str) -> DepositSession:
-        """Open a deposit of ``amount`` cents; the same key must give the same session."""
+        """Open a deposit of ``amount`` cents, already reserved within the player's limits; the same key must give
+        the same session."""
         ...
 
     def confirm_deposit(self, session: DepositSession) -> ProviderResult:
-        """Whether the money of ``session`` has arrived."""
+        """Whether the money of ``session`` has arrived (charged: credited; declined: the reservation released). Asked
+        again for the same session after an exception, it must not charge twice."""
         ...
 
     def payout(self, *, player: User, amount: int, currency: str, reference: str) -> ProviderResult:
