@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy
@@ -22,6 +24,7 @@ from games.admin import fields_hiding
 from games.engine.cards import format_cards
 from games.engine.uth.money import format_cents
 from games.uth.errors import UthRefused
+from games.uth.limit_changes import RECORDED_FIELDS, RULE_FIELDS, UTH_TABLE_LIMITS, table_target
 from games.uth.models import FINISHED_PHASES, UthBetRecord, UthEvent, UthHand, UthLimitChange, UthRound, UthTable
 from games.uth.readside import observed_rtp, round_public
 from games.uth.services import uth_round_cancel, uth_round_pause, uth_round_resume
@@ -30,19 +33,6 @@ from games.uth.services.chat import uth_chat_of_round
 HIDDEN_WHILE_THE_ROUND_IS_IN_PLAY = (
     "Hidden until the round is over: nobody sees the dealer's cards or the coming board of a round in play "
     "(architecture rule 4)."
-)
-
-LIMIT_FIELDS = (
-    "is_open",
-    "ante_minimum",
-    "ante_maximum",
-    "trips_minimum",
-    "trips_maximum",
-    "chip_values",
-    "betting_seconds",
-    "decision_seconds",
-    "result_seconds",
-    "rules_version",
 )
 
 
@@ -59,8 +49,31 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class UthTableForm(forms.ModelForm):
+    """A table's settings; a change of its limits, chips or clocks needs a reason: it is proposed, not saved."""
+
+    reason = forms.CharField(
+        label="Why the limits change",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Required when you change the limits, chips or clocks: saving proposes them and another staff "
+        "member approves (issue 30). A new table opens with the default limits; the proposal follows at once.",
+    )
+
+    class Meta:
+        model = UthTable
+        fields = ("name", "is_open", *RULE_FIELDS, "rules_version")
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or {}
+        if any(name in self.changed_data for name in RULE_FIELDS) and not (cleaned.get("reason") or "").strip():
+            self.add_error("reason", "Say why the limits change (another staff member reads it before approving).")
+        return cleaned
+
+
 @admin.register(UthTable)
 class UthTableAdmin(admin.ModelAdmin):
+    form = UthTableForm
     list_display = (
         "name",
         "is_open",
@@ -114,23 +127,61 @@ class UthTableAdmin(admin.ModelAdmin):
         return f"{format_cents(int(table.trips_minimum))} – {format_cents(int(table.trips_maximum))}"
 
     def save_model(self, request: HttpRequest, obj: UthTable, form: Any, change: bool) -> None:
-        """Record every change of limits or timings (LOB-07); rounds copy the limits when they open, so a change
-        applies from the next round."""
-        before = {}
-        if change:
-            previous = UthTable.objects.get(pk=obj.pk)
-            before = {name: getattr(previous, name) for name in LIMIT_FIELDS}
+        """Save what one staff member may change alone (name, open, rules version; a new table with the default
+        limits) and record it (LOB-07). Changed limits, chips and clocks are not written: :meth:`changeform_view`
+        proposes them once the page's transaction has committed, and another staff member approves them (issue
+        30)."""
+        proposed = {name: form.cleaned_data[name] for name in RULE_FIELDS if name in form.changed_data}
+        previous = UthTable.objects.get(pk=obj.pk) if change else UthTable()
+        for name in RULE_FIELDS:
+            setattr(obj, name, getattr(previous, name))
+        before = {name: getattr(previous, name) for name in RECORDED_FIELDS} if change else {}
         if not change and obj.is_open and obj.next_round_at is None:
             obj.next_round_at = timezone.now()
         super().save_model(request, obj, form, change)
-        after = {name: getattr(obj, name) for name in LIMIT_FIELDS}
-        if before != after:
+        after = {name: getattr(obj, name) for name in RECORDED_FIELDS}
+        if change and before != after:
             UthLimitChange.objects.create(
                 table=obj,
                 changed_by=request.user if request.user.is_authenticated else None,
                 before=before,
                 after=after,
             )
+        if proposed:
+            request.uth_limits_to_propose = (obj, proposed, form.cleaned_data["reason"])  # type: ignore[attr-defined]
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        response = super().changeform_view(request, object_id, form_url, extra_context)
+        pending = getattr(request, "uth_limits_to_propose", None)
+        if pending is not None and response.status_code == 302:
+            self._propose_limits(request, *pending)
+        return response
+
+    def _propose_limits(self, request: HttpRequest, table: UthTable, changes: dict[str, Any], reason: str) -> None:
+        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
+
+        try:
+            proposal = rule_change_propose(request.user, UTH_TABLE_LIMITS.name, table_target(table), changes, reason)
+        except RuleChangeRefused as error:
+            self.message_user(request, f"{table.name}: the limits were not proposed: {error.message}", messages.ERROR)
+            return
+        self.message_user(
+            request,
+            format_html(
+                '{}: <a href="{}">proposed (#{})</a> — {}. It applies when another staff member approves it.',
+                table.name,
+                reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]),
+                proposal.pk,
+                proposal.summary,
+            ),
+            messages.WARNING,
+        )
 
     @admin.action(description="Open the selected tables (rounds start within a second)", permissions=["change"])
     def open_tables(self, request: HttpRequest, queryset: QuerySet[UthTable]) -> None:

@@ -17,3 +17,8 @@ class UltimateTexasHoldemConfig(AppConfig):
         # Issue 30: manage.py wallet_reconcile checks each round's bets in play against its hands' stakes.
         reconcile_check_register(bets_in_play_reconcile)
         money_place_register(BETS_IN_PLAY)
+
+        from games.uth.limit_changes import UTH_TABLE_LIMITS
+        from poker_site.core.rule_changes import rule_kind_register
+
+        rule_kind_register(UTH_TABLE_LIMITS)  # issue 30: a table's limits and clocks change by a second approval

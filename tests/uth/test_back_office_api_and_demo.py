@@ -13,6 +13,8 @@ from games.uth.models import UthLimitChange, UthRound, UthTable
 from games.uth.readside import observed_rtp
 from games.uth.services import uth_bet_place, uth_decide, uth_seat_take
 from poker_site.accounts.models import User
+from poker_site.core.models import RuleChangeProposal
+from poker_site.core.rule_changes import RuleChangeRefused, rule_change_approve
 from wallet.services import ledger_reconcile
 
 from .conftest import Clock, balance, current_round
@@ -42,9 +44,10 @@ def played(table: UthTable, clock: Clock, make_player: Callable[..., User]) -> U
     return alice
 
 
-def test_lob_07_limits_are_edited_in_the_back_office_and_every_change_is_recorded(
+def test_lob_07_limits_edited_in_the_back_office_apply_once_a_second_staff_member_approves_and_are_recorded(
     admin_client: Client, table: UthTable
 ) -> None:
+    """Issue 30: the limits, chips and clocks are proposed when saved; another staff member's approval applies them."""
     page = admin_client.get(f"/admin/uth/uthtable/{table.pk}/change/")
     assert page.status_code == 200
     form = {
@@ -60,14 +63,25 @@ def test_lob_07_limits_are_edited_in_the_back_office_and_every_change_is_recorde
         "result_seconds": "6",
         "rules_version": table.rules_version,
     }
-    response = admin_client.post(f"/admin/uth/uthtable/{table.pk}/change/", form)
+    refused = admin_client.post(f"/admin/uth/uthtable/{table.pk}/change/", form)
+    assert "Say why the limits change" in refused.content.decode()
+
+    response = admin_client.post(f"/admin/uth/uthtable/{table.pk}/change/", {**form, "reason": "Quieter table"})
     assert response.status_code == 302
+    table.refresh_from_db()
+    assert (table.ante_minimum, table.ante_maximum, table.betting_seconds) == (100, 10_000, 15)
+    assert not UthLimitChange.objects.exists()
+    proposal = RuleChangeProposal.objects.get(target=f"uth.uthtable:{table.pk}")
+    assert proposal.changes["ante_minimum"] == 200
+
+    with pytest.raises(RuleChangeRefused, match="cannot approve it"):
+        rule_change_approve(proposal, User.objects.get(username="boss"))
+    rule_change_approve(proposal, User.objects.create_superuser("second", "second@example.com", "x-unused-password"))
     table.refresh_from_db()
     assert (table.ante_minimum, table.ante_maximum, table.betting_seconds) == (200, 20_000, 20)
     change = UthLimitChange.objects.get(table=table)
-    assert change.before["ante_minimum"] == 100
-    assert change.after["ante_minimum"] == 200
-    assert change.changed_by.username == "boss"  # type: ignore[union-attr]
+    assert (change.before["ante_minimum"], change.after["ante_minimum"]) == (100, 200)
+    assert change.changed_by.username == "second"  # type: ignore[union-attr]
 
 
 def test_uth_22_limits_that_make_no_sense_are_refused_by_the_back_office_form(
