@@ -80,10 +80,11 @@ def rules_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:
     moment = _effective_from(changes.get("effective_from"))
     current = game_type.rules.filter(effective_from__lte=timezone.now()).order_by("-effective_from", "-pk").first()
     before = {field: getattr(current, field) for field in RULES_FIELDS} if current is not None else {}
-    defaults = {field: GameRules._meta.get_field(field).get_default() for field in RULES_FIELDS}
+    model_fields = {model_field.name: model_field for model_field in GameRules._meta.concrete_fields}
+    defaults = {field: model_fields[field].get_default() for field in RULES_FIELDS}
     values = {field: changes.get(field, before.get(field, defaults[field])) for field in RULES_FIELDS}
     for field, value in values.items():
-        nullable = GameRules._meta.get_field(field).null
+        nullable = model_fields[field].null
         expected = bool if field == "continue_heads_up" else int
         if not (value is None and nullable) and type(value) is not expected:
             raise RuleChangeRefused(f"{field} is {'true or false' if expected is bool else 'a whole number'}.")
