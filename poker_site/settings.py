@@ -294,6 +294,32 @@ LOGIN_FAILURE_LIMIT = env.integer("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 LOGIN_ACCOUNT_FAILURE_LIMIT = env.integer("LOGIN_ACCOUNT_FAILURE_LIMIT", 4 * LOGIN_FAILURE_LIMIT, minimum=1)
 LOGIN_ADDRESS_FAILURE_LIMIT = env.integer("LOGIN_ADDRESS_FAILURE_LIMIT", 10 * LOGIN_FAILURE_LIMIT, minimum=1)
 LOGIN_LOCKOUT_SECONDS = env.integer("LOGIN_LOCKOUT_SECONDS", 900, minimum=1)
+# Password-reset links (issue 30; poker_site/accounts/password_reset.py): valid this long and once; the public
+# "Forgot your password?" page sends at most so many per client address and per e-mail address in a window.
+PASSWORD_RESET_TIMEOUT = env.integer("PASSWORD_RESET_TIMEOUT", 3600, minimum=300, maximum=3 * 24 * 3600)
+PASSWORD_RESET_ADDRESS_LIMIT = env.integer("PASSWORD_RESET_ADDRESS_LIMIT", 10, minimum=1)
+PASSWORD_RESET_EMAIL_LIMIT = env.integer("PASSWORD_RESET_EMAIL_LIMIT", 3, minimum=1)
+PASSWORD_RESET_WINDOW_SECONDS = env.integer("PASSWORD_RESET_WINDOW_SECONDS", 3600, minimum=1)
+
+# --- E-mail (password-reset links, notices of a changed address) ---
+# EMAIL_DELIVERY: "file" (each message a file in EMAIL_FILE_PATH; the default outside production, no mail server
+# needed), "console", or "smtp" (the default in production: EMAIL_HOST, EMAIL_PORT, ...). Tests use Django's outbox.
+EMAIL_DELIVERY = env.choice(
+    "EMAIL_DELIVERY", "smtp" if ENVIRONMENT == "production" else "file", ("smtp", "file", "console")
+)
+EMAIL_BACKEND = {
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "console": "django.core.mail.backends.console.EmailBackend",
+}[EMAIL_DELIVERY]
+EMAIL_FILE_PATH = env.string("EMAIL_FILE_PATH", str(BASE_DIR / "var" / "mail"))
+EMAIL_HOST = env.string("EMAIL_HOST", "localhost")
+EMAIL_PORT = env.integer("EMAIL_PORT", 587, minimum=1, maximum=65535)
+EMAIL_HOST_USER = env.string("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env.string("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env.boolean("EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = env.integer("EMAIL_TIMEOUT", 10, minimum=1)
+DEFAULT_FROM_EMAIL = env.string("DEFAULT_FROM_EMAIL", "Poker lobby <no-reply@localhost>")
 
 # --- Table chat (issue 22, UTH-33) ---
 # A player may send CHAT_RATE_LINES lines per CHAT_RATE_SECONDS over all their tables (counted in Redis, so every web

@@ -73,6 +73,13 @@ EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+def holds_privileges(user: Any) -> bool:
+    """Staff, superuser, or in a group or given a permission (which count outside the admin too, e.g. in APIs): an
+    account support may neither edit nor send a password-reset link to, nor propose a new e-mail for (it could be
+    taken over through its password or e-mail); administrators alone manage it."""
+    return bool(user.is_staff or user.is_superuser or user.groups.exists() or user.user_permissions.exists())
+
+
 def permissions_for(role: str, grantable: Iterable[Permission] | None = None) -> list[Permission]:
     """Every permission the role should hold, among those that exist in the database now (never one of an app in
     :data:`SUPERUSERS_ONLY_APPS`).

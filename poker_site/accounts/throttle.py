@@ -32,6 +32,9 @@ cannot be expressed.
 
 The client address is REMOTE_ADDR unless TRUSTED_PROXY_COUNT says how many reverse proxies append to
 X-Forwarded-For; then it is the entry the outermost trusted proxy added (DRF's NUM_PROXIES rule).
+
+:func:`request_counted` puts the same reserve script in front of other requests an anonymous client may repeat: the
+public "Forgot your password?" page counts each request per client address and per e-mail address asked for.
 """
 
 from __future__ import annotations
@@ -232,6 +235,16 @@ def seconds_locked(username: str, address: str) -> int:
     """How many seconds log-in stays refused for ``username`` from ``address`` (0: the next attempt is checked)."""
     found = counters(username, address)
     return int(_script(_LOCKED_SCRIPT)(keys=list(found.keys), args=list(found.limits)))
+
+
+def request_counted(kind: str, counted: list[tuple[str, int]], window: int) -> int:
+    """Count one request of ``kind`` (e.g. ``"password-reset"``) on each ``(key, limit)`` of ``counted`` in a fixed
+    window of ``window`` seconds, atomically and only when every counter is under its limit (the log-in lock's reserve
+    script). 0: counted, go ahead; else the seconds until the longest exhausted counter's window ends (nothing
+    counted). The keys are hashed like usernames (:func:`account_key`), so any text an attacker sends is one short
+    key."""
+    keys = [f"{settings.REDIS_KEY_PREFIX}:{kind}:{account_key(key)}" for key, _ in counted]
+    return int(_script(_RESERVE_SCRIPT)(keys=keys, args=[window, *(limit for _, limit in counted)]))
 
 
 @functools.cache

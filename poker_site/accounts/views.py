@@ -1,14 +1,25 @@
-"""Sign-up, log-in and log-out pages for players."""
+"""Sign-up, log-in and log-out pages for players, and resetting a forgotten password by a link sent by e-mail (the
+pages of :mod:`poker_site.accounts.password_reset`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import PasswordResetForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
+from poker_site.accounts import throttle
 from poker_site.accounts.forms import LoginForm, SignUpForm
+from poker_site.accounts.password_reset import EMAIL_TEMPLATE, SUBJECT_TEMPLATE
+
+PASSWORD_RESET_THROTTLE = "password-reset"
 
 
 @require_http_methods(["GET", "POST"])
@@ -31,3 +42,79 @@ class LogInView(auth_views.LoginView):
 
 class LogOutView(auth_views.LogoutView):
     pass
+
+
+def link_valid_minutes() -> int:
+    return max(1, settings.PASSWORD_RESET_TIMEOUT // 60)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """ "Forgot your password?": the e-mail address of the account; a link is sent when an active account with a
+    password has it, and the answer is the same either way (the next page). Each request counts per client address and
+    per address asked for; over a limit the form comes back with a 429 saying when to try again (nothing sent)."""
+
+    template_name = "registration/password_reset_form.html"
+    email_template_name = EMAIL_TEMPLATE
+    subject_template_name = SUBJECT_TEMPLATE
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "valid_minutes": link_valid_minutes()}
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        address = throttle.client_address(self.request)
+        email = str(form.cleaned_data["email"]).strip().casefold()
+        seconds = throttle.request_counted(
+            PASSWORD_RESET_THROTTLE,
+            [
+                (f"address:{address}", settings.PASSWORD_RESET_ADDRESS_LIMIT),
+                (f"email:{email}", settings.PASSWORD_RESET_EMAIL_LIMIT),
+            ],
+            settings.PASSWORD_RESET_WINDOW_SECONDS,
+        )
+        if seconds:
+            minutes = max(1, (seconds + 59) // 60)
+            form.add_error(
+                None,
+                ngettext(
+                    "Too many requests for a new password. Try again in %(minutes)d minute.",
+                    "Too many requests for a new password. Try again in %(minutes)d minutes.",
+                    minutes,
+                )
+                % {"minutes": minutes},
+            )
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().form_valid(form)
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "registration/password_reset_done.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "valid_minutes": link_valid_minutes()}
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """The link's page: a new password twice (the site's password rules). A used, expired or forged link shows that it
+    is not valid and offers to ask for a new one. The reset is written to the audit log."""
+
+    template_name = "registration/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        from wallet.services.audit import audit_record
+
+        response = super().form_valid(form)
+        user = form.user
+        audit_record(
+            action="password_reset_by_player",
+            actor=user,
+            player=user,
+            target=f"accounts.user:{user.pk}",
+            details={"by": "the link sent to the address on file"},
+        )
+        return response
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "registration/password_reset_complete.html"

@@ -1,0 +1,102 @@
+"""Passwords are reset by their owner, through a link sent to the e-mail address on file (issue 30, LOB-10).
+
+Staff never choose a player's password: a rogue or phished support agent who could set one (or change the e-mail
+address and then reset it) could take any player's account over, and its wallet with it. So:
+
+* The player asks on the public "Forgot your password?" page (:class:`poker_site.accounts.views.PasswordResetView`,
+  linked from the log-in page). The answer is the same whether the address belongs to an account or not, and the page
+  is throttled per client address and per e-mail address asked for (``PASSWORD_RESET_ADDRESS_LIMIT`` and
+  ``PASSWORD_RESET_EMAIL_LIMIT`` requests per ``PASSWORD_RESET_WINDOW_SECONDS``, counted atomically in Redis by
+  :func:`poker_site.accounts.throttle.request_counted`); an answer over a limit is a 429 that says so.
+* Support sends the link from the player's admin page (:func:`password_reset_link_send`, the page
+  ``accounts_user_send_password_reset``), with a written reason kept in the audit entry ``password_reset_link_sent``.
+  The link goes to the address on file only, which support cannot change alone (a new e-mail address is a proposal a
+  second staff member approves: :mod:`poker_site.accounts.email_changes`). Never to an account that holds privileges
+  (staff, superuser, any group or permission): those are administrators' to manage.
+* The link carries Django's token (``default_token_generator``): valid ``PASSWORD_RESET_TIMEOUT`` seconds and once
+  only (the token is made from the password hash and the last log-in, so a new password or a log-in spends it). The
+  player chooses the new password on a public page (:class:`poker_site.accounts.views.PasswordResetConfirmView`),
+  written to the audit log as ``password_reset_by_player``; a new password logs out every other session of the
+  account (Django's session hash).
+
+Administrators (superusers) alone may still set a password directly, with a reason (the admin's password page,
+``auth_user_password_change``; :class:`poker_site.accounts.admin.UserAdmin`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.tokens import default_token_generator
+from django.core.mail import send_mail
+from django.db import transaction
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from poker_site.accounts.models import User
+from poker_site.accounts.roles import holds_privileges
+
+EMAIL_TEMPLATE = "registration/password_reset_email.txt"
+SUBJECT_TEMPLATE = "registration/password_reset_subject.txt"
+CHANGE_USERS = "accounts.change_user"
+
+
+class PasswordResetRefused(Exception):
+    """A reset link was not sent; nothing was recorded. The message says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def reset_link_context(user: User, request: HttpRequest) -> dict[str, Any]:
+    """What the reset e-mail's templates read: the link's parts (the account's id and a fresh token) and the site's
+    address as the request reached it (its host is one of ALLOWED_HOSTS: Django refuses any other)."""
+    host = request.get_host()
+    return {
+        "email": user.email,
+        "domain": host,
+        "site_name": host,
+        "uid": urlsafe_base64_encode(force_bytes(user.pk)),
+        "user": user,
+        "token": default_token_generator.make_token(user),
+        "protocol": "https" if request.is_secure() else "http",
+    }
+
+
+@transaction.atomic
+def password_reset_link_send(actor: User, user: User, reason: str, request: HttpRequest) -> None:
+    """Send ``user`` a password-reset link at the address on file, for staff member ``actor`` with a written
+    ``reason``; audited in the same transaction (an e-mail that could not be sent records nothing).
+
+    ``PasswordResetRefused`` without the permission to change users, for an account that holds privileges (unless
+    ``actor`` is an administrator), without a reason, or for an account without an e-mail address or not active."""
+    from wallet.services.audit import audit_record
+
+    if not actor.is_active or not actor.has_perm(CHANGE_USERS):
+        raise PasswordResetRefused(f"{actor.get_username()} may not send password-reset links ({CHANGE_USERS}).")
+    if holds_privileges(user) and not actor.is_superuser:
+        raise PasswordResetRefused("This account holds privileges: only an administrator manages its password.")
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise PasswordResetRefused("A written reason is required to send a password-reset link.")
+    if not user.email:
+        raise PasswordResetRefused("The account has no e-mail address on file: no link can be sent.")
+    if not user.is_active:
+        raise PasswordResetRefused("The account is not active: a new password would not let the player log in.")
+    audit_record(
+        action="password_reset_link_sent",
+        actor=actor,
+        player=user,
+        reason=reason,
+        target=f"accounts.user:{user.pk}",
+        details={"sent_to": user.email},
+    )
+    context = reset_link_context(user, request)
+    subject = "".join(render_to_string(SUBJECT_TEMPLATE, context).splitlines())
+    try:  # the public form's send_mail would only log a failure; support must know the link did not go
+        send_mail(subject, render_to_string(EMAIL_TEMPLATE, context), None, [user.email])
+    except OSError as error:  # smtplib's errors are OSErrors: nothing was sent, so nothing is recorded
+        raise PasswordResetRefused(f"The e-mail could not be sent ({error}); try again later.") from error
