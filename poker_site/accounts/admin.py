@@ -5,6 +5,14 @@ support edit players' accounts, never staff status, superuser status, groups or 
 anyone but a superuser, so a posted value is not even read), nor when the account was made or last used (account age
 decides freeroll eligibility), and never an account that holds any privilege (it could
 be taken over through its password or e-mail). Groups and the scheduler's periodic tasks answer superusers only.
+
+What would hand an account over is never one staff member's alone (issue 30, four eyes): support does not set a
+player's password, it sends a password-reset link to the address on file (the page
+``accounts_user_send_password_reset``, reason required, audited; :mod:`poker_site.accounts.password_reset`), and the
+e-mail address is read-only to it: a new one is proposed (the page ``accounts_user_propose_email``) and changes when a
+second staff member approves it (:mod:`poker_site.accounts.email_changes`). Administrators (superusers) alone set a
+password (the admin's password page, reason required) or edit the address directly; the old address is told of a
+change either way.
 """
 
 from __future__ import annotations
@@ -12,13 +20,26 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
-from django.contrib.auth.forms import AdminPasswordChangeForm
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.forms import AdminPasswordChangeForm, ReadOnlyPasswordHashWidget, UserChangeForm
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 
+from poker_site.accounts.email_changes import PLAYER_EMAIL, email_changed_notify, email_normalised
 from poker_site.accounts.models import User
-from poker_site.accounts.roles import SUPERUSERS_ONLY_APPS
+from poker_site.accounts.password_reset import PasswordResetRefused, password_reset_link_send
+from poker_site.accounts.roles import SUPERUSERS_ONLY_APPS, holds_privileges
+
+SEND_PASSWORD_RESET_PAGE = "accounts_user_send_password_reset"
+PROPOSE_EMAIL_PAGE = "accounts_user_propose_email"
 
 PRIVILEGE_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
 # When the account was made and last used: account age decides freeroll eligibility (TRN-17), so only
@@ -32,14 +53,12 @@ def is_superuser(request: HttpRequest) -> bool:
     return bool(request.user.is_active and request.user.is_superuser)
 
 
-def holds_privileges(user: User) -> bool:
-    """Staff, superuser, or in a group or given a permission (which count outside the admin too, e.g. in APIs)."""
-    return user.is_staff or user.is_superuser or user.groups.exists() or user.user_permissions.exists()
+__all__ = ["UserAdmin", "holds_privileges", "is_superuser"]
 
 
 class PasswordSetByStaffForm(AdminPasswordChangeForm):
     """The admin's "set a password" form with a required reason, kept in the audit entry (issue 30: a password set by
-    staff is a takeover risk; the log must say why it was done)."""
+    staff is a takeover risk; the log must say why it was done). Administrators (superusers) only."""
 
     reason = forms.CharField(
         label="Reason",
@@ -47,6 +66,53 @@ class PasswordSetByStaffForm(AdminPasswordChangeForm):
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text="Required: why you set this password (e.g. the ticket number). Kept in the audit log.",
     )
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label="Reason",
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Required: why (e.g. the ticket number). Kept in the audit log.",
+    )
+
+
+class EmailProposalForm(ReasonForm):
+    email = forms.EmailField(label="New e-mail address", max_length=254)
+    field_order = ("email", "reason")
+
+
+class PasswordResetLinkWidget(ReadOnlyPasswordHashWidget):
+    """The password's summary with a button to the page that sends a reset link (``link``; none when empty), instead
+    of the admin's "set a password" page (which answers administrators only)."""
+
+    template_name = "accounts/admin_password_summary.html"
+
+    def __init__(self, link: str) -> None:
+        super().__init__()
+        self.link = link
+
+    def get_context(self, name: str, value: Any, attrs: Any) -> dict[str, Any]:
+        context: dict[str, Any] = super().get_context(name, value, attrs)
+        context["password_url"] = self.link
+        context["button_label"] = "Send a password-reset link"
+        return context
+
+    def render(self, name: str, value: Any, attrs: Any = None, renderer: Any = None) -> SafeString:
+        # The project's templates, not the form renderer's (which reads only Django's and the apps' own).
+        return mark_safe(render_to_string(self.template_name, self.get_context(name, value, attrs)))
+
+
+class AccountChangeForm(UserChangeForm):  # type: ignore[type-arg,unused-ignore]
+    """The account's form; with ``reset_link_page`` set (for anyone but an administrator), the password shows a
+    button to send a reset link ("": no button) instead of one to the "set a password" page."""
+
+    reset_link_page: str | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.reset_link_page is not None and "password" in self.fields:
+            self.fields["password"].widget = PasswordResetLinkWidget(self.reset_link_page)
 
 
 @admin.register(User)
@@ -61,17 +127,145 @@ class UserAdmin(DjangoUserAdmin):
         ("Responsible gaming", {"fields": RESPONSIBLE_GAMING_FIELDS}),
     )
 
+    form = AccountChangeForm
     change_password_form = PasswordSetByStaffForm
 
     def user_change_password(self, request: HttpRequest, id: str, form_url: str = "") -> HttpResponse:
-        """Django's page, whose form now requires a reason; the audit entry written when it saves carries it."""
+        """Django's page, for administrators only (issue 30: anyone else sends a reset link), whose form requires a
+        reason; the audit entry written when it saves carries it."""
+        if not is_superuser(request):
+            raise PermissionDenied
         if request.method == "POST":
             request.__dict__["_audit_reason"] = str(request.POST.get("reason", "")).strip()
         return super().user_change_password(request, id, form_url)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         readonly = (*super().get_readonly_fields(request, obj), *RESPONSIBLE_GAMING_FIELDS)
-        return readonly if is_superuser(request) else (*readonly, *PRIVILEGE_FIELDS, *ACCOUNT_HISTORY_FIELDS)
+        if is_superuser(request):
+            return readonly
+        return (*readonly, *PRIVILEGE_FIELDS, *ACCOUNT_HISTORY_FIELDS, "email", "email_change")
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        """Beside a read-only e-mail address, the link to propose a new one (for who may change the account)."""
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or is_superuser(request) or not self.has_change_permission(request, obj):
+            return fieldsets
+        return [
+            (name, {**options, "fields": _after(options.get("fields", ()), "email", "email_change")})
+            for name, options in fieldsets
+        ]
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is None or is_superuser(request):
+            return form
+        may_send = self.has_change_permission(request, obj)
+        link = reverse(f"admin:{SEND_PASSWORD_RESET_PAGE}", args=[obj.pk]) if may_send else ""
+        return type(form.__name__, (form,), {"reset_link_page": link})
+
+    @admin.display(description="change the e-mail address")
+    def email_change(self, user: User) -> str:
+        return format_html(
+            '<a href="{}">Propose a new e-mail address (another staff member approves it)</a>',
+            reverse(f"admin:{PROPOSE_EMAIL_PAGE}", args=[user.pk]),
+        )
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        """An administrator's direct change of the address: the old and the new address are told, as when a proposal
+        is approved."""
+        super().save_model(request, obj, form, change)
+        if change and "email" in form.changed_data:
+            old = str(form.initial.get("email") or "")
+            if email_normalised(old) != email_normalised(obj.email):
+                email_changed_notify(obj, old)
+
+    def get_urls(self) -> list[URLPattern]:
+        pages = [
+            path(
+                "<id>/send-password-reset/",
+                self.admin_site.admin_view(self.send_password_reset_view),
+                name=SEND_PASSWORD_RESET_PAGE,
+            ),
+            path("<id>/propose-email/", self.admin_site.admin_view(self.propose_email_view), name=PROPOSE_EMAIL_PAGE),
+        ]
+        return [*pages, *super().get_urls()]
+
+    def _account_to_act_on(self, request: HttpRequest, id: str) -> User:
+        """The account of an action page: 403 without the permission to change it (an account that holds privileges
+        is an administrator's), 404 when there is none."""
+        if not request.user.has_perm("accounts.change_user"):
+            raise PermissionDenied
+        user = self.get_object(request, unquote(id))
+        if not self.has_change_permission(request, user):
+            raise PermissionDenied
+        if user is None:
+            raise Http404("No such account.")
+        return user
+
+    def _page(self, request: HttpRequest, title: str, template: str, **context: Any) -> TemplateResponse:
+        return TemplateResponse(
+            request,
+            template,
+            {**self.admin_site.each_context(request), "opts": self.model._meta, "title": title, **context},
+        )
+
+    def send_password_reset_view(self, request: HttpRequest, id: str) -> HttpResponse:
+        """Send the player a password-reset link at the address on file, with a reason (issue 30; audited)."""
+        user = self._account_to_act_on(request, id)
+        form = ReasonForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                password_reset_link_send(request.user, user, form.cleaned_data["reason"], request)  # type: ignore[arg-type]
+            except PasswordResetRefused as error:
+                form.add_error(None, error.message)
+            else:
+                self.message_user(
+                    request,
+                    f"A password-reset link was sent to {user.email}, the address on file of {user.username}.",
+                    messages.SUCCESS,
+                )
+                return redirect(reverse("admin:accounts_user_change", args=[user.pk]))
+        return self._page(
+            request,
+            f"Send {user.username} a password-reset link",
+            "accounts/admin_send_password_reset.html",
+            form=form,
+            account=user,
+        )
+
+    def propose_email_view(self, request: HttpRequest, id: str) -> HttpResponse:
+        """A new e-mail address with a reason; posted, ``rule_change_propose`` (issue 30: it changes when another
+        staff member approves)."""
+        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
+
+        user = self._account_to_act_on(request, id)
+        form = EmailProposalForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                proposal = rule_change_propose(
+                    request.user,
+                    PLAYER_EMAIL.name,
+                    f"accounts.user:{user.pk}",
+                    {"email": form.cleaned_data["email"]},
+                    form.cleaned_data["reason"],
+                )
+            except RuleChangeRefused as error:
+                form.add_error(None, error.message)
+            else:
+                self.message_user(
+                    request,
+                    f"New e-mail address proposed (#{proposal.pk}): another staff member approves it.",
+                    messages.SUCCESS,
+                )
+                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+        return self._page(
+            request,
+            f"Propose a new e-mail address for {user.username}",
+            "core/rule_change_proposal_form.html",
+            form=form,
+            explanation=f"The address on file is {user.email or '(none)'}. Password-reset links go to the address on "
+            "file; once the change is approved, the old and the new address are told of it.",
+        )
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         """Also guards the password page. Without an account (the list), the model permission decides."""
@@ -81,6 +275,16 @@ class UserAdmin(DjangoUserAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         allowed = super().has_delete_permission(request, obj)
         return allowed and (obj is None or is_superuser(request) or not holds_privileges(obj))
+
+
+def _after(fields: Any, name: str, added: str) -> tuple[Any, ...]:
+    """``fields`` with ``added`` right after ``name`` (unchanged without ``name``)."""
+    result: list[Any] = []
+    for field in fields:
+        result.append(field)
+        if field == name:
+            result.append(added)
+    return tuple(result)
 
 
 class SuperusersOnly(admin.ModelAdmin):

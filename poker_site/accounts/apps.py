@@ -14,3 +14,9 @@ class AccountsConfig(AppConfig):
         from poker_site.accounts import roles
 
         post_migrate.connect(roles.ensure_role_groups, dispatch_uid="accounts.ensure_role_groups")
+
+        from poker_site.accounts.email_changes import PLAYER_EMAIL
+        from poker_site.core.rule_changes import rule_kind_register
+
+        # Issue 30: a player's e-mail address (where password-reset links go) changes by proposal and a second approval.
+        rule_kind_register(PLAYER_EMAIL)

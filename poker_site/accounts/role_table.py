@@ -22,7 +22,9 @@ ROLES = (SUPPORT_STAFF, COMPLIANCE_REVIEWERS, ADMINISTRATORS)
 
 VERBS = ("view", "add", "change", "delete")
 DELETE_SELECTED = "delete_selected"  # the admin's built-in bulk delete, offered with the delete permission
-USER_PASSWORD_PAGE = "auth_user_password_change"  # the user admin's "set a password" page
+USER_PASSWORD_PAGE = "auth_user_password_change"  # the user admin's "set a password" page: administrators only
+SEND_PASSWORD_RESET_PAGE = "accounts_user_send_password_reset"  # issue 30: a reset link to the address on file
+PROPOSE_EMAIL_PAGE = "accounts_user_propose_email"  # issue 30: a new e-mail address, approved by a second staff member
 HOLD_DECISION_PAGE = "wallet_hold_decide"  # release or seize a hold, with a reason
 PROPOSE_TERMS_PAGE = "games_stake_propose_terms"
 PROPOSE_RULES_PAGE = "games_gametype_propose_rules"
@@ -133,13 +135,19 @@ HEXAPRO_AUDIT_PAGE = "tournaments_hexaprogame_audit"  # HEX-31: the multiplier a
 ADMIN_POWERS: dict[str, ModelPowers] = {
     # --- people and privileges ---
     "accounts.user": ModelPowers(
-        support=may("view", "change", pages=(USER_PASSWORD_PAGE,)),
+        support=may("view", "change", pages=(SEND_PASSWORD_RESET_PAGE, PROPOSE_EMAIL_PAGE)),
         compliance=READ,
-        administrators=may(*VERBS, actions=(DELETE_SELECTED,), pages=(USER_PASSWORD_PAGE,)),
-        note="Support changes players' accounts only (names, e-mail, active, password): an account that is staff, "
-        "superuser or holds any group or permission is read-only to them. Staff status, superuser status, groups, "
-        "permissions and the dates the account was made and last used (account age decides freeroll eligibility) are "
-        "read-only to everyone but administrators.",
+        administrators=may(
+            *VERBS, actions=(DELETE_SELECTED,), pages=(USER_PASSWORD_PAGE, SEND_PASSWORD_RESET_PAGE, PROPOSE_EMAIL_PAGE)
+        ),
+        note="Support changes players' accounts only (names, active): an account that is staff, superuser or holds "
+        "any group or permission is read-only to them. Nobody but an administrator sets a password (issue 30): support "
+        "sends a password-reset link to the address on file (reason required, audited) and the player chooses the "
+        "password. The e-mail address is read-only to support: a new one is proposed (reason required) and changes "
+        "when another staff member approves it (`accounts.change_user`, rule change proposals); the old and the new "
+        "address are told. Administrators set a password (reason required) and edit the address directly. Staff "
+        "status, superuser status, groups, permissions and the dates the account was made and last used (account age "
+        "decides freeroll eligibility) are read-only to everyone but administrators.",
     ),
     "auth.group": administrators_only(note="Roles and their permissions: administrators only, whatever is held."),
     "django_celery_beat.periodictask": administrators_only(
@@ -336,7 +344,8 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "`games.add_gamerules`; payout structures: "
         "`tournaments.change_payoutstructure`; a tournament's guarantee, added prize money and VIP bounty: "
         "`tournaments.change_tournament`; tournament tickets: `tournaments.manage_tickets`; an unresolved game's "
-        "payouts: `wallet.adjust_balance`); one out of the usual range (a rake rate over 10 %, a rake cap over "
+        "payouts: `wallet.adjust_balance`; a player's e-mail address: `accounts.change_user`); one out of the usual "
+        "range (a rake rate over 10 %, a rake cap over "
         "the catalog's highest, less time to act or to reconnect or a shorter return window than the rule documents "
         "give, a payout change reaching players already registered, over €10,000 of the house's "
         "money in one tournament, a ticket over support's goodwill limit, paying a player whose money was not in the "

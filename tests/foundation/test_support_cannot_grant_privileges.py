@@ -1,7 +1,8 @@
 """LOB-10: support staff edit players' accounts, never privileges. Ticking "Staff status" or "Superuser status", or
 posting groups and permissions, on the user change form changes none of them (the fields are read-only for anyone but
 a superuser, so the posted values are not read); an account that holds any privilege is read-only to them (its page,
-its password page); the model's "change" permission alone is not enough; and a superuser still can."""
+its reset-link page); nobody but a superuser sets a password (issue 30: support sends a player a reset link instead);
+the model's "change" permission alone is not enough; and a superuser still can."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, Permission
+from django.core import mail
 
 from poker_site.accounts.models import User
 from poker_site.accounts.role_table import ADMINISTRATORS
@@ -95,7 +97,9 @@ def test_support_cannot_make_their_own_account_or_another_staff_members_a_superu
     assert 'name="email"' not in client.get(change_page(reviewer)).content.decode()
 
 
-def test_support_cannot_set_the_password_of_a_privileged_account_but_can_of_a_player() -> None:
+def test_support_sets_no_password_and_sends_a_reset_link_to_a_player_but_not_to_a_privileged_account() -> None:
+    """Issue 30: support sets no password at all (a player's neither: a reset link goes to the address on file
+    instead), and sends no reset link to an account that holds privileges."""
     support, pat = staff_member(SUPPORT_STAFF), player()
     administrator = staff_member(ADMINISTRATORS, "the-admin")
     client = logged_in(support)
@@ -107,14 +111,20 @@ def test_support_cannot_set_the_password_of_a_privileged_account_but_can_of_a_pl
     }
 
     refused = client.post(f"/admin/accounts/user/{administrator.pk}/password/", new_password)
-    accepted = client.post(f"/admin/accounts/user/{pat.pk}/password/", new_password)
+    refused_too = client.post(f"/admin/accounts/user/{pat.pk}/password/", new_password)
+    no_link = client.post(f"/admin/accounts/user/{administrator.pk}/send-password-reset/", new_password)
+    link = client.post(f"/admin/accounts/user/{pat.pk}/send-password-reset/", new_password)
 
     assert refused.status_code == 403
     administrator.refresh_from_db()
     assert not administrator.check_password("taken-over-42-xyz")
-    assert accepted.status_code == 302
+    assert refused_too.status_code == 403
     pat.refresh_from_db()
-    assert pat.check_password("taken-over-42-xyz")
+    assert not pat.check_password("taken-over-42-xyz")
+    assert pat.check_password("pat-old-password-42")
+    assert no_link.status_code == 403
+    assert link.status_code == 302
+    assert [message.to for message in mail.outbox] == [[pat.email]]
 
 
 def test_a_player_with_a_group_or_permission_is_read_only_to_support_too() -> None:

@@ -1,7 +1,7 @@
 """LOB-10: every staff action across the back office is in one audit log — who, when, what (the action and what it
 acted on), why, and the state before and after — whether it was made by a desk service or through any admin page
-(a change of a player's e-mail by support, a password set, a threshold tuned, a row deleted). PostgreSQL refuses
-UPDATE and DELETE of the log and of the cases' actions, as of the ledger."""
+(a change of a player's e-mail by an administrator, a password set, a threshold tuned, a row deleted). PostgreSQL
+refuses UPDATE and DELETE of the log and of the cases' actions, as of the ledger."""
 
 from __future__ import annotations
 
@@ -20,11 +20,15 @@ from wallet.models import AuditEntry
 pytestmark = pytest.mark.django_db
 
 
-def test_support_changing_a_players_e_mail_in_the_admin_is_logged_with_before_and_after(support_agent: Any) -> None:
+def test_an_administrator_changing_a_players_e_mail_in_the_admin_is_logged_with_before_and_after(
+    administrator: Any,
+) -> None:
+    """Issue 30: support no longer edits the address (a new one is a proposal a second staff member approves:
+    tests/accounts); an administrator's direct change is logged with before and after."""
     alice = player("alice")
     alice.email = "alice@old.example"
     alice.save()
-    page = logged_in(support_agent).get(f"/admin/accounts/user/{alice.pk}/change/")
+    page = logged_in(administrator).get(f"/admin/accounts/user/{alice.pk}/change/")
     form = page.context["adminform"].form
     data = {name: value for name, value in form.initial.items() if value is not None and name in form.fields}
     data.update({"email": "alice@new.example", "date_joined_0": "2026-01-01", "date_joined_1": "10:00:00"})
@@ -32,31 +36,32 @@ def test_support_changing_a_players_e_mail_in_the_admin_is_logged_with_before_an
     data.pop("last_login", None)
     data["is_active"] = "on"
 
-    response = logged_in(support_agent).post(f"/admin/accounts/user/{alice.pk}/change/", data)
+    response = logged_in(administrator).post(f"/admin/accounts/user/{alice.pk}/change/", data)
 
     assert response.status_code == 302, response.content.decode()[:2000]
     entry = AuditEntry.objects.get(action="admin_changed", target=f"accounts.user:{alice.pk}")
-    assert (entry.actor, entry.player) == (support_agent, alice)
+    assert (entry.actor, entry.player) == (administrator, alice)
     assert entry.before["email"] == "alice@old.example"
     assert entry.after["email"] == "alice@new.example"
     assert "password" not in entry.after
 
 
 def test_a_password_set_in_the_admin_needs_a_reason_and_is_logged_with_it_without_the_password(
-    support_agent: Any,
+    administrator: Any,
 ) -> None:
-    """Issue 30: a password set by staff needs a reason, which the audit entry keeps."""
+    """Issue 30: a password set by staff (an administrator: support sends a reset link instead, tests/accounts) needs
+    a reason, which the audit entry keeps."""
     alice = player("alice")
     new_password = {"password1": "a-new-long-passphrase-77", "password2": "a-new-long-passphrase-77"}
     url = f"/admin/accounts/user/{alice.pk}/password/"
-    refused = logged_in(support_agent).post(url, {**new_password, "usable_password": "true", "reason": " "})
+    refused = logged_in(administrator).post(url, {**new_password, "usable_password": "true", "reason": " "})
     assert refused.status_code == 200
     assert "reason" in refused.context["form"].errors
     alice.refresh_from_db()
     assert not alice.check_password("a-new-long-passphrase-77")
     assert not AuditEntry.objects.filter(target=f"accounts.user:{alice.pk}").exists()
 
-    response = logged_in(support_agent).post(
+    response = logged_in(administrator).post(
         url, {**new_password, "usable_password": "true", "reason": "Ticket 4411: locked out after a phone change"}
     )
     assert response.status_code == 302
