@@ -39,8 +39,22 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "snapshot": snapshot,
             "snapshot_sequence": readside.snapshot_sequence(snapshot),
             "auto_top_up": _auto_top_up(request),
+            "purchase_offers": _purchase_offers(snapshot, viewer),
         },
     )
+
+
+def _purchase_offers(snapshot: dict[str, Any], viewer: Any) -> dict[str, bool] | None:
+    """TRN-39: at a re-buy tournament's table, whether the viewer may re-buy and take the add-on now (the page shows
+    only those; tournament_bar.js keeps them live from the tournament bar)."""
+    info = snapshot.get("table") or {}
+    if viewer is None or not info.get("rebuy"):
+        return None
+    from tournaments.models import Tournament
+    from tournaments.table_bar import purchase_offers
+
+    tournament = Tournament.objects.filter(pk=int(info.get("tournament_id") or 0)).first()
+    return purchase_offers(tournament, int(viewer.pk)) if tournament is not None else None
 
 
 def _auto_top_up(request: HttpRequest) -> bool:

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import readside, services, tickets_readside
 from tournaments.models import Tournament
+from tournaments.table_bar import purchase_offers
 
 
 def _viewer(request: HttpRequest) -> int | None:
@@ -47,7 +48,9 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if tournament is None:
         raise Http404("No such tournament.")
     detail = readside.tournament_detail(tournament, _viewer(request))
-    return render(request, "tournaments/detail.html", {"tournament": detail})
+    # TRN-39: the re-buy and the add-on are offered only when the viewer may buy them now.
+    offers = purchase_offers(tournament, _viewer(request)) if tournament.rebuy_levels else None
+    return render(request, "tournaments/detail.html", {"tournament": detail, "purchase_offers": offers})
 
 
 @login_required

@@ -5,8 +5,8 @@ without leaving it.
 * the level, its blinds and ante, when it ends (the page counts down), and the next level's blinds and ante;
 * the break: when the next one is due, or until when the one in progress lasts (TRN-30);
 * players left of the entrants, the average stack, the paid places and the next pay jump (TRN-06);
-* for the viewer: their chips and rank, and once they are out or the tournament is over, the result: place, prize,
-  bounties won, and whether they may re-enter (TRN-40).
+* for the viewer: their chips and rank, the re-buy and add-on they may buy now (TRN-39), and once they are out or the
+  tournament is over, the result: place, prize, bounties won, and whether they may re-enter (TRN-40).
 
 Read only, a fixed number of queries whatever the size of the tournament.
 """
@@ -20,8 +20,18 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
 from games.models import Seat
-from tournaments.definitions import level_clock, payouts_now
-from tournaments.models import EntryStatus, Tournament, TournamentBountyAward, TournamentEntry, TournamentStatus
+from tournaments.definitions import add_on_policy, level_clock, payouts_now, rebuy_policy
+from tournaments.models import (
+    EntryStatus,
+    PurchaseKind,
+    PurchaseStatus,
+    Tournament,
+    TournamentBountyAward,
+    TournamentEntry,
+    TournamentPurchase,
+    TournamentStatus,
+)
+from tournaments.rules.rebuys import add_on_refusal, rebuy_refusal
 
 OUT_STATUSES = (EntryStatus.BUSTED, EntryStatus.FINISHED, EntryStatus.DISQUALIFIED, EntryStatus.QUALIFIED)
 
@@ -110,6 +120,47 @@ def _viewer(tournament: Tournament, viewer_id: int, now: datetime, stacks: dict[
     return viewer
 
 
+def purchase_offers(tournament: Tournament, viewer_id: int | None, now: datetime | None = None) -> dict[str, bool]:
+    """TRN-39: whether the viewer may re-buy and take the add-on now, decided by the rules the purchase service
+    (``tournaments.services.purchases``) applies: re-buys during the first ``rebuy_levels`` levels, at most
+    ``rebuy_maximum`` per entry, only at or below the stack threshold (chips waiting to be added count); the add-on once
+    per entry, in its window. The pages offer only what is possible now; the service checks again when pressed."""
+    offers = {"rebuy": False, "add_on": False}
+    if (
+        viewer_id is None
+        or not tournament.rebuy_levels
+        or tournament.status != TournamentStatus.RUNNING
+        or tournament.started_at is None
+        or tournament.cancellation_pending
+    ):
+        return offers
+    entry = TournamentEntry.objects.filter(
+        tournament=tournament, user_id=viewer_id, status=EntryStatus.PLAYING, table__isnull=False
+    ).first()
+    if entry is None or entry.table_id is None:
+        return offers
+    seat = Seat.objects.filter(table_id=entry.table_id, user_id=viewer_id).first()
+    if seat is None:
+        return offers
+    moment = now or timezone.now()
+    clock = level_clock(tournament)
+    bought = TournamentPurchase.objects.filter(entry=entry)
+    rebuys = rebuy_policy(tournament)
+    if rebuys is not None:
+        waiting = bought.filter(status=PurchaseStatus.PENDING).aggregate(chips=Sum("chips"))["chips"] or 0
+        taken = bought.filter(kind=PurchaseKind.REBUY).count()
+        offers["rebuy"] = (
+            rebuy_refusal(rebuys, clock, moment, chips=seat.chips + int(waiting), rebuys_taken=taken) is None
+        )
+    add_on = add_on_policy(tournament)
+    if add_on is not None:
+        taken_add_on = bought.filter(kind=PurchaseKind.ADD_ON).exists()
+        offers["add_on"] = (
+            add_on_refusal(add_on, clock, moment, period_levels=tournament.rebuy_levels, taken=taken_add_on) is None
+        )
+    return offers
+
+
 def tournament_bar(tournament: Tournament, viewer_id: int | None, now: datetime | None = None) -> dict[str, Any]:
     """The bar's figures at ``now`` (see the module docstring); ``viewer`` is ``None`` for a spectator."""
     moment = now or timezone.now()
@@ -142,4 +193,6 @@ def tournament_bar(tournament: Tournament, viewer_id: int | None, now: datetime 
         **_level_facts(tournament, moment),
     }
     bar["viewer"] = _viewer(tournament, viewer_id, moment, stacks) if viewer_id is not None else None
+    if bar["viewer"] is not None and tournament.rebuy_levels:  # TRN-39: the table page shows only what is possible
+        bar["viewer"]["purchases"] = purchase_offers(tournament, viewer_id, moment)
     return bar

@@ -89,9 +89,27 @@
     }
     bar.replaceChildren.apply(bar, items);
     bar.hidden = items.length === 0;
+    drawPurchases();
     drawResult();
     // A level or a break starts or ends now: read again soon (at most every 3 s while the server catches up).
     if (due && Date.now() - lastDueRefresh > 3000) { lastDueRefresh = Date.now(); refreshSoon(500); }
+  }
+
+  /* TRN-39: the re-buy and add-on buttons only while the player may use them now (the bar's viewer.purchases, decided
+     by the rules the purchase service applies: re-buy period, maximum, stack threshold, the add-on's window). */
+  function drawPurchases() {
+    var area = document.getElementById("purchase-buttons");
+    if (!area) { return; }
+    var offers = (data.viewer && !data.viewer.out && data.viewer.purchases) || {};
+    var any = false;
+    ["rebuy", "add_on"].forEach(function (kind) {
+      var form = area.querySelector("[data-purchase=" + kind + "]");
+      if (!form) { return; }
+      form.hidden = !offers[kind];
+      any = any || !!offers[kind];
+    });
+    var note = area.querySelector("[data-purchase=note]");
+    if (note) { note.hidden = !any; }
   }
 
   function drawResult() {
