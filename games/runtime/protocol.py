@@ -111,12 +111,7 @@ def parse_client_message(text: str | None, allowed: dict[str, dict[str, FieldRul
         raise ProtocolError("binary_not_supported", "send JSON text frames, not binary ones")
     if len(text) > MAXIMUM_MESSAGE_CHARACTERS:
         raise ProtocolError("message_too_large", f"a message may have at most {MAXIMUM_MESSAGE_CHARACTERS} characters")
-    try:
-        data = json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError) as error:
-        raise ProtocolError("bad_json", "the message is not valid JSON") from error
-    if not isinstance(data, dict):
-        raise ProtocolError("not_an_object", "a message must be a JSON object")
+    data = message_json_loads(text)
     request_id = _request_id(data.get("request_id"))
     message_type = data.get("type")
     if not isinstance(message_type, str):
@@ -138,6 +133,39 @@ def parse_client_message(text: str | None, allowed: dict[str, dict[str, FieldRul
     if message_type == "act":
         _check_action_amount(fields, request_id)
     return ClientMessage(message_type, fields, request_id)
+
+
+class _RepeatedKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _object_without_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are all different: with a repeated key, which of the two values counts would be the
+    decoder's choice (the last), not the sender's (``{"amount": -5, "amount": 1000}``)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _RepeatedKey(key)
+        data[key] = value
+    return data
+
+
+def message_json_loads(text: str) -> dict[str, Any]:
+    """One socket frame's JSON object; :class:`ProtocolError` (nothing applied) when it is not valid JSON (NaN and
+    Infinity are not), not an object, or repeats a key in any of its objects."""
+    try:
+        data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_object_without_repeated_keys)
+    except _RepeatedKey as error:
+        raise ProtocolError(
+            "repeated_key", f"the key {error.key[:40]!r} appears more than once in one object"
+        ) from None
+    except (ValueError, RecursionError) as error:
+        raise ProtocolError("bad_json", "the message is not valid JSON") from error
+    if not isinstance(data, dict):
+        raise ProtocolError("not_an_object", "a message must be a JSON object")
+    return data
 
 
 def _reject_constant(name: str) -> Any:

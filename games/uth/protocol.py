@@ -9,7 +9,6 @@ the client. The shared pieces (limits, error type, rate-limit bucket) come from 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -20,6 +19,7 @@ from games.runtime.protocol import (
     MAXIMUM_SEQUENCE,
     REQUEST_ID_PATTERN,
     ProtocolError,
+    message_json_loads,
 )
 
 BET_SPOTS: Final[tuple[str, ...]] = ("ante", "trips")
@@ -56,22 +56,13 @@ class UthMessage:
     request_id: str | None = None
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
 def parse_uth_message(text: str | None) -> UthMessage:
     """Parse and validate one text frame; raises :class:`ProtocolError` with a code and a plain message."""
     if text is None:
         raise ProtocolError("binary_not_supported", "send JSON text frames, not binary ones")
     if len(text) > MAXIMUM_MESSAGE_CHARACTERS:
         raise ProtocolError("message_too_large", f"a message may have at most {MAXIMUM_MESSAGE_CHARACTERS} characters")
-    try:
-        data = json.loads(text, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError) as error:
-        raise ProtocolError("bad_json", "the message is not valid JSON") from error
-    if not isinstance(data, dict):
-        raise ProtocolError("not_an_object", "a message must be a JSON object")
+    data = message_json_loads(text)
     request_id = data.get("request_id")
     if request_id is not None and (not isinstance(request_id, str) or not REQUEST_ID_PATTERN.fullmatch(request_id)):
         raise ProtocolError("bad_request_id", "request_id must be 1-64 letters, digits or _.:-")

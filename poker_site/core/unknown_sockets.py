@@ -3,7 +3,7 @@ refused (``websocket.close`` before ``websocket.accept``: daphne answers it 403)
 
 Channels' outermost ``URLRouter`` raises ``ValueError("No route found for path ...")`` for such a path: daphne then
 answered 500 and logged a traceback as an error. :data:`UNKNOWN_SOCKET_ROUTE` matches every path and must be the last
-route of the router (``tournaments/routing.py``, the last app of ``poker_site.routing.SOCKET_APPS``, ends with it).
+route of the router (``poker_site/routing.py`` puts it after every app's routes).
 """
 
 from __future__ import annotations
