@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
+from games import rest_idempotency
 from games.cash import commands as cash_commands
 from games.cash import lobby
 from games.runtime import commands, history, readside
@@ -36,6 +37,8 @@ from games.serializers import (
 )
 from poker_site.core.pagination import IntegerPositionCursorPagination
 from poker_site.core.strict_input import NoFieldsSerializer
+from wallet.api import idempotency_key_of
+from wallet.errors import WalletError
 
 REFUSAL_STATUS = {
     "not_found": status.HTTP_404_NOT_FOUND,
@@ -51,6 +54,33 @@ def refusal_response(refusal: commands.CommandRefused) -> Response:
         {"code": refusal.code, "message": refusal.message},
         status=REFUSAL_STATUS.get(refusal.code, status.HTTP_409_CONFLICT),
     )
+
+
+KEPT_STATUSES = ("seated", "waiting")
+"""A stake join answered with one of these changed something (a seat, a place in the queue): its answer is kept for
+a request sent again with the same ``Idempotency-Key``; any other outcome gives the key back."""
+
+
+def replay_response(replay: rest_idempotency.Replay, key: str) -> Response:
+    """The answer to a request whose ``Idempotency-Key`` was used before (:mod:`games.rest_idempotency`)."""
+    if replay.conflict:
+        return Response(
+            {
+                "code": "idempotency_conflict",
+                "message": f"The idempotency key {key!r} was already used for another request.",
+            },
+            status=status.HTTP_409_CONFLICT,
+        )
+    if replay.in_progress or replay.body is None:
+        return Response(
+            {
+                "code": "duplicate_request",
+                "message": f"A request with the idempotency key {key!r} is still being handled; it is not applied "
+                "again.",
+            },
+            status=status.HTTP_409_CONFLICT,
+        )
+    return Response(replay.body, status=replay.status, headers={"Idempotent-Replayed": "true"})
 
 
 def invalid_request_response(serializer: Any) -> Response:
@@ -162,14 +192,50 @@ class StakeQueueView(APIView):
     @extend_schema(
         operation_id="games_stake_join",
         request=JoinStakeSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="Optional: a request sent again with the same key (1-100 letters, digits, '.', '_', ':', "
+                "'-') gets the first answer instead of being applied again; the same key for another request is a "
+                "409 idempotency_conflict.",
+            )
+        ],
         responses={200: SeatingRequestSerializer, 400: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request, stake_id: int) -> Response:
+        """Seated or queued. An optional ``Idempotency-Key`` header (:mod:`games.rest_idempotency`): a request sent
+        again with the same key gets the first answer (header ``Idempotent-Replayed: true``) instead of seating the
+        player at another table of the stake."""
         serializer = JoinStakeSerializer(data=request.data)
         if not serializer.is_valid():
             return invalid_request_response(serializer)
         stake = self.stake(stake_id)
         data = serializer.validated_data
+        try:
+            key = idempotency_key_of(request)
+        except WalletError as error:
+            return Response({"code": "invalid", "message": str(error)}, status=status.HTTP_400_BAD_REQUEST)
+        if key is None:
+            return self.join(request, stake, data)
+        claimed = rest_idempotency.redis_key("stake-join", request.user.pk, key)
+        asked = {"stake_id": stake.pk, **data}
+        replay = rest_idempotency.claim(claimed, asked)
+        if replay is not None:
+            return replay_response(replay, key)
+        answer = None
+        try:
+            answer = self.join(request, stake, data)
+        finally:
+            if answer is not None and answer.status_code == 200 and answer.data.get("status") in KEPT_STATUSES:
+                rest_idempotency.remember(claimed, asked, answer.data)
+            else:
+                rest_idempotency.release(claimed)  # refused, failed or an error: nothing changed, a retry is applied
+        return answer
+
+    def join(self, request: Request, stake: Any, data: dict[str, Any]) -> Response:
         try:
             seating = cash_commands.join_stake_queue(
                 request.user,

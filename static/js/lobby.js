@@ -434,13 +434,14 @@
       return;
     }
     var label = row.game_name + " " + row.stake;
+    var idempotencyKey = P.newId("join");  // one per dialog: a second submit of it is answered, not seated again
     window.BuyIn.open({
       title: P.format(gettext("Play %(stake)s (%(blinds)s)"), { stake: label, blinds: blinds(row) }, true),
       minimum: row.min_buy_in,
       maximum: row.max_buy_in,
       balance: balance(),
       submit: function (cents, postBigBlind) {
-        return P.api(queueApiUrl(row.stake_id), { method: "POST", body: { buy_in: cents, post_big_blind: postBigBlind } })
+        return P.api(queueApiUrl(row.stake_id), { method: "POST", body: { buy_in: cents, post_big_blind: postBigBlind }, idempotencyKey: idempotencyKey })
           .then(function (answer) {
             queued = { stakeId: row.stake_id, label: label };
             showQueue(answer, label);
