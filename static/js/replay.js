@@ -72,7 +72,7 @@
         return text;
       }
       case "street_dealt": return f(gettext("%(street)s: %(cards)s"), { street: STREETS[step.street] || step.street, cards: Cards.list(step.cards) });
-      case "uncalled_bet_returned": return f(gettext("%(amount)s returned to %(name)s"), { amount: money(step.amount), name: name(step.seat) });
+      case "uncalled_bet_returned": return f(gettext("Uncalled bet of %(amount)s returned to %(name)s"), { amount: money(step.amount), name: name(step.seat) });
       case "hand_shown": return f(gettext("%(name)s shows %(cards)s"), { name: name(step.seat), cards: Cards.list(step.cards) }) +
         (step.hand_name ? " – " + P.handName(step.hand_name) : "");
       case "pot_awarded": {

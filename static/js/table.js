@@ -432,8 +432,16 @@
           element.className = "pot";
           element.setAttribute("data-pot-index", index);
           element.setAttribute("data-cents", pot.amount);
-          element.textContent = (index === 0 ? gettext("Main pot") : f(gettext("Side pot %(number)s"), { number: index })) +
-            " " + money(pot.amount);
+          // The top layer only one player can win is the part of their bet nobody has called: it is returned to them
+          // if nobody calls it (ENG-23), never a side pot.
+          var uncalled = index > 0 && index === pots.length - 1 && pot.eligible && pot.eligible.length === 1;
+          if (uncalled) {
+            element.className = "pot pot-uncalled";
+            element.textContent = f(gettext("Uncalled bet %(amount)s (%(name)s)"), { amount: money(pot.amount), name: nameOf(pot.eligible[0]) });
+          } else {
+            element.textContent = (index === 0 ? gettext("Main pot") : f(gettext("Side pot %(number)s"), { number: index })) +
+              " " + money(pot.amount);
+          }
           elements.pots.appendChild(element);
         });
       }
@@ -1381,7 +1389,7 @@
       return;
     }
     if (kind === "uncalled_bet_returned") {
-      if (live) { logLine(f(gettext("%(amount)s returned to %(name)s"), { amount: money(event.amount), name: nameOf(event.seat) })); }
+      if (live) { logLine(f(gettext("Uncalled bet of %(amount)s returned to %(name)s"), { amount: money(event.amount), name: nameOf(event.seat) })); }
       return;
     }
     if (kind === "hand_shown") {
