@@ -220,7 +220,9 @@ class StakeQueueView(APIView):
             return Response({"code": "invalid", "message": str(error)}, status=status.HTTP_400_BAD_REQUEST)
         if key is None:
             return self.join(request, stake, data)
-        claimed = rest_idempotency.redis_key("stake-join", request.user.pk, key)
+        user_id = request.user.pk
+        assert user_id is not None  # IsAuthenticated
+        claimed = rest_idempotency.redis_key("stake-join", user_id, key)
         asked = {"stake_id": stake.pk, **data}
         replay = rest_idempotency.claim(claimed, asked)
         if replay is not None:

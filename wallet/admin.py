@@ -526,9 +526,9 @@ class CashierStatusFilter(admin.SimpleListFilter):
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [
-            (CashierStatus.PENDING, _("pending (a deposit waiting for the payment provider, a payout)")),
-            (CashierStatus.COMPLETED, CashierStatus.COMPLETED.label),
-            (CashierStatus.FAILED, CashierStatus.FAILED.label),
+            (CashierStatus.PENDING.value, str(_("pending (a deposit waiting for the payment provider, a payout)"))),
+            (CashierStatus.COMPLETED.value, str(CashierStatus.COMPLETED.label)),
+            (CashierStatus.FAILED.value, str(CashierStatus.FAILED.label)),
         ]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
