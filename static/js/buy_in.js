@@ -70,6 +70,13 @@
       amount.focus();
       return;
     }
+    // A table with one buy-in amount (Banzai: exactly 10 big blinds, CASH-26) says so, never "€1.00 to €1.00"; a
+    // returning Banzai player's Resume / Reset choice is left to the server.
+    if (current.minimum === current.maximum && !current.banzai && cents !== current.minimum) {
+      P.notify(notices, P.format(gettext("The buy-in at this table is exactly %(amount)s."), { amount: P.money(current.minimum) }, true), "error");
+      amount.focus();
+      return;
+    }
     // The server applies the exact rules (ratholing, Banzai carry-over) and says in words what it refuses, so nothing
     // else is second-guessed here.
     confirm.disabled = true;
@@ -91,7 +98,7 @@
   /* Show ``options``' range (the table's, or the player's own once known) and suggest an amount within it. */
   function showLimits(options, reason, keepTypedAmount) {
     var text = options.minimum === options.maximum
-      ? P.format(gettext("Buy in for %(amount)s."), { amount: P.money(options.minimum) }, true)
+      ? P.format(gettext("The buy-in at this table is exactly %(amount)s."), { amount: P.money(options.minimum) }, true)
       : P.format(gettext("Buy in between %(minimum)s and %(maximum)s."),
         { minimum: P.money(options.minimum), maximum: P.money(options.maximum) }, true);
     if (reason) { text += " " + reason; }
