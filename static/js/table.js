@@ -103,7 +103,19 @@
   function mySeat() { return viewer().seat ? seatByNumber(viewer().seat) : null; }
   function serverNow() { return Date.now() + state.clockOffset; }
 
-  function notify(text, kind) { return P.notify(elements.notices, text, kind || "error"); }
+  /* A table-wide error fades after ERROR_MILLISECONDS; any error goes as soon as the player's next command succeeds
+     (clearErrors), so nothing stale stays on screen after an action worked. */
+  var ERROR_MILLISECONDS = 8000;
+  function notify(text, kind) {
+    var notice = P.notify(elements.notices, text, kind || "error");
+    if (notice && (kind || "error") === "error") { setTimeout(function () { notice.remove(); }, ERROR_MILLISECONDS); }
+    return notice;
+  }
+  function clearErrors() {
+    [elements.notices, elements.actionNotices].forEach(function (area) {
+      if (area) { area.querySelectorAll(".notice[data-kind=error]").forEach(function (notice) { notice.remove(); }); }
+    });
+  }
 
   /* Errors about the player's own action are shown next to the action buttons, one at a time; they are cleared when
      the player's next turn starts (see drawActions). */
@@ -909,6 +921,7 @@
     // for the answer longer than for other requests rather than report a failure for an action that is still applied.
     return socket.request(message, isAction ? ACTION_ANSWER_MILLISECONDS : undefined).then(function (ok) {
       state.pending = false;
+      clearErrors();  // the command worked: an earlier refusal no longer applies
       drawActions();
       watchForProgress(sequenceBefore);
       return ok;
