@@ -125,6 +125,8 @@
     unexpected_field: gettext("Your browser sent something the server does not understand. Please reload the page."),
     missing_field: gettext("Something was missing from your request. Please try again."),
     bad_request_id: gettext("Your browser sent something the server could not read. Please reload the page."),
+    repeated_key: gettext("Your browser sent something the server could not read. Please reload the page."),
+    duplicate_request: gettext("That request was already sent; it was not applied again."),
     message_too_large: gettext("That message was too large."),
     bad_amount: gettext("Please enter a valid amount in euros and cents."),
     bad_seat: gettext("That seat does not exist at this table."),
@@ -184,7 +186,7 @@
       // The server's sentence may carry the specifics (limits, amounts); keep it when it adds something.
       if (message && language() === "en" && message.length < 240 && message !== known &&
           ["server_error", "bad_json", "not_an_object", "binary_not_supported", "unknown_type", "unexpected_field",
-           "missing_type", "bad_request_id", "network", "csrf", "flood", "invalid", "throttled", "not_authenticated",
+           "missing_type", "bad_request_id", "repeated_key", "network", "csrf", "flood", "invalid", "throttled", "not_authenticated",
            "authentication_failed", "permission_denied"].indexOf(code) === -1) {
         return capitalise(message);
       }
