@@ -1025,7 +1025,10 @@
     });
     elements.leave.addEventListener("click", function () {
       var me = mySeat();
-      var question = me && me.in_hand && !me.folded ? gettext("Leave the table? You will leave when this hand ends; your chips go back to your balance.") :
+      // The server folds a player who leaves during a hand at their turn, even when checking is free (CASH-08): say so
+      // before they confirm.
+      var question = me && me.in_hand && !me.folded && hand() ?
+        gettext("Leaving now folds your hand, even if you could check. Leave the table? Your chips go back to your balance when this hand ends.") :
         gettext("Leave the table? Your chips go back to your balance.");
       if (!window.confirm(question)) { return; }
       send({ type: "leave" }).then(function (ok) {
