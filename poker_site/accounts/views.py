@@ -9,8 +9,10 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
+from django.core.mail import send_mail
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse_lazy
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
@@ -96,7 +98,8 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     """The link's page: a new password twice (the site's password rules). A used, expired or forged link shows that it
-    is not valid and offers to ask for a new one. The reset is written to the audit log."""
+    is not valid and offers to ask for a new one. The reset is written to the audit log, and the address on file is
+    told that the password changed."""
 
     template_name = "registration/password_reset_confirm.html"
     success_url = reverse_lazy("accounts:password_reset_complete")
@@ -113,6 +116,10 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
             target=f"accounts.user:{user.pk}",
             details={"by": "the link sent to the address on file"},
         )
+        if user.email:  # the owner hears of it, in case it was not them (a stolen mailbox)
+            body = render_to_string("accounts/password_changed.txt", {"user": user})
+            subject = render_to_string("accounts/password_changed_subject.txt").strip()
+            send_mail(subject, body, None, [user.email], fail_silently=True)
         return response
 
 

@@ -69,6 +69,9 @@ def test_the_player_chooses_a_new_password_with_the_link_and_logs_in_with_it() -
     assert not elsewhere.get("/").context["user"].is_authenticated  # the other session is logged out
     entry = AuditEntry.objects.get(action="password_reset_by_player")
     assert (entry.actor, entry.player, entry.target) == (pat, pat, f"accounts.user:{pat.pk}")
+    notice = mail.outbox[-1]  # the owner hears of it, in case it was not them
+    assert notice.to == ["pat@players.example"]
+    assert "password of your poker account was changed" in notice.subject
 
 
 def test_a_used_link_is_refused() -> None:
