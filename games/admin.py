@@ -446,7 +446,11 @@ class StakeAdmin(admin.ModelAdmin):
     search_fields = ("label", "game_type__name")
     inlines = (StakeTermsInline,)
     actions = ("open_tables",)
-    readonly_fields = ("propose_terms",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        """A stake's game type is chosen when it is made: moving a stake (its terms, its open tables) to another game
+        type would deal its next hands as another game under other rules without their proposal (issue 30)."""
+        return ("propose_terms",) if obj is None else ("game_type", "propose_terms")
 
     @admin.display(description="change the terms")
     def propose_terms(self, stake: Stake) -> str:

@@ -180,9 +180,9 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         may("view", "add", "change", actions=("open_tables",), pages=(PROPOSE_TERMS_PAGE,)),
         READ,
         may(*VERBS, actions=(DELETE_SELECTED, "open_tables"), pages=(PROPOSE_TERMS_PAGE,)),
-        "Tables open from here (`open_tables`, needs the permission to add tables). New terms are proposed on the "
-        "stake's page (`games.add_staketerms`, reason required) and become a new terms row when another staff member "
-        "approves them (issue 30, rule change proposals).",
+        "Tables open from here (`open_tables`, needs the permission to add tables). A stake's game type is fixed "
+        "once it is made. New terms are proposed on the stake's page (`games.add_staketerms`, reason required) and "
+        "become a new terms row when another staff member approves them (issue 30, rule change proposals).",
     ),
     "games.staketerms": read_only_record(
         "A change is a new row, proposed on the stake's page and added when a second staff member approves it (issue "
@@ -218,7 +218,13 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "`games.mute_chat` and a reason; both audited. Mutes are never edited or deleted.",
     ),
     # --- Ultimate Texas Hold'em ---
-    "uth.uthtable": catalogue("Limit and timing changes are recorded.", support_actions=UTH_TABLE_ACTIONS),
+    "uth.uthtable": catalogue(
+        "A new table opens with the default limits. Changed bet limits, chips and clocks are only proposed when saved "
+        "(reason required) and applied, and recorded, when another staff member approves them (issue 30; a maximum "
+        "over the highest at any table or shorter clocks than the defaults: an administrator). Opening, closing and "
+        "renaming are saved at once and recorded.",
+        support_actions=UTH_TABLE_ACTIONS,
+    ),
     "uth.uthround": ModelPowers(
         support=may("view", actions=UTH_ROUND_ACTIONS),
         compliance=READ,
@@ -343,8 +349,9 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "`compliance.change_indicatorsetting`; stake terms: `games.add_staketerms`; a game type's rules: "
         "`games.add_gamerules`; payout structures: "
         "`tournaments.change_payoutstructure`; a tournament's guarantee, added prize money and VIP bounty: "
-        "`tournaments.change_tournament`; tournament tickets: `tournaments.manage_tickets`; an unresolved game's "
-        "payouts: `wallet.adjust_balance`; a player's e-mail address: `accounts.change_user`); one out of the usual "
+        "`tournaments.change_tournament`; a UTH table's limits and clocks: `uth.change_uthtable`; tournament "
+        "tickets: `tournaments.manage_tickets`; an unresolved game's payouts: `wallet.adjust_balance`; a player's "
+        "e-mail address: `accounts.change_user`); one out of the usual "
         "range (a rake rate over 10 %, a rake cap over "
         "the catalog's highest, less time to act or to reconnect or a shorter return window than the rule documents "
         "give, a payout change reaching players already registered, over €10,000 of the house's "

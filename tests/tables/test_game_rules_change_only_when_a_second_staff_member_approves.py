@@ -160,3 +160,26 @@ def test_the_game_type_page_keeps_its_game_and_proposes_rules_instead_of_adding_
     proposal = RuleChangeProposal.objects.get()
     assert (proposal.kind, proposal.changes["global_sit_out_seconds"], proposal.proposed_by) == (KIND, 600, agent)
     assert GameRules.objects.filter(game_type=game_type).count() == rows_before
+
+
+def test_a_stake_keeps_its_game_type_so_its_tables_keep_their_game() -> None:
+    """A QA tester moved a live Hold'em stake, open table included, to the Omaha game type from the stake's page."""
+    the_stake = stake("holdem", "NL10")
+    omaha = stake("omaha", "PL10").game_type
+    client = logged_in(support_agent("sue"))
+
+    page = client.get(f"/admin/games/stake/{the_stake.pk}/change/").content.decode()
+    client.post(
+        f"/admin/games/stake/{the_stake.pk}/change/",
+        {
+            "game_type": omaha.pk,
+            "label": the_stake.label,
+            "display_order": the_stake.display_order,
+            "terms-TOTAL_FORMS": "0",
+            "terms-INITIAL_FORMS": "0",
+        },
+    )
+
+    the_stake.refresh_from_db()
+    assert the_stake.game_type.variant == Variant.NO_LIMIT_HOLDEM
+    assert 'name="game_type"' not in page

@@ -144,3 +144,38 @@ def test_prices_are_fixed_once_a_player_has_paid_an_entry_trn_02() -> None:
     assert (fresh(tournament).fee, fresh(tournament).name) == (100, "Scheduled")
     with pytest.raises(DefinitionRefused, match="paid an entry"):
         tournament_definition_update(tournament, changes={"buy_in": 1}, actor=staff_member(SUPPORT_STAFF, "second"))
+
+
+@pytest.mark.parametrize("field", ["payout_structure", "bounty_kind", "satellite_target"])
+def test_what_an_entry_was_bought_under_is_fixed_once_a_player_has_paid_one_trn_06(field: str) -> None:
+    """A QA tester switched a tournament with paid entries, then running, to winner-takes-all payouts (TRN-06: a payout
+    structure reaching registered players changes only by a proposal an administrator approves)."""
+    tournament = scheduled()
+    register_players(tournament, 1)
+
+    from tournaments.services.definition import fields_change_check
+
+    with pytest.raises(DefinitionRefused, match="paid an entry") as refused:
+        fields_change_check(fresh(tournament), [field])
+    assert "Fixed since the first paid entry" in refused.value.field_errors[field]
+
+
+def test_a_reopened_sit_and_go_does_not_repeat_the_house_money_approved_for_its_predecessor() -> None:
+    """A QA tester had €40 of added prize money approved once, then turned re-opening on alone: every new copy of the
+    Sit & Go carried the €40 again, with no second approval."""
+    from tests.tournaments.support import sit_and_go
+
+    game = sit_and_go(seats=2, reopens=True)
+    first, second = staff_member(SUPPORT_STAFF, "first"), staff_member(SUPPORT_STAFF, "second")
+    rule_change_approve(
+        rule_change_propose(
+            first, TOURNAMENT_HOUSE_MONEY.name, tournament_target(game), {"added_prize_money": 4_000}, "Promotion"
+        ),
+        second,
+    )
+
+    register_players(fresh(game), 2)
+
+    (copy,) = game.__class__.objects.filter(name=game.name).exclude(pk=game.pk)
+    assert fresh(game).added_prize_money == 4_000
+    assert (copy.added_prize_money, copy.guarantee, copy.vip_bounty) == (0, 0, 0)

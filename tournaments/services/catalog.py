@@ -152,9 +152,16 @@ DEFINITION_FIELDS = (
 """The fields of a definition (TRN-02), as opposed to the state of a run."""
 
 
+COPY_WITHOUT_HOUSE_MONEY: dict[str, Any] = {"guarantee": 0, "added_prize_money": 0, "vip_player": None, "vip_bounty": 0}
+
+
 def tournament_copy(tournament: Tournament, **changes: Any) -> Tournament:
-    """A new tournament with ``tournament``'s definition and levels (``changes`` override fields, e.g. the start)."""
+    """A new tournament with ``tournament``'s definition and levels (``changes`` override fields, e.g. the start),
+    but without the house's money: the guarantee, added prize money and VIP bounty a second staff member approved were
+    approved for ``tournament`` alone (issue 30), so a copy (the next Sit & Go that opens when one starts) has none
+    unless ``changes`` give it."""
     fields = {name: getattr(tournament, name) for name in DEFINITION_FIELDS}
+    fields.update(COPY_WITHOUT_HOUSE_MONEY)
     fields.update(changes)
     copy = Tournament.objects.create(**fields)
     TournamentLevel.objects.bulk_create(

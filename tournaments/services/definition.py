@@ -6,8 +6,9 @@ TRN-02 lets the operator change any parameter at any time, with two limits that 
   (:data:`FIXED_ONCE_STARTED`: the game, kind, seats of a Sit & Go, table size, buy-in, fee, starting stack, the
   scheduled start, a satellite's target and the house's money; a delay goes through ``tournament_delay`` before the
   start);
-* once a player has paid an entry, its prices (:data:`PRICE_FIELDS`) stay as they were: every entry of a tournament
-  costs the same, and the lobby's price is what was charged;
+* once a player has paid an entry, what it was bought under (:data:`FIXED_ONCE_PAID`: the prices, the payout
+  structure, a satellite's target, the bounty split, a flight's Phase 2) stays as it was: every entry of a tournament
+  is bought on the same terms, and the lobby's price and payouts are what was sold;
 * the house's money in a tournament (:data:`HOUSE_MONEY_FIELDS`: the guarantee, added prize money and VIP bounty) is
   never set by one staff member alone (issue 30): a change is proposed and applied when another staff member approves
   it (:mod:`tournaments.prize_money_changes`, which calls :func:`tournament_definition_update` with
@@ -74,6 +75,19 @@ PRICE_FIELDS = (
     "add_on_fee",
 )
 """What an entry, a re-buy or an add-on costs: fixed once a player has paid an entry."""
+
+FIXED_ONCE_PAID = (
+    *PRICE_FIELDS,
+    "payout_structure",
+    "satellite_target",
+    "bounty_kind",
+    "bounty_credited_percent",
+    "bounty_added_percent",
+    *PHASE_FIELDS,
+)
+"""What a player paid an entry under: its prices, how the prize pool is paid out (a payout structure change is a
+proposal of its own, TRN-06), a satellite's prize, the bounty split and a flight's Phase 2 (TRN-41, TRN-42, TRN-45).
+Fixed once a player has paid an entry (a QA tester switched a running tournament's payouts to winner-takes-all)."""
 
 PAID_ENTRY_STATUSES = (
     EntryStatus.REGISTERED,
@@ -225,13 +239,13 @@ def fields_change_check(tournament: Tournament, changed: Iterable[str], *, house
                 for name in house_money
             },
         )
-    prices = [name for name in PRICE_FIELDS if name in names]
+    prices = [name for name in FIXED_ONCE_PAID if name in names]
     if prices and tournament.pk is not None:
         paid = TournamentEntry.objects.filter(tournament_id=tournament.pk, status__in=PAID_ENTRY_STATUSES).count()
         if paid:
             raise DefinitionRefused(
-                f"{paid} player{'s have' if paid != 1 else ' has'} paid an entry of {tournament.name} at these prices, "
-                "which stay as they were (every entry costs the same). Nothing was changed.",
+                f"{paid} player{'s have' if paid != 1 else ' has'} paid an entry of {tournament.name} under these "
+                "terms, which stay as they were (every entry is bought on the same terms). Nothing was changed.",
                 {name: f"Fixed since the first paid entry: {_label(name)} cannot change any more." for name in prices},
             )
 
