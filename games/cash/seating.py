@@ -184,7 +184,7 @@ def _seat_take_locked(
     limits = buy_in_limits(user_id, table, terms, rules, now, banzai_choice=banzai_choice)
     if not limits.minimum <= amount <= limits.maximum:
         span = (
-            _format(limits.minimum)
+            f"exactly {_format(limits.minimum)}"
             if limits.minimum == limits.maximum
             else (f"{_format(limits.minimum)} to {_format(limits.maximum)}")
         )
@@ -538,8 +538,13 @@ def _check_queued_buy_in(user: Any, stake: Stake, terms: StakeTerms, amount: int
     than the player's cash balance. A queued request counts towards opening a table (CASH-05), so one that could
     never be seated must not wait. Each table still checks the exact limits when it seats the player."""
     if amount < terms.min_buy_in or (amount > terms.max_buy_in and not _left_stake_with(user, stake, amount, now)):
+        span = (
+            f"exactly {_format(terms.min_buy_in)}"
+            if terms.min_buy_in == terms.max_buy_in  # Banzai: 10 BB, no range (CASH-26)
+            else f"{_format(terms.min_buy_in)} to {_format(terms.max_buy_in)}"
+        )
         raise BuyInRefused(
-            f"The buy-in at {stake} is {_format(terms.min_buy_in)} to {_format(terms.max_buy_in)}.",
+            f"The buy-in at {stake} is {span}.",
             minimum=terms.min_buy_in,
             maximum=terms.max_buy_in,
         )

@@ -54,3 +54,13 @@ def test_an_unknown_banzai_choice_is_refused_and_nothing_is_queued(choice: str) 
     assert not SeatingRequest.objects.filter(user=user).exists()
     assert not Seat.objects.filter(user=user).exists()
     assert cash(user) == 10_000
+
+
+def test_cash_26_a_banzai_buy_in_of_another_amount_is_refused_as_exactly_10_big_blinds() -> None:
+    """The refusal named a range from €5.00 to €5.00 (a QA finding): a Banzai buy-in has no range."""
+    table = open_table("banzai", "NL5")
+    user = player(cash=10_000)
+
+    with pytest.raises(BuyInRefused, match=r"is exactly €5\.00\.$"):
+        table_join_queue(user, table.stake, 400, now=START)
+    assert not SeatingRequest.objects.filter(user=user).exists()
