@@ -593,20 +593,32 @@
     updateBetLabels();
   }
 
+  /* The Bet / Raise button names the amount only while the server would take it (inside the bet / raise range:
+     ENG-15 minimum, the stack or ENG-17's pot limit at most): an amount typed outside it is marked invalid, the button
+     shows no amount and the line under the box says what is allowed. (act() refuses to send it as well.) */
   function updateBetLabels() {
     var actions = legal();
     if (!actions) { return; }
+    var range = betRange(actions);
     var cents = chosenAmount();
-    var shown = cents === null ? "" : " " + money(cents);
+    var invalid = cents === null || !range || cents < range[0] || cents > range[1];
+    var shown = invalid ? "" : " " + money(cents);
     var betButton = elements.buttons.querySelector("[data-act=bet]");
     var raiseButton = elements.buttons.querySelector("[data-act=raise]");
     betButton.textContent = gettext("Bet") + shown;
     raiseButton.textContent = gettext("Raise to") + shown;
-    betButton.setAttribute("data-amount", cents === null ? "" : String(cents));
-    raiseButton.setAttribute("data-amount", cents === null ? "" : String(cents));
-    var range = betRange(actions);
-    var invalid = cents === null || !range || cents < range[0] || cents > range[1];
+    betButton.setAttribute("data-amount", invalid ? "" : String(cents));
+    raiseButton.setAttribute("data-amount", invalid ? "" : String(cents));
     elements.betAmount.setAttribute("aria-invalid", invalid ? "true" : "false");
+    if (range && elements.betLimits) {
+      var bounds = { minimum: money(range[0]), maximum: money(range[1]), amount: cents === null ? "" : money(cents) };
+      var limits = !invalid ? f(gettext("Minimum %(minimum)s, maximum %(maximum)s."), bounds) :
+        cents === null ? f(gettext("Enter an amount from %(minimum)s to %(maximum)s."), bounds) :
+        cents < range[0] ? f(gettext("%(amount)s is below the minimum of %(minimum)s (maximum %(maximum)s)."), bounds) :
+        f(gettext("%(amount)s is above the maximum of %(maximum)s (minimum %(minimum)s)."), bounds);
+      if (elements.betLimits.textContent !== limits) { elements.betLimits.textContent = limits; }
+      elements.betLimits.classList.toggle("error", invalid);
+    }
   }
 
   function setPrompt(text) {
@@ -700,8 +712,6 @@
         var label = chipTable() ? gettext("Amount (chips)") : gettext("Amount (€)");
         if (elements.betLabel.textContent !== label) { elements.betLabel.textContent = label; }
       }
-      var limits = f(gettext("Minimum %(minimum)s, maximum %(maximum)s."), { minimum: money(range[0]), maximum: money(range[1]) });
-      if (elements.betLimits.textContent !== limits) { elements.betLimits.textContent = limits; }
       elements.betControl.querySelectorAll("[data-preset=bb]").forEach(function (button) {
         button.hidden = currentHand.street !== "preflop";
       });
