@@ -29,3 +29,8 @@ class ComplianceConfig(AppConfig):
         from poker_site.core.rule_changes import rule_kind_register
 
         rule_kind_register(DETECTION_THRESHOLD)  # issue 30: a threshold changes by proposal and a second approval
+
+        from compliance.seizure_changes import HOLD_SEIZURE
+
+        # Issue 30 (FRD-04, FRD-10): withheld funds are seized only when a second reviewer approves the proposal.
+        rule_kind_register(HOLD_SEIZURE)

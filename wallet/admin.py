@@ -58,7 +58,6 @@ from wallet.services import (
     adjustment_propose,
     adjustment_reject,
     hold_release,
-    hold_seize,
 )
 from wallet.services.audit import AUDIT_ACTIONS
 from wallet.services.cashier import cashier_status_label
@@ -237,6 +236,13 @@ class LegAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
         return leg.transfer.created_at
 
 
+HOLD_DECISIONS = [
+    ("release", _("Release to the player")),
+    ("seize", _("Propose seizing it (to the house; another reviewer approves)")),
+]
+"""The hold decision page's choices: a seizure is only proposed there (issue 30, four eyes)."""
+
+
 @admin.register(Hold)
 class HoldAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     list_display = (
@@ -263,10 +269,25 @@ class HoldAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
 
     @admin.display(description=_("decision"))
     def decide_link(self, hold: Hold) -> str:
+        from compliance.seizure_changes import pending_seizures
+
         if hold.status != HoldStatus.HELD:
             return str(hold.get_status_display())
+        decide = format_html(
+            '<a href="{}">{}</a>',
+            reverse("admin:wallet_hold_decide", args=[hold.pk]),
+            _("Release or propose a seizure…"),
+        )
+        waiting = pending_seizures([hold]).get(hold.pk)
+        if waiting is None:
+            return decide
         return format_html(
-            '<a href="{}">{}</a>', reverse("admin:wallet_hold_decide", args=[hold.pk]), _("Release or seize…")
+            '{} · {} <a href="{}">{}</a>',
+            decide,
+            _("Seizure proposed by %(proposer)s (rule change #%(number)s), awaiting a second reviewer:")
+            % {"proposer": waiting.proposed_by, "number": waiting.pk},
+            reverse("admin:core_rulechangeproposal_change", args=[waiting.pk]),
+            _("approve or reject it"),
         )
 
     def get_urls(self) -> list[URLPattern]:
@@ -274,18 +295,37 @@ class HoldAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
         return [decide, *super().get_urls()]
 
     def decide_view(self, request: HttpRequest, hold_id: int) -> HttpResponse:
+        """Release the hold (one reviewer), or propose seizing all of it (issue 30: another holder of
+        ``wallet.seize_hold`` approves it in the rule change proposals; nothing moves until then)."""
+        from compliance.seizure_changes import hold_seizure_propose
+        from poker_site.core.rule_changes import RuleChangeRefused
+
         if not (request.user.has_perm("wallet.release_hold") or request.user.has_perm("wallet.seize_hold")):
             raise PermissionDenied
         hold = get_object_or_404(Hold.objects.select_related("player"), pk=hold_id)
         form = HoldDecisionForm(request.POST or None)
+        form.fields["decision"].choices = HOLD_DECISIONS  # type: ignore[attr-defined]
         if request.method == "POST" and form.is_valid():
-            decide = hold_release if form.cleaned_data["decision"] == "release" else hold_seize
             try:
-                decide(hold, request.user, form.cleaned_data["reason"])  # type: ignore[arg-type]
+                if form.cleaned_data["decision"] == "release":
+                    hold_release(hold, request.user, form.cleaned_data["reason"])  # type: ignore[arg-type]
+                    done = _("Hold #%(id)s released.") % {"id": hold.pk}
+                else:
+                    proposal = hold_seizure_propose(
+                        request.user,  # type: ignore[arg-type]
+                        hold,
+                        form.cleaned_data["reason"],
+                    )
+                    done = _(
+                        "Seizure of hold #%(id)s proposed (rule change #%(number)s): another reviewer approves it; "
+                        "nothing moves until then."
+                    ) % {"id": hold.pk, "number": proposal.pk}
             except WalletError as error:
                 form.add_error(None, str(error))
+            except RuleChangeRefused as error:
+                form.add_error(None, error.message)
             else:
-                self.message_user(request, _("Hold #%(id)s decided.") % {"id": hold.pk}, messages.SUCCESS)
+                self.message_user(request, done, messages.SUCCESS)
                 return redirect(reverse("admin:wallet_hold_change", args=[hold.pk]))
         context = {
             **self.admin_site.each_context(request),

@@ -113,6 +113,9 @@ class HoldDecisionForm(forms.Form):
 
 
 class SeizeForm(HoldDecisionForm):
+    """Proposes a seizure (issue 30): another reviewer approves it in the rule change proposals; the money moves
+    only then."""
+
     amount = EurosField(
         label=_("Amount to seize in euros"),
         required=False,

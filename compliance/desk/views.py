@@ -43,10 +43,11 @@ from compliance.replay import review_replay
 from compliance.services.common import REVIEW_CASES
 from compliance.services.flags import INDICATOR_TITLES, flag_title, flags_dismiss
 from compliance.standing import standing_of
+from poker_site.core.rule_changes import RuleChangeRefused
 from tournaments.services.errors import TournamentError
 from wallet.errors import WalletError
 
-REFUSALS = (ComplianceError, WalletError, TournamentError)
+REFUSALS = (ComplianceError, WalletError, TournamentError, RuleChangeRefused)
 QUEUE_LENGTH = 100
 CASES_PER_PAGE = 50
 
@@ -351,6 +352,7 @@ def _case_render(
         {"user": user, "standing": standing_of(user.pk), "overview": player_overview(user, compliance_reasons=True)}
         for user in case.subjects.order_by("username")
     ]
+    holds = list(Hold.objects.filter(review_reference=case.reference).select_related("player").order_by("pk"))
     return render(
         request,
         "compliance/case.html",
@@ -364,7 +366,8 @@ def _case_render(
             ).select_related("user", "tournament"),
             "flags": case.flags.order_by("-severity", "-score"),
             "reports": PlayerReport.objects.filter(case=case).select_related("reporter", "hand"),
-            "holds": Hold.objects.filter(review_reference=case.reference).select_related("player").order_by("pk"),
+            "holds": holds,
+            "seizures": _pending_seizures(holds, request.user),
             "videos": case.video_requests.select_related("player").order_by("pk"),
             "actions": case.actions.select_related("actor", "subject").order_by("pk"),
             "forms": _case_forms(case, bound),
@@ -373,6 +376,25 @@ def _case_render(
         },
         status=status,
     )
+
+
+def _pending_seizures(holds: list[Any], viewer: Any) -> list[dict[str, Any]]:
+    """The seizures of the case's holds awaiting a second reviewer (issue 30): each proposal, its hold, the links to
+    its approval and rejection pages, and whether the viewer proposed it (then another reviewer decides)."""
+    from compliance.seizure_changes import pending_seizures
+
+    by_hold = {hold.pk: hold for hold in holds}
+    return [
+        {
+            "proposal": proposal,
+            "hold": by_hold[hold_id],
+            "amount": proposal.changes.get("amount"),
+            "approve_url": reverse("admin:core_rulechangeproposal_approve", args=[proposal.pk]),
+            "reject_url": reverse("admin:core_rulechangeproposal_reject", args=[proposal.pk]),
+            "own": proposal.proposed_by_id == viewer.pk,
+        }
+        for hold_id, proposal in pending_seizures(holds).items()
+    ]
 
 
 def _act(request: HttpRequest, case: Case, action: str) -> tuple[Any, str] | None:
@@ -405,9 +427,14 @@ def _act(request: HttpRequest, case: Case, action: str) -> tuple[Any, str] | Non
     if action == "release":
         services.case_hold_release(case, actor, values["hold"], values["reason"])
         return form, _("Hold #%(hold)s released.") % {"hold": values["hold"].pk}
-    if action == "seize":
-        services.case_hold_seize(case, actor, values["hold"], values["reason"], amount=values["amount"])
-        return form, _("Hold #%(hold)s seized.") % {"hold": values["hold"].pk}
+    if action == "seize":  # issue 30: proposes; the money moves when another reviewer approves
+        proposal = services.case_hold_seizure_propose(
+            case, actor, values["hold"], values["reason"], amount=values["amount"]
+        )
+        return form, _(
+            "Seizure of hold #%(hold)s proposed (rule change #%(proposal)s): another reviewer approves it; nothing "
+            "moves until then."
+        ) % {"hold": values["hold"].pk, "proposal": proposal.pk}
     if action == "standing":
         services.account_standing_set(case, actor, values["player"], values["state"], values["reason"])
         return form, _("%(player)s's account is now %(state)s.") % {

@@ -6,7 +6,12 @@ from compliance.services.cases import case_close, case_link, case_note_add, case
 from compliance.services.connections import connection_record, log_in_record, table_socket_record
 from compliance.services.detection import DetectionBatch, detection_advance, flags_recompute
 from compliance.services.flags import flag_case_add, flag_case_open, flag_dismiss, flags_dismiss, flags_store
-from compliance.services.holds import case_hold_create, case_hold_release, case_hold_seize
+from compliance.services.holds import (
+    case_hold_create,
+    case_hold_release,
+    case_hold_seizure_apply,
+    case_hold_seizure_propose,
+)
 from compliance.services.reports import player_report_create, program_report_create
 from compliance.services.sanctions import (
     account_standing_set,
@@ -24,7 +29,8 @@ __all__ = [
     "case_close",
     "case_hold_create",
     "case_hold_release",
-    "case_hold_seize",
+    "case_hold_seizure_apply",
+    "case_hold_seizure_propose",
     "case_link",
     "case_note_add",
     "case_open",

@@ -44,12 +44,17 @@ def case_lock(case: Case | int) -> Case:
     locked = Case.objects.select_for_update().filter(pk=case_id).first()
     if locked is None:
         raise InvalidRequest(f"There is no case #{case_id}.")
-    if locked.status == CaseStatus.CLOSED:
+    case_require_open(locked)
+    return locked
+
+
+def case_require_open(case: Case) -> None:
+    """:class:`CaseClosed` when ``case`` is closed (a closed case takes no more actions)."""
+    if case.status == CaseStatus.CLOSED:
         raise CaseClosed(
-            f"Case #{locked.pk} was closed on {locked.closed_at:%Y-%m-%d %H:%M} UTC; a closed case takes no more "
+            f"Case #{case.pk} was closed on {case.closed_at:%Y-%m-%d %H:%M} UTC; a closed case takes no more "
             "actions (open a new case)."
         )
-    return locked
 
 
 def require_subject(case: Case, player: User) -> None:

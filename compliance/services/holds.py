@@ -6,6 +6,12 @@ will read. It also puts the player under review (FRD-18): they can play but cann
 a reviewer reinstates them. Release and seizure (in whole or in part) are the wallet's decisions, made once.
 The wallet's refusals (``InsufficientFunds``, ``HoldAlreadyDecided``, ``InvalidAmount``, ``NotPermitted``) pass
 through unchanged; nothing is written then.
+
+Withholding and releasing are one reviewer's acts. Seizing takes two (issue 30, four eyes on money): one reviewer
+proposes it (:func:`case_hold_seizure_propose`: the hold, the amount, the reason), another holder of
+``wallet.seize_hold`` approves the proposal in the rule change proposals, and the approval applies it
+(:func:`case_hold_seizure_apply`, in the approval's transaction; see :mod:`compliance.seizure_changes`). Releasing
+the hold meanwhile stays possible and makes the approval fail.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from compliance.models import AccountStanding, Case, CaseActionKind, Standing
 from compliance.services.common import (
     action_record,
     case_lock,
+    case_require_open,
     require_reviewer,
     require_subject,
     standing_change,
@@ -26,9 +33,12 @@ from compliance.services.common import (
 )
 from wallet.models import Hold
 from wallet.services import hold_create, hold_release, hold_seize, player_cash_account
+from wallet.services.holds import hold_seizure_check
+from wallet.services.permissions import SEIZE_HOLD
 
 if TYPE_CHECKING:
     from poker_site.accounts.models import User
+    from poker_site.core.models import RuleChangeProposal
 
 
 @transaction.atomic(durable=True)
@@ -96,23 +106,61 @@ def case_hold_release(case: Case | int, actor: User, hold: Hold | int, reason: s
     return decided
 
 
-@transaction.atomic(durable=True)
-def case_hold_seize(case: Case | int, actor: User, hold: Hold | int, reason: str, *, amount: int | None = None) -> Hold:
-    """Seize a hold of the case (FRD-10 (1)); ``amount`` seizes part of it and releases the rest (``InvalidAmount``
-    beyond the hold)."""
-    require_reviewer(actor, "seize withheld funds")
-    text = text_of(reason, "seize withheld funds")
+def case_hold_seizure_propose(
+    case: Case | int, actor: User, hold: Hold | int, reason: str, *, amount: int | None = None
+) -> RuleChangeProposal:
+    """Propose seizing a hold of the case (FRD-10 (1)); nothing moves until another holder of ``wallet.seize_hold``
+    approves the proposal (issue 30). ``amount`` proposes seizing only part of it (the rest goes back to the player
+    then); ``None``, all of it. Refused (nothing written) for a closed case, a hold of another case, a hold already
+    decided, an amount beyond the hold (``InvalidAmount``), and while another seizure of the hold awaits its
+    approval."""
+    from compliance.seizure_changes import hold_seizure_propose
+
+    require_reviewer(actor, "propose seizing withheld funds")
+    require_reviewer(actor, "propose seizing withheld funds", SEIZE_HOLD)
+    text = text_of(reason, "propose seizing withheld funds")
+    found = Case.objects.filter(pk=case.pk if isinstance(case, Case) else int(case)).first()
+    if found is None:
+        raise InvalidRequest(f"There is no case #{case}.")
+    case_require_open(found)
+    withheld = _hold_of(found, hold)
+    hold_seizure_check(withheld, amount)  # the wallet's refusals as they are (the proposal's check says the same)
+    return hold_seizure_propose(actor, withheld, text, amount=amount)
+
+
+def case_hold_seizure_apply(
+    case: Case,
+    hold: Hold,
+    reason: str,
+    *,
+    proposed_by: User,
+    approved_by: User,
+    amount: int | None,
+    details: dict[str, object],
+) -> Hold:
+    """Seize the hold of ``case`` as a seizure proposal approved: inside the approval's transaction (never on its
+    own), the case locked (``CaseClosed`` for a closed one), the wallet's :func:`~wallet.services.hold_seize` (which
+    refuses one person proposing and approving), and the case's action naming both staff members."""
     locked = case_lock(case)
-    decided = hold_seize(_hold_of(locked, hold), actor, text, amount=amount)
+    decided = hold_seize(
+        _hold_of(locked, hold), approved_by, reason, proposed_by=proposed_by, amount=amount, details=details
+    )
     action_record(
         locked,
         CaseActionKind.HOLD_SEIZED,
-        actor=actor,
+        actor=approved_by,
         audit_action="case_hold_seized",
         subject=decided.player,
-        text=text,
+        text=reason,
         target=decided,
         transfer=decided.decision_transfer,
-        details={"hold": decided.pk, "amount": decided.amount, "seized": decided.seized_amount},
+        details={
+            "hold": decided.pk,
+            "amount": decided.amount,
+            "seized": decided.seized_amount,
+            "proposed_by": proposed_by.get_username(),
+            "approved_by": approved_by.get_username(),
+            **details,
+        },
     )
     return decided

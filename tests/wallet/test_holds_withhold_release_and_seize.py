@@ -1,10 +1,12 @@
-"""FRD-04 withheld winnings and FRD-10 seizure: holds move real money and are decided once, with audit."""
+"""FRD-04 withheld winnings and FRD-10 seizure: holds move real money and are decided once, with audit. A seizure
+takes two holders of ``wallet.seize_hold`` (issue 30): the wallet refuses one who proposes and approves alone."""
 
 from __future__ import annotations
 
 import pytest
 
 from poker_site.accounts.models import User
+from tests.foundation.staff_roles import staff_member
 from tests.wallet.conftest import ledger_row_counts
 from wallet.errors import HoldAlreadyDecided, InsufficientFunds, NotPermitted, ReasonRequired
 from wallet.models import AccountKind, AuditEntry, HoldStatus
@@ -18,6 +20,14 @@ from wallet.services import (
     system_account,
     withheld_total,
 )
+
+
+@pytest.fixture
+def second_reviewer(db: None) -> User:
+    """Another compliance reviewer: the second pair of eyes on a seizure (issue 30)."""
+    from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
+
+    return staff_member(COMPLIANCE_REVIEWERS, "compliance-colleague")
 
 
 def test_frd04_a_hold_moves_the_funds_out_of_reach_until_the_review_decides(alice: User, reviewer: User) -> None:
@@ -48,26 +58,49 @@ def test_frd04_releasing_a_hold_pays_the_player_back(alice: User, reviewer: User
     assert ledger_reconcile() == []
 
 
-def test_frd10_seizing_a_hold_moves_the_funds_to_the_house(alice: User, reviewer: User) -> None:
+def test_frd10_seizing_a_hold_moves_the_funds_to_the_house(alice: User, reviewer: User, second_reviewer: User) -> None:
     cash = player_cash_account(alice)
     hold = hold_create(cash, 4_000, "Chip dumping suspected", "review-case:13", created_by=reviewer)
 
-    seized = hold_seize(hold, reviewer, "Chip dumping confirmed (FRD-14)")
+    seized = hold_seize(hold, second_reviewer, "Chip dumping confirmed (FRD-14)", proposed_by=reviewer)
 
     assert seized.status == HoldStatus.SEIZED
+    assert seized.decided_by == second_reviewer
+    audit = AuditEntry.objects.get(action="hold_seized", player=alice)
+    assert audit.actor == second_reviewer
+    assert (audit.details["proposed_by"], audit.details["approved_by"]) == (
+        reviewer.username,
+        second_reviewer.username,
+    )
     assert balance_of(cash) == 6_000
     assert balance_of(system_account(AccountKind.HOUSE_SEIZED)) == 4_000
     assert withheld_total(alice) == 0
     assert ledger_reconcile() == []
 
 
-def test_a_hold_is_decided_only_once(alice: User, reviewer: User) -> None:
+def test_issue_30_the_wallet_refuses_a_seizure_proposed_and_approved_by_one_reviewer(
+    alice: User, reviewer: User
+) -> None:
+    cash = player_cash_account(alice)
+    hold = hold_create(cash, 4_000, "Chip dumping suspected", "review-case:13", created_by=reviewer)
+    before = ledger_row_counts()
+
+    with pytest.raises(NotPermitted, match="second staff member"):
+        hold_seize(hold, reviewer, "Chip dumping confirmed (FRD-14)", proposed_by=reviewer)
+
+    hold.refresh_from_db()
+    assert hold.status == HoldStatus.HELD
+    assert ledger_row_counts() == before
+    assert (balance_of(cash), withheld_total(alice)) == (6_000, 4_000)
+
+
+def test_a_hold_is_decided_only_once(alice: User, reviewer: User, second_reviewer: User) -> None:
     hold = hold_create(player_cash_account(alice), 1_000, "Review", "review-case:1", created_by=reviewer)
     hold_release(hold, reviewer, "Cleared")
     before = ledger_row_counts()
 
     with pytest.raises(HoldAlreadyDecided, match="already released"):
-        hold_seize(hold, reviewer, "Changed my mind")
+        hold_seize(hold, second_reviewer, "Changed my mind", proposed_by=reviewer)
 
     assert ledger_row_counts() == before
 
@@ -82,7 +115,9 @@ def test_holds_need_the_permissions_and_a_reason(alice: User, bob: User, support
     with pytest.raises(NotPermitted, match=r"wallet\.release_hold"):
         hold_release(hold, support, "Support may not decide reviews")
     with pytest.raises(NotPermitted, match=r"wallet\.seize_hold"):
-        hold_seize(hold, support, "Support may not decide reviews")
+        hold_seize(hold, support, "Support may not decide reviews", proposed_by=reviewer)
+    with pytest.raises(NotPermitted, match=r"wallet\.seize_hold"):
+        hold_seize(hold, reviewer, "Support may not propose seizures", proposed_by=support)
     with pytest.raises(ReasonRequired):
         hold_release(hold, reviewer, "")
     assert balance_of(cash) == 9_000

@@ -86,6 +86,11 @@ def test_ledger_rows_cannot_be_added_changed_or_deleted_from_the_admin(db: None)
 
 
 def test_a_reviewer_decides_a_hold_from_the_admin_with_a_reason(alice: User, reviewer: User) -> None:
+    """Issue 30: the admin's seize proposes the seizure; a second reviewer's approval moves the money."""
+    from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
+    from poker_site.core.models import RuleChangeProposal
+    from tests.foundation.staff_roles import staff_member
+
     hold = hold_create(player_cash_account(alice), 3_000, "Review", "review-case:2", created_by=reviewer)
     client = _client(reviewer)
     assert client.get(f"/admin/wallet/hold/{hold.pk}/decide/").status_code == 200
@@ -96,6 +101,17 @@ def test_a_reviewer_decides_a_hold_from_the_admin_with_a_reason(alice: User, rev
 
     decided = client.post(f"/admin/wallet/hold/{hold.pk}/decide/", {"decision": "seize", "reason": "Bot play"})
     assert decided.status_code == 302
+    assert Hold.objects.get().status == HoldStatus.HELD  # proposed only
+    proposal = RuleChangeProposal.objects.get(kind="hold_seizure", target=f"wallet.hold:{hold.pk}")
+    hold_page = client.get(f"/admin/wallet/hold/{hold.pk}/change/").content.decode()
+    assert f"/admin/core/rulechangeproposal/{proposal.pk}/change/" in hold_page
+    own = client.post(f"/admin/core/rulechangeproposal/{proposal.pk}/approve/", {"note": ""})
+    assert own.status_code == 200
+    assert Hold.objects.get().status == HoldStatus.HELD
+
+    second = _client(staff_member(COMPLIANCE_REVIEWERS, "compliance-colleague"))
+    approved = second.post(f"/admin/core/rulechangeproposal/{proposal.pk}/approve/", {"note": "Agreed"})
+    assert approved.status_code == 302
     assert Hold.objects.get().status == HoldStatus.SEIZED
     assert balance_of(system_account(AccountKind.HOUSE_SEIZED)) == 3_000
 

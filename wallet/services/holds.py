@@ -8,6 +8,12 @@ table session it may have come from can be long closed); seizure moves it, or th
 seized-funds account (the rest back to the player's cash in the same transfer). A hold is decided once. Each step is
 audited.
 
+Four eyes on seizures (issue 30): one reviewer alone may withhold (protective, reversible) and release (it favours
+the player), but the money leaves the player for good only when two holders of ``wallet.seize_hold`` agree: one
+proposes the seizure, another approves it (:mod:`compliance.seizure_changes`, a kind of rule change), and only the
+approval calls :func:`hold_seize`, which itself refuses a seizure without a second staff member and names both in its
+audit entry.
+
 Not durable: each service is one transaction on its own, or part of the caller's (the compliance desk withholds,
 releases and seizes inside the case action that records the decision, so both commit or neither does).
 """
@@ -20,7 +26,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
-from wallet.errors import HoldAlreadyDecided, InvalidAmount, UnknownAccount, format_cents
+from wallet.errors import HoldAlreadyDecided, InvalidAmount, NotPermitted, UnknownAccount, format_cents
 from wallet.models import Account, AccountKind, Hold, HoldStatus
 from wallet.services.accounts import player_cash_account, system_account, withheld_account
 from wallet.services.audit import audit_record, audit_target
@@ -126,27 +132,49 @@ def hold_table_money(account: Account, amount: int, table_reference: str) -> Hol
     )
 
 
-def _decide(hold: Hold, *, decided_by: User, reason: str, seize: bool, seize_amount: int | None = None) -> Hold:
+def hold_seizure_check(hold: Hold, amount: object = None) -> int:
+    """The cents a seizure of ``hold`` would take: all of it for ``None``, else ``amount`` (a whole positive number of
+    cents, at most the hold: ``InvalidAmount`` otherwise). ``HoldAlreadyDecided`` when the hold is no longer withheld
+    (released or seized). Reads only: a proposal is checked with it, and checked again when it is approved."""
+    if hold.status != HoldStatus.HELD:
+        raise HoldAlreadyDecided(
+            f"Hold #{hold.pk} was already {hold.get_status_display()} on "
+            f"{hold.decided_at:%Y-%m-%d %H:%M} UTC; a hold is decided once."
+        )
+    if amount is None:
+        return hold.amount
+    seized = check_positive_amount(amount, what="amount to seize")
+    if seized > hold.amount:
+        raise InvalidAmount(
+            f"Hold #{hold.pk} is {format_cents(hold.amount, hold.currency)}: at most that much can be "
+            f"seized, not {format_cents(seized, hold.currency)}."
+        )
+    return seized
+
+
+def _decide(
+    hold: Hold,
+    *,
+    decided_by: User,
+    reason: str,
+    seize: bool,
+    seize_amount: int | None = None,
+    details: dict[str, object] | None = None,
+) -> Hold:
     locked = Hold.objects.select_for_update().get(pk=hold.pk)
+    seized: int | None = hold_seizure_check(locked, seize_amount) if seize else None
     if locked.status != HoldStatus.HELD:
         raise HoldAlreadyDecided(
             f"Hold #{locked.pk} was already {locked.get_status_display()} on "
             f"{locked.decided_at:%Y-%m-%d %H:%M} UTC; a hold is decided once."
         )
     legs = [TransferLeg(locked.withheld_account, -locked.amount)]
-    if seize:
-        seized = locked.amount if seize_amount is None else seize_amount
-        if seized > locked.amount:
-            raise InvalidAmount(
-                f"Hold #{locked.pk} is {format_cents(locked.amount, locked.currency)}: at most that much can be "
-                f"seized, not {format_cents(seized, locked.currency)}."
-            )
+    if seized is not None:
         legs.append(TransferLeg(system_account(AccountKind.HOUSE_SEIZED, locked.currency), seized))
         if seized < locked.amount:  # the rest goes back to the player in the same transfer
             legs.append(TransferLeg(player_cash_account(locked.player, locked.currency), locked.amount - seized))
         kind, status, action = TransferKind.HOLD_SEIZURE, HoldStatus.SEIZED, "hold_seized"
     else:
-        seized = None
         legs.append(TransferLeg(player_cash_account(locked.player, locked.currency), locked.amount))
         kind, status, action = TransferKind.HOLD_RELEASE, HoldStatus.RELEASED, "hold_released"
     transfer = transfer_create(
@@ -166,16 +194,20 @@ def _decide(hold: Hold, *, decided_by: User, reason: str, seize: bool, seize_amo
     locked.save(
         update_fields=["status", "decided_by", "decided_at", "decision_reason", "decision_transfer", "seized_amount"]
     )
-    details = {"hold": locked.pk, "amount": locked.amount, "review_reference": locked.review_reference}
+    recorded: dict[str, object] = {
+        "hold": locked.pk,
+        "amount": locked.amount,
+        "review_reference": locked.review_reference,
+    }
     if seized is not None:
-        details["seized"] = seized
+        recorded["seized"] = seized
     audit_record(
         action=action,
         actor=decided_by,
         player=locked.player,
         transfer=transfer,
         reason=reason,
-        details=details,
+        details={**recorded, **(details or {})},
         target=audit_target(locked),
         before={"status": HoldStatus.HELD},
         after={"status": status, **({"seized_amount": seized} if seized is not None else {})},
@@ -191,18 +223,39 @@ def hold_release(hold: Hold, decided_by: User, reason: str) -> Hold:
 
 
 @transaction.atomic
-def hold_seize(hold: Hold, decided_by: User, reason: str, *, amount: int | None = None) -> Hold:
+def hold_seize(
+    hold: Hold,
+    decided_by: User,
+    reason: str,
+    *,
+    proposed_by: User,
+    amount: int | None = None,
+    details: dict[str, object] | None = None,
+) -> Hold:
     """The review found fraud (FRD-10 (1)): the withheld funds go to the house's seized-funds account.
 
-    ``amount`` seizes only that part (positive cents, at most the hold: ``InvalidAmount`` otherwise) and pays the
-    rest back to the player's cash account in the same transfer; ``None`` seizes all of it. Needs
-    ``wallet.seize_hold``."""
+    Four eyes (issue 30): ``proposed_by`` proposed the seizure and ``decided_by`` approves it; both need
+    ``wallet.seize_hold`` and they must be two people (``NotPermitted`` otherwise). Called by the approval of a
+    seizure proposal (:mod:`compliance.seizure_changes`), never on one reviewer's word. The audit entry's actor is the
+    approver and its details name both (``proposed_by``, ``approved_by``; ``details`` are added, e.g. the rule change).
+
+    ``amount`` seizes only that part (whole positive cents, at most the hold: ``InvalidAmount`` otherwise) and pays
+    the rest back to the player's cash account in the same transfer; ``None`` seizes all of it."""
     require_permission(decided_by, SEIZE_HOLD, "seize withheld funds")
-    seize_amount = None if amount is None else check_positive_amount(amount, what="amount to seize")
+    require_permission(proposed_by, SEIZE_HOLD, "propose seizing withheld funds")
+    if proposed_by.pk == decided_by.pk:
+        raise NotPermitted(
+            "Seizing withheld funds needs a second staff member: the one who proposed the seizure cannot approve it."
+        )
     return _decide(
         hold,
         decided_by=decided_by,
         reason=require_reason(reason, "seize withheld funds"),
         seize=True,
-        seize_amount=seize_amount,
+        seize_amount=amount,
+        details={
+            "proposed_by": proposed_by.get_username(),
+            "approved_by": decided_by.get_username(),
+            **(details or {}),
+        },
     )

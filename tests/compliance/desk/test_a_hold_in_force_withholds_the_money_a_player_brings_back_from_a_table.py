@@ -10,9 +10,12 @@ from typing import Any
 
 import pytest
 
-from compliance.services import case_close, case_hold_create, case_hold_release, case_hold_seize
+from compliance.services import case_close, case_hold_create, case_hold_release, case_hold_seizure_propose
 from games.services import seat_leave, seat_take
+from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
+from poker_site.core.rule_changes import rule_change_approve
 from tests.compliance.desk.support import case_about, player
+from tests.foundation.staff_roles import staff_member
 from tests.tables.support import cash, open_table
 from wallet.models import AccountKind, AuditEntry, Hold, HoldStatus
 from wallet.services import balance_of, ledger_reconcile, system_account, withheld_total
@@ -60,8 +63,11 @@ def test_the_table_money_held_can_be_seized_with_the_rest(reviewer: Any) -> None
     seat_leave(alice, table)
     seized_before = balance_of(system_account(AccountKind.HOUSE_SEIZED))
 
-    for hold in Hold.objects.filter(review_reference=case.reference):
-        case_hold_seize(case, reviewer, hold, "Chip dumping confirmed (FRD-14)")
+    second_reviewer = staff_member(COMPLIANCE_REVIEWERS, "rory")
+
+    for hold in Hold.objects.filter(review_reference=case.reference):  # issue 30: proposed, then approved by another
+        proposal = case_hold_seizure_propose(case, reviewer, hold, "Chip dumping confirmed (FRD-14)")
+        rule_change_approve(proposal, second_reviewer, "Agreed")
 
     assert balance_of(system_account(AccountKind.HOUSE_SEIZED)) - seized_before == 21_000
     assert (cash(alice), withheld_total(alice)) == (29_000, 0)

@@ -1,7 +1,8 @@
 """FRD-04, FRD-10, FRD-18: a reviewer withholds a subject's winnings for a case with a reason: the money moves to the
 player's withheld account through the ledger, the player is under review — they can play but a withdrawal is refused
-with that reason — and the hold is then released or seized, in whole or in part, once. A seizure larger than the hold
-or a second decision on the same hold is refused with a clear error and changes nothing; the ledger stays balanced."""
+with that reason — and the hold is then released or seized, in whole or in part, once. A seizure is proposed by one
+reviewer and applied when a second one approves it (issue 30). A seizure larger than the hold or a second decision on
+the same hold is refused with a clear error and changes nothing; the ledger stays balanced."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from typing import Any
 import pytest
 
 from compliance.models import AccountStanding, CaseActionKind, CaseOutcome, Standing
-from compliance.services import case_close, case_hold_create, case_hold_release, case_hold_seize
+from compliance.services import case_close, case_hold_create, case_hold_release, case_hold_seizure_propose
 from games.services import seat_take
+from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
+from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
 from tests.compliance.desk.support import case_about, everything_that_records, player
+from tests.foundation.staff_roles import staff_member
 from tests.tables.back_office import logged_in
 from tests.tables.support import cash, open_table
 from wallet.errors import HoldAlreadyDecided, InsufficientFunds, InvalidAmount, WithdrawalRefused
@@ -105,6 +109,14 @@ def test_a_seizure_of_part_of_a_hold_pays_the_rest_back_in_the_same_transfer(rev
 
     assert response.status_code == 302
     hold.refresh_from_db()
+    assert hold.status == HoldStatus.HELD  # issue 30: proposed only; a second reviewer approves
+    proposal = RuleChangeProposal.objects.get(kind="hold_seizure", target=f"wallet.hold:{hold.pk}")
+    assert (proposal.status, proposal.changes) == (RuleChangeStatus.PENDING, {"amount": 15_000})
+    approved = logged_in(staff_member(COMPLIANCE_REVIEWERS, "rory")).post(
+        f"/admin/core/rulechangeproposal/{proposal.pk}/approve/", {"note": "Agreed"}
+    )
+    assert approved.status_code == 302
+    hold.refresh_from_db()
     assert (hold.status, hold.seized_amount) == (HoldStatus.SEIZED, 15_000)
     assert balance_of(system_account(AccountKind.HOUSE_SEIZED)) - seized_before == 15_000
     assert cash(alice) == 35_000
@@ -128,8 +140,9 @@ def test_a_seizure_larger_than_the_hold_is_refused_and_changes_nothing(reviewer:
     assert response.status_code == 400
     assert "at most that much can be seized" in response.content.decode()
     with pytest.raises(InvalidAmount):
-        case_hold_seize(case, reviewer, hold, "Too much", amount=20_001)
+        case_hold_seizure_propose(case, reviewer, hold, "Too much", amount=20_001)
     assert everything_that_records() == before
+    assert not RuleChangeProposal.objects.exists()
 
 
 def test_a_second_decision_on_the_same_hold_is_refused_and_changes_nothing(reviewer: Any) -> None:
@@ -147,7 +160,10 @@ def test_a_second_decision_on_the_same_hold_is_refused_and_changes_nothing(revie
     assert "a hold is decided once" in response.content.decode()
     with pytest.raises(HoldAlreadyDecided):
         case_hold_release(case, reviewer, hold, "Again")
+    with pytest.raises(HoldAlreadyDecided):
+        case_hold_seizure_propose(case, reviewer, hold, "Second thoughts")
     assert everything_that_records() == before
+    assert not RuleChangeProposal.objects.exists()
 
 
 def test_withholding_more_than_the_cash_balance_is_refused_and_changes_nothing(reviewer: Any) -> None:
