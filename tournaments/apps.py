@@ -24,6 +24,7 @@ class TournamentsConfig(AppConfig):
             money_place_register(place)
 
         from poker_site.core.rule_changes import rule_kind_register
+        from tournaments.forfeiture_changes import PRIZE_FORFEITURE
         from tournaments.payout_changes import PAYOUT_STRUCTURE
         from tournaments.prize_money_changes import TOURNAMENT_HOUSE_MONEY
         from tournaments.ticket_changes import TICKET_ISSUE, TICKET_VOID
@@ -31,4 +32,5 @@ class TournamentsConfig(AppConfig):
         rule_kind_register(PAYOUT_STRUCTURE)  # issue 30: payout templates change by proposal and a second approval
         rule_kind_register(TICKET_ISSUE)  # issue 30: a ticket staff give is proposed and approved by another
         rule_kind_register(TICKET_VOID)  # issue 30: and so is voiding one (its value leaves the player)
+        rule_kind_register(PRIZE_FORFEITURE)  # issue 30, TRN-28: a disqualified player's prize forfeited on approval
         rule_kind_register(TOURNAMENT_HOUSE_MONEY)  # issue 30: a guarantee, added money or VIP bounty needs a second

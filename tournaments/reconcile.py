@@ -12,7 +12,8 @@ holds:
 * running, its registration closed: the prize pool fixed then (``Tournament.prize_pool``: contributions, overlay and
   added money, a late satellite winner's buy-in; a HexaPro game's drawn pool), less the prizes that left it;
 * once finished or cancelled, nothing: every prize was credited, or every contribution refunded, compensated or
-  carried to its Phase 2.
+  carried to its Phase 2; but for the prizes withheld while their forfeiture awaits a second staff member's decision
+  (TRN-28, issue 30, :mod:`tournaments.forfeiture_changes`), which stay in the pool until it is approved or rejected.
 
 A prize left the pool when its transfer is recorded on the entry (credited, to a satellite ticket, or in part seized
 on a disqualification) or it was forfeited whole. A HexaPro product's waiting buy-ins (``hexapro-waiting:<product>:
@@ -34,7 +35,7 @@ _NOT_PAID = "('unregistered', 'refunded')"
 
 _EXPECTED_POOLS = (
     "SELECT a.id, a.balance, a.currency, CASE "
-    "WHEN t.status IN ('finished', 'cancelled') THEN 0 "
+    "WHEN t.status IN ('finished', 'cancelled') THEN COALESCE(held.total, 0) "
     "WHEN t.status IN ('announced', 'registering') THEN COALESCE(reg.total, 0) + t.carried_prize_money "
     "WHEN t.registration_closed_at IS NOT NULL THEN COALESCE(t.prize_pool, 0) - COALESCE(won.total, 0) "
     "ELSE COALESCE(paid.total, 0) + COALESCE(bought.total, 0) + t.carried_prize_money - COALESCE(won.total, 0) "
@@ -50,7 +51,12 @@ _EXPECTED_POOLS = (
     "GROUP BY e.tournament_id) bought ON bought.tournament_id = t.id "
     "LEFT JOIN (SELECT tournament_id, SUM(prize) AS total FROM tournaments_tournamententry "
     "WHERE prize_transfer_id IS NOT NULL OR (prize_forfeited AND prize_forfeited_cents > 0) "
-    "GROUP BY tournament_id) won ON won.tournament_id = t.id"
+    "GROUP BY tournament_id) won ON won.tournament_id = t.id "
+    "LEFT JOIN (SELECT e.tournament_id, SUM(e.prize) AS total FROM tournaments_tournamententry e "
+    "WHERE e.prize > 0 AND e.prize_transfer_id IS NULL AND NOT e.prize_forfeited AND EXISTS (SELECT 1 FROM "
+    "core_rulechangeproposal p WHERE p.kind = 'tournament_prize_forfeiture' AND p.status = 'pending' "
+    "AND p.target = 'tournaments.tournamententry:' || e.id::text) "
+    "GROUP BY e.tournament_id) held ON held.tournament_id = t.id"
 )
 
 _EXPECTED_WAITING = (

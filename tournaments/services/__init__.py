@@ -9,7 +9,8 @@ after commit.
   tournament_unregister(user, tournament, *, now=None) -> TournamentEntry
   tournament_advance(tournament_id, *, now=None, randomness=None) -> Step   (the coordinator; idempotent)
   tournaments_advance_all(*, now=None) -> dict                              (the beat task)
-  entry_prize_pay(entry_id) -> bool                                         (a prize credit; idempotent)
+  entry_prize_pay(entry_id) -> bool                                         (a prize credit; idempotent; not while
+                                                                          a forfeiture withholds it, TRN-28)
   tournament_delay / tournament_cancel / tournament_hand_for_hand_set / entry_disqualify   (staff, audited)
   entry_prize_credit(entry, *, actor, reason) -> TournamentEntry          (staff: a manual prize credit, audited)
   tournament_define / tournament_definition_update                        (staff: definitions, audited; definition.py)
@@ -72,7 +73,15 @@ LIVE_STATUSES = (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING, Tourn
 
 @transaction.atomic(durable=True)
 def entry_prize_pay(entry_id: int, *, now: datetime | None = None) -> bool:
-    """Credit entry ``entry_id``'s prize once (TRN-27); True when this call paid it. A forfeited prize is not paid."""
+    """Credit entry ``entry_id``'s prize once (TRN-27); True when this call paid it. A forfeited prize is not paid, nor
+    one withheld while its forfeiture awaits a second staff member's decision (TRN-28, issue 30)."""
+    return entry_prize_pay_locked(entry_id, now=now)
+
+
+def entry_prize_pay_locked(entry_id: int, *, now: datetime | None = None) -> bool:
+    """``entry_prize_pay`` inside the caller's transaction (a rejected forfeiture pays the prize in the rejection's)."""
+    from tournaments.forfeiture_changes import forfeiture_pending
+
     entry = (
         TournamentEntry.objects.select_for_update(of=("self",))
         .select_related("tournament", "user")
@@ -83,6 +92,8 @@ def entry_prize_pay(entry_id: int, *, now: datetime | None = None) -> bool:
         return False
     if entry.status not in (EntryStatus.FINISHED, EntryStatus.DISQUALIFIED):
         return False
+    if entry.status == EntryStatus.DISQUALIFIED and forfeiture_pending(entry.pk):
+        return False  # withheld: the forfeiture's approval forfeits it, its rejection pays it
     if credited_at_game_end(entry.tournament) and entry.tournament.status != TournamentStatus.FINISHED:
         return False  # HEX-10: a HexaPro game credits all places at once when it ends
     if is_satellite_seat(entry):  # TRN-37: the prize is a seat in the target (a ticket, used at once if it can be)
@@ -108,12 +119,15 @@ def tournaments_advance_all(*, now: datetime | None = None, randomness: RandomSo
 
             logging.getLogger(__name__).exception("tournament %s could not be advanced", tournament_id)
             failed.append(tournament_id)
+    from tournaments.forfeiture_changes import forfeiture_withheld
+
     paid = 0
     for entry_id in (
         TournamentEntry.objects.filter(
             prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False, place__isnull=False
         )
         .exclude(tournament__kind=TournamentKind.HEXAPRO, tournament__status=TournamentStatus.RUNNING)
+        .exclude(forfeiture_withheld())  # TRN-28, issue 30: a forfeiture awaits a second staff member's decision
         .values_list("pk", flat=True)
     ):
         paid += entry_prize_pay(entry_id)
@@ -164,6 +178,7 @@ __all__ = [
     "entry_disqualify",
     "entry_prize_credit",
     "entry_prize_pay",
+    "entry_prize_pay_locked",
     "entry_rebuy",
     "tournament_advance",
     "tournament_cancel",

@@ -446,12 +446,36 @@ def hands_in_play_cancel(locked: dict[int, tuple[Table, dict[int, Seat]]], now: 
 
 
 def prizes_won_credit(tournament: Tournament) -> None:
-    """Prizes won before a tournament stops stay won: any not yet credited is credited now (TRN-27)."""
-    for entry in TournamentEntry.objects.select_related("tournament", "user").filter(
-        tournament=tournament, prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False, place__isnull=False
+    """Prizes won before a tournament stops stay won: any not yet credited is credited now (TRN-27), but for one
+    withheld while its forfeiture awaits a second staff member's decision (TRN-28, issue 30): it stays in the prize
+    pool for the approval or the rejection."""
+    from tournaments.forfeiture_changes import forfeiture_withheld
+
+    for entry in (
+        TournamentEntry.objects.select_related("tournament", "user")
+        .filter(
+            tournament=tournament, prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False, place__isnull=False
+        )
+        .exclude(forfeiture_withheld())
     ):
         entry.prize_transfer = money.prize_credit(entry)
         entry.save(update_fields=["prize_transfer"])
+
+
+def _withheld_prizes(tournament: Tournament) -> int:
+    """The unpaid prizes of ``tournament`` withheld by a pending forfeiture (TRN-28, issue 30), in cents."""
+    from django.db.models import Sum
+
+    from tournaments.forfeiture_changes import forfeiture_withheld
+
+    total = (
+        TournamentEntry.objects.filter(
+            tournament=tournament, prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False
+        )
+        .filter(forfeiture_withheld())
+        .aggregate(total=Sum("prize"))["total"]
+    )
+    return int(total or 0)
 
 
 def _post(tournament: Tournament, row: TournamentCancellation, calculation: CancellationCalculation) -> None:
@@ -488,12 +512,13 @@ def _post(tournament: Tournament, row: TournamentCancellation, calculation: Canc
             description=f"{tournament.name} cancelled ({calculation.state.value}): compensation",
         )
     pool.refresh_from_db()
-    if pool.balance > 0:
+    left = pool.balance - _withheld_prizes(tournament)  # a withheld prize stays for its forfeiture's decision
+    if left > 0:
         transfer_create(
             kind=TransferKind.TOURNAMENT_OVERLAY,
             legs=[
-                TransferLeg(pool, -pool.balance),
-                TransferLeg(system_account(AccountKind.HOUSE_GUARANTEE), pool.balance),
+                TransferLeg(pool, -left),
+                TransferLeg(system_account(AccountKind.HOUSE_GUARANTEE), left),
             ],
             idempotency_key=f"tournament-cancellation:{row.pk}:house",
             reference=f"tournament-cancellation:{row.pk}",

@@ -205,13 +205,18 @@ def entry_disqualify(
     bar: bool = False,
     now: datetime | None = None,
 ) -> TournamentEntry:
-    """Disqualify a player (TRN-28, TRN-09). A player still in play is removed with their chips (they take no place);
-    a player who already finished keeps an unpaid prize, forfeits all of it (``forfeit_prize``: confiscated to the
-    house's seized funds) or forfeits ``forfeit_cents`` of it and is paid the rest at once (partial forfeiture, one
-    transfer). A prize already paid is confiscated through the compliance desk's hold and seizure, not here. ``bar``
-    also bars the player from entering tournaments (``tournaments.services.sanctions``), in the same transaction.
-    Refused with nothing changed: a partial amount that is not a whole number of cents above 0 and below the unpaid
-    prize, both a full and a partial forfeiture, an entry with nothing to disqualify, a player already barred."""
+    """Disqualify a player (TRN-28, TRN-09), at once. A player still in play is removed with their chips (they take
+    no place). A player who already finished keeps an unpaid prize, or staff propose to forfeit all of it
+    (``forfeit_prize``: to the house's seized funds) or ``forfeit_cents`` of it (the rest paid to the player in one
+    transfer): money needs two people (issue 30), so the forfeiture is a rule change proposal
+    (:mod:`tournaments.forfeiture_changes`) made in the same transaction, in ``actor``'s name, and the prize is
+    withheld (unpaid, still in the prize pool, paid by nothing) until another staff member approves it (then
+    :func:`entry_forfeiture_apply_locked` forfeits it) or rejects it (then it is paid to the player at once). A prize
+    already paid is confiscated through the compliance desk's hold and seizure, not here. ``bar`` also bars the player
+    from entering tournaments (``tournaments.services.sanctions``), in the same transaction. Refused with nothing
+    changed: a partial amount that is not a whole number of cents above 0 and below the unpaid prize, both a full and
+    a partial forfeiture, a partial one in a running HexaPro game (HEX-10), an entry with nothing to disqualify, a
+    player already barred."""
     from games.models import Table
     from games.runtime.events import NewEvent, events_append
     from games.runtime.seat_state import seat_empty
@@ -225,6 +230,7 @@ def entry_disqualify(
     locked = tournament_lock(tournament_id)
     row = TournamentEntry.objects.select_for_update().select_related("user").get(pk=entry_id)
     before = {"status": row.status, "place": row.place, "prize": row.prize}
+    withheld = 0
     partial = _partial_forfeiture(row, forfeit_prize=forfeit_prize, forfeit_cents=forfeit_cents)
     if partial and credited_at_game_end(locked) and locked.status == TournamentStatus.RUNNING:
         raise NotAllowedNow(
@@ -258,12 +264,8 @@ def entry_disqualify(
         )
     elif row.status == EntryStatus.FINISHED and row.prize_transfer_id is not None and forfeit_prize:
         raise NotAllowedNow("The prize is already paid: put it on hold and seize it from the compliance desk.")
-    elif row.status == EntryStatus.FINISHED and row.prize and forfeit_prize:
-        money.prize_forfeit(row)
-        row.prize_forfeited_cents = row.prize
-    elif partial:
-        row.prize_transfer = money.prize_part_forfeit(row, partial)
-        row.prize_forfeited_cents = partial
+    elif row.status == EntryStatus.FINISHED and row.prize and (forfeit_prize or partial):
+        withheld = row.prize if forfeit_prize else partial  # proposed below, once the entry is disqualified
     elif row.status not in (EntryStatus.FINISHED, EntryStatus.REGISTERED, EntryStatus.BUSTED):
         raise NotAllowedNow(f"This entry is {row.get_status_display()}: there is nothing to disqualify.")
     if row.bounty:  # TRN-28 with TRN-41: the disqualified player's own bounty is seized, not won by anyone
@@ -272,7 +274,7 @@ def entry_disqualify(
         row.bounty_forfeited, row.bounty = row.bounty, 0
     row.status = EntryStatus.DISQUALIFIED
     row.disqualification_reason = text
-    row.prize_forfeited = bool(forfeit_prize)
+    row.prize_forfeited = bool(forfeit_prize) and not withheld  # a prize to forfeit waits for the approval
     row.eliminated_at = row.eliminated_at or moment
     row.save(
         update_fields=[
@@ -287,18 +289,28 @@ def entry_disqualify(
             "bounty_forfeited",
         ]
     )
+    proposal = None
+    if withheld:
+        from poker_site.core.rule_changes import RuleChangeRefused
+        from tournaments.forfeiture_changes import forfeiture_propose_locked
+
+        try:
+            proposal = forfeiture_propose_locked(actor, row, full=bool(forfeit_prize), cents=withheld, reason=text)
+        except RuleChangeRefused as refusal:
+            raise NotAllowedNow(refusal.message) from refusal
     audit_record(
         target=f"tournaments.tournament:{locked.pk}",
         action="tournament_player_disqualified",
         actor=actor,
         player=row.user,
-        transfer=row.prize_transfer if partial else None,
         reason=text,
         details={
             "tournament": locked.pk,
             "entry": row.pk,
             "forfeit_prize": bool(forfeit_prize),
             "forfeited_cents": row.prize_forfeited_cents,
+            "forfeiture_proposed_cents": withheld,
+            "forfeiture_proposal": proposal.pk if proposal is not None else None,
             "bounty_forfeited_cents": row.bounty_forfeited,
             "barred": bool(bar),
             "before": before,
@@ -331,11 +343,91 @@ def _partial_forfeiture(row: TournamentEntry, *, forfeit_prize: bool, forfeit_ce
     return forfeit_cents
 
 
+def forfeiture_refusal(row: TournamentEntry, tournament: Tournament, *, full: bool, cents: object) -> str:
+    """Why the forfeiture of ``cents`` of ``row``'s prize (all of it when ``full``) cannot be done now, or "" when it
+    can (TRN-28, issue 30): checked when it is proposed and again, under the locks, when it is approved. The entry is
+    disqualified, its prize unpaid and not forfeited; a full forfeiture is the whole prize, a partial one a whole
+    number of cents above 0 and below it, and only once a HexaPro game has ended (HEX-10)."""
+    if row.status != EntryStatus.DISQUALIFIED:
+        return f"Entry {row.pk} is {row.get_status_display()}: only a disqualified player's prize is forfeited."
+    if row.prize <= 0:
+        return f"{row.user} has no prize won in this tournament: there is nothing to forfeit."
+    if row.prize_transfer_id is not None:
+        return "The prize is already paid: put it on hold and seize it from the compliance desk."
+    if row.prize_forfeited:
+        return f"The prize of {row.user} is already forfeited."
+    if isinstance(cents, bool) or not isinstance(cents, int):
+        return "The part of the prize to forfeit is a whole number of cents."
+    if full and cents != row.prize:
+        return f"A full forfeiture is the whole prize {format_cents(row.prize)}, not {format_cents(cents)}."
+    if not full and not 0 < cents < row.prize:
+        return (
+            f"A partial forfeiture is more than €0.00 and less than the prize {format_cents(row.prize)} (forfeit all "
+            "of it with the full forfeiture)."
+        )
+    if not full and credited_at_game_end(tournament) and tournament.status == TournamentStatus.RUNNING:
+        return (
+            f"HexaPro game {tournament.pk} is still running: its prizes are paid when it ends (HEX-10); forfeit a "
+            "part of this one then."
+        )
+    return ""
+
+
+def entry_forfeiture_apply_locked(
+    entry_id: int, *, full: bool, cents: int, proposed_by: Any, approved_by: Any, reason: str, proposal: int
+) -> TournamentEntry:
+    """Forfeit a disqualified player's withheld prize as approved (TRN-28, issue 30), in the approval's transaction:
+    the whole prize to the house's seized funds (``full``), or ``cents`` of it to them and the rest to the player in
+    one transfer. The same idempotent ledger transfers as before the four eyes (``tournament-entry:<id>:prize-
+    forfeited``, ``tournament-entry:<id>:prize``). Checked again under the tournament's and the entry's locks
+    (:func:`forfeiture_refusal`); ``NotAllowedNow`` with nothing changed. Audited (``tournament_prize_forfeited``) in
+    the approver's name, naming the proposer too."""
+    tournament_id = TournamentEntry.objects.filter(pk=entry_id).values_list("tournament_id", flat=True).first()
+    if tournament_id is None:
+        raise TournamentNotFound(f"There is no tournament entry {entry_id}.")
+    locked = tournament_lock(tournament_id)
+    row = TournamentEntry.objects.select_for_update().select_related("user").get(pk=entry_id)
+    row.tournament = locked
+    refusal = forfeiture_refusal(row, locked, full=full, cents=cents)
+    if refusal:
+        raise NotAllowedNow(refusal)
+    if full:
+        transfer = money.prize_forfeit(row)
+        row.prize_forfeited, row.prize_forfeited_cents = True, row.prize
+    else:
+        transfer = row.prize_transfer = money.prize_part_forfeit(row, cents)
+        row.prize_forfeited_cents = cents
+    row.save(update_fields=["prize_forfeited", "prize_forfeited_cents", "prize_transfer"])
+    audit_record(
+        target=f"tournaments.tournament:{locked.pk}",
+        action="tournament_prize_forfeited",
+        actor=approved_by,
+        player=row.user,
+        transfer=transfer,
+        reason=reason,
+        details={
+            "tournament": locked.pk,
+            "entry": row.pk,
+            "proposal": proposal,
+            "proposed_by": getattr(proposed_by, "username", None),
+            "approved_by": getattr(approved_by, "username", None),
+            "forfeit_prize": full,
+            "prize": row.prize,
+            "forfeited_cents": row.prize_forfeited_cents,
+            "paid_cents": row.prize - row.prize_forfeited_cents,
+        },
+        before={"prize_transfer": None, "prize_forfeited": False},
+        after={"prize_transfer": row.prize_transfer_id, "prize_forfeited": row.prize_forfeited},
+    )
+    return row
+
+
 @transaction.atomic(durable=True)
 def entry_prize_credit(entry: TournamentEntry | int, *, actor: Any, reason: str) -> TournamentEntry:
     """Credit an unpaid prize by hand (LOB-08: manual prize credit), e.g. when the automatic credit (TRN-27) failed:
     the same idempotent transfer as ``entry_prize_pay``, audited with the reason. Refused, with nothing changed, for
-    an entry with no prize, a prize already paid, or one forfeited on disqualification (TRN-28)."""
+    an entry with no prize, a prize already paid, one forfeited on disqualification (TRN-28), or one withheld while
+    its forfeiture awaits a decision (issue 30)."""
     text = staff_reason(reason)
     entry_id = primary_key(entry)
     row = (
@@ -350,6 +442,13 @@ def entry_prize_credit(entry: TournamentEntry | int, *, actor: Any, reason: str)
         raise NotAllowedNow(f"The prize of {row.user} for place {row.place} is already paid.")
     if row.prize_forfeited:
         raise NotAllowedNow(f"The prize of {row.user} was forfeited on disqualification: it is not paid.")
+    from tournaments.forfeiture_changes import forfeiture_pending
+
+    if forfeiture_pending(row.pk):
+        raise NotAllowedNow(
+            f"The prize of {row.user} is withheld: its forfeiture awaits a second staff member's decision (TRN-28, "
+            "issue 30). A rejection pays it."
+        )
     if row.prize <= 0 or row.status not in (EntryStatus.FINISHED, EntryStatus.DISQUALIFIED):
         raise NotAllowedNow(f"{row.user} has no prize to credit ({row.get_status_display()}, no prize won).")
     if credited_at_game_end(row.tournament) and row.tournament.status == TournamentStatus.RUNNING:

@@ -1,0 +1,232 @@
+"""Forfeiting a disqualified player's unpaid tournament prize (TRN-28) is money the house takes from a player, so it
+needs two people (issue 30): the disqualification itself is immediate (a cheater leaves play at once), the forfeiture
+is a kind of rule of :mod:`poker_site.core.rule_changes` that another staff member approves, never the proposer.
+
+:func:`tournaments.services.staff.entry_disqualify` with a forfeiture choice disqualifies and, in the same transaction,
+proposes (:func:`forfeiture_propose_locked`) in the disqualifier's name: target ``tournaments.tournamententry:<pk>``,
+changes ``{"full": bool, "forfeit_cents": int}`` (a full forfeiture: the whole prize). While it is pending the prize is
+*withheld*: unpaid, still in the prize pool, and paid by nothing (:func:`forfeiture_pending`,
+:func:`forfeiture_withheld`: the prize payments skip it, the manual credit refuses it, a tournament cancellation leaves
+it in the pool, and ``manage.py wallet_reconcile`` expects it there).
+
+* **Approved** (``tournaments.disqualify_player``, another staff member): checked again under the locks (still
+  disqualified, still unpaid and not forfeited, the amount valid, a partial one only once a HexaPro game has ended,
+  HEX-10), then :func:`tournaments.services.staff.entry_forfeiture_apply_locked` forfeits it as before issue 30 (full:
+  to the house's seized funds; partial: the part to them and the rest to the player in one transfer), audited
+  (``tournament_prize_forfeited``) with both staff members' names.
+* **Rejected** (with a reason, another staff member with the same permission): the prize is paid to the player in
+  the rejection's transaction, through the prize payment every other prize takes
+  (:func:`tournaments.services.entry_prize_pay_locked`: the same idempotent ledger transfer, a satellite's seat as a
+  ticket), audited (``tournament_prize_credited``). The rule change framework has no hook for a rejection, so this
+  module listens for the rejection's own audit entry (:func:`_rejected`); should that ever miss, the prize is no longer
+  withheld and the beat's prize sweep pays it within a tick.
+
+Holders of ``tournaments.disqualify_player`` (support staff, administrators) propose (by disqualifying) and approve,
+never their own. Compliance reviewers hold it not: they can neither propose through the rule changes nor approve;
+a forfeiture decided on a compliance case (``compliance.services.sanctions.tournament_disqualify``) is proposed with
+the case's disqualification and waits for a support agent's approval like any other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import CharField, Exists, OuterRef, Value
+from django.db.models.functions import Cast, Concat
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
+from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
+from tournaments.models import TournamentEntry
+from tournaments.services.errors import TournamentError
+from wallet.errors import format_cents
+from wallet.models import AuditEntry
+
+DISQUALIFY_PLAYER = "tournaments.disqualify_player"
+KIND = "tournament_prize_forfeiture"
+TARGET_PREFIX = "tournaments.tournamententry:"
+
+
+def forfeiture_target(entry: TournamentEntry | int) -> str:
+    return f"{TARGET_PREFIX}{entry if isinstance(entry, int) else entry.pk}"
+
+
+def pending_forfeitures() -> Any:
+    """The pending forfeiture proposals (a queryset of ``RuleChangeProposal``)."""
+    return RuleChangeProposal.objects.filter(kind=KIND, status=RuleChangeStatus.PENDING)
+
+
+def forfeiture_pending(entry: TournamentEntry | int) -> bool:
+    """True while a forfeiture of the entry's prize awaits a decision: the prize is withheld, nothing pays it."""
+    return bool(pending_forfeitures().filter(target=forfeiture_target(entry)).exists())
+
+
+def forfeiture_withheld() -> Exists:
+    """For a queryset of ``TournamentEntry``: the entry's prize is withheld by a pending forfeiture."""
+    target = Concat(Value(TARGET_PREFIX), Cast(OuterRef("pk"), CharField()), output_field=CharField())
+    return Exists(pending_forfeitures().filter(target=target))
+
+
+def _entry(target: str) -> TournamentEntry:
+    return target_row(
+        target, TARGET_PREFIX, TournamentEntry.objects.select_related("tournament", "user"), "tournament entry"
+    )
+
+
+def _normalised(changes: dict[str, Any]) -> tuple[bool, Any]:
+    unknown = set(changes) - {"full", "forfeit_cents"}
+    if unknown:
+        raise RuleChangeRefused(f"Not a field of a forfeiture: {', '.join(sorted(unknown))}.")
+    full = changes.get("full")
+    if not isinstance(full, bool):
+        raise RuleChangeRefused("Say whether the whole prize is forfeited (full: true or false).")
+    return full, changes.get("forfeit_cents")
+
+
+def forfeiture_check(target: str, changes: dict[str, Any]) -> CheckedChange:
+    """The proposal's check, again at the approval (against the entry as it is then)."""
+    from tournaments.services.staff import forfeiture_refusal
+
+    entry = _entry(target)
+    full, cents = _normalised(changes)
+    refusal = forfeiture_refusal(entry, entry.tournament, full=full, cents=cents)
+    if refusal:
+        raise RuleChangeRefused(refusal)
+    assert isinstance(cents, int)
+    what = (
+        f"all of the prize {format_cents(entry.prize)}"
+        if full
+        else f"{format_cents(cents)} of the prize {format_cents(entry.prize)} (the rest, "
+        f"{format_cents(entry.prize - cents)}, paid to the player)"
+    )
+    return CheckedChange(
+        summary=f"{entry.tournament.name}: forfeit {what} of {entry.user.get_username()}, place {entry.place}, "
+        "disqualified (TRN-28)",
+        before={"prize": entry.prize, "prize_paid": False, "prize_forfeited": False},
+        changes={"full": full, "forfeit_cents": cents},
+    )
+
+
+def forfeiture_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> None:
+    from tournaments.services.staff import entry_forfeiture_apply_locked
+
+    full, cents = _normalised(changes)
+    try:
+        entry_forfeiture_apply_locked(
+            int(proposal.target.removeprefix(TARGET_PREFIX)),
+            full=full,
+            cents=cents,
+            proposed_by=proposal.proposed_by,
+            approved_by=proposal.decided_by,
+            reason=proposal.reason,
+            proposal=proposal.pk,
+        )
+    except TournamentError as error:
+        raise RuleChangeRefused(error.message) from error
+
+
+PRIZE_FORFEITURE = RuleKind(
+    name=KIND,
+    label="forfeiting a disqualified player's unpaid tournament prize",
+    propose_permission=DISQUALIFY_PLAYER,
+    approve_permission=DISQUALIFY_PLAYER,
+    check=forfeiture_check,
+    apply_decided=forfeiture_apply,
+)
+
+
+def forfeiture_propose_locked(
+    actor: Any, entry: TournamentEntry, *, full: bool, cents: int, reason: str
+) -> RuleChangeProposal:
+    """Propose forfeiting ``cents`` of the just-disqualified ``entry``'s prize (all of it when ``full``), inside the
+    disqualification's transaction (``rule_change_propose`` owns a durable transaction of its own; this does what it
+    does: the check, the row, the ``rule_change_proposed`` audit entry). The disqualifier's permission is the
+    caller's gate: ``tournaments.disqualify_player`` in the back office, ``compliance.sanction_accounts`` for a case's
+    decision on the compliance desk (a reviewer's forfeiture waits for a support agent's approval, like anyone's).
+    Refused with ``RuleChangeRefused`` while another forfeiture of the entry is pending."""
+    from wallet.services.audit import audit_record
+
+    if actor is None or not actor.is_active:
+        raise RuleChangeRefused("A forfeiture is proposed by an active staff member.")
+    target = forfeiture_target(entry)
+    if pending_forfeitures().filter(target=target).exists():
+        raise RuleChangeRefused(f"A forfeiture of entry {entry.pk}'s prize already awaits a decision.")
+    checked = forfeiture_check(target, {"full": full, "forfeit_cents": cents})
+    proposal = RuleChangeProposal.objects.create(
+        kind=KIND,
+        target=target,
+        summary=checked.summary[:300],
+        before=checked.before,
+        changes=checked.changes,
+        reason=reason,
+        needs_administrator=checked.needs_administrator,
+        proposed_by=actor,
+    )
+    audit_record(
+        action="rule_change_proposed",
+        actor=actor,
+        reason=reason,
+        target=target,
+        details={"rule_change": proposal.pk, "kind": KIND, "summary": proposal.summary},
+        before=checked.before,
+        after=checked.changes,
+    )
+    return proposal
+
+
+@receiver(post_save, sender=AuditEntry, dispatch_uid="tournaments.forfeiture_changes.rejected")
+def _rejected(sender: Any, instance: AuditEntry, created: bool, **kwargs: Any) -> None:
+    """A rejected forfeiture: pay the withheld prize at once, in the rejection's transaction (its audit entry is
+    written there, after the proposal is marked rejected)."""
+    if not created or instance.action != "rule_change_rejected" or (instance.details or {}).get("kind") != KIND:
+        return
+    proposal = RuleChangeProposal.objects.filter(pk=instance.details.get("rule_change")).first()
+    if proposal is None or proposal.status != RuleChangeStatus.REJECTED:
+        return
+    forfeiture_rejected_pay(proposal, actor=instance.actor)
+
+
+def forfeiture_rejected_pay(proposal: RuleChangeProposal, *, actor: Any) -> bool:
+    """Pay the prize a rejected forfeiture withheld (the ordinary, idempotent prize payment), unless another
+    forfeiture of it is still pending; audited when it paid. True when this call paid it."""
+    from tournaments.services import entry_prize_pay_locked
+    from wallet.services.audit import audit_record
+
+    entry_id = int(proposal.target.removeprefix(TARGET_PREFIX))
+    if forfeiture_pending(entry_id) or not entry_prize_pay_locked(entry_id):
+        return False
+    entry = TournamentEntry.objects.select_related("user").get(pk=entry_id)
+    audit_record(
+        target=f"tournaments.tournament:{entry.tournament_id}",
+        action="tournament_prize_credited",
+        actor=actor,
+        player=entry.user,
+        transfer=entry.prize_transfer,
+        reason=f"Forfeiture rejected (rule change #{proposal.pk}): {proposal.decision_note}"[:300],
+        details={
+            "tournament": entry.tournament_id,
+            "entry": entry.pk,
+            "place": entry.place,
+            "prize": entry.prize,
+            "proposal": proposal.pk,
+            "proposed_by": proposal.proposed_by.get_username(),
+            "rejected_by": actor.get_username() if actor is not None else None,
+            "before": {"prize_transfer": None},
+            "after": {"prize_transfer": entry.prize_transfer_id},
+        },
+    )
+    return True
+
+
+__all__ = [
+    "KIND",
+    "PRIZE_FORFEITURE",
+    "forfeiture_check",
+    "forfeiture_pending",
+    "forfeiture_propose_locked",
+    "forfeiture_rejected_pay",
+    "forfeiture_target",
+    "forfeiture_withheld",
+    "pending_forfeitures",
+]
