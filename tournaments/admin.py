@@ -854,8 +854,8 @@ class TournamentEntryAdmin(CsvExportMixin, TournamentNumberSearch, ReadOnlyAdmin
         permissions=["disqualify_player"],
     )
     def disqualify_entries(self, request: HttpRequest, queryset: QuerySet[TournamentEntry]) -> TemplateResponse | None:
-        """Disqualify each selected entry (TRN-28) through ``entry_disqualify``, keeping or forfeiting an unpaid
-        prize as chosen."""
+        """Disqualify each selected entry (TRN-28) through ``entry_disqualify``, at once, keeping an unpaid prize or
+        proposing to forfeit it as chosen (a second staff member approves the forfeiture, issue 30)."""
         if too_many(self, request, queryset):
             return None
         entries = list(queryset.select_related("tournament", "user").order_by("pk"))
@@ -919,9 +919,19 @@ class TournamentEntryAdmin(CsvExportMixin, TournamentNumberSearch, ReadOnlyAdmin
 
 
 def _sanction_summary(entry: TournamentEntry, barred: bool) -> str:
-    """What a disqualification did beyond the disqualification (TRN-28), for the staff member's message."""
+    """What a disqualification did beyond the disqualification (TRN-28), for the staff member's message; a forfeiture
+    is proposed and waits for a second staff member (issue 30)."""
+    from tournaments.forfeiture_changes import forfeiture_target, pending_forfeitures
+
     parts = []
-    if entry.prize_forfeited and entry.prize:
+    proposal = pending_forfeitures().filter(target=forfeiture_target(entry)).first()
+    if proposal is not None:
+        parts.append(
+            f" The forfeiture of {format_cents(int(proposal.changes['forfeit_cents']))} of their prize "
+            f"{format_cents(entry.prize)} is proposed (rule change #{proposal.pk}): another staff member approves "
+            "or rejects it; the prize is withheld until then."
+        )
+    elif entry.prize_forfeited and entry.prize:
         parts.append(f" Their unpaid prize {format_cents(entry.prize)} is forfeited.")
     elif entry.prize_forfeited_cents:
         paid = entry.prize - entry.prize_forfeited_cents
@@ -939,8 +949,8 @@ def _disqualification_outcome(entry: TournamentEntry) -> str:
     if entry.status == EntryStatus.FINISHED and entry.prize:
         state = admin_panels.prize_state(entry)
         return (
-            f"place {entry.place}, prize {format_cents(entry.prize)} ({state}): kept, forfeited in full or in part as "
-            "you choose"
+            f"place {entry.place}, prize {format_cents(entry.prize)} ({state}): kept, or forfeited in full or in part "
+            "as you choose once another staff member approves"
         )
     return f"{entry.get_status_display()}: disqualified"
 

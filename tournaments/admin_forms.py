@@ -377,12 +377,14 @@ class DisqualifyForm(StaffActionForm):
         choices=[
             (KEEP_PRIZE, "is kept (paid to the player)"),
             (FORFEIT_PRIZE, "is forfeited in full (moved to the house's seized funds)"),
-            (PARTIAL_AMOUNT, "is forfeited in part: the amount below; the rest is paid to the player at once"),
-            (PARTIAL_PERCENT, "is forfeited in part: the percentage below; the rest is paid to the player at once"),
+            (PARTIAL_AMOUNT, "is forfeited in part: the amount below; the rest is paid to the player"),
+            (PARTIAL_PERCENT, "is forfeited in part: the percentage below; the rest is paid to the player"),
         ],
         widget=forms.RadioSelect,
-        help_text="TRN-28. A player still in play is removed with their chips and takes no place. A prize already "
-        "paid is seized through the compliance desk (a hold), not here.",
+        help_text="TRN-28. The player is disqualified at once; a player still in play is removed with their chips "
+        "and takes no place. A forfeiture is proposed: another staff member approves it (then it is done) or "
+        "rejects it (then the prize is paid); the prize is withheld until then (issue 30). A prize already paid is "
+        "seized through the compliance desk (a hold), not here.",
     )
     forfeit_amount = forms.DecimalField(
         label="Amount forfeited (€)",

@@ -193,15 +193,15 @@ def test_trn_28_issue_30_compliance_reviewers_neither_propose_nor_approve_a_forf
     through the rule changes, nor approve or reject a support agent's."""
     winner = unpaid_winner(monkeypatch)
     reviewer = staff_member(COMPLIANCE_REVIEWERS, "rita")
-    with pytest.raises(RuleChangeRefused, match="tournaments.disqualify_player"):
+    with pytest.raises(RuleChangeRefused, match=r"tournaments\.disqualify_player"):
         rule_change_propose(reviewer, KIND, forfeiture_target(winner), {"full": True, "forfeit_cents": 3_000}, "x")
     entry_disqualify(winner, actor=staff_member(SUPPORT_STAFF, "sue"), reason="Collusion", forfeit_prize=True)
     proposal = the_proposal(winner)
     before_cash, before_seized = cash(winner.user), seized()
 
-    with pytest.raises(RuleChangeRefused, match="tournaments.disqualify_player"):
+    with pytest.raises(RuleChangeRefused, match=r"tournaments\.disqualify_player"):
         rule_change_approve(proposal, reviewer)
-    with pytest.raises(RuleChangeRefused, match="tournaments.disqualify_player"):
+    with pytest.raises(RuleChangeRefused, match=r"tournaments\.disqualify_player"):
         rule_change_reject(proposal, reviewer, "Not convinced")
 
     assert the_proposal(winner).status == RuleChangeStatus.PENDING

@@ -179,6 +179,15 @@ def test_trn_28_a_disqualified_winner_forfeits_the_unpaid_prize_to_the_house_whe
     support = client_of(SUPPORT_STAFF)
 
     run_action(support, ENTRIES, "disqualify_entries", [winner.pk], prize="forfeit", reason="Multi-accounting")
+    # Issue 30: the forfeiture is proposed; a second support agent approves it.
+    from poker_site.core.models import RuleChangeProposal
+    from poker_site.core.rule_changes import rule_change_approve
+    from tests.foundation.staff_roles import staff_member
+    from tournaments.forfeiture_changes import KIND, forfeiture_target
+
+    proposal = RuleChangeProposal.objects.get(kind=KIND, target=forfeiture_target(winner))
+    assert balance_of(system_account(AccountKind.HOUSE_SEIZED)) == seized_before
+    rule_change_approve(proposal, staff_member(SUPPORT_STAFF, "second-agent"))
     credit = run_action(support, ENTRIES, "credit_prizes", [winner.pk], reason="Pay it anyway")
 
     winner.refresh_from_db()

@@ -1,7 +1,9 @@
 """TRN-28, TRN-09 / FRD-15: a disqualified player forfeits their unpaid prize in full or in part — a stated amount or
 percentage goes to the house's seized funds and the rest is paid to them at once, in one transfer, to the cent — and
 each disqualification is audited with what was forfeited; bad amounts (zero, negative, the whole prize or more, not
-whole cents, both full and partial, a prize already paid, an entry with no prize) are refused and nothing changes."""
+whole cents, both full and partial, a prize already paid, an entry with no prize) are refused and nothing changes.
+Issue 30 (four eyes on money): the disqualification is immediate, the forfeiture is proposed with it and done when a
+second support agent approves it (``approved``)."""
 
 from __future__ import annotations
 
@@ -12,10 +14,13 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from poker_site.accounts.roles import SUPPORT_STAFF
+from poker_site.core.models import RuleChangeProposal
+from poker_site.core.rule_changes import rule_change_approve
 from tests.foundation.staff_roles import staff_member
 from tests.tournaments.back_office import ENTRIES, audit_rows, client_of, messages_after, run_action
 from tests.tournaments.support import cash, play, register_players, sit_and_go
 from tournaments import services
+from tournaments.forfeiture_changes import KIND, forfeiture_target
 from tournaments.models import EntryStatus, TournamentEntry
 from tournaments.services import NotAllowedNow, entry_disqualify
 from tournaments.services.money import prize_pool_account
@@ -47,6 +52,14 @@ def staff() -> Any:
     return existing or staff_member(SUPPORT_STAFF, "support-judge")
 
 
+def approved(entry: TournamentEntry) -> TournamentEntry:
+    """A second support agent approves the entry's pending forfeiture (issue 30); the entry as it is then."""
+    proposal = RuleChangeProposal.objects.get(kind=KIND, target=forfeiture_target(entry), status="pending")
+    approver = get_user_model().objects.filter(username="support-second").first()
+    rule_change_approve(proposal, approver or staff_member(SUPPORT_STAFF, "support-second"))
+    return TournamentEntry.objects.get(pk=entry.pk)
+
+
 def test_trn_28_a_partial_forfeiture_by_amount_seizes_that_amount_and_pays_the_rest_to_the_cent(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -58,6 +71,9 @@ def test_trn_28_a_partial_forfeiture_by_amount_seizes_that_amount_and_pays_the_r
     disqualified = entry_disqualify(
         winner, actor=staff(), reason="Multi-accounting (TRN-09)", forfeit_prize=False, forfeit_cents=1_234
     )
+    assert disqualified.status == EntryStatus.DISQUALIFIED
+    assert (cash(winner.user), seized(), balance_of(pool)) == (before_cash, before_seized, before_pool)
+    disqualified = approved(winner)
 
     assert disqualified.status == EntryStatus.DISQUALIFIED
     assert disqualified.prize_forfeited is False
@@ -66,9 +82,10 @@ def test_trn_28_a_partial_forfeiture_by_amount_seizes_that_amount_and_pays_the_r
     assert seized() - before_seized == 1_234
     assert before_pool - balance_of(pool) == 3_000
     assert disqualified.prize_transfer_id is not None
-    (audit,) = audit_rows("tournament_player_disqualified")
+    (audit,) = audit_rows("tournament_prize_forfeited")
     assert audit.details["forfeited_cents"] == 1_234
     assert audit.transfer_id == disqualified.prize_transfer_id
+    assert audit_rows("tournament_player_disqualified")[0].details["forfeiture_proposed_cents"] == 1_234
     # Not paid again by the prize credit that runs later, by hand or by the beat task.
     monkeypatch.undo()
     assert services.entry_prize_pay(winner.pk) is False
@@ -82,7 +99,9 @@ def test_trn_28_a_full_forfeiture_records_the_whole_prize_as_forfeited(monkeypat
     winner = unpaid_winner(monkeypatch)
     before_cash, before_seized = cash(winner.user), seized()
 
-    disqualified = entry_disqualify(winner, actor=staff(), reason="Collusion", forfeit_prize=True)
+    entry_disqualify(winner, actor=staff(), reason="Collusion", forfeit_prize=True)
+    assert (cash(winner.user), seized()) == (before_cash, before_seized)
+    disqualified = approved(winner)
 
     assert disqualified.prize_forfeited is True
     assert disqualified.prize_forfeited_cents == 3_000
@@ -121,6 +140,7 @@ def test_trn_28_a_bad_partial_forfeiture_is_refused_and_changes_nothing(
     assert row.prize_forfeited_cents == 0
     assert (cash(winner.user), seized(), Transfer.objects.count()) == (before_cash, before_seized, transfers)
     assert audit_rows("tournament_player_disqualified") == []
+    assert not RuleChangeProposal.objects.filter(kind=KIND).exists()
 
 
 def test_trn_28_a_prize_already_paid_or_no_prize_at_all_cannot_be_forfeited_in_part() -> None:
@@ -168,9 +188,10 @@ def test_trn_28_support_forfeits_a_percentage_from_the_back_office_rounded_down_
 
     assert response.status_code == 302
     assert any(
-        "€9.99 of their prize is forfeited; €20.01 is paid" in text for text in messages_after(support, response)
+        "forfeiture of €9.99 of their prize €30.00 is proposed" in text for text in messages_after(support, response)
     )
-    row = TournamentEntry.objects.get(pk=winner.pk)
+    assert (cash(winner.user), seized()) == (before_cash, before_seized)
+    row = approved(winner)
     assert row.prize_forfeited_cents == 999
     assert cash(winner.user) - before_cash == 2_001
     assert seized() - before_seized == 999

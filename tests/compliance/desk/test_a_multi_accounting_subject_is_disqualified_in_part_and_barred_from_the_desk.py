@@ -1,7 +1,8 @@
 """TRN-09 / FRD-15, TRN-28: on the compliance desk a reviewer disqualifies a case's subject from a tournament,
-forfeiting part of the unpaid prize (the rest is paid at once) and barring them from tournaments; the decision is on
+forfeiting part of the unpaid prize (the rest is paid) and barring them from tournaments; the decision is on
 the case with what was forfeited, and the subject's next registration is refused. Forfeiting the whole prize and a
-part of it at once is refused on the form and nothing changes."""
+part of it at once is refused on the form and nothing changes. Issue 30: the disqualification and the bar are
+immediate; the forfeiture is proposed with them and done when a support agent approves it (never the reviewer)."""
 
 from __future__ import annotations
 
@@ -12,13 +13,19 @@ import pytest
 from django.utils import timezone
 
 from compliance.models import CaseActionKind
+from poker_site.accounts.roles import SUPPORT_STAFF
+from poker_site.core.models import RuleChangeProposal
+from poker_site.core.rule_changes import RuleChangeRefused, rule_change_approve
 from tests.compliance.desk.support import case_about
+from tests.foundation.staff_roles import staff_member
 from tests.tables.back_office import logged_in
 from tests.tables.support import cash
 from tests.tournaments.support import play, register_players, scheduled, sit_and_go
 from tournaments import services
+from tournaments.forfeiture_changes import KIND, forfeiture_target
 from tournaments.models import EntryStatus, TournamentBar, TournamentEntry
 from tournaments.services import NotEligible, tournament_register
+from wallet.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -52,12 +59,24 @@ def test_trn_09_a_subject_is_disqualified_with_a_partial_forfeiture_and_barred(
 
     assert response.status_code == 302
     winner.refresh_from_db()
-    assert winner.status == EntryStatus.DISQUALIFIED
+    assert winner.status == EntryStatus.DISQUALIFIED  # at once
+    assert TournamentBar.objects.filter(user=winner.user).exists()
+    # Issue 30 (TRN-28): the forfeiture is proposed with the case's decision and withheld until a support agent
+    # (``tournaments.disqualify_player``) approves it; the reviewer cannot approve it.
+    proposal = RuleChangeProposal.objects.get(kind=KIND, target=forfeiture_target(winner))
+    assert (proposal.proposed_by_id, proposal.changes) == (reviewer.pk, {"full": False, "forfeit_cents": 2_000})
+    assert cash(winner.user) == before
+    action = case.actions.get(kind=CaseActionKind.DISQUALIFIED)
+    assert (action.details["forfeited_cents"], action.details["barred"]) == (0, True)  # nothing forfeited yet
+    with pytest.raises(RuleChangeRefused):
+        rule_change_approve(proposal, reviewer)
+    rule_change_approve(proposal, staff_member(SUPPORT_STAFF, "support-second"))
+    winner.refresh_from_db()
     assert winner.prize_forfeited_cents == 2_000
     assert cash(winner.user) - before == 1_000
-    assert TournamentBar.objects.filter(user=winner.user).exists()
-    action = case.actions.get(kind=CaseActionKind.DISQUALIFIED)
-    assert (action.details["forfeited_cents"], action.details["barred"]) == (2_000, True)
+    (forfeited,) = AuditEntry.objects.filter(action="tournament_prize_forfeited")
+    assert forfeited.details["forfeited_cents"] == 2_000
+    assert forfeited.details["proposed_by"] == reviewer.username
     with pytest.raises(NotEligible, match="barred from tournaments"):
         tournament_register(winner.user, scheduled(starts_at=timezone.now() + timedelta(hours=1)))
 
