@@ -276,8 +276,10 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         support=may("view", actions=TOURNAMENT_ENTRY_ACTIONS),
         compliance=READ,
         administrators=may("view", actions=TOURNAMENT_ENTRY_ACTIONS),
-        note="Disqualifying (TRN-28, with the forfeiture choice) needs `tournaments.disqualify_player`; a manual prize "
-        "credit needs `tournaments.run_tournament`. Both audited.",
+        note="Disqualifying (TRN-28, with the forfeiture choice) needs `tournaments.disqualify_player` and is "
+        "immediate; forfeiting the unpaid prize (in full or in part) is proposed with it and done when another "
+        "holder approves it (issue 30, rule change proposals): until then the prize is withheld, and a rejection pays "
+        "it. A manual prize credit needs `tournaments.run_tournament`. All audited.",
     ),
     "tournaments.tournamentticket": ModelPowers(
         support=may("view", actions=TICKET_ACTIONS, pages=(TICKET_ISSUE_PAGE,)),
