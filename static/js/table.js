@@ -1265,8 +1265,13 @@
 
   // --- Events --------------------------------------------------------------------------------------------
 
+  /* While the hand log is refilled after a reload (readBackResults), its lines are gathered here and put above the
+     lines that arrived live meanwhile. */
+  var refilledLines = null;
+
   function logLine(text) {
     if (!text) { return; }
+    if (refilledLines) { refilledLines.push(text); return; }
     var item = document.createElement("li");
     item.textContent = text;
     elements.log.appendChild(item);
@@ -1336,9 +1341,12 @@
     }
   }
 
-  /* Fold one event into the hand being followed; `live` is false for events read back for the results list. */
-  function applyEvent(event, live) {
+  /* Fold one event into the hand being followed; `live` is false for events read back for the results list, and
+     `relog` true for those of them that refill the hand log after a reload (their lines, nothing else of a live
+     event: no turn counted, no notice, no sound). */
+  function applyEvent(event, live, relog) {
     var kind = event.type || event.kind;
+    var speak = live || !!relog;
     if (kind === "deck_committed" || kind === "deck_revealed") {
       if (live && kind === "deck_revealed") { contributeSeed("hand-" + event.hand_id); }
       return;
@@ -1383,13 +1391,13 @@
         state.advance = null;
         state.advanceNote = null;
         clearActionErrors();
-        logLine(gettext("A new hand starts."));
       }
+      if (speak) { logLine(gettext("A new hand starts.")); }
       return;
     }
     var current = state.current;
     if (kind === "hole_cards_dealt") {
-      if (current && event.cards) { current.myCards = event.cards.slice(); if (live) { logLine(f(gettext("You are dealt %(cards)s"), { cards: Cards.list(event.cards) })); } }
+      if (current && event.cards) { current.myCards = event.cards.slice(); if (speak) { logLine(f(gettext("You are dealt %(cards)s"), { cards: Cards.list(event.cards) })); } }
       return;
     }
     if (current && (kind === "forced_bet_posted" || kind === "action_taken" || kind === "uncalled_bet_returned")) {
@@ -1397,35 +1405,33 @@
       current.contributed[event.seat] = (current.contributed[event.seat] || 0) + sign * (event.amount || 0);
     }
     if (kind === "forced_bet_posted") {
-      if (live) { logLine(f(gettext("%(name)s posts the %(blind)s %(amount)s"), { name: nameOf(event.seat), blind: BLIND_NAMES[event.blind] || event.blind, amount: money(event.amount) })); }
+      if (speak) { logLine(f(gettext("%(name)s posts the %(blind)s %(amount)s"), { name: nameOf(event.seat), blind: BLIND_NAMES[event.blind] || event.blind, amount: money(event.amount) })); }
       return;
     }
     if (kind === "action_taken") {
       // Only live actions move the decision on: the recent results read back after the first snapshot replay the
       // current hand's actions too, and counting those would reset the amount the player is typing.
-      if (live) {
-        state.turnCounter = (state.turnCounter || 0) + 1;
-        logLine(actionText(event));
-      }
+      if (live) { state.turnCounter = (state.turnCounter || 0) + 1; }
+      if (speak) { logLine(actionText(event)); }
       return;
     }
     if (kind === "street_dealt") {
       if (current) { current.board = (event.board || []).slice(); }
-      if (live) { logLine(f(gettext("%(street)s: %(cards)s"), { street: streetName(event.street), cards: Cards.list(event.board) })); }
+      if (speak) { logLine(f(gettext("%(street)s: %(cards)s"), { street: streetName(event.street), cards: Cards.list(event.board) })); }
       return;
     }
     if (kind === "uncalled_bet_returned") {
-      if (live) { logLine(f(gettext("Uncalled bet of %(amount)s returned to %(name)s"), { amount: money(event.amount), name: nameOf(event.seat) })); }
+      if (speak) { logLine(f(gettext("Uncalled bet of %(amount)s returned to %(name)s"), { amount: money(event.amount), name: nameOf(event.seat) })); }
       return;
     }
     if (kind === "hand_shown") {
       if (current) { current.shown[event.seat] = (event.cards || []).slice(); }
-      if (live) { logLine(f(gettext("%(name)s shows %(cards)s"), { name: nameOf(event.seat), cards: Cards.list(event.cards) })); }
+      if (speak) { logLine(f(gettext("%(name)s shows %(cards)s"), { name: nameOf(event.seat), cards: Cards.list(event.cards) })); }
       return;
     }
     if (kind === "hand_evaluated") {
       if (current) { current.handNames[event.seat] = event.hand_name; }
-      if (live) { logLine(f(gettext("%(name)s has %(hand)s"), { name: nameOf(event.seat), hand: P.handName(event.hand_name) })); }
+      if (speak) { logLine(f(gettext("%(name)s has %(hand)s"), { name: nameOf(event.seat), hand: P.handName(event.hand_name) })); }
       return;
     }
     if (kind === "pot_awarded") {
@@ -1435,7 +1441,7 @@
         if (!current.settled) {
           award.shares.forEach(function (share) { current.won[share[0]] = (current.won[share[0]] || 0) + share[1]; });
         }
-        if (live) { logLine(awardText(award)); }
+        if (speak) { logLine(awardText(award)); }
       }
       return;
     }
@@ -1455,7 +1461,7 @@
           if (collected > 0) { settled.won[seat] = collected; }
         });
         drawResults();
-        if (live) {
+        if (speak) {
           // The hand log ends with what the ledger moved, in the words and amounts of the replayer and the hand
           // history: the rake as its own line, then what each winner collected and their net result.
           if (event.rake) { logLine(f(gettext("Rake %(amount)s is taken from the pot."), { amount: money(event.rake) })); }
@@ -1478,9 +1484,9 @@
         current.names = {};
         seats().forEach(function (seat) { if (seat.occupied) { current.names[seat.number] = seat.name; } });
         addResult(current);
+        if (speak && current.cancelled) { logLine(gettext("The hand was cancelled; every bet was returned.")); }
         if (live) {
           state.finished = current;
-          if (current.cancelled) { logLine(gettext("The hand was cancelled; every bet was returned.")); }
           // A showdown stays on screen at least SHOWDOWN_MILLISECONDS before the next hand is drawn (issue 28).
           // (counted from when the page has drawn it: applyEvents starts the clock after its draw).
           if (kind === "hand_ended" && event.showdown) { state.showdownDrawnPending = true; }
@@ -1494,7 +1500,8 @@
       return;
     }
     if (live && kind === "table_closing" && state.snapshot && state.snapshot.table) { state.snapshot.table.closing = true; }
-    if (live) { tournamentEvent(kind, event); tableEventLine(kind, event); }
+    if (live) { tournamentEvent(kind, event); }
+    if (speak) { tableEventLine(kind, event); }
     if (live && kind === "seat_top_up_dropped" && event.seat === viewer().seat) {
       P.notify(elements.notices, event.reason === "maximum" ?
         f(gettext("Your top-up of %(amount)s was not added: your stack is at the table maximum."), { amount: money(event.amount) }) :
@@ -1667,20 +1674,49 @@
     }
   }
 
-  /* The last hands' results on first load: the table's recent events, read once through resync. */
+  /* The last hands' results on first load: the table's recent events, read once through resync. They refill the
+     hand log too (a reload emptied it): the lines of the hand in play and of the hand before it, as this viewer was
+     sent them (the server's view for this socket: nobody else's hole cards unless a showdown showed them). */
   function loadRecentResults() {
     if (state.sequence === 0) { app.setAttribute("data-results-read", "true"); return; }
-    readBackResults(Math.max(0, state.sequence - 150), state.sequence);
+    readBackResults(Math.max(0, state.sequence - 150), state.sequence, true);
   }
 
-  function readBackResults(since, upTo) {
+  /* Where the refilled hand log starts among the events read back: the start of the hand before the one in play
+     (or, between hands, of the last hand). */
+  function logRefillStart(events) {
+    var starts = [];
+    events.forEach(function (event, index) {
+      if ((event.type || event.kind) === "hand_started") { starts.push(index); }
+    });
+    if (!starts.length) { return events.length; }
+    var inPlay = hand() && (events[starts[starts.length - 1]].hand_id === hand().id);
+    return starts[Math.max(0, starts.length - (inPlay ? 2 : 1))];
+  }
+
+  function readBackResults(since, upTo, refillLog) {
     socket.request({ type: "resync", since: since }).then(function (message) {
       if (message.type !== "events") { return; }
       var following = state.current;  // the hand followed live stays as it is
       state.current = null;
-      (message.events || []).forEach(function (event) {
-        if (Number(event.sequence) <= upTo) { applyEvent(event, false); }
-      });
+      var events = (message.events || []).filter(function (event) { return Number(event.sequence) <= upTo; });
+      var refillFrom = refillLog ? logRefillStart(events) : events.length;
+      refilledLines = [];
+      try {
+        events.forEach(function (event, index) { applyEvent(event, false, index >= refillFrom); });
+      } finally {
+        var lines = refilledLines;
+        refilledLines = null;
+        // Above whatever was logged live while the events were being read.
+        var first = elements.log.firstElementChild;
+        lines.forEach(function (text) {
+          var item = document.createElement("li");
+          item.textContent = text;
+          elements.log.insertBefore(item, first);
+        });
+        while (elements.log.children.length > 40) { elements.log.removeChild(elements.log.firstElementChild); }
+        elements.log.scrollTop = elements.log.scrollHeight;
+      }
       state.current = following;
       draw();
       app.setAttribute("data-results-read", "true");  // tests wait on it
