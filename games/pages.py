@@ -9,16 +9,20 @@ static/js/table.js keeps it live over ``/ws/tables/<id>/`` (docs/protocol.md). T
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import formats, timezone
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from games.cash.lobby import queue_answer
 from games.runtime import history, readside
+from poker_site.core.templatetags.money import format_money
 
 HANDS_PER_PAGE = 50
 
@@ -74,8 +78,49 @@ def hand_history(request: HttpRequest) -> HttpResponse:
     """The player's finished and cancelled hands, newest first, fifty per page."""
     paginator = Paginator(history.hands_of(request.user), HANDS_PER_PAGE)
     page = paginator.get_page(request.GET.get("page"))
-    rows: list[dict[str, Any]] = [history.hand_summary(row) for row in page.object_list]
+    rows: list[dict[str, Any]] = [_written(history.hand_summary(row)) for row in page.object_list]
     return render(request, "games/hand_history.html", {"page": page, "hands": rows})
+
+
+def _written(hand: dict[str, Any]) -> dict[str, Any]:
+    """A hand (a list row or a replay's header) with its figures as the page shows them: ``pot_text``, ``net_text``
+    (signed), ``blinds_text`` and ``ended_text``; one way on both history pages."""
+    currency = hand.get("currency", "EUR")
+    written = {
+        **hand,
+        "pot_text": amount_text(hand.get("pot_total"), currency),
+        "net_text": amount_text(hand.get("net"), currency, signed=True),
+        "ended_text": moment_text(hand.get("ended_at")),
+    }
+    if hand.get("small_blind") is not None:
+        written["blinds_text"] = (
+            f"{amount_text(hand['small_blind'], currency)} / {amount_text(hand['big_blind'], currency)}"
+        )
+    return written
+
+
+def amount_text(value: int | None, currency: str, *, signed: bool = False) -> str:
+    """Cash amounts (cents) as the site's money (``€1,234.56``, ``1 234,56 €`` in Estonian: the ``|money`` filter and
+    ``Poker.money``); tournament chips (TRN-16) as a whole number grouped the same way (``12,500`` / ``12 500``:
+    ``Poker.chips``). ``signed``: a gain gets a ``+``. None is ""."""
+    if value is None:
+        return ""
+    sign = "+" if signed and value > 0 else ""
+    if currency == "CHIPS":
+        grouped = f"{abs(value):,}"
+        if (get_language() or "en").startswith("et"):
+            grouped = grouped.replace(",", "\u00a0")
+        return f"{sign}{'-' if value < 0 else ''}{grouped}"
+    return sign + format_money(value)
+
+
+def moment_text(moment: datetime | None) -> str:
+    """A moment on the hand history pages: the page's short date and time, then the time zone (``11/25/2026 2:19
+    p.m. UTC``, ``25.11.2026 14:19 UTC``)."""
+    if moment is None:
+        return ""
+    local = timezone.localtime(moment)
+    return f"{formats.date_format(local, 'SHORT_DATETIME_FORMAT')} {local.tzname()}"
 
 
 @login_required
@@ -86,7 +131,7 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
     if seat_row is None:
         raise Http404("No such hand in your history.")
     replay = history.hand_replay(seat_row.hand, request.user)
-    return render(request, "games/hand_replay.html", {"replay": replay, "hand": replay["hand"]})
+    return render(request, "games/hand_replay.html", {"replay": replay, "hand": _written(replay["hand"])})
 
 
 @login_required
