@@ -25,7 +25,7 @@ DELETE_SELECTED = "delete_selected"  # the admin's built-in bulk delete, offered
 USER_PASSWORD_PAGE = "auth_user_password_change"  # the user admin's "set a password" page: administrators only
 SEND_PASSWORD_RESET_PAGE = "accounts_user_send_password_reset"  # issue 30: a reset link to the address on file
 PROPOSE_EMAIL_PAGE = "accounts_user_propose_email"  # issue 30: a new e-mail address, approved by a second staff member
-HOLD_DECISION_PAGE = "wallet_hold_decide"  # release or seize a hold, with a reason
+HOLD_DECISION_PAGE = "wallet_hold_decide"  # release a hold or propose its seizure, with a reason
 PROPOSE_TERMS_PAGE = "games_stake_propose_terms"
 PROPOSE_RULES_PAGE = "games_gametype_propose_rules"
 RULE_CHANGE_DECISION_PAGES = ("core_rulechangeproposal_approve", "core_rulechangeproposal_reject")
@@ -353,8 +353,9 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "`tournaments.change_payoutstructure`; a tournament's guarantee, added prize money and VIP bounty: "
         "`tournaments.change_tournament`; a UTH table's limits and clocks: `uth.change_uthtable`; tournament "
         "tickets: `tournaments.manage_tickets`; an unresolved game's payouts: `wallet.adjust_balance`; a player's "
-        "e-mail address: `accounts.change_user`); one out of the usual "
-        "range (a rake rate over 10 %, a rake cap over "
+        "e-mail address: `accounts.change_user`; a seizure of withheld funds: `wallet.seize_hold`; a disqualified "
+        "player's prize forfeiture: `tournaments.disqualify_player`); one out of the "
+        "usual range (a rake rate over 10 %, a rake cap over "
         "the catalog's highest, less time to act or to reconnect or a shorter return window than the rule documents "
         "give, a payout change reaching players already registered, over €10,000 of the house's "
         "money in one tournament, a ticket over support's goodwill limit, paying a player whose money was not in the "
@@ -386,7 +387,10 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         support=READ,
         compliance=may("view", pages=(HOLD_DECISION_PAGE,)),
         administrators=may("view", pages=(HOLD_DECISION_PAGE,)),
-        note="Releasing or seizing a hold needs `wallet.release_hold` or `wallet.seize_hold`.",
+        note="Releasing a hold needs `wallet.release_hold`. Issue 30, four eyes on money: seizing one is only "
+        "proposed here (or on the case's page of the desk) by a holder of `wallet.seize_hold`, and applied when "
+        "another holder approves the rule change proposal (never the proposer); releasing the hold meanwhile makes the "
+        "approval fail.",
     ),
     "wallet.cashierlimits": ModelPowers(
         support=READ,
