@@ -162,12 +162,12 @@ def _decide(
     details: dict[str, object] | None = None,
 ) -> Hold:
     locked = Hold.objects.select_for_update().get(pk=hold.pk)
-    seized: int | None = hold_seizure_check(locked, seize_amount) if seize else None
     if locked.status != HoldStatus.HELD:
         raise HoldAlreadyDecided(
             f"Hold #{locked.pk} was already {locked.get_status_display()} on "
             f"{locked.decided_at:%Y-%m-%d %H:%M} UTC; a hold is decided once."
         )
+    seized: int | None = hold_seizure_check(locked, seize_amount) if seize else None
     legs = [TransferLeg(locked.withheld_account, -locked.amount)]
     if seized is not None:
         legs.append(TransferLeg(system_account(AccountKind.HOUSE_SEIZED, locked.currency), seized))
