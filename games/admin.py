@@ -60,6 +60,7 @@ from games.reports import (
     rake_report,
     rake_report_rows,
 )
+from games.rules_changes import RULES_FIELDS
 from games.services import TableError, hand_cancel, table_close, table_open
 from poker_site.core.admin_exports import report_csv, wants_csv
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch, PlayerSearch
@@ -239,6 +240,49 @@ class EffectiveFromRowsInline(admin.TabularInline):
         return False
 
 
+def new_rows_proposal_page(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    *,
+    current: Any,
+    fields: tuple[str, ...],
+    form_class: type[EffectiveFromForm],
+    kind: str,
+    target: str,
+    title: str,
+    template: str,
+    extra_context: dict[str, Any],
+) -> HttpResponse:
+    """The page that proposes a new rules or terms row (issue 30): ``fields`` filled in from ``current`` (the row in
+    force, or None), the time it takes effect and a reason; posted and valid, ``rule_change_propose`` of ``kind`` for
+    ``target``, then the proposal's page. The caller checks the permission and finds the row."""
+    from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
+
+    initial: dict[str, Any] = {field: getattr(current, field) for field in fields} if current is not None else {}
+    initial.setdefault("effective_from", timezone.now() + timedelta(hours=1))
+    form = form_class(request.POST if request.method == "POST" else None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        changes = {field: form.cleaned_data[field] for field in fields}
+        changes["effective_from"] = form.cleaned_data["effective_from"].isoformat()
+        try:
+            proposal = rule_change_propose(request.user, kind, target, changes, form.cleaned_data["reason"])
+        except RuleChangeRefused as error:
+            form.add_error(None, error.message)
+        else:
+            model_admin.message_user(
+                request, f"Proposed (#{proposal.pk}): another staff member approves it.", messages.SUCCESS
+            )
+            return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.model._meta,
+        "title": title,
+        "form": form,
+        **extra_context,
+    }
+    return TemplateResponse(request, template, context)
+
+
 class GameRulesInline(EffectiveFromRowsInline):
     """The game type's rules rows, read only: new rules are proposed on the game type's "propose new rules" page
     (issue 30)."""
@@ -273,24 +317,7 @@ class RulesProposalForm(EffectiveFromForm):
 
     class Meta:
         model = GameRules
-        fields = (
-            "effective_from",
-            "decision_seconds",
-            "timebank_first_hand_seconds",
-            "timebank_replenish_seconds",
-            "timebank_replenish_every_hands",
-            "timebank_cap_seconds",
-            "reconnect_grace_seconds",
-            "sit_out_removal_seconds",
-            "global_sit_out_seconds",
-            "rathole_window_minutes",
-            "minimum_players_to_start",
-            "continue_heads_up",
-            "max_tables_per_stake",
-            "max_tables_per_game",
-            "banzai_resets_per_day",
-            "pause_between_hands_milliseconds",
-        )
+        fields = ("effective_from", *RULES_FIELDS)
 
 
 @admin.register(GameType)
@@ -330,47 +357,30 @@ class GameTypeAdmin(admin.ModelAdmin):
         """New rules (from the ones in force) with the time they take effect and a reason; posted,
         ``rule_change_propose`` (issue 30: applied when another staff member approves)."""
         from games.rules_changes import ADD_RULES, GAME_RULES, RULES_FIELDS
-        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
 
         if not request.user.has_perm(ADD_RULES):
             raise PermissionDenied
         game_type = GameType.objects.filter(pk=game_type_id).first()
         if game_type is None:
             raise Http404("No such game type.")
-        current = game_type.rules.filter(effective_from__lte=timezone.now()).order_by("-effective_from", "-pk").first()
-        initial: dict[str, Any] = {field: getattr(current, field) for field in RULES_FIELDS} if current else {}
-        initial["effective_from"] = timezone.now() + timedelta(hours=1)
-        form = RulesProposalForm(request.POST if request.method == "POST" else None, initial=initial)
-        if request.method == "POST" and form.is_valid():
-            changes = {field: form.cleaned_data[field] for field in RULES_FIELDS}
-            changes["effective_from"] = form.cleaned_data["effective_from"].isoformat()
-            try:
-                proposal = rule_change_propose(
-                    request.user,
-                    GAME_RULES.name,
-                    f"games.gametype:{game_type.pk}",
-                    changes,
-                    form.cleaned_data["reason"],
-                )
-            except RuleChangeRefused as error:
-                form.add_error(None, error.message)
-            else:
-                self.message_user(
-                    request,
-                    f"New rules proposed (#{proposal.pk}): another staff member approves them.",
-                    messages.SUCCESS,
-                )
-                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "title": f"Propose new rules for {game_type}",
-            "form": form,
-            "explanation": "The rules in force are filled in: change what changes. They take effect at the time given, "
-            "once another staff member approves them; less time to act or to reconnect, or a shorter return window, "
-            "than the rule documents give needs an administrator.",
-        }
-        return TemplateResponse(request, "core/rule_change_proposal_form.html", context)
+        return new_rows_proposal_page(
+            self,
+            request,
+            current=game_type.rules.filter(effective_from__lte=timezone.now())
+            .order_by("-effective_from", "-pk")
+            .first(),
+            fields=RULES_FIELDS,
+            form_class=RulesProposalForm,
+            kind=GAME_RULES.name,
+            target=f"games.gametype:{game_type.pk}",
+            title=f"Propose new rules for {game_type}",
+            template="core/rule_change_proposal_form.html",
+            extra_context={
+                "explanation": "The rules in force are filled in: change what changes. They take effect at the time "
+                "given, once another staff member approves them; less time to act or to reconnect, or a shorter "
+                "return window, than the rule documents give needs an administrator."
+            },
+        )
 
 
 @admin.register(GameRules)
@@ -488,40 +498,24 @@ class StakeAdmin(admin.ModelAdmin):
         """New terms (from the ones in force) with the time they take effect and a reason; posted,
         ``rule_change_propose`` (issue 30: applied when another staff member approves)."""
         from games.terms_changes import ADD_TERMS, STAKE_TERMS, TERMS_FIELDS
-        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
 
         if not request.user.has_perm(ADD_TERMS):
             raise PermissionDenied
         stake = Stake.objects.filter(pk=stake_id).first()
         if stake is None:
             raise Http404("No such stake.")
-        current = stake.terms.filter(effective_from__lte=timezone.now()).order_by("-effective_from", "-pk").first()
-        initial = {field: getattr(current, field) for field in TERMS_FIELDS} if current is not None else {}
-        form = TermsProposalForm(request.POST if request.method == "POST" else None, initial=initial)
-        if request.method == "POST" and form.is_valid():
-            changes = {field: form.cleaned_data[field] for field in TERMS_FIELDS}
-            changes["effective_from"] = form.cleaned_data["effective_from"].isoformat()
-            try:
-                proposal = rule_change_propose(
-                    request.user, STAKE_TERMS.name, f"games.stake:{stake.pk}", changes, form.cleaned_data["reason"]
-                )
-            except RuleChangeRefused as error:
-                form.add_error(None, error.message)
-            else:
-                self.message_user(
-                    request,
-                    f"New terms proposed (#{proposal.pk}): another staff member approves them.",
-                    messages.SUCCESS,
-                )
-                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "title": f"Propose new terms for {stake}",
-            "form": form,
-            "stake": stake,
-        }
-        return TemplateResponse(request, "games/admin_terms_proposal.html", context)
+        return new_rows_proposal_page(
+            self,
+            request,
+            current=stake.terms.filter(effective_from__lte=timezone.now()).order_by("-effective_from", "-pk").first(),
+            fields=TERMS_FIELDS,
+            form_class=TermsProposalForm,
+            kind=STAKE_TERMS.name,
+            target=f"games.stake:{stake.pk}",
+            title=f"Propose new terms for {stake}",
+            template="games/admin_terms_proposal.html",
+            extra_context={"stake": stake},
+        )
 
 
 @admin.register(StakeTerms)

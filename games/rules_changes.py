@@ -17,10 +17,15 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from games.models import GameRules, GameType
-from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
+from poker_site.core.rule_changes import (
+    CheckedChange,
+    RuleChangeRefused,
+    RuleKind,
+    effective_from_after_approval,
+    target_row,
+)
 
 RULES_FIELDS = (
     "decision_seconds",
@@ -62,14 +67,7 @@ def _game_type(target: str) -> GameType:
 
 
 def _effective_from(value: object) -> datetime:
-    moment = parse_datetime(value) if isinstance(value, str) else None
-    if moment is None or timezone.is_naive(moment):
-        raise RuleChangeRefused("New rules need the time they take effect (with its time zone).")
-    if moment <= timezone.now():
-        raise RuleChangeRefused(
-            "New rules take effect after their approval: this time has passed; propose them again with a later one."
-        )
-    return moment
+    return effective_from_after_approval(value, "New rules")
 
 
 def rules_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:

@@ -16,11 +16,16 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from games.event_summaries import euros
 from games.models import Stake, StakeTerms
-from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
+from poker_site.core.rule_changes import (
+    CheckedChange,
+    RuleChangeRefused,
+    RuleKind,
+    effective_from_after_approval,
+    target_row,
+)
 
 TERMS_FIELDS = (
     "small_blind",
@@ -52,14 +57,7 @@ def catalog_highest_rake_cap(moment: datetime) -> int:
 
 
 def _effective_from(value: object) -> datetime:
-    moment = parse_datetime(value) if isinstance(value, str) else None
-    if moment is None or timezone.is_naive(moment):
-        raise RuleChangeRefused("New terms need the time they take effect (with its time zone).")
-    if moment <= timezone.now():
-        raise RuleChangeRefused(
-            "New terms take effect after their approval: this time has passed; propose them again with a later one."
-        )
-    return moment
+    return effective_from_after_approval(value, "New terms")
 
 
 def terms_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:

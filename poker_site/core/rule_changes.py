@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, TypeVar
 
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
 
@@ -68,6 +70,19 @@ def target_row(target: str, prefix: str, rows: models.QuerySet[Row], what: str) 
     if row is None:
         raise RuleChangeRefused(f"There is no {what} {target!r}.")
     return row
+
+
+def effective_from_after_approval(value: object, what: str) -> datetime:
+    """The time a proposed row of rules takes effect: an ISO 8601 text with its time zone, still in the future (it
+    takes effect after the approval, so a time already passed is refused: "<what> take effect after ...")."""
+    moment = parse_datetime(value) if isinstance(value, str) else None
+    if moment is None or timezone.is_naive(moment):
+        raise RuleChangeRefused(f"{what} need the time they take effect (with its time zone).")
+    if moment <= timezone.now():
+        raise RuleChangeRefused(
+            f"{what} take effect after their approval: this time has passed; propose them again with a later one."
+        )
+    return moment
 
 
 _kinds: dict[str, RuleKind] = {}
