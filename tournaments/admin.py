@@ -38,6 +38,7 @@ from django.utils.safestring import SafeString
 from games.admin import ReadOnlyAdmin, record_in_history, too_many
 from poker_site.core.admin_exports import CsvExportMixin, report_csv, wants_csv
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
+from poker_site.core.admin_proposals import PendingProposal, ProposesAfterSaving
 from poker_site.core.report_periods import requested_period
 from tournaments import admin_cancellation, admin_panels
 from tournaments.admin_forms import (
@@ -325,7 +326,9 @@ SIT_AND_GO_DEFAULTS = (
 
 
 @admin.register(Tournament)
-class TournamentAdmin(CsvExportMixin, ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.ModelAdmin):
+class TournamentAdmin(
+    CsvExportMixin, ProposesAfterSaving, ServiceRefusalsAsMessages, NumberOrPlayerSearch, admin.ModelAdmin
+):
     form = TournamentForm
     inlines = (TournamentLevelInline,)
     raw_id_fields = ("vip_player",)
@@ -445,49 +448,18 @@ class TournamentAdmin(CsvExportMixin, ServiceRefusalsAsMessages, NumberOrPlayerS
         form.instance.refresh_from_db()
         house_money = form.house_money_changes()
         if house_money:
-            # A proposal is a durable transaction of its own: :meth:`changeform_view` files it once this page's
-            # transaction has committed.
-            request.house_money_to_propose = (saved, house_money, form.cleaned_data["house_money_reason"])  # type: ignore[attr-defined]
+            from tournaments.prize_money_changes import TOURNAMENT_HOUSE_MONEY, tournament_target
 
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        response = super().changeform_view(request, object_id, form_url, extra_context)
-        pending = getattr(request, "house_money_to_propose", None)
-        if pending is not None and response.status_code == 302:
-            self._propose_house_money(request, *pending)
-        return response
-
-    def _propose_house_money(
-        self, request: HttpRequest, tournament: Tournament, changes: dict[str, Any], reason: str
-    ) -> None:
-        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
-        from tournaments.prize_money_changes import TOURNAMENT_HOUSE_MONEY, tournament_target
-
-        try:
-            proposal = rule_change_propose(
-                request.user, TOURNAMENT_HOUSE_MONEY.name, tournament_target(tournament), changes, reason
+            self.propose_after_saving(
+                request,
+                PendingProposal(
+                    TOURNAMENT_HOUSE_MONEY.name,
+                    tournament_target(saved),
+                    house_money,
+                    form.cleaned_data["house_money_reason"],
+                    f"{saved.name}: the house's money",
+                ),
             )
-        except RuleChangeRefused as error:
-            self.message_user(
-                request, f"{tournament.name}: the house's money was not proposed: {error.message}", messages.ERROR
-            )
-            return
-        self.message_user(
-            request,
-            format_html(
-                '{}: <a href="{}">proposed (#{})</a> — {}. It takes effect when another staff member approves it.',
-                tournament.name,
-                reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]),
-                proposal.pk,
-                proposal.summary,
-            ),
-            messages.WARNING,
-        )
 
     def construct_change_message(
         self, request: HttpRequest, form: Any, formsets: Any, add: bool = False

@@ -15,7 +15,6 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy
@@ -29,6 +28,7 @@ from games.uth.models import FINISHED_PHASES, UthBetRecord, UthEvent, UthHand, U
 from games.uth.readside import observed_rtp, round_public
 from games.uth.services import uth_round_cancel, uth_round_pause, uth_round_resume
 from games.uth.services.chat import uth_chat_of_round
+from poker_site.core.admin_proposals import PendingProposal, ProposesAfterSaving
 
 HIDDEN_WHILE_THE_ROUND_IS_IN_PLAY = (
     "Hidden until the round is over: nobody sees the dealer's cards or the coming board of a round in play "
@@ -72,7 +72,7 @@ class UthTableForm(forms.ModelForm):
 
 
 @admin.register(UthTable)
-class UthTableAdmin(admin.ModelAdmin):
+class UthTableAdmin(ProposesAfterSaving, admin.ModelAdmin):
     form = UthTableForm
     list_display = (
         "name",
@@ -128,8 +128,8 @@ class UthTableAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: UthTable, form: Any, change: bool) -> None:
         """Save what one staff member may change alone (name, open, rules version; a new table with the default
-        limits) and record it (LOB-07). Changed limits, chips and clocks are not written: :meth:`changeform_view`
-        proposes them once the page's transaction has committed, and another staff member approves them (issue
+        limits) and record it (LOB-07). Changed limits, chips and clocks are not written: they are proposed once the
+        page's transaction has committed (:class:`ProposesAfterSaving`), and another staff member approves them (issue
         30)."""
         proposed = {name: form.cleaned_data[name] for name in RULE_FIELDS if name in form.changed_data}
         previous = UthTable.objects.get(pk=obj.pk) if change else UthTable()
@@ -148,40 +148,16 @@ class UthTableAdmin(admin.ModelAdmin):
                 after=after,
             )
         if proposed:
-            request.uth_limits_to_propose = (obj, proposed, form.cleaned_data["reason"])  # type: ignore[attr-defined]
-
-    def changeform_view(
-        self,
-        request: HttpRequest,
-        object_id: str | None = None,
-        form_url: str = "",
-        extra_context: dict[str, Any] | None = None,
-    ) -> HttpResponse:
-        response = super().changeform_view(request, object_id, form_url, extra_context)
-        pending = getattr(request, "uth_limits_to_propose", None)
-        if pending is not None and response.status_code == 302:
-            self._propose_limits(request, *pending)
-        return response
-
-    def _propose_limits(self, request: HttpRequest, table: UthTable, changes: dict[str, Any], reason: str) -> None:
-        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
-
-        try:
-            proposal = rule_change_propose(request.user, UTH_TABLE_LIMITS.name, table_target(table), changes, reason)
-        except RuleChangeRefused as error:
-            self.message_user(request, f"{table.name}: the limits were not proposed: {error.message}", messages.ERROR)
-            return
-        self.message_user(
-            request,
-            format_html(
-                '{}: <a href="{}">proposed (#{})</a> — {}. It applies when another staff member approves it.',
-                table.name,
-                reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]),
-                proposal.pk,
-                proposal.summary,
-            ),
-            messages.WARNING,
-        )
+            self.propose_after_saving(
+                request,
+                PendingProposal(
+                    UTH_TABLE_LIMITS.name,
+                    table_target(obj),
+                    proposed,
+                    form.cleaned_data["reason"],
+                    f"{obj.name}: limits",
+                ),
+            )
 
     @admin.action(description="Open the selected tables (rounds start within a second)", permissions=["change"])
     def open_tables(self, request: HttpRequest, queryset: QuerySet[UthTable]) -> None:
