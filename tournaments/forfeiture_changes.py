@@ -17,9 +17,9 @@ it in the pool, and ``manage.py wallet_reconcile`` expects it there).
 * **Rejected** (with a reason, another staff member with the same permission): the prize is paid to the player in
   the rejection's transaction, through the prize payment every other prize takes
   (:func:`tournaments.services.entry_prize_pay_locked`: the same idempotent ledger transfer, a satellite's seat as a
-  ticket), audited (``tournament_prize_credited``). The rule change framework has no hook for a rejection, so this
-  module listens for the rejection's own audit entry (:func:`_rejected`); should that ever miss, the prize is no longer
-  withheld and the beat's prize sweep pays it within a tick.
+  ticket), audited (``tournament_prize_credited``), by the kind's ``rejected`` hook
+  (:func:`forfeiture_rejected_pay`); should that ever not pay it, the prize is no longer withheld and the beat's prize
+  sweep pays it within a tick.
 
 Holders of ``tournaments.disqualify_player`` (support staff, administrators) propose (by disqualifying) and approve,
 never their own. Compliance reviewers hold it not: they can neither propose through the rule changes nor approve;
@@ -33,15 +33,12 @@ from typing import Any
 
 from django.db.models import CharField, Exists, OuterRef, Value
 from django.db.models.functions import Cast, Concat
-from django.db.models.signals import post_save
-from django.dispatch import receiver
 
 from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
 from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
 from tournaments.models import TournamentEntry
 from tournaments.services.errors import TournamentError
 from wallet.errors import format_cents
-from wallet.models import AuditEntry
 
 DISQUALIFY_PLAYER = "tournaments.disqualify_player"
 KIND = "tournament_prize_forfeiture"
@@ -133,6 +130,7 @@ PRIZE_FORFEITURE = RuleKind(
     approve_permission=DISQUALIFY_PLAYER,
     check=forfeiture_check,
     apply_decided=forfeiture_apply,
+    rejected=lambda proposal: forfeiture_rejected_pay(proposal, actor=proposal.decided_by),
 )
 
 
@@ -173,18 +171,6 @@ def forfeiture_propose_locked(
         after=checked.changes,
     )
     return proposal
-
-
-@receiver(post_save, sender=AuditEntry, dispatch_uid="tournaments.forfeiture_changes.rejected")
-def _rejected(sender: Any, instance: AuditEntry, created: bool, **kwargs: Any) -> None:
-    """A rejected forfeiture: pay the withheld prize at once, in the rejection's transaction (its audit entry is
-    written there, after the proposal is marked rejected)."""
-    if not created or instance.action != "rule_change_rejected" or (instance.details or {}).get("kind") != KIND:
-        return
-    proposal = RuleChangeProposal.objects.filter(pk=instance.details.get("rule_change")).first()
-    if proposal is None or proposal.status != RuleChangeStatus.REJECTED:
-        return
-    forfeiture_rejected_pay(proposal, actor=instance.actor)
 
 
 def forfeiture_rejected_pay(proposal: RuleChangeProposal, *, actor: Any) -> bool:

@@ -53,6 +53,9 @@ class RuleKind:
     apply_decided: Callable[[RuleChangeProposal, dict[str, Any]], None] | None = field(default=None, repr=False)
     """Instead of ``apply``, for a kind that moves money: applied with the decided proposal (who proposed it and
     why, who approved it), so that its own records and audit entry name both staff members."""
+    rejected: Callable[[RuleChangeProposal], object] | None = field(default=None, repr=False)
+    """For a kind that holds something back while its proposal is pending (a withheld prize): run in the
+    rejection's transaction with the rejected proposal, to let go of it."""
 
     def __post_init__(self) -> None:
         if (self.apply is None) == (self.apply_decided is None):
@@ -199,7 +202,7 @@ def rule_change_approve(proposal: RuleChangeProposal | int, approver: Any, note:
 @transaction.atomic(durable=True)
 def rule_change_reject(proposal: RuleChangeProposal | int, actor: Any, reason: str) -> RuleChangeProposal:
     """Reject a pending change with a reason (another staff member than the proposer, with the approve permission);
-    nothing changes."""
+    nothing changes, but what the kind held back while it was pending is let go (``RuleKind.rejected``)."""
     row = _pending(proposal)
     rule = rule_kind(row.kind)
     if actor is not None and actor.pk == row.proposed_by_id:
@@ -208,4 +211,6 @@ def rule_change_reject(proposal: RuleChangeProposal | int, actor: Any, reason: s
     reason = _reason(reason, "reject a rule change")
     row = _claim(row, RuleChangeStatus.REJECTED, actor, reason)
     _audit("rule_change_rejected", actor, row, reason)
+    if rule.rejected is not None:
+        rule.rejected(row)
     return row
