@@ -35,7 +35,11 @@ from django.utils.safestring import SafeString, mark_safe
 
 from poker_site.accounts.email_changes import PLAYER_EMAIL, email_changed_notify, email_normalised
 from poker_site.accounts.models import User
-from poker_site.accounts.password_reset import PasswordResetRefused, password_reset_link_send
+from poker_site.accounts.password_reset import (
+    PasswordResetRefused,
+    password_reset_link_send,
+    sockets_close_after_password_change,
+)
 from poker_site.accounts.roles import SUPERUSERS_ONLY_APPS, holds_privileges
 
 SEND_PASSWORD_RESET_PAGE = "accounts_user_send_password_reset"
@@ -58,7 +62,8 @@ __all__ = ["UserAdmin", "holds_privileges", "is_superuser"]
 
 class PasswordSetByStaffForm(AdminPasswordChangeForm):
     """The admin's "set a password" form with a required reason, kept in the audit entry (issue 30: a password set by
-    staff is a takeover risk; the log must say why it was done). Administrators (superusers) only."""
+    staff is a takeover risk; the log must say why it was done). Administrators (superusers) only. Saved, it closes the
+    account's open game sockets, as a reset does."""
 
     reason = forms.CharField(
         label="Reason",
@@ -66,6 +71,13 @@ class PasswordSetByStaffForm(AdminPasswordChangeForm):
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text="Required: why you set this password (e.g. the ticket number). Kept in the audit log.",
     )
+
+    def save(self, commit: bool = True) -> Any:
+        """Set the password; once that commits, the account's open game sockets close (as after a reset)."""
+        user = super().save(commit=commit)
+        if commit:
+            sockets_close_after_password_change(user.pk)
+        return user
 
 
 class ReasonForm(forms.Form):

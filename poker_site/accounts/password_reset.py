@@ -17,14 +17,18 @@ address and then reset it) could take any player's account over, and its wallet 
   only (the token is made from the password hash and the last log-in, so a new password or a log-in spends it). The
   player chooses the new password on a public page (:class:`poker_site.accounts.views.PasswordResetConfirmView`),
   written to the audit log as ``password_reset_by_player``; a new password logs out every other session of the
-  account (Django's session hash).
+  account (Django's session hash) and, once it commits, closes the account's open game sockets in every process
+  (:func:`sockets_close_after_password_change`): a hijacker's table socket would otherwise act until its session
+  re-check, minutes later.
 
 Administrators (superusers) alone may still set a password directly, with a reason (the admin's password page,
-``auth_user_password_change``; :class:`poker_site.accounts.admin.UserAdmin`).
+``auth_user_password_change``; :class:`poker_site.accounts.admin.UserAdmin`); that closes the account's game sockets
+too.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.contrib.auth.tokens import default_token_generator
@@ -41,6 +45,7 @@ from poker_site.accounts.roles import holds_privileges
 EMAIL_TEMPLATE = "registration/password_reset_email.txt"
 SUBJECT_TEMPLATE = "registration/password_reset_subject.txt"
 CHANGE_USERS = "accounts.change_user"
+SOCKETS_CLOSING_MESSAGE = "The password of your account was changed: log in again."
 
 
 class PasswordResetRefused(Exception):
@@ -49,6 +54,20 @@ class PasswordResetRefused(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+def sockets_close_after_password_change(user_id: int) -> None:
+    """Once the transaction commits (at once outside one), close every open game socket of the account whose password
+    just changed, in every process (:func:`poker_site.core.account_sockets.account_sockets_close`, as a suspension
+    does): its HTTP sessions are logged out by the new password, its sockets would otherwise go on acting until their
+    session re-check."""
+    transaction.on_commit(functools.partial(_sockets_close, int(user_id)), robust=True)
+
+
+def _sockets_close(user_id: int) -> None:
+    from poker_site.core.account_sockets import account_sockets_close
+
+    account_sockets_close(user_id, SOCKETS_CLOSING_MESSAGE)
 
 
 def reset_link_context(user: User, request: HttpRequest) -> dict[str, Any]:

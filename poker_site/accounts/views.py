@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from poker_site.accounts import throttle
 from poker_site.accounts.forms import LoginForm, SignUpForm
-from poker_site.accounts.password_reset import EMAIL_TEMPLATE, SUBJECT_TEMPLATE
+from poker_site.accounts.password_reset import EMAIL_TEMPLATE, SUBJECT_TEMPLATE, sockets_close_after_password_change
 
 PASSWORD_RESET_THROTTLE = "password-reset"
 
@@ -98,8 +98,8 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     """The link's page: a new password twice (the site's password rules). A used, expired or forged link shows that it
-    is not valid and offers to ask for a new one. The reset is written to the audit log, and the address on file is
-    told that the password changed."""
+    is not valid and offers to ask for a new one. The reset is written to the audit log, the account's open game
+    sockets are closed once it commits, and the address on file is told that the password changed."""
 
     template_name = "registration/password_reset_confirm.html"
     success_url = reverse_lazy("accounts:password_reset_complete")
@@ -116,6 +116,7 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
             target=f"accounts.user:{user.pk}",
             details={"by": "the link sent to the address on file"},
         )
+        sockets_close_after_password_change(user.pk)
         if user.email:  # the owner hears of it, in case it was not them (a stolen mailbox)
             body = render_to_string("accounts/password_changed.txt", {"user": user})
             subject = render_to_string("accounts/password_changed_subject.txt").strip()
