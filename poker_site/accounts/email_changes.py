@@ -7,11 +7,15 @@ new address on the player's admin page (the page ``accounts_user_propose_email``
 member with ``accounts.change_user`` approves it (never the proposer); only then it changes. Administrators
 (superusers) may still edit the address on the account's page directly.
 
-A proposal names the account (``accounts.user:<pk>``) and the new address. It is refused (when proposed, and again
+A proposal names the account (``accounts.user:<pk>``), the new address (``email``) and the address it changes from
+(``from``: the address on file when it was proposed, recorded by the check). It is refused (when proposed, and again
 when approved) for an address that is not valid, that another account uses (compared without case), that is the
 address on file already, and for an account that holds privileges (staff, superuser, any group or permission:
-administrators manage those). Applied, the address changes and a notice goes to the old address and to the new one,
-once the transaction commits.
+administrators manage those). A new proposal is refused while another one for the account awaits approval (the
+account's row is locked while proposing, so two proposals at once queue), and an approval is refused when the address
+on file is no longer the one the proposal changes from (another proposal approved meanwhile, or an administrator's
+direct edit): approving a stale proposal would silently put an older address back. Applied, the address changes and
+a notice goes to the old address and to the new one, once the transaction commits.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ CHANGE_USERS = "accounts.change_user"
 EMAIL_MAX_LENGTH = 254
 NOTICE_SUBJECT = "accounts/email_changed_subject.txt"
 NOTICE_BODY = "accounts/email_changed.txt"
+PLAYER_EMAIL_KIND = "player_email"
 
 
 def email_normalised(value: object) -> str:
@@ -46,10 +51,17 @@ def _account(target: str, rows: Any = None) -> User:
 
 
 def email_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:
-    user = _account(target)
-    unknown = set(changes) - {"email"}
+    """Proposed (``changes`` without ``from``): the account's row locked, refused while another proposal for it is
+    pending, and ``from`` recorded. Approved (the stored changes, with ``from``): refused unless the address on file
+    is still ``from``. Both: the new address valid, not in use, not the current one; the account holds no
+    privileges."""
+    from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
+
+    unknown = set(changes) - {"email", "from"}
     if unknown:
         raise RuleChangeRefused(f"Only the e-mail address changes here, not: {', '.join(sorted(unknown))}.")
+    proposing = "from" not in changes
+    user = _account(target, User.objects.select_for_update())  # until the transaction ends: proposals queue
     new = email_normalised(changes.get("email"))
     try:
         if len(new) > EMAIL_MAX_LENGTH:
@@ -62,6 +74,20 @@ def email_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:
             f"{user.username} is staff or holds privileges: only an administrator changes its e-mail address."
         )
     old = user.email or ""
+    if proposing:
+        waiting = RuleChangeProposal.objects.filter(
+            kind=PLAYER_EMAIL_KIND, target=target, status=RuleChangeStatus.PENDING
+        ).first()
+        if waiting is not None:
+            raise RuleChangeRefused(
+                f"A new e-mail address for {user.username} already awaits approval (rule change #{waiting.pk}): "
+                "approve or reject it first."
+            )
+    elif email_normalised(changes.get("from")) != email_normalised(old):
+        raise RuleChangeRefused(
+            f"The address of {user.username} changed since this was proposed (from {changes.get('from') or '(none)'} "
+            f"to {old or '(none)'}): reject this proposal and propose again if still needed."
+        )
     if new == email_normalised(old):
         raise RuleChangeRefused(f"{new} is already the address on file of {user.username}: nothing would change.")
     if User.objects.filter(email__iexact=new).exclude(pk=user.pk).exists():
@@ -69,7 +95,7 @@ def email_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:
     return CheckedChange(
         summary=f"{user.username}: e-mail {old or '(none)'} → {new}",
         before={"email": old},
-        changes={"email": new},
+        changes={"email": new, "from": old},
     )
 
 
@@ -104,7 +130,7 @@ def _notice_send(address: str, context: dict[str, Any]) -> None:
 
 
 PLAYER_EMAIL = RuleKind(
-    name="player_email",
+    name=PLAYER_EMAIL_KIND,
     label="a player's e-mail address",
     propose_permission=CHANGE_USERS,
     approve_permission=CHANGE_USERS,

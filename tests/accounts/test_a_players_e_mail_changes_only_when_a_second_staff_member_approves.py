@@ -81,7 +81,7 @@ def test_support_proposes_a_new_address_the_proposer_cannot_approve_another_agen
     assert proposed.status_code == 302
     assert (proposal.target, proposal.changes, proposal.before) == (
         f"accounts.user:{pat.pk}",
-        {"email": "pat@new.example"},
+        {"email": "pat@new.example", "from": "pat@players.example"},
         {"email": "pat@players.example"},
     )
     pat.refresh_from_db()
@@ -196,3 +196,38 @@ def test_an_administrator_edits_the_address_directly_and_the_old_address_is_told
     pat.refresh_from_db()
     assert pat.email == "pat@fixed.example"
     assert sorted(message.to[0] for message in mail.outbox) == ["pat@fixed.example", "pat@players.example"]
+
+
+def test_a_second_proposal_for_an_account_is_refused_while_one_awaits_approval() -> None:
+    """QA pass D, F3: one pending proposal per account; after it is decided, a new one may be made."""
+    pat = player()
+    sue, sid = staff_member(SUPPORT_STAFF, "sue"), staff_member(SUPPORT_STAFF, "sid")
+    first = rule_change_propose(sue, KIND, f"accounts.user:{pat.pk}", {"email": "new1@players.example"}, "Ticket 1")
+
+    with pytest.raises(RuleChangeRefused, match="already awaits approval"):
+        rule_change_propose(sid, KIND, f"accounts.user:{pat.pk}", {"email": "new2@players.example"}, "Ticket 2")
+    refused = logged_in(sid).post(propose_page(pat), {"email": "new2@players.example", "reason": "Ticket 2"})
+    assert refused.status_code == 200
+    assert "already awaits approval" in refused.content.decode()
+    assert RuleChangeProposal.objects.filter(kind=KIND).count() == 1
+
+    rule_change_approve(first, sid)
+    again = rule_change_propose(sid, KIND, f"accounts.user:{pat.pk}", {"email": "new2@players.example"}, "Ticket 3")
+    assert again.changes == {"email": "new2@players.example", "from": "new1@players.example"}
+
+
+def test_a_proposal_is_refused_at_approval_once_the_address_changed_since_it_was_proposed() -> None:
+    """QA pass D, F3: an older proposal approved after the address changed (another proposal, or an administrator's
+    direct edit) would put an old address back; it is refused and the address stays."""
+    pat = player()
+    sue, sid = staff_member(SUPPORT_STAFF, "sue"), staff_member(SUPPORT_STAFF, "sid")
+    stale = rule_change_propose(sue, KIND, f"accounts.user:{pat.pk}", {"email": "new1@players.example"}, "Ticket 1")
+    User.objects.filter(pk=pat.pk).update(email="new2@players.example")  # e.g. an administrator's direct edit
+
+    with pytest.raises(RuleChangeRefused, match="changed since this was proposed"):
+        rule_change_approve(stale, sid)
+
+    pat.refresh_from_db()
+    assert pat.email == "new2@players.example"
+    stale.refresh_from_db()
+    assert stale.status == RuleChangeStatus.PENDING
