@@ -28,6 +28,7 @@ from poker_site.core.rule_changes import (
     CheckedChange,
     RuleChangeRefused,
     RuleKind,
+    owners_of,
     rule_change_propose,
     target_row,
 )
@@ -145,11 +146,18 @@ def hold_seizure_propose(actor: User, hold: Hold, reason: str, *, amount: int | 
     return rule_change_propose(actor, KIND, hold_target(hold), changes, reason)
 
 
+def seizure_concerns(target: str, changes: dict[str, Any]) -> list[int]:
+    """The player whose money the hold keeps: a reviewer never decides a seizure of their own winnings."""
+    return owners_of(Hold.objects.all(), target, TARGET_PREFIX, "player_id")
+
+
 HOLD_SEIZURE = RuleKind(
     name=KIND,
     label="a seizure of withheld funds",
     propose_permission=SEIZE_HOLD,
     approve_permission=SEIZE_HOLD,
     check=seizure_check,
+    one_pending_per_target=True,
+    concerns=seizure_concerns,
     apply_decided=seizure_apply,
 )

@@ -35,7 +35,7 @@ from django.db.models import CharField, Exists, OuterRef, Value
 from django.db.models.functions import Cast, Concat
 
 from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
-from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
+from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, owners_of, target_row
 from tournaments.models import TournamentEntry
 from tournaments.services.errors import TournamentError
 from wallet.errors import format_cents
@@ -123,12 +123,18 @@ def forfeiture_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> N
         raise RuleChangeRefused(error.message) from error
 
 
+def forfeiture_concerns(target: str, changes: dict[str, Any]) -> list[int]:
+    """The disqualified player whose prize it is."""
+    return owners_of(TournamentEntry.objects.all(), target, TARGET_PREFIX, "user_id")
+
+
 PRIZE_FORFEITURE = RuleKind(
     name=KIND,
     label="forfeiting a disqualified player's unpaid tournament prize",
     propose_permission=DISQUALIFY_PLAYER,
     approve_permission=DISQUALIFY_PLAYER,
     check=forfeiture_check,
+    concerns=forfeiture_concerns,
     apply_decided=forfeiture_apply,
     rejected=lambda proposal: forfeiture_rejected_pay(proposal, actor=proposal.decided_by),
 )

@@ -24,7 +24,14 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from poker_site.core.models import RuleChangeProposal
-from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
+from poker_site.core.rule_changes import (
+    CheckedChange,
+    RuleChangeRefused,
+    RuleKind,
+    owners_of,
+    target_key,
+    target_row,
+)
 from tournaments.models import USABLE_TICKET_STATUSES, TournamentTicket
 from tournaments.services.errors import TournamentError
 from tournaments.services.tickets import (
@@ -103,12 +110,19 @@ def ticket_change_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -
         raise RuleChangeRefused(error.message) from error
 
 
+def ticket_issue_concerns(target: str, changes: dict[str, Any]) -> list[int]:
+    """The player who would get the ticket."""
+    key = target_key(target, TARGET_PREFIX)
+    return [key] if key is not None else []
+
+
 TICKET_ISSUE = RuleKind(
     name="tournament_ticket",
     label="a tournament ticket given by the house",
     propose_permission=MANAGE_TICKETS,
     approve_permission=MANAGE_TICKETS,
     check=ticket_change_check,
+    concerns=ticket_issue_concerns,
     apply_decided=ticket_change_apply,
 )
 
@@ -161,11 +175,17 @@ def ticket_void_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> 
         raise RuleChangeRefused(error.message) from error
 
 
+def ticket_void_concerns(target: str, changes: dict[str, Any]) -> list[int]:
+    """The player whose ticket it is."""
+    return owners_of(TournamentTicket.objects.all(), target, VOID_TARGET_PREFIX, "user_id")
+
+
 TICKET_VOID = RuleKind(
     name="tournament_ticket_void",
     label="voiding a player's tournament ticket",
     propose_permission=MANAGE_TICKETS,
     approve_permission=MANAGE_TICKETS,
     check=ticket_void_check,
+    concerns=ticket_void_concerns,
     apply_decided=ticket_void_apply,
 )

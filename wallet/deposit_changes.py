@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from poker_site.core.models import RuleChangeProposal
-from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind
+from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, owners_of
 from wallet.errors import WalletError, format_cents
 from wallet.models import CashierTransaction
 from wallet.services.cashier import check_settlement_reference, pending_deposit_settle, pending_deposit_to_settle
@@ -99,11 +99,17 @@ def settlement_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> N
         raise RuleChangeRefused(str(error)) from error
 
 
+def settlement_concerns(target: str, changes: dict[str, Any]) -> list[int]:
+    """The player whose deposit it is: they neither propose nor decide its settlement."""
+    return owners_of(CashierTransaction.objects.all(), target, TARGET_PREFIX, "player_id")
+
+
 PENDING_DEPOSIT_SETTLEMENT = RuleKind(
     name="pending_deposit_settlement",
     label="the settlement of a deposit awaiting the payment provider",
     propose_permission=ADJUST_BALANCE,
     approve_permission=ADJUST_BALANCE,
     check=settlement_check,
+    concerns=settlement_concerns,
     apply_decided=settlement_apply,
 )

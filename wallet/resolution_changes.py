@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from poker_site.core.models import RuleChangeProposal
-from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
+from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_key, target_row
 from wallet.errors import WalletError, format_cents
 from wallet.models import Account, AccountKind, Leg, UnresolvedGameFunds, UnresolvedGameStatus
 from wallet.services.ledger import TransferLeg
@@ -109,11 +109,21 @@ def resolution_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> N
         raise RuleChangeRefused(str(error)) from error
 
 
+def resolution_concerns(target: str, changes: dict[str, Any]) -> list[int]:
+    """The players whose money went into the case and those the proposal pays: none of them decides where it goes."""
+    key = target_key(target, TARGET_PREFIX)
+    case = UnresolvedGameFunds.objects.filter(pk=key).first() if key is not None else None
+    payees = [item.get("account") for item in changes.get("payouts") or [] if isinstance(item, dict)]
+    owners = Account.objects.filter(pk__in=[pk for pk in payees if type(pk) is int]).values_list("owner_id", flat=True)
+    return [*(_contributors(case) if case is not None else ()), *(owner for owner in owners if owner is not None)]
+
+
 UNRESOLVED_GAME_RESOLUTION = RuleKind(
     name="unresolved_game_resolution",
     label="the resolution of an unresolved game's funds",
     propose_permission=ADJUST_BALANCE,
     approve_permission=ADJUST_BALANCE,
     check=resolution_check,
+    concerns=resolution_concerns,
     apply_decided=resolution_apply,
 )

@@ -9,12 +9,12 @@ again at approval, against the rules as they are then.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -53,6 +53,12 @@ class RuleKind:
     apply_decided: Callable[[RuleChangeProposal, dict[str, Any]], None] | None = field(default=None, repr=False)
     """Instead of ``apply``, for a kind that moves money: applied with the decided proposal (who proposed it and
     why, who approved it), so that its own records and audit entry name both staff members."""
+    one_pending_per_target: bool = False
+    """At most one proposal of this kind waits for approval per target (two seizures of one hold would seize by
+    whichever is approved first); the next is refused until it is decided."""
+    concerns: Callable[[str, dict[str, Any]], Iterable[int]] | None = field(default=None, repr=False)
+    """The players whose money or account a change of ``target`` by ``changes`` decides (user ids): none of them may
+    propose, approve or reject it (a staff member with a stuck deposit, a prize, a hold or a payout of their own)."""
     rejected: Callable[[RuleChangeProposal], object] | None = field(default=None, repr=False)
     """For a kind that holds something back while its proposal is pending (a withheld prize): run in the
     rejection's transaction with the rejected proposal, to let go of it."""
@@ -88,6 +94,20 @@ def effective_from_after_approval(value: object, what: str) -> datetime:
     return moment
 
 
+def target_key(target: str, prefix: str) -> int | None:
+    """The primary key ``target`` names after ``prefix`` (``None`` for another prefix or no whole number)."""
+    key = target.removeprefix(prefix) if target.startswith(prefix) else ""
+    return int(key) if key.isdigit() else None
+
+
+def owners_of(rows: models.QuerySet[Any], target: str, prefix: str, owner_field: str) -> list[int]:
+    """For ``RuleKind.concerns``: the owner (``owner_field``, a user id) of the row ``target`` names, if any."""
+    key = target_key(target, prefix)
+    if key is None:
+        return []
+    return [owner for owner in rows.filter(pk=key).values_list(owner_field, flat=True) if owner is not None]
+
+
 _kinds: dict[str, RuleKind] = {}
 
 
@@ -111,6 +131,30 @@ def _require(user: Any, permission: str, action: str) -> None:
     if user is None or not user.is_active or not user.has_perm(permission):
         who = user.get_username() if user is not None else "nobody"
         raise RuleChangeRefused(f"{who} may not {action} (needs the {permission} permission).")
+
+
+def _not_concerned(user: Any, rule: RuleKind, target: str, changes: dict[str, Any], action: str) -> None:
+    if user is not None and rule.concerns is not None and user.pk in set(rule.concerns(target, changes)):
+        raise RuleChangeRefused(
+            f"{user.get_username()} may not {action}: it decides their own account's money; another staff member does."
+        )
+
+
+def _no_other_pending(kind: str, target: str) -> None:
+    """Refuse while a proposal of ``kind`` for ``target`` waits; two proposers at once queue on a transaction-scoped
+    advisory lock, so the second sees the first's proposal once it has committed."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"rule_change:{kind}:{target}"])
+    waiting = (
+        RuleChangeProposal.objects.filter(kind=kind, target=target, status=RuleChangeStatus.PENDING)
+        .select_related("proposed_by")
+        .first()
+    )
+    if waiting is not None:
+        raise RuleChangeRefused(
+            f"A change of {target} already awaits approval (rule change #{waiting.pk}, proposed by "
+            f"{waiting.proposed_by}): approve or reject it first."
+        )
 
 
 def _reason(text: object, action: str) -> str:
@@ -140,6 +184,9 @@ def rule_change_propose(actor: Any, kind: str, target: str, changes: dict[str, A
     _require(actor, rule.propose_permission, f"propose a change of {rule.label}")
     reason = _reason(reason, "propose a rule change")
     checked = rule.check(target, changes)
+    _not_concerned(actor, rule, target, checked.changes, "propose this change")
+    if rule.one_pending_per_target:
+        _no_other_pending(kind, target)
     proposal = RuleChangeProposal.objects.create(
         kind=kind,
         target=target,
@@ -184,6 +231,7 @@ def rule_change_approve(proposal: RuleChangeProposal | int, approver: Any, note:
         raise RuleChangeRefused("A rule change needs a second staff member: the one who proposed it cannot approve it.")
     _require(approver, rule.approve_permission, f"approve a change of {rule.label}")
     checked = rule.check(row.target, row.changes)
+    _not_concerned(approver, rule, row.target, checked.changes, "approve this change")
     if (row.needs_administrator or checked.needs_administrator) and not approver.has_perm(APPROVE_ANY_RULE_CHANGE):
         raise RuleChangeRefused(
             f"This change needs an administrator's approval ({checked.why_administrator or 'out of the usual range'})."
@@ -208,6 +256,7 @@ def rule_change_reject(proposal: RuleChangeProposal | int, actor: Any, reason: s
     if actor is not None and actor.pk == row.proposed_by_id:
         raise RuleChangeRefused("A rule change is decided by a second staff member: ask another one to reject it.")
     _require(actor, rule.approve_permission, f"reject a change of {rule.label}")
+    _not_concerned(actor, rule, row.target, row.changes, "reject this change")
     reason = _reason(reason, "reject a rule change")
     row = _claim(row, RuleChangeStatus.REJECTED, actor, reason)
     _audit("rule_change_rejected", actor, row, reason)

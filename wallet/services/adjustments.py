@@ -105,6 +105,8 @@ def adjustment_propose(
     category = _check_category(category)
     key = check_idempotency_key(idempotency_key)
     _check_target(account)
+    if account.owner_id == staff_user.pk:
+        raise NotPermitted("A staff member never adjusts their own account: another staff member proposes it.")
     existing = AdjustmentProposal.objects.filter(idempotency_key=key).first()
     if existing is not None:
         if (existing.proposed_by_id, existing.account_id, existing.amount) != (staff_user.pk, account.pk, amount):
@@ -146,6 +148,8 @@ def _may_approve(approver: User, proposal: AdjustmentProposal) -> None:
         raise NotPermitted("Only an active staff member may approve an adjustment.")
     if approver.pk == proposal.proposed_by_id:
         raise NotPermitted("An adjustment needs a second staff member: the one who proposed it cannot approve it.")
+    if approver.pk == proposal.account.owner_id:
+        raise NotPermitted("A staff member never approves an adjustment of their own account.")
     if approver.has_perm(APPROVE_ANY_ADJUSTMENT):
         return
     # The rule as it stands now, and as it stood when proposed: whichever is stricter.

@@ -217,8 +217,11 @@ def _decide(
 
 @transaction.atomic
 def hold_release(hold: Hold, decided_by: User, reason: str) -> Hold:
-    """The review cleared the player: the withheld funds go to their cash account. Needs ``wallet.release_hold``."""
+    """The review cleared the player: the withheld funds go to their cash account. Needs ``wallet.release_hold``, and
+    another staff member than the player whose funds they are."""
     require_permission(decided_by, RELEASE_HOLD, "release withheld funds")
+    if decided_by.pk == hold.player_id:
+        raise NotPermitted("A reviewer never releases funds withheld from their own account: another reviewer does.")
     return _decide(hold, decided_by=decided_by, reason=require_reason(reason, "release withheld funds"), seize=False)
 
 
