@@ -46,7 +46,7 @@ class RateLimitedModelBackend(ModelBackend):
             username = kwargs.pop(User.USERNAME_FIELD, None)
         if username is None or password is None:
             return None  # what ModelBackend answers too, before any password check
-        address = throttle.client_address(request)
+        address = throttle.counted_address(request)
         reservation = throttle.attempt_reserve(username, address, devices.known_device(request, username))
         if reservation.seconds_locked:
             # PermissionDenied stops Django trying other backends and fires user_login_failed.

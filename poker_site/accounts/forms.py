@@ -103,7 +103,7 @@ class LockoutExplainedMixin:
         if refusal:  # the right password of a suspended or terminated account (FRD-18)
             return forms.ValidationError(refusal, code="account_blocked")
         username = str(self.cleaned_data.get("username") or "")
-        seconds = throttle.seconds_locked(username, throttle.client_address(self.request)) if username else 0
+        seconds = throttle.seconds_locked(username, throttle.counted_address(self.request)) if username else 0
         if not seconds:
             return super().get_invalid_login_error()  # type: ignore[misc]
         minutes = max(1, (seconds + 59) // 60)

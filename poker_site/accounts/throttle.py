@@ -31,7 +31,10 @@ lockout parameter combination with one AXES_FAILURE_LIMIT, so an address-only li
 cannot be expressed.
 
 The client address is REMOTE_ADDR unless TRUSTED_PROXY_COUNT says how many reverse proxies append to
-X-Forwarded-For; then it is the entry the outermost trusted proxy added (DRF's NUM_PROXIES rule).
+X-Forwarded-For; then it is the entry the outermost trusted proxy added (DRF's NUM_PROXIES rule). The counters count
+it by :func:`counted_address`: an IPv4 address as it is, an IPv6 address by its /64 network (one subscriber's
+connection usually has a whole /64, so counting each address would let one client rotate through 2^64 of them).
+:func:`client_address` itself stays the full address: the connection records of the compliance desk keep that.
 
 :func:`request_counted` puts the same reserve script in front of other requests an anonymous client may repeat: the
 public "Forgot your password?" page counts each request per client address and per e-mail address asked for.
@@ -172,6 +175,28 @@ def client_address(request: HttpRequest | None) -> str:
     if len(entries) < proxies:
         return remote
     return _ip_or_none(entries[-proxies]) or remote
+
+
+IPV6_COUNTED_PREFIX = 64
+
+
+def counted_address(request: HttpRequest | None) -> str:
+    """The client as the counters count it: :func:`client_address`, an IPv6 address reduced to its /64 network
+    (``2001:db8::/64``; an IPv4-mapped one to its IPv4 address)."""
+    return address_counted(client_address(request))
+
+
+def address_counted(address: str) -> str:
+    """``address`` as the counters count it (see :func:`counted_address`); anything else unchanged."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, IPV6_COUNTED_PREFIX), strict=False))
+    return address
 
 
 def _ip_or_none(value: object) -> str | None:

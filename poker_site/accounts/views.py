@@ -64,7 +64,7 @@ class PasswordResetView(auth_views.PasswordResetView):
         return {**super().get_context_data(**kwargs), "valid_minutes": link_valid_minutes()}
 
     def form_valid(self, form: PasswordResetForm) -> HttpResponse:
-        address = throttle.client_address(self.request)
+        address = throttle.counted_address(self.request)
         email = str(form.cleaned_data["email"]).strip().casefold()
         seconds = throttle.request_counted(
             PASSWORD_RESET_THROTTLE,
