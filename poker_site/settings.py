@@ -6,6 +6,7 @@ PostgreSQL and Redis when they are not given. ENVIRONMENT=production refuses an 
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -300,6 +301,13 @@ PASSWORD_RESET_TIMEOUT = env.integer("PASSWORD_RESET_TIMEOUT", 3600, minimum=300
 PASSWORD_RESET_ADDRESS_LIMIT = env.integer("PASSWORD_RESET_ADDRESS_LIMIT", 10, minimum=1)
 PASSWORD_RESET_EMAIL_LIMIT = env.integer("PASSWORD_RESET_EMAIL_LIMIT", 3, minimum=1)
 PASSWORD_RESET_WINDOW_SECONDS = env.integer("PASSWORD_RESET_WINDOW_SECONDS", 3600, minimum=1)
+# The site's public address, scheme://host[:port] without a path (e.g. "https://poker.example"): every password-reset
+# link is built from it. Empty: from the request's scheme and Host header (its port is not checked by ALLOWED_HOSTS).
+PUBLIC_SITE_URL = env.string("PUBLIC_SITE_URL", "").strip().rstrip("/")
+if PUBLIC_SITE_URL and not re.fullmatch(r"https?://[^/?#@\s]+", PUBLIC_SITE_URL):
+    raise ImproperlyConfigured(
+        f"PUBLIC_SITE_URL must be http(s)://host[:port] without a path, not {PUBLIC_SITE_URL!r}."
+    )
 
 # --- E-mail (password-reset links, notices of a changed address) ---
 # EMAIL_DELIVERY: "file" (each message a file in EMAIL_FILE_PATH; the default outside production, no mail server

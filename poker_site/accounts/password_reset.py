@@ -13,6 +13,9 @@ address and then reset it) could take any player's account over, and its wallet 
   The link goes to the address on file only, which support cannot change alone (a new e-mail address is a proposal a
   second staff member approves: :mod:`poker_site.accounts.email_changes`). Never to an account that holds privileges
   (staff, superuser, any group or permission): those are administrators' to manage.
+* The link's scheme, host and port come from the ``PUBLIC_SITE_URL`` setting when it is set (:func:`public_site`),
+  else from the request (whose port ALLOWED_HOSTS does not check: a request to another port of the host would mail a
+  link there).
 * The link carries Django's token (``default_token_generator``): valid ``PASSWORD_RESET_TIMEOUT`` seconds and once
   only (the token is made from the password hash and the last log-in, so a new password or a log-in spends it). The
   player chooses the new password on a public page (:class:`poker_site.accounts.views.PasswordResetConfirmView`),
@@ -31,6 +34,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.tokens import default_token_generator
 from django.core.mail import send_mail
 from django.db import transaction
@@ -70,10 +75,21 @@ def _sockets_close(user_id: int) -> None:
     account_sockets_close(user_id, SOCKETS_CLOSING_MESSAGE)
 
 
+def public_site() -> tuple[str, str] | None:
+    """``(protocol, host[:port])`` of the ``PUBLIC_SITE_URL`` setting, or None when it is empty (links then follow the
+    request: its scheme and Host header, whose host is one of ALLOWED_HOSTS but whose port nothing checks)."""
+    url = settings.PUBLIC_SITE_URL
+    if not url:
+        return None
+    protocol, _, domain = url.partition("://")
+    return protocol, domain
+
+
 def reset_link_context(user: User, request: HttpRequest) -> dict[str, Any]:
     """What the reset e-mail's templates read: the link's parts (the account's id and a fresh token) and the site's
-    address as the request reached it (its host is one of ALLOWED_HOSTS: Django refuses any other)."""
-    host = request.get_host()
+    address: ``PUBLIC_SITE_URL`` when set, else as the request reached it (its host is one of ALLOWED_HOSTS: Django
+    refuses any other)."""
+    protocol, host = public_site() or ("https" if request.is_secure() else "http", request.get_host())
     return {
         "email": user.email,
         "domain": host,
@@ -81,8 +97,20 @@ def reset_link_context(user: User, request: HttpRequest) -> dict[str, Any]:
         "uid": urlsafe_base64_encode(force_bytes(user.pk)),
         "user": user,
         "token": default_token_generator.make_token(user),
-        "protocol": "https" if request.is_secure() else "http",
+        "protocol": protocol,
     }
+
+
+class SiteAddressedPasswordResetForm(PasswordResetForm):
+    """The public page's form: its links are built from ``PUBLIC_SITE_URL`` when that is set (Django's
+    ``domain_override`` and ``use_https``), else from the request as Django does."""
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        site = public_site()
+        if site is not None:
+            kwargs["use_https"] = site[0] == "https"
+            kwargs["domain_override"] = site[1]
+        super().save(*args, **kwargs)
 
 
 @transaction.atomic

@@ -19,7 +19,12 @@ from django.views.decorators.http import require_http_methods
 
 from poker_site.accounts import throttle
 from poker_site.accounts.forms import LoginForm, SignUpForm
-from poker_site.accounts.password_reset import EMAIL_TEMPLATE, SUBJECT_TEMPLATE, sockets_close_after_password_change
+from poker_site.accounts.password_reset import (
+    EMAIL_TEMPLATE,
+    SUBJECT_TEMPLATE,
+    SiteAddressedPasswordResetForm,
+    sockets_close_after_password_change,
+)
 
 PASSWORD_RESET_THROTTLE = "password-reset"
 
@@ -53,9 +58,11 @@ def link_valid_minutes() -> int:
 class PasswordResetView(auth_views.PasswordResetView):
     """ "Forgot your password?": the e-mail address of the account; a link is sent when an active account with a
     password has it, and the answer is the same either way (the next page). Each request counts per client address and
-    per address asked for; over a limit the form comes back with a 429 saying when to try again (nothing sent)."""
+    per address asked for; over a limit the form comes back with a 429 saying when to try again (nothing sent). The
+    link is built from ``PUBLIC_SITE_URL`` when that is set."""
 
     template_name = "registration/password_reset_form.html"
+    form_class = SiteAddressedPasswordResetForm
     email_template_name = EMAIL_TEMPLATE
     subject_template_name = SUBJECT_TEMPLATE
     success_url = reverse_lazy("accounts:password_reset_done")
