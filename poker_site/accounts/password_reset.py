@@ -12,7 +12,9 @@ address and then reset it) could take any player's account over, and its wallet 
   ``accounts_user_send_password_reset``), with a written reason kept in the audit entry ``password_reset_link_sent``.
   The link goes to the address on file only, which support cannot change alone (a new e-mail address is a proposal a
   second staff member approves: :mod:`poker_site.accounts.email_changes`). Never to an account that holds privileges
-  (staff, superuser, any group or permission): those are administrators' to manage.
+  (staff, superuser, any group or permission): those are administrators' to manage. At most
+  ``SUPPORT_LINKS_PER_PLAYER`` links per player in ``SUPPORT_LINKS_WINDOW_SECONDS`` (by all staff together), counted
+  in Redis like the public page: more would be mail-bombing, or cover for a phishing message.
 * The link's scheme, host and port come from the ``PUBLIC_SITE_URL`` setting when it is set (:func:`public_site`),
   else from the request (whose port ALLOWED_HOSTS does not check: a request to another port of the host would mail a
   link there).
@@ -50,6 +52,9 @@ from poker_site.accounts.roles import holds_privileges
 EMAIL_TEMPLATE = "registration/password_reset_email.txt"
 SUBJECT_TEMPLATE = "registration/password_reset_subject.txt"
 CHANGE_USERS = "accounts.change_user"
+SUPPORT_LINKS_THROTTLE = "password-reset-support"
+SUPPORT_LINKS_PER_PLAYER = 3
+SUPPORT_LINKS_WINDOW_SECONDS = 3600
 SOCKETS_CLOSING_MESSAGE = "The password of your account was changed: log in again."
 
 
@@ -119,7 +124,10 @@ def password_reset_link_send(actor: User, user: User, reason: str, request: Http
     ``reason``; audited in the same transaction (an e-mail that could not be sent records nothing).
 
     ``PasswordResetRefused`` without the permission to change users, for an account that holds privileges (unless
-    ``actor`` is an administrator), without a reason, or for an account without an e-mail address or not active."""
+    ``actor`` is an administrator), without a reason, for an account without an e-mail address or not active, and
+    once ``SUPPORT_LINKS_PER_PLAYER`` links went to the account in ``SUPPORT_LINKS_WINDOW_SECONDS`` (a refused
+    request is not counted; one that fails to send is)."""
+    from poker_site.accounts import throttle
     from wallet.services.audit import audit_record
 
     if not actor.is_active or not actor.has_perm(CHANGE_USERS):
@@ -133,6 +141,16 @@ def password_reset_link_send(actor: User, user: User, reason: str, request: Http
         raise PasswordResetRefused("The account has no e-mail address on file: no link can be sent.")
     if not user.is_active:
         raise PasswordResetRefused("The account is not active: a new password would not let the player log in.")
+    seconds = throttle.request_counted(
+        SUPPORT_LINKS_THROTTLE, [(f"player:{user.pk}", SUPPORT_LINKS_PER_PLAYER)], SUPPORT_LINKS_WINDOW_SECONDS
+    )
+    if seconds:
+        minutes = max(1, (seconds + 59) // 60)
+        raise PasswordResetRefused(
+            f"{SUPPORT_LINKS_PER_PLAYER} password-reset links were already sent to {user.username} within "
+            f"{SUPPORT_LINKS_WINDOW_SECONDS // 60} minutes: no more now (try again in {minutes} minutes). "
+            "If the player still gets none, check the address on file rather than sending more."
+        )
     audit_record(
         action="password_reset_link_sent",
         actor=actor,

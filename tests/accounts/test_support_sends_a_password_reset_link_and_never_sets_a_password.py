@@ -19,7 +19,7 @@ from tests.foundation.staff_roles import staff_member
 from tests.tables.back_office import logged_in
 from wallet.models import AuditEntry
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_cache")]
 
 NEW = {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD, "usable_password": "true", "reason": "Ticket 4411"}
 
@@ -80,7 +80,7 @@ def test_support_sends_a_reset_link_to_the_address_on_file_with_a_reason_kept_in
     assert pat.check_password(PASSWORD)  # nothing changes until the player uses the link
 
 
-def test_the_link_support_sent_lets_the_player_choose_a_password_and_log_in(clean_cache: None) -> None:
+def test_the_link_support_sent_lets_the_player_choose_a_password_and_log_in() -> None:
     pat = player()
     logged_in(staff_member(SUPPORT_STAFF)).post(reset_link_page(pat), {"reason": "Ticket 4412"})
     link = reset_link_in(mail.outbox[0])
@@ -148,3 +148,22 @@ def test_an_administrator_still_sets_a_players_password_with_a_reason() -> None:
     entry = AuditEntry.objects.get(action="admin_changed", target=f"accounts.user:{pat.pk}")
     assert (entry.actor, entry.reason) == (administrator, "Ticket 4411")
     assert (entry.before, entry.after) == ({"password": "(set)"}, {"password": "(changed)"})
+
+
+def test_support_sends_at_most_three_links_to_one_player_in_an_hour() -> None:
+    """QA pass D, F10: twenty links in a row to one player were all sent (mail-bombing, cover for phishing)."""
+    pat, olga = player(), player("olga")
+    client = logged_in(staff_member(SUPPORT_STAFF))
+    colleague = logged_in(staff_member(SUPPORT_STAFF, "colleague"))
+
+    answers = [client.post(reset_link_page(pat), {"reason": f"Ticket {n}"}).status_code for n in range(3)]
+    refused = colleague.post(reset_link_page(pat), {"reason": "Ticket 4"})
+
+    assert answers == [302, 302, 302]
+    assert refused.status_code == 200
+    assert "3 password-reset links were already sent to pat within 60 minutes" in " ".join(
+        refused.context["form"].non_field_errors()
+    )
+    assert len(mail.outbox) == 3
+    assert AuditEntry.objects.filter(action="password_reset_link_sent").count() == 3
+    assert client.post(reset_link_page(olga), {"reason": "Ticket 5"}).status_code == 302  # another player
