@@ -117,7 +117,8 @@ class PasswordResetLinkWidget(ReadOnlyPasswordHashWidget):
 
 class AccountChangeForm(UserChangeForm):  # type: ignore[type-arg,unused-ignore]
     """The account's form; with ``reset_link_page`` set (for anyone but an administrator), the password shows a
-    button to send a reset link ("": no button) instead of one to the "set a password" page."""
+    button to send a reset link ("": no button) instead of one to the "set a password" page. An e-mail address
+    another account uses is refused, whoever edits it."""
 
     reset_link_page: str | None = None
 
@@ -125,6 +126,19 @@ class AccountChangeForm(UserChangeForm):  # type: ignore[type-arg,unused-ignore]
         super().__init__(*args, **kwargs)
         if self.reset_link_page is not None and "password" in self.fields:
             self.fields["password"].widget = PasswordResetLinkWidget(self.reset_link_page)
+
+    def clean_email(self) -> str:
+        """The address as sign-up stores it (lower case), refused when another account uses it (compared without
+        case): an address belongs to one account, since reset links go to it. For administrators too. Only a changed
+        address is checked: an old duplicate does not block the account's other edits."""
+        email = email_normalised(self.cleaned_data.get("email"))
+        if (
+            email
+            and "email" in self.changed_data
+            and User.objects.filter(email__iexact=email).exclude(pk=self.instance.pk).exists()
+        ):
+            raise forms.ValidationError(f"Another account uses {email}: an address belongs to one account.")
+        return email
 
 
 @admin.register(User)

@@ -231,3 +231,47 @@ def test_a_proposal_is_refused_at_approval_once_the_address_changed_since_it_was
     assert pat.email == "new2@players.example"
     stale.refresh_from_db()
     assert stale.status == RuleChangeStatus.PENDING
+
+
+def test_an_administrator_cannot_give_an_account_an_address_another_account_uses(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """QA pass D, F10: a direct edit to another account's address (in other capitals) was saved, and the public reset
+    then mailed links for both accounts to it."""
+    pat, olga = player(), player("olga")
+    client = logged_in(staff_member(ADMINISTRATORS, "ada"))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        refused = client.post(change_page(olga), the_form_as_posted(client, olga, email="PAT@Players.Example"))
+        kept = client.post(change_page(olga), the_form_as_posted(client, olga, email="olga@players.example"))
+
+    assert refused.status_code == 200
+    assert "Another account uses pat@players.example" in refused.content.decode()
+    assert kept.status_code == 302  # its own address again is no conflict
+    User.objects.filter(pk=olga.pk).update(email="PAT@players.example")  # a duplicate from before
+    other_edit = client.post(change_page(olga), the_form_as_posted(client, olga, screen_name="Olga2"))
+    assert other_edit.status_code == 302  # does not block the account's other edits
+    User.objects.filter(pk=olga.pk).update(email="olga@players.example")
+    olga.refresh_from_db()
+    assert olga.email == "olga@players.example"
+    assert User.objects.filter(email__iexact=pat.email).count() == 1
+    assert mail.outbox == []
+
+
+def test_sign_up_refuses_an_address_another_account_uses_in_any_case() -> None:
+    player()
+
+    page = Client().post(
+        "/accounts/sign-up/",
+        {
+            "username": "copycat",
+            "email": "PAT@players.example",
+            "password1": "a-long-enough-passphrase-42",
+            "password2": "a-long-enough-passphrase-42",
+            "date_of_birth": "1990-01-01",
+            "accept_terms": "on",
+        },
+    )
+
+    assert page.status_code == 400
+    assert not User.objects.filter(username="copycat").exists()
