@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import secrets
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -205,6 +206,10 @@ class Bot:
         self.moved = False
         """The stake queue seated the bot at another table: end this session and connect to that table."""
         self.request_number = 0
+        # Request ids are unique per session: the server applies a command once per request id and what it asks
+        # (issue 30), so a bot that counted from 1 again after a reconnect or under a name another bot used had its
+        # "check" dropped as a resend of an earlier one.
+        self.request_id_prefix = f"{self.name}-{secrets.token_hex(4)}"
         self.request_types: dict[str, str] = {}
         self.auto_top_up_sent = False
         self.stack: int | None = None
@@ -276,7 +281,7 @@ class Bot:
 
     async def send(self, message: dict[str, Any]) -> str:
         self.request_number += 1
-        request_id = f"{self.name}-{self.request_number}"
+        request_id = f"{self.request_id_prefix}-{self.request_number}"
         message.setdefault("request_id", request_id)
         self.request_types[request_id] = str(message.get("type"))
         await self.ws.send(json.dumps(message))

@@ -225,7 +225,9 @@ class ProtocolConsumer(DatabaseInWorkerThreadsConsumer, Generic[MessageT]):
             or not self.applied_once(message)
         ):
             return None
-        return request_replays.request_key(self.request_namespace, user_id, table_id, message.request_id)
+        return request_replays.request_key(
+            self.request_namespace, user_id, table_id, message.request_id, message.type, message.fields
+        )
 
     async def send_duplicate(self, message: MessageT, seen: request_replays.Seen) -> None:
         """Answer a copy of a frame already handled: the first answer again (``duplicate: true``), or, while the

@@ -3,11 +3,13 @@
 A client resends a frame with the same ``request_id`` when it did not see the answer (a network retry, a reconnect, a
 double click that reuses the id). Without this, each copy was applied: UTH ``bet`` frames of one request id added up
 eight times, a ``double`` was applied four times, and the cash tables' frames likewise. Now the first frame of a
-(game, player, table, request id) claims it in Redis (``SET NX`` with an expiry of :data:`KEEP_SECONDS`); the answer
-it got (its ``ok`` or its refusal) is kept under the same key. A copy arriving later, on this socket or on another
-socket of the same player (a second tab, a reconnected socket, another web process), is not applied: it gets the
-first answer again, marked ``"duplicate": true``, or, while the first is still being handled (or its socket died
-before answering), a ``duplicate_request`` error naming the request id. Nothing changes either way.
+(game, player, table, request id, what it asks) claims it in Redis (``SET NX`` with an expiry of
+:data:`KEEP_SECONDS`); the answer it got (its ``ok`` or its refusal) is kept under the same key. A copy arriving
+later, on this socket or on another socket of the same player (a second tab, a reconnected socket, another web
+process), is not applied: it gets the first answer again, marked ``"duplicate": true``, or, while the first is still
+being handled (or its socket died before answering), a ``duplicate_request`` error naming the request id. Nothing
+changes either way. A client must therefore not reuse a request id for a new request within :data:`KEEP_SECONDS`
+(the site's pages and bots make ids unique per page or session; ``docs/protocol.md``).
 
 A frame that failed with ``server_error`` (nothing was changed) gives its request id back, so a retry is applied.
 Frames without a ``request_id`` cannot be recognised and are applied as before; a malformed ``request_id`` is refused
@@ -19,6 +21,7 @@ bounds how many one socket can make.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any, Final
@@ -37,10 +40,16 @@ DUPLICATE_REQUEST: Final[str] = "duplicate_request"
 """The error code of a copy whose first frame has not been answered (yet)."""
 
 
-def request_key(namespace: str, user_id: int, table_id: int, request_id: str) -> str:
-    """The key of one request id of a player at a table (``request_id`` matches the protocol's
-    ``REQUEST_ID_PATTERN``: letters, digits and ``_.:-``, at most 64)."""
-    return f"{settings.REDIS_KEY_PREFIX}:request-ids:{namespace}:{int(user_id)}:{int(table_id)}:{request_id}"
+def request_key(
+    namespace: str, user_id: int, table_id: int, request_id: str, message_type: str, fields: dict[str, Any]
+) -> str:
+    """The key of one request of a player at a table: its request id (the protocol's ``REQUEST_ID_PATTERN``: letters,
+    digits and ``_.:-``, at most 64) and a digest of what it asks (type and fields). A resent frame asks the same
+    thing under the same id; a frame under an id used before that asks something else is another request (a client
+    whose counter of ids started again after a reload, or a bot that took over a name), and is applied."""
+    asked = json.dumps([message_type, fields], sort_keys=True, separators=(",", ":"), default=str)
+    digest = hashlib.sha256(asked.encode()).hexdigest()[:32]
+    return f"{settings.REDIS_KEY_PREFIX}:request-ids:{namespace}:{int(user_id)}:{int(table_id)}:{request_id}:{digest}"
 
 
 @dataclass(frozen=True)

@@ -96,3 +96,31 @@ def test_issue_30_a_refused_frame_resent_gets_the_same_refusal_and_another_playe
             await socket.close()
 
     run(scenario)
+
+
+def test_issue_30_a_used_request_id_that_asks_something_else_is_a_new_request_and_is_applied() -> None:
+    """A client whose id counter started again after a reload (or a bot that took over a name) reuses an id for another
+    command: only a copy (the same type and fields) is a resend; the bots' live soak lost its actions to this."""
+    from channels.db import database_sync_to_async
+
+    from games.services import seat_take
+
+    table = make_table()
+    terms = table.cash_stake.terms_at(timezone.now())
+    alice = make_user("alice")
+    deposit(alice, 100 * terms.max_buy_in)
+    seat_take(alice, table, terms.min_buy_in)
+    step = terms.big_blind
+
+    async def scenario() -> None:
+        socket = await open_socket(f"/ws/tables/{table.pk}/", alice)
+        await socket.send({"type": "top_up", "amount": step, "request_id": "q-1"})
+        (first,) = await answers(socket, "q-1", 1)
+        await socket.send({"type": "top_up", "amount": 2 * step, "request_id": "q-1"})
+        (second,) = await answers(socket, "q-1", 1)
+        assert (first["type"], second["type"]) == ("ok", "ok")
+        assert "duplicate" not in second
+        assert await database_sync_to_async(stack_of)(alice, table) == terms.min_buy_in + 3 * step
+        await socket.close()
+
+    run(scenario)

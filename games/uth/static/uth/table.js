@@ -20,6 +20,9 @@
     socket: null,
     retryDelay: 1000,
     requestCounter: 0,
+    // Request ids: letters and digits of a random token, then the counter (the protocol allows 64 of [A-Za-z0-9_.:-]).
+    pageToken: "c" + ((window.crypto && window.crypto.randomUUID) ? window.crypto.randomUUID() :
+      String(Date.now()) + Math.random().toString(16).slice(2)).replace(/[^A-Za-z0-9]/g, "").slice(0, 20),
     undoTimer: null,
     undoHeld: false,
     spaceRepeats: false
@@ -168,7 +171,9 @@
       return;
     }
     state.requestCounter += 1;
-    message.request_id = "c" + state.requestCounter;
+    // Unique per page: the server applies a command once per request id and what it asks (issue 30), so a counter
+    // that starts again at 1 after a reload would have the same bet taken for a resend of the one before the reload.
+    message.request_id = state.pageToken + "-" + state.requestCounter;
     state.socket.send(JSON.stringify(message));
   }
 
