@@ -78,10 +78,14 @@ def database_sync_to_async(function: Callable[..., T]) -> Callable[..., Awaitabl
 
 
 class ParsedMessage(Protocol):
-    """What a socket's parser returns: the message's ``type`` and the client's ``request_id`` (echoed in replies)."""
+    """What a socket's parser returns: the message's ``type``, its ``fields`` and the client's ``request_id`` (echoed
+    in replies)."""
 
     @property
     def type(self) -> str: ...
+
+    @property
+    def fields(self) -> dict[str, Any]: ...
 
     @property
     def request_id(self) -> str | None: ...
