@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
@@ -35,6 +35,7 @@ from compliance.models import (
 from compliance.player_links import player_links
 from compliance.player_view import player_overview
 from poker_site.core.admin_exports import CsvExportMixin
+from poker_site.core.admin_proposals import proposal_from_form
 from wallet.admin import LedgerAdmin
 
 
@@ -191,28 +192,23 @@ class IndicatorSettingAdmin(admin.ModelAdmin):
     def propose_view(self, request: HttpRequest, setting_id: int) -> HttpResponse:
         """The new value and a reason; posted, ``rule_change_propose`` (refusals shown on the form)."""
         from compliance.threshold_changes import CHANGE_SETTING, DETECTION_THRESHOLD
-        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
 
         if not request.user.has_perm(CHANGE_SETTING):
             raise PermissionDenied
         setting = get_object_or_404(IndicatorSetting, pk=setting_id)
         form = ThresholdProposalForm(request.POST or None, initial={"value": setting.value})
         if request.method == "POST" and form.is_valid():
-            try:
-                proposal = rule_change_propose(
-                    request.user,
-                    DETECTION_THRESHOLD.name,
-                    f"compliance.indicatorsetting:{setting.pk}",
-                    {"value": form.cleaned_data["value"]},
-                    form.cleaned_data["reason"],
-                )
-            except RuleChangeRefused as error:
-                form.add_error(None, error.message)
-            else:
-                self.message_user(
-                    request, f"Change proposed (#{proposal.pk}): another reviewer approves it.", messages.SUCCESS
-                )
-                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+            proposed = proposal_from_form(
+                self,
+                request,
+                form,
+                DETECTION_THRESHOLD.name,
+                f"compliance.indicatorsetting:{setting.pk}",
+                {"value": form.cleaned_data["value"]},
+                "Change proposed (#%(id)s): another reviewer approves it.",
+            )
+            if proposed is not None:
+                return proposed
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,

@@ -64,6 +64,7 @@ from games.rules_changes import RULES_FIELDS
 from games.services import TableError, hand_cancel, table_close, table_open
 from poker_site.core.admin_exports import report_csv, wants_csv
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch, PlayerSearch
+from poker_site.core.admin_proposals import proposal_from_form
 from poker_site.core.money import cents_fields_in_euros, euros
 from poker_site.core.report_periods import requested_period
 
@@ -256,23 +257,16 @@ def new_rows_proposal_page(
     """The page that proposes a new rules or terms row (issue 30): ``fields`` filled in from ``current`` (the row in
     force, or None), the time it takes effect and a reason; posted and valid, ``rule_change_propose`` of ``kind`` for
     ``target``, then the proposal's page. The caller checks the permission and finds the row."""
-    from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
-
     initial: dict[str, Any] = {field: getattr(current, field) for field in fields} if current is not None else {}
     initial.setdefault("effective_from", timezone.now() + timedelta(hours=1))
     form = form_class(request.POST if request.method == "POST" else None, initial=initial)
     if request.method == "POST" and form.is_valid():
         changes = {field: form.cleaned_data[field] for field in fields}
         changes["effective_from"] = form.cleaned_data["effective_from"].isoformat()
-        try:
-            proposal = rule_change_propose(request.user, kind, target, changes, form.cleaned_data["reason"])
-        except RuleChangeRefused as error:
-            form.add_error(None, error.message)
-        else:
-            model_admin.message_user(
-                request, f"Proposed (#{proposal.pk}): another staff member approves it.", messages.SUCCESS
-            )
-            return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+        done = "Proposed (#%(id)s): another staff member approves it."
+        proposed = proposal_from_form(model_admin, request, form, kind, target, changes, done)
+        if proposed is not None:
+            return proposed
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": model_admin.model._meta,

@@ -28,7 +28,6 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
-from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
@@ -38,7 +37,7 @@ from django.utils.safestring import SafeString
 from games.admin import ReadOnlyAdmin, record_in_history, too_many
 from poker_site.core.admin_exports import CsvExportMixin, report_csv, wants_csv
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch
-from poker_site.core.admin_proposals import PendingProposal, ProposesAfterSaving
+from poker_site.core.admin_proposals import PendingProposal, ProposesAfterSaving, proposal_from_form
 from poker_site.core.report_periods import requested_period
 from tournaments import admin_cancellation, admin_panels
 from tournaments.admin_forms import (
@@ -1080,7 +1079,6 @@ class PayoutStructureAdmin(admin.ModelAdmin):
 
     def propose_view(self, request: HttpRequest, structure_id: int | None = None) -> HttpResponse:
         """A new structure, or a change or the deletion of one, with a reason; posted, ``rule_change_propose``."""
-        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
         from tournaments.admin_forms import PayoutStructureProposalForm
         from tournaments.payout_changes import PAYOUT_STRUCTURE, structure_target
 
@@ -1093,21 +1091,12 @@ class PayoutStructureAdmin(admin.ModelAdmin):
                 raise Http404("No such payout structure.")
         form = PayoutStructureProposalForm(request.POST if request.method == "POST" else None, structure=structure)
         if request.method == "POST" and form.is_valid():
-            try:
-                proposal = rule_change_propose(
-                    request.user,
-                    PAYOUT_STRUCTURE.name,
-                    structure_target(structure),
-                    form.changes(),
-                    form.cleaned_data["reason"],
-                )
-            except RuleChangeRefused as error:
-                form.add_error(None, error.message)
-            else:
-                self.message_user(
-                    request, f"Proposed (#{proposal.pk}): another staff member approves it.", messages.SUCCESS
-                )
-                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+            done = "Proposed (#%(id)s): another staff member approves it."
+            proposed = proposal_from_form(
+                self, request, form, PAYOUT_STRUCTURE.name, structure_target(structure), form.changes(), done
+            )
+            if proposed is not None:
+                return proposed
         title = f"Propose a change of {structure.name}" if structure is not None else "Propose a new payout structure"
         context = {
             **self.admin_site.each_context(request),

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from poker_site.core.admin_exports import CsvExportMixin
 from poker_site.core.admin_lists import CappedCountPaginator, DateRangeFilter, PlayerSearch
+from poker_site.core.admin_proposals import proposal_from_form
 from poker_site.core.money import amounts_in_euros, cents_field_names
 from wallet.errors import WalletError, format_cents
 from wallet.forms import (
@@ -651,7 +652,6 @@ class CashierTransactionAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     def settle_view(self, request: HttpRequest, transaction_id: int) -> HttpResponse:
         """Propose that the provider charged the pending deposit (its reference) or did not, with a reason; posted,
         ``rule_change_propose`` of :data:`wallet.deposit_changes.PENDING_DEPOSIT_SETTLEMENT`."""
-        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
         from wallet.deposit_changes import PENDING_DEPOSIT_SETTLEMENT, deposit_target
         from wallet.services.cashier import PENDING_DEPOSIT_SETTLE_AFTER
         from wallet.services.permissions import ADJUST_BALANCE
@@ -669,23 +669,17 @@ class CashierTransactionAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
             changes: dict[str, Any] = {"charged": charged}
             if charged:
                 changes["provider_reference"] = form.cleaned_data["provider_reference"]
-            try:
-                proposal = rule_change_propose(
-                    request.user,
-                    PENDING_DEPOSIT_SETTLEMENT.name,
-                    deposit_target(deposit),
-                    changes,
-                    form.cleaned_data["reason"],
-                )
-            except RuleChangeRefused as error:
-                form.add_error(None, error.message)
-            else:
-                self.message_user(
-                    request,
-                    _("Settlement proposed (#%(id)s): another staff member approves it.") % {"id": proposal.pk},
-                    messages.SUCCESS,
-                )
-                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+            proposed = proposal_from_form(
+                self,
+                request,
+                form,
+                PENDING_DEPOSIT_SETTLEMENT.name,
+                deposit_target(deposit),
+                changes,
+                str(_("Settlement proposed (#%(id)s): another staff member approves it.")),
+            )
+            if proposed is not None:
+                return proposed
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
@@ -809,7 +803,6 @@ class UnresolvedGameFundsAdmin(CsvExportMixin, LedgerAdmin):
 
     def propose_view(self, request: HttpRequest, case_id: int) -> HttpResponse:
         """The payouts (a player and an amount in euros a line) and a reason; posted, ``rule_change_propose``."""
-        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
         from wallet.resolution_changes import UNRESOLVED_GAME_RESOLUTION, case_target
         from wallet.services.permissions import ADJUST_BALANCE
 
@@ -818,23 +811,17 @@ class UnresolvedGameFundsAdmin(CsvExportMixin, LedgerAdmin):
         case = get_object_or_404(UnresolvedGameFunds, pk=case_id)
         form = ResolutionProposalForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
-            try:
-                proposal = rule_change_propose(
-                    request.user,
-                    UNRESOLVED_GAME_RESOLUTION.name,
-                    case_target(case),
-                    {"payouts": form.cleaned_data["payouts"]},
-                    form.cleaned_data["reason"],
-                )
-            except RuleChangeRefused as error:
-                form.add_error(None, error.message)
-            else:
-                self.message_user(
-                    request,
-                    _("Resolution proposed (#%(id)s): another staff member approves it.") % {"id": proposal.pk},
-                    messages.SUCCESS,
-                )
-                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+            proposed = proposal_from_form(
+                self,
+                request,
+                form,
+                UNRESOLVED_GAME_RESOLUTION.name,
+                case_target(case),
+                {"payouts": form.cleaned_data["payouts"]},
+                str(_("Resolution proposed (#%(id)s): another staff member approves it.")),
+            )
+            if proposed is not None:
+                return proposed
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,

@@ -41,6 +41,7 @@ from poker_site.accounts.password_reset import (
     sockets_close_after_password_change,
 )
 from poker_site.accounts.roles import SUPERUSERS_ONLY_APPS, holds_privileges
+from poker_site.core.admin_proposals import proposal_from_form
 
 SEND_PASSWORD_RESET_PAGE = "accounts_user_send_password_reset"
 PROPOSE_EMAIL_PAGE = "accounts_user_propose_email"
@@ -262,28 +263,21 @@ class UserAdmin(DjangoUserAdmin):
     def propose_email_view(self, request: HttpRequest, id: str) -> HttpResponse:
         """A new e-mail address with a reason; posted, ``rule_change_propose`` (issue 30: it changes when another
         staff member approves)."""
-        from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
 
         user = self._account_to_act_on(request, id)
         form = EmailProposalForm(request.POST if request.method == "POST" else None)
         if request.method == "POST" and form.is_valid():
-            try:
-                proposal = rule_change_propose(
-                    request.user,
-                    PLAYER_EMAIL.name,
-                    f"accounts.user:{user.pk}",
-                    {"email": form.cleaned_data["email"]},
-                    form.cleaned_data["reason"],
-                )
-            except RuleChangeRefused as error:
-                form.add_error(None, error.message)
-            else:
-                self.message_user(
-                    request,
-                    f"New e-mail address proposed (#{proposal.pk}): another staff member approves it.",
-                    messages.SUCCESS,
-                )
-                return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
+            proposed = proposal_from_form(
+                self,
+                request,
+                form,
+                PLAYER_EMAIL.name,
+                f"accounts.user:{user.pk}",
+                {"email": form.cleaned_data["email"]},
+                "New e-mail address proposed (#%(id)s): another staff member approves it.",
+            )
+            if proposed is not None:
+                return proposed
         return self._page(
             request,
             f"Propose a new e-mail address for {user.username}",

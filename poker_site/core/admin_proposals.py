@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.html import format_html
 
@@ -74,3 +75,26 @@ class ProposesAfterSaving(admin.ModelAdmin):
             ),
             messages.WARNING,
         )
+
+
+def proposal_from_form(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    form: Any,
+    kind: str,
+    target: str,
+    changes: dict[str, Any],
+    done: str,
+) -> HttpResponse | None:
+    """A propose page's valid form posted: ``rule_change_propose`` of ``kind`` for ``target`` with ``changes`` and the
+    form's ``reason``, then the proposal's page with the ``done`` message (``%(id)s``: the proposal's number); a refusal
+    goes on the form and None comes back (the page is shown again)."""
+    from poker_site.core.rule_changes import RuleChangeRefused, rule_change_propose
+
+    try:
+        proposal = rule_change_propose(request.user, kind, target, changes, form.cleaned_data["reason"])
+    except RuleChangeRefused as error:
+        form.add_error(None, error.message)
+        return None
+    model_admin.message_user(request, done % {"id": proposal.pk}, messages.SUCCESS)
+    return redirect(reverse("admin:core_rulechangeproposal_change", args=[proposal.pk]))
