@@ -135,13 +135,7 @@ def seizure_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> None
 def hold_seizure_propose(actor: User, hold: Hold, reason: str, *, amount: int | None = None) -> RuleChangeProposal:
     """Propose seizing ``hold`` (all of it, or ``amount`` cents of it) with ``reason``; another holder of
     ``wallet.seize_hold`` approves it. Refused (``RuleChangeRefused``, nothing written) while another seizure of the
-    hold awaits approval, and as :func:`seizure_check` refuses."""
-    waiting = pending_seizures([hold]).get(hold.pk)
-    if waiting is not None:
-        raise RuleChangeRefused(
-            f"A seizure of hold #{hold.pk} already awaits approval (rule change #{waiting.pk}, proposed by "
-            f"{waiting.proposed_by}): approve or reject it first."
-        )
+    hold awaits approval (the kind's ``one_pending_per_target``), and as :func:`seizure_check` refuses."""
     changes: dict[str, Any] = {} if amount is None else {"amount": amount}
     return rule_change_propose(actor, KIND, hold_target(hold), changes, reason)
 

@@ -51,17 +51,15 @@ def _account(target: str, rows: Any = None) -> User:
 
 
 def email_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:
-    """Proposed (``changes`` without ``from``): the account's row locked, refused while another proposal for it is
-    pending, and ``from`` recorded. Approved (the stored changes, with ``from``): refused unless the address on file
-    is still ``from``. Both: the new address valid, not in use, not the current one; the account holds no
-    privileges."""
-    from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
-
+    """Proposed (``changes`` without ``from``): ``from`` recorded (a second proposal while one is pending is refused
+    by the kind's ``one_pending_per_target``). Approved (the stored changes, with ``from``): refused unless the
+    address on file is still ``from``. Both: the new address valid, not in use, not the current one; the account
+    holds no privileges."""
     unknown = set(changes) - {"email", "from"}
     if unknown:
         raise RuleChangeRefused(f"Only the e-mail address changes here, not: {', '.join(sorted(unknown))}.")
     proposing = "from" not in changes
-    user = _account(target, User.objects.select_for_update())  # until the transaction ends: proposals queue
+    user = _account(target, User.objects.select_for_update())  # the address checked is the one the approval changes
     new = email_normalised(changes.get("email"))
     try:
         if len(new) > EMAIL_MAX_LENGTH:
@@ -74,16 +72,7 @@ def email_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:
             f"{user.username} is staff or holds privileges: only an administrator changes its e-mail address."
         )
     old = user.email or ""
-    if proposing:
-        waiting = RuleChangeProposal.objects.filter(
-            kind=PLAYER_EMAIL_KIND, target=target, status=RuleChangeStatus.PENDING
-        ).first()
-        if waiting is not None:
-            raise RuleChangeRefused(
-                f"A new e-mail address for {user.username} already awaits approval (rule change #{waiting.pk}): "
-                "approve or reject it first."
-            )
-    elif email_normalised(changes.get("from")) != email_normalised(old):
+    if not proposing and email_normalised(changes.get("from")) != email_normalised(old):
         raise RuleChangeRefused(
             f"The address of {user.username} changed since this was proposed (from {changes.get('from') or '(none)'} "
             f"to {old or '(none)'}): reject this proposal and propose again if still needed."
@@ -136,4 +125,5 @@ PLAYER_EMAIL = RuleKind(
     approve_permission=CHANGE_USERS,
     check=email_change_check,
     apply=email_change_apply,
+    one_pending_per_target=True,
 )

@@ -140,20 +140,20 @@ def _not_concerned(user: Any, rule: RuleKind, target: str, changes: dict[str, An
         )
 
 
-def _no_other_pending(kind: str, target: str) -> None:
-    """Refuse while a proposal of ``kind`` for ``target`` waits; two proposers at once queue on a transaction-scoped
+def _no_other_pending(rule: RuleKind, target: str) -> None:
+    """Refuse while a proposal of ``rule`` for ``target`` waits; two proposers at once queue on a transaction-scoped
     advisory lock, so the second sees the first's proposal once it has committed."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"rule_change:{kind}:{target}"])
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"rule_change:{rule.name}:{target}"])
     waiting = (
-        RuleChangeProposal.objects.filter(kind=kind, target=target, status=RuleChangeStatus.PENDING)
+        RuleChangeProposal.objects.filter(kind=rule.name, target=target, status=RuleChangeStatus.PENDING)
         .select_related("proposed_by")
         .first()
     )
     if waiting is not None:
         raise RuleChangeRefused(
-            f"A change of {target} already awaits approval (rule change #{waiting.pk}, proposed by "
-            f"{waiting.proposed_by}): approve or reject it first."
+            f"A change of {rule.label} already awaits approval (rule change #{waiting.pk}, proposed by "
+            f"{waiting.proposed_by}: {waiting.summary}): approve or reject it first."
         )
 
 
@@ -186,7 +186,7 @@ def rule_change_propose(actor: Any, kind: str, target: str, changes: dict[str, A
     checked = rule.check(target, changes)
     _not_concerned(actor, rule, target, checked.changes, "propose this change")
     if rule.one_pending_per_target:
-        _no_other_pending(kind, target)
+        _no_other_pending(rule, target)
     proposal = RuleChangeProposal.objects.create(
         kind=kind,
         target=target,
