@@ -219,3 +219,22 @@ def celery_tasks_waiting() -> int:
         return int(client.llen(f"{prefix}{app.conf.task_default_queue}"))
     finally:
         client.close()
+
+
+def alice_to_act_heads_up(page: Any) -> tuple[Table, dict[int, Any]]:
+    """A heads-up hand at a new NL10 table (alice in seat 1, bob in seat 4, €10.00 each) played until alice is to
+    act, her table page open on ``page`` (logged in, live, her action buttons shown). Returns the table and the
+    players by seat."""
+    from tests.browser.flows import log_in, my_turn, wait_live
+
+    table = heads_up_table()
+    users = {1: player("alice"), 4: player("bob")}
+    seat(users[1], table, 1000, number=1)
+    seat(users[4], table, 1000, number=4)
+    running_hand(table)
+    log_in(page, "alice")
+    page.goto(f"/games/tables/{table.pk}/")
+    wait_live(page)
+    in_thread(lambda: act_until_seat_acts(table, users, 1))
+    my_turn(page)
+    return table, users

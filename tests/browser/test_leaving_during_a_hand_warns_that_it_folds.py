@@ -10,25 +10,16 @@ import pytest
 
 from games.models import Seat
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import FrameRecorder, log_in, my_turn, wait_live
-from tests.browser.setup import act_until_seat_acts, heads_up_table, in_thread, player, running_hand, seat
+from tests.browser.flows import FrameRecorder
+from tests.browser.setup import alice_to_act_heads_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 
 def test_cash_08_leave_during_a_hand_warns_that_it_folds_and_cancelling_sends_nothing(site: Any, pages: Pages) -> None:
-    table = heads_up_table()
-    users = {1: player("alice"), 4: player("bob")}
-    seat(users[1], table, 1000, number=1)
-    seat(users[4], table, 1000, number=4)
-    running_hand(table)
     page = pages.new(width=1366, height=800)
     recorder = FrameRecorder(page)
-    log_in(page, "alice")
-    page.goto(f"/games/tables/{table.pk}/")
-    wait_live(page)
-    in_thread(lambda: act_until_seat_acts(table, users, 1))
-    my_turn(page)
+    table, _users = alice_to_act_heads_up(page)
 
     questions: list[str] = []
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, my_turn, wait_live, wait_until
-from tests.browser.setup import act_until_seat_acts, heads_up_table, in_thread, player, running_hand, seat
+from tests.browser.flows import wait_until
+from tests.browser.setup import alice_to_act_heads_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -19,17 +19,8 @@ BUTTON = "#action-buttons [data-act=raise]:not([hidden]), #action-buttons [data-
 
 
 def test_an_amount_outside_the_range_is_marked_and_never_on_the_button(site: Any, pages: Pages) -> None:
-    table = heads_up_table()
-    users = {1: player("alice"), 4: player("bob")}
-    seat(users[1], table, 1000, number=1)
-    seat(users[4], table, 1000, number=4)
-    running_hand(table)
     page = pages.new(width=1366, height=800)
-    log_in(page, "alice")
-    page.goto(f"/games/tables/{table.pk}/")
-    wait_live(page)
-    in_thread(lambda: act_until_seat_acts(table, users, 1))
-    my_turn(page)
+    alice_to_act_heads_up(page)
     button = page.locator(BUTTON).first
     slider = page.locator("#bet-slider")
     minimum, maximum = int(str(slider.get_attribute("min"))), int(str(slider.get_attribute("max")))
