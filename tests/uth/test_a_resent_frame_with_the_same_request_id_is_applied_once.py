@@ -6,7 +6,7 @@ id is refused and changes nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,19 +15,11 @@ from channels.db import database_sync_to_async
 from games.uth.models import UthHand, UthTable
 from games.uth.services import uth_bet_place, uth_seat_take
 from poker_site.accounts.models import User
-from tests.conftest import delete_redis_keys_of_this_run
 
 from .conftest import Clock, balance, ledger_state
 from .sockets import Socket, open_socket, run
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def fresh_redis_namespace() -> Iterator[None]:
-    delete_redis_keys_of_this_run()
-    yield
-    delete_redis_keys_of_this_run()
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.usefixtures("clean_cache")]
 
 
 @pytest.fixture

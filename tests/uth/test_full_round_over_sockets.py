@@ -3,7 +3,7 @@ UTH-31, UTH-32, UTH-34): seats, bets, sequenced public events, decisions, automa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -11,20 +11,12 @@ from channels.db import database_sync_to_async
 
 from games.uth.models import UthTable
 from poker_site.accounts.models import User
-from tests.conftest import delete_redis_keys_of_this_run
 from wallet.services import ledger_reconcile
 
 from .conftest import Clock, balance
 from .sockets import open_socket, run
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def fresh_redis_namespace() -> Iterator[None]:
-    delete_redis_keys_of_this_run()
-    yield
-    delete_redis_keys_of_this_run()
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.usefixtures("clean_cache")]
 
 
 def event_kinds(messages: list[dict[str, Any]]) -> list[str]:

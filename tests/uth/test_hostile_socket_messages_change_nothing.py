@@ -4,7 +4,7 @@ balance, a hand, a record or an event (UTH-02, UTH-07, UTH-09..UTH-12, UTH-22)."
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -13,20 +13,12 @@ from channels.db import database_sync_to_async
 from games.uth.models import UthTable
 from games.uth.services import uth_bet_place, uth_seat_take
 from poker_site.accounts.models import User
-from tests.conftest import delete_redis_keys_of_this_run
 from tests.socket_headers import SITE_HEADERS
 
 from .conftest import Clock, ledger_state
 from .sockets import Closed, open_socket, run
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
-
-
-@pytest.fixture(autouse=True)
-def fresh_redis_namespace() -> Iterator[None]:
-    delete_redis_keys_of_this_run()
-    yield
-    delete_redis_keys_of_this_run()
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.usefixtures("clean_cache")]
 
 
 @pytest.fixture
