@@ -53,6 +53,7 @@ from games.models import (
     TableSession,
     TableStatus,
 )
+from games.models.catalog import row_in_force_or_none
 from games.reports import (
     PLAYER_RAKE_HEADER,
     RAKE_REPORT_HEADER,
@@ -360,9 +361,7 @@ class GameTypeAdmin(admin.ModelAdmin):
         return new_rows_proposal_page(
             self,
             request,
-            current=game_type.rules.filter(effective_from__lte=timezone.now())
-            .order_by("-effective_from", "-pk")
-            .first(),
+            current=row_in_force_or_none(game_type.rules.all(), timezone.now()),
             fields=RULES_FIELDS,
             form_class=RulesProposalForm,
             kind=GAME_RULES.name,
@@ -501,7 +500,7 @@ class StakeAdmin(admin.ModelAdmin):
         return new_rows_proposal_page(
             self,
             request,
-            current=stake.terms.filter(effective_from__lte=timezone.now()).order_by("-effective_from", "-pk").first(),
+            current=row_in_force_or_none(stake.terms.all(), timezone.now()),
             fields=TERMS_FIELDS,
             form_class=TermsProposalForm,
             kind=STAKE_TERMS.name,

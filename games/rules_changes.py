@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from games.models import GameRules, GameType
+from games.models.catalog import row_in_force_or_none
 from poker_site.core.rule_changes import (
     CheckedChange,
     RuleChangeRefused,
@@ -76,7 +77,7 @@ def rules_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:
     if unknown:
         raise RuleChangeRefused(f"Not a field of a game type's rules: {', '.join(sorted(unknown))}.")
     moment = _effective_from(changes.get("effective_from"))
-    current = game_type.rules.filter(effective_from__lte=timezone.now()).order_by("-effective_from", "-pk").first()
+    current = row_in_force_or_none(game_type.rules.all(), timezone.now())
     before = {field: getattr(current, field) for field in RULES_FIELDS} if current is not None else {}
     model_fields = {model_field.name: model_field for model_field in GameRules._meta.concrete_fields}
     defaults = {field: model_fields[field].get_default() for field in RULES_FIELDS}

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games.event_summaries import euros
 from games.models import Stake, StakeTerms
+from games.models.catalog import row_in_force_or_none
 from poker_site.core.rule_changes import (
     CheckedChange,
     RuleChangeRefused,
@@ -67,7 +68,7 @@ def terms_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:
         raise RuleChangeRefused(f"Not a field of stake terms: {', '.join(sorted(unknown))}.")
     moment = _effective_from(changes.get("effective_from"))
     now = timezone.now()
-    current = stake.terms.filter(effective_from__lte=now).order_by("-effective_from", "-pk").first()
+    current = row_in_force_or_none(stake.terms.all(), now)
     before = {field: getattr(current, field) for field in TERMS_FIELDS} if current is not None else {}
     missing = [field for field in TERMS_FIELDS if field not in changes and field not in before]
     if missing:

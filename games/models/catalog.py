@@ -222,6 +222,14 @@ class StakeTerms(models.Model):
 
 _Row = TypeVar("_Row", StakeTerms, GameRules)
 _terms_by_stake: dict[int, tuple[int, tuple[StakeTerms, ...]]] = {}
+
+
+def row_in_force_or_none(rows: models.QuerySet[_Row], moment: datetime) -> _Row | None:
+    """Of ``rows`` (a game type's rules or a stake's terms), the one in force at ``moment`` read from the database, as
+    ``rules_at`` / ``terms_at`` give it; None when none is (the back office's starting point for new rows)."""
+    return rows.filter(effective_from__lte=moment).order_by("-effective_from", "-pk").first()
+
+
 _rules_by_game_type: dict[int, tuple[int, tuple[GameRules, ...]]] = {}
 
 

@@ -71,11 +71,17 @@ class RuleKind:
 Row = TypeVar("Row", bound=models.Model)
 
 
+def target_key(target: str, prefix: str) -> int | None:
+    """The primary key ``target`` names after ``prefix`` (``None`` for another prefix or no whole number)."""
+    key = target.removeprefix(prefix) if target.startswith(prefix) else ""
+    return int(key) if key.isdigit() else None
+
+
 def target_row(target: str, prefix: str, rows: models.QuerySet[Row], what: str) -> Row:
     """The row of ``rows`` that ``target`` (``prefix`` + its primary key, e.g. ``"games.stake:7"``) names; a target of
     another prefix, without a whole-number key or naming no row is refused: "There is no <what> <target>."."""
-    key = target.removeprefix(prefix) if target.startswith(prefix) else ""
-    row = rows.filter(pk=int(key)).first() if key.isdigit() else None
+    key = target_key(target, prefix)
+    row = rows.filter(pk=key).first() if key is not None else None
     if row is None:
         raise RuleChangeRefused(f"There is no {what} {target!r}.")
     return row
@@ -92,12 +98,6 @@ def effective_from_after_approval(value: object, what: str) -> datetime:
             f"{what} take effect after their approval: this time has passed; propose them again with a later one."
         )
     return moment
-
-
-def target_key(target: str, prefix: str) -> int | None:
-    """The primary key ``target`` names after ``prefix`` (``None`` for another prefix or no whole number)."""
-    key = target.removeprefix(prefix) if target.startswith(prefix) else ""
-    return int(key) if key.isdigit() else None
 
 
 def owners_of(rows: models.QuerySet[Any], target: str, prefix: str, owner_field: str) -> list[int]:
