@@ -51,7 +51,7 @@ def _act(by_seat: dict[int, Any], acting_seat: Callable[[], int | None], table: 
 
 
 def _listening_from_now(table: Table) -> redis.client.PubSub:
-    """A subscriber to the table's broadcasts that receives nothing published before (the deal's, the first action's):
+    """A subscriber to the table's broadcasts that receives nothing published before (the deal's):
     everything this process queued so far is sent first."""
     assert publish.flush(30)
     listener = blocking_client().pubsub(ignore_subscribe_messages=True)
@@ -71,6 +71,23 @@ def _messages(listener: redis.client.PubSub, count: int, seconds: float = 30.0) 
     return received
 
 
+def _is_an_action_taken(data: str) -> bool:
+    if not data.startswith("{"):
+        return False
+    payload = json.loads(data)
+    return payload.get("kind") == "events" and any(event["type"] == "action_taken" for event in payload["public"])
+
+
+def _message_where(listener: redis.client.PubSub, wanted: Callable[[str], bool], seconds: float = 30.0) -> str:
+    """The first message on the listener's channel that is ``wanted`` (those before it skipped)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        message = listener.get_message(timeout=0.2)
+        if message is not None and wanted(message["data"].decode()):
+            return str(message["data"].decode())
+    raise AssertionError(f"no such message within {seconds} s")
+
+
 def test_an_action_is_logged_published_and_answered_in_one_redis_call(
     settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -85,8 +102,13 @@ def test_an_action_is_logged_published_and_answered_in_one_redis_call(
 
     with table_owner_running() as owner:
         by_seat, acting_seat = _table_with_a_hand(owner, table)
-        _act(by_seat, acting_seat, table, "call")  # the first loads the script into this client's cache
         listener = _listening_from_now(table)
+        _act(by_seat, acting_seat, table, "call")  # the first loads the script into this client's cache
+        # Its answer can reach us before its broadcast is queued (when the deal's was still queued, the broadcast goes
+        # through the publisher after the answer): wait until it has gone out, so the measured action finds nothing
+        # of this table queued.
+        _message_where(listener, _is_an_action_taken)
+        assert publish.flush(30)
         sent: list[str] = []
         pipelines: list[object] = []
         execute_as_before, pipeline_as_before = owner.redis.execute_command, owner.redis.pipeline
