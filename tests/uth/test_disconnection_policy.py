@@ -3,7 +3,7 @@ closed they stay and are settled in the player's absence with the automatic deci
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from channels.db import database_sync_to_async
@@ -11,7 +11,6 @@ from channels.db import database_sync_to_async
 from games.uth.models import HandStatus, RecordKind, UthHand, UthTable
 from games.uth.services import uth_bet_place, uth_player_disconnected, uth_seat_leave, uth_seat_take
 from poker_site.accounts.models import User
-from tests.conftest import delete_redis_keys_of_this_run
 from wallet.services import ledger_reconcile
 
 from .conftest import Clock, balance, current_round
@@ -66,16 +65,9 @@ def test_uth_27_leaving_the_table_during_betting_returns_the_bets(alice: User, t
     assert current_round(table).phase == "betting"
 
 
-@pytest.fixture
-def fresh_redis_namespace() -> Iterator[None]:
-    delete_redis_keys_of_this_run()
-    yield
-    delete_redis_keys_of_this_run()
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.slow
-@pytest.mark.usefixtures("fresh_redis_namespace")
+@pytest.mark.usefixtures("clean_cache")
 def test_closing_the_last_socket_during_betting_returns_the_bets_but_not_while_another_is_open(
     make_player: Callable[..., User], table: UthTable, future_clock: Clock
 ) -> None:

@@ -4,7 +4,7 @@ not write; refused lines reach the sender alone and store nothing; the moderatio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
@@ -13,17 +13,11 @@ from games.uth.models import UthEvent, UthTable
 from games.uth.services import uth_chat_message_post, uth_seat_leave, uth_seat_take
 from games.uth.services.chat import uth_chat_of_round
 from poker_site.accounts.models import User
-from tests.conftest import delete_redis_keys_of_this_run
 
 from .conftest import Clock, current_round
 from .sockets import open_socket, run
 
-
-@pytest.fixture(autouse=True)
-def fresh_redis_namespace() -> Iterator[None]:
-    delete_redis_keys_of_this_run()
-    yield
-    delete_redis_keys_of_this_run()
+pytestmark = pytest.mark.usefixtures("clean_cache")
 
 
 def chat_texts(table: UthTable) -> list[str]:
