@@ -8,8 +8,8 @@ from rest_framework import serializers
 
 from poker_site.core.strict_input import StrictSerializer
 from wallet.errors import InvalidAmount, format_cents
-from wallet.models import CashierTransaction, Leg
-from wallet.services import MAX_AMOUNT_CENTS, check_positive_amount, parse_euros_to_cents
+from wallet.models import CashierStatus, CashierTransaction, Leg
+from wallet.services import MAX_AMOUNT_CENTS, cashier_status_label, check_positive_amount, parse_euros_to_cents
 
 
 class BalanceSerializer(serializers.Serializer):
@@ -95,8 +95,25 @@ class CashierRequestSerializer(StrictSerializer):
 
 
 class CashierTransactionSerializer(serializers.ModelSerializer):
+    """A deposit or withdrawal. ``status`` is the stable code for programs (pending, completed, failed; read with
+    ``direction``); ``status_label`` is the same status in words for people, in the request's language, from
+    wallet.services.cashier_status_label, the function the cashier page and the back office use too."""
+
     amount_cents = serializers.IntegerField(source="amount")
+    # The codes alone: the model's choice labels name a pending row "pending payout", wrong for a pending deposit, and
+    # the schema would list them as the codes' meanings.
+    status = serializers.ChoiceField(
+        choices=CashierStatus.values,
+        read_only=True,
+        help_text="The stable code: pending (a deposit waiting for the payment provider, or a withdrawal waiting for "
+        "its payout), completed, or failed (a withdrawal the provider refused, its money returned to the cash "
+        "balance).",
+    )
     amount = serializers.SerializerMethodField()
+    status_label = serializers.SerializerMethodField(
+        help_text="The status in words, in the request's language (e.g. 'waiting for the payment provider' for a "
+        "pending deposit, 'pending payout' for a pending withdrawal): for showing, never for comparing."
+    )
     balance_cents = serializers.SerializerMethodField(help_text="The player's cash balance now.")
 
     class Meta:
@@ -105,6 +122,7 @@ class CashierTransactionSerializer(serializers.ModelSerializer):
             "id",
             "direction",
             "status",
+            "status_label",
             "amount_cents",
             "amount",
             "currency",
@@ -118,6 +136,9 @@ class CashierTransactionSerializer(serializers.ModelSerializer):
 
     def get_amount(self, cashier_transaction: CashierTransaction) -> str:
         return format_cents(cashier_transaction.amount, cashier_transaction.currency)
+
+    def get_status_label(self, cashier_transaction: CashierTransaction) -> str:
+        return cashier_status_label(cashier_transaction)
 
     def get_balance_cents(self, cashier_transaction: CashierTransaction) -> int:
         from wallet.services import balance_of, player_cash_account

@@ -17,7 +17,7 @@ from wallet.api import player_balance
 from wallet.errors import WalletError, format_cents
 from wallet.forms import AmountForm
 from wallet.models import CashierTransaction, Leg
-from wallet.services import deposit_through_provider, player_cash_account, withdrawal_create
+from wallet.services import cashier_status_label, deposit_through_provider, player_cash_account, withdrawal_create
 from wallet.transfer_labels import transfer_label
 
 HISTORY_PAGE_SIZE = 25
@@ -80,7 +80,7 @@ def _done(request: HttpRequest, cashier_transaction: CashierTransaction) -> Http
         messages.success(
             request,
             _("Withdrawal of %(amount)s: %(status)s.")
-            % {"amount": amount, "status": cashier_transaction.get_status_display()},
+            % {"amount": amount, "status": cashier_status_label(cashier_transaction)},
         )
     return redirect(reverse("wallet:cashier"))
 

@@ -169,7 +169,9 @@ def check_deposit_limits(user: User, amount: int, currency: str = DEFAULT_CURREN
 def cashier_status_label(cashier_transaction: CashierTransaction) -> str:
     """The status of a deposit or withdrawal in words, by its kind: a pending deposit is "waiting for the payment
     provider" (reserved, the provider's charge not yet confirmed and credited), a pending withdrawal "pending payout"
-    (the money reserved, the provider's payout not yet booked); otherwise the status's own label."""
+    (the money reserved, the provider's payout not yet booked); otherwise the status's own label. Translated into
+    the active language. The one source of the words: the player's cashier page, the cashier API's ``status_label``
+    and the back office all show this."""
     if (
         cashier_transaction.direction == CashierDirection.DEPOSIT
         and cashier_transaction.status == CashierStatus.PENDING
