@@ -4,10 +4,12 @@ Staff never choose a player's password: a rogue or phished support agent who cou
 address and then reset it) could take any player's account over, and its wallet with it. So:
 
 * The player asks on the public "Forgot your password?" page (:class:`poker_site.accounts.views.PasswordResetView`,
-  linked from the log-in page). The answer is the same whether the address belongs to an account or not, and the page
-  is throttled per client address and per e-mail address asked for (``PASSWORD_RESET_ADDRESS_LIMIT`` and
-  ``PASSWORD_RESET_EMAIL_LIMIT`` requests per ``PASSWORD_RESET_WINDOW_SECONDS``, counted atomically in Redis by
-  :func:`poker_site.accounts.throttle.request_counted`); an answer over a limit is a 429 that says so.
+  linked from the log-in page; :func:`password_reset_request`). The answer is the same whether the address belongs to
+  an account or not, and the page is throttled per client address and per e-mail address asked for
+  (``PASSWORD_RESET_ADDRESS_LIMIT`` and ``PASSWORD_RESET_EMAIL_LIMIT`` requests per ``PASSWORD_RESET_WINDOW_SECONDS``,
+  counted atomically in Redis by :func:`poker_site.accounts.throttle.request_counted`); an answer over a limit is a
+  429 that says so. It is the players' page: an account that holds privileges gets no link from it (the answer is
+  that of an unknown address; the refused request is audited), administrators reset those in the admin.
 * Support sends the link from the player's admin page (:func:`password_reset_link_send`, the page
   ``accounts_user_send_password_reset``), with a written reason kept in the audit entry ``password_reset_link_sent``.
   The link goes to the address on file only, which support cannot change alone (a new e-mail address is a proposal a
@@ -34,10 +36,11 @@ too.
 from __future__ import annotations
 
 import functools
+import logging
+import unicodedata
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.tokens import default_token_generator
 from django.core.mail import send_mail
 from django.db import transaction
@@ -52,10 +55,14 @@ from poker_site.accounts.roles import holds_privileges
 EMAIL_TEMPLATE = "registration/password_reset_email.txt"
 SUBJECT_TEMPLATE = "registration/password_reset_subject.txt"
 CHANGE_USERS = "accounts.change_user"
+PUBLIC_REQUESTS_THROTTLE = "password-reset"
+PRIVILEGED_ACCOUNT_REFUSED = "password_reset_refused_privileged_account"
 SUPPORT_LINKS_THROTTLE = "password-reset-support"
 SUPPORT_LINKS_PER_PLAYER = 3
 SUPPORT_LINKS_WINDOW_SECONDS = 3600
 SOCKETS_CLOSING_MESSAGE = "The password of your account was changed: log in again."
+
+logger = logging.getLogger(__name__)
 
 
 class PasswordResetRefused(Exception):
@@ -106,16 +113,82 @@ def reset_link_context(user: User, request: HttpRequest) -> dict[str, Any]:
     }
 
 
-class SiteAddressedPasswordResetForm(PasswordResetForm):
-    """The public page's form: its links are built from ``PUBLIC_SITE_URL`` when that is set (Django's
-    ``domain_override`` and ``use_https``), else from the request as Django does."""
+class PasswordResetThrottled(Exception):
+    """The public page's request was over a limit of its client: nothing was looked up or sent. ``seconds``: until
+    the longest exhausted counter's window ends."""
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        site = public_site()
-        if site is not None:
-            kwargs["use_https"] = site[0] == "https"
-            kwargs["domain_override"] = site[1]
-        super().save(*args, **kwargs)
+    def __init__(self, seconds: int) -> None:
+        super().__init__(f"throttled for {seconds} s")
+        self.seconds = seconds
+
+
+def _casefolded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def accounts_reset_by_email(email: str) -> list[User]:
+    """The active accounts with a usable password whose address is ``email`` (without case), as Django's
+    ``PasswordResetForm.get_users`` finds them: the database's case-insensitive match is checked again with Unicode
+    case folding, so an address that only matches through a database collation quirk is no match (CVE-2019-19844)."""
+    wanted = _casefolded(email)
+    return [
+        user
+        for user in User.objects.filter(email__iexact=email, is_active=True)
+        if user.has_usable_password() and _casefolded(user.email) == wanted
+    ]
+
+
+@transaction.atomic(durable=True)
+def password_reset_request(email: str, request: HttpRequest) -> None:
+    """The public "Forgot your password?" page asked for a link to ``email``. Sends one to each player account that
+    has the address (active, with a usable password), built like support's (:func:`reset_link_context`); the answer
+    the page gives is the same whatever happened.
+
+    ``PasswordResetThrottled`` (nothing looked up) once the client, or the client and the address together, are over
+    their limits (``PASSWORD_RESET_ADDRESS_LIMIT`` and ``PASSWORD_RESET_EMAIL_LIMIT`` per
+    ``PASSWORD_RESET_WINDOW_SECONDS``), counted before anything is looked up so every address counts alike.
+
+    An account that holds privileges (staff, superuser, any group or permission) gets no link here: it is treated as
+    an address no account has (nothing sent, and the mail server's time not spent either), and the refused request
+    is written to the audit log (``password_reset_refused_privileged_account``, no actor, the client's address) in
+    this transaction. Whoever controls or guesses a staff mailbox must not hold a reset path to a staff account on a
+    public page; administrators reset those in the admin. A link that cannot be sent is logged, not raised: the
+    answer must not tell that an account has the address."""
+    from poker_site.accounts import throttle
+    from wallet.services.audit import audit_record
+
+    email = email.strip()
+    seconds = throttle.request_counted(
+        PUBLIC_REQUESTS_THROTTLE,
+        [
+            (f"address:{throttle.counted_address(request)}", settings.PASSWORD_RESET_ADDRESS_LIMIT),
+            (f"email:{email.casefold()}", settings.PASSWORD_RESET_EMAIL_LIMIT),
+        ],
+        settings.PASSWORD_RESET_WINDOW_SECONDS,
+    )
+    if seconds:
+        raise PasswordResetThrottled(seconds)
+    for user in accounts_reset_by_email(email):
+        if holds_privileges(user):
+            audit_record(
+                action=PRIVILEGED_ACCOUNT_REFUSED,
+                actor=None,
+                target=f"accounts.user:{user.pk}",
+                reason="The public page sends no reset link to an account that holds privileges: an administrator "
+                "resets its password in the admin.",
+                details={"client": throttle.client_address(request)},
+            )
+            continue
+        _reset_link_mail(user, request)
+
+
+def _reset_link_mail(user: User, request: HttpRequest) -> None:
+    context = reset_link_context(user, request)
+    subject = "".join(render_to_string(SUBJECT_TEMPLATE, context).splitlines())
+    try:
+        send_mail(subject, render_to_string(EMAIL_TEMPLATE, context), None, [user.email])
+    except OSError:  # smtplib's errors: logged, and the page answers as ever (it never tells an account exists)
+        logger.exception("The password-reset link to account %s could not be sent.", user.pk)
 
 
 @transaction.atomic

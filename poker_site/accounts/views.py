@@ -10,23 +10,19 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.mail import send_mail
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse_lazy
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from poker_site.accounts import throttle
 from poker_site.accounts.forms import LoginForm, SignUpForm
 from poker_site.accounts.password_reset import (
-    EMAIL_TEMPLATE,
-    SUBJECT_TEMPLATE,
-    SiteAddressedPasswordResetForm,
+    PasswordResetThrottled,
+    password_reset_request,
     sockets_close_after_password_change,
 )
-
-PASSWORD_RESET_THROTTLE = "password-reset"
 
 
 @require_http_methods(["GET", "POST"])
@@ -56,33 +52,22 @@ def link_valid_minutes() -> int:
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """ "Forgot your password?": the e-mail address of the account; a link is sent when an active account with a
-    password has it, and the answer is the same either way (the next page). Each request counts per client address and
-    per address asked for; over a limit the form comes back with a 429 saying when to try again (nothing sent). The
-    link is built from ``PUBLIC_SITE_URL`` when that is set."""
+    """ "Forgot your password?": the e-mail address of the account; :func:`password_reset_request` sends the link
+    (to a player's account only, never to one that holds privileges), and the answer is the same whatever it did
+    (the next page). Over a limit of the client the form comes back with a 429 saying when to try again (nothing
+    looked up or sent)."""
 
     template_name = "registration/password_reset_form.html"
-    form_class = SiteAddressedPasswordResetForm
-    email_template_name = EMAIL_TEMPLATE
-    subject_template_name = SUBJECT_TEMPLATE
     success_url = reverse_lazy("accounts:password_reset_done")
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         return {**super().get_context_data(**kwargs), "valid_minutes": link_valid_minutes()}
 
     def form_valid(self, form: PasswordResetForm) -> HttpResponse:
-        address = throttle.counted_address(self.request)
-        email = str(form.cleaned_data["email"]).strip().casefold()
-        seconds = throttle.request_counted(
-            PASSWORD_RESET_THROTTLE,
-            [
-                (f"address:{address}", settings.PASSWORD_RESET_ADDRESS_LIMIT),
-                (f"email:{email}", settings.PASSWORD_RESET_EMAIL_LIMIT),
-            ],
-            settings.PASSWORD_RESET_WINDOW_SECONDS,
-        )
-        if seconds:
-            minutes = max(1, (seconds + 59) // 60)
+        try:
+            password_reset_request(str(form.cleaned_data["email"]), self.request)
+        except PasswordResetThrottled as throttled:
+            minutes = max(1, (throttled.seconds + 59) // 60)
             form.add_error(
                 None,
                 ngettext(
@@ -93,7 +78,7 @@ class PasswordResetView(auth_views.PasswordResetView):
                 % {"minutes": minutes},
             )
             return self.render_to_response(self.get_context_data(form=form), status=429)
-        return super().form_valid(form)
+        return HttpResponseRedirect(self.get_success_url())
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):
