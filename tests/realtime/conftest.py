@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from tests.conftest import delete_redis_keys_of_this_run
 from tests.event_loops import run_scenario
 from tests.socket_headers import SITE_HEADERS
 
@@ -23,11 +22,9 @@ T = TypeVar("T")
 
 
 @pytest.fixture(autouse=True)
-def fresh_redis_namespace() -> Iterator[None]:
-    """Channel groups, presence and lobby keys of one test never leak into the next."""
-    delete_redis_keys_of_this_run()
-    yield
-    delete_redis_keys_of_this_run()
+def fresh_redis_namespace(clean_cache: None) -> None:
+    """Channel groups, presence and lobby keys of one test never leak into the next: every test here gets the shared
+    ``clean_cache`` (the run's Redis keys deleted before and after)."""
 
 
 def run(coroutine_function: Callable[[], Awaitable[T]]) -> T:
