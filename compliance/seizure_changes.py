@@ -12,8 +12,10 @@ proposer and the approver) for a hold made for a case, else through the wallet a
 A proposal names a hold (``wallet.hold:<pk>``) and its changes ``{"amount": <cents>}``: a whole positive number of
 cents, at most the hold (less: the rest goes back to the player in the seizure's transfer); proposed without an
 amount, it is the whole hold. The check runs at the proposal and again at the approval: the hold must still be
-withheld (a reviewer may release it while the seizure awaits approval; the approval then fails, saying so, and
-nothing moves) and its case, if it has one, still open. One seizure of a hold awaits approval at a time.
+withheld and its case, if it has one, still open. A reviewer may release the hold while the seizure awaits approval
+(it favours the player): the release withdraws the seizure in its transaction (``rule_change_withdrawn``, the system's
+reason naming the release), as does a seizure of the hold by any other path, so no pending seizure waits on a decided
+hold. One seizure of a hold awaits approval at a time.
 """
 
 from __future__ import annotations
@@ -49,12 +51,14 @@ def hold_target(hold: Hold | int) -> str:
     return f"{TARGET_PREFIX}{hold.pk if isinstance(hold, Hold) else int(hold)}"
 
 
-def case_of(hold: Hold) -> Case | None:
-    """The case the hold was made for (its review reference is the case's), or ``None`` for a hold of no case."""
+def case_of(hold: Hold, *, lock: bool = False) -> Case | None:
+    """The case the hold was made for (its review reference is the case's), or ``None`` for a hold of no case;
+    locked for the rest of the transaction when ``lock``."""
     key = hold.review_reference.removeprefix(CASE_REFERENCE_PREFIX)
     if not hold.review_reference.startswith(CASE_REFERENCE_PREFIX) or not key.isdigit():
         return None
-    return Case.objects.filter(pk=int(key)).first()
+    cases = Case.objects.select_for_update() if lock else Case.objects.all()
+    return cases.filter(pk=int(key)).first()
 
 
 def pending_seizures(holds: Iterable[Hold | int]) -> dict[int, RuleChangeProposal]:
@@ -67,13 +71,20 @@ def pending_seizures(holds: Iterable[Hold | int]) -> dict[int, RuleChangeProposa
 
 
 def _hold(target: str) -> Hold:
-    hold = target_row(target, TARGET_PREFIX, Hold.objects.select_related("player", "decided_by"), "hold")
+    """The hold ``target`` names, still withheld, locked with its case for the rest of the transaction.
+
+    The case first, then the hold: the order a release on the desk takes them, so that a proposal or an approval and
+    a release of the same hold queue instead of deadlocking, and a release never misses a proposal made meanwhile
+    (it withdraws the proposals waiting on the hold once it holds the hold's lock)."""
+    found = target_row(target, TARGET_PREFIX, Hold.objects.all(), "hold")
+    case_of(found, lock=True)
+    hold = Hold.objects.select_for_update(of=("self",)).select_related("player", "decided_by").get(pk=found.pk)
     if hold.status != HoldStatus.HELD:
         when = f" on {hold.decided_at:%Y-%m-%d %H:%M} UTC" if hold.decided_at else ""
         who = f" by {hold.decided_by}" if hold.decided_by_id else ""
         raise RuleChangeRefused(
             f"Hold #{hold.pk} is no longer withheld: it was {hold.get_status_display()}{when}{who}, so nothing can be "
-            "seized. Reject this seizure proposal."
+            "seized."
         )
     return hold
 

@@ -11,7 +11,7 @@ Withholding and releasing are one reviewer's acts. Seizing takes two (issue 30, 
 proposes it (:func:`case_hold_seizure_propose`: the hold, the amount, the reason), another holder of
 ``wallet.seize_hold`` approves the proposal in the rule change proposals, and the approval applies it
 (:func:`case_hold_seizure_apply`, in the approval's transaction; see :mod:`compliance.seizure_changes`). Releasing
-the hold meanwhile stays possible and makes the approval fail.
+the hold meanwhile stays possible and withdraws the seizure, in the release's transaction.
 """
 
 from __future__ import annotations

@@ -389,8 +389,8 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         administrators=may("view", pages=(HOLD_DECISION_PAGE,)),
         note="Releasing a hold needs `wallet.release_hold`. Issue 30, four eyes on money: seizing one is only "
         "proposed here (or on the case's page of the desk) by a holder of `wallet.seize_hold`, and applied when "
-        "another holder approves the rule change proposal (never the proposer); releasing the hold meanwhile makes the "
-        "approval fail.",
+        "another holder approves the rule change proposal (never the proposer); releasing the hold meanwhile withdraws "
+        "the proposal.",
     ),
     "wallet.cashierlimits": ModelPowers(
         support=READ,

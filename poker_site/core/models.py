@@ -15,12 +15,15 @@ class RuleChangeStatus(models.TextChoices):
     PENDING = "pending", _("awaiting approval")
     APPROVED = "approved", _("approved and applied")
     REJECTED = "rejected", _("rejected")
+    # Closed by the system, decided by nobody: what it would change has ended (a hold released or seized while its
+    # seizure waited), so it can no longer apply. The decision note says why.
+    WITHDRAWN = "withdrawn", _("withdrawn (it can no longer apply)")
 
 
 class RuleChangeProposal(models.Model):
     """One proposed change of a rule (``kind``) on one row (``target``, ``"<app_label>.<model>:<pk>"``): the values
-    before and the changes, a reason, and the decision. The database refuses a decision by the proposer and a
-    rejection without a reason."""
+    before and the changes, a reason, and the decision. The database refuses a decision by the proposer, and a
+    rejection or a withdrawal without a reason (a withdrawal has no decider: the system closed it)."""
 
     kind = models.CharField(_("kind of rule"), max_length=40)
     target = models.CharField(_("target"), max_length=200)
@@ -59,7 +62,11 @@ class RuleChangeProposal(models.Model):
             models.CheckConstraint(
                 condition=Q(status=RuleChangeStatus.PENDING, decided_by__isnull=True)
                 | Q(status=RuleChangeStatus.APPROVED, decided_by__isnull=False)
-                | (Q(status=RuleChangeStatus.REJECTED, decided_by__isnull=False) & ~Q(decision_note="")),
+                | (Q(status=RuleChangeStatus.REJECTED, decided_by__isnull=False) & ~Q(decision_note=""))
+                | (
+                    Q(status=RuleChangeStatus.WITHDRAWN, decided_by__isnull=True, decided_at__isnull=False)
+                    & ~Q(decision_note="")
+                ),
                 name="core_rule_change_status_consistent",
             ),
         ]

@@ -263,3 +263,35 @@ def rule_change_reject(proposal: RuleChangeProposal | int, actor: Any, reason: s
     if rule.rejected is not None:
         rule.rejected(row)
     return row
+
+
+@transaction.atomic
+def rule_changes_withdraw(target: str, reason: str, *, actor: Any) -> list[RuleChangeProposal]:
+    """Withdraw every proposal waiting for approval on ``target``, whatever its kind, because the row ``target``
+    names has ended (a hold released or seized) and none of them can apply any more: each is marked withdrawn, with
+    ``reason`` as its decision note and no decider (the system closed it, so the proposer may be the one whose act
+    ended the target), and audited (``rule_change_withdrawn``; ``actor``: the staff member whose act ended it).
+
+    In the caller's transaction (the act that ends the target calls it there: both commit or neither does). The
+    waiting proposals are locked first, so a decision of one in progress finishes before and it is left as decided.
+    The kind's ``rejected`` hook is not run: a withdrawal only ends a proposal that can no longer apply. Returns the
+    withdrawn proposals."""
+    reason = _reason(reason, "withdraw a rule change")
+    waiting = list(
+        RuleChangeProposal.objects.select_for_update(of=("self",))
+        .filter(target=target, status=RuleChangeStatus.PENDING)
+        .order_by("pk")
+    )
+    withdrawn_at = timezone.now()
+    for row in waiting:
+        row.status, row.decided_at, row.decision_note = RuleChangeStatus.WITHDRAWN, withdrawn_at, reason
+        row.save(update_fields=["status", "decided_at", "decision_note"])
+        _audit(
+            "rule_change_withdrawn",
+            actor,
+            row,
+            reason,
+            before={"status": RuleChangeStatus.PENDING},
+            after={"status": RuleChangeStatus.WITHDRAWN},
+        )
+    return waiting

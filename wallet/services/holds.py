@@ -12,7 +12,8 @@ Four eyes on seizures (issue 30): one reviewer alone may withhold (protective, r
 the player), but the money leaves the player for good only when two holders of ``wallet.seize_hold`` agree: one
 proposes the seizure, another approves it (:mod:`compliance.seizure_changes`, a kind of rule change), and only the
 approval calls :func:`hold_seize`, which itself refuses a seizure without a second staff member and names both in its
-audit entry.
+audit entry. Deciding a hold, by either path, withdraws a seizure still waiting for approval on it (it can no longer
+apply), in the decision's transaction.
 
 Not durable: each service is one transaction on its own, or part of the caller's (the compliance desk withholds,
 releases and seizes inside the case action that records the decision, so both commit or neither does).
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 from django.utils import timezone
 
+from poker_site.core.rule_changes import rule_changes_withdraw
 from wallet.errors import HoldAlreadyDecided, InvalidAmount, NotPermitted, UnknownAccount, format_cents
 from wallet.models import Account, AccountKind, Hold, HoldStatus
 from wallet.services.accounts import player_cash_account, system_account, withheld_account
@@ -211,6 +213,14 @@ def _decide(
         target=audit_target(locked),
         before={"status": HoldStatus.HELD},
         after={"status": status, **({"seized_amount": seized} if seized is not None else {})},
+    )
+    # A hold is decided once: a seizure still waiting for approval on it can never apply, so it must not stay on the
+    # desk as pending (issue 30). Withdrawn here, whichever path decided the hold, in the decision's transaction.
+    rule_changes_withdraw(
+        audit_target(locked),
+        f"Hold #{locked.pk} was {locked.get_status_display()} by {decided_by.get_username()}: a hold is decided "
+        "once, so this proposal can no longer apply.",
+        actor=decided_by,
     )
     return locked
 
