@@ -8,8 +8,9 @@ the clock has reached are refused with the reason on the form. Entries, tables a
 
 Staff actions go through the services, each on a confirmation page that asks for the reason the audit trail keeps:
 delay, cancel (before the start; a started tournament is cancelled through the cancellation policy) and hand-for-hand
-need ``tournaments.run_tournament``; disqualifying a player (keeping the unpaid prize, forfeiting all of it or a part,
-and barring them from tournaments) needs ``tournaments.disqualify_player``; a manual prize credit needs
+need ``tournaments.run_tournament``; disqualifying a player (keeping the unpaid prize, and barring them from
+tournaments) needs ``tournaments.disqualify_player``, and proposing to forfeit all of the prize or a part also
+``tournaments.forfeit_prize`` (offered to its holders only); a manual prize credit needs
 ``tournaments.run_tournament``. A running tournament is cancelled under the cancellation policy from its page
 (preview, proposal, a second staff member's approval: :mod:`tournaments.admin_cancellation`).
 
@@ -43,6 +44,7 @@ from tournaments import admin_cancellation, admin_panels
 from tournaments.admin_forms import (
     DelayForm,
     DisqualifyForm,
+    DisqualifyKeepingThePrizeForm,
     HandForHandForm,
     LevelForm,
     LevelFormSet,
@@ -826,17 +828,21 @@ class TournamentEntryAdmin(CsvExportMixin, TournamentNumberSearch, ReadOnlyAdmin
     )
     def disqualify_entries(self, request: HttpRequest, queryset: QuerySet[TournamentEntry]) -> TemplateResponse | None:
         """Disqualify each selected entry (TRN-28) through ``entry_disqualify``, at once, keeping an unpaid prize or
-        proposing to forfeit it as chosen (a second staff member approves the forfeiture, issue 30)."""
+        proposing to forfeit it as chosen (a second staff member approves the forfeiture, issue 30); the forfeiture
+        is offered to holders of ``tournaments.forfeit_prize`` only."""
+        from tournaments.forfeiture_changes import FORFEIT_PRIZE
+
         if too_many(self, request, queryset):
             return None
         entries = list(queryset.select_related("tournament", "user").order_by("pk"))
+        may_forfeit = request.user.has_perm(FORFEIT_PRIZE)
         answer = action_form_or_page(
             self,
             request,
-            DisqualifyForm,
+            DisqualifyForm if may_forfeit else DisqualifyKeepingThePrizeForm,
             action="disqualify_entries",
             title="Disqualify players",
-            rows=[(entry, _disqualification_outcome(entry)) for entry in entries],
+            rows=[(entry, _disqualification_outcome(entry, may_forfeit=may_forfeit)) for entry in entries],
         )
         if isinstance(answer, TemplateResponse):
             return answer
@@ -914,11 +920,13 @@ def _sanction_summary(entry: TournamentEntry, barred: bool) -> str:
     return "".join(parts)
 
 
-def _disqualification_outcome(entry: TournamentEntry) -> str:
+def _disqualification_outcome(entry: TournamentEntry, *, may_forfeit: bool) -> str:
     if entry.status == EntryStatus.PLAYING:
         return "removed from play with their chips (no place)"
     if entry.status == EntryStatus.FINISHED and entry.prize:
         state = admin_panels.prize_state(entry)
+        if not may_forfeit:
+            return f"place {entry.place}, prize {format_cents(entry.prize)} ({state}): kept"
         return (
             f"place {entry.place}, prize {format_cents(entry.prize)} ({state}): kept, or forfeited in full or in part "
             "as you choose once another staff member approves"

@@ -436,3 +436,20 @@ class DisqualifyForm(StaffActionForm):
         if choice == PARTIAL_PERCENT:
             return int(prize_cents * self.cleaned_data["forfeit_percent"] // 100)
         return None
+
+
+class DisqualifyKeepingThePrizeForm(DisqualifyForm):
+    """The disqualification for staff without ``tournaments.forfeit_prize`` (support): the prize is kept, as the
+    forfeiture service would refuse anything else (issue 30: a forfeiture is the compliance desk's decision)."""
+
+    prize = forms.ChoiceField(
+        label="An unpaid prize",
+        choices=[(KEEP_PRIZE, "is kept (paid to the player)")],
+        initial=KEEP_PRIZE,
+        widget=forms.RadioSelect,
+        help_text="TRN-28. The player is disqualified at once; a player still in play is removed with their chips "
+        "and takes no place. Forfeiting a prize (in full or in part) is the compliance desk's decision "
+        "(tournaments.forfeit_prize): a reviewer proposes it with a case's disqualification and another approves it.",
+    )
+    forfeit_amount = None  # type: ignore[assignment]
+    forfeit_percent = None  # type: ignore[assignment]

@@ -9,7 +9,7 @@ changes ``{"full": bool, "forfeit_cents": int}`` (a full forfeiture: the whole p
 :func:`forfeiture_withheld`: the prize payments skip it, the manual credit refuses it, a tournament cancellation leaves
 it in the pool, and ``manage.py wallet_reconcile`` expects it there).
 
-* **Approved** (``tournaments.disqualify_player``, another staff member): checked again under the locks (still
+* **Approved** (``tournaments.forfeit_prize``, another staff member): checked again under the locks (still
   disqualified, still unpaid and not forfeited, the amount valid, a partial one only once a HexaPro game has ended,
   HEX-10), then :func:`tournaments.services.staff.entry_forfeiture_apply_locked` forfeits it as before issue 30 (full:
   to the house's seized funds; partial: the part to them and the rest to the player in one transfer), audited
@@ -21,10 +21,12 @@ it in the pool, and ``manage.py wallet_reconcile`` expects it there).
   (:func:`forfeiture_rejected_pay`); should that ever not pay it, the prize is no longer withheld and the beat's prize
   sweep pays it within a tick.
 
-Holders of ``tournaments.disqualify_player`` (support staff, administrators) propose (by disqualifying) and approve,
-never their own. Compliance reviewers hold it not: they can neither propose through the rule changes nor approve;
-a forfeiture decided on a compliance case (``compliance.services.sanctions.tournament_disqualify``) is proposed with
-the case's disqualification and waits for a support agent's approval like any other.
+Proposing, approving and rejecting all need one permission, ``tournaments.forfeit_prize`` (the kind's propose and
+approve permission, checked for the disqualifier too): a forfeiture takes a player's money, so it is the compliance
+desk's decision, as a seizure of withheld funds is. Compliance reviewers (and administrators) hold it: a reviewer
+proposes it with a case's disqualification (``compliance.services.sanctions.tournament_disqualify``) and another
+reviewer decides it, never the proposer. Support staff disqualify (``tournaments.disqualify_player``) and bar, but do
+not hold it: their disqualification keeps the prize, and they neither approve nor reject a reviewer's forfeiture.
 """
 
 from __future__ import annotations
@@ -35,12 +37,19 @@ from django.db.models import CharField, Exists, OuterRef, Value
 from django.db.models.functions import Cast, Concat
 
 from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
-from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, owners_of, target_row
+from poker_site.core.rule_changes import (
+    CheckedChange,
+    RuleChangeRefused,
+    RuleKind,
+    owners_of,
+    rule_change_propose_locked,
+    target_row,
+)
 from tournaments.models import TournamentEntry
 from tournaments.services.errors import TournamentError
 from wallet.errors import format_cents
 
-DISQUALIFY_PLAYER = "tournaments.disqualify_player"
+FORFEIT_PRIZE = "tournaments.forfeit_prize"
 KIND = "tournament_prize_forfeiture"
 TARGET_PREFIX = "tournaments.tournamententry:"
 
@@ -131,9 +140,10 @@ def forfeiture_concerns(target: str, changes: dict[str, Any]) -> list[int]:
 PRIZE_FORFEITURE = RuleKind(
     name=KIND,
     label="forfeiting a disqualified player's unpaid tournament prize",
-    propose_permission=DISQUALIFY_PLAYER,
-    approve_permission=DISQUALIFY_PLAYER,
+    propose_permission=FORFEIT_PRIZE,
+    approve_permission=FORFEIT_PRIZE,
     check=forfeiture_check,
+    one_pending_per_target=True,
     concerns=forfeiture_concerns,
     apply_decided=forfeiture_apply,
     rejected=lambda proposal: forfeiture_rejected_pay(proposal, actor=proposal.decided_by),
@@ -144,39 +154,14 @@ def forfeiture_propose_locked(
     actor: Any, entry: TournamentEntry, *, full: bool, cents: int, reason: str
 ) -> RuleChangeProposal:
     """Propose forfeiting ``cents`` of the just-disqualified ``entry``'s prize (all of it when ``full``), inside the
-    disqualification's transaction (``rule_change_propose`` owns a durable transaction of its own; this does what it
-    does: the check, the row, the ``rule_change_proposed`` audit entry). The disqualifier's permission is the
-    caller's gate: ``tournaments.disqualify_player`` in the back office, ``compliance.sanction_accounts`` for a case's
-    decision on the compliance desk (a reviewer's forfeiture waits for a support agent's approval, like anyone's).
-    Refused with ``RuleChangeRefused`` while another forfeiture of the entry is pending."""
-    from wallet.services.audit import audit_record
-
-    if actor is None or not actor.is_active:
-        raise RuleChangeRefused("A forfeiture is proposed by an active staff member.")
-    target = forfeiture_target(entry)
-    if pending_forfeitures().filter(target=target).exists():
-        raise RuleChangeRefused(f"A forfeiture of entry {entry.pk}'s prize already awaits a decision.")
-    checked = forfeiture_check(target, {"full": full, "forfeit_cents": cents})
-    proposal = RuleChangeProposal.objects.create(
-        kind=KIND,
-        target=target,
-        summary=checked.summary[:300],
-        before=checked.before,
-        changes=checked.changes,
-        reason=reason,
-        needs_administrator=checked.needs_administrator,
-        proposed_by=actor,
+    disqualification's transaction, in the disqualifier's name, through the rule changes' own proposal
+    (:func:`~poker_site.core.rule_changes.rule_change_propose_locked`: the check, the row, the
+    ``rule_change_proposed`` audit entry). Refused with ``RuleChangeRefused`` unless ``actor`` is active and holds
+    ``tournaments.forfeit_prize`` (whatever let them disqualify), for the player's own prize, and while another
+    forfeiture of the entry is pending (the kind's ``one_pending_per_target``)."""
+    return rule_change_propose_locked(
+        actor, KIND, forfeiture_target(entry), {"full": full, "forfeit_cents": cents}, reason
     )
-    audit_record(
-        action="rule_change_proposed",
-        actor=actor,
-        reason=reason,
-        target=target,
-        details={"rule_change": proposal.pk, "kind": KIND, "summary": proposal.summary},
-        before=checked.before,
-        after=checked.changes,
-    )
-    return proposal
 
 
 def forfeiture_rejected_pay(proposal: RuleChangeProposal, *, actor: Any) -> bool:

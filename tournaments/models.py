@@ -365,6 +365,9 @@ class Tournament(models.Model):
         permissions = [
             ("run_tournament", "Can delay, cancel and switch hand-for-hand of a tournament"),
             ("disqualify_player", "Can disqualify a tournament player (TRN-28)"),
+            # Issue 30: forfeiting a disqualified player's prize takes their money: proposing it and deciding it (never
+            # one's own proposal) need this one permission, the compliance desk's (see tournaments.forfeiture_changes).
+            ("forfeit_prize", "Can propose, approve and reject forfeiting a disqualified player's prize (TRN-28)"),
             # --- cancel-desk: the second staff member's approval of a started tournament's cancellation (CXL-01) ---
             ("approve_cancellation", "Can approve a proposed cancellation of a started tournament (CXL-01)"),
         ]

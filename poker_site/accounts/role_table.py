@@ -276,8 +276,10 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         support=may("view", actions=TOURNAMENT_ENTRY_ACTIONS),
         compliance=READ,
         administrators=may("view", actions=TOURNAMENT_ENTRY_ACTIONS),
-        note="Disqualifying (TRN-28, with the forfeiture choice) needs `tournaments.disqualify_player` and is "
-        "immediate; forfeiting the unpaid prize (in full or in part) is proposed with it and done when another "
+        note="Disqualifying (TRN-28) needs `tournaments.disqualify_player` and is immediate. Forfeiting the unpaid "
+        "prize (in full or in part) takes the player's money: it is offered with the disqualification only to holders "
+        "of `tournaments.forfeit_prize` (compliance reviewers, who propose it from a case on the desk, and "
+        "administrators; not support, whose disqualification keeps the prize), proposed with it and done when another "
         "holder approves it (issue 30, rule change proposals): until then the prize is withheld, and a rejection pays "
         "it. A manual prize credit needs `tournaments.run_tournament`. All audited.",
     ),
@@ -354,7 +356,7 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "`tournaments.change_tournament`; a UTH table's limits and clocks: `uth.change_uthtable`; tournament "
         "tickets: `tournaments.manage_tickets`; an unresolved game's payouts: `wallet.adjust_balance`; a player's "
         "e-mail address: `accounts.change_user`; a seizure of withheld funds: `wallet.seize_hold`; a disqualified "
-        "player's prize forfeiture: `tournaments.disqualify_player`); one out of the "
+        "player's prize forfeiture: `tournaments.forfeit_prize`); one out of the "
         "usual range (a rake rate over 10 %, a rake cap over "
         "the catalog's highest, less time to act or to reconnect or a shorter return window than the rule documents "
         "give, a payout change reaching players already registered, over €10,000 of the house's "

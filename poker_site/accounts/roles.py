@@ -67,6 +67,9 @@ EXTRA_PERMISSIONS: dict[str, tuple[str, ...]] = {
         "wallet.withhold_winnings",
         "wallet.release_hold",
         "wallet.seize_hold",
+        # Issue 30: a forfeiture takes a disqualified player's prize, a money decision like a seizure: reviewers propose
+        # it (with a case's disqualification) and another reviewer decides it. Support disqualifies, keeping the prize.
+        "tournaments.forfeit_prize",
         "compliance.review_cases",
         "compliance.sanction_accounts",
     ),

@@ -180,6 +180,16 @@ def _audit(action: str, actor: Any, proposal: RuleChangeProposal, reason: str, *
 def rule_change_propose(actor: Any, kind: str, target: str, changes: dict[str, Any], reason: str) -> RuleChangeProposal:
     """Propose changing ``target`` (a rule of ``kind``) by ``changes``; nothing changes until another staff member
     approves. ``RuleChangeRefused`` without the kind's propose permission, without a reason, or when out of range."""
+    return rule_change_propose_locked(actor, kind, target, changes, reason)
+
+
+@transaction.atomic
+def rule_change_propose_locked(
+    actor: Any, kind: str, target: str, changes: dict[str, Any], reason: str
+) -> RuleChangeProposal:
+    """:func:`rule_change_propose` inside the caller's transaction, for a proposal made as part of another act (a
+    disqualification proposes its prize's forfeiture): the same checks, refusals, row and audit entry; a refusal
+    raised here should roll the caller's act back with it."""
     rule = rule_kind(kind)
     _require(actor, rule.propose_permission, f"propose a change of {rule.label}")
     reason = _reason(reason, "propose a rule change")

@@ -99,8 +99,8 @@ def test_a_player_not_barred_still_registers() -> None:
 def test_trn_28_the_players_back_office_overview_lists_the_disqualification_its_forfeiture_and_the_bar(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """TRN-28, LOB-08: the player overview's tournament sanctions panel (partial forfeiture approved by a second
-    agent, issue 30; bar)."""
+    """TRN-28, LOB-08: the player overview's tournament sanctions panel (partial forfeiture proposed by a reviewer
+    and approved by a second one, issue 30; bar)."""
     from tournaments import services
 
     monkeypatch.setattr(services, "entry_prize_pay", lambda entry_id: False)
@@ -108,15 +108,15 @@ def test_trn_28_the_players_back_office_overview_lists_the_disqualification_its_
     register_players(tournament, 3)
     play(tournament)
     winner = TournamentEntry.objects.select_related("user").get(tournament=tournament, place=1)
-    judge = staff_member(SUPPORT_STAFF, "support-judge")
+    judge = staff_member(COMPLIANCE_REVIEWERS, "desk-judge")
     entry_disqualify(winner, actor=judge, reason="Chip dumping", forfeit_prize=False, forfeit_cents=1_000, bar=True)
-    # Issue 30: the forfeiture is done when a second support agent approves it.
+    # Issue 30: the forfeiture is done when a second reviewer (``tournaments.forfeit_prize``) approves it.
     from poker_site.core.models import RuleChangeProposal
     from poker_site.core.rule_changes import rule_change_approve
     from tournaments.forfeiture_changes import KIND, forfeiture_target
 
     proposal = RuleChangeProposal.objects.get(kind=KIND, target=forfeiture_target(winner))
-    rule_change_approve(proposal, staff_member(SUPPORT_STAFF, "support-second"))
+    rule_change_approve(proposal, staff_member(COMPLIANCE_REVIEWERS, "desk-second"))
 
     text = _overview(client_of(SUPPORT_STAFF, "support-reader"), winner.user)
 

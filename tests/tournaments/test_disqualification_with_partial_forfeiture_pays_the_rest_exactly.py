@@ -3,7 +3,8 @@ percentage goes to the house's seized funds and the rest is paid to them at once
 each disqualification is audited with what was forfeited; bad amounts (zero, negative, the whole prize or more, not
 whole cents, both full and partial, a prize already paid, an entry with no prize) are refused and nothing changes.
 Issue 30 (four eyes on money): the disqualification is immediate, the forfeiture is proposed with it and done when a
-second support agent approves it (``approved``)."""
+second holder of ``tournaments.forfeit_prize`` approves it (``approved``: a second compliance reviewer); in the back
+office an administrator proposes it (support staff do not hold the permission)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from poker_site.accounts.roles import SUPPORT_STAFF
+from poker_site.accounts.role_table import ADMINISTRATORS
+from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
 from poker_site.core.models import RuleChangeProposal
 from poker_site.core.rule_changes import rule_change_approve
 from tests.foundation.staff_roles import staff_member
@@ -47,16 +49,16 @@ def seized() -> int:
 
 
 def staff() -> Any:
-    """The support staff member who disqualifies (one per test)."""
-    existing = get_user_model().objects.filter(username="support-judge").first()
-    return existing or staff_member(SUPPORT_STAFF, "support-judge")
+    """The compliance reviewer who disqualifies and proposes the forfeiture (one per test)."""
+    existing = get_user_model().objects.filter(username="desk-judge").first()
+    return existing or staff_member(COMPLIANCE_REVIEWERS, "desk-judge")
 
 
 def approved(entry: TournamentEntry) -> TournamentEntry:
-    """A second support agent approves the entry's pending forfeiture (issue 30); the entry as it is then."""
+    """A second reviewer approves the entry's pending forfeiture (issue 30); the entry as it is then."""
     proposal = RuleChangeProposal.objects.get(kind=KIND, target=forfeiture_target(entry), status="pending")
-    approver = get_user_model().objects.filter(username="support-second").first()
-    rule_change_approve(proposal, approver or staff_member(SUPPORT_STAFF, "support-second"))
+    approver = get_user_model().objects.filter(username="desk-second").first()
+    rule_change_approve(proposal, approver or staff_member(COMPLIANCE_REVIEWERS, "desk-second"))
     return TournamentEntry.objects.get(pk=entry.pk)
 
 
@@ -163,21 +165,21 @@ def test_trn_28_a_prize_already_paid_or_no_prize_at_all_cannot_be_forfeited_in_p
     }
 
 
-def test_trn_28_support_forfeits_a_percentage_from_the_back_office_rounded_down_to_the_cent(
+def test_trn_28_an_administrator_forfeits_a_percentage_from_the_back_office_rounded_down_to_the_cent(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """TRN-28: 33.33 % of €30.00 is €9.999 → €9.99 forfeited (the player keeps the fraction of a cent), €20.01 paid."""
     winner = unpaid_winner(monkeypatch)
     before_cash, before_seized = cash(winner.user), seized()
-    support = client_of(SUPPORT_STAFF)
+    administrator = client_of(ADMINISTRATORS)
 
     missing = run_action(
-        support, ENTRIES, "disqualify_entries", [winner.pk], prize="partial_percent", reason="Chip dumping"
+        administrator, ENTRIES, "disqualify_entries", [winner.pk], prize="partial_percent", reason="Chip dumping"
     )
     assert missing.status_code == 200  # the page again: the percentage is missing
     assert missing.context["form"].errors["forfeit_percent"]
     response = run_action(
-        support,
+        administrator,
         ENTRIES,
         "disqualify_entries",
         [winner.pk],
@@ -187,9 +189,8 @@ def test_trn_28_support_forfeits_a_percentage_from_the_back_office_rounded_down_
     )
 
     assert response.status_code == 302
-    assert any(
-        "forfeiture of €9.99 of their prize €30.00 is proposed" in text for text in messages_after(support, response)
-    )
+    proposed = "forfeiture of €9.99 of their prize €30.00 is proposed"
+    assert any(proposed in text for text in messages_after(administrator, response))
     assert (cash(winner.user), seized()) == (before_cash, before_seized)
     row = approved(winner)
     assert row.prize_forfeited_cents == 999
@@ -203,10 +204,10 @@ def test_trn_28_a_refused_partial_amount_in_the_back_office_says_why_and_changes
 ) -> None:
     """TRN-28: €30.00 of a €30.00 prize is not a partial forfeiture."""
     winner = unpaid_winner(monkeypatch)
-    support = client_of(SUPPORT_STAFF)
+    administrator = client_of(ADMINISTRATORS)
 
     response = run_action(
-        support,
+        administrator,
         ENTRIES,
         "disqualify_entries",
         [winner.pk],
@@ -217,7 +218,7 @@ def test_trn_28_a_refused_partial_amount_in_the_back_office_says_why_and_changes
 
     assert any(
         "less than the prize €30.00" in text and "Nothing was changed" in text
-        for text in messages_after(support, response)
+        for text in messages_after(administrator, response)
     )
     assert TournamentEntry.objects.get(pk=winner.pk).status == EntryStatus.FINISHED
 

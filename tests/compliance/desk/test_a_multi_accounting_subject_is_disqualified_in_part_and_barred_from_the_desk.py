@@ -2,7 +2,8 @@
 forfeiting part of the unpaid prize (the rest is paid) and barring them from tournaments; the decision is on
 the case with what was forfeited, and the subject's next registration is refused. Forfeiting the whole prize and a
 part of it at once is refused on the form and nothing changes. Issue 30: the disqualification and the bar are
-immediate; the forfeiture is proposed with them and done when a support agent approves it (never the reviewer)."""
+immediate; the forfeiture is proposed with them and done when a second reviewer approves it: proposing and deciding
+a forfeiture need ``tournaments.forfeit_prize``, the desk's alone, so neither the proposer nor a support agent can."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from django.utils import timezone
 
 from compliance.models import CaseActionKind
-from poker_site.accounts.roles import SUPPORT_STAFF
+from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
 from poker_site.core.models import RuleChangeProposal
 from poker_site.core.rule_changes import RuleChangeRefused, rule_change_approve
 from tests.compliance.desk.support import case_about
@@ -41,7 +42,7 @@ def unpaid_winner(monkeypatch: pytest.MonkeyPatch) -> TournamentEntry:
 
 
 def test_trn_09_a_subject_is_disqualified_with_a_partial_forfeiture_and_barred(
-    reviewer: Any, monkeypatch: pytest.MonkeyPatch
+    reviewer: Any, support_agent: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     winner = unpaid_winner(monkeypatch)
     case = case_about(reviewer, winner.user, title="Two accounts, one person (FRD-15)")
@@ -61,16 +62,19 @@ def test_trn_09_a_subject_is_disqualified_with_a_partial_forfeiture_and_barred(
     winner.refresh_from_db()
     assert winner.status == EntryStatus.DISQUALIFIED  # at once
     assert TournamentBar.objects.filter(user=winner.user).exists()
-    # Issue 30 (TRN-28): the forfeiture is proposed with the case's decision and withheld until a support agent
-    # (``tournaments.disqualify_player``) approves it; the reviewer cannot approve it.
+    # Issue 30 (TRN-28): the forfeiture is proposed with the case's decision and withheld until a second reviewer
+    # (``tournaments.forfeit_prize``) approves it; neither the proposer nor a support agent can.
     proposal = RuleChangeProposal.objects.get(kind=KIND, target=forfeiture_target(winner))
     assert (proposal.proposed_by_id, proposal.changes) == (reviewer.pk, {"full": False, "forfeit_cents": 2_000})
     assert cash(winner.user) == before
     action = case.actions.get(kind=CaseActionKind.DISQUALIFIED)
     assert (action.details["forfeited_cents"], action.details["barred"]) == (0, True)  # nothing forfeited yet
-    with pytest.raises(RuleChangeRefused):
+    with pytest.raises(RuleChangeRefused, match="second staff member"):
         rule_change_approve(proposal, reviewer)
-    rule_change_approve(proposal, staff_member(SUPPORT_STAFF, "support-second"))
+    with pytest.raises(RuleChangeRefused, match=r"tournaments\.forfeit_prize"):
+        rule_change_approve(proposal, support_agent)
+    assert cash(winner.user) == before
+    rule_change_approve(proposal, staff_member(COMPLIANCE_REVIEWERS, "rory"))
     winner.refresh_from_db()
     assert winner.prize_forfeited_cents == 2_000
     assert cash(winner.user) - before == 1_000
