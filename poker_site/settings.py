@@ -295,12 +295,19 @@ LOGIN_FAILURE_LIMIT = env.integer("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 LOGIN_ACCOUNT_FAILURE_LIMIT = env.integer("LOGIN_ACCOUNT_FAILURE_LIMIT", 4 * LOGIN_FAILURE_LIMIT, minimum=1)
 LOGIN_ADDRESS_FAILURE_LIMIT = env.integer("LOGIN_ADDRESS_FAILURE_LIMIT", 10 * LOGIN_FAILURE_LIMIT, minimum=1)
 LOGIN_LOCKOUT_SECONDS = env.integer("LOGIN_LOCKOUT_SECONDS", 900, minimum=1)
-# Password-reset links (issue 30; poker_site/accounts/password_reset.py): valid this long and once; the public
-# "Forgot your password?" page sends at most so many per client address and per e-mail address in a window.
+# Password-reset links (issue 30; poker_site/accounts/password_reset.py): valid this long and once. The public
+# "Forgot your password?" page takes at most so many requests per client address, and per e-mail address from one
+# client, in a window; it sends at most PASSWORD_RESET_SENT_LIMIT links to one address in a window (shorter when the
+# links are: never longer than they stay valid), and none while one sent within PASSWORD_RESET_RESEND_SECONDS still
+# works.
 PASSWORD_RESET_TIMEOUT = env.integer("PASSWORD_RESET_TIMEOUT", 3600, minimum=300, maximum=3 * 24 * 3600)
 PASSWORD_RESET_ADDRESS_LIMIT = env.integer("PASSWORD_RESET_ADDRESS_LIMIT", 10, minimum=1)
 PASSWORD_RESET_EMAIL_LIMIT = env.integer("PASSWORD_RESET_EMAIL_LIMIT", 3, minimum=1)
 PASSWORD_RESET_WINDOW_SECONDS = env.integer("PASSWORD_RESET_WINDOW_SECONDS", 3600, minimum=1)
+PASSWORD_RESET_SENT_LIMIT = env.integer("PASSWORD_RESET_SENT_LIMIT", 3, minimum=1)
+PASSWORD_RESET_RESEND_SECONDS = env.integer(
+    "PASSWORD_RESET_RESEND_SECONDS", 300, minimum=1, maximum=PASSWORD_RESET_TIMEOUT
+)
 # The site's public address, scheme://host[:port] without a path (e.g. "https://poker.example"): every password-reset
 # link is built from it. Empty: from the request's scheme and Host header (its port is not checked by ALLOWED_HOSTS).
 PUBLIC_SITE_URL = env.string("PUBLIC_SITE_URL", "").strip().rstrip("/")

@@ -5,11 +5,14 @@ address and then reset it) could take any player's account over, and its wallet 
 
 * The player asks on the public "Forgot your password?" page (:class:`poker_site.accounts.views.PasswordResetView`,
   linked from the log-in page; :func:`password_reset_request`). The answer is the same whether the address belongs to
-  an account or not, and the page is throttled per client address and per e-mail address asked for
-  (``PASSWORD_RESET_ADDRESS_LIMIT`` and ``PASSWORD_RESET_EMAIL_LIMIT`` requests per ``PASSWORD_RESET_WINDOW_SECONDS``,
-  counted atomically in Redis by :func:`poker_site.accounts.throttle.request_counted`); an answer over a limit is a
-  429 that says so. It is the players' page: an account that holds privileges gets no link from it (the answer is
-  that of an unknown address; the refused request is audited), administrators reset those in the admin.
+  an account or not. Requests are throttled per client (``PASSWORD_RESET_ADDRESS_LIMIT`` over every address and
+  ``PASSWORD_RESET_EMAIL_LIMIT`` per e-mail address asked for, per ``PASSWORD_RESET_WINDOW_SECONDS``, counted
+  atomically in Redis by :func:`poker_site.accounts.throttle.request_counted`; over a limit a 429 that says so), so a
+  stranger uses up only their own; the links actually sent to an address are limited apart
+  (``PASSWORD_RESET_SENT_LIMIT``, none again while one sent within ``PASSWORD_RESET_RESEND_SECONDS`` still works),
+  which never leaves the player without a working link. It is the players' page: an account that holds privileges
+  gets no link from it (the answer is that of an unknown address; the refused request is audited), administrators
+  reset those in the admin.
 * Support sends the link from the player's admin page (:func:`password_reset_link_send`, the page
   ``accounts_user_send_password_reset``), with a written reason kept in the audit entry ``password_reset_link_sent``.
   The link goes to the address on file only, which support cannot change alone (a new e-mail address is a proposal a
@@ -46,6 +49,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils.crypto import salted_hmac
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
@@ -56,6 +60,8 @@ EMAIL_TEMPLATE = "registration/password_reset_email.txt"
 SUBJECT_TEMPLATE = "registration/password_reset_subject.txt"
 CHANGE_USERS = "accounts.change_user"
 PUBLIC_REQUESTS_THROTTLE = "password-reset"
+PUBLIC_LINKS_THROTTLE = "password-reset-sent"
+LINKS_VALID_TOGETHER_SALT = "poker_site.accounts.password_reset.links_valid_together"
 PRIVILEGED_ACCOUNT_REFUSED = "password_reset_refused_privileged_account"
 SUPPORT_LINKS_THROTTLE = "password-reset-support"
 SUPPORT_LINKS_PER_PLAYER = 3
@@ -138,31 +144,58 @@ def accounts_reset_by_email(email: str) -> list[User]:
     ]
 
 
+def links_valid_together(user: User) -> str:
+    """What every reset link made for ``user`` now depends on, as one keyed hash: Django's token is made from the
+    account's id, password hash, last log-in and e-mail address, so the links sent while these stay the same all
+    work (within ``PASSWORD_RESET_TIMEOUT``) and a new password, a log-in or a new address spends them all. Keyed
+    with the site's secret: the password hash never reaches Redis, even hashed alone."""
+    last_login = user.last_login.isoformat() if user.last_login else ""
+    value = f"{user.pk}|{user.password}|{last_login}|{(user.email or '').casefold()}"
+    return salted_hmac(LINKS_VALID_TOGETHER_SALT, value).hexdigest()
+
+
 @transaction.atomic(durable=True)
 def password_reset_request(email: str, request: HttpRequest) -> None:
     """The public "Forgot your password?" page asked for a link to ``email``. Sends one to each player account that
-    has the address (active, with a usable password), built like support's (:func:`reset_link_context`); the answer
-    the page gives is the same whatever happened.
+    has the address (active, with a usable password), built like support's (:func:`reset_link_context`); the page's
+    answer is the same whatever happened.
 
-    ``PasswordResetThrottled`` (nothing looked up) once the client, or the client and the address together, are over
-    their limits (``PASSWORD_RESET_ADDRESS_LIMIT`` and ``PASSWORD_RESET_EMAIL_LIMIT`` per
-    ``PASSWORD_RESET_WINDOW_SECONDS``), counted before anything is looked up so every address counts alike.
+    The limits are split so that a stranger can use up only their own (issue 30, QA finding 2: one per e-mail
+    address let anyone asking three times leave the player without a reset for an hour):
+
+    * **Requests, per client** (counted before anything is looked up, so every address counts alike; over a limit
+      ``PasswordResetThrottled``, a 429): ``PASSWORD_RESET_ADDRESS_LIMIT`` per client address over every e-mail
+      address, and ``PASSWORD_RESET_EMAIL_LIMIT`` per (e-mail address, client address), per
+      ``PASSWORD_RESET_WINDOW_SECONDS``. A client is counted as the log-in lock counts it (an IPv6 address by its
+      /64). A stranger over them is refused; the player, asking from elsewhere, is not.
+    * **Links sent, per account's address** (against mail-bombing; nothing in the answer shows it): none while one
+      sent within ``PASSWORD_RESET_RESEND_SECONDS`` still works, and at most ``PASSWORD_RESET_SENT_LIMIT`` in a window
+      of ``PASSWORD_RESET_WINDOW_SECONDS`` (or ``PASSWORD_RESET_TIMEOUT`` when shorter). Both count only while the
+      links sent stay valid together (:func:`links_valid_together`: same password, last log-in and address). So a
+      link is held back only while one sent within that window, hence still valid, sits in the player's mailbox:
+      strangers asking from any number of networks send the player working links, at most the limit, and never
+      leave them without one; once a link is used (or the player logs in) the count starts again and a new link goes
+      at once. A link that could not be sent is logged, not raised (the answer must not tell that an account has the
+      address), and given back to the count.
+
+    Support's links (:func:`password_reset_link_send`) count on their own per player and neither count here nor are
+    held back by this page's counts, so strangers cannot block support, and support cannot block the page.
 
     An account that holds privileges (staff, superuser, any group or permission) gets no link here: it is treated as
-    an address no account has (nothing sent, and the mail server's time not spent either), and the refused request
-    is written to the audit log (``password_reset_refused_privileged_account``, no actor, the client's address) in
-    this transaction. Whoever controls or guesses a staff mailbox must not hold a reset path to a staff account on a
-    public page; administrators reset those in the admin. A link that cannot be sent is logged, not raised: the
-    answer must not tell that an account has the address."""
+    an address no account has (nothing sent; its requests counted like any), and the refused request is written to
+    the audit log (``password_reset_refused_privileged_account``, no actor, the client's address) in this
+    transaction. Whoever controls or guesses a staff mailbox must not hold a reset path to a staff account on a
+    public page; administrators reset those in the admin."""
     from poker_site.accounts import throttle
     from wallet.services.audit import audit_record
 
     email = email.strip()
+    client = throttle.counted_address(request)
     seconds = throttle.request_counted(
         PUBLIC_REQUESTS_THROTTLE,
         [
-            (f"address:{throttle.counted_address(request)}", settings.PASSWORD_RESET_ADDRESS_LIMIT),
-            (f"email:{email.casefold()}", settings.PASSWORD_RESET_EMAIL_LIMIT),
+            (f"client:{client}", settings.PASSWORD_RESET_ADDRESS_LIMIT),
+            (f"email-from-client:{email.casefold()}|{client}", settings.PASSWORD_RESET_EMAIL_LIMIT),
         ],
         settings.PASSWORD_RESET_WINDOW_SECONDS,
     )
@@ -179,16 +212,30 @@ def password_reset_request(email: str, request: HttpRequest) -> None:
                 details={"client": throttle.client_address(request)},
             )
             continue
-        _reset_link_mail(user, request)
+        subject = links_valid_together(user)
+        sending = throttle.sending_reserved(
+            PUBLIC_LINKS_THROTTLE,
+            subject,
+            pause=settings.PASSWORD_RESET_RESEND_SECONDS,
+            limit=settings.PASSWORD_RESET_SENT_LIMIT,
+            # never longer than a link stays valid: a link held back always has a working one sent before it
+            window=min(settings.PASSWORD_RESET_WINDOW_SECONDS, settings.PASSWORD_RESET_TIMEOUT),
+        )
+        if sending is not throttle.Sending.RESERVED:
+            continue
+        if not _reset_link_mailed(user, request):
+            throttle.sending_given_back(PUBLIC_LINKS_THROTTLE, subject)
 
 
-def _reset_link_mail(user: User, request: HttpRequest) -> None:
+def _reset_link_mailed(user: User, request: HttpRequest) -> bool:
     context = reset_link_context(user, request)
     subject = "".join(render_to_string(SUBJECT_TEMPLATE, context).splitlines())
     try:
         send_mail(subject, render_to_string(EMAIL_TEMPLATE, context), None, [user.email])
     except OSError:  # smtplib's errors: logged, and the page answers as ever (it never tells an account exists)
         logger.exception("The password-reset link to account %s could not be sent.", user.pk)
+        return False
+    return True
 
 
 @transaction.atomic

@@ -37,11 +37,14 @@ connection usually has a whole /64, so counting each address would let one clien
 :func:`client_address` itself stays the full address: the connection records of the compliance desk keep that.
 
 :func:`request_counted` puts the same reserve script in front of other requests an anonymous client may repeat: the
-public "Forgot your password?" page counts each request per client address and per e-mail address asked for.
+public "Forgot your password?" page counts each request per client address and per (e-mail address asked for, client
+address). :func:`sending_reserved` counts what is actually sent: the same page's links to one account's address
+(:func:`poker_site.accounts.password_reset.password_reset_request` says why that cannot lock a player out).
 """
 
 from __future__ import annotations
 
+import enum
 import functools
 import hashlib
 import ipaddress
@@ -114,6 +117,44 @@ for index, key in ipairs(KEYS) do
 end
 return longest
 """
+
+
+# KEYS[1]: the pause after the last message sent, KEYS[2]: the count of messages sent; ARGV[1]: the pause in seconds,
+# ARGV[2]: the count's limit, ARGV[3]: its window in seconds. 0: reserved (counted, the pause begins again); 1: within
+# the pause; 2: the limit reached. Nothing changes unless reserved.
+_SENDING_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 1
+end
+if tonumber(redis.call('GET', KEYS[2]) or '0') >= tonumber(ARGV[2]) then
+  return 2
+end
+if redis.call('INCR', KEYS[2]) == 1 or redis.call('TTL', KEYS[2]) < 0 then
+  redis.call('EXPIRE', KEYS[2], ARGV[3])
+end
+redis.call('SET', KEYS[1], '1', 'EX', ARGV[1])
+return 0
+"""
+
+# KEYS[1]: the pause (ended), KEYS[2]: the count of messages sent (one down, never below zero): nothing went out.
+_SENDING_GIVE_BACK_SCRIPT = """
+redis.call('DEL', KEYS[1])
+if tonumber(redis.call('GET', KEYS[2]) or '0') > 0 then
+  redis.call('DECR', KEYS[2])
+end
+return 0
+"""
+
+
+class Sending(enum.IntEnum):
+    """The answer of :func:`sending_reserved` (the values its Redis script returns)."""
+
+    RESERVED = 0
+    """Send it: counted, and the pause after it has begun."""
+    PAUSED = 1
+    """One was sent within the pause: send none now."""
+    LIMITED = 2
+    """The window's limit was sent: send none until the window ends."""
 
 
 @dataclass(frozen=True)
@@ -270,6 +311,26 @@ def request_counted(kind: str, counted: list[tuple[str, int]], window: int) -> i
     key."""
     keys = [f"{settings.REDIS_KEY_PREFIX}:{kind}:{account_key(key)}" for key, _ in counted]
     return int(_script(_RESERVE_SCRIPT)(keys=keys, args=[window, *(limit for _, limit in counted)]))
+
+
+def _sending_keys(kind: str, subject: str) -> list[str]:
+    hashed = account_key(subject)
+    return [f"{settings.REDIS_KEY_PREFIX}:{kind}:pause:{hashed}", f"{settings.REDIS_KEY_PREFIX}:{kind}:sent:{hashed}"]
+
+
+def sending_reserved(kind: str, subject: str, *, pause: int, limit: int, window: int) -> Sending:
+    """Reserve one message of ``kind`` (e.g. ``"password-reset-sent"``) to ``subject`` (who or what it goes to; hashed
+    like the other keys), atomically: ``RESERVED`` when none was sent within the last ``pause`` seconds and fewer than
+    ``limit`` in the fixed window of ``window`` seconds that began with the first one counted; then it is counted and
+    the pause begins. Otherwise ``PAUSED`` or ``LIMITED``, and nothing is counted. A message that could not be sent is
+    given back with :func:`sending_given_back`."""
+    answer = _script(_SENDING_SCRIPT)(keys=_sending_keys(kind, subject), args=[pause, limit, window])
+    return Sending(int(answer))
+
+
+def sending_given_back(kind: str, subject: str) -> None:
+    """The message reserved by :func:`sending_reserved` did not go out: its pause ends and its count goes one down."""
+    _script(_SENDING_GIVE_BACK_SCRIPT)(keys=_sending_keys(kind, subject))
 
 
 @functools.cache

@@ -1,7 +1,7 @@
 """Issue 30: a player who forgot the password asks for a link on the public "Forgot your password?" page (linked from
 the log-in page) and chooses a new password on the page the link opens. The page answers the same whether an account
-has the address or not, and is throttled per e-mail address and per client address. A link works once: a used,
-forged or tampered link is refused; the new password logs the player's other sessions out."""
+has the address or not, and is throttled per client address and per e-mail address from one client. A link works
+once: a used, forged or tampered link is refused; the new password logs the player's other sessions out."""
 
 from __future__ import annotations
 
@@ -125,18 +125,18 @@ def test_no_link_goes_to_an_inactive_account() -> None:
 
 
 @override_settings(PASSWORD_RESET_EMAIL_LIMIT=2, PASSWORD_RESET_ADDRESS_LIMIT=100)
-def test_the_page_is_throttled_per_e_mail_address_whether_an_account_has_it_or_not() -> None:
+def test_one_client_is_throttled_per_e_mail_address_whether_an_account_has_it_or_not() -> None:
     player("pat")
 
-    answers = [ask_for_a_link("pat@players.example", f"198.51.100.{n}").status_code for n in range(1, 4)]
-    unknown = [ask_for_a_link("ghost@players.example", f"198.51.100.{n}").status_code for n in range(1, 4)]
+    answers = [ask_for_a_link("pat@players.example", "198.51.100.1").status_code for _ in range(3)]
+    unknown = [ask_for_a_link("ghost@players.example", "198.51.100.1").status_code for _ in range(3)]
 
     assert answers == unknown == [302, 302, 429]
-    assert len(mail.outbox) == 2
-    refused = ask_for_a_link("Pat@Players.Example", "198.51.100.9")
+    assert len(mail.outbox) == 1  # the second request came within the pause after the first link: none again
+    refused = ask_for_a_link("Pat@Players.Example", "198.51.100.1")
     assert refused.status_code == 429
     assert "Too many requests for a new password" in refused.content.decode()
-    assert len(mail.outbox) == 2
+    assert ask_for_a_link("pat@players.example", "198.51.100.2").status_code == 302  # another client is not refused
 
 
 @override_settings(PASSWORD_RESET_EMAIL_LIMIT=100, PASSWORD_RESET_ADDRESS_LIMIT=3)
