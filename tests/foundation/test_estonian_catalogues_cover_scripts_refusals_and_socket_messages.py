@@ -58,6 +58,7 @@ STAFF_OR_INTERNAL_CODES = {
     "reason_required",
     "mute_refused",
 }
+CHIPS_WRONG = re.compile(r"[Kk]ii[bp]")  # kiip, kiibid, kiipi, alguskiibid, kiibivirn
 BLINDS_WRONG = re.compile(r"\b([Pp]imeda\w*|[Bb]lindid\b|[Bb]lindide\w*|[Ss]uur\w*\s+blind\w*|[Vv]äike\w*\s+blind\w*)")
 
 
@@ -171,6 +172,9 @@ def test_the_scans_find_what_they_look_for() -> None:
     assert BLINDS_WRONG.search("Blindide struktuur")
     assert not BLINDS_WRONG.search("suur pimepanus")
     assert not BLINDS_WRONG.search("Blind, võrdne Antega")  # the UTH bet's name
+    assert CHIPS_WRONG.search("Makstud: 500 kiipi lisati")
+    assert CHIPS_WRONG.search("Keskmine kiibivirn")
+    assert not CHIPS_WRONG.search("Makstud: sinu stäkile lisati 500 mängumärki.")
 
 
 def test_every_string_the_scripts_build_is_translated_into_estonian() -> None:
@@ -213,13 +217,15 @@ def test_blinds_are_pimepanused_in_every_estonian_string_and_rule_page() -> None
 
 def test_poker_chips_are_mangumargid_and_only_the_uth_tables_casino_chips_are_zetoonid() -> None:
     """The glossary: poker chips (a stack, a tournament's chips, chips back from a table) are "mängumärgid", the word of
-    the Estonian rule document (seed 004 uses no other); "žetoon" is kept only for the casino chips a player picks and
-    places at the Ultimate Texas Hold'em table, whose strings come from the UTH templates and scripts alone."""
+    the Estonian rule document (seed 004 uses no other), never "kiibid" (a stack is "stäkk", not a "kiibivirn");
+    "žetoon" is kept only for the casino chips a player picks and places at the Ultimate Texas Hold'em table, whose
+    strings come from the UTH templates and scripts alone (and the UTH models' own labels)."""
     wrong = [
         f"{name}: {translation}"
         for name in ("django.po", "djangojs.po")
         for references, translation in translations_with_references(name)
-        if re.search(r"[žŽ]etoon", translation) and not (references and all("uth/" in path for path in references))
+        if (re.search(r"[žŽ]etoon", translation) and not (references and all("uth/" in path for path in references)))
+        or CHIPS_WRONG.search(translation)
     ]
     assert wrong == []
 
