@@ -25,6 +25,7 @@ from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminPasswordChangeForm, ReadOnlyPasswordHashWidget, UserChangeForm
 from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -33,8 +34,8 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from poker_site.accounts.email_changes import PLAYER_EMAIL, email_changed_notify, email_normalised
-from poker_site.accounts.models import User
+from poker_site.accounts.email_changes import PLAYER_EMAIL, email_changed_notify, email_normalised, in_use_message
+from poker_site.accounts.models import User, violates_email_uniqueness
 from poker_site.accounts.password_reset import (
     PasswordResetRefused,
     password_reset_link_send,
@@ -131,14 +132,15 @@ class AccountChangeForm(UserChangeForm):  # type: ignore[type-arg,unused-ignore]
     def clean_email(self) -> str:
         """The address as sign-up stores it (lower case), refused when another account uses it (compared without
         case): an address belongs to one account, since reset links go to it. For administrators too. Only a changed
-        address is checked: an old duplicate does not block the account's other edits."""
+        address is checked. An account taking the address after this check is refused by the database's unique index
+        (:meth:`UserAdmin.changeform_view` says so on the page)."""
         email = email_normalised(self.cleaned_data.get("email"))
         if (
             email
             and "email" in self.changed_data
             and User.objects.filter(email__iexact=email).exclude(pk=self.instance.pk).exists()
         ):
-            raise forms.ValidationError(f"Another account uses {email}: an address belongs to one account.")
+            raise forms.ValidationError(in_use_message(email))
         return email
 
 
@@ -196,6 +198,21 @@ class UserAdmin(DjangoUserAdmin):
             '<a href="{}">Propose a new e-mail address (another staff member approves it)</a>',
             reverse(f"admin:{PROPOSE_EMAIL_PAGE}", args=[user.pk]),
         )
+
+    def changeform_view(
+        self, request: HttpRequest, object_id: str | None = None, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        """Django's page, except when the database refuses the address because another account took it after the
+        form's check (a sign-up or another edit at the same moment): Django's transaction rolls the save back, and the
+        page comes back with a message saying so instead of a server error."""
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except IntegrityError as error:
+            if not violates_email_uniqueness(error):
+                raise
+        email = email_normalised(request.POST.get("email"))
+        self.message_user(request, f"{in_use_message(email)} Nothing was saved.", messages.ERROR)
+        return redirect(request.get_full_path())
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         """An administrator's direct change of the address: the old and the new address are told, as when a proposal

@@ -9,13 +9,14 @@ member with ``accounts.change_user`` approves it (never the proposer); only then
 
 A proposal names the account (``accounts.user:<pk>``), the new address (``email``) and the address it changes from
 (``from``: the address on file when it was proposed, recorded by the check). It is refused (when proposed, and again
-when approved) for an address that is not valid, that another account uses (compared without case), that is the
-address on file already, and for an account that holds privileges (staff, superuser, any group or permission:
-administrators manage those). A new proposal is refused while another one for the account awaits approval (the
-account's row is locked while proposing, so two proposals at once queue), and an approval is refused when the address
-on file is no longer the one the proposal changes from (another proposal approved meanwhile, or an administrator's
-direct edit): approving a stale proposal would silently put an older address back. Applied, the address changes and
-a notice goes to the old address and to the new one, once the transaction commits.
+when approved) for an address that is not valid, that another account uses (compared without case; the database's
+unique index settles an account taking it between the check and the change, and the approval is refused the same way),
+that is the address on file already, and for an account that holds privileges (staff, superuser, any group or
+permission: administrators manage those). A new proposal is refused while another one for the account awaits approval
+(the account's row is locked while proposing, so two proposals at once queue), and an approval is refused when the
+address on file is no longer the one the proposal changes from (another proposal approved meanwhile, or an
+administrator's direct edit): approving a stale proposal would silently put an older address back. Applied, the
+address changes and a notice goes to the old address and to the new one, once the transaction commits.
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 
-from poker_site.accounts.models import User
+from poker_site.accounts.models import User, violates_email_uniqueness
 from poker_site.accounts.roles import holds_privileges
 from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
 
@@ -80,7 +81,7 @@ def email_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:
     if new == email_normalised(old):
         raise RuleChangeRefused(f"{new} is already the address on file of {user.username}: nothing would change.")
     if User.objects.filter(email__iexact=new).exclude(pk=user.pk).exists():
-        raise RuleChangeRefused(f"Another account uses {new}: an address belongs to one account.")
+        raise RuleChangeRefused(in_use_message(new))
     return CheckedChange(
         summary=f"{user.username}: e-mail {old or '(none)'} → {new}",
         before={"email": old},
@@ -88,11 +89,22 @@ def email_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:
     )
 
 
+def in_use_message(address: str) -> str:
+    return f"Another account uses {address}: an address belongs to one account."
+
+
 def email_change_apply(target: str, changes: dict[str, Any]) -> None:
+    """Put the approved address on file and tell the old and the new one. ``RuleChangeRefused`` when the database
+    refuses it: another account took the address after the check (a sign-up or an edit at the same moment)."""
     user = _account(target, User.objects.select_for_update())
     old = user.email or ""
     user.email = changes["email"]
-    user.save(update_fields=["email"])
+    try:
+        user.save(update_fields=["email"])
+    except IntegrityError as error:
+        if not violates_email_uniqueness(error):
+            raise
+        raise RuleChangeRefused(in_use_message(user.email)) from error
     email_changed_notify(user, old)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.html import format_html
@@ -16,10 +17,15 @@ from django.utils.translation import gettext_lazy as _
 
 from poker_site.accounts import throttle
 from poker_site.accounts.backends import SIGN_IN_REFUSED
-from poker_site.accounts.models import User
+from poker_site.accounts.models import EMAIL_TAKEN_MESSAGE, User, violates_email_uniqueness
 
 MINIMUM_AGE = 18
 """Players must be at least this old (responsible gaming)."""
+
+
+class EmailTaken(Exception):
+    """The database refused the new account's address: another account took it after the form checked it (two
+    sign-ups at once). Nothing was saved."""
 
 
 def age_on(birth: date, day: date) -> int:
@@ -66,7 +72,7 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip().lower()
         if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(_("An account with this email already exists."))
+            raise forms.ValidationError(EMAIL_TAKEN_MESSAGE)
         return email
 
     def clean_date_of_birth(self) -> date:
@@ -79,6 +85,8 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
         return birth
 
     def save(self, commit: bool = True) -> User:
+        """The new account, saved when ``commit``. ``EmailTaken`` when the database refuses its address: another
+        sign-up with it was saved after this form checked (``clean_email`` cannot see a concurrent one)."""
         from poker_site.core.rules import RULES_VERSION
 
         user: User = super().save(commit=False)
@@ -86,7 +94,13 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
         user.terms_version = RULES_VERSION
         user.terms_accepted_at = timezone.now()
         if commit:
-            user.save()
+            try:
+                with transaction.atomic():  # a savepoint: the refusal leaves an enclosing transaction usable
+                    user.save()
+            except IntegrityError as error:
+                if not violates_email_uniqueness(error):
+                    raise
+                raise EmailTaken from error
         return user
 
 

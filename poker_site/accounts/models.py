@@ -1,8 +1,12 @@
 """The user model. Players and staff share it; staff roles are Django groups (see roles.py)."""
 
 from django.contrib.auth.models import AbstractUser
-from django.db import models
+from django.db import IntegrityError, models
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
+
+EMAIL_UNIQUE_CONSTRAINT = "accounts_user_email_unique_without_case"
+EMAIL_TAKEN_MESSAGE = _("An account with this email already exists.")
 
 
 class User(AbstractUser):
@@ -29,8 +33,26 @@ class User(AbstractUser):
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
+        constraints = [
+            # An address belongs to one account: password-reset links go to it (issue 30). Sign-up, the e-mail
+            # proposals and the admin check first, for a clear message; two requests at once both pass a check, so
+            # the database holds it. Empty addresses (accounts made without one) are many.
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~models.Q(email=""),
+                name=EMAIL_UNIQUE_CONSTRAINT,
+                violation_error_message=EMAIL_TAKEN_MESSAGE,
+            ),
+        ]
 
     @property
     def table_name(self) -> str:
         """The name shown at tables and in hand histories."""
         return self.screen_name or self.username
+
+
+def violates_email_uniqueness(error: IntegrityError) -> bool:
+    """Whether ``error`` is the database refusing an e-mail address another account has
+    (:data:`EMAIL_UNIQUE_CONSTRAINT`), as opposed to any other integrity error (which callers let through)."""
+    diagnostic = getattr(error.__cause__, "diag", None)
+    return getattr(diagnostic, "constraint_name", None) == EMAIL_UNIQUE_CONSTRAINT

@@ -17,7 +17,8 @@ from django.urls import reverse_lazy
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from poker_site.accounts.forms import LoginForm, SignUpForm
+from poker_site.accounts.forms import EmailTaken, LoginForm, SignUpForm
+from poker_site.accounts.models import EMAIL_TAKEN_MESSAGE
 from poker_site.accounts.password_reset import (
     PasswordResetThrottled,
     password_reset_request,
@@ -31,9 +32,13 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="poker_site.accounts.backends.RateLimitedModelBackend")
-        return redirect("home")
+        try:
+            user = form.save()
+        except EmailTaken:  # another sign-up with the address was saved after this form checked it
+            form.add_error("email", EMAIL_TAKEN_MESSAGE)
+        else:
+            login(request, user, backend="poker_site.accounts.backends.RateLimitedModelBackend")
+            return redirect("home")
     return render(request, "accounts/sign_up.html", {"form": form}, status=400 if form.errors else 200)
 
 
