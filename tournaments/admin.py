@@ -729,11 +729,21 @@ class PrizeFilter(admin.SimpleListFilter):
     parameter_name = "prize_state"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("unpaid", "won, not paid yet"), ("paid", "paid"), ("forfeited", "forfeited")]
+        return [
+            ("unpaid", "won, not paid yet"),
+            ("withheld", "withheld: a forfeiture awaits its decision"),
+            ("paid", "paid"),
+            ("forfeited", "forfeited"),
+        ]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        if self.value() == "unpaid":
-            return queryset.filter(prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False)
+        from tournaments.forfeiture_changes import forfeiture_withheld
+
+        unpaid = queryset.filter(prize__gt=0, prize_transfer__isnull=True, prize_forfeited=False)
+        if self.value() == "unpaid":  # a withheld prize is not one a credit would pay (TRN-28, issue 30)
+            return unpaid.exclude(forfeiture_withheld())
+        if self.value() == "withheld":
+            return unpaid.filter(forfeiture_withheld())
         if self.value() == "paid":
             return queryset.filter(prize_transfer__isnull=False)
         if self.value() == "forfeited":
@@ -795,6 +805,9 @@ class TournamentEntryAdmin(CsvExportMixin, TournamentNumberSearch, ReadOnlyAdmin
     ordering = ("-pk",)
     actions = ("disqualify_entries", "credit_prizes")
     inlines = (TournamentPurchaseInline,)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return admin_panels.with_prize_states(super().get_queryset(request))  # the prize column, without a query a row
 
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Sum
+from django.db.models import Count, QuerySet, Sum
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from tournaments.definitions import payouts_now
+from tournaments.forfeiture_changes import forfeiture_target, forfeiture_withholding, pending_forfeitures
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus, TournamentTable
 from tournaments.rules.common import RuleError
 from wallet.errors import format_cents
@@ -37,12 +38,37 @@ def _table(headers: tuple[str, ...], rows: list[tuple[Any, ...]]) -> SafeString:
     return format_html("<table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>", head, body)
 
 
+WITHHOLDING_FORFEITURE = "withholding_forfeiture"
+"""The annotation :func:`with_prize_states` adds: the pending forfeiture proposal withholding the prize, or None."""
+
+
+def with_prize_states(entries: QuerySet[TournamentEntry]) -> QuerySet[TournamentEntry]:
+    """``entries`` with what :func:`prize_state` reads beyond the entry, in the same query: the pending forfeiture
+    proposal withholding each prize, if any (TRN-28, issue 30)."""
+    return entries.annotate(**{WITHHOLDING_FORFEITURE: forfeiture_withholding()})
+
+
 def prize_state(entry: TournamentEntry) -> str:
+    """The entry's prize as staff read it: "—" (none), "paid" (in full, or the rest of a partial forfeiture),
+    "forfeited", "withheld: forfeiture pending (rule change #N)" while a forfeiture of it awaits its decision (paid
+    by nothing until then, TRN-28, issue 30), else "unpaid". An entry not read through :func:`with_prize_states`
+    costs one query when it is disqualified with its prize unpaid."""
     if not entry.prize:
         return "—"
     if entry.prize_transfer_id is not None:
         return "paid"
-    return "forfeited" if entry.prize_forfeited else "unpaid"
+    if entry.prize_forfeited:
+        return "forfeited"
+    proposal = _withholding_forfeiture(entry)
+    return "unpaid" if proposal is None else f"withheld: forfeiture pending (rule change #{proposal})"
+
+
+def _withholding_forfeiture(entry: TournamentEntry) -> int | None:
+    if hasattr(entry, WITHHOLDING_FORFEITURE):
+        return getattr(entry, WITHHOLDING_FORFEITURE)
+    if entry.status != EntryStatus.DISQUALIFIED:
+        return None  # only a disqualified player's prize is ever forfeited
+    return pending_forfeitures().filter(target=forfeiture_target(entry)).values_list("pk", flat=True).first()
 
 
 def entries_panel(tournament: Tournament) -> SafeString:
@@ -107,7 +133,7 @@ def eliminations_panel(tournament: Tournament) -> SafeString:
     """The places given so far, best first (for a running tournament, the latest eliminations): the player, how and
     when they went out, their prize and whether it is paid."""
     placed = list(
-        TournamentEntry.objects.filter(tournament=tournament, place__isnull=False)
+        with_prize_states(TournamentEntry.objects.filter(tournament=tournament, place__isnull=False))
         .select_related("user")
         .order_by("place")[:PANEL_ROWS]
     )
@@ -150,7 +176,9 @@ def payouts_panel(tournament: Tournament) -> SafeString:
         return format_html("<p>No payouts: {}.</p>", str(error))
     finishers = {
         entry.place: entry
-        for entry in TournamentEntry.objects.filter(tournament=tournament, place__lte=PANEL_ROWS).select_related("user")
+        for entry in with_prize_states(
+            TournamentEntry.objects.filter(tournament=tournament, place__lte=PANEL_ROWS)
+        ).select_related("user")
     }
     rows = []
     for place, prize in enumerate(payouts.prizes[:PANEL_ROWS], start=1):

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import CharField, Exists, OuterRef, Value
+from django.db.models import CharField, Exists, OuterRef, Subquery, Value
 from django.db.models.functions import Cast, Concat
 
 from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
@@ -68,10 +68,21 @@ def forfeiture_pending(entry: TournamentEntry | int) -> bool:
     return bool(pending_forfeitures().filter(target=forfeiture_target(entry)).exists())
 
 
+def _pending_forfeiture_of_outer_entry() -> Any:
+    """The pending forfeiture proposals of the entry a subquery's ``OuterRef("pk")`` names."""
+    target = Concat(Value(TARGET_PREFIX), Cast(OuterRef("pk"), CharField()), output_field=CharField())
+    return pending_forfeitures().filter(target=target)
+
+
 def forfeiture_withheld() -> Exists:
     """For a queryset of ``TournamentEntry``: the entry's prize is withheld by a pending forfeiture."""
-    target = Concat(Value(TARGET_PREFIX), Cast(OuterRef("pk"), CharField()), output_field=CharField())
-    return Exists(pending_forfeitures().filter(target=target))
+    return Exists(_pending_forfeiture_of_outer_entry())
+
+
+def forfeiture_withholding() -> Subquery:
+    """For a queryset of ``TournamentEntry``: the pk of the pending forfeiture proposal withholding the entry's prize,
+    or ``None`` (one at most: the kind's ``one_pending_per_target``)."""
+    return Subquery(_pending_forfeiture_of_outer_entry().order_by("pk").values("pk")[:1])
 
 
 def _entry(target: str) -> TournamentEntry:
@@ -205,5 +216,6 @@ __all__ = [
     "forfeiture_rejected_pay",
     "forfeiture_target",
     "forfeiture_withheld",
+    "forfeiture_withholding",
     "pending_forfeitures",
 ]
