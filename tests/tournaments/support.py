@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
 from django.contrib.auth import get_user_model
 
 from games.engine.state import HandState
@@ -15,7 +16,7 @@ from games.models import Hand, HandStatus, Table, TableStatus
 from games.runtime.engine_state import hand_engine_state
 from games.services import hand_act, hand_start
 from tests.tables.support import START, cash, player
-from tournaments.models import Tournament, TournamentKind, TournamentStatus
+from tournaments.models import Tournament, TournamentEntry, TournamentKind, TournamentStatus
 from tournaments.rules.levels import BlindStructure, structure_from_rows
 from tournaments.services import tournament_register, tournaments_advance_all
 from tournaments.services.catalog import tournament_create
@@ -172,3 +173,19 @@ def play(
                 hand = Hand.objects.get(pk=hand.pk)
         now += step
     raise AssertionError(f"the tournament did not get there in {limit} steps")
+
+
+def unpaid_winner(monkeypatch: pytest.MonkeyPatch) -> TournamentEntry:
+    """The winner of a Sit & Go of three (€10 + €1) played to the end, their €30.00 prize not credited yet: the
+    automatic credit is held off while it is played, then restored (a disqualification's forfeiture can then withhold
+    the prize, or staff credit it)."""
+    from tournaments import services
+
+    monkeypatch.setattr(services, "entry_prize_pay", lambda entry_id: False)
+    tournament = sit_and_go(seats=3, buy_in=1_000, fee=100)
+    register_players(tournament, 3)
+    play(tournament)
+    monkeypatch.undo()
+    winner = TournamentEntry.objects.select_related("tournament", "user").get(tournament=tournament, place=1)
+    assert (winner.prize, winner.prize_transfer_id) == (3_000, None)
+    return winner

@@ -20,7 +20,7 @@ from poker_site.core.rule_changes import RuleChangeRefused, rule_change_approve,
 from tests.foundation.staff_roles import staff_member
 from tests.tables.back_office import logged_in
 from tests.tournaments.back_office import ENTRIES, audit_rows, messages_after, run_action
-from tests.tournaments.support import cash, play, register_players, sit_and_go
+from tests.tournaments.support import cash, unpaid_winner
 from tests.tournaments.tickets_support import assert_the_ledger_reconciles
 from tournaments import services, tasks
 from tournaments.forfeiture_changes import FORFEIT_PRIZE, KIND, PRIZE_FORFEITURE, forfeiture_pending, forfeiture_target
@@ -31,19 +31,6 @@ from wallet.models import AccountKind, AuditEntry, Transfer
 from wallet.services import balance_of, system_account
 
 pytestmark = pytest.mark.django_db
-
-
-def unpaid_winner(monkeypatch: pytest.MonkeyPatch) -> TournamentEntry:
-    """A Sit & Go of three (€10 + €1) played to the end; the winner's €30.00 prize is not credited yet (the automatic
-    credit is held off while it is played, then restored)."""
-    monkeypatch.setattr(services, "entry_prize_pay", lambda entry_id: False)
-    tournament = sit_and_go(seats=3, buy_in=1_000, fee=100)
-    register_players(tournament, 3)
-    play(tournament)
-    monkeypatch.undo()
-    winner = TournamentEntry.objects.select_related("tournament", "user").get(tournament=tournament, place=1)
-    assert (winner.prize, winner.prize_transfer_id) == (3_000, None)
-    return winner
 
 
 def seized() -> int:

@@ -22,8 +22,7 @@ from tests.tournaments.back_office import (
     messages_after,
     run_action,
 )
-from tests.tournaments.support import cash, fresh, play, register_players, scheduled, sit_and_go
-from tournaments import services
+from tests.tournaments.support import cash, fresh, register_players, scheduled, sit_and_go, unpaid_winner
 from tournaments.models import EntryStatus, HandForHandMode, Tournament, TournamentEntry, TournamentStatus
 
 pytestmark = pytest.mark.django_db
@@ -43,18 +42,6 @@ def running_sit_and_go() -> Tournament:
     tournament = sit_and_go(seats=3)
     register_players(tournament, 3, now=timezone.now())
     return fresh(tournament)
-
-
-def finished_with_an_unpaid_prize(monkeypatch: pytest.MonkeyPatch) -> TournamentEntry:
-    """A Sit & Go played to the end whose winner's automatic prize credit did not happen."""
-    monkeypatch.setattr(services, "entry_prize_pay", lambda entry_id: False)
-    tournament = sit_and_go(seats=3, buy_in=1_000, fee=100)
-    register_players(tournament, 3)
-    play(tournament)
-    winner = TournamentEntry.objects.select_related("user").get(tournament=tournament, place=1)
-    assert winner.prize == 3_000
-    assert winner.prize_transfer_id is None
-    return winner
 
 
 def test_trn_01_support_delays_a_scheduled_tournament_and_the_audit_row_has_before_and_after() -> None:
@@ -174,7 +161,7 @@ def test_trn_28_support_is_offered_no_forfeiture_and_one_posted_anyway_changes_n
 ) -> None:
     """Issue 30, least privilege: a forfeiture takes a player's money, so it needs ``tournaments.forfeit_prize``,
     which support does not hold; their disqualification page offers the prize kept only, and says who forfeits."""
-    winner = finished_with_an_unpaid_prize(monkeypatch)
+    winner = unpaid_winner(monkeypatch)
     support = client_of(SUPPORT_STAFF)
 
     page = support.post(ENTRIES, {"action": "disqualify_entries", "_selected_action": [winner.pk], "index": 0})
@@ -193,7 +180,7 @@ def test_trn_28_support_is_offered_no_forfeiture_and_one_posted_anyway_changes_n
 def test_a_disqualified_winner_who_keeps_the_prize_is_paid_by_the_manual_credit_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    winner = finished_with_an_unpaid_prize(monkeypatch)
+    winner = unpaid_winner(monkeypatch)
     cash_before = cash(winner.user)
     support = client_of(SUPPORT_STAFF)
 

@@ -20,7 +20,7 @@ from poker_site.core.models import RuleChangeProposal
 from poker_site.core.rule_changes import rule_change_approve
 from tests.foundation.staff_roles import staff_member
 from tests.tournaments.back_office import ENTRIES, audit_rows, client_of, messages_after, run_action
-from tests.tournaments.support import cash, play, register_players, sit_and_go
+from tests.tournaments.support import cash, play, register_players, sit_and_go, unpaid_winner
 from tournaments import services
 from tournaments.forfeiture_changes import KIND, forfeiture_target
 from tournaments.models import EntryStatus, TournamentEntry
@@ -30,18 +30,6 @@ from wallet.models import AccountKind, Transfer
 from wallet.services import balance_of, system_account
 
 pytestmark = pytest.mark.django_db
-
-
-def unpaid_winner(monkeypatch: pytest.MonkeyPatch) -> TournamentEntry:
-    """A Sit & Go of three (€10 + €1) played to the end whose winner's €30.00 prize is not credited yet."""
-    monkeypatch.setattr(services, "entry_prize_pay", lambda entry_id: False)
-    tournament = sit_and_go(seats=3, buy_in=1_000, fee=100)
-    register_players(tournament, 3)
-    play(tournament)
-    winner = TournamentEntry.objects.select_related("tournament", "user").get(tournament=tournament, place=1)
-    assert winner.prize == 3_000
-    assert winner.prize_transfer_id is None
-    return winner
 
 
 def seized() -> int:

@@ -17,24 +17,13 @@ from poker_site.core.rule_changes import rule_change_approve, rule_change_reject
 from tests.foundation.staff_roles import staff_member
 from tests.tables.back_office import logged_in
 from tests.tournaments.back_office import ENTRIES, TOURNAMENTS
-from tests.tournaments.support import play, register_players, sit_and_go
-from tournaments import services
+from tests.tournaments.support import unpaid_winner
 from tournaments.admin_panels import prize_state, with_prize_states
 from tournaments.forfeiture_changes import KIND, forfeiture_target
 from tournaments.models import TournamentEntry
 from tournaments.services import entry_disqualify
 
 pytestmark = pytest.mark.django_db
-
-
-def unpaid_winner(monkeypatch: pytest.MonkeyPatch) -> TournamentEntry:
-    """The winner of a Sit & Go of three played to the end, their €30.00 prize not credited yet."""
-    monkeypatch.setattr(services, "entry_prize_pay", lambda entry_id: False)
-    tournament = sit_and_go(seats=3, buy_in=1_000, fee=100)
-    register_players(tournament, 3)
-    play(tournament)
-    monkeypatch.undo()
-    return TournamentEntry.objects.select_related("tournament", "user").get(tournament=tournament, place=1)
 
 
 def withheld_winner(monkeypatch: pytest.MonkeyPatch) -> tuple[TournamentEntry, RuleChangeProposal]:

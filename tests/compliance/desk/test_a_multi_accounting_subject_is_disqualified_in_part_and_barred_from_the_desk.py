@@ -21,24 +21,13 @@ from tests.compliance.desk.support import case_about
 from tests.foundation.staff_roles import staff_member
 from tests.tables.back_office import logged_in
 from tests.tables.support import cash
-from tests.tournaments.support import play, register_players, scheduled, sit_and_go
-from tournaments import services
+from tests.tournaments.support import scheduled, unpaid_winner
 from tournaments.forfeiture_changes import KIND, forfeiture_target
-from tournaments.models import EntryStatus, TournamentBar, TournamentEntry
+from tournaments.models import EntryStatus, TournamentBar
 from tournaments.services import NotEligible, tournament_register
 from wallet.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
-
-
-def unpaid_winner(monkeypatch: pytest.MonkeyPatch) -> TournamentEntry:
-    monkeypatch.setattr(services, "entry_prize_pay", lambda entry_id: False)
-    tournament = sit_and_go(seats=3, buy_in=1_000, fee=100)
-    register_players(tournament, 3)
-    play(tournament)
-    winner = TournamentEntry.objects.select_related("user").get(tournament=tournament, place=1)
-    assert (winner.prize, winner.prize_transfer_id) == (3_000, None)
-    return winner
 
 
 def test_trn_09_a_subject_is_disqualified_with_a_partial_forfeiture_and_barred(
