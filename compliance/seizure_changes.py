@@ -125,22 +125,19 @@ def seizure_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> None
     proposer, approver = proposal.proposed_by, proposal.decided_by
     assert approver is not None  # applied once approved
     details: dict[str, object] = {"rule_change": proposal.pk}
-    try:
-        case = case_of(hold)
-        if case is not None:
-            case_hold_seizure_apply(
-                case,
-                hold,
-                proposal.reason,
-                proposed_by=proposer,
-                approved_by=approver,
-                amount=changes["amount"],
-                details=details,
-            )
-        else:
-            hold_seize(hold, approver, proposal.reason, proposed_by=proposer, amount=changes["amount"], details=details)
-    except (WalletError, ComplianceError) as error:
-        raise RuleChangeRefused(str(error)) from error
+    case = case_of(hold)
+    if case is not None:
+        case_hold_seizure_apply(
+            case,
+            hold,
+            proposal.reason,
+            proposed_by=proposer,
+            approved_by=approver,
+            amount=changes["amount"],
+            details=details,
+        )
+    else:
+        hold_seize(hold, approver, proposal.reason, proposed_by=proposer, amount=changes["amount"], details=details)
 
 
 def hold_seizure_propose(actor: User, hold: Hold, reason: str, *, amount: int | None = None) -> RuleChangeProposal:
@@ -165,4 +162,5 @@ HOLD_SEIZURE = RuleKind(
     one_pending_per_target=True,
     concerns=seizure_concerns,
     apply_decided=seizure_apply,
+    refusals=(WalletError, ComplianceError),
 )

@@ -129,18 +129,15 @@ def forfeiture_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> N
     from tournaments.services.staff import entry_forfeiture_apply_locked
 
     full, cents = _normalised(changes)
-    try:
-        entry_forfeiture_apply_locked(
-            int(proposal.target.removeprefix(TARGET_PREFIX)),
-            full=full,
-            cents=cents,
-            proposed_by=proposal.proposed_by,
-            approved_by=proposal.decided_by,
-            reason=proposal.reason,
-            proposal=proposal.pk,
-        )
-    except TournamentError as error:
-        raise RuleChangeRefused(error.message) from error
+    entry_forfeiture_apply_locked(
+        int(proposal.target.removeprefix(TARGET_PREFIX)),
+        full=full,
+        cents=cents,
+        proposed_by=proposal.proposed_by,
+        approved_by=proposal.decided_by,
+        reason=proposal.reason,
+        proposal=proposal.pk,
+    )
 
 
 def forfeiture_concerns(target: str, changes: dict[str, Any]) -> list[int]:
@@ -158,6 +155,7 @@ PRIZE_FORFEITURE = RuleKind(
     concerns=forfeiture_concerns,
     apply_decided=forfeiture_apply,
     rejected=lambda proposal: forfeiture_rejected_pay(proposal, actor=proposal.decided_by),
+    refusals=(TournamentError,),
 )
 
 

@@ -120,15 +120,12 @@ def house_money_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> 
     values: dict[str, Any] = dict(changes)
     if "vip_player" in values and values["vip_player"] is not None:
         values["vip_player"] = get_user_model().objects.get(pk=values["vip_player"])
-    try:
-        tournament_definition_update(
-            int(proposal.target.removeprefix(TARGET_PREFIX)),
-            changes=values,
-            actor=proposal.decided_by,
-            house_money_approved=True,
-        )
-    except DefinitionRefused as refusal:
-        raise RuleChangeRefused(refusal.message) from refusal
+    tournament_definition_update(
+        int(proposal.target.removeprefix(TARGET_PREFIX)),
+        changes=values,
+        actor=proposal.decided_by,
+        house_money_approved=True,
+    )
 
 
 TOURNAMENT_HOUSE_MONEY = RuleKind(
@@ -138,4 +135,5 @@ TOURNAMENT_HOUSE_MONEY = RuleKind(
     approve_permission=CHANGE_TOURNAMENT,
     check=house_money_check,
     apply_decided=house_money_apply,
+    refusals=(DefinitionRefused,),
 )

@@ -98,16 +98,13 @@ def ticket_change_check(target: str, changes: dict[str, Any]) -> CheckedChange:
 
 def ticket_change_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> None:
     request = _request(proposal.target, changes)
-    try:
-        ticket_issue_approved(
-            request,
-            proposed_by=proposal.proposed_by,
-            approved_by=proposal.decided_by,
-            reason=proposal.reason,
-            proposal=proposal.pk,
-        )
-    except TournamentError as error:
-        raise RuleChangeRefused(error.message) from error
+    ticket_issue_approved(
+        request,
+        proposed_by=proposal.proposed_by,
+        approved_by=proposal.decided_by,
+        reason=proposal.reason,
+        proposal=proposal.pk,
+    )
 
 
 def ticket_issue_concerns(target: str, changes: dict[str, Any]) -> list[int]:
@@ -124,6 +121,7 @@ TICKET_ISSUE = RuleKind(
     check=ticket_change_check,
     concerns=ticket_issue_concerns,
     apply_decided=ticket_change_apply,
+    refusals=(TournamentError,),
 )
 
 
@@ -163,16 +161,13 @@ def ticket_void_check(target: str, changes: dict[str, Any]) -> CheckedChange:
 
 def ticket_void_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> None:
     ticket = _usable_ticket(proposal.target)
-    try:
-        ticket_void_approved(
-            ticket.pk,
-            actor=proposal.decided_by,
-            reason=proposal.reason,
-            proposed_by=proposal.proposed_by,
-            proposal=proposal.pk,
-        )
-    except TournamentError as error:
-        raise RuleChangeRefused(error.message) from error
+    ticket_void_approved(
+        ticket.pk,
+        actor=proposal.decided_by,
+        reason=proposal.reason,
+        proposed_by=proposal.proposed_by,
+        proposal=proposal.pk,
+    )
 
 
 def ticket_void_concerns(target: str, changes: dict[str, Any]) -> list[int]:
@@ -188,4 +183,5 @@ TICKET_VOID = RuleKind(
     check=ticket_void_check,
     concerns=ticket_void_concerns,
     apply_decided=ticket_void_apply,
+    refusals=(TournamentError,),
 )

@@ -81,22 +81,19 @@ def settlement_check(target: str, changes: dict[str, Any]) -> CheckedChange:
 
 def settlement_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> None:
     deposit = _deposit(proposal.target)
-    try:
-        pending_deposit_settle(
-            deposit.pk,
-            charged=changes["charged"],
-            provider_reference=changes.get("provider_reference", ""),
-            actor=proposal.decided_by,
-            reason=f"{proposal.reason} (proposed by {proposal.proposed_by}, approved by {proposal.decided_by}, "
-            f"rule change #{proposal.pk})",
-            details={
-                "rule_change": proposal.pk,
-                "proposed_by": str(proposal.proposed_by),
-                "approved_by": str(proposal.decided_by),
-            },
-        )
-    except WalletError as error:
-        raise RuleChangeRefused(str(error)) from error
+    pending_deposit_settle(
+        deposit.pk,
+        charged=changes["charged"],
+        provider_reference=changes.get("provider_reference", ""),
+        actor=proposal.decided_by,
+        reason=f"{proposal.reason} (proposed by {proposal.proposed_by}, approved by {proposal.decided_by}, "
+        f"rule change #{proposal.pk})",
+        details={
+            "rule_change": proposal.pk,
+            "proposed_by": str(proposal.proposed_by),
+            "approved_by": str(proposal.decided_by),
+        },
+    )
 
 
 def settlement_concerns(target: str, changes: dict[str, Any]) -> list[int]:
@@ -112,4 +109,5 @@ PENDING_DEPOSIT_SETTLEMENT = RuleKind(
     check=settlement_check,
     concerns=settlement_concerns,
     apply_decided=settlement_apply,
+    refusals=(WalletError,),
 )

@@ -97,16 +97,13 @@ def resolution_check(target: str, changes: dict[str, Any]) -> CheckedChange:
 def resolution_apply(proposal: RuleChangeProposal, changes: dict[str, Any]) -> None:
     case = _case(proposal.target)
     payouts = _payouts(case, changes["payouts"])
-    try:
-        unresolved_game_settle(
-            case,
-            payouts=[TransferLeg(account, amount) for account, amount in payouts],
-            decided_by=proposal.decided_by,
-            reason=f"{proposal.reason} (proposed by {proposal.proposed_by}, approved by {proposal.decided_by}, "
-            f"rule change #{proposal.pk})",
-        )
-    except WalletError as error:
-        raise RuleChangeRefused(str(error)) from error
+    unresolved_game_settle(
+        case,
+        payouts=[TransferLeg(account, amount) for account, amount in payouts],
+        decided_by=proposal.decided_by,
+        reason=f"{proposal.reason} (proposed by {proposal.proposed_by}, approved by {proposal.decided_by}, "
+        f"rule change #{proposal.pk})",
+    )
 
 
 def resolution_concerns(target: str, changes: dict[str, Any]) -> list[int]:
@@ -126,4 +123,5 @@ UNRESOLVED_GAME_RESOLUTION = RuleKind(
     check=resolution_check,
     concerns=resolution_concerns,
     apply_decided=resolution_apply,
+    refusals=(WalletError,),
 )

@@ -59,6 +59,10 @@ class RuleKind:
     concerns: Callable[[str, dict[str, Any]], Iterable[int]] | None = field(default=None, repr=False)
     """The players whose money or account a change of ``target`` by ``changes`` decides (user ids): none of them may
     propose, approve or reject it (a staff member with a stuck deposit, a prize, a hold or a payout of their own)."""
+    refusals: tuple[type[Exception], ...] = ()
+    """The kind's own domain errors that ``apply`` / ``apply_decided`` raise for a change they cannot make now (a
+    wallet's or a tournament's refusal): the approval turns them into ``RuleChangeRefused`` with their message, and
+    its transaction rolls back, so nothing is applied and the proposal still waits. Any other error goes up as is."""
     rejected: Callable[[RuleChangeProposal], object] | None = field(default=None, repr=False)
     """For a kind that holds something back while its proposal is pending (a withheld prize): run in the
     rejection's transaction with the rejected proposal, to let go of it."""
@@ -234,7 +238,8 @@ def _claim(row: RuleChangeProposal, status: str, actor: Any, note: str) -> RuleC
 @transaction.atomic(durable=True)
 def rule_change_approve(proposal: RuleChangeProposal | int, approver: Any, note: str = "") -> RuleChangeProposal:
     """Approve a pending change and apply it. Refused for the proposer, without the kind's approve permission, when
-    the change needs an administrator (then or now) and the approver is not one, and once decided."""
+    the change needs an administrator (then or now) and the approver is not one, once decided, and when applying it
+    raises one of the kind's ``refusals`` (then nothing is applied)."""
     row = _pending(proposal)
     rule = rule_kind(row.kind)
     if approver is not None and approver.pk == row.proposed_by_id:
@@ -248,11 +253,14 @@ def rule_change_approve(proposal: RuleChangeProposal | int, approver: Any, note:
         )
     note = note.strip() if isinstance(note, str) else ""
     row = _claim(row, RuleChangeStatus.APPROVED, approver, note)
-    if rule.apply_decided is not None:
-        rule.apply_decided(row, checked.changes)
-    else:
-        assert rule.apply is not None  # __post_init__: one of the two
-        rule.apply(row.target, checked.changes)
+    try:
+        if rule.apply_decided is not None:
+            rule.apply_decided(row, checked.changes)
+        else:
+            assert rule.apply is not None  # __post_init__: one of the two
+            rule.apply(row.target, checked.changes)
+    except rule.refusals as refusal:
+        raise RuleChangeRefused(str(refusal)) from refusal
     _audit("rule_change_approved", approver, row, note, before=checked.before, after=checked.changes)
     return row
 
