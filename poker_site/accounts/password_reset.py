@@ -227,11 +227,17 @@ def password_reset_request(email: str, request: HttpRequest) -> None:
             throttle.sending_given_back(PUBLIC_LINKS_THROTTLE, subject)
 
 
-def _reset_link_mailed(user: User, request: HttpRequest) -> bool:
+def reset_link_mail(user: User, request: HttpRequest) -> None:
+    """Send ``user`` the password-reset e-mail (:func:`reset_link_context`) at the address on file; smtplib's errors
+    (``OSError``) go to the caller, who decides what a link that did not go means."""
     context = reset_link_context(user, request)
     subject = "".join(render_to_string(SUBJECT_TEMPLATE, context).splitlines())
+    send_mail(subject, render_to_string(EMAIL_TEMPLATE, context), None, [user.email])
+
+
+def _reset_link_mailed(user: User, request: HttpRequest) -> bool:
     try:
-        send_mail(subject, render_to_string(EMAIL_TEMPLATE, context), None, [user.email])
+        reset_link_mail(user, request)
     except OSError:  # smtplib's errors: logged, and the page answers as ever (it never tells an account exists)
         logger.exception("The password-reset link to account %s could not be sent.", user.pk)
         return False
@@ -279,9 +285,7 @@ def password_reset_link_send(actor: User, user: User, reason: str, request: Http
         target=f"accounts.user:{user.pk}",
         details={"sent_to": user.email},
     )
-    context = reset_link_context(user, request)
-    subject = "".join(render_to_string(SUBJECT_TEMPLATE, context).splitlines())
-    try:  # the public form's send_mail would only log a failure; support must know the link did not go
-        send_mail(subject, render_to_string(EMAIL_TEMPLATE, context), None, [user.email])
+    try:  # the public page only logs a failure; support must know the link did not go
+        reset_link_mail(user, request)
     except OSError as error:  # smtplib's errors are OSErrors: nothing was sent, so nothing is recorded
         raise PasswordResetRefused(f"The e-mail could not be sent ({error}); try again later.") from error
