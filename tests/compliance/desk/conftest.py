@@ -1,5 +1,5 @@
 """Fixtures for the compliance desk's tests: the cash-table tests' catalogue and quiet realtime, and staff of each
-role (a reviewer, a support agent, an administrator)."""
+role (a reviewer and a second one, a support agent, an administrator)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,12 @@ from tests.tables.conftest import catalogue, presence_unknown, quiet_realtime  #
 def reviewer(db: Any) -> Any:
     """A member of the "Compliance reviewers" group."""
     return staff_member(COMPLIANCE_REVIEWERS, "rita")
+
+
+@pytest.fixture
+def second_reviewer(db: Any) -> Any:
+    """Another member of the "Compliance reviewers" group: the second pair of eyes (issue 30)."""
+    return staff_member(COMPLIANCE_REVIEWERS, "rory")
 
 
 @pytest.fixture

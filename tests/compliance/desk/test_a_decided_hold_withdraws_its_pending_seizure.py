@@ -35,11 +35,6 @@ REASON = "Winnings from hands against one opponent are under review."
 GROUNDS = "Chip dumping confirmed (FRD-14)"
 
 
-@pytest.fixture
-def second_reviewer(db: Any) -> Any:
-    return staff_member(COMPLIANCE_REVIEWERS, "rory")
-
-
 def seizure_pending_on_a_hold(reviewer: Any) -> tuple[Any, Case, Hold, RuleChangeProposal]:
     """Alice's €200.00 withheld for a case, and ``reviewer``'s proposal to seize it, waiting for approval."""
     alice = player("alice", cash=50_000)

@@ -12,7 +12,6 @@ from django.utils import timezone
 
 from compliance.models import IndicatorSetting
 from compliance.services import settings_ensure
-from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
 from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
 from poker_site.core.rule_changes import (
     RuleChangeRefused,
@@ -20,7 +19,6 @@ from poker_site.core.rule_changes import (
     rule_change_propose,
     rule_change_reject,
 )
-from tests.foundation.staff_roles import staff_member
 from tests.tables.back_office import logged_in
 from wallet.models import AuditEntry
 
@@ -33,11 +31,6 @@ KIND = "detection_threshold"
 def setting() -> IndicatorSetting:
     settings_ensure()
     return IndicatorSetting.objects.get(indicator="shared_connection", parameter="threshold")
-
-
-@pytest.fixture
-def second_reviewer(db: Any) -> Any:
-    return staff_member(COMPLIANCE_REVIEWERS, "rory")
 
 
 def _target(setting: IndicatorSetting) -> str:

@@ -15,11 +15,9 @@ import pytest
 
 from compliance.models import CaseAction, CaseActionKind
 from compliance.services import case_hold_create, case_hold_seizure_propose
-from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
 from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
 from poker_site.core.rule_changes import RuleChangeRefused, rule_change_approve, rule_change_propose, rule_change_reject
 from tests.compliance.desk.support import case_about, everything_that_records, player
-from tests.foundation.staff_roles import staff_member
 from tests.tables.back_office import logged_in
 from tests.tables.support import cash
 from wallet.errors import NotPermitted
@@ -30,11 +28,6 @@ pytestmark = pytest.mark.django_db
 
 REASON = "Winnings from hands against one opponent are under review."
 GROUNDS = "Chip dumping confirmed (FRD-14)"
-
-
-@pytest.fixture
-def second_reviewer(db: Any) -> Any:
-    return staff_member(COMPLIANCE_REVIEWERS, "rory")
 
 
 def _withheld(reviewer: Any, amount: int = 20_000) -> tuple[Any, Any, Hold]:
