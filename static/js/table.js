@@ -1368,6 +1368,12 @@
       // The drawn hand follows its events at once (the snapshot asked for after each batch refreshes the rest): a
       // player whose turn comes with the river never sees it on a board that lacks the river card.
       if (kind === "street_dealt") { playing.board = (event.board || []).slice(); playing.street = event.street; }
+      if (kind === "forced_bet_posted" || kind === "action_taken" || kind === "uncalled_bet_returned") {
+        // The layers of the pot are the server's to work out: until the snapshot asked for after this batch brings
+        // them, the total alone is shown (the layers of before beside the new total named the wrong player's
+        // uncalled bet: "Uncalled bet €0.05 (alice)" after bob's all-in raise, ENG-23).
+        playing.pots = null;
+      }
       if (kind === "forced_bet_posted" || kind === "action_taken") {
         playing.pot_total = (playing.pot_total || 0) + (event.amount || 0);
         var total = kind === "action_taken" && event.total_bet !== undefined ? event.total_bet : null;
