@@ -121,7 +121,7 @@ def test_the_pages_of_a_re_buy_tournament_speak_estonian(client: Client) -> None
     estonian.cookies["django_language"] = "et"
     estonian.force_login(users[2])
     detail = estonian.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
-    assert "Juurdeost" in detail
+    assert "Tagasiost" in detail
     assert english_lines(detail) == []
     multi = scheduled(
         buy_in=900, fee=100, starting_stack=10_000, buy_in_minimum=500, buy_in_maximum=5_000, buy_in_step=500
