@@ -3,7 +3,8 @@ client's prohibited-program findings (FRD-08), recorded against them and raised 
 
 Both are rate-limited per player over the last 24 hours (``COMPLIANCE_REPORTS_PER_DAY``,
 ``COMPLIANCE_PROGRAM_REPORTS_PER_DAY``); counting happens under a per-player lock, so concurrent reports cannot pass
-the limit. A refused report changes nothing.
+the limit. A refused report changes nothing. The hand report's refusals are the player's to read (the report page
+shows them): they are in the language of the player's request.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from compliance.detection.flags import Flag as Finding
 from compliance.detection.flags import severity_from_ratio
@@ -42,13 +44,13 @@ PROGRAM_FLAG_WINDOW = timedelta(days=30)
 """A prohibited-program flag's score is the number of reports in this window."""
 
 
-def _rate_limit(count: int, limit: int, oldest: datetime | None, what: str) -> None:
+def _rate_limit(count: int, limit: int, oldest: datetime | None, refusal: str) -> None:
+    """``RateLimited`` with ``refusal`` (translated; it names ``%(limit)s`` and ``%(again)s``, when the oldest of the
+    day's reports leaves the window) once ``count`` reached ``limit``."""
     if count < limit:
         return
     again = (oldest + DAY) if oldest is not None else timezone.now() + DAY
-    raise RateLimited(
-        f"You can send at most {limit} {what} a day; the next can be sent after {again:%Y-%m-%d %H:%M} UTC."
-    )
+    raise RateLimited(refusal % {"limit": limit, "again": f"{again:%Y-%m-%d %H:%M}"})
 
 
 @transaction.atomic(durable=True)
@@ -62,24 +64,29 @@ def player_report_create(reporter: User, hand_id: int, reported_ids: Iterable[An
 
     words = text.strip() if isinstance(text, str) else ""
     if not words:
-        raise InvalidRequest("Say what you saw: the report needs a text.")
+        raise InvalidRequest(_("Say what you saw: the report needs a text."))
     if len(words) > MAXIMUM_REPORT_TEXT:
-        raise InvalidRequest(f"At most {MAXIMUM_REPORT_TEXT} characters, please ({len(words)} given).")
+        raise InvalidRequest(
+            _("At most %(most)s characters, please (%(given)s given).")
+            % {"most": MAXIMUM_REPORT_TEXT, "given": len(words)}
+        )
     hand = Hand.objects.filter(pk=hand_id).first()
     players = {row.user_id: row.user for row in HandPlayer.objects.filter(hand_id=hand_id).select_related("user")}
     if hand is None or reporter.pk not in players:
-        raise ReportRefused(f"You were not in hand #{hand_id}: you can report only hands you played.")
+        raise ReportRefused(
+            _("You were not in hand #%(hand)s: you can report only hands you played.") % {"hand": hand_id}
+        )
     if hand.status == HandStatus.RUNNING:
-        raise ReportRefused("This hand is still in play: report it once it has ended.")
+        raise ReportRefused(_("This hand is still in play: report it once it has ended."))
     try:
         wanted = {int(user_id) for user_id in reported_ids}
     except (TypeError, ValueError) as error:
-        raise InvalidRequest("Choose the players you report from the hand's players.") from error
+        raise InvalidRequest(_("Choose the players you report from the hand's players.")) from error
     if not wanted:
-        raise InvalidRequest("Choose at least one player you report.")
+        raise InvalidRequest(_("Choose at least one player you report."))
     strangers = wanted - (set(players) - {reporter.pk})
     if strangers:
-        raise ReportRefused("You can report only the other players who were in this hand.")
+        raise ReportRefused(_("You can report only the other players who were in this hand."))
     player_lock("reports", reporter.pk)
     since = timezone.now() - DAY
     recent = PlayerReport.objects.filter(reporter=reporter, created_at__gt=since)
@@ -87,7 +94,8 @@ def player_report_create(reporter: User, hand_id: int, reported_ids: Iterable[An
         recent.count(),
         settings.COMPLIANCE_REPORTS_PER_DAY,
         recent.order_by("created_at").values_list("created_at", flat=True).first(),
-        "reports",
+        # Translators: %(again)s is a date and time in UTC, such as 2026-12-03 10:44.
+        _("You can send at most %(limit)s reports a day; the next can be sent after %(again)s UTC."),
     )
     reported = [players[user_id] for user_id in sorted(wanted)]
     case = case_create(
@@ -131,7 +139,8 @@ def program_report_create(
         recent.count(),
         settings.COMPLIANCE_PROGRAM_REPORTS_PER_DAY,
         recent.order_by("received_at").values_list("received_at", flat=True).first(),
-        "program reports",
+        # Translators: %(again)s is a date and time in UTC, such as 2026-12-03 10:44.
+        _("You can send at most %(limit)s program reports a day; the next can be sent after %(again)s UTC."),
     )
     report = ProhibitedProgramReport.objects.create(
         player=player,
