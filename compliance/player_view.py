@@ -21,6 +21,7 @@ def player_overview(user: Any, *, compliance_reasons: bool = False) -> dict[str,
     reasons compliance gave (holds, account sanctions); without, each reads :data:`RESTRICTED`."""
     from games.cash.buy_in import RATHOLING_COUNTER_LIMIT, daily_count
     from games.models import DailyCounterKind, PlayerTableSettings
+    from tournaments.admin_panels import with_prize_states
     from tournaments.models import EntryStatus, TournamentBar, TournamentEntry
     from wallet.api import player_balance
     from wallet.models import Hold
@@ -37,8 +38,10 @@ def player_overview(user: Any, *, compliance_reasons: bool = False) -> dict[str,
         "ratholing_today": daily_count(user.pk, DailyCounterKind.RATHOLING, now),
         "ratholing_limit": RATHOLING_COUNTER_LIMIT,
         "banzai_resets_today": daily_count(user.pk, DailyCounterKind.BANZAI_RESET, now),
+        # A forfeiture awaiting its second person withholds the prize (TRN-28, issue 30): each entry carries the
+        # pending proposal's number (``withholding_forfeiture``), read in the same query, for the page to name it.
         "disqualifications": list(
-            TournamentEntry.objects.filter(user=user, status=EntryStatus.DISQUALIFIED)
+            with_prize_states(TournamentEntry.objects.filter(user=user, status=EntryStatus.DISQUALIFIED))
             .select_related("tournament")
             .order_by("-pk")[:20]
         ),
