@@ -4,7 +4,9 @@ from importlib.util import find_spec
 
 from csp.decorators import csp_update
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import URLPattern, URLResolver, include, path
+from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
@@ -21,6 +23,9 @@ admin.site.login_form = AdminLoginForm  # says when the brute-force lock refused
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", home, name="home"),
     path("healthz", healthz, name="healthz"),
+    # Browsers ask for /favicon.ico whatever a page links (the admin's and the API docs' pages link no icon): without
+    # this every such page logged a 404. Permanent: the static file's address does not change.
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.ico"), permanent=True), name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/", include("poker_site.accounts.urls")),
     path("login/", usual_address("accounts:login")),
