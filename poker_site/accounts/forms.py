@@ -17,7 +17,12 @@ from django.utils.translation import gettext_lazy as _
 
 from poker_site.accounts import throttle
 from poker_site.accounts.backends import SIGN_IN_REFUSED
-from poker_site.accounts.models import EMAIL_TAKEN_MESSAGE, User, violates_email_uniqueness
+from poker_site.accounts.models import (
+    EMAIL_TAKEN_MESSAGE,
+    User,
+    violates_email_uniqueness,
+    violates_username_uniqueness,
+)
 
 MINIMUM_AGE = 18
 """Players must be at least this old (responsible gaming)."""
@@ -25,6 +30,11 @@ MINIMUM_AGE = 18
 
 class EmailTaken(Exception):
     """The database refused the new account's address: another account took it after the form checked it (two
+    sign-ups at once). Nothing was saved."""
+
+
+class UsernameTaken(Exception):
+    """The database refused the new account's username: another account took it after the form checked it (two
     sign-ups at once). Nothing was saved."""
 
 
@@ -85,8 +95,9 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
         return birth
 
     def save(self, commit: bool = True) -> User:
-        """The new account, saved when ``commit``. ``EmailTaken`` when the database refuses its address: another
-        sign-up with it was saved after this form checked (``clean_email`` cannot see a concurrent one)."""
+        """The new account, saved when ``commit``. ``EmailTaken`` or ``UsernameTaken`` when the database refuses its
+        address or its username: another sign-up with it was saved after this form checked (``clean_email`` and
+        ``clean_username`` cannot see a concurrent one)."""
         from poker_site.core.rules import RULES_VERSION
 
         user: User = super().save(commit=False)
@@ -98,9 +109,11 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
                 with transaction.atomic():  # a savepoint: the refusal leaves an enclosing transaction usable
                     user.save()
             except IntegrityError as error:
-                if not violates_email_uniqueness(error):
-                    raise
-                raise EmailTaken from error
+                if violates_email_uniqueness(error):
+                    raise EmailTaken from error
+                if violates_username_uniqueness(error):
+                    raise UsernameTaken from error
+                raise
         return user
 
 

@@ -7,6 +7,9 @@ from django.utils.translation import gettext_lazy as _
 
 EMAIL_UNIQUE_CONSTRAINT = "accounts_user_email_unique_without_case"
 EMAIL_TAKEN_MESSAGE = _("An account with this email already exists.")
+USERNAME_UNIQUE_CONSTRAINT = "accounts_user_username_key"
+"""PostgreSQL's name for the uniqueness of ``username`` (Django's ``unique=True``, made in migration 0001 as
+``<table>_<column>_key``)."""
 
 
 class User(AbstractUser):
@@ -51,8 +54,22 @@ class User(AbstractUser):
         return self.screen_name or self.username
 
 
+USERNAME_TAKEN_MESSAGE = User._meta.get_field("username").error_messages["unique"]
+"""What the sign-up form says of a username another account has (Django's own words, translated with Django)."""
+
+
+def _violated_constraint(error: IntegrityError) -> str | None:
+    diagnostic = getattr(error.__cause__, "diag", None)
+    return getattr(diagnostic, "constraint_name", None)
+
+
 def violates_email_uniqueness(error: IntegrityError) -> bool:
     """Whether ``error`` is the database refusing an e-mail address another account has
     (:data:`EMAIL_UNIQUE_CONSTRAINT`), as opposed to any other integrity error (which callers let through)."""
-    diagnostic = getattr(error.__cause__, "diag", None)
-    return getattr(diagnostic, "constraint_name", None) == EMAIL_UNIQUE_CONSTRAINT
+    return _violated_constraint(error) == EMAIL_UNIQUE_CONSTRAINT
+
+
+def violates_username_uniqueness(error: IntegrityError) -> bool:
+    """Whether ``error`` is the database refusing a username another account has (:data:`USERNAME_UNIQUE_CONSTRAINT`),
+    as opposed to any other integrity error (which callers let through)."""
+    return _violated_constraint(error) == USERNAME_UNIQUE_CONSTRAINT

@@ -17,8 +17,8 @@ from django.urls import reverse_lazy
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from poker_site.accounts.forms import EmailTaken, LoginForm, SignUpForm
-from poker_site.accounts.models import EMAIL_TAKEN_MESSAGE
+from poker_site.accounts.forms import EmailTaken, LoginForm, SignUpForm, UsernameTaken
+from poker_site.accounts.models import EMAIL_TAKEN_MESSAGE, USERNAME_TAKEN_MESSAGE
 from poker_site.accounts.password_reset import (
     PasswordResetThrottled,
     password_reset_request,
@@ -36,6 +36,8 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             user = form.save()
         except EmailTaken:  # another sign-up with the address was saved after this form checked it
             form.add_error("email", EMAIL_TAKEN_MESSAGE)
+        except UsernameTaken:  # the same with the username
+            form.add_error("username", USERNAME_TAKEN_MESSAGE)
         else:
             login(request, user, backend="poker_site.accounts.backends.RateLimitedModelBackend")
             return redirect("home")
