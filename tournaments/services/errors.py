@@ -17,7 +17,34 @@ class TournamentNotFound(TournamentError):
 
 
 class RegistrationClosed(TournamentError):
+    """The tournament takes no registration now. The subclasses name the reason when it is not simply that
+    registration (or late registration) has closed, so that each refusal says what is true."""
+
     code = "registration_closed"
+
+
+class RegistrationNotOpen(RegistrationClosed):
+    """Registration has not opened yet (an announced tournament)."""
+
+    code = "registration_not_open"
+
+
+class TournamentFull(RegistrationClosed):
+    """Every seat of a Sit & Go, or the maximum of entries of a scheduled tournament, is taken."""
+
+    code = "tournament_full"
+
+
+class TournamentCancelled(RegistrationClosed):
+    """The tournament was cancelled: nobody registers for it or unregisters from it any more."""
+
+    code = "tournament_cancelled"
+
+
+class TournamentFinished(RegistrationClosed):
+    """The tournament is over."""
+
+    code = "tournament_finished"
 
 
 class AlreadyRegistered(TournamentError):

@@ -46,7 +46,11 @@ from tournaments.services.errors import (
     NotEligible,
     NotRegistered,
     RegistrationClosed,
+    RegistrationNotOpen,
     SelfExcluded,
+    TournamentCancelled,
+    TournamentFinished,
+    TournamentFull,
 )
 from tournaments.services.phases import phase_two_refusal
 from tournaments.services.running import primary_key, start_locked, tournament_lock, tournament_save
@@ -101,6 +105,9 @@ def tournament_register(
     buy-in + fee); the stack is scaled (AMB-47). A player knocked out of a tournament that allows re-entry registers
     again through here while late registration is open (TRN-40): a new entry, a new buy-in + fee.
 
+    A closed registration is refused with its true reason (:func:`registration_refusal`): cancelled, finished, not
+    open yet, full, late registration over.
+
     ``idempotency_key`` (the client's Idempotency-Key, checked as the cashier checks it): a retry with the same key
     returns the entry the first registration made, paying nothing more (under the tournament's lock, so concurrent
     retries too)."""
@@ -149,6 +156,8 @@ def registration_take_locked(
     """The registration of ``tournament_register`` inside the caller's transaction, the tournament row (and the
     ticket row, if any) locked by the caller. ``after_late_registration``: a satellite winner is seated in a running
     target even when its late registration has closed meanwhile (TRN-11, AMB-54)."""
+    if locked.status in (TournamentStatus.CANCELLED, TournamentStatus.FINISHED):
+        raise registration_refusal(locked, moment)  # the first thing to know about it, before any other reason
     phase_two_refusal(locked)  # TRN-45: Phase 2 is reached only through its flights
     seat_anyway = after_late_registration and locked.status == TournamentStatus.RUNNING
     previous = list(
@@ -162,9 +171,7 @@ def registration_take_locked(
             raise RegistrationClosed(
                 _("Late registration for %(name)s has closed: re-entry is no longer possible.") % {"name": locked.name}
             )
-        if locked.status == TournamentStatus.ANNOUNCED:
-            raise RegistrationClosed(f"Registration for {locked.name} is not open yet.")
-        raise RegistrationClosed(f"Registration for {locked.name} is closed.")
+        raise registration_refusal(locked, moment)
     if locked.satellite_target_id is not None and not seat_anyway:
         from tournaments.services.tickets import satellite_target_closed
 
@@ -184,7 +191,7 @@ def registration_take_locked(
     price, stack = entry_price_chosen(locked, buy_in, ticket=ticket)
     capacity = locked.seats_to_start if locked.kind == TournamentKind.SIT_AND_GO else locked.maximum_entrants
     if capacity is not None and locked.entrants >= capacity:
-        raise RegistrationClosed(f"{locked.name} is full.")
+        raise TournamentFull(_("%(name)s is full: every place has been taken.") % {"name": locked.name})
     if locked.eligibility:
         try:
             requirement = parse_requirement(locked.eligibility)
@@ -247,6 +254,52 @@ def registration_take_locked(
         start_locked(locked, moment, chance)  # TRN-35: a Sit & Go starts when its last seat fills
     _announce_after_commit(locked.pk)
     return entry
+
+
+def _moment_words(moment: datetime) -> str:
+    return f"{moment:%Y-%m-%d %H:%M} UTC"
+
+
+def registration_refusal(tournament: Tournament, now: datetime) -> RegistrationClosed:
+    """Why ``tournament`` takes no registration at ``now`` (the caller found :func:`registration_open_now` false): a
+    refusal that names the true reason — cancelled, finished, not open yet, started without late registration, late
+    registration over at the end of its last level or early because payouts began (TRN-08, AMB-28) — never a bare
+    "closed" for a tournament that was cancelled or has finished. Returned, not raised, so the caller raises it."""
+    name = {"name": tournament.name}
+    if tournament.status == TournamentStatus.CANCELLED:
+        return TournamentCancelled(_("%(name)s was cancelled: it takes no registrations.") % name)
+    if tournament.status == TournamentStatus.FINISHED:
+        return TournamentFinished(_("%(name)s has finished: it takes no more registrations.") % name)
+    if tournament.status in (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING):
+        opens = tournament.registration_opens_at
+        if opens is not None and opens > now:
+            return RegistrationNotOpen(
+                _("Registration for %(name)s opens at %(time)s.") % {**name, "time": _moment_words(opens)}
+            )
+        return RegistrationNotOpen(_("Registration for %(name)s is not open yet.") % name)
+    if tournament.kind == TournamentKind.SIT_AND_GO:
+        return RegistrationClosed(_("%(name)s has started: a Sit & Go takes no players once it is under way.") % name)
+    if not tournament.late_registration_levels:
+        return RegistrationClosed(
+            _("Registration for %(name)s closed when it started: it has no late registration.") % name
+        )
+    clock = level_clock(tournament)
+    last_level = min(tournament.late_registration_levels, len(clock.structure.levels))
+    if clock.elapsed(now) >= clock.level_end(last_level):
+        return RegistrationClosed(
+            _("Late registration for %(name)s closed at the end of level %(level)d.") % {**name, "level": last_level}
+        )
+    if tournament.phase_two_id is not None and tournament.registration_closed_at is not None:
+        return RegistrationClosed(
+            _("Late registration for %(name)s has closed: the flight has reached its final level.") % name
+        )
+    return RegistrationClosed(
+        _(
+            "Late registration for %(name)s closed early: no more players are left than there are paid places, so "
+            "the payouts have begun."
+        )
+        % name
+    )
 
 
 def re_entry_number(tournament: Tournament, previous: list[str]) -> int:
@@ -374,7 +427,7 @@ def unregistration_closes_at(tournament: Tournament) -> datetime | None:
 def tournament_unregister(user: Any, tournament: Tournament | int, *, now: datetime | None = None) -> TournamentEntry:
     """Unregister ``user`` and refund buy-in and fee in the form paid, money or ticket (TRN-10). Refused once the
     tournament started or the unregistration time passed (TRN-14), where unregistration is not allowed, or when not
-    registered."""
+    registered; a cancelled or finished tournament's refusal says it was cancelled or has finished."""
     moment = now or timezone.now()
     locked = tournament_lock(primary_key(tournament))
     entry = (
@@ -383,6 +436,12 @@ def tournament_unregister(user: Any, tournament: Tournament | int, *, now: datet
         .filter(tournament=locked, user=user, status=EntryStatus.REGISTERED)
         .first()
     )
+    name = {"name": locked.name}
+    if entry is None and locked.status == TournamentStatus.CANCELLED:
+        # Its cancellation refunded (or compensated) every registration already: say that, not "not registered".
+        raise TournamentCancelled(_("%(name)s was cancelled: every registration was refunded or compensated.") % name)
+    if entry is None and locked.status == TournamentStatus.FINISHED:
+        raise TournamentFinished(_("%(name)s has finished: there is nothing to unregister from.") % name)
     if entry is None:
         raise NotRegistered(f"You are not registered for {locked.name}.")
     phase_two_refusal(locked, unregistering=True)  # TRN-45: a carried stack is not withdrawn
