@@ -1,11 +1,13 @@
 """REST API of the tournaments, mounted at /api/tournaments/: the Full Tournament Lobby, a Specific Tournament Lobby,
-registering and unregistering. Thin views over :mod:`tournaments.readside` and :mod:`tournaments.services`."""
+registering and unregistering. Thin views over :mod:`tournaments.readside` and :mod:`tournaments.services`; every
+error is answered ``{"code", "message"}`` (:mod:`tournaments.api_errors`, docs/protocol.md)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.http import Http404
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -13,12 +15,12 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
-from rest_framework.views import APIView
 
 from games.api import invalid_request_response
 from games.serializers import ErrorSerializer
 from poker_site.core.strict_input import NoFieldsSerializer, StrictIntegerField, StrictSerializer
 from tournaments import readside, services
+from tournaments.api_errors import TournamentAPIView, error_body
 from tournaments.hexapro.api import MONEY_POST_IDEMPOTENCY_KEY
 from tournaments.models import Tournament
 from wallet.api import idempotency_key_of
@@ -31,15 +33,14 @@ def refusal_response(error: services.TournamentError) -> Response:
     """A refusal in the API's error shape: 404 when there is no such tournament, otherwise 409 (understood, but the
     tournament's state or the rules do not allow it)."""
     return Response(
-        {"code": error.code, "message": error.message},
-        status=REFUSAL_STATUS.get(error.code, status.HTTP_409_CONFLICT),
+        error_body(error.code, error.message), status=REFUSAL_STATUS.get(error.code, status.HTTP_409_CONFLICT)
     )
 
 
 def tournament_or_404(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
-        raise Http404("no such tournament")
+        raise Http404(gettext("There is no tournament %(number)d.") % {"number": tournament_id})
     return tournament
 
 
@@ -47,7 +48,7 @@ def viewer_id(request: Request) -> int | None:
     return int(request.user.pk) if request.user.is_authenticated else None
 
 
-class TournamentListView(APIView):
+class TournamentListView(TournamentAPIView):
     """The Full Tournament Lobby (LOB-02): every scheduled tournament and Sit & Go that is open or running."""
 
     permission_classes = [AllowAny]
@@ -58,7 +59,7 @@ class TournamentListView(APIView):
         return Response(readside.tournament_rows(viewer_id(request)))
 
 
-class TournamentDetailView(APIView):
+class TournamentDetailView(TournamentAPIView):
     """A Specific Tournament Lobby (LOB-03)."""
 
     permission_classes = [AllowAny]
@@ -69,7 +70,7 @@ class TournamentDetailView(APIView):
         return Response(readside.tournament_detail(tournament_or_404(tournament_id), viewer_id(request)))
 
 
-class TournamentBarView(APIView):
+class TournamentBarView(TournamentAPIView):
     """The tournament bar at a tournament table and the viewer's result (``tournaments.table_bar``)."""
 
     permission_classes = [AllowAny]
@@ -90,7 +91,7 @@ class TournamentRegistrationSerializer(StrictSerializer):
     buy_in = StrictIntegerField(required=False, min_value=1, max_value=10**12)
 
 
-class TicketListView(APIView):
+class TicketListView(TournamentAPIView):
     """The caller's usable tournament tickets, soonest expiry first (TRN-37)."""
 
     permission_classes = [IsAuthenticated]
@@ -103,7 +104,7 @@ class TicketListView(APIView):
         return Response(tickets_readside.ticket_rows(request.user))
 
 
-class TournamentRegistrationView(APIView):
+class TournamentRegistrationView(TournamentAPIView):
     """Register (POST, optionally ``{"ticket": <number>}`` to pay with a ticket) or unregister (DELETE) the caller
     (TRN-09, TRN-10, TRN-14, TRN-17, FEE-04, TRN-37)."""
 
@@ -128,7 +129,7 @@ class TournamentRegistrationView(APIView):
             try:
                 options["idempotency_key"] = idempotency_key_of(request)
             except WalletError as error:
-                return Response({"code": "invalid_request", "message": str(error)}, status=status.HTTP_400_BAD_REQUEST)
+                return Response(error_body("invalid_request", str(error)), status=status.HTTP_400_BAD_REQUEST)
         try:
             service(request.user, tournament, **options)
         except services.TournamentError as error:
@@ -153,7 +154,7 @@ class TournamentRegistrationView(APIView):
         return self._run(request, tournament_id, services.tournament_unregister)
 
 
-class TournamentPurchaseView(APIView):
+class TournamentPurchaseView(TournamentAPIView):
     """Buy the tournament's re-buy (``/rebuy/``) or add-on (``/add-on/``) for the caller's entry (TRN-39, FEE-04).
     The chips are added between hands: at once, or when the caller's hand in progress ends (``status``: ``pending``
     until then). A refusal (409) says why and changes nothing."""
@@ -176,7 +177,7 @@ class TournamentPurchaseView(APIView):
         try:
             key = idempotency_key_of(request)
         except WalletError as error:
-            return Response({"code": "invalid_request", "message": str(error)}, status=status.HTTP_400_BAD_REQUEST)
+            return Response(error_body("invalid_request", str(error)), status=status.HTTP_400_BAD_REQUEST)
         try:
             purchase = service(request.user, tournament, idempotency_key=key)
         except services.TournamentError as error:

@@ -11,11 +11,11 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
-from rest_framework.views import APIView
 
 from games.api import invalid_request_response
 from games.serializers import ErrorSerializer
 from poker_site.core.strict_input import NoFieldsSerializer, StrictIntegerField, StrictSerializer
+from tournaments.api_errors import TournamentAPIView, error_body
 from tournaments.hexapro.readside import player_hexapro, product_offers
 from tournaments.hexapro.registration import hexapro_register, hexapro_withdraw
 from tournaments.services.errors import TournamentError
@@ -42,8 +42,7 @@ def refusal_response(error: TournamentError) -> Response:
     """A refusal: 400 for a request that is wrong in itself, 404 for a registration that is not the caller's, else
     409 (the balance or the registration's state does not allow it)."""
     return Response(
-        {"code": error.code, "message": error.message},
-        status=REFUSAL_STATUS.get(error.code, status.HTTP_409_CONFLICT),
+        error_body(error.code, error.message), status=REFUSAL_STATUS.get(error.code, status.HTTP_409_CONFLICT)
     )
 
 
@@ -53,7 +52,7 @@ class RegistrationSerializer(StrictSerializer):
     games = StrictIntegerField(help_text="How many games (seats) to register, from 1 to the product's maximum.")
 
 
-class ProductsView(APIView):
+class ProductsView(TournamentAPIView):
     """HEX-02, HEX-03, HEX-20: each product with its buy-ins and their prize-pool ranges, multipliers and payouts."""
 
     permission_classes = [AllowAny]
@@ -64,7 +63,7 @@ class ProductsView(APIView):
         return Response(product_offers())
 
 
-class MineView(APIView):
+class MineView(TournamentAPIView):
     """The caller's waiting registrations and latest games with places, prizes and tables (HEX-10)."""
 
     permission_classes = [IsAuthenticated]
@@ -75,7 +74,7 @@ class MineView(APIView):
         return Response(player_hexapro(request.user))
 
 
-class RegistrationsView(APIView):
+class RegistrationsView(TournamentAPIView):
     """REGISTER (HEX-03): the total buy-in is debited once; games form at once with other players' registrations."""
 
     permission_classes = [IsAuthenticated]
@@ -95,7 +94,7 @@ class RegistrationsView(APIView):
         try:
             key = idempotency_key_of(request)
         except WalletError as error:
-            return Response({"code": "invalid_request", "message": str(error)}, status=status.HTTP_400_BAD_REQUEST)
+            return Response(error_body("invalid_request", str(error)), status=status.HTTP_400_BAD_REQUEST)
         try:
             registered = hexapro_register(
                 request.user, data["product"], data["buy_in"], data["games"], idempotency_key=key
@@ -113,7 +112,7 @@ class RegistrationsView(APIView):
         )
 
 
-class WithdrawalView(APIView):
+class WithdrawalView(TournamentAPIView):
     """Withdraw a registration still waiting for opponents; its buy-in is refunded."""
 
     permission_classes = [IsAuthenticated]
