@@ -5,10 +5,13 @@ address and then reset it) could take any player's account over, and its wallet 
 
 * The player asks on the public "Forgot your password?" page (:class:`poker_site.accounts.views.PasswordResetView`,
   linked from the log-in page; :func:`password_reset_request`). The answer is the same whether the address belongs to
-  an account or not. Requests are throttled per client (``PASSWORD_RESET_ADDRESS_LIMIT`` over every address and
-  ``PASSWORD_RESET_EMAIL_LIMIT`` per e-mail address asked for, per ``PASSWORD_RESET_WINDOW_SECONDS``, counted
-  atomically in Redis by :func:`poker_site.accounts.throttle.request_counted`; over a limit a 429 that says so), so a
-  stranger uses up only their own; the links actually sent to an address are limited apart
+  an account or not, and takes the same time: the request only counts itself and, once that commits, hands the
+  address to a Celery task (:func:`poker_site.accounts.tasks.password_reset_links_mail`), which looks the accounts up
+  and mails the link (:func:`password_reset_links_send`) after its own commit. Requests are throttled per client
+  (``PASSWORD_RESET_ADDRESS_LIMIT`` over every address and ``PASSWORD_RESET_EMAIL_LIMIT`` per e-mail address asked
+  for, per ``PASSWORD_RESET_WINDOW_SECONDS``, counted atomically in Redis by
+  :func:`poker_site.accounts.throttle.request_counted`; over a limit a 429 that says so), so a stranger uses up only
+  their own; the links actually sent to an address are limited apart
   (``PASSWORD_RESET_SENT_LIMIT``, none again while one sent within ``PASSWORD_RESET_RESEND_SECONDS`` still works),
   which never leaves the player without a working link. It is the players' page: an account that holds privileges
   gets no link from it (the answer is that of an unknown address; the refused request is audited), administrators
@@ -49,6 +52,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.crypto import salted_hmac
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -103,11 +107,16 @@ def public_site() -> tuple[str, str] | None:
     return protocol, domain
 
 
-def reset_link_context(user: User, request: HttpRequest) -> dict[str, Any]:
+def link_site(request: HttpRequest) -> tuple[str, str]:
+    """``(protocol, host[:port])`` the reset links are built with: ``PUBLIC_SITE_URL`` when set, else as the request
+    reached it (its host is one of ALLOWED_HOSTS: Django refuses any other)."""
+    return public_site() or ("https" if request.is_secure() else "http", request.get_host())
+
+
+def reset_link_context(user: User, site: tuple[str, str]) -> dict[str, Any]:
     """What the reset e-mail's templates read: the link's parts (the account's id and a fresh token) and the site's
-    address: ``PUBLIC_SITE_URL`` when set, else as the request reached it (its host is one of ALLOWED_HOSTS: Django
-    refuses any other)."""
-    protocol, host = public_site() or ("https" if request.is_secure() else "http", request.get_host())
+    address ``site`` (:func:`link_site`)."""
+    protocol, host = site
     return {
         "email": user.email,
         "domain": host,
@@ -156,38 +165,23 @@ def links_valid_together(user: User) -> str:
 
 @transaction.atomic(durable=True)
 def password_reset_request(email: str, request: HttpRequest) -> None:
-    """The public "Forgot your password?" page asked for a link to ``email``. Sends one to each player account that
-    has the address (active, with a usable password), built like support's (:func:`reset_link_context`); the page's
-    answer is the same whatever happened.
+    """The public "Forgot your password?" page asked for a link to ``email``: counted against the client's limits,
+    then, once this transaction commits, handed to a Celery task that sends a link to each player account with the
+    address (:func:`password_reset_links_send`). The page's answer is the same whatever the address.
 
-    The limits are split so that a stranger can use up only their own (issue 30, QA finding 2: one per e-mail
-    address let anyone asking three times leave the player without a reset for an hour):
+    Nothing on the request's path depends on the address: no account is looked up, no mail is sent, the task is
+    queued for every address alike. An address that belongs to an account is answered as quickly as one that does
+    not, so a stranger timing the page learns nothing (issue 30: sending the mail in the request made a known
+    address answer as much slower as the mail server's round trips). A transaction that fails queues nothing.
 
-    * **Requests, per client** (counted before anything is looked up, so every address counts alike; over a limit
-      ``PasswordResetThrottled``, a 429): ``PASSWORD_RESET_ADDRESS_LIMIT`` per client address over every e-mail
-      address, and ``PASSWORD_RESET_EMAIL_LIMIT`` per (e-mail address, client address), per
-      ``PASSWORD_RESET_WINDOW_SECONDS``. A client is counted as the log-in lock counts it (an IPv6 address by its
-      /64). A stranger over them is refused; the player, asking from elsewhere, is not.
-    * **Links sent, per account's address** (against mail-bombing; nothing in the answer shows it): none while one
-      sent within ``PASSWORD_RESET_RESEND_SECONDS`` still works, and at most ``PASSWORD_RESET_SENT_LIMIT`` in a window
-      of ``PASSWORD_RESET_WINDOW_SECONDS`` (or ``PASSWORD_RESET_TIMEOUT`` when shorter). Both count only while the
-      links sent stay valid together (:func:`links_valid_together`: same password, last log-in and address). So a
-      link is held back only while one sent within that window, hence still valid, sits in the player's mailbox:
-      strangers asking from any number of networks send the player working links, at most the limit, and never
-      leave them without one; once a link is used (or the player logs in) the count starts again and a new link goes
-      at once. A link that could not be sent is logged, not raised (the answer must not tell that an account has the
-      address), and given back to the count.
-
-    Support's links (:func:`password_reset_link_send`) count on their own per player and neither count here nor are
-    held back by this page's counts, so strangers cannot block support, and support cannot block the page.
-
-    An account that holds privileges (staff, superuser, any group or permission) gets no link here: it is treated as
-    an address no account has (nothing sent; its requests counted like any), and the refused request is written to
-    the audit log (``password_reset_refused_privileged_account``, no actor, the client's address) in this
-    transaction. Whoever controls or guesses a staff mailbox must not hold a reset path to a staff account on a
-    public page; administrators reset those in the admin."""
+    **Requests, per client** (counted before anything else, so every address counts alike; over a limit
+    ``PasswordResetThrottled``, a 429, and nothing is queued): ``PASSWORD_RESET_ADDRESS_LIMIT`` per client address
+    over every e-mail address, and ``PASSWORD_RESET_EMAIL_LIMIT`` per (e-mail address, client address), per
+    ``PASSWORD_RESET_WINDOW_SECONDS``. A client is counted as the log-in lock counts it (an IPv6 address by its /64).
+    A stranger over them is refused; the player, asking from elsewhere, is not (issue 30, QA finding 2: one limit per
+    e-mail address let anyone asking three times leave the player without a reset for an hour). The links actually
+    sent are limited apart, per account, by the task (:func:`password_reset_links_send`)."""
     from poker_site.accounts import throttle
-    from wallet.services.audit import audit_record
 
     email = email.strip()
     client = throttle.counted_address(request)
@@ -201,6 +195,51 @@ def password_reset_request(email: str, request: HttpRequest) -> None:
     )
     if seconds:
         raise PasswordResetThrottled(seconds)
+    language = translation.get_language() or settings.LANGUAGE_CODE  # the page's: the e-mail is written in it
+    _links_send_after_commit(email, link_site(request), throttle.client_address(request), language)
+
+
+def _links_send_after_commit(email: str, site: tuple[str, str], client: str, language: str) -> None:
+    transaction.on_commit(functools.partial(_links_send_queue, email, site, client, language), robust=True)
+
+
+def _links_send_queue(email: str, site: tuple[str, str], client: str, language: str) -> None:
+    from poker_site.accounts.tasks import password_reset_links_mail
+
+    protocol, host = site
+    try:
+        password_reset_links_mail.delay(email, protocol, host, client, language)
+    except Exception:  # the broker is down: the page answered as ever (it never tells an account exists)
+        logger.exception("The password-reset request could not be queued; no link was sent.")
+
+
+@transaction.atomic(durable=True)
+def password_reset_links_send(email: str, site: tuple[str, str], client: str) -> None:
+    """What the public page's request (:func:`password_reset_request`) does off its path, in a Celery task: send a
+    reset link, built for ``site`` (:func:`link_site` of the request) like support's, to each player account that has
+    the address ``email`` (active, with a usable password). ``client``: the address of the client that asked.
+
+    The links go once this transaction commits (a transaction that fails sends nothing). Against mail-bombing the
+    links sent are limited per account's address (nothing in the page's answer shows it): none while one sent within
+    ``PASSWORD_RESET_RESEND_SECONDS`` still works, and at most ``PASSWORD_RESET_SENT_LIMIT`` in a window of
+    ``PASSWORD_RESET_WINDOW_SECONDS`` (or ``PASSWORD_RESET_TIMEOUT`` when shorter). Both count only while the links
+    sent stay valid together (:func:`links_valid_together`: same password, last log-in and address). So a link is
+    held back only while one sent within that window, hence still valid, sits in the player's mailbox: strangers
+    asking from any number of networks send the player working links, at most the limit, and never leave them
+    without one; once a link is used (or the player logs in) the count starts again and a new link goes at once. The
+    link is counted after the commit, as it is sent; one that could not be sent is logged and given back to the
+    count.
+
+    Support's links (:func:`password_reset_link_send`) count on their own per player and neither count here nor are
+    held back by these counts, so strangers cannot block support, and support cannot block the page.
+
+    An account that holds privileges (staff, superuser, any group or permission) gets no link: it is treated as an
+    address no account has, and the refused request is written to the audit log
+    (``password_reset_refused_privileged_account``, no actor, the client's address) in this transaction. Whoever
+    controls or guesses a staff mailbox must not hold a reset path to a staff account on a public page;
+    administrators reset those in the admin."""
+    from wallet.services.audit import audit_record
+
     for user in accounts_reset_by_email(email):
         if holds_privileges(user):
             audit_record(
@@ -209,36 +248,48 @@ def password_reset_request(email: str, request: HttpRequest) -> None:
                 target=f"accounts.user:{user.pk}",
                 reason="The public page sends no reset link to an account that holds privileges: an administrator "
                 "resets its password in the admin.",
-                details={"client": throttle.client_address(request)},
+                details={"client": client},
             )
             continue
-        subject = links_valid_together(user)
-        sending = throttle.sending_reserved(
-            PUBLIC_LINKS_THROTTLE,
-            subject,
-            pause=settings.PASSWORD_RESET_RESEND_SECONDS,
-            limit=settings.PASSWORD_RESET_SENT_LIMIT,
-            # never longer than a link stays valid: a link held back always has a working one sent before it
-            window=min(settings.PASSWORD_RESET_WINDOW_SECONDS, settings.PASSWORD_RESET_TIMEOUT),
-        )
-        if sending is not throttle.Sending.RESERVED:
-            continue
-        if not _reset_link_mailed(user, request):
-            throttle.sending_given_back(PUBLIC_LINKS_THROTTLE, subject)
+        _link_mail_after_commit(user, site)
 
 
-def reset_link_mail(user: User, request: HttpRequest) -> None:
+def _link_mail_after_commit(user: User, site: tuple[str, str]) -> None:
+    transaction.on_commit(functools.partial(_link_mail_within_limits, user, site), robust=True)
+
+
+def _link_mail_within_limits(user: User, site: tuple[str, str]) -> None:
+    """Send ``user`` a link unless the links sent to the address are at their limit: counted as it goes, so a
+    transaction that failed counts none; given back when the mail server refused it."""
+    from poker_site.accounts import throttle
+
+    subject = links_valid_together(user)
+    sending = throttle.sending_reserved(
+        PUBLIC_LINKS_THROTTLE,
+        subject,
+        pause=settings.PASSWORD_RESET_RESEND_SECONDS,
+        limit=settings.PASSWORD_RESET_SENT_LIMIT,
+        # never longer than a link stays valid: a link held back always has a working one sent before it
+        window=min(settings.PASSWORD_RESET_WINDOW_SECONDS, settings.PASSWORD_RESET_TIMEOUT),
+    )
+    if sending is not throttle.Sending.RESERVED:
+        return
+    if not _reset_link_mailed(user, site):
+        throttle.sending_given_back(PUBLIC_LINKS_THROTTLE, subject)
+
+
+def reset_link_mail(user: User, site: tuple[str, str]) -> None:
     """Send ``user`` the password-reset e-mail (:func:`reset_link_context`) at the address on file; smtplib's errors
     (``OSError``) go to the caller, who decides what a link that did not go means."""
-    context = reset_link_context(user, request)
+    context = reset_link_context(user, site)
     subject = "".join(render_to_string(SUBJECT_TEMPLATE, context).splitlines())
     send_mail(subject, render_to_string(EMAIL_TEMPLATE, context), None, [user.email])
 
 
-def _reset_link_mailed(user: User, request: HttpRequest) -> bool:
+def _reset_link_mailed(user: User, site: tuple[str, str]) -> bool:
     try:
-        reset_link_mail(user, request)
-    except OSError:  # smtplib's errors: logged, and the page answers as ever (it never tells an account exists)
+        reset_link_mail(user, site)
+    except OSError:  # smtplib's errors: logged; the page answered long ago and never tells that an account exists
         logger.exception("The password-reset link to account %s could not be sent.", user.pk)
         return False
     return True
@@ -286,6 +337,6 @@ def password_reset_link_send(actor: User, user: User, reason: str, request: Http
         details={"sent_to": user.email},
     )
     try:  # the public page only logs a failure; support must know the link did not go
-        reset_link_mail(user, request)
+        reset_link_mail(user, link_site(request))
     except OSError as error:  # smtplib's errors are OSErrors: nothing was sent, so nothing is recorded
         raise PasswordResetRefused(f"The e-mail could not be sent ({error}); try again later.") from error

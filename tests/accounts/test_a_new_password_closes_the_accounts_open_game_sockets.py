@@ -12,7 +12,7 @@ from django.test import Client
 
 from poker_site.accounts import password_reset
 from poker_site.accounts.role_table import ADMINISTRATORS
-from tests.accounts.support import NEW_PASSWORD, player, reset_link_in
+from tests.accounts.support import NEW_PASSWORD, ask_for_a_link, player, reset_link_in
 from tests.foundation.staff_roles import staff_member
 from tests.tables.back_office import logged_in
 
@@ -33,7 +33,7 @@ def test_a_password_reset_by_the_link_closes_the_accounts_game_sockets_once_it_c
     closed: list[tuple[int, str]], django_capture_on_commit_callbacks: Any
 ) -> None:
     pat = player()
-    Client(REMOTE_ADDR="203.0.113.7").post("/accounts/password-reset/", {"email": pat.email})
+    ask_for_a_link(pat.email)
     browser = Client()
     form_page = browser.get(reset_link_in(mail.outbox[0]), follow=True)
 
@@ -51,7 +51,7 @@ def test_a_password_reset_by_the_link_closes_the_accounts_game_sockets_once_it_c
 
 def test_a_failed_reset_closes_nothing(closed: list[tuple[int, str]], django_capture_on_commit_callbacks: Any) -> None:
     pat = player()
-    Client(REMOTE_ADDR="203.0.113.7").post("/accounts/password-reset/", {"email": pat.email})
+    ask_for_a_link(pat.email)
     browser = Client()
     form_page = browser.get(reset_link_in(mail.outbox[0]), follow=True)
 

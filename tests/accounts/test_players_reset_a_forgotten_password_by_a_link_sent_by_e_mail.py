@@ -12,17 +12,12 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from poker_site.accounts.models import User
-from tests.accounts.support import NEW_PASSWORD, PASSWORD, player, reset_link_in
+from tests.accounts.support import FORGOT, NEW_PASSWORD, PASSWORD, ask_for_a_link, player, reset_link_in
 from wallet.models import AuditEntry
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_cache")]
 
-FORGOT = "/accounts/password-reset/"
 NEW = {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}
-
-
-def ask_for_a_link(email: str, address: str = "203.0.113.7") -> object:
-    return Client(REMOTE_ADDR=address).post(FORGOT, {"email": email})
 
 
 def choose_password(browser: Client, link: str) -> object:

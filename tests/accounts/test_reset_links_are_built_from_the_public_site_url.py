@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 from django.core import mail
-from django.test import Client, override_settings
+from django.test import override_settings
 
 from poker_site.accounts.roles import SUPPORT_STAFF
-from tests.accounts.support import player
+from tests.accounts.support import ask_for_a_link, player
 from tests.foundation.staff_roles import staff_member
 from tests.tables.back_office import logged_in
 
@@ -20,9 +20,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_cache")]
 def test_the_public_pages_link_is_built_from_the_public_site_url_whatever_the_host() -> None:
     pat = player()
 
-    Client(REMOTE_ADDR="203.0.113.7").post(
-        "/accounts/password-reset/", {"email": pat.email}, HTTP_HOST="localhost:6666"
-    )
+    ask_for_a_link(pat.email, HTTP_HOST="localhost:6666")
 
     body = str(mail.outbox[0].body)
     assert "https://poker.example/accounts/password-reset/" in body
@@ -48,8 +46,6 @@ def test_supports_link_is_built_from_the_public_site_url_whatever_the_host() -> 
 def test_without_the_setting_the_link_follows_the_request() -> None:
     pat = player()
 
-    Client(REMOTE_ADDR="203.0.113.7").post(
-        "/accounts/password-reset/", {"email": pat.email}, HTTP_HOST="localhost:8000"
-    )
+    ask_for_a_link(pat.email, HTTP_HOST="localhost:8000")
 
     assert "http://localhost:8000/accounts/password-reset/" in str(mail.outbox[0].body)

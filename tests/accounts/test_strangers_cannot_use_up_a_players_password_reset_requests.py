@@ -18,21 +18,16 @@ from django.core import mail
 from django.test import Client, override_settings
 
 from poker_site.accounts.roles import SUPPORT_STAFF
-from tests.accounts.support import NEW_PASSWORD, player, reset_link_in
+from tests.accounts.support import NEW_PASSWORD, ask_for_a_link, player, reset_link_in
 from tests.foundation.staff_roles import staff_member
 from tests.tables.back_office import logged_in
 from tests.waiting import eventually
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_cache")]
 
-FORGOT = "/accounts/password-reset/"
 SENT_PAGE = "/accounts/password-reset/sent/"
 PLAYERS_NETWORK = "203.0.113.7"
 STRANGERS_NETWORKS = [f"198.51.100.{number}" for number in range(1, 9)]
-
-
-def ask_for_a_link(email: str, address: str) -> object:
-    return Client(REMOTE_ADDR=address).post(FORGOT, {"email": email})
 
 
 def the_password_is_chosen_with(link: str) -> bool:

@@ -13,13 +13,12 @@ from django.test import Client, override_settings
 from poker_site.accounts.models import User
 from poker_site.accounts.role_table import ADMINISTRATORS
 from poker_site.accounts.roles import SUPPORT_STAFF
-from tests.accounts.support import PASSWORD, player
+from tests.accounts.support import PASSWORD, ask_for_a_link, player
 from tests.foundation.staff_roles import WITHOUT_A_ROLE, staff_member
 from wallet.models import AuditEntry
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_cache")]
 
-FORGOT = "/accounts/password-reset/"
 REFUSED = "password_reset_refused_privileged_account"
 
 
@@ -30,10 +29,6 @@ def staff_with_a_mailbox(role: str, username: str = "staffer") -> User:
     user.set_password(PASSWORD)
     user.save(update_fields=["email", "password"])
     return user
-
-
-def ask_for_a_link(email: str, address: str = "203.0.113.7") -> object:
-    return Client(REMOTE_ADDR=address).post(FORGOT, {"email": email})
 
 
 @pytest.mark.parametrize("role", [ADMINISTRATORS, SUPPORT_STAFF, WITHOUT_A_ROLE])
