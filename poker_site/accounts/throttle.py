@@ -39,7 +39,7 @@ connection usually has a whole /64, so counting each address would let one clien
 :func:`request_counted` puts the same reserve script in front of other requests an anonymous client may repeat: the
 public "Forgot your password?" page counts each request per client address and per (e-mail address asked for, client
 address). :func:`sending_reserved` counts what is actually sent: the same page's links to one account's address
-(:func:`poker_site.accounts.password_reset.password_reset_request` says why that cannot lock a player out).
+(:func:`poker_site.accounts.password_reset.password_reset_links_send` says why that cannot lock a player out).
 """
 
 from __future__ import annotations

@@ -59,10 +59,10 @@ def link_valid_minutes() -> int:
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """ "Forgot your password?": the e-mail address of the account; :func:`password_reset_request` sends the link
-    (to a player's account only, never to one that holds privileges), and the answer is the same whatever it did
-    (the next page). Over a limit of the client the form comes back with a 429 saying when to try again (nothing
-    looked up or sent)."""
+    """ "Forgot your password?": the e-mail address of the account; :func:`password_reset_request` has a Celery
+    worker send the link once the request commits (to a player's account only, never to one that holds privileges),
+    and the answer is the same, in the same time, whatever the address (the next page). Over a limit of the client
+    the form comes back with a 429 saying when to try again (nothing looked up or sent)."""
 
     template_name = "registration/password_reset_form.html"
     success_url = reverse_lazy("accounts:password_reset_done")
