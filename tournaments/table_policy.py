@@ -29,6 +29,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from games.engine.positions import HandPositions, PositionError, next_hand_positions, tournament_first_button
 from games.engine.state import HandState
@@ -193,6 +194,25 @@ def absent_players_sit_out(table: Table, seats: dict[int, Seat], now: datetime) 
             seat_save(seat, "status", "sit_out_reason", "sit_out_since", "sit_out_deadline", "disconnected_since")
             events.append(seat_event(seat, "seat_sat_out", absent=True))
     return events
+
+
+CASH_TABLE_COMMANDS = {
+    "seat_me": gettext_lazy("Seats at a tournament table are assigned by the tournament."),
+    "leave": gettext_lazy(
+        "Leaving is for cash tables: at a tournament table your chips stay in play until you are knocked out or the "
+        "tournament ends. Sit out to step away."
+    ),
+    "top_up": gettext_lazy("Topping up is for cash tables: tournament chips cannot be bought at the table."),
+    "auto_top_up": gettext_lazy("Auto top-up is a cash table setting: tournament chips cannot be bought at the table."),
+    "sit_out_next_big_blind": gettext_lazy(
+        "Sitting out at your next big blind is a cash table setting: at a tournament table, sit out instead (you are "
+        "dealt in and your hands are checked or folded for you)."
+    ),
+}
+"""The table-socket commands only cash tables take (seating by the stake queue, CASH-04; leaving, CASH-08; topping
+up by hand and automatically, CASH-15; sitting out at the next big blind, CASH-19), each with the reason a tournament
+table refuses it: the tournament seats its players and its chips are not bought at the table (TRN-03, TRN-16); a
+player steps away by sitting out (TRN-19)."""
 
 
 class TournamentPolicy:
@@ -425,6 +445,11 @@ class TournamentPolicy:
 
     def seat_waiting_players(self, now: datetime) -> int:
         return 0  # tournament seats are assigned by the tournament's draw and balancing, not a queue
+
+    def command_refusal(self, message_type: str) -> str | None:
+        """The cash tables' commands are refused (:data:`CASH_TABLE_COMMANDS`), at an open or a closed table."""
+        refusal = CASH_TABLE_COMMANDS.get(message_type)
+        return None if refusal is None else str(refusal)
 
     def snapshot_table(self, table: Table, now: datetime) -> dict[str, Any]:
         link = table_link(table.pk)

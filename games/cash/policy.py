@@ -503,6 +503,9 @@ class CashPolicy:
 
         return stake_queues_drain(now=now)
 
+    def command_refusal(self, message_type: str) -> str | None:
+        return None  # every table-socket command is a cash table's; its services decide whether it fits now
+
     def snapshot_table(self, table: Table, now: datetime) -> dict[str, Any]:
         stake = table.stake
         assert stake is not None

@@ -16,6 +16,7 @@ import psycopg.errors
 from django.db import OperationalError
 
 from games.runtime import inbox
+from games.runtime.errors import NotAllowedNow
 from games.runtime.protocol import ClientMessage
 
 logger = logging.getLogger(__name__)
@@ -112,7 +113,8 @@ def command_register(message_type: str, handler: ProductCommand, *, ordered_with
 def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
     """Run one validated table-socket command for ``user`` at ``table``; returns extra fields for the ``ok`` reply.
     With table actors on, ``act`` and the :data:`OWNER_COMMANDS` are sent to the table's owner and answered by it
-    (the same refusals: the owner runs the same services, :func:`execute_durably`)."""
+    (the same refusals: the owner runs the same services, :func:`execute_durably`). A command the table's product
+    never takes is refused on either path before anything else (:func:`command_admitted`)."""
     if goes_to_the_owner(message.type):
         return table_owner_ask(table, user, message.type, message.fields)
     return execute_durably(user, table, message)
@@ -124,9 +126,21 @@ def goes_to_the_owner(message_type: str) -> bool:
     return inbox.actors_play_the_tables() and (message_type == "act" or message_type in OWNER_COMMANDS)
 
 
+def command_admitted(table: Any, message_type: str) -> None:
+    """Refuse, as ``not_allowed_now``, a table-socket command that ``table``'s product never takes (its policy's
+    ``command_refusal``: a tournament table takes none of the cash tables' seating, leaving and top-up commands and
+    settings); nothing changes. Pure (the table's kind and the command's type): asked before a command is sent to the
+    table's owner, so it is answered at once, also at a closed table, which has no owner to answer it."""
+    from games.runtime.policy import policy_for
+
+    refusal = policy_for(table).command_refusal(message_type)
+    if refusal is not None:
+        raise CommandRefused(NotAllowedNow.code, refusal)
+
+
 def execute_durably(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
     """Run one validated table-socket command by its durable service (the per-action path; a table owner runs the
-    :data:`OWNER_COMMANDS` it receives this way)."""
+    :data:`OWNER_COMMANDS` it receives this way), once the table's product admits it (:func:`command_admitted`)."""
     from games.runtime.hands import hand_act
     from games.runtime.sitting_out import (
         player_settings_update,
@@ -135,6 +149,7 @@ def execute_durably(user: Any, table: Any, message: ClientMessage) -> dict[str, 
         seat_sit_out_next_big_blind,
     )
 
+    command_admitted(table, message.type)
     fields = message.fields
     if message.type == "act":
         service_call(hand_act, table, user, fields["action"], fields.get("amount"), hand_id=fields.get("hand_id"))
@@ -170,7 +185,9 @@ def execute_durably(user: Any, table: Any, message: ClientMessage) -> dict[str, 
 def table_owner_ask(table: Any, user: Any, message_type: str, fields: dict[str, Any]) -> dict[str, Any]:
     """With table actors on: send the validated command to the table's owner (its Redis stream) and wait for its
     answer; a refusal is raised as the :class:`CommandRefused` the durable path would raise (the owner applies the same
-    rules and sends back the same code and message), no answer in time as ``table_unavailable``."""
+    rules and sends back the same code and message), no answer in time as ``table_unavailable``. A command the
+    table's product never takes is refused here at once, never sent (:func:`command_admitted`)."""
+    command_admitted(table, message_type)
     return _answer_of(inbox.message_send(int(table.pk), getattr(user, "pk", None), message_type, dict(fields)))
 
 
@@ -179,6 +196,7 @@ async def table_owner_ask_on_the_loop(
 ) -> dict[str, Any]:
     """:func:`table_owner_ask` for a table socket's event loop: the same message and answers without a worker thread
     (a player's action is the commonest frame a table socket handles)."""
+    command_admitted(table, message_type)
     reply = await inbox.message_send_on_the_loop(int(table.pk), getattr(user, "pk", None), message_type, dict(fields))
     return _answer_of(reply)
 

@@ -166,6 +166,13 @@ class TablePolicy(Protocol):
         """Seat the players waiting for a table of this kind (each tick, before the deals); return how many."""
         ...
 
+    def command_refusal(self, message_type: str) -> str | None:
+        """Why tables of this kind never take the table-socket command ``message_type`` (a sentence for the player),
+        or None when they may. Decided from the type alone, without reading anything: the runtime asks before it
+        sends a command to the table's owner (``games.runtime.commands.command_admitted``), so a command the product
+        does not play is answered at once, also at a closed table, which has no owner to answer it."""
+        ...
+
 
 _policies: dict[str, TablePolicy] = {}
 
