@@ -489,6 +489,15 @@ class TournamentPolicy:
                 if tournament.add_on_allowed
                 else None
             )
+        if tournament.re_entries_maximum:
+            # TRN-40: what a re-entry costs and gives (a registration at the base buy-in: the tournament's starting
+            # stack), which the table page states before the player confirms it.
+            info["re_entry"] = {
+                "buy_in": tournament.buy_in,
+                "bounty": tournament.bounty_per_entry,
+                "fee": tournament.fee,
+                "chips": tournament.starting_stack,
+            }
         if tournament.started_at is not None:
             reading = level_clock(tournament).reading(now)
             info.update(

@@ -1,8 +1,8 @@
 """Re-buys and multi-buy-in in the browser, on the live site with its Celery worker and beat (TRN-38, TRN-39): a player
 chooses a €25 buy-in on a multi-buy-in tournament's page and starts with 25,000 chips; at a re-buy tournament's table,
-a player below the threshold (1,000 chips; she started with 500) presses "Re-buy", pays €10 + €1 and gets 1,000 chips
-(at once, or when their hand ends); pressing it again with the stack above the threshold is refused in words and takes
-no money."""
+a player below the threshold (1,000 chips; she started with 500) presses "Re-buy" and confirms, pays €10 + €1 and gets
+1,000 chips (at once, or when their hand ends); pressing it again with the stack above the threshold is refused in words
+and takes no money."""
 
 from __future__ import annotations
 
@@ -81,6 +81,9 @@ def test_a_player_re_buys_at_the_table_and_another_chooses_the_buy_in(site: Any,
     assert Tournament.objects.get(pk=rebuys.pk).status == TournamentStatus.RUNNING
     alice.reload()
     alice.locator("#rebuy").click()
+    wait_until(alice, "document.getElementById('purchase-confirm').open")  # it says what it takes first
+    with alice.expect_navigation(wait_until="domcontentloaded"):
+        alice.locator("#purchase-confirm-yes").click()
     assert "Paid:" in alice.locator(".messages").text_content()
     assert "/games/tables/" in alice.url
     purchase = TournamentPurchase.objects.get(entry__user__username="alice")
