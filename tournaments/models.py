@@ -549,7 +549,9 @@ class TournamentEntry(models.Model):
     ``prize_contribution`` and ``fee`` are the two amounts paid (FEE-04). While playing, the player's chips are on
     their seat at ``table``. Knocked out: ``eliminated_in_hand`` with the chips they started that hand with, the
     hand-for-hand round if one was being played, and a random ``tie_breaker`` (TRN-22/24); the coordinator then gives
-    the finishing ``place`` and its ``prize``, credited by an idempotent transfer (TRN-27).
+    the finishing ``place`` and its ``prize``, credited by an idempotent transfer (TRN-27). A place drawn at random
+    between players tied on chips records the places drawn (``place_drawn_from`` .. ``place_drawn_to``), so the
+    players are told (TRN-22).
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
@@ -589,6 +591,18 @@ class TournamentEntry(models.Model):
     hand_for_hand_round = models.PositiveIntegerField(_("hand-for-hand round"), null=True, blank=True)
     tie_breaker = models.BigIntegerField(_("random tie-breaker"), null=True, blank=True)
     place = models.PositiveIntegerField(_("finishing place"), null=True, blank=True)
+    place_drawn_from = models.PositiveIntegerField(
+        _("drawn among places from"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When players tied on chips had their places drawn at random (TRN-22), the first of those places; empty "
+            "when the chips decided the place."
+        ),
+    )
+    place_drawn_to = models.PositiveIntegerField(
+        _("drawn among places to"), null=True, blank=True, help_text=_("The last of the places drawn at random.")
+    )
     prize = models.PositiveBigIntegerField(_("prize (cents)"), default=0)
     prize_transfer = models.ForeignKey(
         "wallet.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+"

@@ -12,7 +12,15 @@ from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils import timezone
 
 from games.models import Seat
-from tournaments.definitions import Payouts, blind_structure, break_policy, level_clock, payouts_for, payouts_now
+from tournaments.definitions import (
+    Payouts,
+    add_on_policy,
+    blind_structure,
+    break_policy,
+    level_clock,
+    payouts_for,
+    payouts_now,
+)
 from tournaments.models import (
     BountyKind,
     EntryStatus,
@@ -289,6 +297,93 @@ def tournament_detail(tournament: Tournament, viewer_id: int | None = None) -> d
     return detail
 
 
+def place_draw(entry: TournamentEntry) -> dict[str, int] | None:
+    """TRN-22: when the entry's place was drawn at random between players tied on chips (knocked out in the same hand
+    with the same stack at its start, or still in at the end with the same stack), the places drawn —
+    ``{"from": 7, "to": 8}`` — so the player is told their place came from a draw; ``None`` when the chips decided."""
+    if entry.place is None or entry.place_drawn_from is None or entry.place_drawn_to is None:
+        return None
+    return {"from": int(entry.place_drawn_from), "to": int(entry.place_drawn_to)}
+
+
+def place_pending(tournament: Tournament, entry: TournamentEntry, now: datetime) -> dict[str, Any] | None:
+    """What is known of the place of a knocked-out player still waiting for it (``None`` for any other entry).
+
+    The coordinator gives the places of early knock-outs only once registration is over — late registration closed
+    (TRN-08, AMB-28: at the end of its last level, or earlier once the players left are no more than the paid places)
+    and the re-buy period and add-on over (TRN-39: the prize pool grows until then); a flight's at its final level at
+    the latest (TRN-45) — because until then every late registration or re-entry is one more player finishing above
+    them (seed 002 #31: "The prize structure is not finalized until registration has closed").
+
+    * ``given``: what the place waits for: ``late_registration``, ``purchases``, ``flight_end``, ``hand_for_hand``
+      (the other tables finishing the hand-for-hand hand, TRN-24) or ``soon`` (the next coordination, seconds);
+    * ``level`` and ``at``: after which level, and when (ISO 8601; ``None`` while unknown: a paused clock, a break not
+      started yet); ``after_break``: the add-on break after that level; ``may_come_earlier``: late registration can
+      close before its last level ends;
+    * ``place``: the place if nobody else enters (exact once no one can: the coordinator's own computation, ties by
+      the numbers drawn at the knock-out); ``worst_place``: the place if every entry still possible is taken (``None``
+      when there is no maximum); equal to ``place`` when no more entries are possible;
+    * ``drawn``: the places drawn at random between tied players, as :func:`place_draw`."""
+    from tournaments.rules.phases import flight_stops_dealing
+    from tournaments.rules.rebuys import purchases_end, purchases_over
+    from tournaments.services.running import places_if_given_now
+
+    if entry.status != EntryStatus.BUSTED:
+        return None
+    finishing = places_if_given_now(tournament).get(int(entry.pk))
+    place = finishing.place if finishing is not None else None
+    facts: dict[str, Any] = {
+        "given": "soon",
+        "level": None,
+        "at": None,
+        "after_break": False,
+        "may_come_earlier": False,
+        "place": place,
+        "worst_place": place,
+        "drawn": {"from": finishing.drawn_among[0], "to": finishing.drawn_among[1]}
+        if finishing is not None and finishing.drawn_among is not None
+        else None,
+    }
+    if tournament.started_at is None:
+        return facts
+    if tournament.registration_closed_at is not None:
+        if tournament.hand_for_hand and entry.hand_for_hand_round == tournament.hand_for_hand_round:
+            facts["given"] = "hand_for_hand"
+        return facts
+    clock = level_clock(tournament)
+    waits: list[tuple[int, bool, str, datetime | None]] = []  # (level, after its break, what, when)
+    if registration_open_now(tournament, now):
+        if place is not None:
+            left = None if tournament.maximum_entrants is None else tournament.maximum_entrants - tournament.entrants
+            facts["worst_place"] = None if left is None else place + max(0, left)
+        last = min(tournament.late_registration_levels, len(clock.structure.levels))
+        waits.append((last, False, "late_registration", clock.moment_of(clock.level_end(last))))
+    add_on = add_on_policy(tournament)
+    if tournament.offers_purchases and not purchases_over(
+        clock, now, period_levels=tournament.rebuy_levels, add_on=add_on
+    ):
+        end = purchases_end(clock, period_levels=tournament.rebuy_levels, add_on=add_on)
+        waits.append((end.level, end.after_break, "purchases", end.at))
+    if not waits:
+        return facts  # both over: the next coordination gives the place
+    level, after_break, given, at = max(waits, key=lambda wait: (wait[0], wait[1]))
+    if tournament.phase_two_id is not None and tournament.final_level is not None:
+        final = min(max(tournament.final_level, 1), len(clock.structure.levels))
+        if final < level or (final == level and after_break):  # TRN-45: the flight's end closes it first
+            level, after_break, given = final, False, "flight_end"
+            at = None if flight_stops_dealing(clock, now, final) else clock.moment_of(clock.level_end(final))
+    facts.update(
+        {
+            "given": given,
+            "level": level,
+            "at": _iso(at),
+            "after_break": after_break,
+            "may_come_earlier": given == "late_registration",
+        }
+    )
+    return facts
+
+
 def _name(user: Any) -> str:
     return str(getattr(user, "table_name", None) or user.get_username())
 
@@ -359,7 +454,7 @@ def _entrants(tournament: Tournament, won: dict[int, int]) -> list[dict[str, Any
             "user_id", "chips"
         )
     )
-    rows = []
+    rows: list[dict[str, Any]] = []
     for entry in (
         TournamentEntry.objects.filter(tournament=tournament)
         .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
@@ -376,6 +471,7 @@ def _entrants(tournament: Tournament, won: dict[int, int]) -> list[dict[str, Any
                 if entry.status == EntryStatus.QUALIFIED
                 else None,
                 "place": entry.place,
+                "place_drawn": place_draw(entry),  # TRN-22: this place was drawn between tied players
                 "prize": entry.prize,
                 "table_id": entry.table_id,
                 "bounty": entry.bounty if entry.status == EntryStatus.PLAYING else None,  # TRN-42: current value
@@ -412,6 +508,8 @@ def _viewer(tournament: Tournament, viewer_id: int, won: dict[int, int]) -> dict
         "status": entry.status,
         "table_id": entry.table_id,
         "place": entry.place,
+        "place_drawn": place_draw(entry),  # TRN-22
+        "place_pending": place_pending(tournament, entry, timezone.now()),  # a knock-out waiting for its place
         "prize": entry.prize,
         "prize_paid": entry.prize_transfer_id is not None,
         "entry_number": entry.entry_number,

@@ -6,7 +6,9 @@ without leaving it.
 * the break: when the next one is due, or until when the one in progress lasts (TRN-30);
 * players left of the entrants, the average stack, the paid places and the next pay jump (TRN-06);
 * for the viewer: their chips and rank, the re-buy and add-on they may buy now (TRN-39), and once they are out or the
-  tournament is over, the result: place, prize, bounties won, and whether they may re-enter (TRN-40).
+  tournament is over, the result: place (and whether it was drawn between players tied on chips, TRN-22), prize,
+  bounties won, and whether they may re-enter (TRN-40); knocked out before the places are given, what the place
+  waits for, until when, and the place as far as it is known (``tournaments.readside.place_pending``).
 
 Read only, a fixed number of queries whatever the size of the tournament.
 """
@@ -31,6 +33,7 @@ from tournaments.models import (
     TournamentPurchase,
     TournamentStatus,
 )
+from tournaments.readside import place_draw, place_pending
 from tournaments.rules.rebuys import add_on_refusal, rebuy_refusal
 
 OUT_STATUSES = (EntryStatus.BUSTED, EntryStatus.FINISHED, EntryStatus.DISQUALIFIED, EntryStatus.QUALIFIED)
@@ -99,6 +102,10 @@ def _viewer(tournament: Tournament, viewer_id: int, now: datetime, stacks: dict[
         if chips is not None
         else None,
         "place": entry.place,
+        # TRN-22: a place drawn between players tied on chips says so; a knock-out still waiting for its place is
+        # told what it waits for, until when, and the place as far as it is known.
+        "place_drawn": place_draw(entry),
+        "place_pending": place_pending(tournament, entry, now),
         "prize": entry.prize,
         "bounties_won": int(won or 0),
         "re_entry": False,

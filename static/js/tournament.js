@@ -1,13 +1,18 @@
 // A Specific Tournament Lobby kept live: the page polls its tournament's API and reloads when something a player acts
-// on changed (status, registration, their own table), so the register button, the table link and the payouts stay
-// true. A player seated at a table for the first time is taken there (their table deals within seconds, TRN-04).
+// on changed (status, registration, their own table, their place once given), so the register button, the table link,
+// the payouts and the player's result stay true. A player seated at a table for the first time is taken there (their table deals within seconds, TRN-04).
 (function () {
   "use strict";
   const root = document.getElementById("tournament");
   if (!root) { return; }
   const url = root.dataset.detailUrl;
   const tableUrl = root.dataset.tableUrl || "";
-  let shown = { status: root.dataset.status, registration: root.dataset.registration, table: root.dataset.viewerTable || "" };
+  let shown = {
+    status: root.dataset.status,
+    registration: root.dataset.registration,
+    table: root.dataset.viewerTable || "",
+    place: root.dataset.viewerPlace || ""
+  };
   // A form sent from this page (a registration, an unregistration, a re-buy) is answered by a page of its own, which
   // shows the table link and polls again: the poll does not navigate once one was sent (Poker.formSent).
   const formSent = window.Poker.formSent;
@@ -35,7 +40,10 @@
         window.location.assign(tableUrl.replace(/0\/$/, table + "/"));
         return;
       }
-      if (data.status !== shown.status || data.registration !== shown.registration || table !== shown.table) {
+      // A knocked-out player's place, once given, replaces what the page said it waited for (and how it was drawn).
+      const place = data.viewer && data.viewer.place ? String(data.viewer.place) : "";
+      if (data.status !== shown.status || data.registration !== shown.registration || table !== shown.table ||
+          place !== shown.place) {
         window.location.reload();
       }
     } catch (error) {

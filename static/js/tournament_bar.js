@@ -6,8 +6,11 @@
    (a level or a break starts or ends) and right after a tournament event at the table (table.js dispatches
    "poker:tournament-event"); the countdowns tick every second in between.
 
-   The result panel: once the player is out or has won, their place, prize and bounties won, and what to do next
-   (the tournament's lobby, the site's lobby, a re-entry where the tournament allows one). */
+   The result panel: once the player is out or has won, their place (and whether it was drawn at random between
+   players tied on chips, TRN-22), prize and bounties won, and what to do next (the tournament's lobby, the site's
+   lobby, a re-entry where the tournament allows one). Knocked out before the places are given (they wait for late
+   registration and the re-buys to end), what the place waits for, until when, and the place or its range so far;
+   the poll shows the place once it is given. */
 (function () {
   "use strict";
   var P = window.Poker;
@@ -128,8 +131,10 @@
     } else if (viewer.place) {
       title.textContent = f(gettext("You finished in place %(place)s of %(entrants)s."), { place: viewer.place, entrants: data.entrants });
     } else {
-      title.textContent = gettext("You are out of the tournament. Your place is being decided.");
+      title.textContent = gettext("You are out of the tournament.");
+      if (viewer.place_pending) { lines = lines.concat(pendingLines(viewer.place_pending)); }
     }
+    if (viewer.place && viewer.place_drawn) { lines.push(drawnLine(viewer.place_drawn, viewer.place)); }
     if (viewer.prize) {
       lines.push(f(gettext("Prize: %(amount)s, paid to your balance."), { amount: P.money(viewer.prize) }));
     } else if (viewer.place) {
@@ -145,6 +150,60 @@
       }
     }
     result.hidden = false;
+  }
+
+  function timeOfDay(iso) {
+    var moment = new Date(iso);
+    return moment.toLocaleTimeString(P.language() === "et" ? "et-EE" : "en-GB", { hour: "2-digit", minute: "2-digit" });
+  }
+
+  /* TRN-22: a place drawn at random between players tied on chips says so. */
+  function drawnLine(drawn, place) {
+    return f(gettext("Places %(from)s to %(to)s were drawn at random between players who were tied on chips: you drew place %(place)s."),
+      { from: drawn.from, to: drawn.to, place: place });
+  }
+
+  /* A knocked-out player waiting for their place (tournaments.readside.place_pending): what it waits for and until
+     when, and the place as far as it is known; the poll shows the place as soon as it is given. */
+  function pendingLines(pending) {
+    var lines = [];
+    var values = { level: pending.level, time: pending.at ? timeOfDay(pending.at) : "" };
+    if (pending.given === "late_registration") {
+      lines.push(pending.at ?
+        f(gettext("Your place will be fixed when late registration closes: at the end of level %(level)s, at %(time)s, or earlier if the players left reach the paid places."), values) :
+        f(gettext("Your place will be fixed when late registration closes: at the end of level %(level)s, or earlier if the players left reach the paid places."), values));
+    } else if (pending.given === "purchases") {
+      if (pending.after_break) {
+        lines.push(f(gettext("Your place will be fixed when the re-buys and the add-on are over: after the break that follows level %(level)s."), values));
+      } else {
+        lines.push(pending.at ?
+          f(gettext("Your place will be fixed when the re-buy period ends: at the end of level %(level)s, at %(time)s."), values) :
+          f(gettext("Your place will be fixed when the re-buy period ends: at the end of level %(level)s."), values));
+      }
+    } else if (pending.given === "flight_end") {
+      lines.push(f(gettext("Your place will be fixed when the flight ends: at the end of level %(level)s at the latest."), values));
+    } else if (pending.given === "hand_for_hand") {
+      lines.push(gettext("Your place is given when every table has finished this hand-for-hand hand."));
+    } else {
+      lines.push(gettext("Your place is being given: the players knocked out in the same hand are placed together."));
+    }
+    if (pending.place && pending.worst_place === pending.place) {
+      lines.push(f(gettext("You finish in place %(place)s."), { place: pending.place }));
+    } else if (pending.place && pending.worst_place) {
+      lines.push(f(gettext("It will be between place %(place)s and place %(worst)s, depending on how many more players register or re-enter."),
+        { place: pending.place, worst: pending.worst_place }));
+    } else if (pending.place) {
+      lines.push(f(gettext("It will be place %(place)s if nobody else registers or re-enters; each player who still does moves you one place down."),
+        { place: pending.place }));
+    }
+    if (pending.drawn) {
+      lines.push(f(gettext("Places %(from)s to %(to)s go to players knocked out in the same hand with the same chips: their order was drawn at random."),
+        { from: pending.drawn.from, to: pending.drawn.to }));
+    }
+    if (pending.given !== "soon" && pending.given !== "hand_for_hand") {
+      lines.push(gettext("If your place pays a prize, it is paid to your balance as soon as the place is fixed."));
+    }
+    return lines;
   }
 
   function refresh() {

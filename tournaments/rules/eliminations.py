@@ -2,8 +2,9 @@
 
 * Players eliminated in the same hand (TRN-22), or in the same synchronized hand of hand-for-hand play at any tables
   (TRN-24), are ordered by their chips at the start of that hand: more chips finishes higher; equal stacks are ordered
-  at random (AMB-33: each then gets the prize of the place given, no chop). With ``remaining`` players before the hand
-  and ``k`` eliminations, they take places ``remaining - k + 1`` .. ``remaining``.
+  at random (AMB-33: each then gets the prize of the place given, no chop), and the places so drawn are marked, so
+  that the players concerned are told their place came from a draw. With ``remaining`` players before the hand and
+  ``k`` eliminations, they take places ``remaining - k + 1`` .. ``remaining``.
 * Hand-for-hand (TRN-23 / AMB-43) is played while more than one table remains and, automatically, exactly when the
   remaining players are one more than the paid places (the bubble); it ends when the bubble bursts. The back-office
   switch forces it on or off.
@@ -24,8 +25,13 @@ from tournaments.rules.common import RandomSource, RuleError, require_whole, shu
 
 @dataclass(frozen=True, slots=True)
 class FinishingPlace:
+    """A player's finishing place; ``drawn_among``: when they were tied on chips with other players eliminated in the
+    same hand and the place was drawn at random between them (TRN-22), the first and last of the places drawn, so the
+    players concerned can be told; ``None`` when the chips decided it."""
+
     player: int
     place: int
+    drawn_among: tuple[int, int] | None = None
 
 
 def finishing_places(
@@ -45,11 +51,14 @@ def finishing_places(
     if eliminated >= remaining_before:
         raise RuleError(f"{eliminated} eliminations leave nobody of the {remaining_before} players")
     by_stack = sorted(starting_stacks.items(), key=lambda item: (-item[1], item[0]))
-    order: list[int] = []
-    for _, tied in groupby(by_stack, key=lambda item: item[1]):
-        order.extend(shuffled((player for player, _ in tied), randomness))
     best_place = remaining_before - eliminated + 1
-    return tuple(FinishingPlace(player, best_place + index) for index, player in enumerate(order))
+    places: list[FinishingPlace] = []
+    for _, group in groupby(by_stack, key=lambda item: item[1]):
+        tied = shuffled((player for player, _ in group), randomness)
+        first = best_place + len(places)
+        drawn = (first, first + len(tied) - 1) if len(tied) > 1 else None
+        places.extend(FinishingPlace(player, first + index, drawn) for index, player in enumerate(tied))
+    return tuple(places)
 
 
 def hand_for_hand(remaining_players: int, paid_places: int, running_tables: int, *, manual: bool | None = None) -> bool:

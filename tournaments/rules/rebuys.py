@@ -151,6 +151,27 @@ def add_on_refusal(
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class PurchasesEnd:
+    """When the re-buy period and the add-on window end (what players are told while the payouts wait for them):
+    after level ``level``, at ``at`` (``None`` while not known: a break that has not started yet, a paused clock),
+    ``after_break`` when the add-on is taken at the break that follows the period."""
+
+    level: int
+    at: datetime | None
+    after_break: bool
+
+
+def purchases_end(clock: LevelClock, *, period_levels: int, add_on: AddOnPolicy | None) -> PurchasesEnd:
+    """The end of the re-buy period and of the add-on window (:func:`purchases_over` turns true then)."""
+    level = min(require_whole(period_levels, "re-buy period (levels)", minimum=1), len(clock.structure.levels))
+    period_end = clock.moment_of(_period_end(clock, period_levels))
+    if add_on is None or add_on.timing == AddOnTiming.LAST_REBUY_LEVEL:
+        return PurchasesEnd(level, period_end, after_break=False)
+    window = _first_break_after(clock, period_levels)
+    return PurchasesEnd(level, window[1] if window is not None else None, after_break=True)
+
+
 def purchases_over(clock: LevelClock, moment: datetime, *, period_levels: int, add_on: AddOnPolicy | None) -> bool:
     """Whether the re-buy period and the add-on window are both over at ``moment`` (then the payouts can be fixed)."""
     require_utc(moment, "moment")

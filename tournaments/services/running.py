@@ -76,7 +76,7 @@ from tournaments.models import (
 from tournaments.rules.balancing import MoveReason
 from tournaments.rules.breaks import break_pause, next_break_due
 from tournaments.rules.common import RandomSource
-from tournaments.rules.eliminations import finishing_places, hand_for_hand, tournament_over
+from tournaments.rules.eliminations import FinishingPlace, finishing_places, hand_for_hand, tournament_over
 from tournaments.rules.levels import BlindStructure, LevelClock
 from tournaments.rules.phases import flight_stops_dealing
 from tournaments.rules.rebuys import purchases_over
@@ -462,13 +462,36 @@ def _registration_close(tournament: Tournament, now: datetime) -> None:
 def _places_assign(tournament: Tournament, live: list[LiveTable], randomness: RandomSource, step: Step) -> int | None:
     """TRN-22 / TRN-24: places for the knocked-out players, one hand (or hand-for-hand round) at a time, oldest first.
     A round is placed only once every table has finished it. Returns the players still in when any knocked-out player
-    was waiting (counted with them), otherwise None.
+    was waiting (counted with them), otherwise None."""
+    waiting = _places_waiting(tournament)
+    if waiting is None:
+        return None
+    alive, pending = waiting
+    round_in_play = tournament.hand_for_hand and not _round_finished(tournament, live)
+    prizes = list(tournament.prizes)
+    placed: list[TournamentEntry] = []
+    for entry, finishing in _finishing(alive, pending, randomness, round_in_play=round_in_play, tournament=tournament):
+        entry.place = finishing.place
+        entry.place_drawn_from, entry.place_drawn_to = finishing.drawn_among or (None, None)
+        entry.prize = prizes[finishing.place - 1] if finishing.place <= len(prizes) else 0
+        entry.status = EntryStatus.FINISHED
+        placed.append(entry)
+        step.places.append((entry.pk, finishing.place))
+    # One statement for every place given; a place drawn between tied players says so (TRN-22).
+    rows_update(placed, ["place", "place_drawn_from", "place_drawn_to", "prize", "status"])
+    if not credited_at_game_end(tournament):
+        for entry in placed:
+            _prize_credit_after_commit(entry)
+    return alive
 
-    The knocked-out players waiting for a place and the count of the players still in are read in one statement (a
-    subquery sees the statement's snapshot): a hand that ends meanwhile at a table (its eliminations commit outside the
-    coordinator's lock) would otherwise be counted both as still in and as knocked out, and the places would start one
-    too high (a place 4 in a game of three). Only the waiting players become model instances: at ten thousand
-    entrants, reading every player still in made this 90 % of a coordination (issue 27)."""
+
+def _places_waiting(tournament: Tournament) -> tuple[int, list[TournamentEntry]] | None:
+    """The players still in and the knocked-out players waiting for a place, oldest first (``None``: nobody waits).
+
+    Read in one statement (a subquery sees the statement's snapshot): a hand that ends meanwhile at a table (its
+    eliminations commit outside the coordinator's lock) would otherwise be counted both as still in and as knocked
+    out, and the places would start one too high (a place 4 in a game of three). Only the waiting players become model
+    instances: at ten thousand entrants, reading every player still in made this 90 % of a coordination (issue 27)."""
     still_in = (
         TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING)
         .order_by()
@@ -476,15 +499,28 @@ def _places_assign(tournament: Tournament, live: list[LiveTable], randomness: Ra
         .annotate(players=Count("pk"))
         .values("players")
     )
-    pending = list(
+    rows = list(
         TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.BUSTED)
         .annotate(still_in=Coalesce(Subquery(still_in), 0))
         .order_by("eliminated_at", "eliminated_in_hand_id", "pk")
     )
-    if not pending:
+    if not rows:
         return None
-    alive: int = pending[0].still_in
-    round_in_play = tournament.hand_for_hand and not _round_finished(tournament, live)
+    pending: list[TournamentEntry] = list(rows)
+    return int(rows[0].still_in), pending
+
+
+def _finishing(
+    alive: int,
+    pending: list[TournamentEntry],
+    randomness: RandomSource,
+    *,
+    round_in_play: bool,
+    tournament: Tournament,
+) -> list[tuple[TournamentEntry, FinishingPlace]]:
+    """The places of the waiting players ``pending`` (oldest first) with ``alive`` players still in: one hand, or one
+    hand-for-hand round, at a time (TRN-22, TRN-24), ties by the numbers drawn at the knock-out. ``round_in_play``:
+    the current hand-for-hand round is still played at some table, so it and what follows wait."""
 
     def group_key(entry: TournamentEntry) -> tuple[str, int]:
         if entry.hand_for_hand_round is not None:
@@ -497,24 +533,27 @@ def _places_assign(tournament: Tournament, live: list[LiveTable], randomness: Ra
             break  # the round is still being played at another table
         groups.append(list(grouped))
     remaining = alive + len(pending)
-    prizes = list(tournament.prizes)
-    placed: list[TournamentEntry] = []
+    given: list[tuple[TournamentEntry, FinishingPlace]] = []
     for members in groups:
         stacks = {entry.pk: int(entry.chips_at_hand_start or 1) for entry in members}
         by_id = {entry.pk: entry for entry in members}
         for finishing in finishing_places(stacks, remaining, _tie_breaking(members, randomness)):
-            entry = by_id[finishing.player]
-            entry.place = finishing.place
-            entry.prize = prizes[finishing.place - 1] if finishing.place <= len(prizes) else 0
-            entry.status = EntryStatus.FINISHED
-            placed.append(entry)
-            step.places.append((entry.pk, finishing.place))
+            given.append((by_id[finishing.player], finishing))
         remaining -= len(members)
-    rows_update(placed, ["place", "prize", "status"])  # one statement for every place given
-    if not credited_at_game_end(tournament):
-        for entry in placed:
-            _prize_credit_after_commit(entry)
-    return alive
+    return given
+
+
+def places_if_given_now(tournament: Tournament) -> dict[int, FinishingPlace]:
+    """Read only: the place each knocked-out player waiting for one (by entry id) would be given if the places were
+    given now, as the coordinator gives them (the ties by the numbers drawn at the knock-out, so the same). While late
+    registration is open each new entry moves every one of them one place further down (a late registrant or a
+    re-entry stays in longer); nothing else changes them."""
+    waiting = _places_waiting(tournament)
+    if waiting is None:
+        return {}
+    alive, pending = waiting
+    finishing = _finishing(alive, pending, secrets.SystemRandom(), round_in_play=False, tournament=tournament)
+    return {int(entry.pk): place for entry, place in finishing}
 
 
 def places_give_locked(tournament: Tournament) -> None:
@@ -592,13 +631,15 @@ def _maybe_finish(tournament: Tournament, alive: int, now: datetime, randomness:
     for chips in chip_counts:
         tied = [user for user, count in ordered if count == chips]
         randomness.shuffle(tied)
+        drawn = (place, place + len(tied) - 1) if len(tied) > 1 else (None, None)  # equal stacks: drawn, and said so
         for user_id in tied:
             entry = entries[user_id]
             entry.place = place
+            entry.place_drawn_from, entry.place_drawn_to = drawn
             entry.prize = prizes[place - 1] if place <= len(prizes) else 0
             entry.status = EntryStatus.FINISHED
             entry.table = None
-            entry.save(update_fields=["place", "prize", "status", "table"])
+            entry.save(update_fields=["place", "place_drawn_from", "place_drawn_to", "prize", "status", "table"])
             step.places.append((entry.pk, place))
             _prize_credit_after_commit(entry)
             place += 1
