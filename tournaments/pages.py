@@ -1,7 +1,10 @@
-"""Tournament pages: the Full Tournament Lobby (LOB-02) and a Specific Tournament Lobby (LOB-03), with registering and
-unregistering by form (the page's script keeps them live from ``/api/tournaments/``)."""
+"""Tournament pages: the Full Tournament Lobby (LOB-02), kept live by its script from the lobby socket's notices and
+``/tournaments/lists/``, and a Specific Tournament Lobby (LOB-03), with registering and unregistering by form (its
+script keeps it live from ``/api/tournaments/<id>/``)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -9,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import readside, services, tickets_readside
@@ -20,26 +24,25 @@ def _viewer(request: HttpRequest) -> int | None:
     return int(request.user.pk) if request.user.is_authenticated else None
 
 
+def _lobby_lists(request: HttpRequest) -> dict[str, Any]:
+    lists = readside.lobby_lists(_viewer(request))
+    # TRN-37: the player's tournament tickets
+    lists["tickets"] = tickets_readside.ticket_rows(request.user) if request.user.is_authenticated else []
+    return lists
+
+
 @require_GET
 def tournament_lobby(request: HttpRequest) -> HttpResponse:
-    viewer = _viewer(request)
-    rows = readside.tournament_rows(viewer)
-    sit_and_go = [row for row in rows if row["kind"] == "sit_and_go"]
-    for row in sit_and_go:  # what it pays once full, not the €0.00 of its entrants so far
-        row["prize_pool_when_full"] = readside.payouts_shown(Tournament.objects.get(pk=row["id"])).pool
-    games = sorted({(row["game"], row["game_name"]) for row in rows})
-    return render(
-        request,
-        "tournaments/lobby.html",
-        {
-            "scheduled": [row for row in rows if row["kind"] == "scheduled"],
-            "sit_and_go": sit_and_go,
-            "games": games,
-            "mine": readside.my_tournaments(viewer) if viewer is not None else [],
-            # TRN-37: the player's tournament tickets
-            "tickets": tickets_readside.ticket_rows(request.user) if request.user.is_authenticated else [],
-        },
-    )
+    """The Full Tournament Lobby (LOB-02); its script follows the lobby socket's ``tournament_changed`` notices."""
+    return render(request, "tournaments/lobby.html", _lobby_lists(request))
+
+
+@never_cache
+@require_GET
+def tournament_lobby_lists(request: HttpRequest) -> HttpResponse:
+    """The lobby page's lists alone (``tournaments/lobby_live.html``: the same markup), for the viewer: the page reads
+    them again when the lobby socket says a tournament changed, after the socket reconnects, and while it is down."""
+    return render(request, "tournaments/lobby_live.html", _lobby_lists(request))
 
 
 @require_GET

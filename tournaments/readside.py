@@ -211,6 +211,39 @@ def tournament_rows(viewer_id: int | None = None) -> list[dict[str, Any]]:
     return rows
 
 
+def recently_finished(limit: int = FINISHED_SHOWN) -> list[dict[str, Any]]:
+    """The tournaments and Sit & Gos that finished or were cancelled last (HexaPro games apart), newest first: the
+    lobby keeps showing where a tournament went once it left the lists of those open or running."""
+    rows = (
+        Tournament.objects.filter(status__in=[TournamentStatus.FINISHED, TournamentStatus.CANCELLED])
+        .exclude(kind=TournamentKind.HEXAPRO)
+        .exclude(finished_at__isnull=True)
+        .order_by("-finished_at", "-pk")
+        .values("id", "name", "kind", "status", "entrants", "finished_at")[:limit]
+    )
+    return [{**row, "finished_at": _iso(row["finished_at"])} for row in rows]
+
+
+def lobby_lists(viewer_id: int | None) -> dict[str, Any]:
+    """What the Full Tournament Lobby page lists (LOB-02): the scheduled tournaments and the Sit & Gos (each with the
+    prize it pays once full), the games to filter by, the viewer's own tournaments and the ones just over. The page
+    and its live refresh (``tournaments/lobby_live.html``) render the same lists."""
+    rows = tournament_rows(viewer_id)
+    sit_and_go = [row for row in rows if row["kind"] == TournamentKind.SIT_AND_GO]
+    by_id = {
+        tournament.pk: tournament for tournament in Tournament.objects.filter(pk__in=[row["id"] for row in sit_and_go])
+    }
+    for row in sit_and_go:  # what it pays once full, not the €0.00 of its entrants so far
+        row["prize_pool_when_full"] = payouts_shown(by_id[row["id"]]).pool
+    return {
+        "scheduled": [row for row in rows if row["kind"] == TournamentKind.SCHEDULED],
+        "sit_and_go": sit_and_go,
+        "games": sorted({(row["game"], row["game_name"]) for row in rows}),
+        "mine": my_tournaments(viewer_id) if viewer_id is not None else [],
+        "finished": recently_finished(),
+    }
+
+
 def break_rule_text(tournament: Tournament) -> str:
     """The break information of the Specific Tournament Lobby (TRN-30's phrase for synchronized breaks)."""
     minutes = tournament.break_seconds // 60

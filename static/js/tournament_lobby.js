@@ -1,13 +1,28 @@
-/* The tournament lobby's filters (game, type, buy-in, status) and sorting, applied in the page to the rows of the
-   scheduled tournaments and the Sit & Go games; the choice is kept in the address (?type=bounty&sort=buy_in), so a
-   reload or a shared link shows the same list. HexaPro games have their own page: choosing that type points to it. */
+/* The tournament lobby (LOB-02).
+
+   Filters (game, type, buy-in, status) and sorting, applied in the page to the rows of the scheduled tournaments and
+   the Sit & Go games; the choice is kept in the address (?type=bounty&sort=buy_in), so a reload or a shared link shows
+   the same list. HexaPro games have their own page: choosing that type points to it.
+
+   Live: the page listens to the tournament lobby socket (/ws/tournaments/, docs/protocol.md), whose
+   `tournament_changed` notice says a tournament's registrations or state changed, and reads its lists again from the
+   server (/tournaments/lists/: the page's own markup, for this player) — registrations and entrant counts,
+   registering → running → finished, the player's own tournaments and tickets — without a reload. A burst of notices
+   is read once (one read at a time, one more after it when notices came meanwhile). The socket reconnects by itself;
+   every time it opens the lists are read again, for what changed while it was down (a resync), and while it is down
+   they are read every few seconds. */
 (function () {
   "use strict";
+  var P = window.Poker;
   var form = document.getElementById("tournament-filters");
   if (!form) { return; }
-  var bodies = Array.prototype.slice.call(document.querySelectorAll("#scheduled-tournaments tbody, #sit-and-go-tournaments tbody"));
   var none = document.getElementById("no-tournament-matches");
   var hexapro = document.getElementById("hexapro-offer");
+  var root = document.getElementById("tournament-lobby");
+
+  function bodies() {
+    return Array.prototype.slice.call(document.querySelectorAll("#scheduled-tournaments tbody, #sit-and-go-tournaments tbody"));
+  }
 
   function chosen() {
     var values = {};
@@ -38,7 +53,8 @@
   function apply() {
     var values = chosen();
     var shown = 0;
-    bodies.forEach(function (body) {
+    var lists = bodies();
+    lists.forEach(function (body) {
       var rows = Array.prototype.slice.call(body.querySelectorAll("tr[data-tournament-id]"));
       rows.sort(function (a, b) {
         var left = key(a, values.sort), right = key(b, values.sort);
@@ -51,7 +67,7 @@
       });
     });
     if (hexapro) { hexapro.hidden = values.type !== "hexapro"; }
-    if (none) { none.hidden = shown > 0 || values.type === "hexapro" || bodies.length === 0; }
+    if (none) { none.hidden = shown > 0 || values.type === "hexapro" || lists.length === 0; }
     var query = new URLSearchParams();
     Object.keys(values).forEach(function (name) { if (values[name] && !(name === "sort" && values[name] === "starts")) { query.set(name, values[name]); } });
     var search = query.toString();
@@ -65,4 +81,81 @@
   });
   form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
   apply();
+
+  if (!root || !P || !P.Socket) { return; }
+
+  // --- Live lists ---------------------------------------------------------------------------------------------
+  var listsUrl = root.getAttribute("data-lists-url");
+  var status = document.getElementById("tournament-lobby-status");
+  var BLOCKS = ["tournament-lobby-mine", "tournament-lobby-lists"];
+  var reading = false;
+  var readAgain = false;
+  var soon = null;
+  var pollTimer = null;
+  var POLL_MS = 10000;
+
+  /* Swap each block of the page for the one just read, then filter, sort and show times as before. */
+  function show(html) {
+    var fresh = new DOMParser().parseFromString(html, "text/html");
+    BLOCKS.forEach(function (id) {
+      var current = document.getElementById(id);
+      var replacement = fresh.getElementById(id);
+      if (current && replacement) { current.replaceChildren.apply(current, Array.prototype.slice.call(replacement.childNodes)); }
+    });
+    if (P.localTimes) { BLOCKS.forEach(function (id) { P.localTimes(document.getElementById(id)); }); }
+    apply();
+    root.setAttribute("data-refreshed", String(Number(root.getAttribute("data-refreshed") || "0") + 1));
+  }
+
+  function read() {
+    if (reading) { readAgain = true; return; }
+    reading = true;
+    readAgain = false;
+    fetch(listsUrl, { headers: { Accept: "text/html" }, credentials: "same-origin" }).then(function (response) {
+      if (!response.ok) { throw new Error(String(response.status)); }
+      return response.text();
+    }).then(function (html) {
+      show(html);
+    }).catch(function () {
+      // Kept as it was: the next notice, the poll while the socket is down, or the next reconnect reads again.
+    }).then(function () {
+      reading = false;
+      if (readAgain) { readSoon(); }
+    });
+  }
+
+  /* Notices come in bursts (a Sit & Go filling up, a start seating everyone): read once, shortly after the first. */
+  function readSoon() {
+    if (soon !== null) { return; }
+    soon = setTimeout(function () { soon = null; read(); }, 300);
+  }
+
+  var STATUS_TEXT = {
+    connecting: P.t("Connecting…"),
+    live: P.t("Live"),
+    reconnecting: P.t("Reconnecting…"),
+    closed: P.t("Not updating")
+  };
+  function showStatus(state) {
+    if (status) {
+      status.setAttribute("data-state", state);
+      status.textContent = STATUS_TEXT[state] || state;
+    }
+    if (state === "live") {
+      clearInterval(pollTimer);
+      pollTimer = null;
+    } else if (!pollTimer && state !== "connecting") {
+      pollTimer = setInterval(read, POLL_MS);  // the socket is down: keep the lists fresh over HTTP until it is back
+    }
+  }
+
+  var socket = new P.Socket(root.getAttribute("data-socket"), {
+    onStatus: showStatus,
+    // Opened or opened again: what changed before it (or while it was down) had no notice here, so read it all.
+    onOpen: readSoon,
+    onMessage: function (message) {
+      if (message.type === "tournament_changed") { readSoon(); }
+    }
+  });
+  window.tournamentLobbySocket = socket;
 })();

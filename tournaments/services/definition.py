@@ -567,4 +567,4 @@ def late_registration_check(late_registration_levels: int, levels: int) -> None:
 def _announce(tournament_id: int) -> None:
     from tournaments import realtime
 
-    transaction.on_commit(lambda: realtime.tournament_changed(tournament_id))
+    realtime.tournament_changed_after_commit(tournament_id)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -173,14 +172,9 @@ def flight_end_if_over(
             "prize_money_to_phase_two": amount,
         },
     )
-    phase_two_id = phase_two.pk
+    from tournaments import realtime
 
-    def announce() -> None:
-        from tournaments import realtime
-
-        realtime.tournament_changed(phase_two_id)
-
-    transaction.on_commit(announce)
+    realtime.tournament_changed_after_commit(phase_two.pk)
     return True
 
 

@@ -261,12 +261,9 @@ def rebuy_bounties_pending(tournament: Tournament, user_ids: list[int]) -> dict[
 
 
 def _announce_after_commit(tournament_id: int) -> None:
-    def announce() -> None:
-        from tournaments import realtime
+    from tournaments import realtime
 
-        realtime.tournament_changed(tournament_id)
-
-    transaction.on_commit(announce)
+    realtime.tournament_changed_after_commit(tournament_id)
 
 
 def purchases_of(entry: TournamentEntry) -> dict[str, int]:

@@ -462,9 +462,6 @@ def tournament_unregister(user: Any, tournament: Tournament | int, *, now: datet
 
 
 def _announce_after_commit(tournament_id: int) -> None:
-    def announce() -> None:
-        from tournaments import realtime
+    from tournaments import realtime
 
-        realtime.tournament_changed(tournament_id)
-
-    transaction.on_commit(announce)
+    realtime.tournament_changed_after_commit(tournament_id)

@@ -125,10 +125,15 @@ def tournament_lock(tournament_id: int) -> Tournament:
 
 def tournament_save(tournament: Tournament, *fields: str) -> None:
     """Save ``fields`` and move the version on. Whatever changed, the coordinator looks at the tournament at the next
-    beat (its due moment is emptied; the coordination that saves ends by setting it again)."""
+    beat (its due moment is emptied; the coordination that saves ends by setting it again), and the lobbies are told
+    after the commit (once per transaction): every change of a tournament goes through here — registrations, the
+    start, levels and breaks, places, the end, and staff's delays, pauses, cancellations and disqualifications."""
     tournament.version += 1
     tournament.coordination_due_at = None
     tournament.save(update_fields=[*fields, "version", "coordination_due_at"])
+    from tournaments import realtime
+
+    realtime.tournament_changed_after_commit(tournament.pk)
 
 
 def coordination_due(tournament: Tournament, now: datetime) -> datetime:
@@ -284,7 +289,6 @@ def tournament_advance(
         if closing:
             cancel_before_start_locked(tournament, closing, moment)
             step.cancelled = True
-            _announce(tournament)
             return step
         if (
             tournament.kind == TournamentKind.SCHEDULED
@@ -299,12 +303,10 @@ def tournament_advance(
             else:
                 start_locked(tournament, moment, chance)
                 step.started = True
-        _announce(tournament)
         return step
     if tournament.status != TournamentStatus.RUNNING or tournament.cancellation_pending or tournament.paused_at:
         return step  # a pause or a proposed cancellation freezes the tournament as its preview shows it (CXL-01)
     _coordinate(tournament, moment, chance, step)
-    _announce(tournament)
     return step
 
 
@@ -898,17 +900,6 @@ def _tables_wake(tournament: Tournament, now: datetime, exclude: set[int]) -> No
         Table.objects.filter(pk__in=exclude, status=TableStatus.OPEN, current_hand__isnull=True).update(
             next_hand_at=now
         )
-
-
-def _announce(tournament: Tournament) -> None:
-    tournament_id = tournament.pk
-    transaction.on_commit(lambda: _announce_now(tournament_id))
-
-
-def _announce_now(tournament_id: int) -> None:
-    from tournaments import realtime
-
-    realtime.tournament_changed(tournament_id)
 
 
 def running_hands(tournament: Tournament) -> int:
