@@ -58,7 +58,7 @@ class RateLimitedModelBackend(ModelBackend):
         try:
             # ModelBackend.authenticate, except that a right password of a refused account says why (once hashed).
             try:
-                user = User._default_manager.get_by_natural_key(username)
+                user = User._default_manager.get_by_natural_key(username)  # in any case (UserManager)
             except User.DoesNotExist:
                 User().set_password(password)  # the same hashing work as for an existing account (timing)
                 outcome = "wrong password"

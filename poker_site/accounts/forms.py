@@ -34,8 +34,8 @@ class EmailTaken(Exception):
 
 
 class UsernameTaken(Exception):
-    """The database refused the new account's username: another account took it after the form checked it (two
-    sign-ups at once). Nothing was saved."""
+    """The database refused the new account's username: another account took it, in this case or another ("Pat" and
+    "pat"), after the form checked it (two sign-ups at once). Nothing was saved."""
 
 
 def age_on(birth: date, day: date) -> int:

@@ -1,19 +1,57 @@
 """The user model. Players and staff share it; staff roles are Django groups (see roles.py)."""
 
+from typing import TYPE_CHECKING, ClassVar
+
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.db import IntegrityError, models
+from django.db.models import Value
 from django.db.models.functions import Lower
+from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 
 EMAIL_UNIQUE_CONSTRAINT = "accounts_user_email_unique_without_case"
 EMAIL_TAKEN_MESSAGE = _("An account with this email already exists.")
-USERNAME_UNIQUE_CONSTRAINT = "accounts_user_username_key"
-"""PostgreSQL's name for the uniqueness of ``username`` (Django's ``unique=True``, made in migration 0001 as
-``<table>_<column>_key``)."""
+USERNAME_UNIQUE_CONSTRAINT = "accounts_user_username_unique_without_case"
+"""A username belongs to one account whatever its case: the unique index on PostgreSQL's ``lower(username)``
+(migration 0004)."""
+USERNAME_EXACT_UNIQUE_CONSTRAINT = "accounts_user_username_key"
+"""PostgreSQL's name for Django's ``unique=True`` on ``username`` (migration 0001, ``<table>_<column>_key``). It
+stays, and may be the one that refuses a name taken in the very same case."""
+USERNAME_TAKEN_MESSAGE = AbstractUser._meta.get_field("username").error_messages["unique"]
+"""What the forms say of a username another account has, in any case (Django's own words, translated with Django)."""
+
+
+def username_without_case(username: str | None) -> Exact:
+    """For ``filter()``: the account whose username is ``username`` compared as :data:`USERNAME_UNIQUE_CONSTRAINT`
+    compares it (``lower()`` on both sides, so its index answers; ``None`` matches none). Not Django's ``iexact``,
+    which compares ``upper()``: a few letters (the Greek final and ordinary sigma) are equal in one and not in the
+    other."""
+    return Exact(Lower("username"), Lower(Value(username)))
+
+
+if TYPE_CHECKING:  # generic in the type stubs only
+    _Manager = DjangoUserManager["User"]
+else:
+    _Manager = DjangoUserManager
+
+
+class UserManager(_Manager):
+    """Django's, except that an account is found by its username whatever its case (log-in, ``createsuperuser``'s
+    check, natural keys): a username belongs to one account whatever its case, so the name a player types finds
+    their account however they type it, as the log-in lock already counts it (``throttle.account_key``)."""
+
+    def get_by_natural_key(self, username: str | None) -> "User":
+        return self.get(username_without_case(username))
+
+    async def aget_by_natural_key(self, username: str | None) -> "User":
+        return await self.aget(username_without_case(username))
 
 
 class User(AbstractUser):
     """A person with a log-in: a player, a support agent or a compliance reviewer."""
+
+    objects: ClassVar[UserManager] = UserManager()
 
     screen_name = models.CharField(
         _("screen name"),
@@ -46,16 +84,18 @@ class User(AbstractUser):
                 name=EMAIL_UNIQUE_CONSTRAINT,
                 violation_error_message=EMAIL_TAKEN_MESSAGE,
             ),
+            # A username belongs to one account whatever its case: players log in with it and see it at the tables,
+            # so "Pat" beside "pat" would be another person passing for them. Sign-up and the admin check first
+            # (for the message on the field); two requests at once both pass a check, so the database holds it.
+            models.UniqueConstraint(
+                Lower("username"), name=USERNAME_UNIQUE_CONSTRAINT, violation_error_message=USERNAME_TAKEN_MESSAGE
+            ),
         ]
 
     @property
     def table_name(self) -> str:
         """The name shown at tables and in hand histories."""
         return self.screen_name or self.username
-
-
-USERNAME_TAKEN_MESSAGE = User._meta.get_field("username").error_messages["unique"]
-"""What the sign-up form says of a username another account has (Django's own words, translated with Django)."""
 
 
 def _violated_constraint(error: IntegrityError) -> str | None:
@@ -70,6 +110,7 @@ def violates_email_uniqueness(error: IntegrityError) -> bool:
 
 
 def violates_username_uniqueness(error: IntegrityError) -> bool:
-    """Whether ``error`` is the database refusing a username another account has (:data:`USERNAME_UNIQUE_CONSTRAINT`),
-    as opposed to any other integrity error (which callers let through)."""
-    return _violated_constraint(error) == USERNAME_UNIQUE_CONSTRAINT
+    """Whether ``error`` is the database refusing a username another account has, in any case
+    (:data:`USERNAME_UNIQUE_CONSTRAINT`, or :data:`USERNAME_EXACT_UNIQUE_CONSTRAINT` for the same case), as opposed to
+    any other integrity error (which callers let through)."""
+    return _violated_constraint(error) in (USERNAME_UNIQUE_CONSTRAINT, USERNAME_EXACT_UNIQUE_CONSTRAINT)
