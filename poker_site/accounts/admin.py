@@ -35,7 +35,12 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from poker_site.accounts.email_changes import PLAYER_EMAIL, email_changed_notify, email_normalised, in_use_message
-from poker_site.accounts.models import User, violates_email_uniqueness
+from poker_site.accounts.models import (
+    User,
+    username_without_case,
+    violates_email_uniqueness,
+    violates_username_uniqueness,
+)
 from poker_site.accounts.password_reset import (
     PasswordResetRefused,
     password_reset_link_send,
@@ -120,7 +125,7 @@ class PasswordResetLinkWidget(ReadOnlyPasswordHashWidget):
 class AccountChangeForm(UserChangeForm):  # type: ignore[type-arg,unused-ignore]
     """The account's form; with ``reset_link_page`` set (for anyone but an administrator), the password shows a
     button to send a reset link ("": no button) instead of one to the "set a password" page. An e-mail address
-    another account uses is refused, whoever edits it."""
+    another account uses is refused, whoever edits it, and so is a username another account has in any case."""
 
     reset_link_page: str | None = None
 
@@ -142,6 +147,19 @@ class AccountChangeForm(UserChangeForm):  # type: ignore[type-arg,unused-ignore]
         ):
             raise forms.ValidationError(in_use_message(email))
         return email
+
+    def clean_username(self) -> str:
+        """The username, refused with the words of the add form and sign-up when another account has it in any case
+        ("Pat" beside "pat"): a username belongs to one account whatever its case. Only a changed name is checked. An
+        account taking the name after this check is refused by the database's unique index
+        (:meth:`UserAdmin.changeform_view` shows the form again, with this error)."""
+        username: str = self.cleaned_data["username"]
+        if (
+            "username" in self.changed_data
+            and User.objects.filter(username_without_case(username)).exclude(pk=self.instance.pk).exists()
+        ):
+            raise self.instance.unique_error_message(User, ["username"])
+        return username
 
 
 @admin.register(User)
@@ -202,12 +220,17 @@ class UserAdmin(DjangoUserAdmin):
     def changeform_view(
         self, request: HttpRequest, object_id: str | None = None, form_url: str = "", extra_context: Any = None
     ) -> HttpResponse:
-        """Django's page, except when the database refuses the address because another account took it after the
-        form's check (a sign-up or another edit at the same moment): Django's transaction rolls the save back, and the
-        page comes back with a message saying so instead of a server error."""
+        """Django's page (adding an account or changing one), except when the database refuses the save because
+        another account took its username or address after the form's check (a sign-up, another add or edit at the
+        same moment): Django's transaction rolls the save back, and instead of a server error a username comes back as
+        the form with its error on the field, an address as the page with a message saying so."""
         try:
             return super().changeform_view(request, object_id, form_url, extra_context)
         except IntegrityError as error:
+            if violates_username_uniqueness(error):
+                # The database refuses only once the other account has committed, so Django's page again (nothing of
+                # this save kept) now finds that account in its form's check, which says so on the field.
+                return super().changeform_view(request, object_id, form_url, extra_context)
             if not violates_email_uniqueness(error):
                 raise
         email = email_normalised(request.POST.get("email"))
