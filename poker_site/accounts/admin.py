@@ -23,7 +23,12 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
-from django.contrib.auth.forms import AdminPasswordChangeForm, ReadOnlyPasswordHashWidget, UserChangeForm
+from django.contrib.auth.forms import (
+    AdminPasswordChangeForm,
+    AdminUserCreationForm,
+    ReadOnlyPasswordHashWidget,
+    UserChangeForm,
+)
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -39,7 +44,16 @@ from poker_site.accounts.models import (
     User,
     username_without_case,
     violates_email_uniqueness,
+    violates_screen_name_uniqueness,
     violates_username_uniqueness,
+)
+from poker_site.accounts.names import (
+    SCREEN_NAME_TAKEN_MESSAGE,
+    USERNAME_IS_A_SCREEN_NAME_MESSAGE,
+    NameInUse,
+    account_names_check,
+    screen_name_in_use,
+    username_is_another_accounts_screen_name,
 )
 from poker_site.accounts.password_reset import (
     PasswordResetRefused,
@@ -122,10 +136,22 @@ class PasswordResetLinkWidget(ReadOnlyPasswordHashWidget):
         return mark_safe(render_to_string(self.template_name, self.get_context(name, value, attrs)))
 
 
+class AccountCreationForm(AdminUserCreationForm):  # type: ignore[type-arg,unused-ignore]
+    """Django's form to add an account, which refuses a username another account has in any case, and also one that
+    another account goes by at the tables as its screen name (:mod:`poker_site.accounts.names`)."""
+
+    def clean_username(self) -> str:
+        username: str = super().clean_username()
+        if username and username_is_another_accounts_screen_name(username, None):
+            raise forms.ValidationError(USERNAME_IS_A_SCREEN_NAME_MESSAGE)
+        return username
+
+
 class AccountChangeForm(UserChangeForm):  # type: ignore[type-arg,unused-ignore]
     """The account's form; with ``reset_link_page`` set (for anyone but an administrator), the password shows a
     button to send a reset link ("": no button) instead of one to the "set a password" page. An e-mail address
-    another account uses is refused, whoever edits it, and so is a username another account has in any case."""
+    another account uses is refused, whoever edits it, and so is a username another account has in any case or goes
+    by at the tables, and a screen name another account goes by (:mod:`poker_site.accounts.names`)."""
 
     reset_link_page: str | None = None
 
@@ -159,7 +185,20 @@ class AccountChangeForm(UserChangeForm):  # type: ignore[type-arg,unused-ignore]
             and User.objects.filter(username_without_case(username)).exclude(pk=self.instance.pk).exists()
         ):
             raise self.instance.unique_error_message(User, ["username"])
+        if "username" in self.changed_data and username_is_another_accounts_screen_name(username, self.instance.pk):
+            raise forms.ValidationError(USERNAME_IS_A_SCREEN_NAME_MESSAGE)
         return username
+
+    def clean_screen_name(self) -> str | None:
+        """The screen name (``None`` when left empty: the account goes by its username), refused when another account
+        goes by it, compared without case, as its screen name or its username ("ALICE" beside "alice"); the account's
+        own username is its to use. Only a changed screen name is checked. An account taking the name after this check
+        is refused by the database's index or under the names' lock (:meth:`UserAdmin.changeform_view` shows the
+        form again, with this error)."""
+        screen_name: str | None = self.cleaned_data.get("screen_name") or None
+        if "screen_name" in self.changed_data and screen_name_in_use(screen_name, self.instance.pk):
+            raise forms.ValidationError(SCREEN_NAME_TAKEN_MESSAGE)
+        return screen_name
 
 
 @admin.register(User)
@@ -175,6 +214,7 @@ class UserAdmin(DjangoUserAdmin):
     )
 
     form = AccountChangeForm
+    add_form = AccountCreationForm
     change_password_form = PasswordSetByStaffForm
 
     def user_change_password(self, request: HttpRequest, id: str, form_url: str = "") -> HttpResponse:
@@ -220,14 +260,18 @@ class UserAdmin(DjangoUserAdmin):
     def changeform_view(
         self, request: HttpRequest, object_id: str | None = None, form_url: str = "", extra_context: Any = None
     ) -> HttpResponse:
-        """Django's page (adding an account or changing one), except when the database refuses the save because
-        another account took its username or address after the form's check (a sign-up, another add or edit at the
-        same moment): Django's transaction rolls the save back, and instead of a server error a username comes back as
-        the form with its error on the field, an address as the page with a message saying so."""
+        """Django's page (adding an account or changing one), except when the save is refused because another
+        account took its username, screen name or address after the form's check (a sign-up, another add or edit at
+        the same moment; the database's indexes, or :meth:`save_model`'s check under the names' lock): Django's
+        transaction rolls the save back, and instead of a server error a username or screen name comes back as the form
+        with its error on the field, an address as the page with a message saying so."""
         try:
             return super().changeform_view(request, object_id, form_url, extra_context)
+        except NameInUse:
+            # Found under the names' lock, so the other account has committed: the form's check now finds it too.
+            return super().changeform_view(request, object_id, form_url, extra_context)
         except IntegrityError as error:
-            if violates_username_uniqueness(error):
+            if violates_username_uniqueness(error) or violates_screen_name_uniqueness(error):
                 # The database refuses only once the other account has committed, so Django's page again (nothing of
                 # this save kept) now finds that account in its form's check, which says so on the field.
                 return super().changeform_view(request, object_id, form_url, extra_context)
@@ -238,8 +282,10 @@ class UserAdmin(DjangoUserAdmin):
         return redirect(request.get_full_path())
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
-        """An administrator's direct change of the address: the old and the new address are told, as when a proposal
-        is approved."""
+        """The account, its names checked once more under their lock (:func:`account_names_check`; Django's page
+        holds the transaction, so the lock lasts until it commits). An administrator's direct change of the address:
+        the old and the new address are told, as when a proposal is approved."""
+        account_names_check(obj)
         super().save_model(request, obj, form, change)
         if change and "email" in form.changed_data:
             old = str(form.initial.get("email") or "")

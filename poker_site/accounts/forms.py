@@ -23,6 +23,11 @@ from poker_site.accounts.models import (
     violates_email_uniqueness,
     violates_username_uniqueness,
 )
+from poker_site.accounts.names import (
+    USERNAME_IS_A_SCREEN_NAME_MESSAGE,
+    account_names_check,
+    username_is_another_accounts_screen_name,
+)
 
 MINIMUM_AGE = 18
 """Players must be at least this old (responsible gaming)."""
@@ -79,6 +84,14 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
             url=reverse("rules:index"),
         )
 
+    def clean_username(self) -> str:
+        """Django's check (no other account has the username in any case), and no other account goes by it at the
+        tables as its screen name (:mod:`poker_site.accounts.names`)."""
+        username: str = super().clean_username()
+        if username and username_is_another_accounts_screen_name(username, None):
+            raise forms.ValidationError(USERNAME_IS_A_SCREEN_NAME_MESSAGE)
+        return username
+
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip().lower()
         if User.objects.filter(email__iexact=email).exists():
@@ -97,7 +110,8 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
     def save(self, commit: bool = True) -> User:
         """The new account, saved when ``commit``. ``EmailTaken`` or ``UsernameTaken`` when the database refuses its
         address or its username: another sign-up with it was saved after this form checked (``clean_email`` and
-        ``clean_username`` cannot see a concurrent one)."""
+        ``clean_username`` cannot see a concurrent one); :class:`~poker_site.accounts.names.NameInUse` when another
+        account was given the username as its screen name meanwhile."""
         from poker_site.core.rules import RULES_VERSION
 
         user: User = super().save(commit=False)
@@ -107,6 +121,7 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
         if commit:
             try:
                 with transaction.atomic():  # a savepoint: the refusal leaves an enclosing transaction usable
+                    account_names_check(user)
                     user.save()
             except IntegrityError as error:
                 if violates_email_uniqueness(error):

@@ -20,6 +20,14 @@ USERNAME_EXACT_UNIQUE_CONSTRAINT = "accounts_user_username_key"
 stays, and may be the one that refuses a name taken in the very same case."""
 USERNAME_TAKEN_MESSAGE = AbstractUser._meta.get_field("username").error_messages["unique"]
 """What the forms say of a username another account has, in any case (Django's own words, translated with Django)."""
+SCREEN_NAME_UNIQUE_CONSTRAINT = "accounts_user_screen_name_unique_without_case"
+"""A screen name belongs to one account whatever its case: the unique index on PostgreSQL's ``lower(screen_name)``
+(migration 0005), empty screen names apart."""
+SCREEN_NAME_EXACT_UNIQUE_CONSTRAINT = "accounts_user_screen_name_key"
+"""PostgreSQL's name for Django's ``unique=True`` on ``screen_name`` (migration 0001). It stays, and may be the one that
+refuses a screen name taken in the very same case."""
+SCREEN_NAME_TAKEN_MESSAGE = _("Another player already goes by this name.")
+"""What the forms say of a screen name another account has as its screen name or its username, in any case."""
 
 
 def username_without_case(username: str | None) -> Exact:
@@ -28,6 +36,12 @@ def username_without_case(username: str | None) -> Exact:
     which compares ``upper()``: a few letters (the Greek final and ordinary sigma) are equal in one and not in the
     other."""
     return Exact(Lower("username"), Lower(Value(username)))
+
+
+def screen_name_without_case(screen_name: str | None) -> Exact:
+    """For ``filter()``: the account whose screen name is ``screen_name`` compared as
+    :data:`SCREEN_NAME_UNIQUE_CONSTRAINT` compares it (``lower()`` on both sides; ``None`` matches none)."""
+    return Exact(Lower("screen_name"), Lower(Value(screen_name)))
 
 
 if TYPE_CHECKING:  # generic in the type stubs only
@@ -90,6 +104,16 @@ class User(AbstractUser):
             models.UniqueConstraint(
                 Lower("username"), name=USERNAME_UNIQUE_CONSTRAINT, violation_error_message=USERNAME_TAKEN_MESSAGE
             ),
+            # A screen name belongs to one account whatever its case, for the same reason: it is what the other
+            # players read at the tables ("ALICE" beside "alice"). The forms also refuse a screen name that is
+            # another account's username (poker_site.accounts.names), which no index can compare across columns.
+            # Accounts without a screen name (NULL, or "" if any was saved so) are many.
+            models.UniqueConstraint(
+                Lower("screen_name"),
+                condition=~models.Q(screen_name=""),
+                name=SCREEN_NAME_UNIQUE_CONSTRAINT,
+                violation_error_message=SCREEN_NAME_TAKEN_MESSAGE,
+            ),
         ]
 
     @property
@@ -114,3 +138,10 @@ def violates_username_uniqueness(error: IntegrityError) -> bool:
     (:data:`USERNAME_UNIQUE_CONSTRAINT`, or :data:`USERNAME_EXACT_UNIQUE_CONSTRAINT` for the same case), as opposed to
     any other integrity error (which callers let through)."""
     return _violated_constraint(error) in (USERNAME_UNIQUE_CONSTRAINT, USERNAME_EXACT_UNIQUE_CONSTRAINT)
+
+
+def violates_screen_name_uniqueness(error: IntegrityError) -> bool:
+    """Whether ``error`` is the database refusing a screen name another account has, in any case
+    (:data:`SCREEN_NAME_UNIQUE_CONSTRAINT`, or :data:`SCREEN_NAME_EXACT_UNIQUE_CONSTRAINT` for the same case), as
+    opposed to any other integrity error (which callers let through)."""
+    return _violated_constraint(error) in (SCREEN_NAME_UNIQUE_CONSTRAINT, SCREEN_NAME_EXACT_UNIQUE_CONSTRAINT)

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from poker_site.accounts.forms import EmailTaken, LoginForm, SignUpForm, UsernameTaken
 from poker_site.accounts.models import EMAIL_TAKEN_MESSAGE, USERNAME_TAKEN_MESSAGE
+from poker_site.accounts.names import NameInUse
 from poker_site.accounts.password_reset import (
     PasswordResetThrottled,
     password_reset_request,
@@ -38,6 +39,8 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             form.add_error("email", EMAIL_TAKEN_MESSAGE)
         except UsernameTaken:  # the same with the username
             form.add_error("username", USERNAME_TAKEN_MESSAGE)
+        except NameInUse as refusal:  # another account was given the username as its screen name meanwhile
+            form.add_error("username", refusal.message)
         else:
             login(request, user, backend="poker_site.accounts.backends.RateLimitedModelBackend")
             return redirect("home")
