@@ -63,6 +63,7 @@ from games.reports import (
 )
 from games.rules_changes import RULES_FIELDS
 from games.services import TableError, hand_cancel, table_close, table_open
+from poker_site.accounts.models import username_without_case
 from poker_site.core.admin_exports import report_csv, wants_csv
 from poker_site.core.admin_lists import CappedCountPaginator, NumberOrPlayerSearch, PlayerSearch
 from poker_site.core.admin_proposals import proposal_from_form
@@ -1006,7 +1007,7 @@ class HandEventAdmin(NumberOrPlayerSearch, ReadOnlyAdmin):
     def player_filter(self, queryset: QuerySet[HandEvent], username: str) -> QuerySet[HandEvent]:
         """The player's table moves (tournament balancing and table breaks): ``player_moved`` events name the player
         by id in their payload, with the reason and the message the player was shown."""
-        user = get_user_model().objects.filter(username=username).only("pk").first()
+        user = get_user_model().objects.filter(username_without_case(username)).only("pk").first()
         if user is None:
             return queryset.none()
         return queryset.filter(kind="player_moved", payload__user_id=user.pk)
@@ -1169,7 +1170,7 @@ class ChatMuteAdmin(admin.ModelAdmin):
             raise PermissionDenied
         form = ChatMuteForm(request.POST or None, initial={"player": request.GET.get("player", "")})
         if request.method == "POST" and form.is_valid():
-            player = get_user_model().objects.filter(username=form.cleaned_data["player"].strip()).first()
+            player = get_user_model().objects.filter(username_without_case(form.cleaned_data["player"].strip())).first()
             if player is None:
                 form.add_error("player", gettext_lazy("No player with this username."))
             else:

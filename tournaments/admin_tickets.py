@@ -23,6 +23,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from games.admin import ReadOnlyAdmin, too_many
+from poker_site.accounts.models import username_without_case
 from poker_site.core.admin_lists import CappedCountPaginator
 from tournaments.admin_forms import StaffActionForm
 from tournaments.models import TournamentSeries, TournamentTicket, TournamentTicketEvent
@@ -164,7 +165,7 @@ class TournamentTicketAdmin(ReadOnlyAdmin):
         form = IssueTicketForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             ticket = form.ticket_request()
-            player = get_user_model().objects.filter(username=ticket.username, is_active=True).first()
+            player = get_user_model().objects.filter(username_without_case(ticket.username), is_active=True).first()
             changes = {
                 "value": ticket.value,
                 "expires_at": ticket.expires_at.isoformat(),

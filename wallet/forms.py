@@ -111,7 +111,7 @@ class ResolutionProposalForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
 
     def clean_payouts(self) -> list[dict[str, int]]:
-        from poker_site.accounts.models import User
+        from poker_site.accounts.models import User, username_without_case
         from wallet.errors import InvalidAmount
         from wallet.services import parse_euros_to_cents, player_cash_account
 
@@ -124,7 +124,7 @@ class ResolutionProposalForm(forms.Form):
                 raise forms.ValidationError(
                     _("Line %(number)s: write a username and an amount in euros.") % {"number": number}
                 )
-            player = User.objects.filter(username=parts[0]).first()
+            player = User.objects.filter(username_without_case(parts[0])).first()  # "Pat" finds "pat"
             if player is None:
                 raise forms.ValidationError(
                     _("Line %(number)s: there is no player %(name)s.") % {"number": number, "name": parts[0]}

@@ -34,7 +34,9 @@ class PlayerSearch:
     rows (through ``player_lookup``, or :meth:`player_filter` where an admin defines what "the player's rows" are); a
     number is an exact match on ``number_lookup`` (an indexed id; the admin's own ``=id`` search casts the column to
     text and so cannot use its index) where the list has one; any other term goes to the admin's ``search_fields``.
-    A bare term that is nobody's username is searched as before, so a table or tournament name still works."""
+    A username is found in any case ("Pat" finds "pat": a username belongs to one account whatever its case), and
+    :meth:`player_filter` is given the account's own spelling. A bare term that is nobody's username is searched as
+    before, so a table or tournament name still works."""
 
     number_lookup = ""
     player_lookup = ""
@@ -53,10 +55,23 @@ class PlayerSearch:
             return queryset.filter(**{self.number_lookup: int(term)}), False
         if self.searches_players():
             if term.lower().startswith("player:"):
-                return self.player_filter(queryset, term.split(":", 1)[1].strip()), False
-            if term and get_user_model().objects.filter(username=term).exists():
-                return self.player_filter(queryset, term), False
+                named = term.split(":", 1)[1].strip()
+                return self.player_filter(queryset, account_username(named) or named), False
+            username = account_username(term) if term else None
+            if username is not None:
+                return self.player_filter(queryset, username), False
         return super().get_search_results(request, queryset, search_term)  # type: ignore[misc]
+
+
+def account_username(typed: str) -> str | None:
+    """The username, as the account spells it, of the account whose username is ``typed`` in any case (one account
+    at most: the username index compares without case), or ``None``."""
+    from poker_site.accounts.models import username_without_case
+
+    found: str | None = (
+        get_user_model().objects.filter(username_without_case(typed)).values_list("username", flat=True).first()
+    )
+    return found
 
 
 class NumberOrPlayerSearch(PlayerSearch):

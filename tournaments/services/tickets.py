@@ -40,6 +40,7 @@ from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
 
+from poker_site.accounts.models import username_without_case
 from tournaments.models import (
     USABLE_TICKET_STATUSES,
     EntryStatus,
@@ -268,7 +269,7 @@ def ticket_request_check(request: TicketRequest, now: datetime) -> CheckedTicket
     """Refuse (``InvalidRequest``, saying why) a request with no such active player, a value that is not a whole
     positive number of cents within the ledger's limit, an expiry not after ``now``, or no target (exactly one of a
     series and a tournament, the tournament not over)."""
-    user = get_user_model().objects.filter(username=request.username, is_active=True).first()
+    user = get_user_model().objects.filter(username_without_case(request.username), is_active=True).first()
     if user is None:
         raise InvalidRequest(f"There is no active player {request.username!r}.")
     if type(request.value) is not int or not 0 < request.value <= MAX_AMOUNT_CENTS:
