@@ -1,6 +1,6 @@
-"""Tournament pages: the Full Tournament Lobby (LOB-02), kept live by its script from the lobby socket's notices and
-``/tournaments/lists/``, and a Specific Tournament Lobby (LOB-03), with registering and unregistering by form (its
-script keeps it live from ``/api/tournaments/<id>/``)."""
+"""Tournament pages: the Full Tournament Lobby (LOB-02), kept live by its script from the tournament lobby socket's
+notices (``/ws/tournaments/``) and ``/tournaments/lists/``, and a Specific Tournament Lobby (LOB-03), with registering
+and unregistering by form (its script keeps it live from ``/api/tournaments/<id>/``)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ def _lobby_lists(request: HttpRequest) -> dict[str, Any]:
 
 @require_GET
 def tournament_lobby(request: HttpRequest) -> HttpResponse:
-    """The Full Tournament Lobby (LOB-02); its script follows the lobby socket's ``tournament_changed`` notices."""
+    """The Full Tournament Lobby (LOB-02); its script follows the tournament lobby socket's ``tournament_changed``
+    notices (``tournaments/lobby_socket.py``)."""
     return render(request, "tournaments/lobby.html", _lobby_lists(request))
 
 
@@ -41,7 +42,8 @@ def tournament_lobby(request: HttpRequest) -> HttpResponse:
 @require_GET
 def tournament_lobby_lists(request: HttpRequest) -> HttpResponse:
     """The lobby page's lists alone (``tournaments/lobby_live.html``: the same markup), for the viewer: the page reads
-    them again when the lobby socket says a tournament changed, after the socket reconnects, and while it is down."""
+    them again when the tournament lobby socket says a tournament changed, each time the socket opens (its resync
+    after a reconnect), and while it is down."""
     return render(request, "tournaments/lobby_live.html", _lobby_lists(request))
 
 
