@@ -120,10 +120,17 @@ def execute(user: Any, table: Any, message: ClientMessage) -> dict[str, Any]:
     return execute_durably(user, table, message)
 
 
+def plays_at_the_table(message_type: str) -> bool:
+    """Whether a command of ``message_type`` changes the table in play: ``act`` and the :data:`OWNER_COMMANDS`
+    (sitting out and in, the client seed, a product's leave and top-up). A closed table refuses them
+    (:func:`closed_table_refusal`); with table actors on they go to the table's owner."""
+    return message_type == "act" or message_type in OWNER_COMMANDS
+
+
 def goes_to_the_owner(message_type: str) -> bool:
     """Whether a validated table-socket command of ``message_type`` is sent to the table's owner (table actors on:
-    ``act`` and the :data:`OWNER_COMMANDS`) rather than run by its durable service where it arrived."""
-    return inbox.actors_play_the_tables() and (message_type == "act" or message_type in OWNER_COMMANDS)
+    :func:`plays_at_the_table`) rather than run by its durable service where it arrived."""
+    return inbox.actors_play_the_tables() and plays_at_the_table(message_type)
 
 
 def command_admitted(table: Any, message_type: str) -> None:
@@ -186,18 +193,39 @@ def table_owner_ask(table: Any, user: Any, message_type: str, fields: dict[str, 
     """With table actors on: send the validated command to the table's owner (its Redis stream) and wait for its
     answer; a refusal is raised as the :class:`CommandRefused` the durable path would raise (the owner applies the same
     rules and sends back the same code and message), no answer in time as ``table_unavailable``. A command the
-    table's product never takes is refused here at once, never sent (:func:`command_admitted`)."""
+    table's product never takes is refused here at once, never sent (:func:`command_admitted`).
+
+    The message enters the stream only while a runtime process holds the table's lease (one Redis step with the
+    append, :func:`inbox.message_send_if_owned`). When none does, and only then, the table's status is read: a closed
+    table, which will never have an owner, refuses at once (:func:`closed_table_refusal`); an open one (between two
+    owners, or not claimed yet) gets the message to wait for its next owner."""
     command_admitted(table, message_type)
-    return _answer_of(inbox.message_send(int(table.pk), getattr(user, "pk", None), message_type, dict(fields)))
+    table_id, user_id = int(table.pk), getattr(user, "pk", None)
+    reply = inbox.message_send_if_owned(table_id, user_id, message_type, dict(fields))
+    if reply is None:
+        refusal = refusal_if_closed(table, user, message_type)
+        if refusal is not None:
+            raise refusal
+        reply = inbox.message_send(table_id, user_id, message_type, dict(fields))
+    return _answer_of(reply)
 
 
 async def table_owner_ask_on_the_loop(
     table: Any, user: Any, message_type: str, fields: dict[str, Any]
 ) -> dict[str, Any]:
     """:func:`table_owner_ask` for a table socket's event loop: the same message and answers without a worker thread
-    (a player's action is the commonest frame a table socket handles)."""
+    (a player's action is the commonest frame a table socket handles); the status read of a table nobody owns runs in
+    one."""
+    from channels.db import database_sync_to_async
+
     command_admitted(table, message_type)
-    reply = await inbox.message_send_on_the_loop(int(table.pk), getattr(user, "pk", None), message_type, dict(fields))
+    table_id, user_id = int(table.pk), getattr(user, "pk", None)
+    reply = await inbox.message_send_if_owned_on_the_loop(table_id, user_id, message_type, dict(fields))
+    if reply is None:
+        refusal = await database_sync_to_async(refusal_if_closed, thread_sensitive=False)(table, user, message_type)
+        if refusal is not None:
+            raise refusal
+        reply = await inbox.message_send_on_the_loop(table_id, user_id, message_type, dict(fields))
     return _answer_of(reply)
 
 
@@ -206,6 +234,84 @@ def _answer_of(reply: inbox.Reply) -> dict[str, Any]:
     if not reply.ok:
         raise CommandRefused(reply.code, reply.message, reply.details or None)
     return {}
+
+
+TABLE_CLOSED = "table_closed"
+"""The refusal code of a command that plays at a table (:func:`plays_at_the_table`) sent to a table that has closed."""
+
+MOVES_FOLLOWED = 20
+"""The most tables a closed table's refusal follows a moved player through (moved on again from a table that closed in
+turn) to the table where they play now, two reads each: a tournament moves a player a few times at most."""
+
+
+def closed_table_refusal(table: Any, user: Any, message_type: str) -> CommandRefused:
+    """The answer to a command that plays at ``table`` (:func:`plays_at_the_table`), a table that has closed (broken up
+    or its tournament over; a cash table closed by staff): nothing is played there any more and nothing changes. A
+    command the table's product never takes gets its own refusal first, as at an open table (:func:`command_admitted`);
+    any other ``table_closed``, naming the table where the player now plays when they were moved from this one
+    (``to_table``, :func:`table_moved_to`). Asked only of a table known to be closed: its reads are off the path of a
+    table in play."""
+    try:
+        command_admitted(table, message_type)
+    except CommandRefused as refusal:
+        return refusal
+    moved_to = table_moved_to(int(table.pk), getattr(user, "pk", None))
+    if moved_to is None:
+        return CommandRefused(TABLE_CLOSED, "This table has closed: nothing more is played here.")
+    return CommandRefused(
+        TABLE_CLOSED,
+        f"This table has closed: you play on at {moved_to.name}.",
+        {"to_table": moved_to.pk},
+    )
+
+
+def refusal_if_closed(table: Any, user: Any, message_type: str) -> CommandRefused | None:
+    """:func:`closed_table_refusal` when ``table`` has closed (or no longer exists), else None. One read of the table's
+    status: asked only when no runtime process holds the table's lease."""
+    from games.models import Table, TableStatus
+
+    status = Table.objects.filter(pk=table.pk).values_list("status", flat=True).first()
+    if status is not None and status != TableStatus.CLOSED:
+        return None
+    return closed_table_refusal(table, user, message_type)
+
+
+def table_closed_in(snapshot: dict[str, Any]) -> bool:
+    """Whether a table ``snapshot`` (``views.table_snapshot``) shows its table closed."""
+    from games.models import TableStatus
+
+    table = snapshot.get("table")
+    return isinstance(table, dict) and table.get("status") == TableStatus.CLOSED
+
+
+def table_moved_to(table_id: int, user_id: int | None) -> Any | None:
+    """The open table where the player ``user_id`` sits now after being moved away from table ``table_id``, or None
+    (never moved from there; knocked out or gone since). A move is the last event at a table that sends the player to
+    another (a tournament's ``player_moved``: its ``user_id`` and ``to_table``); a player moved on again from a table
+    that closed in turn is followed there, up to :data:`MOVES_FOLLOWED` tables."""
+    from games.models import HandEvent, Seat, Table, TableStatus
+
+    if user_id is None:
+        return None
+    visited = {int(table_id)}
+    current = int(table_id)
+    for _ in range(MOVES_FOLLOWED):
+        move = (
+            HandEvent.objects.filter(table_id=current, payload__user_id=user_id, payload__has_key="to_table")
+            .order_by("-sequence")
+            .values_list("payload", flat=True)
+            .first()
+        )
+        if move is None or not isinstance(move.get("to_table"), int) or move["to_table"] in visited:
+            return None
+        current = move["to_table"]
+        visited.add(current)
+        destination = Table.objects.filter(pk=current).first()
+        if destination is None:
+            return None
+        if destination.status != TableStatus.CLOSED:
+            return destination if Seat.objects.filter(table=destination, user_id=user_id).exists() else None
+    return None
 
 
 SEATS_ARE_ASSIGNED = "seats_are_assigned"

@@ -6,7 +6,10 @@ domain
 services through :mod:`games.runtime.commands` and :mod:`games.runtime.readside` in a worker thread, and relay what
 :mod:`games.runtime.realtime` publishes after each commit (to table sockets through :mod:`games.runtime.broadcasts`, to
 the lobby
-through the channel layer). They hold no game state beyond the last sequence number they sent.
+through the channel layer). They hold no game state beyond the last sequence number they sent and whether their
+table has closed (its snapshot's status, its ``table_closed`` event): a command that plays at a closed table is
+refused at once (``table_closed``, :func:`games.runtime.commands.closed_table_refusal`), never sent to an owner that
+will not come.
 
 A frame that changes something is applied at most once per ``request_id`` of the player at the table, across all of
 the player's sockets (:mod:`games.runtime.request_replays`, issue 30): a resent copy gets the first answer again,
@@ -299,6 +302,7 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
         self.viewer = self.user if self.user_id is not None else None
         self.last_sequence = 0
         self.viewer_seat: int | None = None
+        self.table_closed = False
         self.broadcasts_joined = False
         self.heartbeat: asyncio.Task[None] | None = None
         self.table = await database_sync_to_async(readside.table_by_id)(self.table_id)
@@ -315,7 +319,8 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
         if self.user_id is not None:
             await presence.connected(self.user_id, self.table_id, self.channel_name)
             self.heartbeat = asyncio.ensure_future(self._heartbeat())
-            await database_sync_to_async(commands.connection_restored)(self.user, self.table)
+            if not self.table_closed:  # a closed table has no seats, and no owner to read a report from its stream
+                await database_sync_to_async(commands.connection_restored)(self.user, self.table)
             await database_sync_to_async(socket_connected.send_robust)(
                 sender=type(self), scope=self.scope, user_id=self.user_id, table_id=self.table_id
             )
@@ -332,7 +337,8 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
             self.heartbeat.cancel()
         if getattr(self, "user_id", None) is not None and getattr(self, "table", None) is not None:
             assert self.user_id is not None
-            if await presence.disconnected(self.user_id, self.table_id, self.channel_name):
+            last = await presence.disconnected(self.user_id, self.table_id, self.channel_name)
+            if last and not getattr(self, "table_closed", False):
                 # This was the player's last socket on the table: the domain starts its disconnection grace.
                 await database_sync_to_async(commands.connection_lost)(self.user, self.table)
 
@@ -366,6 +372,9 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
         else:
             if self.user_id is None:
                 raise commands.CommandRefused("not_authenticated", "log in to play; spectators may only watch")
+            if self.table_closed and commands.plays_at_the_table(message.type):
+                # Nothing is played at a closed table, and it has no owner: answered now, not after the reply time.
+                raise await database_sync_to_async(commands.closed_table_refusal)(self.table, self.user, message.type)
             if commands.goes_to_the_owner(message.type):
                 # Waited for on this loop: an action takes no worker thread (and no context copy back and forth).
                 result = await commands.table_owner_ask_on_the_loop(self.table, self.user, message.type, message.fields)
@@ -378,6 +387,7 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
     async def send_snapshot(self, request_id: str | None = None) -> None:
         snapshot = await database_sync_to_async(readside.snapshot)(self.table, self.viewer)
         self.last_sequence = readside.snapshot_sequence(snapshot)
+        self.table_closed = commands.table_closed_in(snapshot)
         viewer = snapshot.get("viewer") or {}
         self.viewer_seat = viewer.get("seat") if self.user_id is not None else None
         await self.send_message(
@@ -405,6 +415,7 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
             return
         if events:
             self.last_sequence = max(self.last_sequence, int(events[-1]["sequence"]))
+            self.track_table_closed(events)
         await self.send_message(
             {"type": "events", "table_id": self.table_id, "events": events, "resync": True, "request_id": request_id}
         )
@@ -450,10 +461,19 @@ class TableConsumer(MailboxConsumer, ClientProtocolConsumer):
         turn: dict[str, Any] | None = None
         for event in events:
             self.track_viewer_seat(event)
-            if event.get("type") == "turn":
+            kind = event.get("type")
+            if kind == "turn":
                 turn = event
+            elif kind == "table_closed":
+                self.table_closed = True
         if turn is not None and self.viewer_seat is not None and turn.get("seat") == self.viewer_seat:
             await self.send_your_turn(turn)
+
+    def track_table_closed(self, events: list[dict[str, Any]]) -> None:
+        """Note the table's close from its ``table_closed`` event among ``events`` (a resync's: :meth:`forward` notes
+        it as it goes through the events it relays)."""
+        if any(event.get("type") == "table_closed" for event in events):
+            self.table_closed = True
 
     def track_viewer_seat(self, event: dict[str, Any]) -> None:
         """Follow the player's own seat through seat events (they carry ``user_id`` while occupied)."""

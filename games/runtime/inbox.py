@@ -13,7 +13,9 @@ table: it appends the message to the table's Redis stream and waits for the owne
   ``ok``, or the refusal code, message and details exactly as ``commands.CommandRefused`` carries them.
 
 The leases (``games.runtime.leases``) live under the same prefix; :func:`tables_owned` tells the ticker and the
-start-up recovery which tables have a live owner (their hands and clocks are the owner's, not the database's).
+start-up recovery which tables have a live owner (their hands and clocks are the owner's, not the database's), and a
+sender asks, in the same step as its append, whether anyone holds the table's lease (:func:`message_send_if_owned`):
+a table nobody owns (a closed one has no owner, ever) is not waited for blindly.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import Any
 import redis
 from django.conf import settings
 
-from games.runtime.leases import LeaseStore, epoch_key
+from games.runtime.leases import LeaseStore, epoch_key, owner_key
 from poker_site.core.redis_clients import event_loop_client
 
 STREAM_GROUP = "owners"
@@ -43,6 +45,23 @@ REPLY_KEEP_SECONDS = 30
 
 TABLE_UNAVAILABLE = "table_unavailable"
 """The refusal code when no owner answered in time (no runtime process owns the table, or it is overloaded)."""
+
+NO_OWNER = "no-owner"
+"""What :data:`_APPEND_IF_OWNED` pushes on the sender's reply key instead of appending, when nobody holds the table's
+lease: the sender's ``BLPOP``, sent with it, takes it at once. Never an owner's answer (those are JSON objects)."""
+
+_APPEND_IF_OWNED = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('RPUSH', KEYS[3], ARGV[1])
+  redis.call('EXPIRE', KEYS[3], ARGV[2])
+  return 0
+end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', unpack(ARGV, 4))
+return 1
+"""
+"""Append a message to a table's stream (KEYS[2]) only while someone holds the table's lease (KEYS[1]); else push
+:data:`NO_OWNER` on the message's reply key (KEYS[3]). One step, so a message is either in the stream of an owned
+table or nowhere."""
 
 
 def key_prefix() -> str:
@@ -178,6 +197,11 @@ def waiting_client() -> redis.Redis:
         return _waiting_client
 
 
+def table_owner_key(table_id: int) -> str:
+    """The Redis key naming table ``table_id``'s owner while its lease lasts (the leases of :func:`lease_store`)."""
+    return owner_key(key_prefix(), table_id)
+
+
 def table_epoch_key(table_id: int) -> str:
     """The Redis key of the epoch of table ``table_id``'s latest acquisition by a runtime process (the leases of
     :func:`lease_store`)."""
@@ -219,6 +243,63 @@ async def message_send_on_the_loop(
         pipe.xadd(stream_key(table_id), entry, maxlen=STREAM_MAXIMUM_LENGTH, approximate=True)
         pipe.blpop([reply_key(message.request_id)], timeout=_blocking_timeout(wait))
         _entry_id, popped = await pipe.execute()
+    return _reply_of(popped)
+
+
+def message_send_if_owned(
+    table_id: int, user_id: int | None, message_type: str, fields: dict[str, Any], *, wait_seconds: float | None = None
+) -> Reply | None:
+    """:func:`message_send` while a runtime process holds the table's lease: the message is appended and its owner's
+    answer waited for (the same answers). None at once, and nothing appended, when nobody holds it: the caller decides
+    (a closed table is refused; an open one, between two owners or not claimed yet, is sent :func:`message_send`).
+    One round trip, as :func:`message_send_on_the_loop`'s: the lease is asked in the append's own script."""
+    wait = _wait_seconds(wait_seconds)
+    message = _message_new(table_id, user_id, message_type, fields, expires_seconds=wait)
+    with waiting_client().pipeline(transaction=False) as pipe:
+        _append_if_owned(pipe, message)
+        pipe.blpop([reply_key(message.request_id)], timeout=_blocking_timeout(wait))
+        _appended, popped = pipe.execute()
+    return _owned_reply_of(popped)
+
+
+async def message_send_if_owned_on_the_loop(
+    table_id: int, user_id: int | None, message_type: str, fields: dict[str, Any], *, wait_seconds: float | None = None
+) -> Reply | None:
+    """:func:`message_send_if_owned` for a caller on an event loop (a table socket's action): one round trip, with the
+    loop's asyncio client."""
+    wait = _wait_seconds(wait_seconds)
+    message = _message_new(table_id, user_id, message_type, fields, expires_seconds=wait)
+    client = event_loop_client(read_timeout_seconds=_read_timeout_seconds())
+    async with client.pipeline(transaction=False) as pipe:
+        _append_if_owned(pipe, message)
+        pipe.blpop([reply_key(message.request_id)], timeout=_blocking_timeout(wait))
+        _appended, popped = await pipe.execute()
+    return _owned_reply_of(popped)
+
+
+def _append_if_owned(pipe: Any, message: InboxMessage) -> None:
+    """Queue on ``pipe`` the script that appends ``message`` if its table has an owner (:data:`_APPEND_IF_OWNED`).
+    ``EVAL`` with the script's text rather than ``EVALSHA``: a script missing from the server's cache (a restarted
+    Redis) would fail the pipeline only after its ``BLPOP`` had waited the whole reply time."""
+    entry = [part for pair in message.encoded().items() for part in pair]
+    pipe.eval(
+        _APPEND_IF_OWNED,
+        3,
+        table_owner_key(message.table_id),
+        stream_key(message.table_id),
+        reply_key(message.request_id),
+        NO_OWNER,
+        REPLY_KEEP_SECONDS,
+        STREAM_MAXIMUM_LENGTH,
+        *entry,
+    )
+
+
+def _owned_reply_of(popped: Any) -> Reply | None:
+    """None when the script found no owner (it pushed :data:`NO_OWNER`), else the owner's answer as :func:`_reply_of`
+    reads it."""
+    if popped is not None and popped[1] in (NO_OWNER, NO_OWNER.encode()):
+        return None
     return _reply_of(popped)
 
 

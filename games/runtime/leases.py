@@ -57,6 +57,11 @@ return 0
 """
 
 
+def owner_key(prefix: str, table_id: int) -> str:
+    """The key naming table ``table_id``'s owner under ``prefix`` while its lease lasts (absent: nobody owns it)."""
+    return f"{prefix}:table:{int(table_id)}:owner"
+
+
 def epoch_key(prefix: str, table_id: int) -> str:
     """The key holding the epoch of table ``table_id``'s latest acquisition under ``prefix`` (its fencing token)."""
     return f"{prefix}:table:{int(table_id)}:epoch"
@@ -90,7 +95,7 @@ class LeaseStore:
     # --- Keys --------------------------------------------------------------------------------------------------
 
     def owner_key(self, table_id: int) -> str:
-        return f"{self.prefix}:table:{int(table_id)}:owner"
+        return owner_key(self.prefix, table_id)
 
     def epoch_key(self, table_id: int) -> str:
         return epoch_key(self.prefix, table_id)
