@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -201,3 +202,20 @@ class TournamentRebuyView(TournamentPurchaseView):
 
 class TournamentAddOnView(TournamentPurchaseView):
     kind = "add_on"
+
+
+class UnknownAddressView(TournamentAPIView):
+    """Every address under ``/api/tournaments/`` that no endpoint above answers (``/api/tournaments/abc/``, a word
+    where a tournament's number goes): 404 ``not_found`` in the API's error shape, whatever the method, as an unknown
+    tournament's number is answered, not Django's HTML page."""
+
+    # Nothing is read or done here, so there is no one to authenticate and no CSRF token to check: every method of
+    # every client gets the same 404.
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle]
+    schema = None  # not an endpoint: left out of the OpenAPI schema
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        raise NotFound(gettext("The tournament API has no such address."))

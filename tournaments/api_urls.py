@@ -1,6 +1,6 @@
 """Tournament API routes, mounted at /api/tournaments/ (see tournaments/api.py)."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from tournaments import api
 from tournaments.hexapro import api as hexapro_api
@@ -23,4 +23,8 @@ urlpatterns = [
         hexapro_api.WithdrawalView.as_view(),
         name="hexapro-withdraw",
     ),
+    # Last: an address none of the above answers (a word for a tournament's number, say) is the API's JSON 404, not
+    # Django's HTML page. Only addresses ending in a slash, so that one without it is still sent to its slashed form
+    # (APPEND_SLASH) when that is an endpoint.
+    re_path(r"^.*/$", api.UnknownAddressView.as_view(), name="unknown"),
 ]
