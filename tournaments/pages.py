@@ -47,6 +47,15 @@ def tournament_lobby_lists(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/lobby_live.html", _lobby_lists(request))
 
 
+@never_cache
+@require_GET
+def upcoming_tournaments_list(request: HttpRequest) -> HttpResponse:
+    """The cash lobby's Tournaments tab list alone (``tournaments/upcoming.html``, the markup the tab shows): the tab
+    reads it again when the lobby socket says a tournament changed, after the socket reconnects, and while it is
+    down."""
+    return render(request, "tournaments/upcoming.html")
+
+
 @require_GET
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
@@ -69,7 +78,7 @@ def tournament_registration(request: HttpRequest, tournament_id: int) -> HttpRes
     service = {"register": services.tournament_register, "unregister": services.tournament_unregister}.get(action or "")
     target = reverse("tournaments:detail", args=[tournament.pk])
     if service is None:
-        messages.error(request, "Choose to register or to unregister.")
+        messages.error(request, gettext("Choose to register or to unregister."))
         return HttpResponseRedirect(target)
     ticket = request.POST.get("ticket", "")
     if action == "register" and ticket:  # TRN-37 / AMB-54: register with a tournament ticket
@@ -97,7 +106,10 @@ def tournament_registration(request: HttpRequest, tournament_id: int) -> HttpRes
         messages.error(request, error.message)
     else:
         messages.success(
-            request, "You are registered." if action == "register" else "You are unregistered; buy-in and fee refunded."
+            request,
+            gettext("You are registered.")
+            if action == "register"
+            else gettext("You are unregistered; buy-in and fee refunded."),
         )
     return HttpResponseRedirect(target)
 
