@@ -10,6 +10,7 @@ app_name = "tournaments"
 urlpatterns = [
     path("", pages.tournament_lobby, name="index"),
     path("lists/", pages.tournament_lobby_lists, name="lobby_lists"),
+    path("lists/upcoming/", pages.upcoming_tournaments_list, name="upcoming_lists"),
     path("<int:tournament_id>/", pages.tournament_page, name="detail"),
     path("<int:tournament_id>/registration/", pages.tournament_registration, name="registration"),
     path("<int:tournament_id>/purchase/", pages.tournament_purchase, name="purchase"),

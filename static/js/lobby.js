@@ -1,6 +1,8 @@
 /* The cash-game lobby: the table list from the lobby socket (/ws/lobby/, docs/protocol.md), updated live without a
    reload, filterable by game, stake and free seats; the player chooses a game and stake and the stake queue assigns
-   the table (CASH-04, LOB-01): "Seat me" through the REST stake queue. */
+   the table (CASH-04, LOB-01): "Seat me" through the REST stake queue. The Tournaments tab follows the same socket's
+   `tournament_changed` notices (live_lists.js): its list is read again from /tournaments/lists/upcoming/ on each
+   notice, every time the socket opens (a reconnect's resync) and every few seconds while it is down. */
 (function () {
   "use strict";
   var P = window.Poker;
@@ -337,9 +339,17 @@
     reconnecting: gettext("Reconnecting…"),
     closed: gettext("Not updating")
   };
+  var upcomingTournaments = document.getElementById("lobby-tournaments");
+  var tournamentLists = upcomingTournaments && P.LiveLists ? P.LiveLists({
+    url: upcomingTournaments.getAttribute("data-lists-url"),
+    blocks: ["lobby-tournaments"],
+    root: upcomingTournaments
+  }) : null;
+
   function showStatus(state) {
     status.setAttribute("data-state", state);
     status.textContent = STATUS_TEXT[state] || state;
+    if (tournamentLists) { tournamentLists.followSocket(state); }
     if (state === "live") {
       stopPolling();
     } else if (!pollTimer) {
@@ -356,8 +366,11 @@
 
   var socket = new P.Socket(root.getAttribute("data-lobby-socket"), {
     onStatus: showStatus,
+    // Opened or opened again: a tournament that changed before it (or while it was down) had no notice here.
+    onOpen: function () { if (tournamentLists) { tournamentLists.readSoon(); } },
     onMessage: function (message) {
       if (message.type === "lobby") { replaceAll(message.tables || []); }
+      else if (message.type === "tournament_changed") { if (tournamentLists) { tournamentLists.readSoon(); } }
       else if (message.type === "lobby_update") { update(message.tables || [], message.removed || []); }
       else if (message.type === "error") { P.notify(notices, P.errorText(message.code, message.message), "error"); }
     }

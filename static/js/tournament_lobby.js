@@ -82,53 +82,16 @@
   form.addEventListener("submit", function (event) { event.preventDefault(); apply(); });
   apply();
 
-  if (!root || !P || !P.Socket) { return; }
+  if (!root || !P || !P.Socket || !P.LiveLists) { return; }
 
-  // --- Live lists ---------------------------------------------------------------------------------------------
-  var listsUrl = root.getAttribute("data-lists-url");
+  // --- Live lists (live_lists.js) ------------------------------------------------------------------------------
   var status = document.getElementById("tournament-lobby-status");
-  var BLOCKS = ["tournament-lobby-mine", "tournament-lobby-lists"];
-  var reading = false;
-  var readAgain = false;
-  var soon = null;
-  var pollTimer = null;
-  var POLL_MS = 10000;
-
-  /* Swap each block of the page for the one just read, then filter, sort and show times as before. */
-  function show(html) {
-    var fresh = new DOMParser().parseFromString(html, "text/html");
-    BLOCKS.forEach(function (id) {
-      var current = document.getElementById(id);
-      var replacement = fresh.getElementById(id);
-      if (current && replacement) { current.replaceChildren.apply(current, Array.prototype.slice.call(replacement.childNodes)); }
-    });
-    if (P.localTimes) { BLOCKS.forEach(function (id) { P.localTimes(document.getElementById(id)); }); }
-    apply();
-    root.setAttribute("data-refreshed", String(Number(root.getAttribute("data-refreshed") || "0") + 1));
-  }
-
-  function read() {
-    if (reading) { readAgain = true; return; }
-    reading = true;
-    readAgain = false;
-    fetch(listsUrl, { headers: { Accept: "text/html" }, credentials: "same-origin" }).then(function (response) {
-      if (!response.ok) { throw new Error(String(response.status)); }
-      return response.text();
-    }).then(function (html) {
-      show(html);
-    }).catch(function () {
-      // Kept as it was: the next notice, the poll while the socket is down, or the next reconnect reads again.
-    }).then(function () {
-      reading = false;
-      if (readAgain) { readSoon(); }
-    });
-  }
-
-  /* Notices come in bursts (a Sit & Go filling up, a start seating everyone): read once, shortly after the first. */
-  function readSoon() {
-    if (soon !== null) { return; }
-    soon = setTimeout(function () { soon = null; read(); }, 300);
-  }
+  var lists = P.LiveLists({
+    url: root.getAttribute("data-lists-url"),
+    blocks: ["tournament-lobby-mine", "tournament-lobby-lists"],
+    root: root,
+    onShown: apply  // filter, sort and show as before
+  });
 
   var STATUS_TEXT = {
     connecting: P.t("Connecting…"),
@@ -141,20 +104,15 @@
       status.setAttribute("data-state", state);
       status.textContent = STATUS_TEXT[state] || state;
     }
-    if (state === "live") {
-      clearInterval(pollTimer);
-      pollTimer = null;
-    } else if (!pollTimer && state !== "connecting") {
-      pollTimer = setInterval(read, POLL_MS);  // the socket is down: keep the lists fresh over HTTP until it is back
-    }
+    lists.followSocket(state);
   }
 
   var socket = new P.Socket(root.getAttribute("data-socket"), {
     onStatus: showStatus,
     // Opened or opened again: what changed before it (or while it was down) had no notice here, so read it all.
-    onOpen: readSoon,
+    onOpen: lists.readSoon,
     onMessage: function (message) {
-      if (message.type === "tournament_changed") { readSoon(); }
+      if (message.type === "tournament_changed") { lists.readSoon(); }
     }
   });
   window.tournamentLobbySocket = socket;
