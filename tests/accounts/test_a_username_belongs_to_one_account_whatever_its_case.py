@@ -6,17 +6,11 @@ with "A user with that username already exists.", and nothing of it is saved."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.db import IntegrityError, transaction
 
-from poker_site.accounts.forms import SignUpForm
 from poker_site.accounts.models import USERNAME_UNIQUE_CONSTRAINT, User
-from tests.accounts.support import PASSWORD, player
-from tests.accounts.test_an_e_mail_address_belongs_to_one_account_in_the_database import sign_up
-from tests.waiting import GENEROUS_SECONDS
-from tests.wallet.concurrency import run_simultaneously
+from tests.accounts.support import PASSWORD, no_server_error, player, two_sign_ups_at_once
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_cache")]
 
@@ -36,21 +30,9 @@ def test_the_database_refuses_a_second_account_with_the_same_username_in_another
 def test_two_concurrent_sign_ups_with_the_same_username_in_another_case_leave_one_account_and_a_clear_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    both_checked = threading.Barrier(2)
-    save = SignUpForm.save
+    answers = two_sign_ups_at_once(monkeypatch, ("pat", "pat@players.example"), ("Pat", "patricia@players.example"))
 
-    def save_once_both_forms_are_checked(form: SignUpForm, commit: bool = True) -> User:
-        both_checked.wait(timeout=GENEROUS_SECONDS)  # each form has checked that no account has the name in any case
-        return save(form, commit)
-
-    monkeypatch.setattr(SignUpForm, "save", save_once_both_forms_are_checked)
-
-    answers = run_simultaneously(
-        [lambda: sign_up("pat", "pat@players.example"), lambda: sign_up("Pat", "patricia@players.example")]
-    )
-
-    for answer in answers:
-        assert not isinstance(answer, BaseException), answer
+    no_server_error(answers)
     assert sorted(answer.status_code for answer in answers) == [302, 400]
     (refused,) = [answer for answer in answers if answer.status_code == 400]
     assert refused.context["form"].errors == {"username": [TAKEN]}

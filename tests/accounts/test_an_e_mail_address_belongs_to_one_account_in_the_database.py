@@ -13,15 +13,13 @@ from typing import Any
 import pytest
 from django.contrib.messages import get_messages
 from django.db import IntegrityError, connection, transaction
-from django.test import Client
 
-from poker_site.accounts.forms import SignUpForm
 from poker_site.accounts.models import EMAIL_UNIQUE_CONSTRAINT, User
 from poker_site.accounts.role_table import ADMINISTRATORS
 from poker_site.accounts.roles import SUPPORT_STAFF
 from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
 from poker_site.core.rule_changes import rule_change_propose
-from tests.accounts.support import PASSWORD, player
+from tests.accounts.support import PASSWORD, no_server_error, player, two_sign_ups_at_once
 from tests.accounts.test_a_players_e_mail_changes_only_when_a_second_staff_member_approves import (
     approve_page,
     change_page,
@@ -30,26 +28,11 @@ from tests.accounts.test_a_players_e_mail_changes_only_when_a_second_staff_membe
 from tests.foundation.staff_roles import staff_member
 from tests.tables.back_office import logged_in
 from tests.waiting import GENEROUS_SECONDS, eventually, sessions_waiting_for_a_lock
-from tests.wallet.concurrency import run_simultaneously
 from wallet.models import AuditEntry
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_cache")]
 
 TAKEN = "An account with this email already exists."
-
-
-def sign_up(username: str, email: str) -> Any:
-    return Client().post(
-        "/accounts/sign-up/",
-        {
-            "username": username,
-            "email": email,
-            "password1": PASSWORD,
-            "password2": PASSWORD,
-            "date_of_birth": "1990-05-17",
-            "accept_terms": "on",
-        },
-    )
 
 
 def another_session_waits_for_a_lock() -> bool:
@@ -108,21 +91,9 @@ def test_any_number_of_accounts_may_have_no_address() -> None:
 def test_two_concurrent_registrations_with_the_same_address_in_another_case_leave_one_account_and_a_clear_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    both_checked = threading.Barrier(2)
-    save = SignUpForm.save
+    answers = two_sign_ups_at_once(monkeypatch, ("pat", "pat@players.example"), ("patricia", "PAT@Players.Example"))
 
-    def save_once_both_forms_are_checked(form: SignUpForm, commit: bool = True) -> User:
-        both_checked.wait(timeout=GENEROUS_SECONDS)  # each form has checked that no account has the address
-        return save(form, commit)
-
-    monkeypatch.setattr(SignUpForm, "save", save_once_both_forms_are_checked)
-
-    answers = run_simultaneously(
-        [lambda: sign_up("pat", "pat@players.example"), lambda: sign_up("patricia", "PAT@Players.Example")]
-    )
-
-    for answer in answers:
-        assert not isinstance(answer, BaseException), answer
+    no_server_error(answers)
     assert sorted(answer.status_code for answer in answers) == [302, 400]
     (refused,) = [answer for answer in answers if answer.status_code == 400]
     assert TAKEN in refused.content.decode()

@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 
 from poker_site.accounts.models import User
-from tests.accounts.support import player
-from tests.accounts.test_an_e_mail_address_belongs_to_one_account_in_the_database import sign_up
+from tests.accounts.support import player, sign_up
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("clean_cache")]
 

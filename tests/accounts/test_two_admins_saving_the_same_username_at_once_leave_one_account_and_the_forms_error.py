@@ -15,7 +15,7 @@ from django.test import Client
 from poker_site.accounts.admin import UserAdmin
 from poker_site.accounts.models import User
 from poker_site.accounts.role_table import ADMINISTRATORS
-from tests.accounts.support import PASSWORD, player
+from tests.accounts.support import PASSWORD, no_server_error, player
 from tests.accounts.test_a_players_e_mail_changes_only_when_a_second_staff_member_approves import (
     change_page,
     the_form_as_posted,
@@ -54,8 +54,7 @@ def add(client: Client, username: str) -> Any:
 
 
 def the_refused_form_and_the_other_saved(answers: list[Any]) -> Any:
-    for answer in answers:
-        assert not isinstance(answer, BaseException), answer
+    no_server_error(answers)
     assert sorted(answer.status_code for answer in answers) == [200, 302]
     (refused,) = [answer for answer in answers if answer.status_code == 200]
     return refused.context["adminform"].form

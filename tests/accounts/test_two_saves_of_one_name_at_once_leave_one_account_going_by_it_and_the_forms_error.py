@@ -17,12 +17,11 @@ from poker_site.accounts.admin import UserAdmin
 from poker_site.accounts.forms import SignUpForm
 from poker_site.accounts.models import User
 from poker_site.accounts.role_table import ADMINISTRATORS
-from tests.accounts.support import player
+from tests.accounts.support import no_server_error, player, sign_up
 from tests.accounts.test_a_players_e_mail_changes_only_when_a_second_staff_member_approves import (
     change_page,
     the_form_as_posted,
 )
-from tests.accounts.test_an_e_mail_address_belongs_to_one_account_in_the_database import sign_up
 from tests.foundation.staff_roles import staff_member
 from tests.tables.back_office import logged_in
 from tests.waiting import GENEROUS_SECONDS
@@ -66,11 +65,6 @@ def sign_up_saves_once_both_are_checked(monkeypatch: pytest.MonkeyPatch, both_ch
 
 def administrator(username: str) -> Client:
     return logged_in(staff_member(ADMINISTRATORS, username))
-
-
-def no_server_error(answers: list[Any]) -> None:
-    for answer in answers:
-        assert not isinstance(answer, BaseException), answer
 
 
 @pytest.mark.usefixtures("admin_saves_once_both_are_checked")
