@@ -42,9 +42,19 @@ def events_since(table: Any, sequence: int, viewer: Any | None, limit: int | Non
 
 
 def snapshot(table: Any, viewer: Any | None) -> dict[str, Any]:
+    """The domain's snapshot of ``table`` for ``viewer`` (``None``: a spectator). A closed table's also tells a viewer
+    moved away from it, who plays on at another table, where they play now: ``viewer.to_table``, that table's id
+    (:func:`games.runtime.commands.table_moved_to`, as a command refused there names it); absent for anyone else, and
+    never read for an open table."""
+    from games.runtime.commands import table_closed_in, table_moved_to
     from games.runtime.views import table_snapshot
 
-    return table_snapshot(table, viewer)
+    view = table_snapshot(table, viewer)
+    if table_closed_in(view):
+        moved_to = table_moved_to(int(table.pk), view["viewer"]["user_id"])
+        if moved_to is not None:
+            view["viewer"]["to_table"] = moved_to.pk
+    return view
 
 
 def turn_of(table: Any, viewer: Any) -> dict[str, Any] | None:

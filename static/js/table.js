@@ -937,6 +937,11 @@
       return ok;
     }, function (error) {
       state.pending = false;
+      if (error.to_table) {  // the table closed after moving the player: no use asking it again
+        goToTheTablePlayedAtNow(error.to_table, errorFrom(error));
+        drawActions();
+        return null;
+      }
       if (isAction) { actionError(errorFrom(error)); } else { notify(errorFrom(error)); }
       drawActions();
       requestSnapshot();
@@ -1674,6 +1679,11 @@
       state.finished = null;
     }
     draw();
+    if (data.viewer && data.viewer.to_table) {
+      // The closed table's snapshot names the table where the player was moved and plays now (a page that missed
+      // player_moved: opened, reloaded or reconnected after the move).
+      goToTheTablePlayedAtNow(data.viewer.to_table, gettext("You were moved to another table."));
+    }
     if (!state.historyLoaded) {
       state.historyLoaded = true;
       loadRecentResults();
@@ -1858,6 +1868,8 @@
         if (message.deadline) { playing.action_deadline = message.deadline; }
         draw();
       }
+    } else if (message.type === "error" && message.to_table) {  // a refusal whose request the page stopped waiting for
+      goToTheTablePlayedAtNow(message.to_table, errorFrom(message));
     } else if (message.type === "error" && !message.request_id) {
       notify(errorFrom(message));
     }
@@ -1918,13 +1930,24 @@
       drawTournamentInfo();
     }
     if (kind === "player_moved" && me && event.user_id === me) {
-      notify(event.message || gettext("You were moved to another table."), "info");
-      var target = app.getAttribute("data-table-url-zero").replace(/0\/$/, event.to_table + "/");
-      app.setAttribute("data-moved-to", String(event.to_table));
-      setTimeout(function () { window.location.assign(target); }, 1500);
+      goToTheTablePlayedAtNow(event.to_table, event.message || gettext("You were moved to another table."));
       return;
     }
     // A knocked-out player's place, prize and what next: the result panel (tournament_bar.js).
+  }
+
+  /* TRN-26: a player moved away from this table plays on at table toTable: a short notice, then that table's page.
+     Told by the table's player_moved event, and by what a page that missed it still gets (opened, reloaded or
+     reconnected after the move): the closed table's snapshot (viewer.to_table) or a refused command (to_table). */
+  var MOVE_NOTICE_MILLISECONDS = 1500;
+  var moveTimer = null;
+  function goToTheTablePlayedAtNow(toTable, text) {
+    if (!toTable || app.getAttribute("data-moved-to") === String(toTable)) { return; }  // already on the way there
+    notify(text, "info");
+    var target = app.getAttribute("data-table-url-zero").replace(/0\/$/, toTable + "/");
+    app.setAttribute("data-moved-to", String(toTable));
+    clearTimeout(moveTimer);  // moved on again before leaving: the last table named is where they play
+    moveTimer = setTimeout(function () { window.location.assign(target); }, MOVE_NOTICE_MILLISECONDS);
   }
 
   function draw() {
