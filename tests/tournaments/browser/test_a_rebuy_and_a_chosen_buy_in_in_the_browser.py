@@ -16,13 +16,11 @@ from django.utils import timezone
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import header_balance, log_in, register_confirmed, wait_until
 from tests.browser.setup import player, start_the_scheduled_tournament_now
+from tests.tournaments.browser.support import REBUY_LEVELS, rebuy_confirmed, rebuy_tournament_for_two
 from tournaments.models import Tournament, TournamentEntry, TournamentPurchase, TournamentStatus
-from tournaments.rules.levels import structure_from_rows
 from tournaments.services.catalog import tournament_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
-
-LEVELS = structure_from_rows("browser re-buys", 1_000, [(10, 20, 0), (20, 40, 0), (40, 80, 0)], 120)
 
 
 def test_a_player_re_buys_at_the_table_and_another_chooses_the_buy_in(site: Any, pages: Pages) -> None:
@@ -35,7 +33,7 @@ def test_a_player_re_buys_at_the_table_and_another_chooses_the_buy_in(site: Any,
         buy_in_minimum=500,
         buy_in_maximum=5_000,
         buy_in_step=500,
-        structure=LEVELS,
+        structure=REBUY_LEVELS,
     )
     player("carol", cash_cents=5_000)
     carol = pages.new()
@@ -47,25 +45,7 @@ def test_a_player_re_buys_at_the_table_and_another_chooses_the_buy_in(site: Any,
     assert header_balance(carol) == 5_000 - 2_500
     assert TournamentEntry.objects.get(tournament=multi, user__username="carol").starting_chips == 25_000
 
-    rebuys = tournament_create(
-        name="Browser Re-buys",
-        starts_at=timezone.now() + timedelta(minutes=10),  # brought forward once both are registered
-        table_size=2,
-        buy_in=1_000,
-        fee=100,
-        unregistration_closes_minutes=0,
-        structure=LEVELS,
-        # Below the re-buy threshold with room to spare: the hands dealt before the click (players acted for, blinds
-        # won and lost; on a slow machine the first is over by then) never lift the stack above it.
-        starting_stack=500,
-        rebuy_levels=2,
-        rebuy_maximum=2,
-        rebuy_stack_threshold=1_000,
-        rebuy_buy_in=1_000,
-        rebuy_fee=100,
-        rebuy_chips=1_000,
-        pause_between_hands_milliseconds=1_000,
-    )
+    rebuys = rebuy_tournament_for_two("Browser Re-buys")
     browsers = {}
     for name in ("alice", "bob"):
         player(name, cash_cents=5_000)
@@ -80,10 +60,7 @@ def test_a_player_re_buys_at_the_table_and_another_chooses_the_buy_in(site: Any,
     wait_until(alice, "document.getElementById('table-app').getAttribute('data-connection') === 'live'")
     assert Tournament.objects.get(pk=rebuys.pk).status == TournamentStatus.RUNNING
     alice.reload()
-    alice.locator("#rebuy").click()
-    wait_until(alice, "document.getElementById('purchase-confirm').open")  # it says what it takes first
-    with alice.expect_navigation(wait_until="domcontentloaded"):
-        alice.locator("#purchase-confirm-yes").click()
+    rebuy_confirmed(alice)
     assert "Paid:" in alice.locator(".messages").text_content()
     assert "/games/tables/" in alice.url
     purchase = TournamentPurchase.objects.get(entry__user__username="alice")

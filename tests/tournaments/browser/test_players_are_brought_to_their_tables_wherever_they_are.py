@@ -10,30 +10,27 @@ called and taken there by the player socket. Screenshots in test-artifacts/."""
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import OperationalError
 from django.utils import timezone
 
 from games.models import HandEvent
-from poker_site.accounts.roles import SUPPORT_STAFF
-from tests.browser.conftest import Pages, caused_by_a_deadlock, requires_chromium
+from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import LAPTOP, PHONE, log_in, readable, register_confirmed, wait_until
 from tests.browser.setup import player, start_the_scheduled_tournament_now, tournament_started
-from tests.foundation.staff_roles import staff_member
-from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentKind, TournamentStatus
-from tournaments.rules.levels import structure_from_rows
-from tournaments.services import tournament_advance, tournament_register
+from tests.tournaments.browser.support import (
+    CALL_LEVELS,
+    coordinated_until,
+    disqualified_between_hands,
+    started_at_tables_of_three_and_two,
+)
+from tournaments.models import Tournament, TournamentEntry, TournamentKind, TournamentStatus
+from tournaments.services import tournament_register
 from tournaments.services.catalog import tournament_create
-from tournaments.services.errors import NotAllowedNow
-from tournaments.services.staff import entry_disqualify
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
-
-LEVELS = structure_from_rows("calls", 1_000, [(10, 20, 0), (20, 40, 0), (40, 80, 0)], 300)
 
 
 def seat_call(page: Any, timeout: float = 30_000) -> Any:
@@ -52,7 +49,7 @@ def test_the_last_registrant_of_a_sit_and_go_and_a_player_at_the_cashier_are_tak
         table_size=2,
         buy_in=1_000,
         fee=100,
-        structure=LEVELS,
+        structure=CALL_LEVELS,
     )
     alice, _bob = player("alice", cash_cents=5_000), player("bob", cash_cents=5_000)
     tournament_register(alice, tournament)
@@ -89,7 +86,7 @@ def test_players_in_the_lobby_on_a_phone_and_a_laptop_are_brought_to_the_tournam
         buy_in=1_000,
         fee=100,
         unregistration_closes_minutes=0,
-        structure=LEVELS,
+        structure=CALL_LEVELS,
     )
     users = [player(name, cash_cents=5_000) for name in ("alice", "bob")]
     for user in users:
@@ -117,65 +114,20 @@ def test_players_in_the_lobby_on_a_phone_and_a_laptop_are_brought_to_the_tournam
         pages.screenshot(page, f"at-the-table-{label}")
 
 
-def started_at_tables_of_three_and_two(name: str) -> tuple[Any, int, int, dict[int, list[TournamentEntry]]]:
-    """A five-player tournament of three-seat tables, started (a table of three and one of two), dated two minutes
-    back so that pages opened now only offer the table: (tournament, small table, big table, entries by table)."""
-    tournament = tournament_create(
-        name=name,
-        starts_at=timezone.now() + timedelta(minutes=30),
-        table_size=3,
-        buy_in=1_000,
-        fee=100,
-        unregistration_closes_minutes=0,
-        structure=LEVELS,
-        # Nobody acts at these tables: each player's turn runs out its clock. Balancing moves a player once the hand
-        # in play ends, so short clocks (3 s and a 2 s timebank instead of 10 s and 15 s) bring the move sooner.
-        decision_seconds=3,
-        timebank_first_hand_seconds=2,
-    )
-    for name_of_player in ("alice", "bob", "carol", "dave", "erin"):
-        tournament_register(player(name_of_player, cash_cents=5_000), tournament)
-    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
-    tournament_advance(tournament.pk)  # unless the beat started it first
-    Tournament.objects.filter(pk=tournament.pk).update(started_at=timezone.now() - timedelta(minutes=2))
-    TournamentEntry.objects.filter(tournament=tournament).update(registered_at=timezone.now() - timedelta(minutes=3))
-    by_table: dict[int, list[TournamentEntry]] = {}
-    for entry in TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING).select_related(
-        "user"
-    ):
-        by_table.setdefault(int(entry.table_id), []).append(entry)
-    small, big = sorted(by_table, key=lambda table_id: len(by_table[table_id]))
-    return tournament, small, big, by_table
-
-
 def balancing_moves_one_player(tournament: Any, leaving: TournamentEntry, big: int) -> HandEvent:
     """Disqualify ``leaving`` (a player of the table of two): three against one, so balancing moves one player of
     table ``big`` there. Returns the move's event."""
-    judge = staff_member(SUPPORT_STAFF)
-    deadline = time.monotonic() + 60
-    while True:
-        try:  # between two hands (the absent players' hands are dealt and folded meanwhile, TRN-04)
-            entry_disqualify(leaving, actor=judge, reason="Collusion", forfeit_prize=False)
-            break
-        except (NotAllowedNow, OperationalError) as refusal:  # a hand in play; or a deadlock with the live site
-            if isinstance(refusal, OperationalError) and not caused_by_a_deadlock(refusal):
-                raise
-            assert time.monotonic() < deadline, "the small table never paused between hands"
-            time.sleep(0.2)
-    deadline = time.monotonic() + 60
-    while not HandEvent.objects.filter(table_id=big, kind="player_moved").exists():
-        assert time.monotonic() < deadline, "nobody was moved"
-        try:
-            tournament_advance(tournament.pk)
-        except OperationalError as error:  # the live site's coordinator and hands run meanwhile
-            if not caused_by_a_deadlock(error):
-                raise
-        time.sleep(0.5)
+    disqualified_between_hands(leaving)
+    coordinated_until(
+        tournament,
+        lambda: HandEvent.objects.filter(table_id=big, kind="player_moved").exists(),
+        never="nobody was moved",
+    )
     return HandEvent.objects.get(table_id=big, kind="player_moved")
 
 
 def test_a_player_reading_the_cashier_is_taken_to_the_table_balancing_moves_them_to(site: Any, pages: Pages) -> None:
-    tournament, small, big, by_table = started_at_tables_of_three_and_two("Balanced Freezeout")
+    tournament, small, big, by_table = started_at_tables_of_three_and_two("Balanced Freezeout", table_size=3)
     readers = {}
     for number, entry in enumerate(by_table[big]):
         page = pages.new(**(LAPTOP, PHONE)[number % 2])
@@ -225,7 +177,7 @@ def test_a_player_whose_table_page_misses_the_move_is_taken_to_the_new_table_by_
 ) -> None:
     """TRN-26: the table page a player was moved from takes them to the new table on the table's ``player_moved``
     event; when that event does not reach the page (its table socket stalled here), the player socket's call does."""
-    tournament, small, big, by_table = started_at_tables_of_three_and_two("Stalled Freezeout")
+    tournament, small, big, by_table = started_at_tables_of_three_and_two("Stalled Freezeout", table_size=3)
     at_the_table = {}
     for number, entry in enumerate(by_table[big]):
         page = pages.new(**(LAPTOP, PHONE)[number % 2])

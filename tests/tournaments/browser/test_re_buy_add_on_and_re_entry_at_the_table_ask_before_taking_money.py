@@ -7,23 +7,19 @@ whole; after Confirm the re-buy is paid once. The add-on (offered at the end of 
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import header_balance, log_in, wait_until
 from tests.browser.setup import player, start_the_scheduled_tournament_now, tournament_started
+from tests.tournaments.browser.support import rebuy_confirmed, rebuy_tournament_for_two
 from tournaments.models import TournamentEntry, TournamentPurchase
-from tournaments.rules.levels import structure_from_rows
 from tournaments.services import tournament_register
-from tournaments.services.catalog import tournament_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
-LEVELS = structure_from_rows("browser purchases", 1_000, [(10, 20, 0), (20, 40, 0), (40, 80, 0)], 120)
 CASH = 5_000
 ENTRY = 1_100  # €10 buy-in + €1 fee
 
@@ -46,29 +42,14 @@ def cancelled(page: Any) -> None:
 def test_re_buy_add_on_and_re_entry_say_what_they_take_and_send_nothing_until_confirmed_trn_39_trn_40(
     site: Any, pages: Pages
 ) -> None:
-    tournament = tournament_create(
-        name="Browser Purchases",
-        starts_at=timezone.now() + timedelta(minutes=10),  # brought forward once both are registered
-        table_size=2,
-        buy_in=1_000,
-        fee=100,
-        unregistration_closes_minutes=0,
-        structure=LEVELS,
-        # Below the re-buy threshold with room to spare: the hands dealt meanwhile never lift the stack above it.
-        starting_stack=500,
-        rebuy_levels=2,
-        rebuy_maximum=2,
-        rebuy_stack_threshold=1_000,
-        rebuy_buy_in=1_000,
-        rebuy_fee=100,
-        rebuy_chips=1_000,
+    tournament = rebuy_tournament_for_two(
+        "Browser Purchases",
         add_on_allowed=True,
         add_on_buy_in=500,
         add_on_fee=50,
         add_on_chips=1_500,
         late_registration_levels=2,
         re_entries_maximum=1,
-        pause_between_hands_milliseconds=1_000,
     )
     users = {name: player(name, cash_cents=CASH) for name in ("alice", "bob")}
     for user in users.values():
@@ -121,10 +102,7 @@ def test_re_buy_add_on_and_re_entry_say_what_they_take_and_send_nothing_until_co
     assert header_balance(alice) == CASH - ENTRY
 
     # Confirm sends the re-buy, once.
-    alice.locator("#rebuy").click()
-    wait_until(alice, DIALOG_OPEN)
-    with alice.expect_navigation(wait_until="domcontentloaded"):
-        alice.locator("#purchase-confirm-yes").click()
+    rebuy_confirmed(alice)
     assert "Paid:" in alice.locator(".messages").text_content()
     purchase = TournamentPurchase.objects.get(entry__tournament=tournament)
     assert (purchase.kind, purchase.prize_contribution, purchase.fee, purchase.chips) == ("rebuy", 1_000, 100, 1_000)

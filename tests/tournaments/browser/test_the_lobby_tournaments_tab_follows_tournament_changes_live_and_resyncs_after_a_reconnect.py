@@ -6,96 +6,65 @@ test-artifacts/."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import in_thread, player
-from tournaments import realtime as tournament_realtime
-from tournaments.models import Tournament, TournamentKind
-from tournaments.rules.levels import structure_from_rows
+from tests.tournaments.browser.support import (
+    entrants_shown,
+    live_page,
+    sit_and_go_of_three,
+    socket_back,
+    socket_dropped,
+)
+from tournaments.models import Tournament
 from tournaments.services import tournament_register
-from tournaments.services.catalog import tournament_create
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
-
-LEVELS = structure_from_rows("lobby tab", 1_000, [(10, 20, 0), (20, 40, 0)], 300)
-
-ANNOUNCE: Callable[[int], None] = tournament_realtime.tournament_changed
-"""The real notice, taken before the tournament tests' autouse fixture silences it in the test process."""
 
 STATUS = "document.getElementById('lobby-status').dataset.state"
 
 
-@pytest.fixture
-def notices_sent(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The services this test calls announce their changes to the site's sockets, as the site's own processes do."""
-    monkeypatch.setattr(tournament_realtime, "tournament_changed", ANNOUNCE)
-
-
-def sit_and_go(name: str) -> Tournament:
-    return tournament_create(
-        name=name,
-        kind=TournamentKind.SIT_AND_GO,
-        seats_to_start=3,
-        table_size=3,
-        buy_in=100,
-        fee=10,
-        structure=LEVELS,
-        reopens=False,
-    )
-
-
-def entrants_shown(page: Any, tournament: Tournament, count: int) -> None:
-    selector = f'#lobby-tournaments li[data-tournament-id="{tournament.pk}"]'
-    wait_until(page, f"document.querySelector('{selector}')?.dataset.entrants === '{count}'", timeout=30_000)
+def item(tournament: Tournament) -> str:
+    return f'#lobby-tournaments li[data-tournament-id="{tournament.pk}"]'
 
 
 def open_tournaments_tab(pages: Pages, username: str) -> Any:
-    page = pages.new(width=1366, height=768)
-    log_in(page, username)
-    page.goto("/")
-    wait_until(page, f"{STATUS} === 'live'")
+    page = live_page(pages, username, "/", STATUS)
     page.click("#tab-tournaments")
     page.locator("#upcoming-tournaments").wait_for(state="visible")
-    page.evaluate("window.sameDocument = true")  # gone if the page reloads
     return page
 
 
 @pytest.mark.usefixtures("notices_sent")
 def test_a_registration_reaches_the_tab_without_a_reload(site: Any, pages: Pages) -> None:
-    table_of_three = sit_and_go("Tab Sit & Go")
+    table_of_three = sit_and_go_of_three("Tab Sit & Go")
     bob = player("bob", cash_cents=5_000)
     player("alice", cash_cents=5_000)
     page = open_tournaments_tab(pages, "alice")
-    item = page.locator(f'#lobby-tournaments li[data-tournament-id="{table_of_three.pk}"]')
-    assert "0 of 3 seats taken" in item.text_content()
+    shown = page.locator(item(table_of_three))
+    assert "0 of 3 seats taken" in shown.text_content()
 
     in_thread(lambda: tournament_register(bob, table_of_three))
-    entrants_shown(page, table_of_three, 1)
-    assert "1 of 3 seats taken" in item.text_content()
+    entrants_shown(page, item(table_of_three), 1)
+    assert "1 of 3 seats taken" in shown.text_content()
     assert page.evaluate("window.sameDocument") is True
     pages.screenshot(page, "lobby-tournaments-tab-live")
 
 
 @pytest.mark.usefixtures("notices_sent")
 def test_after_its_socket_reconnects_the_tab_shows_what_changed_while_it_was_down(site: Any, pages: Pages) -> None:
-    table_of_three = sit_and_go("Tab Resync Sit & Go")
+    table_of_three = sit_and_go_of_three("Tab Resync Sit & Go")
     bob = player("bob", cash_cents=5_000)
     player("alice", cash_cents=5_000)
     page = open_tournaments_tab(pages, "alice")
-    # The connection drops and, for now, does not come back: the registration's notice reaches no socket of the page.
-    page.evaluate("() => { const socket = window.lobbySocket; socket.connect = () => {}; socket.drop(); }")
-    wait_until(page, f"{STATUS} === 'reconnecting'")
+    socket_dropped(page, "lobbySocket", STATUS)
 
-    in_thread(lambda: tournament_register(bob, table_of_three))
-    item = page.locator(f'#lobby-tournaments li[data-tournament-id="{table_of_three.pk}"]')
-    assert item.get_attribute("data-entrants") == "0"
+    in_thread(lambda: tournament_register(bob, table_of_three))  # its notice reaches no socket of the page
+    assert page.locator(item(table_of_three)).get_attribute("data-entrants") == "0"
 
-    page.evaluate("() => { const socket = window.lobbySocket; delete socket.connect; socket.reconnectNow(); }")
-    wait_until(page, f"{STATUS} === 'live'")
-    entrants_shown(page, table_of_three, 1)  # read again when the socket opened
+    socket_back(page, "lobbySocket", STATUS)
+    entrants_shown(page, item(table_of_three), 1)  # read again when the socket opened
     assert page.evaluate("window.sameDocument") is True

@@ -7,7 +7,6 @@ down appears. Screenshots in test-artifacts/."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -15,72 +14,48 @@ import pytest
 from django.utils import timezone
 
 from tests.browser.conftest import Pages, requires_chromium
-from tests.browser.flows import log_in, wait_until
+from tests.browser.flows import wait_until
 from tests.browser.setup import in_thread, player
-from tournaments import realtime as tournament_realtime
-from tournaments.models import Tournament, TournamentKind
-from tournaments.rules.levels import structure_from_rows
+from tests.tournaments.browser.support import (
+    TWO_LEVELS,
+    entrants_shown,
+    live_page,
+    sit_and_go_of_three,
+    socket_back,
+    socket_dropped,
+)
+from tournaments.models import Tournament
 from tournaments.services import tournament_register
 from tournaments.services.catalog import tournament_create
 from tournaments.services.staff import tournament_cancel
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
-LEVELS = structure_from_rows("live list", 1_000, [(10, 20, 0), (20, 40, 0)], 300)
-
-ANNOUNCE: Callable[[int], None] = tournament_realtime.tournament_changed
-"""The real notice, taken before the tournament tests' autouse fixture silences it in the test process."""
-
 STATUS = "document.getElementById('tournament-lobby-status').dataset.state"
-
-
-@pytest.fixture
-def notices_sent(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The services this test calls announce their changes to the site's sockets, as the site's own processes do."""
-    monkeypatch.setattr(tournament_realtime, "tournament_changed", ANNOUNCE)
-
-
-def sit_and_go(name: str) -> Tournament:
-    return tournament_create(
-        name=name,
-        kind=TournamentKind.SIT_AND_GO,
-        seats_to_start=3,
-        table_size=3,
-        buy_in=100,
-        fee=10,
-        structure=LEVELS,
-        reopens=False,
-    )
 
 
 def row(tournament: Tournament) -> str:
     return f'tr[data-tournament-id="{tournament.pk}"]'
 
 
-def entrants_shown(page: Any, tournament: Tournament, count: int) -> None:
-    selector = f"#tournament-lobby-lists {row(tournament)}"
-    wait_until(page, f"document.querySelector('{selector}')?.dataset.entrants === '{count}'", timeout=30_000)
+def listed(tournament: Tournament) -> str:
+    return f"#tournament-lobby-lists {row(tournament)}"
 
 
 def open_lobby(pages: Pages, username: str) -> Any:
-    page = pages.new(width=1366, height=768)
-    log_in(page, username)
-    page.goto("/tournaments/")
-    wait_until(page, f"{STATUS} === 'live'")
-    page.evaluate("window.sameDocument = true")  # gone if the page reloads
-    return page
+    return live_page(pages, username, "/tournaments/", STATUS)
 
 
 @pytest.mark.usefixtures("notices_sent")
 def test_registrations_a_start_and_a_cancellation_reach_the_list_without_a_reload(site: Any, pages: Pages) -> None:
-    table_of_three = sit_and_go("Live Sit & Go")
+    table_of_three = sit_and_go_of_three("Live Sit & Go")
     evening = tournament_create(
         name="Evening Cup",
         starts_at=timezone.now() + timedelta(hours=3),
         table_size=6,
         buy_in=500,
         fee=50,
-        structure=LEVELS,
+        structure=TWO_LEVELS,
     )
     alice, bob, carol, dave = (player(name, cash_cents=5_000) for name in ("alice", "bob", "carol", "dave"))
     page = open_lobby(pages, "alice")
@@ -88,13 +63,13 @@ def test_registrations_a_start_and_a_cancellation_reach_the_list_without_a_reloa
     assert sit_and_go_row.locator('td[data-label="Players"]').text_content() == "0 / 3"
 
     in_thread(lambda: tournament_register(bob, table_of_three))
-    entrants_shown(page, table_of_three, 1)
+    entrants_shown(page, listed(table_of_three), 1)
     assert sit_and_go_row.locator('td[data-label="Players"]').text_content() == "1 / 3"
 
     in_thread(lambda: tournament_register(alice, evening))  # in another tab, say
     mine = page.locator(f'#my-tournaments li[data-tournament-id="{evening.pk}"]')
     mine.wait_for(state="visible", timeout=30_000)
-    entrants_shown(page, evening, 1)
+    entrants_shown(page, listed(evening), 1)
 
     in_thread(lambda: tournament_register(carol, table_of_three))
     in_thread(lambda: tournament_register(dave, table_of_three))  # the last seat: it starts
@@ -116,20 +91,15 @@ def test_registrations_a_start_and_a_cancellation_reach_the_list_without_a_reloa
 
 @pytest.mark.usefixtures("notices_sent")
 def test_after_its_socket_reconnects_the_list_shows_what_changed_while_it_was_down(site: Any, pages: Pages) -> None:
-    table_of_three = sit_and_go("Resync Sit & Go")
+    table_of_three = sit_and_go_of_three("Resync Sit & Go")
     bob = player("bob", cash_cents=5_000)
     player("alice", cash_cents=5_000)
     page = open_lobby(pages, "alice")
-    # The connection drops and, for now, does not come back: the registration's notice reaches no socket of the page.
-    page.evaluate("() => { const socket = window.tournamentLobbySocket; socket.connect = () => {}; socket.drop(); }")
-    wait_until(page, f"{STATUS} === 'reconnecting'")
+    socket_dropped(page, "tournamentLobbySocket", STATUS)
 
-    in_thread(lambda: tournament_register(bob, table_of_three))
+    in_thread(lambda: tournament_register(bob, table_of_three))  # its notice reaches no socket of the page
     assert page.locator(f"#sit-and-go-tournaments {row(table_of_three)}").get_attribute("data-entrants") == "0"
 
-    page.evaluate(
-        "() => { const socket = window.tournamentLobbySocket; delete socket.connect; socket.reconnectNow(); }"
-    )
-    wait_until(page, f"{STATUS} === 'live'")
-    entrants_shown(page, table_of_three, 1)  # read again when the socket opened (the poll stopped when it did)
+    socket_back(page, "tournamentLobbySocket", STATUS)
+    entrants_shown(page, listed(table_of_three), 1)  # read again when the socket opened (the poll stopped when it did)
     assert page.evaluate("window.sameDocument") is True
