@@ -141,9 +141,17 @@ class LiveSite:
                         stderr=subprocess.STDOUT,
                     )
                 )
-        self.wait_until_up()
+        try:
+            self.wait_until_up()
+        except BaseException:
+            # The fixture's teardown never runs for a site that raised here: stop its processes now, or they live on
+            # against a dropped database and load the machine for the tests after it.
+            self.stop_processes()
+            raise
 
-    def wait_until_up(self, timeout: float = 60) -> None:
+    def wait_until_up(self, timeout: float = 180) -> None:
+        """Return once the site answers a page. Generous: on a machine loaded by other test runs, five Django processes
+        can take over a minute to start, which is no fault; a real one (a process that exited) raises at once."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for process in self.processes:
@@ -158,6 +166,12 @@ class LiveSite:
         raise RuntimeError(f"the live site did not answer within {timeout:.0f} s; see {self.log_path}")
 
     def stop(self) -> None:
+        """Stop the site's processes, then wait until the database has no session of theirs (needs database access)."""
+        self.stop_processes()
+        self.wait_for_database_sessions_to_end()
+
+    def stop_processes(self) -> None:
+        """Terminate every process of the site (killed after 10 s) and close its port and log."""
         for process in self.processes:
             if process.poll() is None:
                 process.terminate()
@@ -169,7 +183,6 @@ class LiveSite:
                 process.wait()
         self.listener.close()
         self.log.close()
-        self.wait_for_database_sessions_to_end()
 
     @staticmethod
     def wait_for_database_sessions_to_end(timeout: float = 15) -> None:
