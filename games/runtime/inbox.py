@@ -236,14 +236,7 @@ async def message_send_on_the_loop(
     and awaited with the loop's asyncio client, so the socket's action costs no hop to a worker thread and back."""
     wait = _wait_seconds(wait_seconds)
     message = _message_new(table_id, user_id, message_type, fields, expires_seconds=wait)
-    client = event_loop_client(read_timeout_seconds=_read_timeout_seconds())
-    entry: Any = message.encoded()
-    # One round trip: the BLPOP is sent with the XADD and waits on after it (a pipeline's connection is its own).
-    async with client.pipeline(transaction=False) as pipe:
-        pipe.xadd(stream_key(table_id), entry, maxlen=STREAM_MAXIMUM_LENGTH, approximate=True)
-        pipe.blpop([reply_key(message.request_id)], timeout=_blocking_timeout(wait))
-        _entry_id, popped = await pipe.execute()
-    return _reply_of(popped)
+    return _reply_of(await _appended_and_awaited_on_the_loop(message, wait, only_if_owned=False))
 
 
 def message_send_if_owned(
@@ -269,12 +262,23 @@ async def message_send_if_owned_on_the_loop(
     loop's asyncio client."""
     wait = _wait_seconds(wait_seconds)
     message = _message_new(table_id, user_id, message_type, fields, expires_seconds=wait)
+    return _owned_reply_of(await _appended_and_awaited_on_the_loop(message, wait, only_if_owned=True))
+
+
+async def _appended_and_awaited_on_the_loop(message: InboxMessage, wait: float, *, only_if_owned: bool) -> Any:
+    """Append ``message`` to its table's stream (``only_if_owned``: through :data:`_APPEND_IF_OWNED`) and wait up to
+    ``wait`` seconds for its reply; returns what the ``BLPOP`` popped. One round trip: the ``BLPOP`` is sent with the
+    append and waits on after it (a pipeline's connection is its own)."""
     client = event_loop_client(read_timeout_seconds=_read_timeout_seconds())
     async with client.pipeline(transaction=False) as pipe:
-        _append_if_owned(pipe, message)
+        if only_if_owned:
+            _append_if_owned(pipe, message)
+        else:
+            entry: Any = message.encoded()
+            pipe.xadd(stream_key(message.table_id), entry, maxlen=STREAM_MAXIMUM_LENGTH, approximate=True)
         pipe.blpop([reply_key(message.request_id)], timeout=_blocking_timeout(wait))
         _appended, popped = await pipe.execute()
-    return _owned_reply_of(popped)
+    return popped
 
 
 def _append_if_owned(pipe: Any, message: InboxMessage) -> None:
