@@ -239,6 +239,8 @@ def _answer_of(reply: inbox.Reply) -> dict[str, Any]:
 TABLE_CLOSED = "table_closed"
 """The refusal code of a command that plays at a table (:func:`plays_at_the_table`) sent to a table that has closed."""
 
+TABLE_CLOSED_MESSAGE = "This table has closed: nothing more is played here."
+
 MOVES_FOLLOWED = 20
 """The most tables a closed table's refusal follows a moved player through (moved on again from a table that closed in
 turn) to the table where they play now, two reads each: a tournament moves a player a few times at most."""
@@ -257,7 +259,7 @@ def closed_table_refusal(table: Any, user: Any, message_type: str) -> CommandRef
         return refusal
     moved_to = table_moved_to(int(table.pk), getattr(user, "pk", None))
     if moved_to is None:
-        return CommandRefused(TABLE_CLOSED, "This table has closed: nothing more is played here.")
+        return CommandRefused(TABLE_CLOSED, TABLE_CLOSED_MESSAGE)
     return CommandRefused(
         TABLE_CLOSED,
         f"This table has closed: you play on at {moved_to.name}.",

@@ -48,7 +48,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -83,6 +83,9 @@ its loop idle)."""
 
 TAKEN_OVER = "table_taken_over"
 """The refusal code of a message the previous owner read and never answered (it died or lost the table)."""
+
+READ_BLOCK_SECONDS = 0.2
+"""How long one read of the owned tables' streams waits for an entry (the read loop's ``XREADGROUP ... BLOCK``)."""
 
 SERVER_ERROR = "server_error"
 """The refusal code of a message whose application failed unexpectedly (the table is then taken over afresh)."""
@@ -167,6 +170,8 @@ class TableOwner:
         self.store: LeaseStore = inbox.lease_store(self.lease_client)
         self.redis: redis_asyncio.Redis = redis_asyncio.Redis.from_url(settings.REDIS_URL)
         self.log_append = functools.partial(hand_log_append_and_send_async, self.redis)
+        self.closing_answers: set[asyncio.Task[None]] = set()
+        """The tasks answering what closed tables' streams still held when they were given back."""
         self.takeovers: list[tuple[int, int | None, float]] = []
         """(table id, cancelled hand id or None, seconds the takeover transaction took), in order."""
 
@@ -276,6 +281,9 @@ class TableOwner:
                 await self._give_back(owned)
             elif owned.idle:
                 await self._give_back(owned)
+            else:
+                continue
+            self._answer_after_reads_in_flight(table_id)
         for row in rows:
             dealing = self.tables.get(row.table_id)
             if (
@@ -318,10 +326,42 @@ class TableOwner:
         self._forget(owned.lease.table_id)
         await self._leases(self.store.release, owned.lease)
 
+    def _answer_after_reads_in_flight(self, table_id: int) -> None:
+        """Answer, in a task of its own, what the stream of ``table_id`` (closed or deleted, just given back) still
+        holds: commands appended while this process held the lease, before it gave the table back. Nobody will own the
+        table again, so without this their senders waited the whole reply time. The task first lets an inbox read in
+        flight end (it may still deliver entries of the table, which then stay pending in this consumer's name)."""
+        task = asyncio.create_task(self._answer_left_over_of_a_closed_table(table_id), name=f"closed-{table_id}")
+        self.closing_answers.add(task)
+        task.add_done_callback(self.closing_answers.discard)
+
+    async def _answer_left_over_of_a_closed_table(self, table_id: int) -> None:
+        await asyncio.sleep(READ_BLOCK_SECONDS + 0.3)
+        try:
+            stream = inbox.stream_key(table_id)
+            # Entries no owner has read yet: into this consumer's pending list, where the claim below finds them.
+            while await self.redis.xreadgroup(inbox.STREAM_GROUP, self.process_id, {stream: ">"}, count=100):
+                pass
+            await self._answer_left_over(table_id, functools.partial(self._closed_table_reply, table_id))
+        except redis.ResponseError as error:
+            if "NOGROUP" not in str(error):  # no group: the stream never had an owner, so it holds nothing unread
+                raise
+        except Exception:
+            logger.exception(
+                "run_tables %s: answering closed table %s's last messages failed", self.process_id, table_id
+            )
+
+    async def _closed_table_reply(self, table_id: int, message: inbox.InboxMessage) -> inbox.Reply:
+        refused = await self._database(closed_table_refusal, table_id, message.user_id, message.message_type)
+        return inbox.Reply(False, refused.code, refused.message, refused.details)
+
     async def shutdown(self) -> None:
         """Stop every table; cancel the hands in progress (nobody will finish them here); release the leases."""
         tables = list(self.tables.values())
         self.tables = {}
+        for answering in list(self.closing_answers):
+            answering.cancel()
+        await self._wait_for_the_end_of(list(self.closing_answers))
         for owned in tables:
             if owned.task is not None:
                 owned.task.cancel()
@@ -362,7 +402,7 @@ class TableOwner:
                     self.process_id,
                     streams,  # type: ignore[arg-type]
                     count=100,
-                    block=200,
+                    block=round(READ_BLOCK_SECONDS * 1000),
                 )
             except redis.ResponseError as error:
                 if "NOGROUP" in str(error):
@@ -545,9 +585,12 @@ class TableOwner:
     async def _acknowledge(self, message: inbox.InboxMessage) -> None:
         await self.redis.xack(inbox.stream_key(message.table_id), inbox.STREAM_GROUP, message.entry_id)
 
-    async def _answer_left_over(self, table_id: int) -> None:
-        """Claim the entries a previous owner read and never acknowledged, and refuse those whose sender still waits:
-        whatever they did went with the hand the takeover cancelled."""
+    async def _answer_left_over(
+        self, table_id: int, reply_for: Callable[[inbox.InboxMessage], Awaitable[inbox.Reply]] | None = None
+    ) -> None:
+        """Claim the entries a previous owner read and never acknowledged, and refuse those whose sender still waits
+        (with ``reply_for`` the message's refusal; by default :func:`taken_over_reply`: whatever they did went with
+        the hand the takeover cancelled). A report, whose sender waits for nothing, is acknowledged unanswered."""
         stream, start = inbox.stream_key(table_id), "0-0"
         while True:
             answer = await self.redis.xautoclaim(
@@ -559,10 +602,10 @@ class TableOwner:
                     await self.redis.xack(stream, inbox.STREAM_GROUP, entry_id)
                     continue
                 message = inbox.InboxMessage.decoded(table_id, entry_id, data)
-                if message.expired():
+                if message.expired() or message.message_type in CONNECTION_REPORTS:
                     await self._acknowledge(message)
                 else:
-                    await self._reply(message, taken_over_reply())
+                    await self._reply(message, taken_over_reply() if reply_for is None else await reply_for(message))
             if start in (b"0-0", "0-0"):
                 return
 
@@ -590,6 +633,18 @@ def command_run(table_id: int, user_id: int | None, message_type: str, fields: d
     if user is None:
         raise commands.refusal_from(NotSeated("You do not have a seat at this table."))
     return commands.execute_durably(user, table, ClientMessage(message_type, dict(fields)))
+
+
+def closed_table_refusal(table_id: int, user_id: int | None, message_type: str) -> commands.CommandRefused:
+    """The refusal a command sent to table ``table_id`` gets now that it has closed (:func:`commands.closed_table_
+    refusal`, as a socket would answer it), or a plain ``table_closed`` when its row is gone."""
+    from django.contrib.auth import get_user_model
+
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return commands.CommandRefused(commands.TABLE_CLOSED, commands.TABLE_CLOSED_MESSAGE)
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id is not None else None
+    return commands.closed_table_refusal(table, user, message_type)
 
 
 def taken_over_reply() -> inbox.Reply:
