@@ -6,20 +6,13 @@ names it). A player who plays at no table now (disqualified), a player of anothe
 
 from __future__ import annotations
 
-import random
-from datetime import timedelta
 from typing import Any
 
 import pytest
 
-from games.models import Table, TableStatus
-from poker_site.accounts.roles import SUPPORT_STAFF
-from tests.foundation.staff_roles import staff_member
+from games.models import Table
+from tests.realtime.broken_tournament_table import a_tournament_table_broken_up
 from tests.realtime.conftest import open_socket, run
-from tests.tournaments.support import START, register_players, scheduled
-from tournaments.models import EntryStatus, TournamentEntry
-from tournaments.services import tournament_advance
-from tournaments.services.staff import entry_disqualify
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,24 +33,12 @@ def viewer_in_the_snapshot(table: Table, user: Any | None) -> dict[str, Any]:
 
 
 def test_the_broken_tables_snapshot_tells_only_the_player_moved_away_where_they_play_now_trn_26() -> None:
-    tournament = scheduled(START, table_size=4)
-    register_players(tournament, 5, now=START - timedelta(minutes=5))
-    tournament_advance(tournament.pk, now=START, randomness=random.Random(3))
-    by_table: dict[int, list[TournamentEntry]] = {}
-    for entry in TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING):
-        by_table.setdefault(int(entry.table_id), []).append(entry)
-    small, big = sorted(by_table, key=lambda table_id: len(by_table[table_id]))
-    disqualified, moved = by_table[small]
-    staying = by_table[big][0]
-    entry_disqualify(disqualified, actor=staff_member(SUPPORT_STAFF), reason="Collusion", forfeit_prize=False)
-    # One player left at the small table, three at the big one, four seats each: the small table is broken.
-    tournament_advance(tournament.pk, now=START + timedelta(seconds=2), randomness=random.Random(3))
-    broken, playing = Table.objects.get(pk=small), Table.objects.get(pk=big)
-    assert broken.status == TableStatus.CLOSED
-    assert TournamentEntry.objects.get(pk=moved.pk).table_id == playing.pk
+    table = a_tournament_table_broken_up()
+    broken, playing, moved = table.broken, table.playing, table.moved.user
+    disqualified, staying = table.disqualified.user, table.staying.user
 
-    assert viewer_in_the_snapshot(broken, moved.user)["to_table"] == playing.pk
-    assert "to_table" not in viewer_in_the_snapshot(broken, disqualified.user)
-    assert "to_table" not in viewer_in_the_snapshot(broken, staying.user)
+    assert viewer_in_the_snapshot(broken, moved)["to_table"] == playing.pk
+    assert "to_table" not in viewer_in_the_snapshot(broken, disqualified)
+    assert "to_table" not in viewer_in_the_snapshot(broken, staying)
     assert "to_table" not in viewer_in_the_snapshot(broken, None)
-    assert "to_table" not in viewer_in_the_snapshot(playing, moved.user)
+    assert "to_table" not in viewer_in_the_snapshot(playing, moved)

@@ -7,8 +7,6 @@ answer never waits for an owner (table actors on, a reply time far longer than t
 
 from __future__ import annotations
 
-import random
-from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -16,17 +14,12 @@ from django.db import transaction
 from django.utils import translation
 
 from games.cash.table_closing import table_close
-from games.models import HandEvent, Seat, Table, TableStatus
+from games.models import HandEvent, Seat, Table
 from games.runtime.events import NewEvent, events_append
 from games.runtime.locking import table_lock
-from poker_site.accounts.roles import SUPPORT_STAFF
-from tests.foundation.staff_roles import staff_member
+from tests.realtime.broken_tournament_table import a_tournament_table_broken_up
 from tests.realtime.conftest import open_socket, run
 from tests.tables.support import open_table, player, seat_players
-from tests.tournaments.support import START, register_players, scheduled
-from tournaments.models import EntryStatus, TournamentEntry
-from tournaments.services import tournament_advance
-from tournaments.services.staff import entry_disqualify
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,20 +59,8 @@ def answer_to_sitting_out(table: Table, user: Any) -> dict[str, Any]:
 def test_the_player_moved_away_from_a_broken_table_is_pointed_to_the_table_they_play_at_trn_26(
     settings: Any,
 ) -> None:
-    tournament = scheduled(START, table_size=4)
-    register_players(tournament, 5, now=START - timedelta(minutes=5))
-    tournament_advance(tournament.pk, now=START, randomness=random.Random(3))
-    by_table: dict[int, list[TournamentEntry]] = {}
-    for entry in TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.PLAYING):
-        by_table.setdefault(int(entry.table_id), []).append(entry)
-    small, big = sorted(by_table, key=lambda table_id: len(by_table[table_id]))
-    disqualified, moved = by_table[small]
-    entry_disqualify(disqualified, actor=staff_member(SUPPORT_STAFF), reason="Collusion", forfeit_prize=False)
-    # One player left at the small table, three at the big one, four seats each: the small table is broken.
-    tournament_advance(tournament.pk, now=START + timedelta(seconds=2), randomness=random.Random(3))
-    broken, playing = Table.objects.get(pk=small), Table.objects.get(pk=big)
-    assert broken.status == TableStatus.CLOSED
-    assert TournamentEntry.objects.get(pk=moved.pk).table_id == playing.pk
+    table = a_tournament_table_broken_up()
+    broken, playing, moved, disqualified = table.broken, table.playing, table.moved, table.disqualified
     settings.TABLE_ACTORS = True
     settings.TABLE_REPLY_SECONDS = OWNER_REPLY_SECONDS
     before = what_could_change([broken, playing])
