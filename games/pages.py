@@ -17,7 +17,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import formats, timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET
 
 from games.cash.lobby import queue_answer
@@ -32,7 +32,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     """The live table for a player or a spectator (no hole card of anyone else ever reaches a spectator)."""
     table = readside.table_by_id(table_id)
     if table is None:
-        raise Http404("No such table.")
+        raise Http404(gettext("No such table."))
     viewer = request.user if request.user.is_authenticated else None
     snapshot = readside.snapshot(table, viewer)
     return render(
@@ -129,7 +129,7 @@ def hand_replay(request: HttpRequest, hand_id: int) -> HttpResponse:
     """One of the player's hands with the step-by-step replayer; another player's hand is "not found"."""
     seat_row = history.hands_of(request.user).filter(hand_id=hand_id).first()
     if seat_row is None:
-        raise Http404("No such hand in your history.")
+        raise Http404(gettext("No such hand in your history."))
     replay = history.hand_replay(seat_row.hand, request.user)
     return render(request, "games/hand_replay.html", {"replay": replay, "hand": _written(replay["hand"])})
 

@@ -59,3 +59,6 @@ for app, prefix in (
         urlpatterns.append(path(f"{prefix}/", include(f"{app}.urls")))
     if find_spec(f"{app}.api_urls") is not None:
         urlpatterns.append(path(f"api/{prefix}/", include(f"{app}.api_urls")))
+
+handler404 = "poker_site.core.error_pages.page_not_found"
+handler500 = "poker_site.core.error_pages.server_error"

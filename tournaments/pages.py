@@ -60,7 +60,7 @@ def upcoming_tournaments_list(request: HttpRequest) -> HttpResponse:
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
-        raise Http404("No such tournament.")
+        raise Http404(gettext("No such tournament."))
     detail = readside.tournament_detail(tournament, _viewer(request))
     # TRN-39: the re-buy and the add-on are offered only when the viewer may buy them now.
     offers = purchase_offers(tournament, _viewer(request)) if tournament.rebuy_levels else None
@@ -73,7 +73,7 @@ def tournament_registration(request: HttpRequest, tournament_id: int) -> HttpRes
     """``action=register`` or ``action=unregister``; the answer is a message on the tournament's page."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
-        raise Http404("No such tournament.")
+        raise Http404(gettext("No such tournament."))
     action = request.POST.get("action")
     service = {"register": services.tournament_register, "unregister": services.tournament_unregister}.get(action or "")
     target = reverse("tournaments:detail", args=[tournament.pk])
@@ -121,7 +121,7 @@ def tournament_purchase(request: HttpRequest, tournament_id: int) -> HttpRespons
     table page the form came from (``from_table``)."""
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
-        raise Http404("No such tournament.")
+        raise Http404(gettext("No such tournament."))
     target = reverse("tournaments:detail", args=[tournament.pk])
     from_table = request.POST.get("from_table", "")
     if from_table.isdigit() and len(from_table) <= 12:

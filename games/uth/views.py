@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 
 from games.uth import readside
 from games.uth.models import UthTable
@@ -22,7 +23,7 @@ def uth_tables(request: HttpRequest) -> HttpResponse:
 def uth_table(request: HttpRequest, table_id: int) -> HttpResponse:
     table = UthTable.objects.filter(pk=table_id).first()
     if table is None:
-        raise Http404("There is no such Ultimate Texas Hold'em table.")
+        raise Http404(gettext("There is no such Ultimate Texas Hold'em table."))
     user = request.user if request.user.is_authenticated else None
     snapshot = readside.snapshot(table, user)
     return render(

@@ -51,7 +51,7 @@ def rules_index(request: HttpRequest) -> HttpResponse:
 def rules_page(request: HttpRequest, slug: str) -> HttpResponse:
     page = PAGES_BY_SLUG.get(slug)
     if page is None:
-        raise Http404("No such rules page.")
+        raise Http404(_("No such rules page."))
     language = (get_language() or "en").split("-")[0]
     body = select_template([f"rules/{language}/{slug}.html", f"rules/en/{slug}.html"])
     return render(
