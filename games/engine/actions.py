@@ -225,10 +225,11 @@ class LegalActions:
         return tuple(kinds)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form for the client's action buttons."""
+        """JSON-ready form for the client's action buttons: the kinds a client may send. ``timeout`` is the action
+        clock's, never a player's (a client sending it is refused), so it is left out."""
         return {
             "seat": self.seat,
-            "kinds": list(self.kinds),
+            "kinds": [kind for kind in self.kinds if kind != Timeout.kind],
             "call_amount": self.call_amount,
             "bet_range": list(self.bet_range) if self.bet_range is not None else None,
             "raise_range": list(self.raise_range) if self.raise_range is not None else None,
