@@ -25,6 +25,7 @@ from compliance.models import (
 from compliance.services.common import (
     action_record,
     case_lock,
+    require_player_accounts,
     require_reviewer,
     rows_by_id,
     standing_change,
@@ -106,11 +107,13 @@ def case_open(
 ) -> Case:
     """A reviewer opens a case about ``subject_ids`` (user ids), with hands and tournaments as evidence."""
     require_reviewer(actor, "open a case")
+    subjects = users_by_id(subject_ids)
+    require_player_accounts(subjects, "open a case about them")
     return case_create(
         title=title,
         source=CaseSource.STAFF,
         opened_by=actor,
-        subjects=users_by_id(subject_ids),
+        subjects=subjects,
         hand_ids=hand_ids,
         tournament_ids=tournament_ids,
         note=note.strip() if isinstance(note, str) else "",
@@ -160,6 +163,7 @@ def case_link(
     """Add subject accounts, hands or tournaments to the case's evidence (what is already linked is left as is)."""
     require_reviewer(actor, "link evidence to a case")
     subjects = users_by_id(subject_ids)
+    require_player_accounts(subjects, "add them to a case")
     hands = _hands(hand_ids)
     tournaments = _tournaments(tournament_ids)
     if not (subjects or hands or tournaments):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from compliance.errors import CaseClosed, InvalidRequest
+from compliance.errors import CaseClosed, InvalidRequest, NotAllowed
 from compliance.models import AccountStanding, Case, CaseAction, CaseStatus
 from wallet.services.audit import audit_record, audit_target
 from wallet.services.permissions import require_permission, require_reason
@@ -60,6 +60,39 @@ def case_require_open(case: Case) -> None:
 def require_subject(case: Case, player: User) -> None:
     if not case.subjects.filter(pk=player.pk).exists():
         raise InvalidRequest(f"{player.username} is not a subject of case #{case.pk}: add them to the case first.")
+
+
+def require_player_accounts(users: Iterable[User], action: str) -> None:
+    """:class:`NotAllowed` when any of ``users`` holds privileges (staff, superuser, any group or permission): the
+    desk's cases and sanctions are about players' accounts only; a staff account is the administrators' to handle, so
+    a reviewer never opens a case on, sanctions, withholds from or disqualifies an administrator or a colleague."""
+    from poker_site.accounts.roles import holds_privileges
+
+    staff = sorted(user.get_username() for user in users if holds_privileges(user))
+    if staff:
+        names = ", ".join(staff)
+        raise NotAllowed(
+            f"Cannot {action}: {names} {'is a staff account' if len(staff) == 1 else 'are staff accounts'} "
+            "(staff, superuser, or holding a group or permission). The compliance desk acts on players' accounts "
+            "only; a staff account is handled by an administrator."
+        )
+
+
+def require_not_concerned(actor: User, user_ids: Iterable[int], action: str, what: str) -> None:
+    """:class:`NotAllowed` when ``actor`` is one of ``user_ids``: a reviewer never acts on a case, flag or standing
+    that concerns their own account (conflict of interest); another reviewer does."""
+    if actor.pk in set(user_ids):
+        raise NotAllowed(
+            f"You cannot {action}: {what} concerns your own account. A reviewer never acts on their own case "
+            "(conflict of interest); another reviewer does."
+        )
+
+
+def require_not_subject(case: Case, actor: User, action: str) -> None:
+    """:class:`NotAllowed` when ``actor`` is a subject of ``case`` (see :func:`require_not_concerned`)."""
+    require_not_concerned(
+        actor, case.subjects.filter(pk=actor.pk).values_list("pk", flat=True), action, f"case #{case.pk}"
+    )
 
 
 def rows_by_id(rows: QuerySet[Any], ids: Iterable[Any], noun: str) -> list[Any]:

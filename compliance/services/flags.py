@@ -20,7 +20,7 @@ from compliance.errors import InvalidRequest, NotAllowed
 from compliance.hand_records import key_id
 from compliance.models import Case, CaseActionKind, CaseSource, Flag, FlagStatus
 from compliance.services.cases import case_create
-from compliance.services.common import action_record, case_lock, require_reviewer, text_of
+from compliance.services.common import action_record, case_lock, require_player_accounts, require_reviewer, text_of
 
 if TYPE_CHECKING:
     from poker_site.accounts.models import User
@@ -128,6 +128,7 @@ def flag_case_open(flag: Flag | int, actor: User) -> Case:
     locked = flag_lock(flag)
     _require_open(locked)
     subjects = list(locked.players.all())
+    require_player_accounts(subjects, f"open a case from flag #{locked.pk}")
     case = case_create(
         title=f"{flag_title(locked)}: {', '.join(sorted(user.username for user in subjects))}",
         source=CaseSource.FLAG,
@@ -147,7 +148,9 @@ def flag_case_add(flag: Flag | int, case: Case | int, actor: User) -> Case:
     locked_case = case_lock(case)
     locked = flag_lock(flag)
     _require_open(locked)
-    locked_case.subjects.add(*locked.players.all())
+    players = list(locked.players.all())
+    require_player_accounts(players, f"add flag #{locked.pk} to a case")
+    locked_case.subjects.add(*players)
     locked_case.hands.add(*_existing_hands(locked.hands))
     _join(locked, locked_case, actor)
     return locked_case

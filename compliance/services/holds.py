@@ -26,6 +26,7 @@ from compliance.services.common import (
     action_record,
     case_lock,
     case_require_open,
+    require_player_accounts,
     require_reviewer,
     require_subject,
     standing_change,
@@ -48,6 +49,7 @@ def case_hold_create(
     """Withhold ``amount`` cents of ``player``'s cash for the case; ``reason`` is shown to the player."""
     require_reviewer(actor, "withhold funds for a case")
     text = text_of(reason, "withhold funds")
+    require_player_accounts([player], "withhold funds")
     locked = case_lock(case)
     require_subject(locked, player)
     hold = hold_create(
@@ -124,6 +126,7 @@ def case_hold_seizure_propose(
         raise InvalidRequest(f"There is no case #{case}.")
     case_require_open(found)
     withheld = _hold_of(found, hold)
+    require_player_accounts([withheld.player], "seize withheld funds")
     hold_seizure_check(withheld, amount)  # the wallet's refusals as they are (the proposal's check says the same)
     return hold_seizure_propose(actor, withheld, text, amount=amount)
 
@@ -142,9 +145,9 @@ def case_hold_seizure_apply(
     own), the case locked (``CaseClosed`` for a closed one), the wallet's :func:`~wallet.services.hold_seize` (which
     refuses one person proposing and approving), and the case's action naming both staff members."""
     locked = case_lock(case)
-    decided = hold_seize(
-        _hold_of(locked, hold), approved_by, reason, proposed_by=proposed_by, amount=amount, details=details
-    )
+    withheld = _hold_of(locked, hold)
+    require_player_accounts([withheld.player], "seize withheld funds")
+    decided = hold_seize(withheld, approved_by, reason, proposed_by=proposed_by, amount=amount, details=details)
     action_record(
         locked,
         CaseActionKind.HOLD_SEIZED,

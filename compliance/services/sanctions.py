@@ -24,6 +24,7 @@ from compliance.services.common import (
     SANCTION_ACCOUNTS,
     action_record,
     case_lock,
+    require_player_accounts,
     require_reviewer,
     require_subject,
     standing_change,
@@ -49,6 +50,7 @@ def account_standing_set(case: Case | int, actor: User, player: User, state: str
         actor, f"set an account {state}", SANCTION_ACCOUNTS if state in BLOCKED_STANDINGS else REVIEW_CASES
     )
     text = text_of(reason, "change an account's standing")
+    require_player_accounts([player], f"set an account {state.replace('_', ' ')}")
     locked = case_lock(case)
     require_subject(locked, player)
     standing, _ = AccountStanding.objects.select_for_update().get_or_create(user=player)
@@ -87,6 +89,7 @@ def banzai_exclusion_set(case: Case | int, actor: User, player: User, *, exclude
 
     require_reviewer(actor, "exclude a player from Banzai", SANCTION_ACCOUNTS)
     text = text_of(reason, "change a Banzai exclusion")
+    require_player_accounts([player], "change a Banzai exclusion")
     locked = case_lock(case)
     require_subject(locked, player)
     settings, _ = PlayerTableSettings.objects.select_for_update().get_or_create(user=player)
@@ -120,6 +123,7 @@ def disclosure_record(
     to_whom = text_of(recipient, "record a disclosure without its recipient")
     what = text_of(information, "record a disclosure without what was disclosed")
     text = text_of(reason, "record a disclosure without its grounds")
+    require_player_accounts([player], "record a disclosure")
     locked = case_lock(case)
     require_subject(locked, player)
     action_record(
@@ -158,6 +162,7 @@ def tournament_disqualify(
     entry = TournamentEntry.objects.select_related("user", "tournament").filter(pk=entry_id).first()
     if entry is None:
         raise InvalidRequest(f"There is no tournament entry #{entry_id}.")
+    require_player_accounts([entry.user], "disqualify a player from a tournament")
     with transaction.atomic():
         checked = case_lock(case)
         require_subject(checked, entry.user)

@@ -10,7 +10,14 @@ from django.utils import timezone
 
 from compliance.errors import InvalidRequest, NotAllowed
 from compliance.models import Case, CaseActionKind, VideoOutcome, VideoRecordingRequest
-from compliance.services.common import action_record, case_lock, require_reviewer, require_subject, text_of
+from compliance.services.common import (
+    action_record,
+    case_lock,
+    require_player_accounts,
+    require_reviewer,
+    require_subject,
+    text_of,
+)
 
 if TYPE_CHECKING:
     from poker_site.accounts.models import User
@@ -25,6 +32,7 @@ def video_request_create(
     text = text_of(instructions, "request a video recording without saying what is wanted")
     if timezone.is_naive(deadline) or deadline <= timezone.now():
         raise InvalidRequest("The deadline must be a moment in the future (with its time zone).")
+    require_player_accounts([player], "request a video recording")
     locked = case_lock(case)
     require_subject(locked, player)
     request = VideoRecordingRequest.objects.create(
