@@ -4,6 +4,7 @@ PHH is the pokerkit project's open, TOML-based hand history format. A ``.phh`` f
 holds several, as TOML tables ``[1]``, ``[2]``, ... Fields used here (same names as pokerkit's ``HandHistory``):
 ``variant``, ``antes``, ``blinds_or_straddles``, ``min_bet``, ``starting_stacks``, ``actions``, and optionally
 ``players``, ``seats``, ``seat_count``, ``finishing_stacks``, ``hand``, ``table`` and other metadata (kept as is).
+A raked hand's ``finishing_stacks`` are after the rake, which the user-defined field ``_rake`` states (PHH has none).
 
 Players are listed in position order: ``p1`` is the first seat clockwise from the button and the last player is the
 button. Heads-up, pokerkit reads ``blinds_or_straddles`` and ``antes`` reversed (``p2``, the button, posts the first
@@ -41,6 +42,8 @@ from games.engine.state import HandState
 
 UNKNOWN_CARD = "??"
 OUT_OF_POSITION_FIELD = "_out_of_position_big_blinds"
+RAKE_FIELD = "_rake"
+"""User-defined field: the rake taken from the hand's pots; ``finishing_stacks`` are after it."""
 
 
 class PhhError(ValueError):
@@ -212,7 +215,9 @@ def replay_phh(fields: Mapping[str, Any], *, number: int | str = 1) -> ReplayedH
 
     Raises :class:`PhhError` naming the hand and the offending action when the history is malformed, uses an
     unsupported structure, contains an action the engine refuses (with the engine's reason), stops before the hand
-    is over, reaches a showdown with unknown cards, or ends with stacks other than its ``finishing_stacks``.
+    is over, reaches a showdown with unknown cards, or ends with stacks other than its ``finishing_stacks`` (with a
+    ``_rake``: stacks that the rake, taken after the result, does not account for). The finishing stacks returned
+    are the file's then: after the rake.
     """
     try:
         return _replay(fields, number)
@@ -336,8 +341,28 @@ def _replay(fields: Mapping[str, Any], number: int | str) -> ReplayedHand:
     stacks = state.stacks
     finishing = [stacks[seat] for seat in range(1, count + 1)]
     expected = fields.get("finishing_stacks")
-    if expected is not None and [_number(value) for value in expected] != finishing:
-        raise PhhError(f"the replay ends with stacks {finishing}, the file says {list(expected)}")
+    rake = _number(fields.get(RAKE_FIELD, 0))
+    if type(rake) is not int or rake < 0:
+        raise PhhError(f"{RAKE_FIELD} must be a non-negative whole number, got {rake!r}")
+    if expected is not None:
+        written = [_number(value) for value in expected]
+        if rake:
+            # The rake came out of the pots after the engine's result: each player finishes with at most what the
+            # actions give them, and all together with exactly the rake less.
+            raked = (
+                len(written) == count
+                and all(
+                    type(value) is int and 0 <= value <= stack for value, stack in zip(written, finishing, strict=True)
+                )
+                and sum(finishing) - sum(written) == rake
+            )
+            if not raked:
+                raise PhhError(
+                    f"the replay ends with stacks {finishing} before a rake of {rake}, the file says {list(expected)}"
+                )
+            finishing = written
+        elif written != finishing:
+            raise PhhError(f"the replay ends with stacks {finishing}, the file says {list(expected)}")
     return ReplayedHand(number, state, finishing)
 
 
@@ -377,12 +402,20 @@ def hand_to_phh(
     *,
     players: Sequence[str] | None = None,
     metadata: Mapping[str, Any] | None = None,
+    settled_stacks: Mapping[int, int] | None = None,
+    rake: int = 0,
 ) -> dict[str, Any]:
     """The PHH fields of a hand played by the engine (complete or not), in PHH player order.
 
     ``players`` are display names by position (first seat after the button first); ``metadata`` adds optional
     fields (``hand``, ``table``, ``event``, ``currency`` ...). Timeouts are written as the fold or check they became,
     with a ``# timeout`` comment.
+
+    ``rake`` (taken from the pots after the engine's result) and ``settled_stacks`` (seat → stack after the rake) are
+    the table's settlement: ``finishing_stacks`` are then the stacks the players had after it, as PHH asks ("the
+    rake applied in the end"; ``winnings`` are post-rake too), and the rake is written in the user-defined field
+    ``_rake`` (PHH has no rake field of its own), so a reader replaying the actions knows why the stacks it gets are
+    ``_rake`` more than ``finishing_stacks`` (:func:`replay_phh` accepts exactly that difference).
     """
     config = state.config
     seats = state.seats
@@ -415,6 +448,13 @@ def hand_to_phh(
         fields["players"] = list(players)
     if state.is_complete:
         stacks = state.stacks
+        if rake:
+            if settled_stacks is None or sorted(settled_stacks) != sorted(seats):
+                raise ValueError("a raked hand needs the settled stack of every player")
+            if sum(stacks.values()) - sum(settled_stacks[seat] for seat in seats) != rake:
+                raise ValueError("the settled stacks and the rake do not add up to the engine's stacks")
+            stacks = dict(settled_stacks)
+            fields[RAKE_FIELD] = rake
         fields["finishing_stacks"] = [stacks[seat] for seat in seats]
     for key, value in (metadata or {}).items():
         fields.setdefault(key, value)
@@ -471,6 +511,7 @@ def dumps_phhs(hands: Iterable[Mapping[str, Any]]) -> str:
 
 __all__ = [
     "OUT_OF_POSITION_FIELD",
+    "RAKE_FIELD",
     "PhhError",
     "ReplayedHand",
     "config_from_phh",

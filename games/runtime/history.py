@@ -148,7 +148,8 @@ def hand_phh(hand: Any, viewer: Any) -> str:
     """The hand as a PHH document for ``viewer`` (a player dealt into it): their own hole cards and those shown, the
     others' written ``????`` (PHH's unknown cards), player names, and the provably fair seeds as user-defined fields
     (``_deck_commitment``, ``_server_seed``, ``_client_seeds``, ..., docs/fairness.md) so ``docs/verify_hand.py``
-    can check it with the standard library alone."""
+    can check it with the standard library alone. A raked hand's ``finishing_stacks`` are after the rake, written in
+    ``_rake``."""
     from games.engine.events import HandShown
     from games.engine.phh import dumps_phh, hand_to_phh
     from games.models import HandPlayer
@@ -160,7 +161,16 @@ def hand_phh(hand: Any, viewer: Any) -> str:
     viewer_seat = next((seat for seat, row in players.items() if row.user_id == viewer.pk), None)
     visible = {viewer_seat} | {event.seat for event in state.events if isinstance(event, HandShown)}
     metadata = {"hand": hand.number, "table": hand.table.name, **phh_fairness_fields(hand)}
-    fields = hand_to_phh(state, players=[players[seat].user.table_name for seat in state.seats], metadata=metadata)
+    settled = {seat: row.end_stack for seat, row in players.items() if row.end_stack is not None}
+    fields = hand_to_phh(
+        state,
+        players=[players[seat].user.table_name for seat in state.seats],
+        metadata=metadata,
+        # The rake is taken after the engine's result: the finishing stacks are the settled ones (as the ledger, the
+        # replayer and the hand list have them), and the rake is written out (``_rake``).
+        settled_stacks=settled if hand.rake else None,
+        rake=hand.rake or 0,
+    )
     hidden = {f"p{index}" for index, seat in enumerate(state.seats, start=1) if seat not in visible}
     unknown = "??" * state.config.variant.hole_card_count
     fields["actions"] = [
