@@ -32,6 +32,7 @@ from poker_site.core.rule_changes import (
     RuleKind,
     owners_of,
     rule_change_propose,
+    target_key,
     target_row,
 )
 from wallet.errors import WalletError, format_cents
@@ -149,8 +150,14 @@ def hold_seizure_propose(actor: User, hold: Hold, reason: str, *, amount: int | 
 
 
 def seizure_concerns(target: str, changes: dict[str, Any]) -> list[int]:
-    """The player whose money the hold keeps: a reviewer never decides a seizure of their own winnings."""
-    return owners_of(Hold.objects.all(), target, TARGET_PREFIX, "player_id")
+    """The player whose money the hold keeps, and the subjects of the hold's case: a reviewer never decides a
+    seizure of their own winnings, nor one in a case about them (QA report H, finding 2)."""
+    owners = owners_of(Hold.objects.all(), target, TARGET_PREFIX, "player_id")
+    key = target_key(target, TARGET_PREFIX)
+    hold = Hold.objects.filter(pk=key).first() if key is not None else None
+    case = case_of(hold) if hold is not None else None
+    subjects = list(case.subjects.values_list("pk", flat=True)) if case is not None else []
+    return [*owners, *subjects]
 
 
 HOLD_SEIZURE = RuleKind(

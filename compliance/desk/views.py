@@ -71,6 +71,25 @@ def _user(request: HttpRequest) -> Any:
     return request.user
 
 
+def _refuse_own(request: HttpRequest, concerned: bool, what: str) -> None:
+    """403 when the page is about the reviewer's own account (QA report H, finding 2): a reviewer never reads the
+    evidence of a case, flag or file about themselves, nor acts on it; another reviewer does."""
+    if concerned:
+        raise PermissionDenied(f"This {what} concerns your own account: another reviewer handles it.")
+
+
+def _case_of(request: HttpRequest, case_id: int) -> Case:
+    case = get_object_or_404(Case, pk=case_id)
+    _refuse_own(request, case.subjects.filter(pk=request.user.pk).exists(), "case")
+    return case
+
+
+def _flag_of(request: HttpRequest, flag_id: int) -> Flag:
+    flag = get_object_or_404(Flag, pk=flag_id)
+    _refuse_own(request, flag.players.filter(pk=request.user.pk).exists(), "flag")
+    return flag
+
+
 # --- The queue ----------------------------------------------------------------------------------------------------
 
 
@@ -81,7 +100,11 @@ def flag_queue(request: HttpRequest) -> tuple[forms.QueueFilterForm, Any]:
     """The queue's filter form and its flags: open ones by default, by severity (the scale common to every indicator,
     highest first), then score, then age."""
     form = forms.QueueFilterForm(request.GET or None, indicators=INDICATOR_TITLES)
-    flags = Flag.objects.prefetch_related("players").order_by("-severity", "-score", "pk")
+    flags = (
+        Flag.objects.prefetch_related("players")
+        .exclude(players=request.user.pk)  # a reviewer never sees the flags about themselves (finding 2)
+        .order_by("-severity", "-score", "pk")
+    )
     criteria = form.cleaned_data if form.is_valid() else {}
     status = criteria.get("status") or "open"
     if status != "all":
@@ -194,7 +217,7 @@ def _evidence_value(name: str, value: Any) -> SafeString:
 @reviewer_required
 @require_GET
 def flag_page(request: HttpRequest, flag_id: int) -> HttpResponse:
-    return _flag_render(request, get_object_or_404(Flag, pk=flag_id))
+    return _flag_render(request, _flag_of(request, flag_id))
 
 
 def _flag_render(
@@ -224,7 +247,7 @@ def _flag_render(
 @require_POST
 def flag_action(request: HttpRequest, flag_id: int, action: str) -> HttpResponse:
     """``open-case``, ``add-to-case`` (field ``case``) or ``dismiss`` (field ``reason``)."""
-    flag = get_object_or_404(Flag, pk=flag_id)
+    flag = _flag_of(request, flag_id)
     form: Any = None
     try:
         if action == "open-case":
@@ -333,7 +356,7 @@ def _case_forms(case: Case, bound: dict[str, Any] | None = None) -> dict[str, An
 @reviewer_required
 @require_GET
 def case_page(request: HttpRequest, case_id: int) -> HttpResponse:
-    return _case_render(request, get_object_or_404(Case, pk=case_id))
+    return _case_render(request, _case_of(request, case_id))
 
 
 def _case_render(
@@ -505,7 +528,7 @@ def _link(case: Case, actor: Any, values: dict[str, Any]) -> str:
 @reviewer_required
 @require_POST
 def case_action(request: HttpRequest, case_id: int, action: str) -> HttpResponse:
-    case = get_object_or_404(Case, pk=case_id)
+    case = _case_of(request, case_id)
     action = action.replace("-", "_")
     try:
         outcome = _act(request, case, action)
@@ -532,6 +555,7 @@ def hand_page(request: HttpRequest, hand_id: int) -> HttpResponse:
     from games.models import Hand
 
     hand = get_object_or_404(Hand.objects.select_related("table__stake__game_type", "game_rules"), pk=hand_id)
+    _refuse_own(request, hand.players.filter(user=request.user.pk).exists(), "hand (you were dealt into it)")
     try:
         replay = review_replay(hand)
     except ComplianceError as refusal:
@@ -553,6 +577,7 @@ def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
     from poker_site.accounts.models import User
 
     user = get_object_or_404(User, pk=user_id)
+    _refuse_own(request, user.pk == request.user.pk, "player file")
     overview = player_overview(user, compliance_reasons=True)  # the desk: reviewers only
     return render(
         request,

@@ -25,6 +25,7 @@ from compliance.models import (
 from compliance.services.common import (
     action_record,
     case_lock,
+    require_not_subject,
     require_player_accounts,
     require_reviewer,
     rows_by_id,
@@ -125,6 +126,7 @@ def case_review_start(case: Case | int, actor: User) -> Case:
     """The reviewer takes the case: open → under review, with them as its reviewer."""
     require_reviewer(actor, "review a case")
     locked = case_lock(case)
+    require_not_subject(locked, actor, "review it")
     if locked.status == CaseStatus.UNDER_REVIEW and locked.reviewer_id == actor.pk:
         raise NotAllowed(f"Case #{locked.pk} is already under your review.")
     before = {"status": locked.status, "reviewer": locked.reviewer_id}
@@ -147,6 +149,7 @@ def case_note_add(case: Case | int, actor: User, text: str) -> Case:
     require_reviewer(actor, "add a note to a case")
     note = text_of(text, "add an empty note")
     locked = case_lock(case)
+    require_not_subject(locked, actor, "add a note to it")
     action_record(locked, CaseActionKind.NOTE, actor=actor, audit_action="case_note", text=note)
     return locked
 
@@ -169,6 +172,7 @@ def case_link(
     if not (subjects or hands or tournaments):
         raise InvalidRequest("Name at least one player, hand or tournament to link.")
     locked = case_lock(case)
+    require_not_subject(locked, actor, "link evidence to it")
     locked.subjects.add(*subjects)
     locked.hands.add(*hands)
     locked.tournaments.add(*tournaments)
@@ -192,6 +196,7 @@ def case_close(case: Case | int, actor: User, *, outcome: str, decision: str) ->
         raise InvalidRequest(f"The outcome is one of {', '.join(CaseOutcome.values)}, not {outcome!r}.")
     text = text_of(decision, "close a case without a written decision")
     locked = case_lock(case)
+    require_not_subject(locked, actor, "close it")
     undecided = list(
         Hold.objects.filter(review_reference=locked.reference, status=HoldStatus.HELD).values_list("pk", flat=True)
     )

@@ -20,7 +20,15 @@ from compliance.errors import InvalidRequest, NotAllowed
 from compliance.hand_records import key_id
 from compliance.models import Case, CaseActionKind, CaseSource, Flag, FlagStatus
 from compliance.services.cases import case_create
-from compliance.services.common import action_record, case_lock, require_player_accounts, require_reviewer, text_of
+from compliance.services.common import (
+    action_record,
+    case_lock,
+    require_not_concerned,
+    require_not_subject,
+    require_player_accounts,
+    require_reviewer,
+    text_of,
+)
 
 if TYPE_CHECKING:
     from poker_site.accounts.models import User
@@ -128,6 +136,7 @@ def flag_case_open(flag: Flag | int, actor: User) -> Case:
     locked = flag_lock(flag)
     _require_open(locked)
     subjects = list(locked.players.all())
+    require_not_concerned(actor, [user.pk for user in subjects], "open a case from it", f"flag #{locked.pk}")
     require_player_accounts(subjects, f"open a case from flag #{locked.pk}")
     case = case_create(
         title=f"{flag_title(locked)}: {', '.join(sorted(user.username for user in subjects))}",
@@ -146,9 +155,11 @@ def flag_case_add(flag: Flag | int, case: Case | int, actor: User) -> Case:
     """Add an open flag to an open case: its players become subjects and its hands evidence."""
     require_reviewer(actor, "add a flag to a case")
     locked_case = case_lock(case)
+    require_not_subject(locked_case, actor, "add a flag to it")
     locked = flag_lock(flag)
     _require_open(locked)
     players = list(locked.players.all())
+    require_not_concerned(actor, [user.pk for user in players], "add it to a case", f"flag #{locked.pk}")
     require_player_accounts(players, f"add flag #{locked.pk} to a case")
     locked_case.subjects.add(*players)
     locked_case.hands.add(*_existing_hands(locked.hands))
@@ -206,6 +217,7 @@ def _dismiss(locked: Flag, actor: User, text: str) -> Flag:
     from wallet.services.audit import audit_record, audit_target
 
     _require_open(locked)
+    require_not_concerned(actor, locked.players.values_list("pk", flat=True), "dismiss it", f"flag #{locked.pk}")
     locked.status = FlagStatus.DISMISSED
     locked.dismissed_by = actor
     locked.dismissed_at = timezone.now()

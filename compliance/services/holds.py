@@ -26,6 +26,7 @@ from compliance.services.common import (
     action_record,
     case_lock,
     case_require_open,
+    require_not_subject,
     require_player_accounts,
     require_reviewer,
     require_subject,
@@ -51,6 +52,7 @@ def case_hold_create(
     text = text_of(reason, "withhold funds")
     require_player_accounts([player], "withhold funds")
     locked = case_lock(case)
+    require_not_subject(locked, actor, "withhold funds for it")
     require_subject(locked, player)
     hold = hold_create(
         player_cash_account(player),
@@ -93,6 +95,7 @@ def case_hold_release(case: Case | int, actor: User, hold: Hold | int, reason: s
     require_reviewer(actor, "release withheld funds")
     text = text_of(reason, "release withheld funds")
     locked = case_lock(case)
+    require_not_subject(locked, actor, "release its withheld funds")
     decided = hold_release(_hold_of(locked, hold), actor, text)
     action_record(
         locked,
@@ -125,6 +128,7 @@ def case_hold_seizure_propose(
     if found is None:
         raise InvalidRequest(f"There is no case #{case}.")
     case_require_open(found)
+    require_not_subject(found, actor, "propose seizing its withheld funds")
     withheld = _hold_of(found, hold)
     require_player_accounts([withheld.player], "seize withheld funds")
     hold_seizure_check(withheld, amount)  # the wallet's refusals as they are (the proposal's check says the same)
@@ -145,6 +149,7 @@ def case_hold_seizure_apply(
     own), the case locked (``CaseClosed`` for a closed one), the wallet's :func:`~wallet.services.hold_seize` (which
     refuses one person proposing and approving), and the case's action naming both staff members."""
     locked = case_lock(case)
+    require_not_subject(locked, approved_by, "approve seizing its withheld funds")
     withheld = _hold_of(locked, hold)
     require_player_accounts([withheld.player], "seize withheld funds")
     decided = hold_seize(withheld, approved_by, reason, proposed_by=proposed_by, amount=amount, details=details)

@@ -24,6 +24,7 @@ from compliance.services.common import (
     SANCTION_ACCOUNTS,
     action_record,
     case_lock,
+    require_not_subject,
     require_player_accounts,
     require_reviewer,
     require_subject,
@@ -52,6 +53,7 @@ def account_standing_set(case: Case | int, actor: User, player: User, state: str
     text = text_of(reason, "change an account's standing")
     require_player_accounts([player], f"set an account {state.replace('_', ' ')}")
     locked = case_lock(case)
+    require_not_subject(locked, actor, "change a standing in it")
     require_subject(locked, player)
     standing, _ = AccountStanding.objects.select_for_update().get_or_create(user=player)
     if standing.state == Standing.TERMINATED:
@@ -91,6 +93,7 @@ def banzai_exclusion_set(case: Case | int, actor: User, player: User, *, exclude
     text = text_of(reason, "change a Banzai exclusion")
     require_player_accounts([player], "change a Banzai exclusion")
     locked = case_lock(case)
+    require_not_subject(locked, actor, "change a Banzai exclusion in it")
     require_subject(locked, player)
     settings, _ = PlayerTableSettings.objects.select_for_update().get_or_create(user=player)
     if settings.banzai_excluded == excluded:
@@ -125,6 +128,7 @@ def disclosure_record(
     text = text_of(reason, "record a disclosure without its grounds")
     require_player_accounts([player], "record a disclosure")
     locked = case_lock(case)
+    require_not_subject(locked, actor, "record a disclosure in it")
     require_subject(locked, player)
     action_record(
         locked,
@@ -165,6 +169,7 @@ def tournament_disqualify(
     require_player_accounts([entry.user], "disqualify a player from a tournament")
     with transaction.atomic():
         checked = case_lock(case)
+        require_not_subject(checked, actor, "disqualify a player for it")
         require_subject(checked, entry.user)
     disqualified = entry_disqualify(
         entry.pk, actor=actor, reason=text, forfeit_prize=forfeit_prize, forfeit_cents=forfeit_cents, bar=bar

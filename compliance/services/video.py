@@ -13,6 +13,7 @@ from compliance.models import Case, CaseActionKind, VideoOutcome, VideoRecording
 from compliance.services.common import (
     action_record,
     case_lock,
+    require_not_subject,
     require_player_accounts,
     require_reviewer,
     require_subject,
@@ -34,6 +35,7 @@ def video_request_create(
         raise InvalidRequest("The deadline must be a moment in the future (with its time zone).")
     require_player_accounts([player], "request a video recording")
     locked = case_lock(case)
+    require_not_subject(locked, actor, "request a video recording for it")
     require_subject(locked, player)
     request = VideoRecordingRequest.objects.create(
         case=locked, player=player, instructions=text, deadline=deadline, requested_by=actor
@@ -67,6 +69,7 @@ def video_request_decide(
     if found is None:
         raise InvalidRequest(f"There is no video recording request #{request_id}.")
     locked_case = case_lock(found)
+    require_not_subject(locked_case, actor, "record a video recording's outcome for it")
     locked = VideoRecordingRequest.objects.select_for_update().select_related("player").get(pk=request_id)
     if locked.outcome != VideoOutcome.PENDING:
         raise NotAllowed(f"Video request #{locked.pk} was already decided: {locked.get_outcome_display()}.")
