@@ -120,7 +120,12 @@ def queue_answer(seating_request: Any | None) -> dict[str, Any]:
             | Q(created_at=seating_request.created_at, pk__lte=seating_request.pk)
         ).count()
         stake = seating_request.stake
-        message = queue_wait_reason(stake, queue.count(), stake.game_type.rules_at().minimum_players_to_start)
+        message = queue_wait_reason(
+            stake,
+            queue.count(),
+            stake.game_type.rules_at().minimum_players_to_start,
+            user_id=seating_request.user_id,
+        )
     return {
         "stake_id": seating_request.stake_id,
         "status": seating_request.status,

@@ -720,28 +720,64 @@ def _queue_open_table(stake_id: int, request_ids: list[int], now: datetime) -> i
                 _fail(request, error, now)
         still_waiting = still_waiting[table.seat_count :]
     if still_waiting:
+        reasons: dict[str, list[int]] = {}
         with translation.override("en"):  # stored in English, like every service message; pages translate it anew
-            reason = queue_wait_reason(stake, len(still_waiting), rules.minimum_players_to_start)
-        SeatingRequest.objects.filter(pk__in=[request.pk for request in still_waiting]).exclude(message=reason).update(
-            message=reason
-        )
+            for request in still_waiting:
+                reason = queue_wait_reason(
+                    stake, len(still_waiting), rules.minimum_players_to_start, user_id=request.user_id
+                )
+                reasons.setdefault(reason, []).append(request.pk)
+        for reason, pks in reasons.items():
+            SeatingRequest.objects.filter(pk__in=pks).exclude(message=reason).update(message=reason)
     if len(still_waiting) != waiting_before:
         _lobby_rows_changed(stake)  # somebody left the queue (seated or refused): the Waiting figure moved
     return seated
 
 
-def queue_wait_reason(stake: Stake, waiting: int, needed: int) -> str:
+def queue_wait_reason(stake: Stake, waiting: int, needed: int, *, user_id: int | None = None) -> str:
     """Why players of ``stake`` wait in its queue (CASH-05), in the active language: every open table of the stake is
-    full (or none is open), and a new table opens when ``needed`` players wait; ``waiting`` wait now."""
-    open_tables = Table.objects.filter(TABLES_TAKING_PLAYERS, stake=stake).count()
-    names = {"stake": str(stake), "count": open_tables}
-    if open_tables == 0:
+    full (or none is open), and a new table opens when ``needed`` players wait; ``waiting`` wait now.
+
+    For ``user_id``, a player who already sits (playing or sitting out) at an open table of the stake and asks for a
+    second seat there (CASH-09 allows several tables of a stake, CASH-28 four Banzai ones): their own tables are named,
+    never called full — they are not seated twice at one table (QA report G, finding 10: "the only open table is full"
+    said to a player sitting at it, with seats free)."""
+    open_tables = Table.objects.filter(TABLES_TAKING_PLAYERS, stake=stake)
+    count = open_tables.count()
+    own = (
+        sorted(open_tables.filter(seats__user_id=user_id).values_list("name", flat=True).distinct())
+        if user_id is not None
+        else []
+    )
+    names = {"stake": str(stake), "count": count}
+    if own:
+        others = count - len(own)
+        mine = {**names, "tables": ", ".join(own), "others": others}
+        if others == 0:
+            where = (
+                ngettext(
+                    "You already sit at %(tables)s, the only open %(stake)s table; another seat at this stake needs "
+                    "another table.",
+                    "You already sit at %(tables)s, every open %(stake)s table; another seat at this stake needs "
+                    "another table.",
+                    len(own),
+                )
+                % mine
+            )
+        else:
+            where = (
+                ngettext(
+                    "You already sit at %(tables)s; the other open %(stake)s table is full.",
+                    "You already sit at %(tables)s; the %(others)d other open %(stake)s tables are full.",
+                    others,
+                )
+                % mine
+            )
+    elif count == 0:
         where = gettext("No %(stake)s table is open.") % names
     else:
         where = (
-            ngettext(
-                "The only open %(stake)s table is full.", "All %(count)d open %(stake)s tables are full.", open_tables
-            )
+            ngettext("The only open %(stake)s table is full.", "All %(count)d open %(stake)s tables are full.", count)
             % names
         )
     return (
