@@ -29,8 +29,9 @@ LIMIT_WINDOWS: dict[str, timedelta] = {
 
 class DepositLimitChange(models.Model):
     """One choice of a player's deposit limit for one period. ``amount`` ``None`` removes the limit. The limit in
-    force at a moment is the latest chosen row (by ``requested_at``) whose ``effective_at`` has come; a raise or a
-    removal takes effect 24 hours after it was asked for, a cut at once (and a cut replaces any pending raise)."""
+    force at a moment is the latest chosen row (by ``requested_at``) whose ``effective_at`` has come and that no later
+    choice replaced before then; a raise or a removal takes effect 24 hours after it was asked for, a cut at once.
+    The latest request decides: any choice replaces a change still pending (which then never takes effect)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -1,7 +1,8 @@
 """Responsible gaming services: the player's deposit limits, the session reminder and self-exclusion.
 
 * :func:`deposit_limit_set` — a player's daily, weekly or monthly deposit limit: a cut (or the same amount) takes
-  effect at once, a raise or a removal 24 hours later; every change is a new row, audited.
+  effect at once, a raise or a removal 24 hours later; the latest request decides (it replaces a pending change);
+  every change is a new row, audited. :func:`deposit_limit_cancel_pending` cancels a pending raise or removal.
 * :func:`deposit_refusal` — the cashier's deposit check (registered in the app's ``ready``): refuses a deposit over
   any limit in force, naming the limit and what remains, and any deposit during a self-exclusion. A limit counts the
   deposits completed in its window and those still awaiting the payment provider (pending), each once
@@ -97,12 +98,38 @@ class LimitState:
     pending: DepositLimitChange | None
 
 
-def _in_force(user_id: int, period: str, at: datetime) -> DepositLimitChange | None:
-    return (
-        DepositLimitChange.objects.filter(user_id=user_id, period=period, effective_at__lte=at)
-        .order_by("-requested_at", "-pk")
-        .first()
+def _chosen_rows(user_id: int, period: str, at: datetime) -> list[DepositLimitChange]:
+    """The player's choices for ``period`` made up to ``at``, in the order they were made."""
+    return list(
+        DepositLimitChange.objects.filter(user_id=user_id, period=period, requested_at__lte=at).order_by(
+            "requested_at", "pk"
+        )
     )
+
+
+def _in_force_and_pending(
+    user_id: int, period: str, at: datetime
+) -> tuple[DepositLimitChange | None, DepositLimitChange | None]:
+    """The row in force at ``at`` and the pending one (a raise or removal waiting for its 24 hours), if any.
+
+    The latest request decides: a choice made while an earlier one was still pending replaces it, so the replaced one
+    never takes effect. A row is in force once its ``effective_at`` has come, unless the player made another choice
+    before that moment; of those, the latest chosen is in force. The pending change is the latest choice if it has not
+    yet taken effect."""
+    rows = _chosen_rows(user_id, period, at)
+    in_force: DepositLimitChange | None = None
+    for index, row in enumerate(rows):
+        following = rows[index + 1] if index + 1 < len(rows) else None
+        replaced = following is not None and following.requested_at < row.effective_at
+        if row.effective_at <= at and not replaced:
+            in_force = row
+    latest = rows[-1] if rows else None
+    pending = latest if latest is not None and latest.effective_at > at else None
+    return in_force, pending
+
+
+def _in_force(user_id: int, period: str, at: datetime) -> DepositLimitChange | None:
+    return _in_force_and_pending(user_id, period, at)[0]
 
 
 def deposit_limit_in_force(user_id: int, period: str, at: datetime | None = None) -> int | None:
@@ -116,13 +143,7 @@ def deposit_limits_of(user_id: int, at: datetime | None = None) -> list[LimitSta
     moment = at or timezone.now()
     states = []
     for period in LimitPeriod.values:
-        current = _in_force(user_id, period, moment)
-        pending = (
-            DepositLimitChange.objects.filter(user_id=user_id, period=period, effective_at__gt=moment)
-            .filter(requested_at__gt=current.requested_at if current else datetime.min.replace(tzinfo=UTC))
-            .order_by("-requested_at", "-pk")
-            .first()
-        )
+        current, pending = _in_force_and_pending(user_id, period, moment)
         states.append(LimitState(period, current.amount if current else None, pending))
     return states
 
@@ -140,17 +161,32 @@ def _limit_amount(amount: Any) -> int | None:
 
 
 @transaction.atomic(durable=True)
-def deposit_limit_set(user: User, period: Any, amount: Any, *, now: datetime | None = None) -> DepositLimitChange:
+def deposit_limit_set(
+    user: User, period: Any, amount: Any, *, now: datetime | None = None
+) -> DepositLimitChange | None:
     """Set the player's deposit limit for ``period`` (``"day"``, ``"week"``, ``"month"``) to ``amount`` cents
-    (``None`` removes it). Lower than or equal to the limit in force: in force at once (any pending raise is dropped);
-    higher, or a removal: in force 24 hours from now. Audited. Refused with nothing changed: an unknown period, an
-    amount that is not a positive whole number of cents up to :data:`MAXIMUM_LIMIT_CENTS`."""
+    (``None`` removes it). The latest request decides, and it replaces any change still pending for the period:
+
+    * lower than or equal to the limit in force (or a first limit): in force at once, and any pending raise or removal
+      is dropped (so setting the limit in force again cancels a pending change);
+    * higher, or a removal: in force 24 hours from now (from this request, whatever was pending before); a pending
+      raise or removal is replaced by it and never takes effect. Asking again for exactly the change already pending
+      keeps it (and its time): nothing is recorded.
+    * removing a limit when there is none and nothing pending records nothing.
+
+    Returns the new row, or ``None`` when nothing was recorded. Audited. Refused with nothing changed: an unknown
+    period, an amount that is not a positive whole number of cents up to :data:`MAXIMUM_LIMIT_CENTS`."""
     moment = now or timezone.now()
     if period not in LimitPeriod.values:
         raise ResponsibleGamingError(_("Choose a daily, weekly or monthly limit."))
     value = _limit_amount(amount)
     _lock_player(user.pk)
-    current = deposit_limit_in_force(user.pk, period, moment)
+    current_row, pending = _in_force_and_pending(user.pk, period, moment)
+    current = current_row.amount if current_row is not None else None
+    if pending is not None and pending.amount == value:
+        return None
+    if value is None and current is None and pending is None:
+        return None
     is_cut = value is not None and (current is None or value <= current)
     change = DepositLimitChange.objects.create(
         user=user,
@@ -163,10 +199,45 @@ def deposit_limit_set(user: User, period: Any, amount: Any, *, now: datetime | N
         action="deposit_limit_set",
         actor=user,
         player=user,
-        details={"period": period, "takes_effect_at": change.effective_at.isoformat()},
+        details={
+            "period": period,
+            "takes_effect_at": change.effective_at.isoformat(),
+            **({"replaces_pending": {"amount": pending.amount, "pk": pending.pk}} if pending is not None else {}),
+        },
         target=audit_target(change),
         before={"amount": current},
         after={"amount": value},
+    )
+    return change
+
+
+@transaction.atomic(durable=True)
+def deposit_limit_cancel_pending(user: User, period: Any, *, now: datetime | None = None) -> DepositLimitChange | None:
+    """Cancel the player's pending raise or removal of ``period``'s limit: the limit in force is chosen again, at once
+    (a new row, so the history stays append-only). Returns the new row, or ``None`` when nothing was pending."""
+    moment = now or timezone.now()
+    if period not in LimitPeriod.values:
+        raise ResponsibleGamingError(_("Choose a daily, weekly or monthly limit."))
+    _lock_player(user.pk)
+    current_row, pending = _in_force_and_pending(user.pk, period, moment)
+    if pending is None:
+        return None
+    current = current_row.amount if current_row is not None else None
+    change = DepositLimitChange.objects.create(
+        user=user, period=period, amount=current, requested_at=moment, effective_at=moment
+    )
+    audit_record(
+        action="deposit_limit_set",
+        actor=user,
+        player=user,
+        details={
+            "period": period,
+            "takes_effect_at": change.effective_at.isoformat(),
+            "cancels_pending": {"amount": pending.amount, "pk": pending.pk},
+        },
+        target=audit_target(change),
+        before={"amount": current},
+        after={"amount": current},
     )
     return change
 

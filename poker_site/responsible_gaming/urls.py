@@ -9,6 +9,7 @@ app_name = "responsible_gaming"
 urlpatterns = [
     path("", views.overview, name="overview"),
     path("limits/", views.deposit_limit, name="deposit_limit"),
+    path("limits/cancel/", views.deposit_limit_cancel, name="deposit_limit_cancel"),
     path("reminder/", views.session_reminder, name="session_reminder"),
     path("self-exclusion/", views.self_exclusion, name="self_exclusion"),
     path("session/", views.session, name="session"),

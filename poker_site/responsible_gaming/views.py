@@ -3,6 +3,7 @@ self-exclusion, and the session figures the reminder shows. Thin: the forms vali
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib import messages
@@ -16,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from poker_site.core.templatetags.money import format_money
 from poker_site.responsible_gaming import services
 from poker_site.responsible_gaming.forms import DepositLimitForm, SelfExclusionForm, SessionReminderForm
-from poker_site.responsible_gaming.models import LimitPeriod
+from poker_site.responsible_gaming.models import DepositLimitChange, LimitPeriod
 
 
 def _render(request: HttpRequest, *, status: int = 200, **forms: Any) -> HttpResponse:
@@ -62,31 +63,68 @@ def deposit_limit(request: HttpRequest) -> HttpResponse:
         except services.ResponsibleGamingError as error:
             form.add_error(None, error.message)
         else:
-            label = LimitPeriod(change.period).label
-            if change.effective_at <= change.requested_at:
-                messages.success(
-                    request,
-                    _("Your %(period)s deposit limit is now %(amount)s.")
-                    % {"period": label, "amount": format_money(change.amount or 0)},
-                )
-            elif change.amount is None:
-                messages.success(
-                    request,
-                    _("Your %(period)s deposit limit will be removed at %(when)s (24 hours from now).")
-                    % {"period": label, "when": f"{change.effective_at:%Y-%m-%d %H:%M} UTC"},
-                )
-            else:
-                messages.success(
-                    request,
-                    _("Your %(period)s deposit limit will be %(amount)s from %(when)s (24 hours from now).")
-                    % {
-                        "period": label,
-                        "amount": format_money(change.amount),
-                        "when": f"{change.effective_at:%Y-%m-%d %H:%M} UTC",
-                    },
-                )
+            user: Any = request.user
+            messages.success(request, _limit_message(user.pk, form.cleaned_data["period"], change))
             return redirect("responsible_gaming:overview")
     return _render(request, limit_form=form, status=400)
+
+
+def _limit_message(user_id: int, period: str, change: DepositLimitChange | None) -> str:
+    label = LimitPeriod(period).label
+    if change is None:
+        state = next(state for state in services.deposit_limits_of(user_id) if state.period == period)
+        if state.pending is not None:
+            return _("Your %(period)s deposit limit already changes to %(amount)s at %(when)s.") % {
+                "period": label,
+                "amount": _pending_amount(state.pending),
+                "when": _when(state.pending.effective_at),
+            }
+        return _("You have no %(period)s deposit limit.") % {"period": label}
+    if change.effective_at <= change.requested_at:
+        if change.amount is None:
+            return _("You have no %(period)s deposit limit.") % {"period": label}
+        return _("Your %(period)s deposit limit is now %(amount)s.") % {
+            "period": label,
+            "amount": format_money(change.amount),
+        }
+    if change.amount is None:
+        return _("Your %(period)s deposit limit will be removed at %(when)s (24 hours from now).") % {
+            "period": label,
+            "when": _when(change.effective_at),
+        }
+    return _("Your %(period)s deposit limit will be %(amount)s from %(when)s (24 hours from now).") % {
+        "period": label,
+        "amount": format_money(change.amount),
+        "when": _when(change.effective_at),
+    }
+
+
+def _when(moment: datetime) -> str:
+    return f"{moment.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+
+
+def _pending_amount(change: DepositLimitChange) -> str:
+    return _("no limit") if change.amount is None else format_money(change.amount)
+
+
+@login_required
+@require_POST
+def deposit_limit_cancel(request: HttpRequest) -> HttpResponse:
+    """The player cancels a pending raise or removal: the limit in force stays."""
+    period = request.POST.get("period", "")
+    try:
+        change = services.deposit_limit_cancel_pending(request.user, period)  # type: ignore[arg-type]
+    except services.ResponsibleGamingError as error:
+        messages.error(request, error.message)
+    else:
+        label = LimitPeriod(period).label
+        if change is None:
+            messages.info(request, _("No change of your %(period)s deposit limit was pending.") % {"period": label})
+        else:
+            messages.success(
+                request, _("The pending change of your %(period)s deposit limit is cancelled.") % {"period": label}
+            )
+    return redirect("responsible_gaming:overview")
 
 
 @login_required
