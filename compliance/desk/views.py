@@ -16,7 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -96,16 +96,33 @@ def _flag_of(request: HttpRequest, flag_id: int) -> Flag:
 QUEUE_PAGE = 50
 
 
+def queue_filter_form(data: Any) -> forms.QueueFilterForm:
+    return forms.QueueFilterForm(data or None, indicators=INDICATOR_TITLES)
+
+
+def queue_filter_errors(form: forms.QueueFilterForm) -> str:
+    """The wrong filters in one sentence, e.g. "Raised from: Enter a valid date." ("" when every filter is valid)."""
+    if not form.is_bound or form.is_valid():
+        return ""
+    return " ".join(
+        f"{form.fields[name].label if name in form.fields else name}: {' '.join(errors)}"
+        for name, errors in form.errors.items()
+    )
+
+
 def flag_queue(request: HttpRequest) -> tuple[forms.QueueFilterForm, Any]:
     """The queue's filter form and its flags: open ones by default, by severity (the scale common to every indicator,
-    highest first), then score, then age."""
-    form = forms.QueueFilterForm(request.GET or None, indicators=INDICATOR_TITLES)
+    highest first), then score, then age. A wrong filter value lists nothing (QA report H, finding 7): the reviewer
+    must never take an unfiltered queue for a filtered one and dismiss the wrong flags."""
+    form = queue_filter_form(request.GET)
     flags = (
         Flag.objects.prefetch_related("players")
         .exclude(players=request.user.pk)  # a reviewer never sees the flags about themselves (finding 2)
         .order_by("-severity", "-score", "pk")
     )
-    criteria = form.cleaned_data if form.is_valid() else {}
+    if form.is_bound and not form.is_valid():
+        return form, flags.none()
+    criteria = form.cleaned_data if form.is_bound else {}
     status = criteria.get("status") or "open"
     if status != "all":
         flags = flags.filter(status=status)
@@ -149,6 +166,7 @@ def desk(request: HttpRequest) -> HttpResponse:
             "page": page,
             "query": query.urlencode(),
             "filter_form": form,
+            "filter_errors": queue_filter_errors(form),
             "dismiss_form": forms.BulkDismissForm(),
             "cases": cases,
             "overdue": overdue,
@@ -164,6 +182,14 @@ def flags_dismiss_view(request: HttpRequest) -> HttpResponse:
     form = forms.BulkDismissForm(request.POST)
     back = request.POST.get("next") or ""
     target = reverse("compliance:desk") + (f"?{back}" if back and "//" not in back else "")
+    wrong_filters = queue_filter_errors(queue_filter_form(QueryDict(back if "//" not in back else "")))
+    if wrong_filters:  # finding 7: never dismiss from a queue whose filters did not apply
+        messages.error(
+            request,
+            _("Nothing was dismissed: the queue's filters are wrong (%(errors)s). Correct them first.")
+            % {"errors": wrong_filters},
+        )
+        return redirect(target)
     if not form.is_valid():
         messages.error(request, _("Choose the flags and say why they are dismissed."))
         return redirect(target)
