@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from poker_site.core.compiled_sql import CompiledSelect
@@ -99,15 +100,24 @@ def contributions_so_far(tournament: Tournament) -> int:
     return paid_contributions(tournament)
 
 
+def out_of_the_field() -> Q:
+    """The entries that are not in a tournament's field and whose money is not in its prize pool: unregistered and
+    refunded ones (TRN-10, TRN-15, CXL-02), and a registrant disqualified before the start (TRN-28), who was refunded
+    like an unregistration and never played — the only disqualified entry with no ``eliminated_at``."""
+    from tournaments.models import EntryStatus
+
+    return Q(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED]) | Q(
+        status=EntryStatus.DISQUALIFIED, eliminated_at__isnull=True
+    )
+
+
 def paid_contributions(tournament: Tournament) -> int:
     """Prize contributions of every paid entry, re-entry, re-buy and add-on (two queries)."""
     from django.db.models import Sum
 
-    from tournaments.models import EntryStatus, TournamentEntry, TournamentPurchase
+    from tournaments.models import TournamentEntry, TournamentPurchase
 
-    paid = TournamentEntry.objects.filter(tournament=tournament).exclude(
-        status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED]
-    )
+    paid = TournamentEntry.objects.filter(tournament=tournament).exclude(out_of_the_field())
     entries = paid.aggregate(total=Sum("prize_contribution"))["total"] or 0
     bought = TournamentPurchase.objects.filter(entry__in=paid).aggregate(total=Sum("prize_contribution"))["total"] or 0
     return int(entries) + int(bought)

@@ -26,6 +26,7 @@ from django.utils import timezone
 from games.models import Hand, Seat, Table
 from games.runtime.hands import HandContext
 from games.runtime.recovery import hand_cancel_locked
+from tournaments.definitions import out_of_the_field
 from tournaments.models import (
     CancellationStatus,
     EntryStatus,
@@ -77,7 +78,7 @@ def tournament_at_cancellation(tournament: Tournament) -> TournamentAtCancellati
         return hexapro_at_cancellation(tournament)
     entries = list(
         TournamentEntry.objects.filter(tournament=tournament)
-        .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
+        .exclude(out_of_the_field())  # TRN-28: a registrant disqualified before the start was refunded
         .order_by("pk")
     )
     purchases = tuple(
@@ -166,7 +167,7 @@ def hexapro_at_cancellation(tournament: Tournament) -> HexaProAtCancellation:
     eliminated = tuple(
         str(user_id)
         for user_id in TournamentEntry.objects.filter(tournament=tournament)
-        .exclude(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
+        .exclude(out_of_the_field())
         .order_by("pk")
         .values_list("user_id", flat=True)
         if str(user_id) not in still_in

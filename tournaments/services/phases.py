@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from games.models import Seat
+from tournaments.definitions import out_of_the_field
 from tournaments.models import EntryStatus, Tournament, TournamentEntry, TournamentStatus, TournamentTable
 from tournaments.rules.cancellation import Purchase, PurchaseKind
 from tournaments.rules.phases import Carried, Survivor, flight_over, stacks_to_carry
@@ -35,8 +35,9 @@ from tournaments.services.errors import NotAllowedNow, RegistrationClosed
 from wallet.services.audit import audit_record
 
 OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
-PAID_FLIGHT_ENTRY = ~Q(status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED])
-"""A flight entry that paid and was not refunded: its prize contribution went to the flight's (then Phase 2's) pool."""
+PAID_FLIGHT_ENTRY = ~out_of_the_field()
+"""A flight entry that paid and was not refunded (nor disqualified and refunded before the flight started, TRN-28):
+its prize contribution went to the flight's (then Phase 2's) pool."""
 
 
 def is_flight(tournament: Tournament) -> bool:

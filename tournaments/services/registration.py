@@ -242,7 +242,8 @@ def registration_take_locked(
     else:
         entry.registration_transfer = money.registration_pay(entry, user, cash_account=cash_account)
     entry.save(update_fields=["registration_transfer"])
-    locked.entrants += 1
+    field = field_before_start(locked)  # counted after this entry was made
+    locked.entrants = locked.entrants + 1 if field is None else field
     tournament_save(locked, "entrants")
     if locked.status == TournamentStatus.RUNNING:
         _seat_late_registrant(locked, entry, user, moment, chance)
@@ -254,6 +255,17 @@ def registration_take_locked(
         start_locked(locked, moment, chance)  # TRN-35: a Sit & Go starts when its last seat fills
     _announce_after_commit(locked.pk)
     return entry
+
+
+def field_before_start(tournament: Tournament) -> int | None:
+    """Before the start, the players who can play: the registered entries, counted (one disqualified before the start
+    is out of the field and its seat free, TRN-28, TRN-35), so an ``entrants`` left counting a disqualified registrant
+    (as disqualifications did before they freed the seat) is put right by the next registration and a Sit & Go starts
+    only when its seats are filled by players who can play; ``None`` once the tournament runs (``entrants`` then counts
+    every paid entry)."""
+    if tournament.status not in (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING):
+        return None
+    return TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED).count()
 
 
 def _moment_words(moment: datetime) -> str:
@@ -308,10 +320,10 @@ def re_entry_number(tournament: Tournament, previous: list[str]) -> int:
     never disqualified, with re-entries left."""
     if not previous:
         return 1
+    if EntryStatus.DISQUALIFIED in previous:  # TRN-28: before or after the start, barred from it or not
+        raise NotAllowedNow(_("You were disqualified from %(name)s: no re-entry.") % {"name": tournament.name})
     if not tournament.re_entries_maximum:
         raise AlreadyRegistered(f"You already played {tournament.name}; this tournament has no re-entry.")
-    if EntryStatus.DISQUALIFIED in previous:
-        raise NotAllowedNow(_("You were disqualified from %(name)s: no re-entry.") % {"name": tournament.name})
     if not may_re_enter(len(previous) - 1, tournament.re_entries_maximum, late_registration_is_open=True):
         raise NotAllowedNow(
             _("You have used all %(count)d re-entries of %(name)s.")

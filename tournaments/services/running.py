@@ -58,6 +58,7 @@ from tournaments.definitions import (
     blind_structure,
     break_policy,
     level_clock,
+    out_of_the_field,
     paid_contributions,
     payouts_for,
     payouts_now,
@@ -187,14 +188,19 @@ class Step:
 # Start
 
 
-def start_locked(tournament: Tournament, now: datetime, randomness: RandomSource) -> None:
+def start_locked(tournament: Tournament, now: datetime, randomness: RandomSource) -> bool:
     """Seat every registrant at random on balanced tables (TRN-03), the button at each table's highest occupied seat
-    (TRN-05, the runtime's first hand), and start the level clock. The caller checked the minimum (TRN-15)."""
+    (TRN-05, the runtime's first hand), and start the level clock; True when started. The caller checked the minimum
+    (TRN-15). Only the entries that can play are seated — registered ones; one disqualified before the start is out
+    of the field (TRN-28) — and with fewer than two of them nothing starts and nothing changes (False): a Sit & Go
+    waits for its seats to fill (TRN-35) rather than fail."""
     entries = list(
         TournamentEntry.objects.filter(tournament=tournament, status=EntryStatus.REGISTERED)
         .select_related("user")
         .order_by("pk")
     )
+    if len(entries) < 2:
+        return False
     by_id = {entry.pk: entry for entry in entries}
     timebank = tournament.timebank_first_hand_seconds * 1000
     first_deal = now + FIRST_DEAL_DELAY
@@ -243,6 +249,7 @@ def start_locked(tournament: Tournament, now: datetime, randomness: RandomSource
         from tournaments.services.catalog import tournament_copy
 
         tournament_copy(tournament)  # the next Sit & Go of this kind opens at once
+    return True
 
 
 def cancel_before_start_locked(tournament: Tournament, reason: str, now: datetime) -> int:
@@ -301,8 +308,7 @@ def tournament_advance(
                 cancel_before_start_locked(tournament, MINIMUM_ENTRANTS_REASON, moment)
                 step.cancelled = True
             else:
-                start_locked(tournament, moment, chance)
-                step.started = True
+                step.started = start_locked(tournament, moment, chance)
         return step
     if tournament.status != TournamentStatus.RUNNING or tournament.cancellation_pending or tournament.paused_at:
         return step  # a pause or a proposed cancellation freezes the tournament as its preview shows it (CXL-01)
@@ -433,9 +439,7 @@ def purchases_closed(tournament: Tournament, clock: LevelClock, now: datetime) -
 def _registration_close(tournament: Tournament, now: datetime) -> None:
     """Registration is over: the prize pool and payouts are final (TRN-06), the house funds any overlay and added
     money (TRN-07, TRN-17)."""
-    paid_entries = TournamentEntry.objects.filter(tournament=tournament).exclude(
-        status__in=[EntryStatus.UNREGISTERED, EntryStatus.REFUNDED]
-    )
+    paid_entries = TournamentEntry.objects.filter(tournament=tournament).exclude(out_of_the_field())
     totals = paid_entries.aggregate(count=Count("pk"), contributions=Sum("prize_contribution"))
     entrants, contributions = int(totals["count"] or 0), int(totals["contributions"] or 0)
     if is_flight(tournament):  # TRN-45: a flight pays no prizes; its whole pool goes to Phase 2 when it ends

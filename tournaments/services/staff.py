@@ -205,18 +205,20 @@ def entry_disqualify(
     bar: bool = False,
     now: datetime | None = None,
 ) -> TournamentEntry:
-    """Disqualify a player (TRN-28, TRN-09), at once. A player still in play is removed with their chips (they take
-    no place). A player who already finished keeps an unpaid prize, or staff propose to forfeit all of it
-    (``forfeit_prize``: to the house's seized funds) or ``forfeit_cents`` of it (the rest paid to the player in one
-    transfer): money needs two people (issue 30), so the forfeiture is a rule change proposal
-    (:mod:`tournaments.forfeiture_changes`) made in the same transaction, in ``actor``'s name, and the prize is
-    withheld (unpaid, still in the prize pool, paid by nothing) until another staff member approves it (then
+    """Disqualify a player (TRN-28, TRN-09), at once. A registrant of a tournament that has not started leaves the
+    field, its seat free for the next registrant (TRN-35), and is refunded buy-in, bounty part and fee in the form paid,
+    as an unregistration is (TRN-10; nothing is forfeited before the start, TRN-14). A player still in play is removed
+    with their chips (they take no place). A player who already finished keeps an unpaid prize, or staff propose to
+    forfeit all of it (``forfeit_prize``: to the house's seized funds) or ``forfeit_cents`` of it (the rest paid to the
+    player in one transfer): money needs two people (issue 30), so the forfeiture is a rule change proposal
+    (:mod:`tournaments.forfeiture_changes`) made in the same transaction, in ``actor``'s name, and the prize is withheld
+    (unpaid, still in the prize pool, paid by nothing) until another staff member approves it (then
     :func:`entry_forfeiture_apply_locked` forfeits it) or rejects it (then it is paid to the player at once). A prize
     already paid is confiscated through the compliance desk's hold and seizure, not here. ``bar`` also bars the player
     from entering tournaments (``tournaments.services.sanctions``), in the same transaction. Refused with nothing
-    changed: a partial amount that is not a whole number of cents above 0 and below the unpaid prize, both a full and
-    a partial forfeiture, a partial one in a running HexaPro game (HEX-10), an entry with nothing to disqualify, a
-    player already barred."""
+    changed: a partial amount that is not a whole number of cents above 0 and below the unpaid prize, both a full and a
+    partial forfeiture, a partial one in a running HexaPro game (HEX-10), an entry with nothing to disqualify, a player
+    already barred."""
     from games.models import Table
     from games.runtime.events import NewEvent, events_append
     from games.runtime.seat_state import seat_empty
@@ -268,16 +270,28 @@ def entry_disqualify(
         withheld = row.prize if forfeit_prize else partial  # proposed below, once the entry is disqualified
     elif row.status not in (EntryStatus.FINISHED, EntryStatus.REGISTERED, EntryStatus.BUSTED):
         raise NotAllowedNow(f"This entry is {row.get_status_display()}: there is nothing to disqualify.")
-    if row.bounty:  # TRN-28 with TRN-41: the disqualified player's own bounty is seized, not won by anyone
+    before_start = row.status == EntryStatus.REGISTERED and _not_started(locked)
+    if before_start:
+        # TRN-28 before the start: the entry leaves the field, its seat free for the next registrant (TRN-35), and
+        # what it paid comes back in the form paid, as an unregistration's does (TRN-10): nothing is forfeited before
+        # the start (TRN-14), and what a disqualification forfeits is winnings (TRN-09), of which there are none.
+        row.tournament = locked
+        row.refund_transfer = money.registration_refund(row, "disqualified before the start, refunded")
+        row.bounty = 0  # the bounty part went back with the rest: the bounty pool holds the others' bounties only
+        locked.entrants = max(0, locked.entrants - 1)
+        tournament_save(locked, "entrants")
+    elif row.bounty:  # TRN-28 with TRN-41: the disqualified player's own bounty is seized, not won by anyone
         row.tournament = locked
         money.bounty_forfeit(row)
         row.bounty_forfeited, row.bounty = row.bounty, 0
     row.status = EntryStatus.DISQUALIFIED
     row.disqualification_reason = text
     row.prize_forfeited = bool(forfeit_prize) and not withheld  # a prize to forfeit waits for the approval
-    row.eliminated_at = row.eliminated_at or moment
+    if not before_start:  # one disqualified before the start was never knocked out: out of the field (definitions)
+        row.eliminated_at = row.eliminated_at or moment
     row.save(
         update_fields=[
+            "refund_transfer",
             "status",
             "disqualification_reason",
             "prize_forfeited",
@@ -312,6 +326,8 @@ def entry_disqualify(
             "forfeiture_proposed_cents": withheld,
             "forfeiture_proposal": proposal.pk if proposal is not None else None,
             "bounty_forfeited_cents": row.bounty_forfeited,
+            "refunded_before_start": before_start,
+            "refund_transfer": row.refund_transfer_id,
             "barred": bool(bar),
             "before": before,
             "after": {"status": row.status},
@@ -319,7 +335,19 @@ def entry_disqualify(
     )
     if bar:
         player_bar_locked(row.user, actor=actor, reason=text, entry=row, now=moment)
+    if before_start:
+        from tournaments import realtime
+
+        realtime.tournament_changed_after_commit(locked.pk)  # the lobby's count of players
     return row
+
+
+def _not_started(tournament: Tournament) -> bool:
+    """Whether the tournament has not started (TRN-14: until then nothing paid is forfeited). A Phase 2's registrants
+    played their flights, which started: their entries are carried stacks, not refundable (TRN-45)."""
+    return (
+        tournament.status in (TournamentStatus.ANNOUNCED, TournamentStatus.REGISTERING) and not tournament.is_phase_two
+    )
 
 
 def _partial_forfeiture(row: TournamentEntry, *, forfeit_prize: bool, forfeit_cents: object) -> int:
