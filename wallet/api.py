@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet, Sum
+from django.db.models import Q, QuerySet, Sum
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -70,17 +70,16 @@ def error_response(error: WalletError) -> Response:
 
 def player_balance(user: Any, currency: str = DEFAULT_CURRENCY) -> dict[str, Any]:
     """The figures the cashier shows a player, in cents and formatted."""
-    pending = (
-        CashierTransaction.objects.filter(
-            player=user, direction=CashierDirection.WITHDRAWAL, status=CashierStatus.PENDING, currency=currency
-        ).aggregate(total=Sum("amount"))["total"]
-        or 0
+    pending = CashierTransaction.objects.filter(player=user, status=CashierStatus.PENDING, currency=currency).aggregate(
+        withdrawals=Sum("amount", filter=Q(direction=CashierDirection.WITHDRAWAL)),
+        deposits=Sum("amount", filter=Q(direction=CashierDirection.DEPOSIT)),
     )
     figures = {
         "cash": balance_of(player_cash_account(user, currency)),
         "at_tables": money_at_tables(user, currency),
         "withheld": withheld_total(user, currency),
-        "pending_withdrawals": int(pending),
+        "pending_withdrawals": int(pending["withdrawals"] or 0),
+        "pending_deposits": int(pending["deposits"] or 0),
     }
     answer: dict[str, Any] = {"currency": currency}
     for name, cents in figures.items():
@@ -109,6 +108,18 @@ class TransactionsView(ListAPIView[Leg]):
     def get_queryset(self) -> QuerySet[Leg]:
         account = player_cash_account(self.request.user)  # type: ignore[arg-type]
         return Leg.objects.filter(account=account).select_related("transfer", "account")
+
+
+class CashierTransactionsView(ListAPIView[CashierTransaction]):
+    """The player's deposits and withdrawals, newest first, each with its ``status`` and ``status_label``: a deposit
+    waiting for the payment provider is listed here (it is in no balance and no ledger row until it is charged), and a
+    withdrawal reads its final status once paid out or returned."""
+
+    serializer_class = CashierTransactionSerializer
+    pagination_class = HistoryPagination
+
+    def get_queryset(self) -> QuerySet[CashierTransaction]:
+        return CashierTransaction.objects.filter(player_id=self.request.user.pk)
 
 
 class _CashierView(APIView):

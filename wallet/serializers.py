@@ -22,6 +22,10 @@ class BalanceSerializer(serializers.Serializer):
     withheld = serializers.CharField()
     pending_withdrawals_cents = serializers.IntegerField(help_text="Withdrawals awaiting payout.")
     pending_withdrawals = serializers.CharField()
+    pending_deposits_cents = serializers.IntegerField(
+        help_text="Deposits waiting for the payment provider (reserved, not yet charged and credited)."
+    )
+    pending_deposits = serializers.CharField()
 
 
 class LegHistorySerializer(serializers.ModelSerializer):

@@ -16,11 +16,27 @@ from poker_site.core.templatetags.money import format_money
 from wallet.api import player_balance
 from wallet.errors import WalletError, format_cents
 from wallet.forms import AmountForm
-from wallet.models import CashierTransaction, Leg
+from wallet.models import CashierDirection, CashierStatus, CashierTransaction, Leg
 from wallet.services import cashier_status_label, deposit_through_provider, player_cash_account, withdrawal_create
 from wallet.transfer_labels import transfer_label
 
 HISTORY_PAGE_SIZE = 25
+
+
+RECENT_CASHIER_TRANSACTIONS = 10
+
+
+def _withdrawal_words(transfer_ids: list[int]) -> dict[int, str]:
+    """The "What" of each withdrawal row of the history, by transfer id: the withdrawal's status now ("Withdrawal:
+    completed", "Withdrawal: pending payout", ...). The payout or the return moves the money out of the pending
+    withdrawals account, not the player's cash account, so the history's own row (cash → pending) would read
+    "Withdrawal requested" for ever."""
+    withdrawals = CashierTransaction.objects.filter(transfer_id__in=transfer_ids, direction=CashierDirection.WITHDRAWAL)
+    return {
+        int(withdrawal.transfer_id): _("Withdrawal: %(status)s") % {"status": cashier_status_label(withdrawal)}
+        for withdrawal in withdrawals
+        if withdrawal.transfer_id is not None
+    }
 
 
 def _history(request: HttpRequest) -> dict[str, Any]:
@@ -31,17 +47,40 @@ def _history(request: HttpRequest) -> dict[str, Any]:
     if before.isdigit():
         legs = legs.filter(id__lt=int(before))
     page = list(legs[: HISTORY_PAGE_SIZE + 1])
+    shown = page[:HISTORY_PAGE_SIZE]
+    withdrawals = _withdrawal_words([leg.transfer_id for leg in shown if leg.transfer.kind == "withdrawal"])
     rows = [
         {
             "leg": leg,
-            "what": transfer_label(leg.transfer.kind),
+            "what": withdrawals.get(leg.transfer_id) or transfer_label(leg.transfer.kind),
             "amount": format_money(leg.amount, account.currency),
             "balance_after": format_money(leg.balance_after, account.currency),
         }
-        for leg in page[:HISTORY_PAGE_SIZE]
+        for leg in shown
     ]
     older = page[HISTORY_PAGE_SIZE - 1].pk if len(page) > HISTORY_PAGE_SIZE else None
     return {"history": rows, "older_than": older, "is_first_page": not before.isdigit()}
+
+
+def _cashier_transactions(request: HttpRequest) -> list[dict[str, Any]]:
+    """The player's deposits and withdrawals with their status: every pending one (a deposit waiting for the payment
+    provider is in no balance and no ledger row yet) and the latest others, newest first."""
+    mine = CashierTransaction.objects.filter(player_id=request.user.pk)
+    pending = list(mine.filter(status=CashierStatus.PENDING).order_by("-created_at", "-pk"))
+    recent = list(
+        mine.exclude(status=CashierStatus.PENDING).order_by("-created_at", "-pk")[:RECENT_CASHIER_TRANSACTIONS]
+    )
+    return [
+        {
+            "transaction": row,
+            "what": _("Deposit") if row.direction == CashierDirection.DEPOSIT else _("Withdrawal"),
+            "amount": format_money(row.amount, row.currency),
+            "amount_text": f"{row.amount // 100}.{row.amount % 100:02d}",
+            "status_label": cashier_status_label(row),
+            "retry": row.direction == CashierDirection.DEPOSIT and row.status == CashierStatus.PENDING,
+        }
+        for row in sorted(pending + recent, key=lambda row: (row.created_at, row.pk), reverse=True)
+    ]
 
 
 def _render(
@@ -55,6 +94,7 @@ def _render(
         "balance": player_balance(request.user),
         "deposit_form": deposit_form or AmountForm(prefix="deposit"),
         "withdraw_form": withdraw_form or AmountForm(prefix="withdraw"),
+        "cashier_transactions": _cashier_transactions(request),
         **_history(request),
     }
     return render(request, "wallet/cashier.html", context, status=status)
