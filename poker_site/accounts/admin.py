@@ -22,6 +22,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.contrib.auth.admin import GroupAdmin as DjangoGroupAdmin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import (
     AdminPasswordChangeForm,
@@ -29,6 +30,7 @@ from django.contrib.auth.forms import (
     ReadOnlyPasswordHashWidget,
     UserChangeForm,
 )
+from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -60,8 +62,15 @@ from poker_site.accounts.password_reset import (
     password_reset_link_send,
     sockets_close_after_password_change,
 )
+from poker_site.accounts.privilege_grants import (
+    STAFF_PRIVILEGES,
+    account_target,
+    permission_label,
+    privileges_granted,
+    privileges_of,
+)
 from poker_site.accounts.roles import SUPERUSERS_ONLY_APPS, holds_privileges
-from poker_site.core.admin_proposals import proposal_from_form
+from poker_site.core.admin_proposals import PendingProposal, ProposesAfterSaving, proposal_from_form
 
 SEND_PASSWORD_RESET_PAGE = "accounts_user_send_password_reset"
 PROPOSE_EMAIL_PAGE = "accounts_user_propose_email"
@@ -72,6 +81,7 @@ PRIVILEGE_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
 ACCOUNT_HISTORY_FIELDS = ("date_joined", "last_login")
 # The sign-up's record and the player's own choice: read-only to everyone (responsible gaming).
 RESPONSIBLE_GAMING_FIELDS = ("date_of_birth", "terms_version", "terms_accepted_at", "session_reminder_minutes")
+PRIVILEGES_REASON = "privileges_reason"
 
 
 def is_superuser(request: HttpRequest) -> bool:
@@ -155,6 +165,42 @@ class AccountChangeForm(UserChangeForm):  # type: ignore[type-arg,unused-ignore]
 
     reset_link_page: str | None = None
 
+    privileges_reason = forms.CharField(
+        label="Reason for a grant",
+        required=False,
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Required when you grant staff status, superuser status, a group or a permission (e.g. the ticket "
+        "number): a grant is only proposed, and applies when another administrator approves it (issue 30, four eyes). "
+        "A removal applies at once.",
+    )
+
+    def requested_privileges(self) -> dict[str, Any]:
+        """The privileges ticked on the form, in the words of :func:`privileges_of`."""
+        data = self.cleaned_data
+        return {
+            "is_staff": bool(data.get("is_staff")),
+            "is_superuser": bool(data.get("is_superuser")),
+            "groups": sorted(group.name for group in data.get("groups") or []),
+            "user_permissions": sorted(permission_label(p) for p in data.get("user_permissions") or []),
+        }
+
+    def grants_privileges(self) -> bool:
+        """An administrator's form (privileges editable) that ticks a privilege the account does not hold."""
+        if "is_superuser" not in self.fields or self.instance.pk is None:
+            return False
+        return bool(privileges_granted(privileges_of(self.instance), self.requested_privileges()))
+
+    def clean(self) -> dict[str, Any]:
+        cleaned: dict[str, Any] = super().clean() or self.cleaned_data
+        if not self.errors and self.grants_privileges() and not str(cleaned.get(PRIVILEGES_REASON) or "").strip():
+            self.add_error(
+                PRIVILEGES_REASON,
+                "Granting privileges needs a written reason: the grant is proposed, and another administrator "
+                "approves it.",
+            )
+        return cleaned
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.reset_link_page is not None and "password" in self.fields:
@@ -202,7 +248,7 @@ class AccountChangeForm(UserChangeForm):  # type: ignore[type-arg,unused-ignore]
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(ProposesAfterSaving, DjangoUserAdmin):
     list_display = ("username", "screen_name", "email", "is_staff", "is_active", "date_joined", "last_login")
     list_filter = ("is_staff", "is_superuser", "is_active", "groups")
     search_fields = ("username", "screen_name", "email")
@@ -235,7 +281,14 @@ class UserAdmin(DjangoUserAdmin):
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         """Beside a read-only e-mail address, the link to propose a new one (for who may change the account)."""
         fieldsets = super().get_fieldsets(request, obj)
-        if obj is None or is_superuser(request) or not self.has_change_permission(request, obj):
+        if obj is None:
+            return fieldsets
+        if is_superuser(request):
+            return [
+                (name, {**options, "fields": _after(options.get("fields", ()), "user_permissions", PRIVILEGES_REASON)})
+                for name, options in fieldsets
+            ]
+        if not self.has_change_permission(request, obj):
             return fieldsets
         return [
             (name, {**options, "fields": _after(options.get("fields", ()), "email", "email_change")})
@@ -286,11 +339,44 @@ class UserAdmin(DjangoUserAdmin):
         holds the transaction, so the lock lasts until it commits). An administrator's direct change of the address:
         the old and the new address are told, as when a proposal is approved."""
         account_names_check(obj)
+        if change and is_superuser(request) and "is_superuser" in form.fields:
+            self._privileges_only_removed(obj, form)
         super().save_model(request, obj, form, change)
         if change and "email" in form.changed_data:
             old = str(form.initial.get("email") or "")
             if email_normalised(old) != email_normalised(obj.email):
                 email_changed_notify(obj, old)
+
+    def _privileges_only_removed(self, obj: Any, form: Any) -> None:
+        """Issue 30, four eyes: of the privileges ticked, only removals apply now (a demotion is protective); what
+        the form grants stays as the account holds it, and :meth:`save_related` proposes it."""
+        held = privileges_of(obj)
+        requested = form.requested_privileges()
+        obj.is_staff = obj.is_staff and held["is_staff"]
+        obj.is_superuser = obj.is_superuser and held["is_superuser"]
+        form.cleaned_data["groups"] = [g for g in form.cleaned_data.get("groups") or [] if g.name in held["groups"]]
+        form.cleaned_data["user_permissions"] = [
+            permission
+            for permission in form.cleaned_data.get("user_permissions") or []
+            if permission_label(permission) in held["user_permissions"]
+        ]
+        form.privileges_to_propose = requested if privileges_granted(held, requested) else None
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        """Once the account is saved, the privileges its form granted are proposed (filed when the page commits)."""
+        super().save_related(request, form, formsets, change)
+        requested = getattr(form, "privileges_to_propose", None)
+        if requested:
+            self.propose_after_saving(
+                request,
+                PendingProposal(
+                    kind=STAFF_PRIVILEGES.name,
+                    target=account_target(form.instance),
+                    changes=requested,
+                    reason=str(form.cleaned_data.get(PRIVILEGES_REASON) or ""),
+                    about=f"The privileges of {form.instance.username}",
+                ),
+            )
 
     def get_urls(self) -> list[URLPattern]:
         pages = [
@@ -414,6 +500,19 @@ class SuperusersOnly(admin.ModelAdmin):
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         # django_celery_beat's actions (run_tasks, enable_tasks, ...) declare no permission of their own.
         return super().get_actions(request) if is_superuser(request) else {}
+
+
+admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class GroupAdmin(DjangoGroupAdmin):
+    """A group's permissions are read-only here (issue 30, four eyes): changing them would grant privileges to every
+    member at once, by one administrator. The role groups' permissions are set in code
+    (:mod:`poker_site.accounts.roles`, after every migrate); an account's own permissions are granted on its page,
+    by proposal. Members join a group on their account's page (a proposal too)."""
+
+    readonly_fields = ("permissions",)
 
 
 def restrict_to_superusers(site: admin.AdminSite, app_labels: tuple[str, ...]) -> None:

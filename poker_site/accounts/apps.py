@@ -20,3 +20,8 @@ class AccountsConfig(AppConfig):
 
         # Issue 30: a player's e-mail address (where password-reset links go) changes by proposal and a second approval.
         rule_kind_register(PLAYER_EMAIL)
+
+        from poker_site.accounts.privilege_grants import STAFF_PRIVILEGES
+
+        # Issue 30: staff status, superuser status, groups and permissions are granted by two administrators.
+        rule_kind_register(STAFF_PRIVILEGES)

@@ -147,9 +147,15 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "when another staff member approves it (`accounts.change_user`, rule change proposals); the old and the new "
         "address are told. Administrators set a password (reason required) and edit the address directly. Staff "
         "status, superuser status, groups, permissions and the dates the account was made and last used (account age "
-        "decides freeroll eligibility) are read-only to everyone but administrators.",
+        "decides freeroll eligibility) are read-only to everyone but administrators. An administrator's grant of staff "
+        "status, superuser status, a group or a permission is only proposed (reason required) and applied when another "
+        "administrator approves it (issue 30, kind `staff_privileges`); a removal applies at once.",
     ),
-    "auth.group": administrators_only(note="Roles and their permissions: administrators only, whatever is held."),
+    "auth.group": administrators_only(
+        note="Roles: administrators only, whatever is held. A group's permissions are read-only here (issue 30, four "
+        "eyes): the role groups' are set in code (`poker_site/accounts/roles.py`); an account's own are granted by "
+        "proposal on its page."
+    ),
     "django_celery_beat.periodictask": administrators_only(
         may(
             *VERBS,

@@ -2,7 +2,8 @@
 posting groups and permissions, on the user change form changes none of them (the fields are read-only for anyone but
 a superuser, so the posted values are not read); an account that holds any privilege is read-only to them (its page,
 its reset-link page); nobody but a superuser sets a password (issue 30: support sends a player a reset link instead);
-the model's "change" permission alone is not enough; and a superuser still can."""
+the model's "change" permission alone is not enough; and a superuser still can, once a second superuser approves
+(issue 30, four eyes)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from django.core import mail
 from poker_site.accounts.models import User
 from poker_site.accounts.role_table import ADMINISTRATORS
 from poker_site.accounts.roles import COMPLIANCE_REVIEWERS, SUPPORT_STAFF
+from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
+from poker_site.core.rule_changes import rule_change_approve
 from tests.foundation.staff_roles import WITHOUT_A_ROLE, staff_member
 from tests.tables.back_office import logged_in
 
@@ -181,14 +184,21 @@ def test_support_may_not_add_accounts_at_all() -> None:
     assert not User.objects.filter(username="sneaky").exists()
 
 
-def test_a_superuser_still_grants_staff_status_superuser_status_and_groups() -> None:
+def test_a_superuser_still_grants_staff_status_superuser_status_and_groups_when_a_second_superuser_approves() -> None:
+    """Issue 30, four eyes: the superuser's grant is proposed (nothing before the approval) and applied when another
+    superuser approves it."""
     client = logged_in(staff_member(ADMINISTRATORS, "the-admin"))
     pat = player()
 
     response = client.post(
         change_page(pat),
-        everything_ticked(pat, groups=[Group.objects.get(name=SUPPORT_STAFF).pk], user_permissions=[]),
+        everything_ticked(
+            pat, groups=[Group.objects.get(name=SUPPORT_STAFF).pk], user_permissions=[], privileges_reason="Ticket 7"
+        ),
     )
 
     assert response.status_code == 302
+    assert privileges(pat) == NONE
+    [proposal] = RuleChangeProposal.objects.filter(kind="staff_privileges", status=RuleChangeStatus.PENDING)
+    rule_change_approve(proposal, staff_member(ADMINISTRATORS, "the-second-admin"))
     assert privileges(pat) == (True, True, [SUPPORT_STAFF], [])
