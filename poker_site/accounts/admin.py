@@ -18,6 +18,7 @@ change either way.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import admin, messages
@@ -82,6 +83,8 @@ ACCOUNT_HISTORY_FIELDS = ("date_joined", "last_login")
 # The sign-up's record and the player's own choice: read-only to everyone (responsible gaming).
 RESPONSIBLE_GAMING_FIELDS = ("date_of_birth", "terms_version", "terms_accepted_at", "session_reminder_minutes")
 PRIVILEGES_REASON = "privileges_reason"
+# Issue 30 (QA note 13): support answers a player's ticket from the player's page too.
+PLAYER_PAGE_LISTS = (("Ledger", "wallet.leg"), ("Transfers", "wallet.transfer"), ("Hands", "games.hand"))
 
 
 def is_superuser(request: HttpRequest) -> bool:
@@ -259,6 +262,7 @@ class UserAdmin(ProposesAfterSaving, DjangoUserAdmin):
         ("Responsible gaming", {"fields": RESPONSIBLE_GAMING_FIELDS}),
     )
 
+    change_form_template = "accounts/admin_user_change_form.html"
     form = AccountChangeForm
     add_form = AccountCreationForm
     change_password_form = PasswordSetByStaffForm
@@ -302,6 +306,14 @@ class UserAdmin(ProposesAfterSaving, DjangoUserAdmin):
         may_send = self.has_change_permission(request, obj)
         link = reverse(f"admin:{SEND_PASSWORD_RESET_PAGE}", args=[obj.pk]) if may_send else ""
         return type(form.__name__, (form,), {"reset_link_page": link})
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """Django's page, with links to the player's overview, ledger, transfers and hands at its top."""
+        user = User.objects.filter(pk=int(object_id)).first() if str(object_id).isdigit() else None
+        links = player_pages(request.user, user) if user is not None else []
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), "player_pages": links})
 
     @admin.display(description="change the e-mail address")
     def email_change(self, user: User) -> str:
@@ -467,6 +479,21 @@ class UserAdmin(ProposesAfterSaving, DjangoUserAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         allowed = super().has_delete_permission(request, obj)
         return allowed and (obj is None or is_superuser(request) or not holds_privileges(obj))
+
+
+def player_pages(viewer: Any, user: User) -> list[tuple[str, str]]:
+    """(title, address) of the player's overview (LOB-08), ledger, transfers and hands (QA note 13: support answers a
+    ticket from the player's page too), each the viewer's role may open; the lists searched for the player. The
+    overview shows players, not staff accounts."""
+    links: list[tuple[str, str]] = []
+    if viewer.has_perm("compliance.view_playeroverview") and not user.is_staff:
+        links.append(("Player overview", reverse("admin:compliance_playeroverview_change", args=[user.pk])))
+    for title, label in PLAYER_PAGE_LISTS:
+        app_label, model_name = label.split(".")
+        if viewer.has_perm(f"{app_label}.view_{model_name}"):
+            query = urlencode({"q": f"player:{user.username}"})
+            links.append((title, f"{reverse(f'admin:{app_label}_{model_name}_changelist')}?{query}"))
+    return links
 
 
 def _after(fields: Any, name: str, added: str) -> tuple[Any, ...]:

@@ -149,7 +149,8 @@ ADMIN_POWERS: dict[str, ModelPowers] = {
         "status, superuser status, groups, permissions and the dates the account was made and last used (account age "
         "decides freeroll eligibility) are read-only to everyone but administrators. An administrator's grant of staff "
         "status, superuser status, a group or a permission is only proposed (reason required) and applied when another "
-        "administrator approves it (issue 30, kind `staff_privileges`); a removal applies at once.",
+        "administrator approves it (issue 30, kind `staff_privileges`); a removal applies at once. The page links to "
+        "the player's overview, ledger, transfers and hands.",
     ),
     "auth.group": administrators_only(
         note="Roles: administrators only, whatever is held. A group's permissions are read-only here (issue 30, four "
