@@ -2,9 +2,12 @@
 :mod:`poker_site.core.rule_changes`.
 
 A proposal names one setting (``compliance.indicatorsetting:<pk>``) and its new ``value``; the value must suit the
-detector (whole number where it counts, within the indicator's own bounds) and be above zero: a threshold of 0 or less
-would flag everyone, or no one, and is refused. Reviewers (``compliance.change_indicatorsetting``) propose and
-approve, never their own. Applied, the flags are recomputed after the commit.
+detector (a finite number, at most a thousand million, whole number where it counts, within the indicator's own
+bounds) and be above zero: a threshold of 0 or less would flag everyone, or no one, and is refused. Reviewers
+(``compliance.change_indicatorsetting``) propose and approve, never their own. A value out of the parameter's usual
+range (more than 10 times its default or less than a tenth of it: enough to switch an indicator off, or to flag
+everyone) needs an administrator's approval (``core.approve_any_rule_change``), as stake terms and game rules do (QA
+report H, finding 12). Applied, the flags are recomputed after the commit.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from django.utils import timezone
 
 from compliance.errors import InvalidRequest
 from compliance.models import IndicatorSetting
-from compliance.services.thresholds import setting_check
+from compliance.services.thresholds import setting_check, setting_out_of_usual_range
 from poker_site.core.rule_changes import CheckedChange, RuleChangeRefused, RuleKind, target_row
 
 CHANGE_SETTING = "compliance.change_indicatorsetting"
@@ -43,10 +46,13 @@ def threshold_change_check(target: str, changes: dict[str, Any]) -> CheckedChang
     except InvalidRequest as error:
         raise RuleChangeRefused(str(error)) from error
     before = setting.value if not setting.whole_number else int(setting.value)
+    why = setting_out_of_usual_range(setting, checked)
     return CheckedChange(
         summary=f"{setting.indicator}.{setting.parameter}: {before:g} → {checked:g}",
         before={"value": before},
         changes={"value": checked},
+        needs_administrator=bool(why),
+        why_administrator=why,
     )
 
 

@@ -14,6 +14,7 @@ import ast
 import dataclasses
 import inspect
 import itertools
+import math
 import textwrap
 from typing import Any
 
@@ -91,8 +92,26 @@ def detector_parameters() -> dict[str, dict[str, int | float]]:
     return parameters
 
 
+MAXIMUM_SETTING_VALUE = 1_000_000_000
+"""No detection parameter (a count of hands or decisions, a number of seconds or big blinds, a score) means anything
+beyond a thousand million: a larger value is a typing slip or an indicator switched off by other means (QA report H,
+finding 12: ``1e308`` passed as a whole number)."""
+USUAL_RANGE_FACTOR = 10
+"""A value more than this many times a parameter's default, or less than its default divided by it, is out of the
+usual range: its approval needs an administrator, as for the other kinds of rules."""
+
+
 def setting_check(setting: IndicatorSetting, value: float) -> int | float:
-    """``value`` as the detector will take it for ``setting``; :class:`InvalidRequest` saying why it cannot."""
+    """``value`` as the detector will take it for ``setting``; :class:`InvalidRequest` saying why it cannot (not a
+    finite number, above :data:`MAXIMUM_SETTING_VALUE`, not a whole number where one is counted, or out of the
+    indicator's own bounds)."""
+    name = f"{setting.indicator}.{setting.parameter}"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidRequest(f"{name} takes a number, not {value!r}.")
+    if not math.isfinite(value):
+        raise InvalidRequest(f"{name} takes a finite number, not {value}.")
+    if value > MAXIMUM_SETTING_VALUE:
+        raise InvalidRequest(f"{name} is at most {MAXIMUM_SETTING_VALUE:,}, not {value:g}.")
     if setting.whole_number:
         if float(value) != int(value):
             raise InvalidRequest(f"{setting.indicator}.{setting.parameter} is a whole number, not {value:g}.")
@@ -105,3 +124,17 @@ def setting_check(setting: IndicatorSetting, value: float) -> int | float:
     except StateError as error:
         raise InvalidRequest(str(error)) from error
     return value
+
+
+def setting_out_of_usual_range(setting: IndicatorSetting, value: float) -> str:
+    """Why ``value`` is out of ``setting``'s usual range (more than :data:`USUAL_RANGE_FACTOR` times its default or
+    less than its default divided by it), or "" when it is within it."""
+    default = float(setting.default)
+    if default <= 0:
+        return ""
+    name = f"{setting.indicator}.{setting.parameter}"
+    if value > default * USUAL_RANGE_FACTOR:
+        return f"{name} {value:g} is more than {USUAL_RANGE_FACTOR} times its default {default:g}"
+    if value < default / USUAL_RANGE_FACTOR:
+        return f"{name} {value:g} is less than a {USUAL_RANGE_FACTOR}th of its default {default:g}"
+    return ""
