@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from poker_site.accounts.views import login_required_back_to
 from poker_site.core.templatetags.money import format_money
 from wallet.api import player_balance
 from wallet.errors import WalletError, format_cents
@@ -125,7 +126,7 @@ def _done(request: HttpRequest, cashier_transaction: CashierTransaction) -> Http
     return redirect(reverse("wallet:cashier"))
 
 
-@login_required
+@login_required_back_to("wallet:cashier")
 @require_POST
 def deposit(request: HttpRequest) -> HttpResponse:
     form = AmountForm(request.POST, prefix="deposit")
@@ -143,7 +144,7 @@ def deposit(request: HttpRequest) -> HttpResponse:
     return _render(request, deposit_form=form, status=400)
 
 
-@login_required
+@login_required_back_to("wallet:cashier")
 @require_POST
 def withdraw(request: HttpRequest) -> HttpResponse:
     form = AmountForm(request.POST, prefix="withdraw")

@@ -3,18 +3,22 @@ pages of :mod:`poker_site.accounts.password_reset`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.views import redirect_to_login
 from django.core.mail import send_mail
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse_lazy
-from django.utils.translation import ngettext
+from django.urls import reverse, reverse_lazy
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods
 
 from poker_site.accounts.forms import EmailTaken, LoginForm, SignUpForm, UsernameTaken
@@ -25,6 +29,28 @@ from poker_site.accounts.password_reset import (
     password_reset_request,
     sockets_close_after_password_change,
 )
+
+
+def login_required_back_to(page: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """``login_required`` for a view that only takes a form's POST: a request without a logged-in player (the form was
+    sent after the session expired, or after logging out in another tab) is sent to log in with ``next`` the page that
+    holds the form (the URL name ``page``, which answers GET), so the player lands there after logging in; with the
+    POST-only URL as ``next`` the browser would GET it and see a blank 405. Nothing the form asked for is done."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not request.user.is_authenticated:
+                if request.method == "POST":
+                    messages.info(
+                        request, gettext("You were logged out, so the form was not sent. Log in and send it again.")
+                    )
+                return redirect_to_login(reverse(page))
+            return view(request, *args, **kwargs)
+
+        return guarded
+
+    return decorate
 
 
 @require_http_methods(["GET", "POST"])

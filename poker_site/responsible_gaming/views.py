@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from poker_site.accounts.views import login_required_back_to
 from poker_site.core.templatetags.money import format_money
 from poker_site.responsible_gaming import services
 from poker_site.responsible_gaming.forms import DepositLimitForm, SelfExclusionForm, SessionReminderForm
@@ -49,7 +50,7 @@ def overview(request: HttpRequest) -> HttpResponse:
     return _render(request)
 
 
-@login_required
+@login_required_back_to("responsible_gaming:overview")
 @require_POST
 def deposit_limit(request: HttpRequest) -> HttpResponse:
     form = DepositLimitForm(request.POST, prefix="limit")
@@ -107,7 +108,7 @@ def _pending_amount(change: DepositLimitChange) -> str:
     return _("no limit") if change.amount is None else format_money(change.amount)
 
 
-@login_required
+@login_required_back_to("responsible_gaming:overview")
 @require_POST
 def deposit_limit_cancel(request: HttpRequest) -> HttpResponse:
     """The player cancels a pending raise or removal: the limit in force stays."""
@@ -127,7 +128,7 @@ def deposit_limit_cancel(request: HttpRequest) -> HttpResponse:
     return redirect("responsible_gaming:overview")
 
 
-@login_required
+@login_required_back_to("responsible_gaming:overview")
 @require_POST
 def session_reminder(request: HttpRequest) -> HttpResponse:
     form = SessionReminderForm(request.POST, prefix="reminder")
@@ -145,7 +146,7 @@ def session_reminder(request: HttpRequest) -> HttpResponse:
     return _render(request, reminder_form=form, status=400)
 
 
-@login_required
+@login_required_back_to("responsible_gaming:overview")
 @require_POST
 def self_exclusion(request: HttpRequest) -> HttpResponse:
     form = SelfExclusionForm(request.POST, prefix="exclusion")
