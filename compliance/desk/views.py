@@ -105,7 +105,7 @@ def queue_filter_errors(form: forms.QueueFilterForm) -> str:
     if not form.is_bound or form.is_valid():
         return ""
     return " ".join(
-        f"{form.fields[name].label if name in form.fields else name}: {' '.join(errors)}"
+        f"{form.fields[name].label if name in form.fields else name}: {' '.join(str(error) for error in errors)}"
         for name, errors in form.errors.items()
     )
 
