@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
-"""Verify a provably fair poker hand from its PHH hand history, with the Python standard library only (3.11+).
+"""Verify a provably fair poker hand from its PHH hand history, or an Ultimate Texas Hold'em round from its proof
+file, with the Python standard library only (3.11+).
 
 Usage: ``python3 verify_hand.py HAND.phh [MORE.phh ...]`` (``.phhs`` files with several hands work too). Download a
 hand's history from the hand replayer ("Download PHH") or ``GET /api/games/hands/<id>/phh/``.
+
+UTH: ``python3 verify_hand.py uth-<game number>.json`` (the table page's Game history, "Download", or
+``GET /api/uth/rounds/<game number>/verification/``). It checks the commitment against the seed and that the player
+cards are deck[0:2], the dealer's cards deck[2:4] and the board deck[4:9] (no client seeds); add
+``--commitment HEX`` to compare with the commitment you noted before the deal.
 
 For each hand it checks, as ``docs/fairness.md`` describes:
 
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import sys
 import tomllib
 
@@ -99,6 +106,36 @@ def verify(fields: dict) -> list[str]:
     return problems
 
 
+UTH_FORMAT = "uth-round/v1"
+UTH_POSITIONS = {"player_cards": (0, 2), "dealer_cards": (2, 4), "board": (4, 9)}
+"""Where a UTH round's cards sit in its deck (docs/fairness.md, "Dealing from the deck (UTH)")."""
+
+
+def verify_uth(fields: dict, noted_commitment: str | None = None) -> list[str]:
+    """The problems of one UTH round proof (empty: verified)."""
+    if fields.get("algorithm") != ALGORITHM:
+        return [f"unknown or missing algorithm {fields.get('algorithm')!r}"]
+    domain = fields["domain"]
+    server_seed = bytes.fromhex(fields["server_seed"])
+    problems = []
+    if not domain.startswith("uth-deck/v1/"):
+        problems.append(f"the domain {domain!r} is not a UTH round's")
+    recomputed = commitment(domain, server_seed)
+    if recomputed != fields["commitment"].lower():
+        problems.append(f"commitment {fields['commitment']} is not SHA-256 of the revealed seed ({recomputed})")
+    if noted_commitment is not None and noted_commitment.lower() != fields["commitment"].lower():
+        noted = noted_commitment
+        problems.append(f"commitment {fields['commitment']} is not the one you noted before the deal ({noted})")
+    deck = derived_deck(server_seed, {}, domain)
+    for name, (start, end) in UTH_POSITIONS.items():
+        dealt = list(fields.get(name, []))
+        expected = deck[start : start + len(dealt)]
+        if len(dealt) > end - start or dealt != expected:
+            label = name.replace("_", " ")
+            problems.append(f"the {label} are {' '.join(dealt)}, the seeds give {' '.join(deck[start:end])}")
+    return problems
+
+
 def hands_in(text: str) -> list[tuple[str, dict]]:
     document = tomllib.loads(text)
     if "variant" in document:
@@ -106,11 +143,31 @@ def hands_in(text: str) -> list[tuple[str, dict]]:
     return [(f"hand [{key}]", value) for key, value in document.items() if isinstance(value, dict)]
 
 
-def main(paths: list[str]) -> int:
+def main(arguments: list[str]) -> int:
     failed = 0
+    noted = None
+    paths = []
+    iterator = iter(arguments)
+    for argument in iterator:
+        if argument == "--commitment":
+            noted = next(iterator, "")
+        else:
+            paths.append(argument)
     for path in paths:
         with open(path, "rb") as source:
             text = source.read().decode("utf-8")
+        if text.lstrip().startswith("{"):
+            document = json.loads(text)
+            if document.get("format") != UTH_FORMAT:
+                failed += 1
+                print(f"{path}: not a UTH round proof (format {document.get('format')!r})")
+                continue
+            problems = verify_uth(document, noted)
+            label = f"{path} game {document.get('game_number', '?')} {document.get('domain', '')}"
+            failed += bool(problems)
+            for problem in problems or ["verified"]:
+                print(f"{label}: {problem}")
+            continue
         for name, fields in hands_in(text):
             problems = verify(fields)
             label = f"{path} {name} {fields.get('_fairness_domain', '')}".strip()

@@ -78,10 +78,43 @@ class UthRoundRecallView(APIView):
             hands = hands.filter(player=request.user)  # type: ignore[misc]
         if round_ is None or (not staff and not hands.exists()):
             raise Http404("No game with that number that you took part in.")
-        payload: dict[str, Any] = {"round": readside.round_public(round_), "hands": [_hand(hand) for hand in hands]}
+        payload: dict[str, Any] = {
+            "round": readside.round_public(round_),
+            "hands": [_hand(hand) for hand in hands],
+            # The commitment published when the round opened; the server seed once the round is over (docs/fairness.md).
+            "fairness": readside.round_fairness(round_, with_seed=True),
+        }
         if staff and round_.deck and round_.phase in FINISHED_PHASES:
             payload["deck"] = format_cards(round_.deck_cards, symbols=False)
         return Response(payload)
+
+
+def _round_taken_part_in(request: Request, game_number: str) -> UthRound:
+    round_ = UthRound.objects.filter(game_number=game_number).first()
+    if round_ is None or not (
+        request.user.has_perm("uth.view_uthround")
+        or UthHand.objects.filter(round=round_, player_id=request.user.pk).exists()
+    ):
+        raise Http404("No game with that number that you took part in.")
+    return round_
+
+
+class UthRoundVerificationView(APIView):
+    """The proof of a game that is over, as a file for ``docs/verify_hand.py``: game number, algorithm, domain,
+    commitment, server seed and the cards dealt at their deck positions (docs/fairness.md). A game still in play has
+    none yet (409): its seed is revealed only once it is settled or cancelled."""
+
+    @extend_schema(operation_id="uth_round_verification", responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request, game_number: str) -> Response:
+        round_ = _round_taken_part_in(request, game_number)
+        document = readside.round_verification(round_)
+        if document is None:
+            return Response(
+                {"code": "round_in_play", "message": "The server seed is revealed once the game is over."}, status=409
+            )
+        response = Response(document)
+        response["Content-Disposition"] = f'attachment; filename="uth-{round_.game_number}.json"'
+        return response
 
 
 def _hand(hand: UthHand) -> dict[str, Any]:

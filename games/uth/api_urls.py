@@ -11,4 +11,5 @@ urlpatterns = [
     path("tables/<int:table_id>/", api.UthTableSnapshotView.as_view(), name="table"),
     path("history/", api.UthHistoryView.as_view(), name="history"),
     path("rounds/<str:game_number>/", api.UthRoundRecallView.as_view(), name="round"),
+    path("rounds/<str:game_number>/verification/", api.UthRoundVerificationView.as_view(), name="round-verification"),
 ]

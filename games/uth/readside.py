@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games.engine.cards import Card, parse_cards
 from games.engine.evaluation import holdem_strength, strength_name
+from games.engine.fairness import ALGORITHM, uth_round_domain
 from games.engine.uth.betting import BetAmounts, BetRejected, BetSlip
 from games.engine.uth.paytables import BLIND_PAYTABLE, TRIPS_PAYTABLE, HandClass, hand_class
 from games.engine.uth.round import DECISION_OPTIONS, Phase
@@ -93,6 +94,7 @@ def round_public(round_: UthRound) -> dict[str, Any]:
         "dealer_cards": [],
         "result": None,
         "cancel_reason": round_.cancel_reason,
+        "fairness": round_fairness(round_, with_seed=False),
     }
     if dealt and phase is not Phase.CANCELLED:
         visible = {Phase.PREFLOP: 0, Phase.FLOP: 3, Phase.RIVER: 5, Phase.SETTLED: 5}.get(phase, 0)
@@ -103,6 +105,58 @@ def round_public(round_: UthRound) -> dict[str, Any]:
         view["dealer_cards"] = _cards(deck[2:4])
         view["result"] = round_.result
     return view
+
+
+PLAYER_CARD_POSITIONS = (0, 2)
+DEALER_CARD_POSITIONS = (2, 4)
+BOARD_POSITIONS = (4, 9)
+"""Where a UTH round's cards sit in its committed deck (docs/fairness.md, "Dealing from the deck (UTH)"): the two
+player cards (common to the table, AMB-38) are deck[0:2], the dealer's deck[2:4], the board (flop, turn, river)
+deck[4:9]."""
+
+
+def round_fairness(round_: UthRound, *, with_seed: bool) -> dict[str, Any] | None:
+    """The round's provably fair deck as a player may see it (issue 29, docs/fairness.md): algorithm, domain and the
+    commitment published when the round opened; the server seed only with ``with_seed`` and once the round is over
+    (settled or cancelled), never while it is in play. None for a round opened before rounds had seeds."""
+    if not round_.deck_commitment:
+        return None
+    view: dict[str, Any] = {
+        "algorithm": ALGORITHM,
+        "domain": uth_round_domain(round_.table_id, round_.number),
+        "commitment": round_.deck_commitment,
+        "client_seeds": {},
+    }
+    if with_seed and round_.phase in FINISHED_PHASES and round_.server_seed:
+        view["server_seed"] = round_.server_seed
+    return view
+
+
+def round_verification(round_: UthRound) -> dict[str, Any] | None:
+    """The downloadable proof of a round that is over (``docs/verify_hand.py ROUND.json``): its game number, the
+    fairness fields with the server seed, and the cards dealt where everyone saw them (the player cards; the dealer's
+    and the board once settled). None while the round is in play or when it has no seed."""
+    fairness = round_fairness(round_, with_seed=True)
+    if fairness is None or "server_seed" not in fairness:
+        return None
+    deck = round_.deck_cards
+    settled = round_.phase == Phase.SETTLED.value
+    return {
+        "format": "uth-round/v1",
+        "game_number": round_.game_number,
+        "table_id": round_.table_id,
+        "round_number": round_.number,
+        "phase": round_.phase,
+        **fairness,
+        "player_cards": _cards(deck[slice(*PLAYER_CARD_POSITIONS)]) if deck else [],
+        "dealer_cards": _cards(deck[slice(*DEALER_CARD_POSITIONS)]) if deck and settled else [],
+        "board": _cards(deck[slice(*BOARD_POSITIONS)]) if deck and settled else [],
+        "positions": {
+            "player_cards": list(PLAYER_CARD_POSITIONS),
+            "dealer_cards": list(DEALER_CARD_POSITIONS),
+            "board": list(BOARD_POSITIONS),
+        },
+    }
 
 
 def decision_stats(round_: UthRound) -> dict[str, Any]:
@@ -290,6 +344,7 @@ def history(user: User, table_id: int | None = None, limit: int = HISTORY_LENGTH
                 "total_bet": hand.stake,
                 "decisions": [item["label"] for item in hand.decisions],
                 "result": result,
+                "fairness": round_verification(round_),
             }
         )
     return rows

@@ -138,12 +138,17 @@ def uth_betting_close(round_id: int, *, now: datetime, shuffler: Shuffler | None
     events = EventLog(table.pk)
     if not staked:
         # Nobody bet: a new betting time instead of a deal to an empty table. Nothing refers to the round yet, so it
-        # takes the new start time and game number.
+        # takes the new start time and game number (UTH-34: the number players quote is the betting time's start).
+        # Its deck stays the one committed when the round first opened (same seed, same domain: the domain names the
+        # round number, which does not change), and that commitment is announced again under the new game number, so
+        # it is found under the number the player sees and was still published before any card (QA G, finding 4).
         round_.started_at = round_.phase_started_at = now
         round_.phase_deadline = now + timedelta(seconds=table.betting_seconds)
         round_.game_number = game_number(table.pk, now, round_.number)
         fields_update(round_, ["started_at", "phase_started_at", "phase_deadline", "game_number"])
         events.add("round_opened", {"round": round_public(round_)}, round_=round_, at=now)
+        if round_.deck_commitment:
+            events.add("deck_committed", round_commitment_payload(round_), round_=round_, at=now)
         return True
     deck = shuffled_deck(shuffler if shuffler is not None else round_shuffler(round_))
     round_.deck = "".join(str(card) for card in deck)
