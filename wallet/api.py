@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from poker_site.core.pagination import IntegerPositionCursorPagination
+from poker_site.core.templatetags.money import format_money
 from poker_site.core.strict_input import errors_in_words
 from wallet.errors import IdempotencyConflict, PaymentProviderError, WalletError, format_cents
 from wallet.models import DEFAULT_CURRENCY, CashierDirection, CashierStatus, CashierTransaction, Leg
@@ -84,7 +85,7 @@ def player_balance(user: Any, currency: str = DEFAULT_CURRENCY) -> dict[str, Any
     answer: dict[str, Any] = {"currency": currency}
     for name, cents in figures.items():
         answer[f"{name}_cents"] = cents
-        answer[name] = format_cents(cents, currency)
+        answer[name] = format_money(cents, currency)  # in the request's language, as the pages write it
     return answer
 
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from poker_site.accounts.views import login_required_back_to
 from poker_site.core.templatetags.money import format_money
 from wallet.api import player_balance
-from wallet.errors import WalletError, format_cents
+from wallet.errors import IdempotencyConflict, WalletError
 from wallet.forms import AmountForm
 from wallet.models import CashierDirection, CashierStatus, CashierTransaction, Leg
 from wallet.services import cashier_status_label, deposit_through_provider, player_cash_account, withdrawal_create
@@ -108,7 +108,7 @@ def cashier(request: HttpRequest) -> HttpResponse:
 
 
 def _done(request: HttpRequest, cashier_transaction: CashierTransaction) -> HttpResponseRedirect:
-    amount = format_cents(cashier_transaction.amount, cashier_transaction.currency)
+    amount = format_money(cashier_transaction.amount, cashier_transaction.currency)
     if cashier_transaction.status == "failed":
         messages.error(
             request,
@@ -126,6 +126,13 @@ def _done(request: HttpRequest, cashier_transaction: CashierTransaction) -> Http
     return redirect(reverse("wallet:cashier"))
 
 
+def _form_already_sent(request: HttpRequest) -> HttpResponseRedirect:
+    """The form's key was used for another amount: the page was sent before and came back (the browser's Back) with
+    a different amount. Nothing is moved; the page is shown again with a fresh form (a new key) and says so."""
+    messages.warning(request, _("This form was already sent; the page has been reloaded with a new form."))
+    return redirect(reverse("wallet:cashier"))
+
+
 @login_required_back_to("wallet:cashier")
 @require_POST
 def deposit(request: HttpRequest) -> HttpResponse:
@@ -137,6 +144,8 @@ def deposit(request: HttpRequest) -> HttpResponse:
                 form.cleaned_data["amount"],
                 form.cleaned_data["idempotency_key"],
             )
+        except IdempotencyConflict:
+            return _form_already_sent(request)
         except WalletError as error:
             form.add_error(None, str(error))
         else:
@@ -155,6 +164,8 @@ def withdraw(request: HttpRequest) -> HttpResponse:
                 form.cleaned_data["amount"],
                 form.cleaned_data["idempotency_key"],
             )
+        except IdempotencyConflict:
+            return _form_already_sent(request)
         except WalletError as error:
             form.add_error(None, str(error))
         else:

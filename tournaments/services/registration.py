@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Seat
+from poker_site.core.templatetags.money import format_money
 from poker_site.responsible_gaming.services import play_allowed_or_refuse
 from tournaments.definitions import buy_in_range, level_clock, payouts_for_pool, payouts_now
 from tournaments.models import (
@@ -214,11 +215,19 @@ def registration_take_locked(
         cash_account = player_cash_account(user)
         balance = cash_account.balance  # read just now, under no lock: the transfer checks it again under its lock
         if balance < price.total_cents + locked.bounty_per_entry:
-            raise InsufficientBalance(
-                f"{locked.name} costs {_format(price.prize_contribution_cents)}"
-                + (f" + {_format(locked.bounty_per_entry)} bounty" if locked.bounty_per_entry else "")
-                + f" + {_format(price.fee_cents)} fee; your balance is {_format(balance)}."
-            )
+            words = {
+                "what": locked.name,
+                "prize": format_money(price.prize_contribution_cents),
+                "bounty": format_money(locked.bounty_per_entry),
+                "fee": format_money(price.fee_cents),
+                "balance": format_money(balance),
+            }
+            if locked.bounty_per_entry:
+                raise InsufficientBalance(
+                    _("%(what)s costs %(prize)s + %(bounty)s bounty + %(fee)s fee; your balance is %(balance)s.")
+                    % words
+                )
+            raise InsufficientBalance(_("%(what)s costs %(prize)s + %(fee)s fee; your balance is %(balance)s.") % words)
     try:
         with transaction.atomic():
             entry = TournamentEntry.objects.create(

@@ -29,13 +29,13 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from poker_site.core.templatetags.money import format_money
 from wallet.errors import (
     CashierLimitExceeded,
     IdempotencyConflict,
     InsufficientFunds,
     InvalidTransfer,
     PaymentProviderError,
-    format_cents,
 )
 from wallet.models import (
     DEFAULT_CURRENCY,
@@ -143,9 +143,13 @@ def check_deposit_limits(user: User, amount: int, currency: str = DEFAULT_CURREN
     player's cashier lock (``_lock_cashier_of``), or two deposits can both pass a limit."""
     limits = cashier_limits()
     if amount < limits.minimum_deposit:
-        raise CashierLimitExceeded(f"The minimum deposit is {format_cents(limits.minimum_deposit, currency)}.")
+        raise CashierLimitExceeded(
+            gettext("The minimum deposit is %(amount)s.") % {"amount": format_money(limits.minimum_deposit, currency)}
+        )
     if amount > limits.maximum_deposit:
-        raise CashierLimitExceeded(f"The maximum deposit is {format_cents(limits.maximum_deposit, currency)}.")
+        raise CashierLimitExceeded(
+            gettext("The maximum deposit is %(amount)s.") % {"amount": format_money(limits.maximum_deposit, currency)}
+        )
     now = timezone.now()
     day_start = _utc_day_start(now)
     deposited = deposited_today(user, currency, now)
@@ -153,13 +157,26 @@ def check_deposit_limits(user: User, amount: int, currency: str = DEFAULT_CURREN
     already = deposited + awaiting_today
     if already + amount > limits.daily_deposit_limit:
         room = max(0, limits.daily_deposit_limit - already)
-        awaiting_words = (
-            f" and {format_cents(awaiting_today, currency)} awaits the payment provider" if awaiting_today else ""
-        )
+        words = {
+            "limit": format_money(limits.daily_deposit_limit, currency),
+            "deposited": format_money(deposited, currency),
+            "awaiting": format_money(awaiting_today, currency),
+            "room": format_money(room, currency),
+        }
+        if awaiting_today:
+            raise CashierLimitExceeded(
+                gettext(
+                    "The daily deposit limit is %(limit)s; you have deposited %(deposited)s today (UTC) and "
+                    "%(awaiting)s awaits the payment provider, so at most %(room)s more."
+                )
+                % words
+            )
         raise CashierLimitExceeded(
-            f"The daily deposit limit is {format_cents(limits.daily_deposit_limit, currency)}; you have deposited "
-            f"{format_cents(deposited, currency)} today (UTC){awaiting_words}, so at most "
-            f"{format_cents(room, currency)} more."
+            gettext(
+                "The daily deposit limit is %(limit)s; you have deposited %(deposited)s today (UTC), so at most "
+                "%(room)s more."
+            )
+            % words
         )
     # The registered checks (e.g. the player's own daily, weekly and monthly limits: responsible gaming) are asked
     # about this deposit alone: each counts the deposits already made in its window itself, pending ones included.
@@ -183,9 +200,15 @@ def cashier_status_label(cashier_transaction: CashierTransaction) -> str:
 def check_withdrawal_limits(amount: int, currency: str = DEFAULT_CURRENCY) -> None:
     limits = cashier_limits()
     if amount < limits.minimum_withdrawal:
-        raise CashierLimitExceeded(f"The minimum withdrawal is {format_cents(limits.minimum_withdrawal, currency)}.")
+        raise CashierLimitExceeded(
+            gettext("The minimum withdrawal is %(amount)s.")
+            % {"amount": format_money(limits.minimum_withdrawal, currency)}
+        )
     if amount > limits.maximum_withdrawal:
-        raise CashierLimitExceeded(f"The maximum withdrawal is {format_cents(limits.maximum_withdrawal, currency)}.")
+        raise CashierLimitExceeded(
+            gettext("The maximum withdrawal is %(amount)s.")
+            % {"amount": format_money(limits.maximum_withdrawal, currency)}
+        )
 
 
 def _lock_cashier_of(user: User) -> None:
@@ -208,10 +231,18 @@ def _existing(user: User, direction: str, key: str) -> CashierTransaction | None
 
 def _same_request_or_conflict(existing: CashierTransaction, amount: int, currency: str, key: str) -> None:
     if existing.amount != amount or existing.currency != currency:
-        raise IdempotencyConflict(
-            f"The idempotency key {key!r} was already used for {existing.direction} #{existing.pk} of "
-            f"{format_cents(existing.amount, existing.currency)}; use a new key for a new {existing.direction}."
-        )
+        words = {"key": repr(key), "pk": existing.pk, "amount": format_money(existing.amount, existing.currency)}
+        if existing.direction == CashierDirection.DEPOSIT:
+            message = gettext(
+                "The idempotency key %(key)s was already used for deposit #%(pk)s of %(amount)s; use a new key for a "
+                "new deposit."
+            )
+        else:
+            message = gettext(
+                "The idempotency key %(key)s was already used for withdrawal #%(pk)s of %(amount)s; use a new key "
+                "for a new withdrawal."
+            )
+        raise IdempotencyConflict(message % words)
 
 
 def _credit_reserved_deposit(
@@ -569,12 +600,14 @@ def withdrawal_request(
     except InsufficientFunds as error:
         cash.refresh_from_db(fields=["balance"])
         at_tables = money_at_tables(user, currency)
-        message = (
-            f"You can withdraw at most your cash balance of {format_cents(cash.balance, currency)}; "
-            f"this is {format_cents(error.shortfall_cents, currency)} more."
-        )
+        message = gettext("You can withdraw at most your cash balance of %(balance)s; this is %(shortfall)s more.") % {
+            "balance": format_money(cash.balance, currency),
+            "shortfall": format_money(error.shortfall_cents, currency),
+        }
         if at_tables:
-            message += f" {format_cents(at_tables, currency)} is at tables: leave the table to cash it out first."
+            message += " " + gettext("%(amount)s is at tables: leave the table to cash it out first.") % {
+                "amount": format_money(at_tables, currency)
+            }
         raise InsufficientFunds(cash, error.shortfall_cents, message) from None
     withdrawal = CashierTransaction.objects.create(
         player=user,
