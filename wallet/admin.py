@@ -24,6 +24,12 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from poker_site.core.admin_audit import (
+    AUDIT_LOG_ACTIONS,
+    COMPLIANCE_ACTIONS,
+    reads_compliance_reasons,
+    restricted_audit_entries,
+)
 from poker_site.core.admin_exports import CsvExportMixin
 from poker_site.core.admin_lists import CappedCountPaginator, DateRangeFilter, PlayerSearch
 from poker_site.core.admin_proposals import proposal_from_form
@@ -60,7 +66,6 @@ from wallet.services import (
     adjustment_reject,
     hold_release,
 )
-from wallet.services.audit import AUDIT_ACTIONS
 from wallet.services.cashier import cashier_status_label
 from wallet.services.permissions import APPROVE_ADJUSTMENT, APPROVE_ANY_ADJUSTMENT, PROPOSE_ADJUSTMENT
 
@@ -106,10 +111,10 @@ class AuditActionFilter(admin.SimpleListFilter):
     parameter_name = "action"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        # The wallet's own actions plus those other apps recorded lately (no DISTINCT over the whole table).
-        recent = AuditEntry.objects.order_by("-id").values_list("action", flat=True)[:1000]
-        actions = sorted(set(AUDIT_ACTIONS) | set(recent))
-        return [(action, action.replace("_", " ")) for action in actions]
+        """Every action the code records (a fixed list, no DISTINCT over the table; QA finding 9); the desk's own
+        only for those who may read them (QA finding 3)."""
+        hidden = frozenset() if reads_compliance_reasons(request.user) else COMPLIANCE_ACTIONS
+        return [(action, action.replace("_", " ")) for action in AUDIT_LOG_ACTIONS if action not in hidden]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value():
@@ -237,6 +242,13 @@ class LegAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
         return leg.transfer.created_at
 
 
+def _restricted() -> str:
+    """What support reads instead of compliance's reasons: the player overview's wording."""
+    from compliance.player_view import RESTRICTED
+
+    return RESTRICTED
+
+
 HOLD_DECISIONS = [
     ("release", _("Release to the player")),
     ("seize", _("Propose seizing it (to the house; another reviewer approves)")),
@@ -263,6 +275,55 @@ class HoldAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     player_lookup = "player__username"
     list_select_related = ("player", "created_by", "decided_by")
     readonly_fields = ("decide_link",)
+    compliance_fields = {
+        "reason": "reason_restricted",
+        "decision_reason": "decision_reason_restricted",
+        "created_by": "created_by_restricted",
+        "decided_by": "decided_by_restricted",
+        "decide_link": "status_only",
+    }
+    """Compliance's reasons and reviewers: read "restricted, ask compliance" for anyone without
+    ``compliance.review_cases`` (issue 30, QA finding 3), as on the player overview."""
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        shown = super().get_list_display(request)
+        if reads_compliance_reasons(request.user):
+            return shown
+        return [name for name in shown if name not in self.compliance_fields]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields: list[Any] = list(super().get_fields(request, obj))
+        if reads_compliance_reasons(request.user):
+            return fields
+        restricted = set(self.compliance_fields.values())
+        return [self.compliance_fields.get(str(name), name) for name in fields if name not in restricted]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        shown = super().get_readonly_fields(request, obj)
+        if reads_compliance_reasons(request.user):
+            return shown
+        return (*shown, *self.compliance_fields.values())
+
+    @admin.display(description=_("reason"))
+    def reason_restricted(self, hold: Hold) -> str:
+        return _restricted()
+
+    @admin.display(description=_("decision reason"))
+    def decision_reason_restricted(self, hold: Hold) -> str:
+        return _restricted() if hold.decision_reason else "—"
+
+    @admin.display(description=_("withheld by"))
+    def created_by_restricted(self, hold: Hold) -> str:
+        return _restricted()
+
+    @admin.display(description=_("decided by"))
+    def decided_by_restricted(self, hold: Hold) -> str:
+        return _restricted() if hold.decided_by_id else "—"
+
+    @admin.display(description=_("decision"))
+    def status_only(self, hold: Hold) -> str:
+        """The decision as support reads it: the hold's status (no reviewer's name, no pending seizure's)."""
+        return str(hold.get_status_display())
 
     @admin.display(description=_("amount"), ordering="amount")
     def amount_display(self, hold: Hold) -> str:
@@ -859,6 +920,14 @@ class AuditEntryAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
         "details_in_euros",
     )
     readonly_fields = ("before_in_euros", "after_in_euros", "details_in_euros")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[AuditEntry]:
+        """Without ``compliance.review_cases``, the desk's actions are left out (their reasons and details are
+        compliance's: issue 30, QA finding 3); the CSV export reads the same rows."""
+        queryset = super().get_queryset(request)
+        if reads_compliance_reasons(request.user):
+            return queryset
+        return queryset.exclude(restricted_audit_entries())
 
     def _in_euros(self, entry: AuditEntry, value: Any) -> str:
         """A JSON value of the entry, amounts of cents in euros (the stored value keeps cents)."""

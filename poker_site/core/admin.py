@@ -13,6 +13,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
+from poker_site.core.admin_audit import COMPLIANCE_RULE_KINDS, reads_compliance_reasons
 from poker_site.core.admin_lists import CappedCountPaginator
 from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
 from poker_site.core.rule_changes import (
@@ -33,6 +34,27 @@ class ApprovalForm(forms.Form):
 
 class RejectionForm(forms.Form):
     note = forms.CharField(label="Reason for the rejection", widget=forms.Textarea(attrs={"rows": 3}))
+
+
+RESTRICTED_FIELDS = {
+    "before": "before_restricted",
+    "changes": "changes_restricted",
+    "reason": "reason_restricted",
+    "decision_note": "decision_note_restricted",
+}
+"""A seizure's, a forfeiture's or a detection threshold's proposal: its reason and details are compliance's, and read
+"restricted, ask compliance" for anyone without ``compliance.review_cases`` (issue 30, QA finding 3)."""
+
+
+def restricted_text() -> str:
+    from compliance.player_view import RESTRICTED  # the player overview's wording
+
+    return RESTRICTED
+
+
+def hides_reasons(user: Any, proposal: RuleChangeProposal) -> bool:
+    """Whether ``user`` reads "restricted, ask compliance" instead of ``proposal``'s reason and details."""
+    return proposal.kind in COMPLIANCE_RULE_KINDS and not reads_compliance_reasons(user)
 
 
 def may_decide_rule_changes(user: Any) -> bool:
@@ -81,7 +103,28 @@ class RuleChangeProposalAdmin(admin.ModelAdmin):
         "decision_note",
         "decision_links",
     )
-    readonly_fields = fields
+    readonly_fields = (*fields, *RESTRICTED_FIELDS.values())
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is not None and hides_reasons(request.user, obj):
+            return tuple(RESTRICTED_FIELDS.get(name, name) for name in self.fields)
+        return self.fields
+
+    @admin.display(description="before")
+    def before_restricted(self, proposal: RuleChangeProposal) -> str:
+        return restricted_text()
+
+    @admin.display(description="changes")
+    def changes_restricted(self, proposal: RuleChangeProposal) -> str:
+        return restricted_text()
+
+    @admin.display(description="reason")
+    def reason_restricted(self, proposal: RuleChangeProposal) -> str:
+        return restricted_text()
+
+    @admin.display(description="decision note")
+    def decision_note_restricted(self, proposal: RuleChangeProposal) -> str:
+        return restricted_text() if proposal.decision_note else "—"
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # proposed from the rule's own page
@@ -138,6 +181,7 @@ class RuleChangeProposalAdmin(admin.ModelAdmin):
             "form": form,
             "approve": approve,
             "own_proposal": proposal.proposed_by_id == request.user.pk,
+            "reason_restricted": restricted_text() if hides_reasons(request.user, proposal) else "",
         }
         return TemplateResponse(request, "core/rule_change_decision_form.html", context)
 

@@ -24,7 +24,136 @@ from django.conf import settings
 from django.contrib import admin
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from django.db.models import Q
 from django.http import HttpRequest
+
+AUDIT_LOG_ACTIONS = (
+    "account_active",  # the compliance desk: a subject's account state (compliance.services.sanctions)
+    "account_suspended",
+    "account_terminated",
+    "account_under_review",
+    "adjustment_approved",
+    "adjustment_proposed",
+    "adjustment_rejected",
+    "admin_added",  # any admin page (this module)
+    "admin_changed",
+    "admin_deleted",
+    "banzai_excluded",
+    "banzai_readmitted",
+    "case_closed",
+    "case_disqualification",
+    "case_hold",
+    "case_hold_released",
+    "case_hold_seized",
+    "case_linked",
+    "case_note",
+    "case_opened",
+    "case_review_started",
+    "chat_mute_lifted",
+    "chat_muted",
+    "csv_exported",
+    "deposit",
+    "deposit_limit_set",
+    "flag_dismissed",
+    "flag_taken_into_case",
+    "hexapro_game_parked",
+    "hexapro_sitting_out_together",
+    "hexapro_version_changed",
+    "hexapro_version_scheduled",
+    "hold_created",
+    "hold_released",
+    "hold_seized",
+    "hole_cards_viewed",
+    "information_disclosed",
+    "password_reset_by_player",
+    "password_reset_link_sent",
+    "password_reset_refused_privileged_account",
+    "pending_deposit_credited",
+    "pending_deposit_released",
+    "rule_change_approved",
+    "rule_change_proposed",
+    "rule_change_rejected",
+    "rule_change_withdrawn",
+    "self_exclusion_started",
+    "self_exclusion_tables_closed",
+    "session_reminder_set",
+    "sitting_out_together_seen",
+    "staff_adjustment",  # no longer recorded (issue 30 made adjustments proposals); the log keeps older rows
+    "tournament.flight_ended",
+    "tournament_bar_lifted",
+    "tournament_cancellation_altered",
+    "tournament_cancellation_proposed",
+    "tournament_cancellation_withdrawn",
+    "tournament_cancelled",
+    "tournament_defined",
+    "tournament_definition_changed",
+    "tournament_delayed",
+    "tournament_hand_for_hand",
+    "tournament_paused",
+    "tournament_player_barred",
+    "tournament_player_disqualified",
+    "tournament_prize_credited",
+    "tournament_prize_forfeited",
+    "tournament_resumed",
+    "tournament_ticket_issued",
+    "tournament_ticket_voided",
+    "unresolved_game_opened",
+    "unresolved_game_resolved",
+    "unresolved_game_voided",
+    "uth_round_cancel",
+    "uth_round_pause",
+    "uth_round_refund",
+    "uth_round_resume",
+    "video_outcome",
+    "video_requested",
+    "withdrawal_paid",
+    "withdrawal_requested",
+    "withdrawal_returned",
+)
+"""Every action the code base writes to the audit log, for the log's "action" filter (QA finding 9: a fixed list,
+not the actions among the latest rows). A test reads every ``audit_record(action=...)`` of the code and checks that
+each is here, and that each name here is still recorded (``staff_adjustment`` aside: history)."""
+
+HISTORICAL_ACTIONS = frozenset({"staff_adjustment"})
+"""Actions of :data:`AUDIT_LOG_ACTIONS` that the code no longer records; older rows of the log still have them."""
+
+COMPLIANCE_ACTIONS = frozenset(
+    {
+        *(action for action in AUDIT_LOG_ACTIONS if action.startswith(("case_", "flag_", "account_", "hold_"))),
+        "hole_cards_viewed",
+        "information_disclosed",
+        "video_requested",
+        "video_outcome",
+        "sitting_out_together_seen",
+        "hexapro_sitting_out_together",
+        "tournament_prize_forfeited",
+    }
+)
+"""The compliance desk's actions (cases, flags, account states, holds, disclosures, video checks, detections, prize
+forfeitures, reviewers' views of hole cards): their reasons and details are compliance's, so the audit log leaves them
+out for anyone without ``compliance.review_cases`` (issue 30, QA finding 3; docs/roles.md)."""
+
+COMPLIANCE_RULE_KINDS = frozenset({"hold_seizure", "tournament_prize_forfeiture", "detection_threshold"})
+"""Rule change proposals whose reasons are compliance's: a seizure of withheld funds, a prize forfeiture, a detection
+threshold. Their proposals' reasons and details, and their ``rule_change_*`` audit entries, are restricted alike."""
+
+REVIEW_CASES = "compliance.review_cases"
+
+
+def reads_compliance_reasons(user: Any) -> bool:
+    """Whether ``user`` may read compliance's reasons (issue 30: without, they read "restricted, ask compliance")."""
+    return bool(user.has_perm(REVIEW_CASES))
+
+
+def restricted_audit_entries() -> Q:
+    """The audit entries someone without ``compliance.review_cases`` does not see: the desk's actions, the rule
+    changes of compliance's kinds, and admin changes of compliance's rows."""
+    return (
+        Q(action__in=COMPLIANCE_ACTIONS)
+        | Q(action__startswith="rule_change_", details__kind__in=sorted(COMPLIANCE_RULE_KINDS))
+        | Q(action__startswith="admin_", target__startswith="compliance.")
+    )
+
 
 SECRET_FIELDS = frozenset({"password"})
 PLAYER_FIELDS = ("user", "player", "owner")
