@@ -33,8 +33,10 @@ from compliance.models import (
     CaseStatus,
     ConnectionRecord,
     Flag,
+    FlagStatus,
     PlayerReport,
     ProhibitedProgramReport,
+    Standing,
     VideoOutcome,
     VideoRecordingRequest,
 )
@@ -395,13 +397,19 @@ def _case_render(
 ) -> HttpResponse:
     from games.models import Hand
     from tournaments.models import TournamentEntry
-    from wallet.models import Hold
+    from wallet.models import Hold, HoldStatus
 
-    subjects = [
+    subjects: list[dict[str, Any]] = [
         {"user": user, "standing": standing_of(user.pk), "overview": player_overview(user, compliance_reasons=True)}
         for user in case.subjects.order_by("username")
     ]
     holds = list(Hold.objects.filter(review_reference=case.reference).select_related("player").order_by("pk"))
+    seized_from = {hold.player_id for hold in holds if hold.status == HoldStatus.SEIZED}
+    still_under_review = [  # QA report H, item 13: a seizure leaves the standing as it was; say so
+        {"user": subject["user"], "lifted_by_closing": subject["standing"].case_id == case.pk}
+        for subject in subjects
+        if subject["user"].pk in seized_from and subject["standing"].state == Standing.UNDER_REVIEW
+    ]
     return render(
         request,
         "compliance/case.html",
@@ -413,9 +421,10 @@ def _case_render(
             "entries": TournamentEntry.objects.filter(
                 tournament__in=case.tournaments.all(), user__in=case.subjects.all()
             ).select_related("user", "tournament"),
-            "flags": case.flags.order_by("-severity", "-score"),
+            "flags": [(flag, flag_title(flag)) for flag in case.flags.order_by("-severity", "-score")],
             "reports": PlayerReport.objects.filter(case=case).select_related("reporter", "hand"),
             "holds": holds,
+            "still_under_review": still_under_review,
             "seizures": _pending_seizures(holds, request.user),
             "videos": case.video_requests.select_related("player").order_by("pk"),
             "actions": case.actions.select_related("actor", "subject").order_by("pk"),
@@ -611,7 +620,8 @@ def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
         {
             **overview,
             "cases": Case.objects.filter(subjects=user).order_by("-pk")[:50],
-            "flags": Flag.objects.filter(players=user).order_by("-severity", "-score")[:50],
+            "flags": _flags_of(user, retracted=False),
+            "retracted_flags": _flags_of(user, retracted=True),
             "connections": ConnectionRecord.objects.filter(user=user).order_by("-pk")[:50],
             "shared": _sharing(user),
             "hands": _recent_hands(user),
@@ -622,6 +632,14 @@ def player_page(request: HttpRequest, user_id: int) -> HttpResponse:
 
 
 PLAYER_PAGE_ROWS = 50
+
+
+def _flags_of(user: Any, *, retracted: bool) -> list[tuple[Flag, str]]:
+    """The player's flags with their indicators' titles (as the queue shows them), highest severity first: the
+    retracted ones (their evidence no longer holds) or all the others (QA report H, item 13)."""
+    flags = Flag.objects.filter(players=user).order_by("-severity", "-score", "pk")
+    flags = flags.filter(status=FlagStatus.RETRACTED) if retracted else flags.exclude(status=FlagStatus.RETRACTED)
+    return [(flag, flag_title(flag)) for flag in flags[:PLAYER_PAGE_ROWS]]
 
 
 def _recent_hands(user: Any) -> list[Any]:
