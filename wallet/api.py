@@ -18,9 +18,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from poker_site.core.pagination import IntegerPositionCursorPagination
-from poker_site.core.templatetags.money import format_money
 from poker_site.core.strict_input import errors_in_words
-from wallet.errors import IdempotencyConflict, PaymentProviderError, WalletError, format_cents
+from poker_site.core.templatetags.money import format_money
+from wallet.errors import IdempotencyConflict, PaymentProviderError, WalletError
 from wallet.models import DEFAULT_CURRENCY, CashierDirection, CashierStatus, CashierTransaction, Leg
 from wallet.serializers import (
     BalanceSerializer,
