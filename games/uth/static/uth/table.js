@@ -25,7 +25,9 @@
       String(Date.now()) + Math.random().toString(16).slice(2)).replace(/[^A-Za-z0-9]/g, "").slice(0, 20),
     undoTimer: null,
     undoHeld: false,
-    spaceRepeats: false
+    spaceRepeats: false,
+    verifications: {},  // game number -> {verified, text}: the Game history's Verify answers, kept across renders
+    revealed: {}
   };
   state.sequence = state.snapshot.sequence || 0;
 
@@ -234,6 +236,8 @@
       if (event.stats) { state.snapshot.stats = event.stats; }
       if (event.ended_phase_stats) { state.snapshot.endedStats = event.ended_phase_stats; }
       if (event.kind === "round_opened") { state.snapshot.endedStats = null; showNotice(""); }
+      if (event.kind === "deck_committed") { noteCommitment(event, !state.snapshot.round || state.snapshot.round.phase === "betting"); }
+      if (event.kind === "deck_revealed") { state.revealed[event.game_number] = true; }
       if (event.kind === "round_paused") {
         showNotice(gettext("The round is paused while an issue is investigated. Please wait."));
       }
@@ -292,6 +296,7 @@
     gameNumber.textContent = f(gettext("%(time)s GMT"), { time: round.display_number });
     gameNumber.title = f(gettext("Game number %(number)s (quote it to Customer Service)"), { number: round.game_number });
     setText("uth-game-id", round.game_number);
+    renderCommitment(round);
     setText("uth-phase", round.paused ? gettext("Paused") : PHASES[round.phase] || round.phase);
     var dealt = round.player_cards.length > 0;
     renderCards("uth-player-cards", round.player_cards, 0);
@@ -303,6 +308,160 @@
       gettext("qualifies") : gettext("does not qualify")) : "");
     renderStats();
     renderTimer();
+  }
+
+  // --- provably fair deck (docs/fairness.md) -------------------------------------------------------------------
+  /* The commitment of each game is noted in this browser (localStorage, by game number) the first time the page sees
+     it, with whether that was before the deal; the Game history's "Verify" compares the revealed seed with it, so the
+     check does not rest on what the server says after the game. */
+  var COMMITMENTS_KEY = "uth-commitments";
+  var COMMITMENTS_KEPT = 200;
+
+  function notedCommitments() {
+    try { return JSON.parse(window.localStorage.getItem(COMMITMENTS_KEY) || "{}") || {}; } catch (error) { return {}; }
+  }
+
+  function noteCommitment(fairness, beforeDeal) {
+    if (!fairness || !fairness.commitment || !fairness.game_number) { return; }
+    var noted = notedCommitments();
+    if (noted[fairness.game_number]) { return; }  // the first value seen stays: a later change would be caught
+    noted[fairness.game_number] = { commitment: fairness.commitment, domain: fairness.domain,
+      before_deal: Boolean(beforeDeal), noted_at: new Date().toISOString() };
+    var numbers = Object.keys(noted);
+    numbers.sort(function (a, b) { return noted[a].noted_at < noted[b].noted_at ? -1 : 1; });
+    numbers.slice(0, Math.max(0, numbers.length - COMMITMENTS_KEPT)).forEach(function (number) { delete noted[number]; });
+    try { window.localStorage.setItem(COMMITMENTS_KEY, JSON.stringify(noted)); } catch (error) { /* storage full or off */ }
+  }
+
+  function renderCommitment(round) {
+    var box = $("uth-fairness");
+    var fairness = round.fairness;
+    if (!box) { return; }
+    if (!fairness) { box.hidden = true; return; }
+    noteCommitment({ game_number: round.game_number, commitment: fairness.commitment, domain: fairness.domain },
+      round.phase === "betting");
+    if (box.dataset.commitment !== fairness.commitment || box.dataset.gameNumber !== round.game_number) {
+      box.dataset.commitment = fairness.commitment;
+      box.dataset.gameNumber = round.game_number;
+      box.replaceChildren();
+      var summary = document.createElement("summary");
+      summary.appendChild(document.createTextNode(gettext("Deck commitment") + " "));
+      var short = document.createElement("code");
+      short.id = "uth-commitment-short";
+      short.setAttribute("translate", "no");
+      short.textContent = fairness.commitment.slice(0, 12) + "…";
+      summary.appendChild(short);
+      box.appendChild(summary);
+      var about = document.createElement("p");
+      about.textContent = gettext("This game's deck was fixed before any card was dealt; this is its SHA-256 commitment. Once the game is over, Verify in your Game history checks the revealed server seed against it and against the cards dealt.");
+      box.appendChild(about);
+      [[gettext("Commitment"), "uth-commitment-full", fairness.commitment],
+        [gettext("Domain"), "uth-commitment-domain", fairness.domain]].forEach(function (line) {
+        var paragraph = document.createElement("p");
+        paragraph.appendChild(document.createTextNode(line[0] + ": "));
+        var code = document.createElement("code");
+        code.id = line[1];
+        code.className = "uth-hex";
+        code.setAttribute("translate", "no");
+        code.textContent = line[2];
+        paragraph.appendChild(code);
+        box.appendChild(paragraph);
+      });
+    }
+    var status = box.querySelector(".uth-fairness-status");
+    if (!status) {
+      status = document.createElement("p");
+      status.className = "uth-fairness-status";
+      status.setAttribute("role", "status");
+      box.appendChild(status);
+    }
+    status.textContent = state.revealed[round.game_number] ?
+      gettext("The server seed of this game is revealed: Verify it in your Game history.") : "";
+    box.hidden = false;
+  }
+
+  // The cards of a UTH round in its deck: player cards 0-1, dealer 2-3, board 4-8 (docs/fairness.md).
+  var UTH_POSITIONS = { player_cards: 0, dealer_cards: 2, board: 4 };
+  var UTH_PART_NAMES = { player_cards: gettext("player cards"), dealer_cards: gettext("dealer cards"), board: gettext("board") };
+
+  function verifyRound(proof) {
+    var F = window.Fairness;
+    if (!F || !window.crypto || !window.crypto.subtle) {
+      return Promise.resolve({ verified: false, problems: [gettext("This browser cannot verify (Web Crypto is not available).")] });
+    }
+    var seed = F.fromHex(proof.server_seed);
+    return Promise.all([F.commitment(proof.domain, seed), F.deck(seed, proof.domain, {})]).then(function (results) {
+      var problems = [];
+      if (results[0] !== String(proof.commitment).toLowerCase()) {
+        problems.push(f(gettext("The commitment %(published)s does not match the revealed server seed (%(computed)s)."),
+          { published: proof.commitment, computed: results[0] }));
+      }
+      var noted = notedCommitments()[proof.game_number];
+      if (noted && noted.commitment !== String(proof.commitment).toLowerCase()) {
+        problems.push(f(gettext("This browser noted the commitment %(noted)s for this game, not %(published)s."),
+          { noted: noted.commitment, published: proof.commitment }));
+      }
+      Object.keys(UTH_POSITIONS).forEach(function (part) {
+        var start = UTH_POSITIONS[part];
+        var dealt = proof[part] || [];
+        var expected = results[1].slice(start, start + dealt.length);
+        if (dealt.join(" ") !== expected.join(" ")) {
+          problems.push(f(gettext("The %(part)s are %(dealt)s; the seed gives %(expected)s."),
+            { part: UTH_PART_NAMES[part], dealt: dealt.join(" "), expected: expected.join(" ") }));
+        }
+      });
+      return { verified: problems.length === 0, problems: problems, noted: noted || null };
+    });
+  }
+
+  function verificationText(outcome) {
+    if (!outcome.verified) { return gettext("Not verified:") + " " + outcome.problems.join(" "); }
+    var text = gettext("Verified: the commitment matches the revealed server seed, and every card dealt is where the seed puts it.");
+    if (!outcome.noted) { return text + " " + gettext("This browser had not noted the commitment of this game."); }
+    return text + " " + (outcome.noted.before_deal ?
+      gettext("It is the commitment this page showed before the deal.") :
+      gettext("It is the commitment this page showed (first seen after the deal)."));
+  }
+
+  function verificationCell(cell, item) {
+    var proof = item.fairness;
+    if (!proof) { cell.textContent = "—"; return; }
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "uth-verify";
+    button.textContent = gettext("Verify");
+    var link = document.createElement("a");
+    link.href = "/api/uth/rounds/" + encodeURIComponent(item.game_number) + "/verification/";
+    link.setAttribute("download", "uth-" + item.game_number + ".json");
+    link.textContent = gettext("Download");
+    link.title = gettext("The proof of this game, for docs/verify_hand.py");
+    var result = document.createElement("span");
+    result.className = "uth-verify-result";
+    result.setAttribute("role", "status");
+    var known = state.verifications[item.game_number];
+    if (known) {
+      result.textContent = known.text;
+      result.setAttribute("data-verified", known.verified ? "true" : "false");
+    }
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      result.textContent = gettext("Checking…");
+      result.removeAttribute("data-verified");
+      verifyRound(proof).then(function (outcome) {
+        return { verified: outcome.verified, text: verificationText(outcome) };
+      }, function (error) {
+        return { verified: false, text: gettext("Not verified:") + " " + String(error) };
+      }).then(function (known) {
+        state.verifications[item.game_number] = known;
+        result.textContent = known.text;
+        result.setAttribute("data-verified", known.verified ? "true" : "false");
+        button.disabled = false;
+      });
+    });
+    cell.appendChild(button);
+    cell.appendChild(document.createTextNode(" "));
+    cell.appendChild(link);
+    cell.appendChild(result);
   }
 
   function renderStats() {
@@ -488,7 +647,7 @@
     body.replaceChildren();
     if (!rows.length) {
       var empty = body.insertRow().insertCell();
-      empty.colSpan = 5;
+      empty.colSpan = 6;
       empty.textContent = gettext("No finished rounds yet.");
       return;
     }
@@ -508,6 +667,7 @@
         outcome.textContent = (item.result.net > 0 ? "+" : "") + euros(item.result.net);
         outcome.className = item.result.net > 0 ? "win" : item.result.net < 0 ? "lose" : "";
       }
+      verificationCell(row.insertCell(), item);
     });
   }
 
