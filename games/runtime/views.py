@@ -19,6 +19,7 @@ from redis import RedisError
 
 from games.engine.config import HandConfig
 from games.engine.evaluation import holdem_strength, omaha_strength, strength_name
+from games.engine.fairness import ALGORITHM, deck_domain
 from games.engine.state import HandState, replay
 from games.models import ClockPhase, EventAudience, Hand, HandEvent, HandStatus, Seat, SeatStatus, Table
 from games.runtime.engine_state import ENGINE_EVENT_KINDS, hand_engine_events, hand_engine_state
@@ -237,6 +238,20 @@ _SNAPSHOT_SEATS = CompiledSelect(
 )
 
 
+def _commitment_view(hand: Hand) -> dict[str, Any] | None:
+    """What the hand's public ``deck_committed`` event published (docs/fairness.md): algorithm, domain, commitment
+    and the client seeds, so a page opened or reloaded during the hand can show and keep the commitment before the
+    hand ends. Never the server seed. None for a hand dealt without a commitment (an injected test shuffler)."""
+    if not hand.deck_commitment:
+        return None
+    return {
+        "algorithm": ALGORITHM,
+        "domain": deck_domain(hand.table_id, hand.number),
+        "commitment": hand.deck_commitment,
+        "client_seeds": dict(hand.client_seeds),
+    }
+
+
 def table_snapshot(table: Table, viewer: Viewer) -> dict[str, Any]:
     """See :func:`_table_snapshot`; read in one REPEATABLE READ transaction so every part matches ``last_sequence``,
     after the table's hand log (a hand held in memory by a table actor: its events so far continue the durable
@@ -311,6 +326,7 @@ def _table_snapshot(table: Table, viewer: Viewer, logged: list[HandEvent]) -> di
             "action_deadline": hand.action_deadline.isoformat() if hand.action_deadline else None,
             "clock": hand.clock_phase,
             "shown": {str(seat): cards for seat, cards in _shown_cards(hand, tail).items()},
+            "fairness": _commitment_view(hand),
         }
         own = participants.get(str(viewer_seat.number)) if viewer_seat is not None else None
         if viewer_seat is not None and own is not None and own["user"] == viewer_id:

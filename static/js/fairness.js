@@ -1,8 +1,16 @@
 /* "Verify this hand" (issue 29, docs/fairness.md): recomputes a hand's commitment and deck in the browser with Web
    Crypto (crypto.subtle SHA-256 and HMAC-SHA-256), with no server call, from the replay's hand.fairness object:
    algorithm, domain, commitment, server_seed, client_seeds (seat -> hex), dealing_order, hole_card_count,
-   known_hole (seat -> the cards this player saw) and board. Window.Fairness.verify(data) resolves to
-   {verified: bool, problems: [text]}; the page's #fairness-verify button shows the answer in #fairness-result. */
+   known_hole (seat -> the cards this player saw) and board. Window.Fairness.verify(data, kept) resolves to
+   {verified: bool, problems: [text], kept: bool}; the page's #fairness-verify button shows the answer in
+   #fairness-result.
+
+   `kept` is what the table page kept in this browser before the first card (fairness_keep.js: the commitment it
+   received and the client seed it sent; QA report G, finding 2). With it, the check is the player's own
+   (docs/fairness.md, "Verifying a hand"): the revealed seed must match the commitment *you saw at the table*, not
+   only the one the server gives now, and your client seed must be among the seeds mixed into the deck. Without it
+   (another browser, cleared storage, a hand not followed at the table) the answer says that no commitment was kept
+   here, so the check is only of the server's values against each other. */
 (function () {
   "use strict";
   var ALGORITHM = "hmac-sha256-fisher-yates/v1";
@@ -13,6 +21,8 @@
     return text.replace(/%\((\w+)\)s/g, function (_match, key) { return values[key]; });
   };
   function f(text, values) { return interpolate(gettext(text), values, true); }
+  // For a text already passed through gettext() where it is written (so makemessages finds it).
+  function fill(translated, values) { return interpolate(translated, values, true); }
 
   function fullDeck() {
     var deck = [];
@@ -105,7 +115,29 @@
       });
   }
 
-  function verify(data) {
+  /* What the kept record says about the revealed values: problems, and the facts checked (for the answer). */
+  function keptProblems(data, kept, mySeat) {
+    var problems = [];
+    if (String(kept.commitment).toLowerCase() !== String(data.commitment).toLowerCase()) {
+      problems.push(fill(gettext("The commitment you saw at the table (%(kept)s) is not the one revealed now (%(revealed)s)."),
+        { kept: kept.commitment, revealed: data.commitment }));
+    }
+    if (kept.domain && kept.domain !== data.domain) {
+      problems.push(fill(gettext("The hand you saw at the table was %(kept)s; the revealed seeds are for %(revealed)s."),
+        { kept: kept.domain, revealed: data.domain }));
+    }
+    var seat = mySeat !== null && mySeat !== undefined ? mySeat : kept.seat;
+    var seeds = data.client_seeds || {};
+    var used = Object.prototype.hasOwnProperty.call(seeds, String(seat)) ? String(seeds[String(seat)]).toLowerCase() : null;
+    var mine = kept.my_seeds || [];
+    if (mine.length && (used === null || mine.indexOf(used) < 0)) {
+      problems.push(fill(gettext("The client seed this browser sent (%(seed)s) is not among the seeds mixed into the deck."),
+        { seed: mine[mine.length - 1] }));
+    }
+    return { problems: problems, seedChecked: mine.length > 0 };
+  }
+
+  function verify(data, kept, mySeat) {
     if (!window.crypto || !window.crypto.subtle) {
       return Promise.resolve({ verified: false, problems: [gettext("This browser cannot verify (Web Crypto is not available).")] });
     }
@@ -140,7 +172,14 @@
               { number: index + 1, card: card, expected: cards[start + index] }));
           }
         });
-        return { verified: problems.length === 0, problems: problems, deck: cards, commitment: results[0] };
+        var seedChecked = false;
+        if (kept) {
+          var own = keptProblems(data, kept, mySeat);
+          problems = own.problems.concat(problems);
+          seedChecked = own.seedChecked;
+        }
+        return { verified: problems.length === 0, problems: problems, deck: cards, commitment: results[0],
+                 kept: Boolean(kept), seedChecked: seedChecked };
       });
   }
 
@@ -150,16 +189,55 @@
   var source = document.getElementById("replay-data");
   var result = document.getElementById("fairness-result");
   if (!button || !source || !result) { return; }
-  var fairness = JSON.parse(source.textContent).hand.fairness;
+  var replayed = JSON.parse(source.textContent).hand;
+  var fairness = replayed.fairness;
   if (!fairness) { return; }
+  var kept = window.FairnessKeep ? window.FairnessKeep.kept(replayed.id) : null;
+  showKept();
+
+  /* The commitment kept in this browser, beside the one the server reveals (the page's <dl>). */
+  function showKept() {
+    var list = document.querySelector("#fairness dl");
+    if (!list) { return; }
+    var term = document.createElement("dt");
+    var value = document.createElement("dd");
+    value.id = "fairness-kept";
+    value.setAttribute("data-kept", kept ? "true" : "false");
+    if (kept) {
+      term.textContent = gettext("The commitment you saw at the table");
+      var code = document.createElement("code");
+      code.setAttribute("translate", "no");
+      code.textContent = kept.commitment;
+      value.appendChild(code);
+      value.appendChild(document.createTextNode(" " + (kept.source === "snapshot"
+        ? gettext("(kept in this browser when the table page opened during the hand)")
+        : gettext("(kept in this browser before the first card)"))));
+    } else {
+      term.textContent = gettext("The commitment you saw at the table");
+      value.textContent = gettext("No commitment kept in this browser for this hand (it was played in another browser, or the browser's storage was cleared): compare the commitment above with one you noted at the table.");
+    }
+    list.appendChild(term);
+    list.appendChild(value);
+  }
+
+  function verifiedText(outcome) {
+    if (!outcome.kept) {
+      return gettext("Verified against the server's values only (no commitment kept in this browser): the commitment matches the revealed server seed, and every card you saw is where the seeds put it.");
+    }
+    return outcome.seedChecked
+      ? gettext("Verified: the commitment you saw at the table matches the revealed server seed, your client seed is among the seeds mixed into the deck, and every card you saw is where the seeds put it.")
+      : gettext("Verified: the commitment you saw at the table matches the revealed server seed, and every card you saw is where the seeds put it. This browser had sent no client seed before the hand was dealt (the server made one for you).");
+  }
+
   function run() {
     button.disabled = true;
     result.textContent = gettext("Checking…");
     result.removeAttribute("data-verified");
-    verify(fairness).then(function (outcome) {
+    verify(fairness, kept, replayed.my_seat).then(function (outcome) {
       result.setAttribute("data-verified", outcome.verified ? "true" : "false");
+      result.setAttribute("data-kept", outcome.kept ? "true" : "false");
       result.textContent = outcome.verified
-        ? gettext("Verified: the commitment matches the revealed server seed, and every card you saw is where the seeds put it.")
+        ? verifiedText(outcome)
         : gettext("Not verified:") + " " + outcome.problems.join(" ");
     }, function (error) {
       result.setAttribute("data-verified", "false");

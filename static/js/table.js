@@ -51,7 +51,8 @@
     resultsEmpty: document.getElementById("results-empty"),
     log: document.getElementById("action-log"),
     closing: document.getElementById("table-closing"),
-    otherTables: document.getElementById("other-tables")
+    otherTables: document.getElementById("other-tables"),
+    commitment: document.getElementById("deck-commitment")
   };
 
   var state = {
@@ -73,7 +74,8 @@
     pressedAmount: null,     // the amount shown when the player pressed Bet / Raise (pointer down)
     advance: null,           // {choice, hand, street, highest}: an action chosen before the player's turn
     lastActions: {},         // seat -> {hand, street, text}: the seat's last action in this betting round
-    clockWarned: null        // the turn whose "time running low" sound was played
+    clockWarned: null,       // the turn whose "time running low" sound was played
+    commitment: null         // the deck commitment shown: {handId, number, commitment, seed, mine, kept}
   };
 
   // Table chat (issue 22; static/js/chat.js): lines arrive as chat_message events, sent with the "chat" command.
@@ -1353,6 +1355,7 @@
     var kind = event.type || event.kind;
     var speak = live || !!relog;
     if (kind === "deck_committed" || kind === "deck_revealed") {
+      if (live && kind === "deck_committed") { keepCommitment(event.hand_id, event.hand_number, event, "event"); }
       if (live && kind === "deck_revealed") { contributeSeed("hand-" + event.hand_id); }
       return;
     }
@@ -1666,6 +1669,7 @@
       readBackResults(previous, state.sequence);
     }
     if (data.server_time) { state.clockOffset = Date.parse(data.server_time) - Date.now(); }
+    if (data.hand && data.hand.fairness) { keepCommitment(data.hand.id, data.hand.number, data.hand.fairness, "snapshot"); }
     if (data.hand) {
       if (state.current && state.current.handId === data.hand.id && !state.current.number) {
         state.current.number = data.hand.number;
@@ -1808,7 +1812,60 @@
     var bytes = new Uint8Array(32);
     window.crypto.getRandomValues(bytes);
     var hex = Array.prototype.map.call(bytes, function (byte) { return ("0" + byte.toString(16)).slice(-2); }).join("");
-    socket.request({ type: "client_seed", seed: hex }).catch(function () { /* a seed is generated for us */ });
+    // Kept in this browser (fairness_keep.js): the replayer later checks this seed is among those of the deck.
+    if (window.FairnessKeep) { window.FairnessKeep.seedSent(tableId, hex); }
+    socket.request({ type: "client_seed", seed: hex }).then(function () {
+      if (window.FairnessKeep) { window.FairnessKeep.seedAcknowledged(tableId, hex); }
+    }).catch(function () { /* a seed is generated for us */ });
+  }
+
+  /* The commitment of a hand as this page received it before the first card (deck_committed, or the snapshot of the
+     hand in play): shown on the table, short, in full on demand, and kept in this browser with the client seed this
+     page sent (fairness_keep.js) for the replayer's "Verify this hand" (docs/fairness.md, "Verifying a hand"). */
+  function keepCommitment(handId, handNumber, fairness, source) {
+    if (!handId || !fairness || !fairness.commitment) { return; }
+    if (state.commitment && state.commitment.handId === handId) { return; }  // the first seen stays
+    var seat = viewer().seat;
+    var seeds = fairness.client_seeds || {};
+    var dealtIn = seat !== null && seat !== undefined && Object.prototype.hasOwnProperty.call(seeds, String(seat));
+    var record = window.FairnessKeep
+      ? window.FairnessKeep.keepCommitment(tableId, handId, handNumber, fairness, dealtIn ? seat : null, source)
+      : null;
+    state.commitment = {
+      handId: handId,
+      number: handNumber,
+      // What was kept first for this hand (a reload shows what the page saw before the first card, not a new copy).
+      commitment: record ? record.commitment : String(fairness.commitment).toLowerCase(),
+      seed: dealtIn ? String(seeds[String(seat)]) : null,
+      mine: Boolean(record && record.my_seeds.length && dealtIn &&
+                    record.my_seeds.indexOf(String(seeds[String(seat)]).toLowerCase()) >= 0),
+      kept: Boolean(record)
+    };
+    drawCommitment();
+  }
+
+  function drawCommitment() {
+    var box = elements.commitment;
+    var kept = state.commitment;
+    if (!box) { return; }
+    if (!kept) { box.hidden = true; return; }
+    box.hidden = false;
+    box.setAttribute("data-hand-id", String(kept.handId));
+    box.setAttribute("data-commitment", kept.commitment);
+    box.setAttribute("data-kept", kept.kept ? "true" : "false");
+    box.querySelector("summary").textContent = f(gettext("Hand #%(number)s deck commitment %(short)s…"),
+      { number: kept.number || "", short: kept.commitment.slice(0, 12) });
+    box.querySelector("[data-part=commitment]").textContent = kept.commitment;
+    var seedText = "";
+    if (kept.seed) {
+      seedText = (kept.mine ? f(gettext("Your client seed (made by this browser): %(seed)s."), { seed: kept.seed })
+        : f(gettext("Your client seed: %(seed)s (not one this browser sent: the hand may have been dealt before its seed arrived)."),
+          { seed: kept.seed })) + " ";
+    }
+    seedText += kept.kept
+      ? gettext("Kept in this browser: “Verify this hand” in your hand history compares the revealed seed with it.")
+      : gettext("Note it to check the hand afterwards: this browser cannot keep it.");
+    box.querySelector("[data-part=seed]").textContent = kept.seed || kept.kept ? seedText : "";
   }
 
   /* The showdown hold (issue 28: the showdown stays long enough to read, at least 3 s): while it lasts, a message that
