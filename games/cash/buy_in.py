@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from games.models import (
@@ -27,11 +28,13 @@ from games.models import (
     DailyCounterKind,
     GameRules,
     PlayerDailyCounter,
+    Stake,
     StakeTerms,
     Table,
     TableSession,
+    TableStatus,
 )
-from games.runtime.errors import BuyInRefused
+from games.runtime.errors import BuyInRefused, NotFound
 
 RATHOLING_COUNTER_LIMIT = 5
 """CASH-11: from a counter of 5 the player must return with exactly the stack they left with."""
@@ -121,7 +124,7 @@ def buy_in_limits(
     base_minimum, base_maximum = terms.min_buy_in, terms.max_buy_in
     since = now - timedelta(minutes=rules.rathole_window_minutes)
     if game_type.buy_in_rule == BuyInRule.BANZAI:
-        return _banzai_limits(user_id, table, terms, rules, now, since, banzai_choice)
+        return _banzai_limits(user_id, table.stake_id, terms, rules, now, since, banzai_choice)
     last = _last_leave(user_id, since, table_id=table.pk)
     if last is None or last.leave_stack is None:
         return BuyInLimits(
@@ -201,9 +204,63 @@ def buy_in_limits(
     )
 
 
+def stake_buy_in_limits(
+    user_id: int,
+    stake: Stake,
+    terms: StakeTerms,
+    rules: GameRules,
+    now: datetime,
+    *,
+    banzai_choice: str | None = None,
+) -> BuyInLimits:
+    """The buy-in limits for ``user_id`` asking to play ``stake`` at ``now`` (the lobby's buy-in dialog, LOB-05, and
+    the stake queue's check before it queues a request): the player chooses a stake, not a table (CASH-04).
+
+    * Banzai: the carry-over applies at any table of the stake (CASH-30, AMB-62), so these are the table limits.
+    * Otherwise: the limits at the table of the stake the player left last within the ratholing window while it is
+      still open (the queue favours tables played at, AMB-63, and that table checks CASH-11/14 when it seats them);
+      the stake's range when there is none. Another table of the stake would take the usual range (CASH-13)."""
+    since = now - timedelta(minutes=rules.rathole_window_minutes)
+    if stake.game_type.buy_in_rule == BuyInRule.BANZAI:
+        return _banzai_limits(user_id, stake.pk, terms, rules, now, since, banzai_choice)
+    last = _last_leave(user_id, since, table__stake_id=stake.pk)
+    if last is not None and last.leave_stack is not None:
+        table = Table.objects.select_related("stake__game_type").filter(pk=last.table_id).first()
+        if table is not None and table.status == TableStatus.OPEN:
+            return buy_in_limits(user_id, table, terms, rules, now, banzai_choice=banzai_choice)
+    return BuyInLimits(
+        terms.min_buy_in, terms.max_buy_in, BuyInKind.NORMAL, gettext("The usual buy-in range of this table")
+    )
+
+
+def player_stake_buy_in_limits(user_id: int, stake: Stake, *, now: datetime | None = None) -> BuyInLimits:
+    """Read-only: what ``user_id`` may buy in for at ``stake`` now (the lobby's buy-in dialog, LOB-05), see
+    :func:`stake_buy_in_limits`. Refused (:class:`NotFound`) when the stake is not offered."""
+    moment = now or timezone.now()
+    try:
+        terms = stake.terms_at(moment)
+    except StakeTerms.DoesNotExist:
+        raise NotFound(f"{stake} is not offered.") from None
+    if not terms.enabled or not stake.game_type.enabled:
+        raise NotFound(f"{stake} is not offered.")
+    return stake_buy_in_limits(user_id, stake, terms, stake.game_type.rules_at(moment), moment)
+
+
+def limits_refusal(limits: BuyInLimits) -> BuyInRefused:
+    """The refusal of a buy-in outside the player's own ``limits``, naming them and why (CASH-10..14, CASH-26..31)."""
+    span = (
+        f"exactly {_format(limits.minimum)}"
+        if limits.minimum == limits.maximum
+        else f"{_format(limits.minimum)} to {_format(limits.maximum)}"
+    )
+    return BuyInRefused(
+        f"The buy-in here must be {span}: {limits.rule}.", minimum=limits.minimum, maximum=limits.maximum
+    )
+
+
 def _banzai_limits(
     user_id: int,
-    table: Table,
+    stake_id: int | None,
     terms: StakeTerms,
     rules: GameRules,
     now: datetime,
@@ -211,7 +268,7 @@ def _banzai_limits(
     banzai_choice: str | None,
 ) -> BuyInLimits:
     ten_big_blinds = terms.max_buy_in
-    last = _last_leave(user_id, since, table__stake_id=table.stake_id)
+    last = _last_leave(user_id, since, table__stake_id=stake_id)
     if last is None or last.leave_stack is None or last.leave_stack <= ten_big_blinds:
         if banzai_choice not in (None, BanzaiChoice.RESET, BanzaiChoice.RESUME):
             raise BuyInRefused(f"Unknown Banzai choice {banzai_choice!r}; choose resume or reset.")

@@ -17,7 +17,14 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
-from games.cash.buy_in import BanzaiChoice, BuyInLimits, buy_in_limits, daily_count_increment
+from games.cash.buy_in import (
+    BanzaiChoice,
+    BuyInLimits,
+    buy_in_limits,
+    daily_count_increment,
+    limits_refusal,
+    stake_buy_in_limits,
+)
 from games.cash.cashier import money_to_table, seat_vacate, table_account_create
 from games.engine.actions import Fold
 from games.models import (
@@ -309,7 +316,8 @@ def seat_top_up(
 ) -> Seat:
     """Add ``amount`` cents from the player's balance to their stack, between hands (CASH-10, CASH-15, CASH-27).
 
-    The stack may not go above the table maximum (Banzai: must come to exactly 10 BB). Chips are added between hands
+    The stack may not go above the table maximum (Banzai: must come to exactly 10 BB), and a stack below the minimum
+    buy-in must come to the minimum at least (CASH-10: it is bought back in). Chips are added between hands
     only: a player dealt into the running hand has the request accepted now, checked against the stack they have
     behind, and kept on the seat (``top_up_after_hand``, a later request replaces it); it is applied when the hand ends
     (:func:`games.cash.policy.top_up_requested_amount`, never above the table maximum then). No money moves until then.
@@ -337,6 +345,23 @@ def seat_top_up(
             else "Your stack is already 10 BB or more.",
             minimum=allowed,
             maximum=allowed,
+        )
+    if not banzai and stack < terms.min_buy_in and stack + value < terms.min_buy_in:
+        # CASH-10: a stack below the minimum buy-in (a busted seat, or chips lost below it) is bought back in: the
+        # top-up brings it to the minimum at least. At or above the minimum a top-up has no minimum of its own.
+        raise BuyInRefused(
+            gettext(
+                "Your stack (%(stack)s) is below the minimum buy-in of %(minimum)s: a top-up must bring it to at least "
+                "%(minimum)s, so add between %(least)s and %(most)s."
+            )
+            % {
+                "stack": _format(stack),
+                "minimum": _format(terms.min_buy_in),
+                "least": _format(terms.min_buy_in - stack),
+                "most": _format(terms.max_buy_in - stack),
+            },
+            minimum=terms.min_buy_in - stack,
+            maximum=terms.max_buy_in - stack,
         )
     if not banzai and stack + value > terms.max_buy_in:
         allowed = max(0, terms.max_buy_in - stack)
@@ -533,11 +558,17 @@ def _request_queue(
 
 def _check_queued_buy_in(user: Any, stake: Stake, terms: StakeTerms, amount: int, now: datetime) -> None:
     """Refuse, before it is queued, a buy-in no table of ``stake`` could take: below the stake's minimum (no table's
-    limits go lower, CASH-10..14), above its maximum unless the player left a table of the stake with at least that
-    much within the ratholing window (a ratholing return or a Banzai Resume may bring more, CASH-11, CASH-30), or more
-    than the player's cash balance. A queued request counts towards opening a table (CASH-05), so one that could
-    never be seated must not wait. Each table still checks the exact limits when it seats the player."""
-    if amount < terms.min_buy_in or (amount > terms.max_buy_in and not _left_stake_with(user, stake, amount, now)):
+    limits go lower, CASH-10..14), above the larger of the stake's maximum and the player's own maximum (a ratholing
+    return or a Banzai Resume may bring more, CASH-11, CASH-14, CASH-30), or more than the player's cash balance. A
+    queued request counts towards opening a table (CASH-05), so one that could never be seated must not wait. Each
+    table still checks the exact limits when it seats the player.
+
+    A player back within the ratholing window is refused with their own limits and why (those of the table they left,
+    :func:`games.cash.buy_in.stake_buy_in_limits`), in the words the table uses; others with the stake's range."""
+    own = stake_buy_in_limits(int(user.pk), stake, terms, stake.game_type.rules_at(now), now)
+    if amount < terms.min_buy_in or amount > max(terms.max_buy_in, own.maximum):
+        if own.returning_stack is not None:
+            raise limits_refusal(own)
         span = (
             f"exactly {_format(terms.min_buy_in)}"
             if terms.min_buy_in == terms.max_buy_in  # Banzai: 10 BB, no range (CASH-26)
@@ -551,14 +582,6 @@ def _check_queued_buy_in(user: Any, stake: Stake, terms: StakeTerms, amount: int
     balance = balance_of(player_cash_account(user))
     if amount > balance:
         raise InsufficientBalance(f"Your balance ({_format(balance)}) does not cover a buy-in of {_format(amount)}.")
-
-
-def _left_stake_with(user: Any, stake: Stake, amount: int, now: datetime) -> bool:
-    """Whether ``user`` left a table of ``stake`` with at least ``amount`` within the ratholing window."""
-    since = now - timedelta(minutes=stake.game_type.rules_at(now).rathole_window_minutes)
-    return TableSession.objects.filter(
-        user_id=user.pk, table__stake=stake, ended_at__gte=since, leave_stack__gte=amount
-    ).exists()
 
 
 @transaction.atomic(durable=True)
