@@ -154,6 +154,30 @@ class BuyInLimitsView(TableCommandView):
             return refusal_response(refusal)
 
 
+class StakeBuyInLimitsView(APIView):
+    """What the player may buy in for when asking to play this stake now, and why (LOB-05, the lobby's buy-in dialog):
+    the ratholing limits of the table of the stake they left (CASH-11..14) or the Banzai Resume/Reset choice
+    (CASH-30/31); otherwise the stake's range (CASH-10). The answer of ``tables/<id>/buy-in/``."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [UserRateThrottle]
+
+    @extend_schema(
+        operation_id="games_stake_buy_in_limits",
+        responses={200: BuyInLimitsSerializer, 404: ErrorSerializer, 409: ErrorSerializer},
+    )
+    def get(self, request: Request, stake_id: int) -> Response:
+        from games.models import Stake
+
+        stake = Stake.objects.select_related("game_type").filter(pk=stake_id).first()
+        if stake is None:
+            raise Http404("no such stake")
+        try:
+            return Response(cash_commands.stake_buy_in_limits(request.user, stake))
+        except commands.CommandRefused as refusal:
+            return refusal_response(refusal)
+
+
 class LeaveTableView(TableCommandView):
     """Leave the table: at once between hands, otherwise when the current hand ends (CASH-08)."""
 

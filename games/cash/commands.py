@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.cash.buy_in import BuyInLimits, player_stake_buy_in_limits
 from games.cash.lobby import queue_answer
 from games.cash.seating import (
     seat_buy_in_limits,
@@ -22,7 +23,17 @@ from games.runtime.commands import CommandRefused, command_register, service_cal
 def buy_in_limits(user: Any, table: Any) -> dict[str, Any]:
     """What ``user`` may buy in for at ``table`` now and why (the buy-in dialog, LOB-05): the ratholing limits of a
     table they left (CASH-11..14), or the Banzai Resume and Reset amounts (CASH-30/31)."""
-    limits = service_call(seat_buy_in_limits, user, table)
+    return _limits_answer(service_call(seat_buy_in_limits, user, table))
+
+
+def stake_buy_in_limits(user: Any, stake: Any) -> dict[str, Any]:
+    """What ``user`` may buy in for when asking to play ``stake`` now (the lobby's buy-in dialog, LOB-05): the
+    ratholing limits of the table of the stake they left (CASH-11..14), the Banzai Resume and Reset amounts
+    (CASH-30/31), or the stake's range (CASH-10). The same answer as :func:`buy_in_limits`."""
+    return _limits_answer(service_call(player_stake_buy_in_limits, int(user.pk), stake))
+
+
+def _limits_answer(limits: BuyInLimits) -> dict[str, Any]:
     return {
         "minimum": limits.minimum,
         "maximum": limits.maximum,

@@ -1,7 +1,8 @@
 /* The buy-in dialog shared by the lobby and the table page (templates/games/buy_in_dialog.html).
    BuyIn.open({title, minimum, maximum, bigBlind, balance, allowPostBigBlind, limitsUrl,
                 submit(cents, postBigBlind, banzaiChoice) -> Promise})
-   The dialog opens with the table's range; with ``limitsUrl`` (GET /api/games/tables/<id>/buy-in/) it then shows the
+   The dialog opens with the table's range; with ``limitsUrl`` (GET /api/games/tables/<id>/buy-in/ on a table's page,
+   GET /api/games/stakes/<id>/buy-in/ in the lobby, which has the same answer) it then shows the
    player's own limits there and why (LOB-05: the ratholing limits of a table they left, CASH-11..14) and, for a
    Banzai player back with more than 10 big blinds, the Resume or Reset choice (CASH-30/31). A refusal from the server
    is shown inside the dialog. */
@@ -70,24 +71,31 @@
       amount.focus();
       return;
     }
-    // A table with one buy-in amount (Banzai: exactly 10 big blinds, CASH-26) says so, never "€1.00 to €1.00"; a
-    // returning Banzai player's Resume / Reset choice is left to the server.
-    if (current.minimum === current.maximum && !current.banzai && cents !== current.minimum) {
-      P.notify(notices, P.format(gettext("The buy-in at this table is exactly %(amount)s."), { amount: P.money(current.minimum) }, true), "error");
-      amount.focus();
-      return;
-    }
-    // The server applies the exact rules (ratholing, Banzai carry-over) and says in words what it refuses, so nothing
-    // else is second-guessed here.
-    confirm.disabled = true;
     var request = current;
-    request.submit(cents, !!(postBigBlind && postBigBlind.checked), request.banzai ? banzaiChoice() : undefined).then(function () {
-      confirm.disabled = false;
-      if (current === request) { close(); }
-    }, function (error) {
-      confirm.disabled = false;
-      P.notify(notices, error && error.text ? error.text : P.errorText(error && error.code, error && error.message), "error");
-      amount.focus();
+    confirm.disabled = true;
+    // The player's own limits (asked for when the dialog opened) decide what is checked here: wait for them.
+    Promise.resolve(request.limitsRequest).then(function () {
+      if (current !== request) { return; }
+      // A table with one buy-in amount (Banzai: exactly 10 big blinds, CASH-26) says so, never "€1.00 to €1.00"; a
+      // returning Banzai player's Resume / Reset choice is left to the server. When the player's own limits could not
+      // be read, the table's amount may not be theirs: the server decides.
+      var ownLimitsKnown = !request.limitsUrl || request.ownLimitsKnown;
+      if (ownLimitsKnown && request.minimum === request.maximum && !request.banzai && cents !== request.minimum) {
+        confirm.disabled = false;
+        P.notify(notices, P.format(gettext("The buy-in at this table is exactly %(amount)s."), { amount: P.money(request.minimum) }, true), "error");
+        amount.focus();
+        return;
+      }
+      // The server applies the exact rules (ratholing, Banzai carry-over) and says in words what it refuses, so
+      // nothing else is second-guessed here.
+      request.submit(cents, !!(postBigBlind && postBigBlind.checked), request.banzai ? banzaiChoice() : undefined).then(function () {
+        confirm.disabled = false;
+        if (current === request) { close(); }
+      }, function (error) {
+        confirm.disabled = false;
+        P.notify(notices, error && error.text ? error.text : P.errorText(error && error.code, error && error.message), "error");
+        amount.focus();
+      });
     });
   }
 
@@ -116,6 +124,7 @@
   /* The player's own limits at this table (LOB-05), when they differ from the table's range. */
   function showOwnLimits(options, answer) {
     if (current !== options || !answer) { return; }
+    options.ownLimitsKnown = true;
     options.minimum = answer.minimum;
     options.maximum = answer.maximum;
     var reason = answer.kind === "normal" && answer.returning_stack === null ? "" : answer.rule + ".";
@@ -143,7 +152,7 @@
     showLimits(options, "");
     if (options.limitsUrl) {
       // Until the answer arrives the table's range stands; the server checks the exact limits on submit anyway.
-      P.api(options.limitsUrl).then(function (answer) { showOwnLimits(options, answer); }, function () {});
+      options.limitsRequest = P.api(options.limitsUrl).then(function (answer) { showOwnLimits(options, answer); }, function () {});
     }
     if (postBigBlind) {
       postBigBlind.checked = false;

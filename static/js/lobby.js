@@ -453,8 +453,12 @@
       minimum: row.min_buy_in,
       maximum: row.max_buy_in,
       balance: balance(),
-      submit: function (cents, postBigBlind) {
-        return P.api(queueApiUrl(row.stake_id), { method: "POST", body: { buy_in: cents, post_big_blind: postBigBlind }, idempotencyKey: idempotencyKey })
+      // The player's own limits at this stake (LOB-05): ratholing (CASH-11..14), Banzai Resume / Reset (CASH-30/31).
+      limitsUrl: urlFor(root.getAttribute("data-buy-in-url"), row.stake_id),
+      submit: function (cents, postBigBlind, banzaiChoice) {
+        var body = { buy_in: cents, post_big_blind: postBigBlind };
+        if (banzaiChoice) { body.banzai_choice = banzaiChoice; }
+        return P.api(queueApiUrl(row.stake_id), { method: "POST", body: body, idempotencyKey: idempotencyKey })
           .then(function (answer) {
             queued = { stakeId: row.stake_id, label: label };
             showQueue(answer, label);
