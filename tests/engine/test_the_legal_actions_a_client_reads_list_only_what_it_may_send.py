@@ -1,7 +1,7 @@
 """The legal actions a client reads (``LegalActions.to_dict``: the snapshot's ``viewer.legal_actions`` and the
-``your_turn`` event, docs/protocol.md) list only the kinds a client may send. ``timeout`` is legal for the engine (the
-action clock's own action when time runs out, TB-04), but a client that sends it is refused, so listing it among the player's
-choices told raw API and socket clients something false (QA report f)."""
+``your_turn`` event, docs/protocol.md) list only the kinds a client may send. ``timeout`` is legal for the engine
+(the action clock's own action when time runs out, TB-04), but a client that sends it is refused, so listing it among
+the player's choices told raw API and socket clients something false (QA report f)."""
 
 from __future__ import annotations
 
