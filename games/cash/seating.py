@@ -73,6 +73,7 @@ from games.runtime.seat_state import (
     table_start_soon,
 )
 from poker_site.core.prepared_queries import PreparedQuery
+from poker_site.core.templatetags.money import format_money
 from poker_site.responsible_gaming.services import play_allowed_or_refuse
 from wallet.services import TransferKind, balance_of, check_positive_amount, player_cash_account
 
@@ -581,7 +582,10 @@ def _check_queued_buy_in(user: Any, stake: Stake, terms: StakeTerms, amount: int
         )
     balance = balance_of(player_cash_account(user))
     if amount > balance:
-        raise InsufficientBalance(f"Your balance ({_format(balance)}) does not cover a buy-in of {_format(amount)}.")
+        raise InsufficientBalance(
+            _("Your balance (%(balance)s) does not cover a buy-in of %(amount)s.")
+            % {"balance": format_money(balance), "amount": format_money(amount)}
+        )
 
 
 @transaction.atomic(durable=True)
