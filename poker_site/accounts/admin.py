@@ -269,8 +269,14 @@ class UserAdmin(ProposesAfterSaving, DjangoUserAdmin):
 
     def user_change_password(self, request: HttpRequest, id: str, form_url: str = "") -> HttpResponse:
         """Django's page, for administrators only (issue 30: anyone else sends a reset link), whose form requires a
-        reason; the audit entry written when it saves carries it."""
+        reason; the audit entry written when it saves carries it. Never for another administrator's account."""
         if not is_superuser(request):
+            raise PermissionDenied
+        target = User.objects.filter(pk=int(id)).first() if str(id).isdigit() else None
+        if target is not None and target.is_superuser and target.pk != request.user.pk:
+            # Issue 30, four eyes: one administrator who set another's password could log in as a second
+            # administrator and approve their own proposals. A forgotten administrator password is replaced with
+            # `manage.py changepassword` (shell access, operations), as the first administrator is made.
             raise PermissionDenied
         if request.method == "POST":
             request.__dict__["_audit_reason"] = str(request.POST.get("reason", "")).strip()
