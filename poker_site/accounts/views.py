@@ -80,7 +80,14 @@ class LogInView(auth_views.LoginView):
 
 
 class LogOutView(auth_views.LogoutView):
-    pass
+    """Log-out is a POST (the header's button): a GET cannot log anyone out behind their back (a link or an image on
+    another site). A GET of the address (typed, bookmarked, an old link) shows a page with the button instead of a
+    blank 405, or says that nobody is logged in."""
+
+    http_method_names = ["get", "post", "options"]
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return render(request, "registration/log_out.html")
 
 
 def link_valid_minutes() -> int:
