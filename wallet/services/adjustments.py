@@ -155,8 +155,8 @@ def _may_approve(approver: User, proposal: AdjustmentProposal) -> None:
     # The rule as it stands now, and as it stood when proposed: whichever is stricter.
     if proposal.needs_administrator or needs_administrator(proposal.amount, proposal.category):
         what = "a debit" if proposal.amount < 0 else "this credit"
-        raise NotPermitted(
-            f"{approver.get_username()} may not approve {what} of {format_cents(proposal.amount)} "
+        raise NotPermitted(  # "a debit of €10.00": the word says the sign (QA note 13, not "a debit of -€10.00")
+            f"{approver.get_username()} may not approve {what} of {format_cents(abs(proposal.amount))} "
             f"({proposal.get_category_display()}): it needs an administrator (the {APPROVE_ANY_ADJUSTMENT} "
             "permission)."
         )
