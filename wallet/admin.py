@@ -897,6 +897,11 @@ class UnresolvedGameFundsAdmin(CsvExportMixin, LedgerAdmin):
         return TemplateResponse(request, "core/rule_change_proposal_form.html", context)
 
 
+AUDIT_DETAIL_CENTS = frozenset({"seized"})
+"""Keys of audit details holding cents that the shared money keys do not name: ``case_hold_seized`` records
+``"amount"`` and ``"seized"``, both cents, and shows both in euros (QA note 13: not "€100.00" beside "6000")."""
+
+
 @admin.register(AuditEntry)
 class AuditEntryAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
     """The back office's one audit log (LOB-10): every staff action, with what it changed."""
@@ -931,7 +936,7 @@ class AuditEntryAdmin(CsvExportMixin, PlayerSearch, LedgerAdmin):
 
     def _in_euros(self, entry: AuditEntry, value: Any) -> str:
         """A JSON value of the entry, amounts of cents in euros (the stored value keeps cents)."""
-        shown = amounts_in_euros(value, cents_field_names(entry.target))
+        shown = amounts_in_euros(value, cents_field_names(entry.target) | AUDIT_DETAIL_CENTS)
         return format_html("<pre>{}</pre>", json.dumps(shown, indent=2, ensure_ascii=False, sort_keys=True))
 
     @admin.display(description=_("before"))

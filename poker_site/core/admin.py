@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -16,6 +17,7 @@ from django.utils.html import format_html
 from poker_site.core.admin_audit import COMPLIANCE_RULE_KINDS, reads_compliance_reasons
 from poker_site.core.admin_lists import CappedCountPaginator
 from poker_site.core.models import RuleChangeProposal, RuleChangeStatus
+from poker_site.core.money import amounts_in_euros, cents_field_names
 from poker_site.core.rule_changes import (
     APPROVE_ANY_RULE_CHANGE,
     RuleChangeRefused,
@@ -37,13 +39,19 @@ class RejectionForm(forms.Form):
 
 
 RESTRICTED_FIELDS = {
-    "before": "before_restricted",
-    "changes": "changes_restricted",
+    "before_in_euros": "before_restricted",
+    "changes_in_euros": "changes_restricted",
     "reason": "reason_restricted",
     "decision_note": "decision_note_restricted",
 }
 """A seizure's, a forfeiture's or a detection threshold's proposal: its reason and details are compliance's, and read
 "restricted, ask compliance" for anyone without ``compliance.review_cases`` (issue 30, QA finding 3)."""
+
+
+def in_euros(target: str, value: Any) -> str:
+    """A proposal's JSON value with its amounts of cents in euros (the stored value keeps cents)."""
+    shown = amounts_in_euros(value, cents_field_names(target))
+    return format_html("<pre>{}</pre>", json.dumps(shown, indent=2, ensure_ascii=False, sort_keys=True))
 
 
 def restricted_text() -> str:
@@ -91,8 +99,8 @@ class RuleChangeProposalAdmin(admin.ModelAdmin):
         "kind",
         "target",
         "summary",
-        "before",
-        "changes",
+        "before_in_euros",
+        "changes_in_euros",
         "reason",
         "status",
         "needs_administrator",
@@ -109,6 +117,15 @@ class RuleChangeProposalAdmin(admin.ModelAdmin):
         if obj is not None and hides_reasons(request.user, obj):
             return tuple(RESTRICTED_FIELDS.get(name, name) for name in self.fields)
         return self.fields
+
+    @admin.display(description="before")
+    def before_in_euros(self, proposal: RuleChangeProposal) -> str:
+        return in_euros(proposal.target, proposal.before)
+
+    @admin.display(description="changes")
+    def changes_in_euros(self, proposal: RuleChangeProposal) -> str:
+        """The changes with amounts of cents in euros, as the summary above says them (QA note 13)."""
+        return in_euros(proposal.target, proposal.changes)
 
     @admin.display(description="before")
     def before_restricted(self, proposal: RuleChangeProposal) -> str:
