@@ -24,12 +24,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext
+
 from games.engine.actions import Fold, IllegalAction, Timeout, action_from_dict
 from games.engine.events import Event
 from games.engine.state import HandState
-from games.models import ClockPhase, Hand, HandStatus, Seat, SitOutReason, Table
+from games.models import ClockPhase, Hand, HandStatus, Seat, SitOutReason, Table, TableKind
 from games.runtime.errors import ActionRefused, NotSeated, NotYourTurn
 from games.runtime.events import NewEvent, engine_event
+from games.runtime.refusals import engine_refusal, seat_name
 from games.runtime.seat_state import seat_event
 
 if TYPE_CHECKING:
@@ -195,10 +198,13 @@ def hand_apply(live: HandInPlay, message: Message, now: datetime) -> Applied:
     return Applied(changed, tuple(live.events[first:]), live.state_read and live.state.is_complete)
 
 
-def player_action_checked(hand: Hand | None, seats: dict[int, Seat], message: PlayerAction) -> tuple[Seat, Any]:
+def player_action_checked(
+    hand: Hand | None, seats: dict[int, Seat], message: PlayerAction, *, chips: bool | None = None
+) -> tuple[Seat, Any]:
     """The acting seat and the engine action ``message`` asks for, or the refusal (:class:`NotSeated`,
     :class:`NotYourTurn`, :class:`ActionRefused`) that needs no engine state: no seat here, no hand, another hand, not
-    dealt in, not their turn, an unknown action or a malformed amount."""
+    dealt in, not their turn, an unknown action or a malformed amount. ``chips``: whether the table's amounts are
+    tournament chips (read from the hand's table when not given), for the words of a refusal."""
     seat = next((seat for seat in seats.values() if seat.user_id == message.user_id), None)
     if seat is None:
         raise NotSeated("You do not have a seat at this table.")
@@ -209,8 +215,12 @@ def player_action_checked(hand: Hand | None, seats: dict[int, Seat], message: Pl
     participant = hand.participants.get(str(seat.number))
     if participant is None or participant["user"] != seat.user_id:
         raise NotYourTurn("You are not dealt into this hand.")
+    if hand.acting_seat is None:
+        raise NotYourTurn(gettext("It is not your turn."))
     if hand.acting_seat != seat.number:
-        raise NotYourTurn(f"It is not your turn: seat {hand.acting_seat} is to act.")
+        raise NotYourTurn(
+            gettext("It is not your turn: %(name)s is to act.") % {"name": seat_name(seats, hand.acting_seat)}
+        )
     action_type = message.action_type
     if not isinstance(action_type, str) or action_type not in PLAYER_ACTION_TYPES:
         raise ActionRefused(
@@ -222,19 +232,21 @@ def player_action_checked(hand: Hand | None, seats: dict[int, Seat], message: Pl
     try:
         action = action_from_dict(data)
     except IllegalAction as error:
-        raise ActionRefused(str(error)) from error
+        in_chips = hand.table.kind != TableKind.CASH if chips is None else chips
+        raise ActionRefused(engine_refusal(str(error), seats=seats, chips=in_chips)) from error
     return seat, action
 
 
 def _act(live: HandInPlay, message: PlayerAction, now: datetime) -> bool:
-    seat, action = player_action_checked(live.hand, live.seats, message)
+    chips = live.table.kind != TableKind.CASH
+    seat, action = player_action_checked(live.hand, live.seats, message, chips=chips)
     state = live.state
     if state.actor != seat.number:
         raise NotYourTurn("It is not your turn.")
     try:
         state.verify(action)
-    except IllegalAction as error:
-        raise ActionRefused(str(error)) from error
+    except IllegalAction as error:  # the engine's reason, in the player's words (money or chips, names)
+        raise ActionRefused(engine_refusal(str(error), seats=live.seats, chips=chips)) from error
     timebank_spent(live, now)
     live.engine_events(state.apply(action))
     hand_advance_in_memory(live, now)

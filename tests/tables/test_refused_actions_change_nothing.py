@@ -77,8 +77,8 @@ def test_a_new_player_not_dealt_in_cannot_act(table_in_play: Any) -> None:
 @pytest.mark.parametrize(
     ("action", "amount", "reason"),
     [
-        ("raise_to", 15, "minimum raise is to 20"),
-        ("raise_to", 5000, "has only 1000"),
+        ("raise_to", 15, "The smallest raise is to €0.20"),  # in money, not cents (QA report F, finding 5)
+        ("raise_to", 5000, "you have only €10.00 in total"),
         ("bet", 30, "already a bet"),  # preflop the big blind is the bet: raise, not bet
         ("check", None, "cannot check facing a bet"),
         ("raise_to", -20, "positive"),
@@ -88,7 +88,7 @@ def test_a_new_player_not_dealt_in_cannot_act(table_in_play: Any) -> None:
         ("raise_to", 40.0, "whole number"),
         ("raise_to", True, "whole number"),
         ("raise_to", None, "needs an amount"),
-        ("fold", 10, "unexpected"),
+        ("fold", 10, "takes no amount"),
         ("post_blind", None, "Unknown action"),
         ("timeout", None, "Unknown action"),
         ("shove", None, "Unknown action"),
