@@ -64,7 +64,7 @@ class CappedCountPaginator(Paginator):
         if number <= self.num_pages:
             return super().page(number)
         bottom = (number - 1) * self.per_page
-        return self._get_page(self.object_list[bottom : bottom + self.per_page], number, self)
+        return Page(self.object_list[bottom : bottom + self.per_page], number, self)
 
 
 class PlayerSearch:
