@@ -928,6 +928,8 @@ def _sanction_summary(entry: TournamentEntry, barred: bool) -> str:
         parts.append(
             f" {format_cents(entry.prize_forfeited_cents)} of their prize is forfeited; {format_cents(paid)} is paid."
         )
+    if entry.refund_transfer_id is not None and entry.eliminated_at is None:
+        parts.append(" They had not played: their seat is freed and what they paid is refunded (D-30-1).")
     if barred:
         parts.append(" They are barred from tournaments.")
     return "".join(parts)
@@ -944,6 +946,8 @@ def _disqualification_outcome(entry: TournamentEntry, *, may_forfeit: bool) -> s
             f"place {entry.place}, prize {format_cents(entry.prize)} ({state}): kept, or forfeited in full or in part "
             "as you choose once another staff member approves"
         )
+    if entry.status == EntryStatus.REGISTERED:
+        return "registered: disqualified; before the start the seat is freed and what they paid refunded (D-30-1)"
     return f"{entry.get_status_display()}: disqualified"
 
 
