@@ -25,7 +25,8 @@
       String(Date.now()) + Math.random().toString(16).slice(2)).replace(/[^A-Za-z0-9]/g, "").slice(0, 20),
     undoTimer: null,
     undoHeld: false,
-    spaceRepeats: false,
+    spaceRepeatedIn: null,  // the round whose REPEAT the Space key sent (the next Space doubles)
+    inGame: null,  // hands staked in the game in play (the dealt event), shown beside the players seated
     verifications: {},  // game number -> {verified, text}: the Game history's Verify answers, kept across renders
     revealed: {}
   };
@@ -229,10 +230,14 @@
         continue;
       }
       if (event.round) { state.snapshot.round = event.round; }
-      if (typeof event.players === "number") {
+      // "Players" counts the players seated (players_changed); the dealt event's "players" is the number of hands
+      // staked in this game, shown beside it, never in its place.
+      if (event.kind === "players_changed" && typeof event.players === "number") {
         state.snapshot.players = event.players;
         setText("uth-players", String(event.players));
       }
+      if (event.kind === "dealt" && typeof event.players === "number") { state.inGame = event.players; }
+      if (event.kind === "round_opened") { state.inGame = null; }
       if (event.stats) { state.snapshot.stats = event.stats; }
       if (event.ended_phase_stats) { state.snapshot.endedStats = event.ended_phase_stats; }
       if (event.kind === "round_opened") { state.snapshot.endedStats = null; showNotice(""); }
@@ -285,6 +290,12 @@
     setText("uth-players", String(state.snapshot.players));
   }
 
+  function renderInGame() {
+    var round = state.snapshot.round;
+    var count = round && round.phase !== "betting" && typeof state.inGame === "number" ? state.inGame : null;
+    setText("uth-in-game", count === null ? "" : f(gettext("in this game: %(count)s"), { count: count }));
+  }
+
   function renderRound() {
     var round = state.snapshot.round;
     if (!round) {
@@ -308,6 +319,7 @@
       gettext("qualifies") : gettext("does not qualify")) : "");
     renderStats();
     renderTimer();
+    renderInGame();
   }
 
   // --- provably fair deck (docs/fairness.md) -------------------------------------------------------------------
@@ -703,17 +715,47 @@
     });
   }
 
-  // Shortcut keys (UTH-25, UTH-28..30, UTH-35). Never while typing in a field; Space keeps its own meaning on a
-  // focused button, link or chip (it presses or selects it).
+  // Shortcut keys (UTH-25, UTH-28..30, UTH-35). Never while typing in a field or in the chat. SPACEBAR is the table's
+  // REPEAT, then DOUBLE when pressed again (UTH-28/29), whatever has the focus on the table: a focused bet spot,
+  // button or chip does not take the Space as its own click (a button clicks on the Space's keyup, so that is
+  // stopped too).
+  function typing(target) {
+    var tag = target && target.tagName ? target.tagName : "";
+    return /^(TEXTAREA|SELECT)$/.test(tag) || (tag === "INPUT" && target.type !== "radio") ||
+      Boolean(target && target.isContentEditable);
+  }
+  function spaceIsTheTables(event) {
+    if (event.key !== " " || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) { return false; }
+    var target = event.target;
+    if (chatPanel && target && chatPanel.contains(target)) { return false; }
+    return !target || target === document.body || target === document.documentElement || root.contains(target);
+  }
+  function spacePressed() {
+    var me = state.snapshot.me;
+    var round = state.snapshot.round;
+    if (!me || !me.controls || !round) { return; }
+    // REPEAT first; the second Space doubles, even before the server's answer to the REPEAT has come back.
+    var repeatedHere = state.spaceRepeatedIn === round.id;
+    if (me.controls.repeat && !repeatedHere) {
+      state.spaceRepeatedIn = round.id;
+      send({ type: "repeat" });
+    } else if (me.controls.double || (repeatedHere && me.controls.bet)) {
+      send({ type: "double" });
+    }
+  }
+  document.addEventListener("keyup", function (event) {
+    if (spaceIsTheTables(event)) { event.preventDefault(); }
+  }, true);
   document.addEventListener("keydown", function (event) {
     var target = event.target;
-    var tag = target && target.tagName ? target.tagName : "";
     if (event.key === "Escape") { $("uth-help").open = false; return; }
-    if (/^(TEXTAREA|SELECT)$/.test(tag) || (tag === "INPUT" && target.type !== "radio") ||
-      (target && target.isContentEditable)) {
+    if (spaceIsTheTables(event)) {
+      event.preventDefault();
+      event.stopPropagation();
+      if (!event.repeat) { spacePressed(); }
       return;
     }
-    if (event.key === " " && /^(BUTTON|A|SUMMARY|INPUT)$/.test(tag)) { return; }
+    if (typing(target) || (chatPanel && target && chatPanel.contains(target))) { return; }
     var me = state.snapshot.me;
     if (!me || !me.controls) { return; }
     if (/^[1-9]$/.test(event.key)) {
@@ -721,15 +763,12 @@
       var chip = chips[parseInt(event.key, 10) - 1];
       if (chip && !chip.disabled) { chip.checked = true; }
       event.preventDefault();
-    } else if (event.key === " ") {
-      event.preventDefault();
-      if (me.controls.repeat) { send({ type: "repeat" }); } else if (me.controls.double) { send({ type: "double" }); }
     } else if (event.key === "Delete" || event.key === "Backspace" ||
       ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z")) {
       event.preventDefault();
       if (me.controls.undo) { send({ type: "undo" }); }
     }
-  });
+  }, true);
 
   window.setInterval(renderTimer, 250);
   renderAll();
