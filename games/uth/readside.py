@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 from django.utils import timezone
 
 from games.engine.cards import Card, parse_cards
@@ -321,33 +321,37 @@ def _controls(hand: UthHand | None, round_: UthRound | None, seat: UthSeat, bala
     return {"bet": True, "repeat": can_repeat, "double": can_double, "undo": not empty}
 
 
-def history(user: User, table_id: int | None = None, limit: int = HISTORY_LENGTH) -> list[dict[str, Any]]:
-    """The player's last finished rounds with their results (UTH-35 Game History)."""
+def history_hands(user: User, table_id: int | None = None) -> QuerySet[UthHand]:
+    """The player's hands of finished rounds, newest first (UTH-35 Game History), with their rounds and tables."""
     hands = UthHand.objects.filter(player=user, round__phase__in=FINISHED_PHASES).exclude(
         status__in=(HandStatus.EMPTY, HandStatus.VOIDED)
     )
     if table_id is not None:
         hands = hands.filter(round__table_id=table_id)
-    rows = []
-    for hand in hands.select_related("round").order_by("-round_id")[:limit]:
-        round_ = hand.round
-        result = _hand_result(hand)
-        rows.append(
-            {
-                "game_number": round_.game_number,
-                "display_number": round_.display_number,
-                "started_at": _time(round_.started_at),
-                "phase": round_.phase,
-                "player_cards": _cards(round_.deck_cards[0:2]) if round_.deck else [],
-                "dealer_cards": _cards(round_.deck_cards[2:4]) if round_.phase == Phase.SETTLED.value else [],
-                "community": _cards(round_.deck_cards[4:9]) if round_.phase == Phase.SETTLED.value else [],
-                "total_bet": hand.stake,
-                "decisions": [item["label"] for item in hand.decisions],
-                "result": result,
-                "fairness": round_verification(round_),
-            }
-        )
-    return rows
+    return hands.select_related("round", "round__table").order_by("-round_id")
+
+
+def history_row(hand: UthHand) -> dict[str, Any]:
+    """One finished round of the player's history: cards, decisions, bets, the result and the round's proof."""
+    round_ = hand.round
+    return {
+        "game_number": round_.game_number,
+        "display_number": round_.display_number,
+        "started_at": _time(round_.started_at),
+        "phase": round_.phase,
+        "player_cards": _cards(round_.deck_cards[0:2]) if round_.deck else [],
+        "dealer_cards": _cards(round_.deck_cards[2:4]) if round_.phase == Phase.SETTLED.value else [],
+        "community": _cards(round_.deck_cards[4:9]) if round_.phase == Phase.SETTLED.value else [],
+        "total_bet": hand.stake,
+        "decisions": [item["label"] for item in hand.decisions],
+        "result": _hand_result(hand),
+        "fairness": round_verification(round_),
+    }
+
+
+def history(user: User, table_id: int | None = None, limit: int = HISTORY_LENGTH) -> list[dict[str, Any]]:
+    """The player's last finished rounds with their results (UTH-35 Game History)."""
+    return [history_row(hand) for hand in history_hands(user, table_id)[:limit]]
 
 
 def player_view(table: UthTable, user: User | None) -> dict[str, Any] | None:

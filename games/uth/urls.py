@@ -8,5 +8,6 @@ app_name = "uth"
 
 urlpatterns = [
     path("", views.uth_tables, name="tables"),
+    path("history/", views.uth_history, name="history"),
     path("<int:table_id>/", views.uth_table, name="table"),
 ]

@@ -326,12 +326,9 @@
   /* The commitment of each game is noted in this browser (localStorage, by game number) the first time the page sees
      it, with whether that was before the deal; the Game history's "Verify" compares the revealed seed with it, so the
      check does not rest on what the server says after the game. */
-  var COMMITMENTS_KEY = "uth-commitments";
+  var COMMITMENTS_KEY = window.UthVerify.COMMITMENTS_KEY;
   var COMMITMENTS_KEPT = 200;
-
-  function notedCommitments() {
-    try { return JSON.parse(window.localStorage.getItem(COMMITMENTS_KEY) || "{}") || {}; } catch (error) { return {}; }
-  }
+  var notedCommitments = window.UthVerify.notedCommitments;
 
   function noteCommitment(fairness, beforeDeal) {
     if (!fairness || !fairness.commitment || !fairness.game_number) { return; }
@@ -392,89 +389,7 @@
     box.hidden = false;
   }
 
-  // The cards of a UTH round in its deck: player cards 0-1, dealer 2-3, board 4-8 (docs/fairness.md).
-  var UTH_POSITIONS = { player_cards: 0, dealer_cards: 2, board: 4 };
-  var UTH_PART_NAMES = { player_cards: gettext("player cards"), dealer_cards: gettext("dealer cards"), board: gettext("board") };
-
-  function verifyRound(proof) {
-    var F = window.Fairness;
-    if (!F || !window.crypto || !window.crypto.subtle) {
-      return Promise.resolve({ verified: false, problems: [gettext("This browser cannot verify (Web Crypto is not available).")] });
-    }
-    var seed = F.fromHex(proof.server_seed);
-    return Promise.all([F.commitment(proof.domain, seed), F.deck(seed, proof.domain, {})]).then(function (results) {
-      var problems = [];
-      if (results[0] !== String(proof.commitment).toLowerCase()) {
-        problems.push(f(gettext("The commitment %(published)s does not match the revealed server seed (%(computed)s)."),
-          { published: proof.commitment, computed: results[0] }));
-      }
-      var noted = notedCommitments()[proof.game_number];
-      if (noted && noted.commitment !== String(proof.commitment).toLowerCase()) {
-        problems.push(f(gettext("This browser noted the commitment %(noted)s for this game, not %(published)s."),
-          { noted: noted.commitment, published: proof.commitment }));
-      }
-      Object.keys(UTH_POSITIONS).forEach(function (part) {
-        var start = UTH_POSITIONS[part];
-        var dealt = proof[part] || [];
-        var expected = results[1].slice(start, start + dealt.length);
-        if (dealt.join(" ") !== expected.join(" ")) {
-          problems.push(f(gettext("The %(part)s are %(dealt)s; the seed gives %(expected)s."),
-            { part: UTH_PART_NAMES[part], dealt: dealt.join(" "), expected: expected.join(" ") }));
-        }
-      });
-      return { verified: problems.length === 0, problems: problems, noted: noted || null };
-    });
-  }
-
-  function verificationText(outcome) {
-    if (!outcome.verified) { return gettext("Not verified:") + " " + outcome.problems.join(" "); }
-    var text = gettext("Verified: the commitment matches the revealed server seed, and every card dealt is where the seed puts it.");
-    if (!outcome.noted) { return text + " " + gettext("This browser had not noted the commitment of this game."); }
-    return text + " " + (outcome.noted.before_deal ?
-      gettext("It is the commitment this page showed before the deal.") :
-      gettext("It is the commitment this page showed (first seen after the deal)."));
-  }
-
-  function verificationCell(cell, item) {
-    var proof = item.fairness;
-    if (!proof) { cell.textContent = "—"; return; }
-    var button = document.createElement("button");
-    button.type = "button";
-    button.className = "uth-verify";
-    button.textContent = gettext("Verify");
-    var link = document.createElement("a");
-    link.href = "/api/uth/rounds/" + encodeURIComponent(item.game_number) + "/verification/";
-    link.setAttribute("download", "uth-" + item.game_number + ".json");
-    link.textContent = gettext("Download");
-    link.title = gettext("The proof of this game, for docs/verify_hand.py");
-    var result = document.createElement("span");
-    result.className = "uth-verify-result";
-    result.setAttribute("role", "status");
-    var known = state.verifications[item.game_number];
-    if (known) {
-      result.textContent = known.text;
-      result.setAttribute("data-verified", known.verified ? "true" : "false");
-    }
-    button.addEventListener("click", function () {
-      button.disabled = true;
-      result.textContent = gettext("Checking…");
-      result.removeAttribute("data-verified");
-      verifyRound(proof).then(function (outcome) {
-        return { verified: outcome.verified, text: verificationText(outcome) };
-      }, function (error) {
-        return { verified: false, text: gettext("Not verified:") + " " + String(error) };
-      }).then(function (known) {
-        state.verifications[item.game_number] = known;
-        result.textContent = known.text;
-        result.setAttribute("data-verified", known.verified ? "true" : "false");
-        button.disabled = false;
-      });
-    });
-    cell.appendChild(button);
-    cell.appendChild(document.createTextNode(" "));
-    cell.appendChild(link);
-    cell.appendChild(result);
-  }
+  var verificationCell = window.UthVerify.cell;  // uth/verify.js: Verify and Download of a finished game
 
   function renderStats() {
     var stats = state.snapshot.stats;
@@ -653,6 +568,31 @@
     box.appendChild(table);
   }
 
+  function cardText(code) {
+    var rank = code.charAt(0);
+    return (rank === "T" ? "10" : rank) + (SUITS[code.charAt(1)] || code.charAt(1));
+  }
+
+  // One labelled line of cards in a history row ("Your cards: 2♥ 7♦"), with the suit symbols of the table.
+  function cardsLine(label, cards) {
+    var line = document.createElement("span");
+    line.className = "uth-history-cards";
+    var name = document.createElement("span");
+    name.className = "uth-history-label";
+    name.textContent = label + ": ";
+    line.appendChild(name);
+    cards.forEach(function (code, index) {
+      if (index) { line.appendChild(document.createTextNode(" ")); }
+      var card = document.createElement("span");
+      card.className = "uth-history-card" + (/[hd]$/.test(code) ? " red" : "");
+      card.textContent = cardText(code);
+      card.setAttribute("aria-label", f(gettext("%(rank)s of %(suit)s"), { rank: RANK_NAMES[code.charAt(0)], suit: SUIT_NAMES[code.charAt(1)] }));
+      line.appendChild(card);
+    });
+    return line;
+  }
+
+  // UTH-35: each finished game with its cards labelled, the outcome and what each bet staked and returned.
   function renderHistory(rows) {
     var body = $("uth-history");
     if (!body) { return; }
@@ -668,18 +608,39 @@
       var game = row.insertCell();
       game.textContent = f(gettext("%(time)s GMT"), { time: item.display_number });
       game.title = f(gettext("Game number %(number)s (quote it to Customer Service)"), { number: item.game_number });
-      row.insertCell().textContent = item.player_cards.join(" ") +
-        (item.dealer_cards.length ? " " + gettext("vs") + " " + item.dealer_cards.join(" ") + " | " + item.community.join(" ") : "");
+      var cards = row.insertCell();
+      cards.appendChild(cardsLine(gettext("Your cards"), item.player_cards));
+      if (item.dealer_cards.length) {
+        cards.appendChild(cardsLine(gettext("Dealer"), item.dealer_cards));
+        cards.appendChild(cardsLine(gettext("Board"), item.community));
+      }
       row.insertCell().textContent = item.decisions.map(decisionLabel).join(", ");
       row.insertCell().textContent = euros(item.total_bet);
       var outcome = row.insertCell();
+      outcome.className = "uth-history-outcome";
       if (item.result && item.result.refunded !== undefined) {
-        outcome.textContent = gettext("Cancelled, refunded");
+        outcome.textContent = gettext("Cancelled, refunded") + " (" + euros(item.result.refunded) + ")";
       } else if (item.result) {
-        outcome.textContent = (item.result.net > 0 ? "+" : "") + euros(item.result.net);
-        outcome.className = item.result.net > 0 ? "win" : item.result.net < 0 ? "lose" : "";
+        var description = document.createElement("span");
+        description.className = "uth-history-row";
+        description.textContent = resultDescription(item.result);
+        outcome.appendChild(description);
+        var net = document.createElement("strong");
+        net.textContent = (item.result.net > 0 ? "+" : "") + euros(item.result.net);
+        net.className = item.result.net > 0 ? "win" : item.result.net < 0 ? "lose" : "";
+        outcome.appendChild(net);
+        var bets = document.createElement("ul");
+        bets.className = "uth-history-bets";
+        item.result.bets.forEach(function (bet) {
+          var line = document.createElement("li");
+          line.dataset.spot = bet.spot;
+          line.textContent = f(gettext("%(bet)s: staked %(stake)s, returned %(returned)s"),
+            { bet: SPOTS[bet.spot] || bet.spot.toUpperCase(), stake: euros(bet.stake), returned: euros(bet.returned) });
+          bets.appendChild(line);
+        });
+        outcome.appendChild(bets);
       }
-      verificationCell(row.insertCell(), item);
+      verificationCell(row.insertCell(), item, state.verifications);
     });
   }
 
