@@ -118,13 +118,14 @@ def range_views(
 def views_of_rows(rows: Sequence[Any]) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
     """The spectator view of ``rows`` (``HandEvent`` rows in sequence order) and each private-event owner's view."""
     from games.models import EventAudience
-    from games.runtime.views import event_view
+    from games.runtime.views import event_view, hand_names
 
     owners = sorted(
         {row.private_to_user_id for row in rows if row.audience == EventAudience.SEAT and row.private_to_user_id}
     )
-    public = [event_view(row, None) for row in rows]
-    private = {owner: [event_view(row, owner) for row in rows] for owner in owners}
+    names = hand_names(rows)
+    public = [event_view(row, None, names) for row in rows]
+    private = {owner: [event_view(row, owner, names) for row in rows] for owner in owners}
     return public, private
 
 

@@ -9,6 +9,7 @@ private event (same ``sequence``, no cards) so gaps are detectable.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -21,7 +22,7 @@ from games.engine.config import HandConfig
 from games.engine.evaluation import holdem_strength, omaha_strength, strength_name
 from games.engine.fairness import ALGORITHM, deck_domain
 from games.engine.state import HandState, replay
-from games.models import ClockPhase, EventAudience, Hand, HandEvent, HandStatus, Seat, SeatStatus, Table
+from games.models import ClockPhase, EventAudience, Hand, HandEvent, HandPlayer, HandStatus, Seat, SeatStatus, Table
 from games.runtime.engine_state import ENGINE_EVENT_KINDS, hand_engine_events, hand_engine_state
 from games.runtime.events import engine_event_from_stored
 from games.runtime.hand_log import hand_log_rows_after
@@ -40,8 +41,22 @@ def _viewer_id(viewer: Viewer) -> int | None:
     return int(primary_key) if primary_key is not None else None
 
 
-def event_view(row: HandEvent, viewer_id: int | None) -> dict[str, Any]:
-    """The dictionary ``viewer_id`` (None: a spectator) may receive for one stored event."""
+def hand_names(rows: Sequence[HandEvent]) -> dict[int, dict[str, str]]:
+    """The screen names of the players dealt into each hand that ``rows`` start (their ``hand_started`` events): hand
+    id → seat (as a string) → name. One query, none without such a row. Screen names are public at the table; a hand
+    log or a "last hands" line read later names the hand's own players with them, never the seat's later occupant."""
+    hand_ids = {row.hand_id for row in rows if row.kind == "hand_started" and row.hand_id is not None}
+    if not hand_ids:
+        return {}
+    names: dict[int, dict[str, str]] = {hand_id: {} for hand_id in hand_ids}
+    for player in HandPlayer.objects.filter(hand_id__in=hand_ids).select_related("user").order_by("seat_number"):
+        names[player.hand_id][str(player.seat_number)] = getattr(player.user, "table_name", player.user.get_username())
+    return names
+
+
+def event_view(row: HandEvent, viewer_id: int | None, names: dict[int, dict[str, str]] | None = None) -> dict[str, Any]:
+    """The dictionary ``viewer_id`` (None: a spectator) may receive for one stored event. ``names``
+    (:func:`hand_names`): a ``hand_started`` event carries the names of its hand's players as ``names``."""
     base: dict[str, Any] = {
         "sequence": row.sequence,
         "type": row.kind,
@@ -49,6 +64,8 @@ def event_view(row: HandEvent, viewer_id: int | None) -> dict[str, Any]:
         "audience": row.audience,
         "at": row.created_at.isoformat(),
     }
+    if row.kind == "hand_started" and names and row.hand_id in names:
+        base["names"] = names[row.hand_id]
     if row.audience == EventAudience.PUBLIC:
         return {**row.payload, **base}
     if row.audience == EventAudience.SEAT and viewer_id is not None and row.private_to_user_id == viewer_id:
@@ -80,7 +97,8 @@ def table_events_since(
         if limit is not None:
             rows = rows[:limit]
     viewer_id = _viewer_id(viewer)
-    return [event_view(row, viewer_id) for row in rows]
+    names = hand_names(rows)
+    return [event_view(row, viewer_id, names) for row in rows]
 
 
 def _logged_rows_after(table_id: int, sequence: int) -> list[HandEvent]:
