@@ -129,6 +129,12 @@
   // Money in the page's language, exactly like the server's |money filter ("€1,234.56" or "1 234,56 €").
   function euros(cents) { return P.money(cents); }
 
+  // A percentage with the page language's decimal mark ("12.5%" / "12,5%"), like the amounts.
+  function percentText(value) {
+    var text = String(value);
+    return ((document.documentElement.lang || "en").slice(0, 2) === "et" ? text.replace(".", ",") : text) + "%";
+  }
+
   function setText(id, text) { var element = $(id); if (element) { element.textContent = text; } }
 
   function showError(message) {
@@ -397,7 +403,7 @@
     var shown = stats && stats.asked ? stats : ended;
     if (!shown || !shown.asked) { setText("uth-stats", gettext("Shown while players decide.")); return; }
     var parts = Object.keys(shown.percent).map(function (name) {
-      return (DECISION_LABELS[name] || name) + " " + shown.percent[name] + "%";
+      return (DECISION_LABELS[name] || name) + " " + percentText(shown.percent[name]);
     });
     setText("uth-stats", parts.join(" · ") + " " + f(gettext("(of %(count)s players)"), { count: shown.asked }));
   }
