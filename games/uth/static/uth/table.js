@@ -693,6 +693,8 @@
   }
   function spaceIsTheTables(event) {
     if (event.key !== " " || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) { return false; }
+    var me = state.snapshot.me;
+    if (!me || !me.controls) { return false; }  // a visitor or a player not seated: Space scrolls the page as usual
     var target = event.target;
     if (chatPanel && target && chatPanel.contains(target)) { return false; }
     return !target || target === document.body || target === document.documentElement || root.contains(target);
