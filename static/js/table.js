@@ -71,6 +71,8 @@
     catchUp: null,           // {waiting: snapshot, requestId}: a snapshot waits while the events it skipped are fetched
     amountKey: null,         // the decision the bet amount was set up for
     amountChosen: false,     // the player chose the amount (preset, slider, typing) during that decision
+    seatNames: {},           // seat -> the name of its player as of the events applied (a seat_left has no name)
+    validAmount: null,       // the last amount in the bet / raise range shown (the slider stays there while a typed one is not)
     pressedAmount: null,     // the amount shown when the player pressed Bet / Raise (pointer down)
     advance: null,           // {choice, hand, street, highest}: an action chosen before the player's turn
     lastActions: {},         // seat -> {hand, street, text}: the seat's last action in this betting round
@@ -100,6 +102,12 @@
     var seat = seatByNumber(number);
     if (seat && seat.occupied) { return seat.name; }
     return f(gettext("Seat %(number)s"), { number: number });
+  }
+  /* The name of the player who sat in seat ``number`` in the hand ``record`` (its own names: from hand_started, which
+     the server sends with the names of the players dealt in), never a later occupant of the seat; a hand without
+     names falls back to the seat's occupant now. */
+  function nameIn(record, number) {
+    return (record && record.names && record.names[number]) || nameOf(number);
   }
   function holeCardCount() { return tableInfo().variant === "PO" ? 4 : 2; }
   function mySeat() { return viewer().seat ? seatByNumber(viewer().seat) : null; }
@@ -469,7 +477,7 @@
           element.className = "pot pot-awarded";
           element.setAttribute("data-seat", seat);
           element.setAttribute("data-cents", finished.won[seat]);
-          element.textContent = f(gettext("%(name)s wins %(amount)s"), { name: (finished.names && finished.names[seat]) || nameOf(seat), amount: money(finished.won[seat]) });
+          element.textContent = f(gettext("%(name)s wins %(amount)s"), { name: nameIn(finished, seat), amount: money(finished.won[seat]) });
           elements.pots.appendChild(element);
         });
         if (finished.rake) {
@@ -543,8 +551,8 @@
     return { preflop: gettext("Pre-flop"), flop: gettext("Flop"), turn: gettext("Turn"), river: gettext("River"), showdown: gettext("Showdown") }[street] || street || "";
   }
 
-  function awardText(award) {
-    var winners = award.shares.map(function (share) { return nameOf(share[0]) + " " + money(share[1]); }).join(", ");
+  function awardText(award, record) {
+    var winners = award.shares.map(function (share) { return nameIn(record, share[0]) + " " + money(share[1]); }).join(", ");
     var pot = award.potIndex === 0 ? gettext("Main pot") : f(gettext("Side pot %(number)s"), { number: award.potIndex });
     return pot + ": " + winners + (award.handName ? " (" + P.handName(award.handName) + ")" : "");
   }
@@ -592,7 +600,23 @@
   function setAmount(amount) {
     elements.betAmount.value = amountToInput(amount);
     elements.betSlider.value = String(amount);
+    state.validAmount = amount;
     updateBetLabels();
+  }
+
+  /* A typed amount moves the slider only when it is one the server would take; otherwise the slider stays at (or goes
+     back to) the last valid amount, never at its end because the box holds something out of range, and the line under
+     the box says why the amount is refused. */
+  function followTypedAmount() {
+    var actions = legal();
+    var range = actions && betRange(actions);
+    var cents = chosenAmount();
+    if (range && cents !== null && cents >= range[0] && cents <= range[1]) {
+      state.validAmount = cents;
+      elements.betSlider.value = String(cents);
+    } else if (state.validAmount !== null && state.validAmount !== undefined) {
+      elements.betSlider.value = String(range ? clampToRange(state.validAmount, range) : state.validAmount);
+    }
   }
 
   /* The Bet / Raise button names the amount only while the server would take it (inside the bet / raise range:
@@ -615,6 +639,8 @@
     if (range && elements.betLimits) {
       var bounds = { minimum: money(range[0]), maximum: money(range[1]), amount: cents === null ? "" : money(cents) };
       var limits = !invalid ? f(gettext("Minimum %(minimum)s, maximum %(maximum)s."), bounds) :
+        cents === null && String(elements.betAmount.value).trim() ?
+          f(gettext("That is not an amount: enter one from %(minimum)s to %(maximum)s."), bounds) :
         cents === null ? f(gettext("Enter an amount from %(minimum)s to %(maximum)s."), bounds) :
         cents < range[0] ? f(gettext("%(amount)s is below the minimum of %(minimum)s (maximum %(maximum)s)."), bounds) :
         f(gettext("%(amount)s is above the maximum of %(maximum)s (minimum %(minimum)s)."), bounds);
@@ -993,6 +1019,10 @@
     if (!state.sitOutSending) { elements.sitOut.checked = !!me.sitting_out || !!state.sitOutPending; }
     if (!state.nextBigBlindSending) { elements.sitOutNextBigBlind.checked = !!viewer().sit_out_next_big_blind; }
     elements.sitInPost.hidden = !(me.sitting_out || me.status === "waiting_big_blind");
+    // "I'm back" only for a player sitting out, who comes back with it; a new player waiting for the big blind (or one
+    // already back) just posts one now.
+    var postLabel = me.sitting_out ? gettext("I'm back: post a big blind now") : gettext("Post a big blind now");
+    if (elements.sitInPost.textContent !== postLabel) { elements.sitInPost.textContent = postLabel; }
     if (me.sit_out_deadline) {
       var deadline = new Date(me.sit_out_deadline);
       elements.sitOutInfo.textContent = f(gettext("You will be removed from the table at %(time)s unless you come back."),
@@ -1240,7 +1270,10 @@
     var fraction = Math.max(0, Math.min(1, remaining / state.clockBase[key]));
     var seconds = Math.ceil(remaining / 1000);
     var actingSeat = seatByNumber(currentHand.acting_seat);
-    var phase = currentHand.clock === "timebank" ? gettext("timebank") : currentHand.clock === "reconnect" ? gettext("reconnecting") : "";
+    // The reconnection grace (CASH-22, TB-07) says "reconnecting" only while the player is away: back with no timebank
+    // left, they play on in what is left of the grace (the server keeps that clock), and nobody is reconnecting.
+    var away = !!(actingSeat && actingSeat.disconnected);
+    var phase = currentHand.clock === "timebank" ? gettext("timebank") : currentHand.clock === "reconnect" && away ? gettext("reconnecting") : "";
     var text = f(gettext("%(seconds)s s"), { seconds: seconds }) + (phase ? " · " + phase : "");
     if (currentHand.clock !== "timebank" && actingSeat && actingSeat.timebank_seconds) {
       text += " · " + f(gettext("timebank %(seconds)s s"), { seconds: Math.round(actingSeat.timebank_seconds) });
@@ -1286,8 +1319,8 @@
     elements.log.scrollTop = elements.log.scrollHeight;
   }
 
-  function actionText(event) {
-    var name = nameOf(event.seat);
+  function actionText(event, record) {
+    var name = nameIn(record, event.seat);
     var amount = money(event.total_bet);
     var text = {
       fold: f(gettext("%(name)s folds"), { name: name }),
@@ -1398,6 +1431,18 @@
     }
     if (kind === "hand_started") {
       state.current = newRecord(event.hand_id, null);
+      // The hand's own names: the event's (the players dealt in); a live event without them takes the seats' players
+      // now, who are the hand's. Read back later, the seats may have other players (or none): never take those.
+      if (event.names) {
+        state.current.names = {};
+        Object.keys(event.names).forEach(function (seat) {
+          state.current.names[seat] = event.names[seat];
+          state.seatNames[seat] = event.names[seat];
+        });
+      } else if (live) {
+        state.current.names = {};
+        seats().forEach(function (seat) { if (seat.occupied) { state.current.names[seat.number] = seat.name; } });
+      }
       if (live) {
         state.finished = null;
         state.turnCounter = 0;
@@ -1419,14 +1464,14 @@
       current.contributed[event.seat] = (current.contributed[event.seat] || 0) + sign * (event.amount || 0);
     }
     if (kind === "forced_bet_posted") {
-      if (speak) { logLine(f(gettext("%(name)s posts the %(blind)s %(amount)s"), { name: nameOf(event.seat), blind: BLIND_NAMES[event.blind] || event.blind, amount: money(event.amount) })); }
+      if (speak) { logLine(f(gettext("%(name)s posts the %(blind)s %(amount)s"), { name: nameIn(current, event.seat), blind: BLIND_NAMES[event.blind] || event.blind, amount: money(event.amount) })); }
       return;
     }
     if (kind === "action_taken") {
       // Only live actions move the decision on: the recent results read back after the first snapshot replay the
       // current hand's actions too, and counting those would reset the amount the player is typing.
       if (live) { state.turnCounter = (state.turnCounter || 0) + 1; }
-      if (speak) { logLine(actionText(event)); }
+      if (speak) { logLine(actionText(event, current)); }
       return;
     }
     if (kind === "street_dealt") {
@@ -1435,17 +1480,17 @@
       return;
     }
     if (kind === "uncalled_bet_returned") {
-      if (speak) { logLine(f(gettext("Uncalled bet of %(amount)s returned to %(name)s"), { amount: money(event.amount), name: nameOf(event.seat) })); }
+      if (speak) { logLine(f(gettext("Uncalled bet of %(amount)s returned to %(name)s"), { amount: money(event.amount), name: nameIn(current, event.seat) })); }
       return;
     }
     if (kind === "hand_shown") {
       if (current) { current.shown[event.seat] = (event.cards || []).slice(); }
-      if (speak) { logLine(f(gettext("%(name)s shows %(cards)s"), { name: nameOf(event.seat), cards: Cards.list(event.cards) })); }
+      if (speak) { logLine(f(gettext("%(name)s shows %(cards)s"), { name: nameIn(current, event.seat), cards: Cards.list(event.cards) })); }
       return;
     }
     if (kind === "hand_evaluated") {
       if (current) { current.handNames[event.seat] = event.hand_name; }
-      if (speak) { logLine(f(gettext("%(name)s has %(hand)s"), { name: nameOf(event.seat), hand: P.handName(event.hand_name) })); }
+      if (speak) { logLine(f(gettext("%(name)s has %(hand)s"), { name: nameIn(current, event.seat), hand: P.handName(event.hand_name) })); }
       return;
     }
     if (kind === "pot_awarded") {
@@ -1455,7 +1500,7 @@
         if (!current.settled) {
           award.shares.forEach(function (share) { current.won[share[0]] = (current.won[share[0]] || 0) + share[1]; });
         }
-        if (speak) { logLine(awardText(award)); }
+        if (speak) { logLine(awardText(award, current)); }
       }
       return;
     }
@@ -1481,7 +1526,7 @@
           if (event.rake) { logLine(f(gettext("Rake %(amount)s is taken from the pot."), { amount: money(event.rake) })); }
           Object.keys(settled.won).forEach(function (seat) {
             logLine(f(gettext("%(name)s collects %(amount)s (net %(net)s)"), {
-              name: (settled.names && settled.names[seat]) || nameOf(seat),
+              name: nameIn(settled, seat),
               amount: money(settled.won[seat]),
               net: signedMoney(settled.net[seat])
             }));
@@ -1495,8 +1540,10 @@
       if (kind === "hand_cancelled" && current) { current.number = event.hand_number || current.number; }
       if (current) {
         current.cancelled = kind === "hand_cancelled";
-        current.names = {};
-        seats().forEach(function (seat) { if (seat.occupied) { current.names[seat.number] = seat.name; } });
+        if (!current.names && live) {
+          current.names = {};
+          seats().forEach(function (seat) { if (seat.occupied) { current.names[seat.number] = seat.name; } });
+        }
         addResult(current);
         if (speak && current.cancelled) { logLine(gettext("The hand was cancelled; every bet was returned.")); }
         if (live) {
@@ -1514,8 +1561,17 @@
       return;
     }
     if (live && kind === "table_closing" && state.snapshot && state.snapshot.table) { state.snapshot.table.closing = true; }
+    if (live && (kind === "seat_disconnected" || kind === "seat_reconnected")) {
+      // Every viewer's clock follows the player's connection at once (not only at the next snapshot).
+      var connectionSeat = seatByNumber(event.seat);
+      if (connectionSeat && connectionSeat.user_id === event.user_id) { connectionSeat.disconnected = kind === "seat_disconnected"; }
+    }
     if (live) { tournamentEvent(kind, event); }
-    if (speak) { tableEventLine(kind, event); }
+    // A seat_left carries no name: the player who sat there as of this event (a later occupant is someone else).
+    var seatName = event.name || (event.seat ? (state.seatNames[event.seat] || nameOf(event.seat)) : "");
+    if (event.seat && event.name) { state.seatNames[event.seat] = event.name; }
+    if (kind === "seat_left" && event.seat) { delete state.seatNames[event.seat]; }
+    if (speak) { tableEventLine(kind, event, seatName); }
     if (live && kind === "seat_top_up_dropped" && event.seat === viewer().seat) {
       P.notify(elements.notices, event.reason === "maximum" ?
         f(gettext("Your top-up of %(amount)s was not added: your stack is at the table maximum."), { amount: money(event.amount) }) :
@@ -1523,8 +1579,7 @@
     }
   }
 
-  function tableEventLine(kind, event) {
-    var name = event.name || (event.seat ? nameOf(event.seat) : "");
+  function tableEventLine(kind, event, name) {
     var lines = {
       seat_taken: f(gettext("%(name)s sits down with %(amount)s"), { name: name, amount: money(event.stack) }),
       seat_left: f(gettext("%(name)s leaves the table"), { name: name }),
@@ -1572,7 +1627,7 @@
       if (record.cancelled) {
         text = gettext("cancelled, bets returned");
       } else {
-        var nameFor = function (seat) { return (record.names && record.names[seat]) || nameOf(seat); };
+        var nameFor = function (seat) { return nameIn(record, seat); };
         var handName = P.handName(record.awards.map(function (award) { return award.handName; }).filter(Boolean)[0]);
         text = Object.keys(record.won).map(function (seat) {
           if (record.settled && record.net && record.net[seat] !== undefined) {
@@ -1718,7 +1773,9 @@
     socket.request({ type: "resync", since: since }).then(function (message) {
       if (message.type !== "events") { return; }
       var following = state.current;  // the hand followed live stays as it is
+      var seatNames = state.seatNames;  // and so do the names the live events gave the seats
       state.current = null;
+      state.seatNames = {};
       var events = (message.events || []).filter(function (event) { return Number(event.sequence) <= upTo; });
       var refillFrom = refillLog ? logRefillStart(events) : events.length;
       refilledLines = [];
@@ -1738,6 +1795,7 @@
         elements.log.scrollTop = elements.log.scrollHeight;
       }
       state.current = following;
+      state.seatNames = seatNames;
       draw();
       app.setAttribute("data-results-read", "true");  // tests wait on it
     }, function () { /* the results list just stays shorter */ });
@@ -2031,8 +2089,7 @@
     });
     elements.betAmount.addEventListener("input", function () {
       state.amountChosen = true;
-      var cents = chosenAmount();
-      if (cents !== null) { elements.betSlider.value = String(cents); }
+      followTypedAmount();
       updateBetLabels();
     });
     elements.betAmount.addEventListener("keydown", function (event) {
