@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from games.uth.models import HandStatus, UthHand, UthTable
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
+from tests.uth.browser.tables import a_uth_table
 from wallet.services import ledger_reconcile, player_cash_account
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -21,18 +21,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 @pytest.fixture
 def uth_table(site: Any) -> UthTable:
     """Ante €5–€100 with a €1 chip too (it adds to an opened Ante, but cannot open one); 12 s to bet."""
-    return UthTable.objects.create(
-        name="Browser UTH",
-        ante_minimum=500,
-        ante_maximum=10_000,
-        trips_minimum=100,
-        trips_maximum=2_500,
-        chip_values=[100, 500, 2_500],
-        betting_seconds=12,
-        decision_seconds=20,
-        result_seconds=30,
-        next_round_at=timezone.now(),
-    )
+    return a_uth_table("Browser UTH")
 
 
 def wait_for_betting_time(page: Any, seconds_needed: int = 8) -> None:

@@ -7,30 +7,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from games.uth.models import UthTable
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
+from tests.uth.browser.tables import a_uth_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 
 @pytest.fixture
 def uth_table(site: Any) -> UthTable:
-    return UthTable.objects.create(
-        name="Chatty UTH",
-        ante_minimum=100,
-        ante_maximum=10_000,
-        trips_minimum=100,
-        trips_maximum=2_500,
-        chip_values=[100, 500, 2_500],
-        betting_seconds=15,
-        decision_seconds=20,
-        result_seconds=10,
-        next_round_at=timezone.now(),
-    )
+    return a_uth_table("Chatty UTH", ante_minimum=100, betting_seconds=15, result_seconds=10)
 
 
 def seated_page(pages: Pages, table: UthTable, username: str) -> Any:

@@ -8,31 +8,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from games.uth.models import UthTable
 from games.uth.services import uth_seat_take
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
+from tests.uth.browser.tables import a_uth_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 
 @pytest.fixture
 def uth_table(site: Any) -> UthTable:
-    return UthTable.objects.create(
-        name="Counted UTH",
-        ante_minimum=500,
-        ante_maximum=10_000,
-        trips_minimum=100,
-        trips_maximum=2_500,
-        chip_values=[500, 2_500],
-        betting_seconds=10,
-        decision_seconds=20,
-        result_seconds=30,
-        next_round_at=timezone.now(),
-    )
+    return a_uth_table("Counted UTH", chip_values=[500, 2_500], betting_seconds=10)
 
 
 def test_two_players_seated_one_betting_the_counter_says_two_after_the_deal(uth_table: UthTable, pages: Pages) -> None:

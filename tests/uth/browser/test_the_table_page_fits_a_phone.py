@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from games.uth.models import UthTable
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
+from tests.uth.browser.tables import a_uth_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -21,18 +21,7 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture
 def uth_table(site: Any) -> UthTable:
-    return UthTable.objects.create(
-        name="Phone UTH",
-        ante_minimum=500,
-        ante_maximum=10_000,
-        trips_minimum=100,
-        trips_maximum=2_500,
-        chip_values=[100, 500, 2_500, 10_000],
-        betting_seconds=12,
-        decision_seconds=20,
-        result_seconds=30,
-        next_round_at=timezone.now(),
-    )
+    return a_uth_table("Phone UTH", chip_values=[100, 500, 2_500, 10_000])
 
 
 def test_the_page_is_no_wider_than_a_phone(uth_table: UthTable, pages: Pages) -> None:

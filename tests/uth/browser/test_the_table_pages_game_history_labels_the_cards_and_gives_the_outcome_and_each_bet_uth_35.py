@@ -9,12 +9,12 @@ import re
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from games.uth.models import UthHand, UthTable
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
+from tests.uth.browser.tables import a_uth_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -23,18 +23,7 @@ SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 @pytest.fixture
 def uth_table(site: Any) -> UthTable:
-    return UthTable.objects.create(
-        name="History UTH",
-        ante_minimum=500,
-        ante_maximum=10_000,
-        trips_minimum=100,
-        trips_maximum=2_500,
-        chip_values=[500, 2_500],
-        betting_seconds=10,
-        decision_seconds=20,
-        result_seconds=30,
-        next_round_at=timezone.now(),
-    )
+    return a_uth_table("History UTH", chip_values=[500, 2_500], betting_seconds=10)
 
 
 def faces(cards: list[str]) -> str:

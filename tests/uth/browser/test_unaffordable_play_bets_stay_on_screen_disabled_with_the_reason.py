@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from games.uth.models import UthHand, UthTable
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
+from tests.uth.browser.tables import a_uth_table
 from tests.uth.browser.test_browser_plays_a_round import wait_for_betting_time
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -20,18 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
 @pytest.fixture
 def uth_table(site: Any) -> UthTable:
-    return UthTable.objects.create(
-        name="Short-stacked UTH",
-        ante_minimum=500,
-        ante_maximum=10_000,
-        trips_minimum=100,
-        trips_maximum=2_500,
-        chip_values=[100, 500, 2_500],
-        betting_seconds=12,
-        decision_seconds=30,
-        result_seconds=30,
-        next_round_at=timezone.now(),
-    )
+    return a_uth_table("Short-stacked UTH", decision_seconds=30)
 
 
 def state_of(page: Any, decision: str) -> str:

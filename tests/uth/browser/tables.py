@@ -1,0 +1,26 @@
+"""The UTH table a browser test plays at: the limits and clocks the tests share, each test naming what it changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from games.uth.models import UthTable
+
+SHARED: dict[str, Any] = {
+    "ante_minimum": 500,
+    "ante_maximum": 10_000,
+    "trips_minimum": 100,
+    "trips_maximum": 2_500,
+    "chip_values": [100, 500, 2_500],
+    "betting_seconds": 12,
+    "decision_seconds": 20,
+    "result_seconds": 30,
+}
+
+
+def a_uth_table(name: str, **changed: Any) -> UthTable:
+    """A new UTH table called ``name`` whose first round opens now, with :data:`SHARED`'s limits and clocks but for
+    ``changed``."""
+    return UthTable.objects.create(name=name, next_round_at=timezone.now(), **{**SHARED, **changed})
