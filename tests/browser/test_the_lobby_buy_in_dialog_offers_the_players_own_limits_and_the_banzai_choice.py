@@ -29,18 +29,33 @@ def play_this_stake(page: Any, table_id: int) -> None:
     page.wait_for_selector("#buy-in-dialog[open]")
 
 
-def test_cash_30_cash_31_a_banzai_player_back_with_a_big_stack_resumes_from_the_lobby(site: Any, pages: Pages) -> None:
-    stake = Stake.objects.get(game_type__code="banzai", label="NL1")  # 10 BB = €1.00
+def bob_back_at_banzai_with_a_big_stack(pages: Pages) -> tuple[Any, Any, Stake]:
+    """Bob left a Banzai NL1 table (10 BB = €1.00) ten minutes ago with €1.08 and plays the stake again from the
+    lobby, whose dialog then offers Resume and Reset (CASH-30, CASH-31)."""
+    stake = Stake.objects.get(game_type__code="banzai", label="NL1")
     left, table = table_open(stake), table_open(stake)
     seat(player("gina"), table, 100, number=1)
     bob = player("bob", cash_cents=5000)
     left_table_earlier(bob, left, 108, timezone.now() - timedelta(minutes=10))
     page = pages.new()
     log_in(page, "bob")
-
     play_this_stake(page, table.pk)
-
     page.wait_for_selector("#buy-in-banzai:not([hidden])")
+    return page, bob, stake
+
+
+def banzai_session_of(page: Any, user: Any, stake: Stake) -> Any:
+    """The table session of ``user``'s seat at ``stake``, once stored."""
+    return wait_until_stored(
+        page,
+        lambda: Seat.objects.select_related("session").filter(user=user, table__stake=stake).first(),
+        what=f"{user.username}'s Banzai seat",
+    ).session
+
+
+def test_cash_30_cash_31_a_banzai_player_back_with_a_big_stack_resumes_from_the_lobby(site: Any, pages: Pages) -> None:
+    page, bob, stake = bob_back_at_banzai_with_a_big_stack(pages)
+
     choice = str(page.locator("#buy-in-banzai").text_content())
     assert "Resume with €1.08" in choice
     assert "Reset to €1.00 (5 resets left today)" in choice
@@ -53,33 +68,16 @@ def test_cash_30_cash_31_a_banzai_player_back_with_a_big_stack_resumes_from_the_
     pages.screenshot(page, "lobby-buy-in-banzai-resume")
     page.locator("#buy-in-confirm").click()
 
-    session = wait_until_stored(
-        page,
-        lambda: Seat.objects.select_related("session").filter(user=bob, table__stake=stake).first(),
-        what="bob's Banzai seat",
-    ).session
+    session = banzai_session_of(page, bob, stake)
     assert (session.initial_buy_in, session.buy_in_kind) == (108, "banzai_resume")
 
 
 def test_cash_31_a_banzai_player_back_with_a_big_stack_resets_from_the_lobby(site: Any, pages: Pages) -> None:
-    stake = Stake.objects.get(game_type__code="banzai", label="NL1")
-    left, table = table_open(stake), table_open(stake)
-    seat(player("gina"), table, 100, number=1)
-    bob = player("bob", cash_cents=5000)
-    left_table_earlier(bob, left, 108, timezone.now() - timedelta(minutes=10))
-    page = pages.new()
-    log_in(page, "bob")
-
-    play_this_stake(page, table.pk)
-    page.wait_for_selector("#buy-in-banzai:not([hidden])")
+    page, bob, stake = bob_back_at_banzai_with_a_big_stack(pages)
     page.locator("#buy-in-banzai-reset-choice").check()
     page.locator("#buy-in-confirm").click()
 
-    session = wait_until_stored(
-        page,
-        lambda: Seat.objects.select_related("session").filter(user=bob, table__stake=stake).first(),
-        what="bob's Banzai seat",
-    ).session
+    session = banzai_session_of(page, bob, stake)
     assert (session.initial_buy_in, session.buy_in_kind) == (100, "banzai_reset")
 
 
