@@ -191,14 +191,7 @@ def _seat_take_locked(
     terms, rules = table_terms(table, now)
     limits = buy_in_limits(user_id, table, terms, rules, now, banzai_choice=banzai_choice)
     if not limits.minimum <= amount <= limits.maximum:
-        span = (
-            f"exactly {_format(limits.minimum)}"
-            if limits.minimum == limits.maximum
-            else (f"{_format(limits.minimum)} to {_format(limits.maximum)}")
-        )
-        raise BuyInRefused(
-            f"The buy-in here must be {span}: {limits.rule}.", minimum=limits.minimum, maximum=limits.maximum
-        )
+        raise limits_refusal(limits)
     if seat_number is not None:
         seat = seats.get(seat_number) if isinstance(seat_number, int) else None
         if seat is None:
