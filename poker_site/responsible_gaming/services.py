@@ -188,27 +188,10 @@ def deposit_limit_set(
     if value is None and current is None and pending is None:
         return None
     is_cut = value is not None and (current is None or value <= current)
-    change = DepositLimitChange.objects.create(
-        user=user,
-        period=period,
-        amount=value,
-        requested_at=moment,
-        effective_at=moment if is_cut else moment + RAISE_DELAY,
+    replaced = {"replaces_pending": _pending_of(pending)} if pending is not None else {}
+    return _limit_choice_record(
+        user, period, value, current, moment, moment if is_cut else moment + RAISE_DELAY, replaced
     )
-    audit_record(
-        action="deposit_limit_set",
-        actor=user,
-        player=user,
-        details={
-            "period": period,
-            "takes_effect_at": change.effective_at.isoformat(),
-            **({"replaces_pending": {"amount": pending.amount, "pk": pending.pk}} if pending is not None else {}),
-        },
-        target=audit_target(change),
-        before={"amount": current},
-        after={"amount": value},
-    )
-    return change
 
 
 @transaction.atomic(durable=True)
@@ -223,21 +206,37 @@ def deposit_limit_cancel_pending(user: User, period: Any, *, now: datetime | Non
     if pending is None:
         return None
     current = current_row.amount if current_row is not None else None
+    return _limit_choice_record(
+        user, period, current, current, moment, moment, {"cancels_pending": _pending_of(pending)}
+    )
+
+
+def _pending_of(pending: DepositLimitChange) -> dict[str, Any]:
+    return {"amount": pending.amount, "pk": pending.pk}
+
+
+def _limit_choice_record(
+    user: User,
+    period: str,
+    amount: int | None,
+    before: int | None,
+    moment: datetime,
+    effective_at: datetime,
+    details: dict[str, Any],
+) -> DepositLimitChange:
+    """Record the player's choice of ``amount`` for ``period`` (a new row, in force at ``effective_at``) and its audit
+    entry (``deposit_limit_set``, ``before`` the limit in force, ``details`` what it replaces or cancels)."""
     change = DepositLimitChange.objects.create(
-        user=user, period=period, amount=current, requested_at=moment, effective_at=moment
+        user=user, period=period, amount=amount, requested_at=moment, effective_at=effective_at
     )
     audit_record(
         action="deposit_limit_set",
         actor=user,
         player=user,
-        details={
-            "period": period,
-            "takes_effect_at": change.effective_at.isoformat(),
-            "cancels_pending": {"amount": pending.amount, "pk": pending.pk},
-        },
+        details={"period": period, "takes_effect_at": change.effective_at.isoformat(), **details},
         target=audit_target(change),
-        before={"amount": current},
-        after={"amount": current},
+        before={"amount": before},
+        after={"amount": amount},
     )
     return change
 
