@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import Group
+
 from compliance.models import AccountStanding, Case, CaseAction, Flag, PlayerReport
 from compliance.services import case_open
 from games.models import Hand, HandStatus
+from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
 from tests.tables.support import check_or_call_down, deal, open_table, player, seat_players
 from wallet.models import AuditEntry, Hold, Leg, Transfer
 
@@ -57,3 +60,11 @@ def everything_that_records() -> dict[str, Any]:
         "flags": sorted(Flag.objects.values_list("pk", "status")),
         "reports": PlayerReport.objects.count(),
     }
+
+
+def made_reviewer(user: Any) -> Any:
+    """``user`` (a player, perhaps the subject of a case opened before) made a compliance reviewer; read afresh."""
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    user.groups.add(Group.objects.get(name=COMPLIANCE_REVIEWERS))
+    return type(user).objects.get(pk=user.pk)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
 
 from compliance.errors import NotAllowed
 from compliance.models import Flag, FlagStatus, Standing
@@ -26,22 +25,14 @@ from compliance.services import (
     flag_dismiss,
     flags_dismiss,
 )
-from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
 from poker_site.core.rule_changes import RuleChangeRefused, rule_change_approve
-from tests.compliance.desk.support import case_about, everything_that_records, player
+from tests.compliance.desk.support import case_about, everything_that_records, made_reviewer, player
 from tests.compliance.desk.test_a_flag_is_taken_into_a_case_or_dismissed import flag_of
 from tests.tables.back_office import logged_in
 
 pytestmark = pytest.mark.django_db
 
 OWN_ACCOUNT = "concerns your own account"
-
-
-def made_reviewer(user: Any) -> Any:
-    user.is_staff = True
-    user.save(update_fields=["is_staff"])
-    user.groups.add(Group.objects.get(name=COMPLIANCE_REVIEWERS))
-    return type(user).objects.get(pk=user.pk)
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from compliance.errors import NotAllowed
@@ -27,8 +26,7 @@ from compliance.services import (
     tournament_disqualify,
     video_request_create,
 )
-from poker_site.accounts.roles import COMPLIANCE_REVIEWERS
-from tests.compliance.desk.support import case_about, everything_that_records, player
+from tests.compliance.desk.support import case_about, everything_that_records, made_reviewer, player
 from tests.compliance.desk.test_a_flag_is_taken_into_a_case_or_dismissed import flag_of
 from tests.tables.back_office import logged_in
 from tests.tournaments.support import register_players, scheduled
@@ -37,14 +35,6 @@ from tournaments.models import TournamentEntry
 pytestmark = pytest.mark.django_db
 
 STAFF_ACCOUNT = "is a staff account"
-
-
-def promoted_to_reviewer(user: Any) -> Any:
-    """A player made a reviewer after a case about them was opened (the case is older than their privileges)."""
-    user.is_staff = True
-    user.save(update_fields=["is_staff"])
-    user.groups.add(Group.objects.get(name=COMPLIANCE_REVIEWERS))
-    return type(user).objects.get(pk=user.pk)
 
 
 def test_a_case_about_an_administrator_or_a_reviewer_is_refused(
@@ -90,7 +80,7 @@ def test_a_flag_naming_a_staff_account_opens_no_case_and_joins_none(reviewer: An
 def test_a_reviewer_cannot_terminate_suspend_or_sanction_a_subject_who_became_staff(reviewer: Any) -> None:
     bob = player("bob")
     case = case_about(reviewer, bob)
-    bob = promoted_to_reviewer(bob)
+    bob = made_reviewer(bob)
     before = everything_that_records()
     for state in (Standing.TERMINATED, Standing.SUSPENDED, Standing.UNDER_REVIEW):
         with pytest.raises(NotAllowed, match=f"bob {STAFF_ACCOUNT}"):
@@ -112,7 +102,7 @@ def test_a_reviewer_cannot_terminate_suspend_or_sanction_a_subject_who_became_st
 def test_the_standing_form_refuses_to_terminate_a_staff_subject_and_says_why(reviewer: Any) -> None:
     bob = player("bob")
     case = case_about(reviewer, bob)
-    promoted_to_reviewer(bob)
+    made_reviewer(bob)
     response = logged_in(reviewer).post(
         f"/compliance/cases/{case.pk}/standing/",
         {"standing-player": bob.pk, "standing-state": Standing.TERMINATED, "standing-reason": "Gone"},
@@ -126,7 +116,7 @@ def test_a_staff_accounts_tournament_entry_is_not_disqualified_from_the_desk(rev
     tournament = scheduled()
     first, second = register_players(tournament, 2)
     case = case_about(reviewer, first, second)
-    promoted_to_reviewer(second)
+    made_reviewer(second)
     entry = TournamentEntry.objects.get(tournament=tournament, user=second)
     before = everything_that_records()
     with pytest.raises(NotAllowed, match=STAFF_ACCOUNT):
@@ -141,7 +131,7 @@ def test_the_withheld_funds_of_a_subject_who_became_staff_are_not_seized(reviewe
     bob = player("bob")
     case = case_about(reviewer, bob)
     hold = case_hold_create(case, reviewer, bob, 1_000, "Under review")
-    promoted_to_reviewer(bob)
+    made_reviewer(bob)
     before = everything_that_records()
     with pytest.raises(NotAllowed, match=STAFF_ACCOUNT):
         case_hold_seizure_propose(case, reviewer, hold, "Collusion proven")
