@@ -1,4 +1,5 @@
-"""The UTH table a browser test plays at: the limits and clocks the tests share, each test naming what it changes."""
+"""The UTH table a browser test plays at (the limits and clocks the tests share, each test naming what it changes), and
+the waits its pages share."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 from django.utils import timezone
 
 from games.uth.models import UthTable
+from tests.browser.flows import wait_until
 
 SHARED: dict[str, Any] = {
     "ante_minimum": 500,
@@ -24,3 +26,15 @@ def a_uth_table(name: str, **changed: Any) -> UthTable:
     """A new UTH table called ``name`` whose first round opens now, with :data:`SHARED`'s limits and clocks but for
     ``changed``."""
     return UthTable.objects.create(name=name, next_round_at=timezone.now(), **{**SHARED, **changed})
+
+
+def wait_for_betting_time(page: Any, seconds_needed: int, timeout: int = 40_000) -> None:
+    """Wait (up to ``timeout`` milliseconds) for a betting time with at least ``seconds_needed`` seconds left (an
+    unused one starts again)."""
+    wait_until(
+        page,
+        "(() => { const light = document.getElementById('uth-light').dataset.light;"
+        " const left = parseInt(document.getElementById('uth-timer').textContent, 10);"
+        f" return light === 'green' && left >= {seconds_needed}; }})()",
+        timeout=timeout,
+    )

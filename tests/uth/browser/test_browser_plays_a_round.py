@@ -12,7 +12,7 @@ from games.uth.models import HandStatus, UthHand, UthTable
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
-from tests.uth.browser.tables import a_uth_table
+from tests.uth.browser.tables import a_uth_table, wait_for_betting_time
 from wallet.services import ledger_reconcile, player_cash_account
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
@@ -22,17 +22,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 def uth_table(site: Any) -> UthTable:
     """Ante €5–€100 with a €1 chip too (it adds to an opened Ante, but cannot open one); 12 s to bet."""
     return a_uth_table("Browser UTH")
-
-
-def wait_for_betting_time(page: Any, seconds_needed: int = 8) -> None:
-    """Wait for a betting time with at least ``seconds_needed`` seconds left (an unused one starts again)."""
-    wait_until(
-        page,
-        "(() => { const light = document.getElementById('uth-light').dataset.light;"
-        " const left = parseInt(document.getElementById('uth-timer').textContent, 10);"
-        f" return light === 'green' && left >= {seconds_needed}; }})()",
-        timeout=40_000,
-    )
 
 
 def test_a_player_bets_raises_and_reads_the_result_while_a_visitor_watches(uth_table: UthTable, pages: Pages) -> None:
@@ -46,7 +35,7 @@ def test_a_player_bets_raises_and_reads_the_result_while_a_visitor_watches(uth_t
 
     page.get_by_role("button", name="Take a seat").click()
     page.get_by_role("button", name="Leave the table").wait_for()
-    wait_for_betting_time(page)
+    wait_for_betting_time(page, 8)
 
     # The €1 chip cannot open the Ante at this table: the refusal is shown in words.
     page.get_by_label("€1.00").check()

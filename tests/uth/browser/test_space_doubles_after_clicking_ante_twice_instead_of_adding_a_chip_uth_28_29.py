@@ -14,7 +14,7 @@ from games.uth.models import UthHand, UthTable
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
-from tests.uth.browser.tables import a_uth_table
+from tests.uth.browser.tables import a_uth_table, wait_for_betting_time
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -22,16 +22,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 @pytest.fixture
 def uth_table(site: Any) -> UthTable:
     return a_uth_table("Space UTH", chip_values=[500, 2_500], betting_seconds=14, decision_seconds=3, result_seconds=3)
-
-
-def wait_for_betting_time(page: Any, seconds_needed: int) -> None:
-    wait_until(
-        page,
-        "(() => { const light = document.getElementById('uth-light').dataset.light;"
-        " const left = parseInt(document.getElementById('uth-timer').textContent, 10);"
-        f" return light === 'green' && left >= {seconds_needed}; }})()",
-        timeout=60_000,
-    )
 
 
 def ante_is(page: Any, text: str) -> None:
@@ -46,7 +36,7 @@ def test_space_doubles_after_clicking_ante_twice_and_after_a_clicked_repeat(uth_
     wait_until(page, "document.getElementById('uth-connection').textContent === 'Connected'")
     page.get_by_role("button", name="Take a seat").click()
     page.get_by_role("button", name="Leave the table").wait_for()
-    wait_for_betting_time(page, 9)
+    wait_for_betting_time(page, 9, timeout=60_000)
 
     ante = page.get_by_role("button", name="Ante: place the selected chip")
     page.get_by_label("€5.00").check()
@@ -70,7 +60,7 @@ def test_space_doubles_after_clicking_ante_twice_and_after_a_clicked_repeat(uth_
     first = UthHand.objects.filter(player=alice, ante=2_000).values_list("round_id", flat=True).first()
     assert first is not None
     wait_until(page, "document.querySelector('[data-amount=ante]').textContent === '€0.00'", timeout=90_000)
-    wait_for_betting_time(page, 7)
+    wait_for_betting_time(page, 7, timeout=60_000)
     repeat = page.get_by_role("button", name="REPEAT")
     wait_until(page, "!document.getElementById('uth-repeat').disabled")
     repeat.click()

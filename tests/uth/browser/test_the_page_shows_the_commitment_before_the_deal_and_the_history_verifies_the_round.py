@@ -14,7 +14,7 @@ from games.uth.models import UthRound, UthTable
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
-from tests.uth.browser.tables import a_uth_table
+from tests.uth.browser.tables import a_uth_table, wait_for_betting_time
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -32,13 +32,7 @@ def test_the_commitment_is_shown_before_the_deal_and_verify_says_verified(uth_ta
     wait_until(page, "document.getElementById('uth-connection').textContent === 'Connected'")
     page.get_by_role("button", name="Take a seat").click()
     page.get_by_role("button", name="Leave the table").wait_for()
-    wait_until(
-        page,
-        "(() => { const light = document.getElementById('uth-light').dataset.light;"
-        " const left = parseInt(document.getElementById('uth-timer').textContent, 10);"
-        " return light === 'green' && left >= 7; })()",
-        timeout=40_000,
-    )
+    wait_for_betting_time(page, 7)
     game_number = str(page.locator("#uth-game-id").text_content())
     round_ = UthRound.objects.get(game_number=game_number)
     assert page.locator("#uth-player-cards .uth-card").count() == 0  # no card yet

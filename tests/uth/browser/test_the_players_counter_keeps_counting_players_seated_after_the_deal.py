@@ -14,7 +14,7 @@ from games.uth.services import uth_seat_take
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
-from tests.uth.browser.tables import a_uth_table
+from tests.uth.browser.tables import a_uth_table, wait_for_betting_time
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -34,13 +34,7 @@ def test_two_players_seated_one_betting_the_counter_says_two_after_the_deal(uth_
     assert page.locator("#uth-players").text_content() == "1"
     page.get_by_role("button", name="Take a seat").click()
     wait_until(page, "document.getElementById('uth-players').textContent === '2'")
-    wait_until(
-        page,
-        "(() => { const light = document.getElementById('uth-light').dataset.light;"
-        " const left = parseInt(document.getElementById('uth-timer').textContent, 10);"
-        " return light === 'green' && left >= 5; })()",
-        timeout=40_000,
-    )
+    wait_for_betting_time(page, 5)
     page.get_by_role("button", name="Ante: place the selected chip").click()
     wait_until(page, "document.querySelector('[data-amount=ante]').textContent === '€5.00'")
     page.locator("[data-decision=play_4x]").wait_for(state="visible", timeout=30_000)  # dealt

@@ -14,7 +14,7 @@ from games.uth.models import UthHand, UthTable
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
-from tests.uth.browser.tables import a_uth_table
+from tests.uth.browser.tables import a_uth_table, wait_for_betting_time
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -40,13 +40,7 @@ def test_a_history_row_labels_the_cards_and_says_the_outcome_and_each_bets_stake
     wait_until(page, "document.getElementById('uth-connection').textContent === 'Connected'")
     page.get_by_role("button", name="Take a seat").click()
     page.get_by_role("button", name="Leave the table").wait_for()
-    wait_until(
-        page,
-        "(() => { const light = document.getElementById('uth-light').dataset.light;"
-        " const left = parseInt(document.getElementById('uth-timer').textContent, 10);"
-        " return light === 'green' && left >= 5; })()",
-        timeout=40_000,
-    )
+    wait_for_betting_time(page, 5)
     page.get_by_role("button", name="Ante: place the selected chip").click()
     play = page.locator("[data-decision=play_4x]")
     play.wait_for(state="visible", timeout=30_000)

@@ -12,8 +12,7 @@ from games.uth.models import UthHand, UthTable
 from tests.browser.conftest import Pages, requires_chromium
 from tests.browser.flows import log_in, wait_until
 from tests.browser.setup import player
-from tests.uth.browser.tables import a_uth_table
-from tests.uth.browser.test_browser_plays_a_round import wait_for_betting_time
+from tests.uth.browser.tables import a_uth_table, wait_for_betting_time
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, requires_chromium]
 
@@ -44,7 +43,7 @@ def test_uth_23_play_bets_the_balance_cannot_cover_are_disabled_with_the_reason_
     wait_until(page, "document.getElementById('uth-connection').textContent === 'Connected'")
     page.get_by_role("button", name="Take a seat").click()
     page.get_by_role("button", name="Leave the table").wait_for()
-    wait_for_betting_time(page)
+    wait_for_betting_time(page, 8)
     page.get_by_label("€5.00").check()
     page.get_by_role("button", name="Ante: place the selected chip").click()
     wait_until(page, "document.getElementById('uth-balance').textContent === '€4.00'")
